@@ -1,0 +1,31 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+// AccessEnabler for Linux depends on the Swift toolchain alone: Foundation,
+// FoundationNetworking, Dispatch, XCTest and Swift Testing. Do not add `.package(...)`.
+let package = Package(
+    name: "AccessEnabler",
+    products: [
+        .library(name: "AccessEnabler", targets: ["AccessEnabler"]),
+        .library(name: "PassSandbox", targets: ["PassSandbox"]),
+        .executable(name: "accessenabler", targets: ["AccessEnablerCLI"]),
+    ],
+    targets: [
+        // The SDK: facade, delegates, partner framework protocol, flows, storage, REST V2 + DCR client.
+        .target(name: "AccessEnabler"),
+        // The offline Adobe Pass. Imports AccessEnabler only for its public seams
+        // (PartnerFramework, HTTPTransport), never for the REST client's wire types.
+        .target(name: "PassSandbox", dependencies: ["AccessEnabler"]),
+        // Scenario runner, demo script and benchmark, shared by the command line and the tests.
+        .target(name: "AccessEnablerScenarios", dependencies: ["AccessEnabler", "PassSandbox"]),
+        .executableTarget(name: "AccessEnablerCLI", dependencies: ["AccessEnabler", "PassSandbox", "AccessEnablerScenarios"]),
+        .testTarget(name: "AccessEnablerTests", dependencies: ["AccessEnabler"]),
+        .testTarget(name: "PassSandboxTests", dependencies: ["PassSandbox", "AccessEnabler"]),
+        .testTarget(
+            name: "EndToEndTests",
+            dependencies: ["AccessEnabler", "PassSandbox", "AccessEnablerScenarios"],
+            resources: []
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,97 @@
+import Foundation
+
+/// One HTTP request as the REST client hands it to a transport.
+///
+/// The transport knows nothing about Adobe Pass: it moves bytes. Headers keep the order
+/// and spelling the client gave them.
+public struct HTTPRequestMessage: Sendable, Equatable {
+    /// The HTTP method, upper case (`GET`, `POST`).
+    public var method: String
+    /// The absolute URL, query string included.
+    public var url: URL
+    /// Header fields in the order they are sent.
+    public var headers: [(name: String, value: String)]
+    /// The body, or `nil` for none.
+    public var body: Data?
+
+    /// Creates a request message.
+    public init(method: String, url: URL, headers: [(name: String, value: String)] = [], body: Data? = nil) {
+        self.method = method
+        self.url = url
+        self.headers = headers
+        self.body = body
+    }
+
+    /// The first value of a header, matched case-insensitively.
+    public func header(_ name: String) -> String? {
+        headers.first { $0.name.caseInsensitiveCompare(name) == .orderedSame }?.value
+    }
+
+    public static func == (lhs: HTTPRequestMessage, rhs: HTTPRequestMessage) -> Bool {
+        lhs.method == rhs.method && lhs.url == rhs.url && lhs.body == rhs.body
+            && lhs.headers.map { "\($0.name):\($0.value)" } == rhs.headers.map { "\($0.name):\($0.value)" }
+    }
+}
+
+/// One HTTP response as a transport hands it back to the REST client.
+public struct HTTPResponseMessage: Sendable {
+    /// The status code (200, 401, …).
+    public var status: Int
+    /// Header fields as received.
+    public var headers: [(name: String, value: String)]
+    /// The body, possibly empty.
+    public var body: Data
+
+    /// Creates a response message.
+    public init(status: Int, headers: [(name: String, value: String)] = [], body: Data = Data()) {
+        self.status = status
+        self.headers = headers
+        self.body = body
+    }
+
+    /// The first value of a header, matched case-insensitively.
+    public func header(_ name: String) -> String? {
+        headers.first { $0.name.caseInsensitiveCompare(name) == .orderedSame }?.value
+    }
+}
+
+/// Why a transport could not produce a response.
+public enum TransportFailure: Error, Sendable, Equatable {
+    /// No response arrived within the timeout.
+    case timedOut
+    /// Nothing listens at the address (connection refused, host unreachable).
+    case cannotConnect(String)
+    /// The connection closed before a whole response arrived.
+    case connectionLost(String)
+    /// The request was cancelled.
+    case cancelled
+    /// Any other failure, described for a person.
+    case other(String)
+}
+
+/// Moves one request to an Adobe Pass server and brings back its response.
+///
+/// Two implementations ship: ``URLSessionTransport`` (real HTTP through FoundationNetworking)
+/// and ``InProcessTransport`` (a closure, used to talk straight to an in-process server in
+/// tests). Shaped like swift-openapi-runtime's `ClientTransport`: one async method, errors
+/// thrown, no knowledge of the operations above it.
+public protocol HTTPTransport: Sendable {
+    /// Sends `request` and returns the whole response, or throws a ``TransportFailure``
+    /// no later than `timeout` seconds after the call.
+    func send(_ request: HTTPRequestMessage, timeout: TimeInterval) async throws(TransportFailure) -> HTTPResponseMessage
+}
+
+/// A transport that hands each request to a closure: the in-process path to a server
+/// living in the same process (PassSandbox in unit tests and benchmarks).
+public struct InProcessTransport: HTTPTransport {
+    private let handler: @Sendable (HTTPRequestMessage) async throws(TransportFailure) -> HTTPResponseMessage
+
+    /// Creates a transport that answers every request with `handler`.
+    public init(_ handler: @escaping @Sendable (HTTPRequestMessage) async throws(TransportFailure) -> HTTPResponseMessage) {
+        self.handler = handler
+    }
+
+    public func send(_ request: HTTPRequestMessage, timeout: TimeInterval) async throws(TransportFailure) -> HTTPResponseMessage {
+        try await handler(request)
+    }
+}

@@ -1,0 +1,87 @@
+import Foundation
+
+/// An HTTP request as PassSandbox reads it, whether it came over loopback HTTP or
+/// in-process. The sandbox's own type: it shares nothing with the SDK's REST client.
+public struct SandboxRequest: Sendable {
+    /// Method, upper case.
+    public var method: String
+    /// The path, percent-decoding not applied (`/api/v2/REF30/sessions`).
+    public var path: String
+    /// Query items in order, percent-decoded.
+    public var query: [(name: String, value: String)]
+    /// Header fields in order as received.
+    public var headers: [(name: String, value: String)]
+    /// The body bytes (empty for none).
+    public var body: [UInt8]
+
+    /// Creates a request.
+    public init(method: String, path: String, query: [(name: String, value: String)] = [], headers: [(name: String, value: String)] = [], body: [UInt8] = []) {
+        self.method = method
+        self.path = path
+        self.query = query
+        self.headers = headers
+        self.body = body
+    }
+
+    /// Creates a request from a request target (`/path?query`), splitting and decoding the query.
+    public init(method: String, target: String, headers: [(name: String, value: String)] = [], body: [UInt8] = []) {
+        let parts = target.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)
+        let path = parts.isEmpty ? "/" : String(parts[0])
+        let query = parts.count > 1 ? SandboxRequest.decodeForm(String(parts[1])) : []
+        self.init(method: method, path: path, query: query, headers: headers, body: body)
+    }
+
+    /// The first value of a header, matched case-insensitively.
+    public func header(_ name: String) -> String? {
+        headers.first { $0.name.caseInsensitiveCompare(name) == .orderedSame }?.value
+    }
+
+    /// The first value of a query item.
+    public func queryValue(_ name: String) -> String? {
+        query.first { $0.name == name }?.value
+    }
+
+    /// Decodes `application/x-www-form-urlencoded` text (`a=1&b=x%20y`), `+` as space.
+    public static func decodeForm(_ text: String) -> [(name: String, value: String)] {
+        text.split(separator: "&", omittingEmptySubsequences: true).map { pair in
+            let kv = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            func decode(_ s: Substring) -> String {
+                let spaced = s.replacingOccurrences(of: "+", with: " ")
+                return spaced.removingPercentEncoding ?? spaced
+            }
+            return (decode(kv[0]), kv.count > 1 ? decode(kv[1]) : "")
+        }
+    }
+}
+
+/// An HTTP response as PassSandbox writes it.
+public struct SandboxResponse: Sendable {
+    /// Status code.
+    public var status: Int
+    /// Header fields (the server adds `Content-Length`, `Date` and `Connection`).
+    public var headers: [(name: String, value: String)]
+    /// Body bytes.
+    public var body: [UInt8]
+    /// When set, the server closes the connection without writing anything: the
+    /// "dropped connection" fault.
+    public var dropConnection: Bool
+
+    /// Creates a response.
+    public init(status: Int, headers: [(name: String, value: String)] = [], body: [UInt8] = [], dropConnection: Bool = false) {
+        self.status = status
+        self.headers = headers
+        self.body = body
+        self.dropConnection = dropConnection
+    }
+
+    /// The first value of a header, matched case-insensitively.
+    public func header(_ name: String) -> String? {
+        headers.first { $0.name.caseInsensitiveCompare(name) == .orderedSame }?.value
+    }
+}
+
+/// Anything that answers sandbox requests: the Adobe Pass logic, or a test double.
+public protocol SandboxRequestHandler: Sendable {
+    /// Answers one request.
+    func respond(to request: SandboxRequest) async -> SandboxResponse
+}
