@@ -1,0 +1,154 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A failed file-system call, with the path and the system's reason.
+struct StorageIOError: Error, Sendable, CustomStringConvertible {
+    var operation: String
+    var path: String
+    var code: Int32
+
+    var description: String { "\(operation) \(path): \(String(cString: strerror(code)))" }
+}
+
+/// The few POSIX operations storage needs, done so that a crash at any instant leaves either
+/// the old or the new version of a file, never a mix: private permissions (directories 0700,
+/// files 0600) and write-to-temporary, fsync, rename, fsync-directory.
+enum StorageFileSystem {
+    /// Suffix of temporary files; leftovers from an interrupted write are removed at launch.
+    static let temporarySuffix = ".tmp"
+
+    /// Creates `directory` and any missing parents with mode 0700. When `restrictExisting`,
+    /// an existing `directory` is set to 0700 too (parents that already exist are left alone).
+    static func ensureDirectory(_ directory: URL, restrictExisting: Bool) throws(StorageIOError) {
+        let path = directory.path
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
+            if restrictExisting, chmod(path, 0o700) != 0 {
+                throw StorageIOError(operation: "chmod", path: path, code: errno)
+            }
+            return
+        }
+        let parent = directory.deletingLastPathComponent()
+        if parent.path != path {
+            try ensureDirectory(parent, restrictExisting: false)
+        }
+        if mkdir(path, 0o700) != 0, errno != EEXIST {
+            throw StorageIOError(operation: "mkdir", path: path, code: errno)
+        }
+        // mkdir's mode is filtered by the umask; state it explicitly.
+        if chmod(path, 0o700) != 0 {
+            throw StorageIOError(operation: "chmod", path: path, code: errno)
+        }
+    }
+
+    /// Replaces `file` with `data` atomically and durably, with mode 0600.
+    static func writeAtomically(_ data: Data, to file: URL) throws(StorageIOError) {
+        let directory = file.deletingLastPathComponent()
+        let temporary = directory.appendingPathComponent(
+            ".\(file.lastPathComponent).\(Hex.encode(randomBytes(count: 6)))\(temporarySuffix)")
+        let temporaryPath = temporary.path
+
+        let descriptor = open(temporaryPath, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else {
+            throw StorageIOError(operation: "open", path: temporaryPath, code: errno)
+        }
+        do throws(StorageIOError) {
+            defer { close(descriptor) }
+            if fchmod(descriptor, 0o600) != 0 {
+                throw StorageIOError(operation: "fchmod", path: temporaryPath, code: errno)
+            }
+            try writeAll(data, to: descriptor, path: temporaryPath)
+            if fsync(descriptor) != 0 {
+                throw StorageIOError(operation: "fsync", path: temporaryPath, code: errno)
+            }
+        } catch {
+            unlink(temporaryPath)
+            throw error
+        }
+        if rename(temporaryPath, file.path) != 0 {
+            let code = errno
+            unlink(temporaryPath)
+            throw StorageIOError(operation: "rename", path: file.path, code: code)
+        }
+        try syncDirectory(directory)
+    }
+
+    /// The whole content of `file`, or nil when it does not exist.
+    static func contents(of file: URL) throws(StorageIOError) -> Data? {
+        let path = file.path
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else {
+            if errno == ENOENT { return nil }
+            throw StorageIOError(operation: "open", path: path, code: errno)
+        }
+        defer { close(descriptor) }
+        var content = Data()
+        var buffer = [UInt8](repeating: 0, count: 16 * 1024)
+        while true {
+            let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw StorageIOError(operation: "read", path: path, code: errno)
+            }
+            if count == 0 { return content }
+            content.append(contentsOf: buffer[0..<count])
+        }
+    }
+
+    /// Deletes `file` and makes the deletion durable; a missing file is not an error.
+    static func remove(_ file: URL) throws(StorageIOError) {
+        if unlink(file.path) != 0 {
+            if errno == ENOENT { return }
+            throw StorageIOError(operation: "unlink", path: file.path, code: errno)
+        }
+        try syncDirectory(file.deletingLastPathComponent())
+    }
+
+    /// Names of the entries of `directory` (empty when it cannot be listed).
+    static func fileNames(in directory: URL) -> [String] {
+        (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
+    }
+
+    /// `count` bytes from the system's cryptographically secure generator.
+    static func randomBytes(count: Int) -> [UInt8] {
+        var generator = SystemRandomNumberGenerator()
+        return (0..<count).map { _ in UInt8.random(in: .min ... .max, using: &generator) }
+    }
+
+    private static func writeAll(_ data: Data, to descriptor: Int32, path: String) throws(StorageIOError) {
+        var failure: Int32?
+        data.withUnsafeBytes { (bytes: UnsafeRawBufferPointer) in
+            var offset = 0
+            while offset < bytes.count {
+                let written = write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
+                if written < 0 {
+                    if errno == EINTR { continue }
+                    failure = errno
+                    return
+                }
+                offset += written
+            }
+        }
+        if let failure {
+            throw StorageIOError(operation: "write", path: path, code: failure)
+        }
+    }
+
+    /// Makes a rename or unlink in `directory` durable.
+    private static func syncDirectory(_ directory: URL) throws(StorageIOError) {
+        let descriptor = open(directory.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard descriptor >= 0 else {
+            throw StorageIOError(operation: "open", path: directory.path, code: errno)
+        }
+        defer { close(descriptor) }
+        if fsync(descriptor) != 0 {
+            throw StorageIOError(operation: "fsync", path: directory.path, code: errno)
+        }
+    }
+}

@@ -1,0 +1,56 @@
+import Foundation
+
+/// Where each record lives inside a store.
+///
+/// ```
+/// <storage directory>/                       created 0700 when missing
+///   <SHA-256 of the software statement>/     0700, one per software statement
+///     identity.json                          device identifier + integrity key
+///     client-credentials.json                DCR client
+///     access-token.json                      OAuth access token
+///     requestor-<SHA-256 of requestor>.json  profile, media tokens, preauthorizations
+/// ```
+/// Every file is 0600 and uses ``StorageEnvelope``. The requestor id is hashed into the file
+/// name so that any requestor string gives a safe, fixed-length name.
+enum StorageLayout {
+    /// The record kinds, as written in each envelope's `kind`.
+    enum Kind {
+        static let identity = "identity"
+        static let clientCredentials = "clientCredentials"
+        static let accessToken = "accessToken"
+        static let requestor = "requestor"
+    }
+
+    static let identityFile = "identity.json"
+    static let clientCredentialsFile = "client-credentials.json"
+    static let accessTokenFile = "access-token.json"
+    static let requestorFilePrefix = "requestor-"
+    static let fileExtension = ".json"
+    /// The scratch file of the ``IntegrityCheckType/INTEGRITY_CHECK_ALL`` operability check.
+    static let probeFile = "operability-probe.json"
+
+    /// The directory of one software statement's store.
+    static func statementDirectory(in storageDirectory: URL, softwareStatement: String) -> URL {
+        storageDirectory.appendingPathComponent(SHA256.hexDigest(Array(softwareStatement.utf8)), isDirectory: true)
+    }
+
+    /// The file holding `requestor`'s record.
+    static func requestorFile(_ requestor: String) -> String {
+        requestorFilePrefix + SHA256.hexDigest(Array(requestor.utf8)) + fileExtension
+    }
+
+    /// Whether `name` is a requestor record file.
+    static func isRequestorFile(_ name: String) -> Bool {
+        name.hasPrefix(requestorFilePrefix) && name.hasSuffix(fileExtension)
+    }
+
+    /// Whether `name` is a file this storage writes, other than the identity.
+    static func isClearableFile(_ name: String) -> Bool {
+        name == clientCredentialsFile || name == accessTokenFile || isRequestorFile(name)
+    }
+
+    /// Whether `name` is a temporary file left by an interrupted write.
+    static func isTemporaryFile(_ name: String) -> Bool {
+        name.hasPrefix(".") && name.hasSuffix(StorageFileSystem.temporarySuffix)
+    }
+}

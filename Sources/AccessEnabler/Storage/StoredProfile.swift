@@ -1,0 +1,49 @@
+import Foundation
+
+/// How a profile was obtained, as REST API V2 reports it.
+enum StoredProfileType: String, Codable, Sendable, Equatable {
+    /// Signed in with the MVPD through the browser flow.
+    case regular
+    /// Signed in through the device's TV-provider account (partner single sign-on).
+    case appleSSO
+    /// Degraded access granted while the MVPD is unavailable.
+    case degraded
+    /// TempPass or promotional TempPass.
+    case temporary
+}
+
+/// One user metadata value of a profile.
+struct StoredAttribute: Codable, Sendable, Equatable {
+    var value: StoredJSON
+    /// Whether the MVPD sent the value encrypted (the app receives it as is).
+    var encrypted: Bool
+}
+
+/// The authenticated session of a requestor with one MVPD.
+struct StoredProfile: Codable, Sendable, Equatable {
+    var requestor: String
+    var mvpd: String
+    var type: StoredProfileType
+    var notBefore: Date
+    var notAfter: Date
+    var attributes: [String: StoredAttribute]
+    /// "Apple" when the profile came from partner single sign-on.
+    var tokenSource: String?
+    /// The mapping id of the partner (device) sign-in the profile came from.
+    var partnerProviderID: String?
+    var serviceProviderURL: String?
+
+    /// Whether the profile is in force at `date`: `notBefore <= date < notAfter`.
+    func isValid(at date: Date) -> Bool {
+        notBefore <= date && date < notAfter
+    }
+}
+
+extension StoredProfile: StoredValueValidating {
+    var validationProblem: String? {
+        if requestor.isEmpty { return "profile without requestor" }
+        if mvpd.isEmpty { return "profile without MVPD" }
+        if notAfter < notBefore { return "profile ends before it starts" }
+        return nil
+    }
+}

@@ -1,0 +1,233 @@
+import Foundation
+
+/// The SDK's persistent state for one software statement: DCR client, access token, device
+/// identifier, and per requestor the current profile, media tokens and preauthorization answers.
+///
+/// Everything is read once at creation (applying the ``IntegrityCheckType``, see
+/// ``StorageLoader``) and then served from memory, so reads never touch the disk. Every change
+/// is written through before the call returns, crash-safely (see ``StorageFileSystem``), so a
+/// new store over the same directory resumes the session. Problems never crash: a bad file is
+/// discarded, the affected values are simply absent, and ``lastError`` says what happened.
+///
+/// All methods are thread-safe. Readers never wait for disk writes: memory is updated under one
+/// lock, files are written under another, and a write that was overtaken by a newer change to
+/// the same file is skipped.
+final class TokenStore: @unchecked Sendable {
+    /// The directory holding this software statement's files.
+    let statementDirectory: URL
+
+    private let protection: StorageEnvelope.Protection
+    private let identity: StoredIdentity
+    private let isPersistent: Bool
+
+    private let stateLock = NSLock()
+    private var snapshot: StorageSnapshot
+    private var problem: String?
+    /// Incremented on every change; orders the writes of one file.
+    private var changeCounter: UInt64 = 0
+
+    private let writeLock = NSLock()
+    private var writtenChange: [String: UInt64] = [:]
+
+    /// Opens (creating when needed) the store of `softwareStatement` under `directory`.
+    ///
+    /// - Parameter now: the clock; media tokens and preauthorization answers that have ended
+    ///   are dropped when the store is read.
+    init(directory: URL, softwareStatement: String, integrityCheck: IntegrityCheckType, now: @escaping @Sendable () -> Date) {
+        statementDirectory = StorageLayout.statementDirectory(in: directory, softwareStatement: softwareStatement)
+        var loaded: StorageSnapshot
+        var problems: String?
+        do {
+            try StorageFileSystem.ensureDirectory(statementDirectory, restrictExisting: true)
+            (loaded, problems) = StorageLoader(directory: statementDirectory, integrityCheck: integrityCheck, now: now()).load()
+            isPersistent = true
+        } catch {
+            loaded = StorageSnapshot(identity: .generate())
+            problems = "storage unavailable, nothing will be kept after this launch: \(error)"
+            isPersistent = false
+        }
+        snapshot = loaded
+        problem = problems
+        identity = loaded.identity
+        protection = .keyed(loaded.identity.integrityKeyBytes)
+    }
+
+    /// `$XDG_DATA_HOME/accessenabler` when `XDG_DATA_HOME` is an absolute path, otherwise
+    /// `~/.local/share/accessenabler`.
+    static func defaultDirectory() -> URL {
+        let environment = ProcessInfo.processInfo.environment
+        if let dataHome = environment["XDG_DATA_HOME"], dataHome.hasPrefix("/") {
+            return URL(fileURLWithPath: dataHome, isDirectory: true).appendingPathComponent("accessenabler", isDirectory: true)
+        }
+        let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
+        return URL(fileURLWithPath: home, isDirectory: true)
+            .appendingPathComponent(".local/share/accessenabler", isDirectory: true)
+    }
+
+    /// The last storage problem (a discarded file, a failed write, a cleared store), for a
+    /// status message; nil when none happened.
+    var lastError: String? {
+        stateLock.withLock { problem }
+    }
+
+    /// Created once and kept across launches and every integrity check for this software
+    /// statement and directory: 64 lowercase hex characters from 32 random bytes.
+    var deviceIdentifier: String {
+        identity.deviceIdentifier
+    }
+
+    // MARK: - Client and access token
+
+    var clientCredentials: StoredClientCredentials? {
+        stateLock.withLock { snapshot.clientCredentials }
+    }
+
+    /// Stores the DCR client; nil removes it.
+    func setClientCredentials(_ credentials: StoredClientCredentials?) {
+        let change = stateLock.withLock {
+            snapshot.clientCredentials = credentials
+            return nextChange()
+        }
+        persist(credentials, kind: StorageLayout.Kind.clientCredentials, file: StorageLayout.clientCredentialsFile, change: change)
+    }
+
+    var accessToken: StoredAccessToken? {
+        stateLock.withLock { snapshot.accessToken }
+    }
+
+    /// Stores the access token; nil removes it.
+    func setAccessToken(_ token: StoredAccessToken?) {
+        let change = stateLock.withLock {
+            snapshot.accessToken = token
+            return nextChange()
+        }
+        persist(token, kind: StorageLayout.Kind.accessToken, file: StorageLayout.accessTokenFile, change: change)
+    }
+
+    // MARK: - Profiles
+
+    /// The current profile of `requestor`, expired or not (see ``StoredProfile/isValid(at:)``).
+    func profile(requestor: String) -> StoredProfile? {
+        stateLock.withLock { snapshot.requestors[requestor]?.profile }
+    }
+
+    /// The MVPD of `requestor`'s current profile.
+    func selectedMVPD(requestor: String) -> String? {
+        profile(requestor: requestor)?.mvpd
+    }
+
+    /// Makes `profile` the current profile of its requestor. When it is for another MVPD than
+    /// the previous profile, the media tokens of other MVPDs and the preauthorization answers
+    /// are dropped, since they were granted to the previous MVPD.
+    func setProfile(_ profile: StoredProfile) {
+        updateRecord(of: profile.requestor) { record in
+            if let previous = record.profile, previous.mvpd != profile.mvpd {
+                record.authorizations = record.authorizations.filter { $0.value.mvpd == profile.mvpd }
+                record.preauthorizations = [:]
+            }
+            record.profile = profile
+        }
+    }
+
+    /// Removes `requestor`'s profile with its media tokens and preauthorization answers.
+    func removeProfile(requestor: String) {
+        updateRecord(of: requestor) { record in
+            record = RequestorRecord(requestor: requestor)
+        }
+    }
+
+    // MARK: - Authorizations
+
+    /// The media token stored for `resource`, expired or not.
+    func authorization(requestor: String, resource: String) -> StoredAuthorization? {
+        stateLock.withLock { snapshot.requestors[requestor]?.authorizations[resource] }
+    }
+
+    /// Stores a media token, replacing the previous one for the same requestor and resource.
+    func setAuthorization(_ authorization: StoredAuthorization) {
+        updateRecord(of: authorization.requestor) { record in
+            record.authorizations[authorization.resource] = authorization
+        }
+    }
+
+    /// Removes the media token of `resource`.
+    func removeAuthorization(requestor: String, resource: String) {
+        updateRecord(of: requestor) { record in
+            record.authorizations[resource] = nil
+        }
+    }
+
+    // MARK: - Preauthorizations
+
+    /// The cached preauthorization answers of `requestor`, by resource.
+    func preauthorizations(requestor: String) -> [String: StoredPreauthorization] {
+        stateLock.withLock { snapshot.requestors[requestor]?.preauthorizations ?? [:] }
+    }
+
+    /// Replaces the whole preauthorization cache of `requestor` (merge before calling to keep entries).
+    func setPreauthorizations(requestor: String, _ preauthorizations: [String: StoredPreauthorization]) {
+        updateRecord(of: requestor) { record in
+            record.preauthorizations = preauthorizations
+        }
+    }
+
+    // MARK: - Everything
+
+    /// Removes every stored value except the device identifier.
+    func clearAll() {
+        let (requestors, change) = stateLock.withLock {
+            let requestors = Array(snapshot.requestors.keys)
+            snapshot = StorageSnapshot(identity: identity)
+            return (requestors, nextChange())
+        }
+        persist(nil as StoredClientCredentials?, kind: StorageLayout.Kind.clientCredentials, file: StorageLayout.clientCredentialsFile, change: change)
+        persist(nil as StoredAccessToken?, kind: StorageLayout.Kind.accessToken, file: StorageLayout.accessTokenFile, change: change)
+        for requestor in requestors {
+            persist(nil as RequestorRecord?, kind: StorageLayout.Kind.requestor, file: StorageLayout.requestorFile(requestor), change: change)
+        }
+    }
+
+    // MARK: - Write-through
+
+    /// Applies `change` to `requestor`'s record in memory, then writes (or, once empty, deletes) its file.
+    private func updateRecord(of requestor: String, _ change: (inout RequestorRecord) -> Void) {
+        let (record, number) = stateLock.withLock {
+            var record = snapshot.requestors[requestor] ?? RequestorRecord(requestor: requestor)
+            change(&record)
+            snapshot.requestors[requestor] = record.isEmpty ? nil : record
+            return (record.isEmpty ? nil : record, nextChange())
+        }
+        persist(record, kind: StorageLayout.Kind.requestor, file: StorageLayout.requestorFile(requestor), change: number)
+    }
+
+    /// Must be called with `stateLock` held.
+    private func nextChange() -> UInt64 {
+        changeCounter += 1
+        return changeCounter
+    }
+
+    /// Writes `value` to `file` (deletes the file for nil) unless a later change of the file
+    /// was already written.
+    private func persist<Value: Encodable>(_ value: Value?, kind: String, file: String, change: UInt64) {
+        guard isPersistent else { return }
+        let url = statementDirectory.appendingPathComponent(file)
+        let failure: String? = writeLock.withLock {
+            if let written = writtenChange[file], written > change { return nil }
+            writtenChange[file] = change
+            do {
+                if let value {
+                    try StorageFileSystem.writeAtomically(
+                        StorageEnvelope.encode(value, kind: kind, protection: protection), to: url)
+                } else {
+                    try StorageFileSystem.remove(url)
+                }
+                return nil
+            } catch {
+                return "could not save \(file): \(error)"
+            }
+        }
+        if let failure {
+            stateLock.withLock { problem = failure }
+        }
+    }
+}
