@@ -38,8 +38,14 @@ enum StorageFileSystem {
         if parent.path != path {
             try ensureDirectory(parent, restrictExisting: false)
         }
-        if mkdir(path, 0o700) != 0, errno != EEXIST {
-            throw StorageIOError(operation: "mkdir", path: path, code: errno)
+        if mkdir(path, 0o700) != 0 {
+            let code = errno
+            // EEXIST is fine only if another process just created the directory.
+            let createdMeanwhile = code == EEXIST
+                && FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && isDirectory.boolValue
+            if !createdMeanwhile {
+                throw StorageIOError(operation: "mkdir", path: path, code: code)
+            }
         }
         // mkdir's mode is filtered by the umask; state it explicitly.
         if chmod(path, 0o700) != 0 {
