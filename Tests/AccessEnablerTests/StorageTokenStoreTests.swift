@@ -22,6 +22,16 @@ struct StorageTokenStoreTests {
         #expect(relaunched.lastError == nil)
     }
 
+    @Test("Reads are served from memory once the store is open")
+    func readsFromMemory() throws {
+        let scratch = StorageScratch()
+        defer { scratch.remove() }
+        StorageSamples.fill(scratch.open())
+        let relaunched = scratch.open()
+        try FileManager.default.removeItem(at: scratch.root)
+        #expect(StorageSamples.isFilled(relaunched))
+    }
+
     @Test("Setting nil removes the client and the access token, also on disk")
     func clearingCredentials() {
         let scratch = StorageScratch()

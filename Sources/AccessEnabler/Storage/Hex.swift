@@ -36,5 +36,4 @@ enum Hex {
         default: return nil
         }
     }
-
 }
