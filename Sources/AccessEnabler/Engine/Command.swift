@@ -1,0 +1,94 @@
+import Foundation
+
+/// A facade call, queued for the engine. The facade turns each public method into one
+/// command and returns at once; the engine runs commands one at a time, in call order.
+enum Command: Sendable {
+    case setOptions(SDKOptions)
+    case setRequestor(String, serviceProviders: [String]?)
+    case checkAuthentication
+    case getAuthentication(forceAuthn: Bool, data: [String: String]?, filter: PickerFilter?)
+    case setSelectedProvider(String?)
+    case handleExternalURL(String)
+    case checkAuthorization(String, data: [String: String]?)
+    case getAuthorization(String, data: [String: String]?)
+    case checkPreauthorizedResources([String], cache: Bool)
+    case logout
+    case getSelectedProvider
+    case getMetadata(MetadataQuery, arguments: MetadataArguments)
+}
+
+/// The options of `setOptions`, typed.
+struct SDKOptions: Sendable, Equatable {
+    var applicationProfile: String?
+    var visitorID: String?
+    var handleSVC: Bool = false
+    /// The caller's `device_info`: base64-encoded JSON client information.
+    var deviceInfo: String?
+
+    /// Reads the legacy options dictionary; unknown keys are ignored.
+    init(dictionary: [String: Any], previous: SDKOptions = SDKOptions()) {
+        self = previous
+        if let value = dictionary["applicationProfile"] as? String { applicationProfile = value }
+        if let value = dictionary["visitorID"] as? String { visitorID = value }
+        if let value = dictionary["handleSVC"] {
+            if let bool = value as? Bool { handleSVC = bool }
+            else if let number = value as? NSNumber { handleSVC = number.boolValue }
+            else if let text = value as? String { handleSVC = (text as NSString).boolValue }
+        }
+        if let value = dictionary["device_info"] as? String { deviceInfo = value }
+    }
+
+    init() {}
+}
+
+/// Which providers the system picker shows: `getAuthentication(filter:)`'s argument.
+struct PickerFilter: Sendable, Equatable {
+    /// MVPD ids to show, in order.
+    var providers: [String]
+    /// MVPD ids to feature.
+    var featured: [String]
+}
+
+/// A parsed `getMetadata` request.
+enum MetadataQuery: Sendable, Equatable {
+    case authentication
+    case authorization(resource: String?)
+    case deviceID
+    case userMeta(name: String?)
+    case unknown(opcode: Int32?)
+
+    /// The operation code echoed in `setMetadataStatus(forKey:)`.
+    var key: Int32 {
+        switch self {
+        case .authentication: METADATA_AUTHENTICATION
+        case .authorization: METADATA_AUTHORIZATION
+        case .deviceID: METADATA_DEVICE_ID
+        case .userMeta: METADATA_USER_META
+        case .unknown(let opcode): opcode ?? -1
+        }
+    }
+
+    /// Reads the legacy dictionary; opcodes may be `Int`, `Int32`, `NSNumber` or a numeric string.
+    init(dictionary: [String: Any]) {
+        let opcode = MetadataQuery.integer(dictionary[METADATA_OPCODE_KEY])
+        switch opcode {
+        case METADATA_AUTHENTICATION: self = .authentication
+        case METADATA_AUTHORIZATION: self = .authorization(resource: dictionary[METADATA_RESOURCE_ID_KEY] as? String)
+        case METADATA_DEVICE_ID: self = .deviceID
+        case METADATA_USER_META: self = .userMeta(name: dictionary[METADATA_USER_META_KEY] as? String)
+        default: self = .unknown(opcode: opcode)
+        }
+    }
+
+    private static func integer(_ value: Any?) -> Int32? {
+        switch value {
+        case let v as Int32: v
+        case let v as Int: Int32(exactly: v)
+        case let v as Int64: Int32(exactly: v)
+        case let v as UInt: Int32(exactly: v)
+        case let v as NSNumber: v.int32Value
+        case let v as String: Int32(v)
+        default: nil
+        }
+    }
+}

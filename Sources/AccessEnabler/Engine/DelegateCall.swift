@@ -1,0 +1,50 @@
+import Foundation
+
+/// One delegate callback, as a value: what the flows produce and the dispatcher delivers.
+/// Keeping callbacks as values lets the flows stay free of delegate plumbing and lets
+/// test rigs record exactly what was delivered.
+enum DelegateCall: Sendable {
+    case setRequestorComplete(Int32)
+    case setAuthenticationStatus(Int32, errorCode: String)
+    case displayProviderDialog([MVPD])
+    case navigateToUrl(String)
+    case navigateToUrlUsingSVC(String, useSVC: Bool)
+    case presentTVProviderDialog(TVProviderDialog)
+    case dismissTVProviderDialog(TVProviderDialog)
+    case setToken(String, resource: String)
+    case tokenRequestFailed(String, errorCode: String, description: String)
+    case selectedProvider(MVPD?)
+    case setMetadataStatus(MetadataValue?, encrypted: Bool, key: Int32, arguments: MetadataArguments)
+    case preauthorizedResources([String])
+    case sendTrackingData([String], event: Int32)
+    case status(AdvancedStatus)
+
+    /// Delivers this callback to the delegates that are still alive.
+    func deliver(to delegate: EntitlementDelegate?, statusDelegate: EntitlementStatus?) {
+        switch self {
+        case .setRequestorComplete(let status): delegate?.setRequestorComplete(status)
+        case .setAuthenticationStatus(let status, let code): delegate?.setAuthenticationStatus(status, errorCode: code)
+        case .displayProviderDialog(let mvpds): delegate?.displayProviderDialog(mvpds)
+        case .navigateToUrl(let url): delegate?.navigateToUrl(url)
+        case .navigateToUrlUsingSVC(let url, let useSVC): delegate?.navigateToUrl(url, useSVC: useSVC)
+        case .presentTVProviderDialog(let dialog): delegate?.presentTVProviderDialog(dialog)
+        case .dismissTVProviderDialog(let dialog): delegate?.dismissTVProviderDialog(dialog)
+        case .setToken(let token, let resource): delegate?.setToken(token, forResource: resource)
+        case .tokenRequestFailed(let resource, let code, let description):
+            delegate?.tokenRequestFailed(resource, errorCode: code, errorDescription: description)
+        case .selectedProvider(let mvpd): delegate?.selectedProvider(mvpd)
+        case .setMetadataStatus(let value, let encrypted, let key, let arguments):
+            delegate?.setMetadataStatus(value?.foundationValue, encrypted: encrypted, forKey: key, andArguments: arguments.dictionary)
+        case .preauthorizedResources(let resources): delegate?.preauthorizedResources(resources)
+        case .sendTrackingData(let data, let event): delegate?.sendTrackingData(data, forEventType: event)
+        case .status(let status): statusDelegate?.status(status)
+        }
+    }
+}
+
+/// The caller's `getMetadata` dictionary, carried to the callback unchanged. Its values are
+/// whatever the caller passed (`Any`), which the type system cannot prove sendable; the
+/// dictionary is never mutated after capture, so handing it across is safe.
+struct MetadataArguments: @unchecked Sendable {
+    let dictionary: [String: Any]
+}

@@ -1,0 +1,75 @@
+import Foundation
+
+/// How exchanging a system-level sign-in for an Adobe profile ended.
+enum PartnerExchangeResult: Sendable {
+    /// An `appleSSO` profile is stored.
+    case authenticated
+    /// The MVPD is degraded: a degraded profile is stored (status N010).
+    case degraded
+    /// Adobe Pass declined partner SSO (`pfs_fallback`, `configuration_fallback`, …).
+    case fallback(reasonType: String)
+    /// The partner framework could not produce a SAML response.
+    case partnerFailed(PartnerFrameworkError)
+    /// A REST call failed.
+    case failed(RESTClientError)
+}
+
+extension EntitlementEngine {
+    /// `POST sessions/sso/Apple` → `partner_profile` with a SAML request → partner metadata
+    /// request carrying it → `POST profiles/sso/Apple` with the SAML response → store the
+    /// `appleSSO` profile. `interactive` is the metadata request's `isInterruptionAllowed`.
+    func exchangePartnerSignIn(_ partner: any PartnerFramework, mvpd: MVPD, partnerStatus: PartnerFrameworkStatus, interactive: Bool) async -> PartnerExchangeResult {
+        guard let requestor = requestorID else { return .fallback(reasonType: "missing_requestor") }
+        let client = client(for: mvpd.id)
+        let context = context(partnerStatus: partnerStatus)
+        let action: PartnerSessionAction
+        do {
+            action = try await client.partnerSession(serviceProvider: requestor, partner: "Apple", context: context)
+        } catch {
+            return .failed(error)
+        }
+        if action.reasonType == "degraded" {
+            do {
+                let profiles = try await client.profile(serviceProvider: requestor, mvpd: mvpd.id, context: context)
+                guard let profile = profiles.first(where: { $0.mvpd == mvpd.id }) ?? profiles.first else { return .fallback(reasonType: "degraded") }
+                store.setProfile(storedProfile(from: profile, requestor: requestor, tokenSource: nil, partnerProviderID: nil))
+                return .degraded
+            } catch {
+                return .failed(error)
+            }
+        }
+        guard action.actionName == "partner_profile", let authenticationRequest = action.authenticationRequest else {
+            return .fallback(reasonType: action.reasonType ?? action.actionName)
+        }
+        let request = PartnerMetadataRequest(
+            isInterruptionAllowed: interactive, supportedAccountProviderIdentifiers: [partnerStatus.providerID],
+            samlRequest: authenticationRequest.request, attributeNames: authenticationRequest.attributesNames)
+        let samlResponse: String
+        do {
+            let account = try await partner.accountMetadata(request)
+            guard let response = account.samlResponse, !response.isEmpty else { return .partnerFailed(.invalidVerificationToken) }
+            samlResponse = response
+        } catch {
+            return .partnerFailed(error)
+        }
+        do {
+            let profiles = try await client.partnerProfile(serviceProvider: requestor, partner: "Apple", samlResponse: samlResponse, context: context)
+            guard let profile = profiles.first(where: { $0.mvpd == mvpd.id }) ?? profiles.first else {
+                return .fallback(reasonType: "profile_missing")
+            }
+            store.setProfile(storedProfile(from: profile, requestor: requestor, tokenSource: "Apple", partnerProviderID: partnerStatus.providerID))
+            return .authenticated
+        } catch {
+            return .failed(error)
+        }
+    }
+
+    /// Converts a REST profile into the stored form.
+    func storedProfile(from profile: Profile, requestor: String, tokenSource: String?, partnerProviderID: String?) -> StoredProfile {
+        let type = StoredProfileType(rawValue: profile.type) ?? (tokenSource == "Apple" ? .appleSSO : .regular)
+        return StoredProfile(
+            requestor: requestor, mvpd: profile.mvpd, type: type, notBefore: profile.notBefore, notAfter: profile.notAfter,
+            attributes: profile.attributes.mapValues { StoredAttribute(value: StoredJSON($0.value), encrypted: $0.state == "enc") },
+            tokenSource: tokenSource, partnerProviderID: partnerProviderID, serviceProviderURL: nil)
+    }
+}

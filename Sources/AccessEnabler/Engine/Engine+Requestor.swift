@@ -1,0 +1,135 @@
+import Foundation
+
+extension EntitlementEngine {
+    /// `setRequestor`: DCR (cached), configuration from every service provider concurrently,
+    /// then the partner framework's silent checks. Delivers only `setRequestorComplete`
+    /// (plus advanced statuses).
+    func setRequestor(_ id: String, serviceProviders: [String]?) async {
+        let trimmed = id.trimmingCharacters(in: .whitespaces)
+        guard !trimmed.isEmpty else {
+            fail(requestor: StatusCatalog.status("CFG400", message: "setRequestor needs a requestor id; an empty one was given."))
+            return
+        }
+        var clients: [RESTClient] = [primaryClient]
+        if let serviceProviders, !serviceProviders.isEmpty {
+            var parsed: [RESTClient] = []
+            for text in serviceProviders {
+                guard let url = URL(string: text), let scheme = url.scheme, ["http", "https"].contains(scheme.lowercased()), url.host != nil else {
+                    fail(requestor: StatusCatalog.status("CFG404", message: "setRequestor was given a service provider URL that is not an http(s) URL: \(text)"))
+                    return
+                }
+                parsed.append(clientForBaseURL(url))
+            }
+            clients = parsed
+        }
+        requestorID = trimmed
+        flow.reset()
+
+        let outcomes = await fetchConfigurations(requestor: trimmed, from: clients)
+        var merged: [MVPD] = []
+        var byID: [String: MVPD] = [:]
+        var origin: [String: RESTClient] = [:]
+        var svc: Set<String> = []
+        var firstError: RESTClientError?
+        for outcome in outcomes {
+            switch outcome.result {
+            case .success(let configuration):
+                for configured in configuration.mvpds where byID[configured.id] == nil {
+                    let mvpd = configured.facadeMVPD
+                    merged.append(mvpd)
+                    byID[mvpd.id] = mvpd
+                    origin[mvpd.id] = outcome.client
+                    if configured.requiresSVC == true { svc.insert(mvpd.id) }
+                }
+            case .failure(let error):
+                if firstError == nil { firstError = error }
+            }
+        }
+        if merged.isEmpty, let firstError, !outcomes.contains(where: { if case .success = $0.result { true } else { false } }) {
+            fail(requestor: ErrorClassification.requestorStatus(firstError))
+            return
+        }
+        mvpds = merged
+        mvpdsByID = byID
+        clientForMVPD = origin
+        svcMVPDs = svc
+        requestorState = .ready
+
+        if let partner = ssoPartner {
+            await reconcilePartnerSignIn(partner)
+        }
+        emit(.setRequestorComplete(ACCESS_ENABLER_STATUS_SUCCESS))
+    }
+
+    private func fail(requestor status: AdvancedStatus) {
+        requestorState = .failed(status)
+        emitStatus(status)
+        emit(.setRequestorComplete(ACCESS_ENABLER_STATUS_ERROR))
+    }
+
+    private func clientForBaseURL(_ url: URL) -> RESTClient {
+        let key = url.absoluteString
+        if let existing = clientsByBaseURL[key] { return existing }
+        // Client credentials belong to the deployment that issued them: only the configured
+        // environment's are persisted; other service providers register once per launch.
+        let client = EntitlementEngine.makeClient(baseURL: url, softwareStatement: softwareStatement, configuration: configuration, credentials: InMemoryCredentialsCache())
+        clientsByBaseURL[key] = client
+        return client
+    }
+
+    private struct ConfigurationOutcome: Sendable {
+        let client: RESTClient
+        let result: Result<ServiceConfiguration, RESTClientError>
+    }
+
+    /// Queries every service provider at once; results come back in the order they
+    /// answered, so "first responder wins" per MVPD.
+    private func fetchConfigurations(requestor: String, from clients: [RESTClient]) async -> [ConfigurationOutcome] {
+        let context = context()
+        return await withTaskGroup(of: ConfigurationOutcome.self) { group in
+            for client in clients {
+                group.addTask {
+                    do {
+                        return ConfigurationOutcome(client: client, result: .success(try await client.configuration(serviceProvider: requestor, context: context)))
+                    } catch {
+                        return ConfigurationOutcome(client: client, result: .failure(error))
+                    }
+                }
+            }
+            var outcomes: [ConfigurationOutcome] = []
+            for await outcome in group { outcomes.append(outcome) }
+            return outcomes
+        }
+    }
+
+    /// The silent part of setRequestor with a partner framework: report a permission
+    /// problem, drop an `appleSSO` profile whose system sign-in is gone, and exchange a
+    /// system sign-in for an Adobe profile when no valid profile is stored.
+    private func reconcilePartnerSignIn(_ partner: any PartnerFramework) async {
+        let snapshot = await partnerSnapshot(partner)
+        if let status = permissionStatus(snapshot.access, errorID: "APPL") {
+            emitStatus(status)
+            return
+        }
+        if let error = snapshot.metadataError {
+            emitStatus(StatusCatalog.status("APPL", message: "The TV provider account service could not be read.", details: "\(error.code): \(error.message)"))
+            return
+        }
+        guard let requestor = requestorID else { return }
+        let stored = store.profile(requestor: requestor)
+        if let stored, stored.type == .appleSSO,
+           ProfileValidity.evaluate(stored, configuredMVPDs: mvpdsByID, partner: snapshot, now: now) == .partnerSignInGone {
+            store.removeProfile(requestor: requestor)
+        }
+        if let current = store.profile(requestor: requestor),
+           ProfileValidity.evaluate(current, configuredMVPDs: mvpdsByID, partner: snapshot, now: now) == .valid {
+            return
+        }
+        guard let providerID = snapshot.signedInProvider(at: now),
+              case .partnerExchange(let mvpd, _) = PickerOutcome.classify(providerID: providerID, mvpds: mvpds),
+              let status = PartnerStatusValidation.validatedStatus(access: snapshot.access, account: snapshot.account, knownMappingIDs: knownMappingIDs, now: now)
+        else { return }
+        // Silent: any failure simply leaves the user unauthenticated.
+        _ = await exchangePartnerSignIn(partner, mvpd: mvpd, partnerStatus: status, interactive: false)
+    }
+}

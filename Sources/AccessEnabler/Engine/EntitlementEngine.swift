@@ -1,0 +1,125 @@
+import Foundation
+
+/// Runs facade commands one at a time, in call order, and holds everything the flows
+/// remember between calls: the requestor's configuration, the interactive flow's state and
+/// the options. Each flow lives in its own extension file; they talk to the network only
+/// through ``RESTClient``, to the device only through ``PartnerFramework``, and to the app
+/// only through ``emit(_:)``.
+actor EntitlementEngine {
+    /// The state of `setRequestor`.
+    enum RequestorState: Sendable, Equatable {
+        case notSet
+        case ready
+        case failed(AdvancedStatus)
+    }
+
+    let configuration: AccessEnablerConfiguration
+    let store: TokenStore
+    let dispatcher: CallbackDispatcher
+    let softwareStatement: String
+    /// The REST client of the configured environment; `serviceProviders` add more, keyed by base URL.
+    let primaryClient: RESTClient
+    var clientsByBaseURL: [String: RESTClient] = [:]
+
+    var options = SDKOptions()
+    var requestorID: String?
+    var requestorState: RequestorState = .notSet
+    /// The requestor's MVPDs in configuration order (merged across service providers).
+    var mvpds: [MVPD] = []
+    var mvpdsByID: [String: MVPD] = [:]
+    /// Which REST client (service provider base URL) each MVPD came from.
+    var clientForMVPD: [String: RESTClient] = [:]
+    /// MVPD ids whose login needs a Safari View Controller (`requiresSVC` in configuration).
+    var svcMVPDs: Set<String> = []
+    var flow = AuthenticationFlow()
+
+    init(softwareStatement: String, configuration: AccessEnablerConfiguration, store: TokenStore, dispatcher: CallbackDispatcher) {
+        self.softwareStatement = softwareStatement
+        self.configuration = configuration
+        self.store = store
+        self.dispatcher = dispatcher
+        self.primaryClient = EntitlementEngine.makeClient(baseURL: configuration.environment.baseURL, softwareStatement: softwareStatement, configuration: configuration, credentials: StoredCredentialsCache(store: store))
+        self.clientsByBaseURL[configuration.environment.baseURL.absoluteString] = primaryClient
+    }
+
+    static func makeClient(baseURL: URL, softwareStatement: String, configuration: AccessEnablerConfiguration, credentials: any ClientCredentialsCache) -> RESTClient {
+        RESTClient(
+            baseURL: baseURL, softwareStatement: softwareStatement, transport: configuration.transport,
+            timeout: configuration.requestTimeout, credentials: credentials, timeSource: configuration.clock,
+            userAgent: configuration.userAgent)
+    }
+
+    var now: Date { configuration.clock.now }
+
+    // MARK: - Running commands
+
+    /// Runs one command to its end (or to the point where it waits for the application).
+    func run(_ command: Command) async {
+        switch command {
+        case .setOptions(let options): self.options = options
+        case .setRequestor(let id, let serviceProviders): await setRequestor(id, serviceProviders: serviceProviders)
+        case .checkAuthentication: await checkAuthentication()
+        case .getAuthentication(let force, let data, let filter): await getAuthentication(forceAuthn: force, data: data, filter: filter)
+        case .setSelectedProvider(let id): await setSelectedProvider(id)
+        case .handleExternalURL(let url): await handleExternalURL(url)
+        case .checkAuthorization(let resource, let data): await checkAuthorization(resource, data: data)
+        case .getAuthorization(let resource, let data): await getAuthorization(resource, data: data)
+        case .checkPreauthorizedResources(let resources, let cache): await checkPreauthorizedResources(resources, cache: cache)
+        case .logout: await logout()
+        case .getSelectedProvider: getSelectedProvider()
+        case .getMetadata(let query, let arguments): await getMetadata(query, arguments: arguments)
+        }
+    }
+
+    /// Hands a callback to the dispatcher, which delivers it on the callback queue in order.
+    func emit(_ call: DelegateCall) { dispatcher.dispatch(call) }
+
+    func emitStatus(_ status: AdvancedStatus) { emit(.status(status)) }
+
+    // MARK: - Shared helpers
+
+    /// The REST client that serves `mvpd` (its service provider), or the primary one.
+    func client(for mvpd: String?) -> RESTClient {
+        if let mvpd, let client = clientForMVPD[mvpd] { return client }
+        return primaryClient
+    }
+
+    /// The request context every REST call carries: device identity, device information,
+    /// options, and the partner status when one was validated.
+    func context(partnerStatus: PartnerFrameworkStatus? = nil) -> RequestContext {
+        RequestContext(
+            deviceIdentifier: store.deviceIdentifier, deviceInfo: deviceInfo, visitorID: options.visitorID,
+            userAgent: configuration.userAgent, partnerStatus: partnerStatus, applicationProfile: options.applicationProfile)
+    }
+
+    /// The device information: the `device_info` option when it decodes, else the
+    /// configuration's, else a description of this Linux device.
+    var deviceInfo: DeviceInfo {
+        if let encoded = options.deviceInfo, let data = Data(base64Encoded: encoded),
+           let decoded = try? JSONDecoder().decode(DeviceInfo.self, from: data) {
+            return decoded
+        }
+        return configuration.deviceInfo ?? DeviceInfo.linuxDefault(platform: configuration.platform)
+    }
+
+    /// `nil` when the requestor is ready; otherwise the status to report, having waited
+    /// (commands run in order, so a pending setRequestor has already finished).
+    func requestorProblem() -> AdvancedStatus? {
+        switch requestorState {
+        case .ready: return nil
+        case .failed(let status): return status
+        case .notSet:
+            return StatusCatalog.status("CFG400", message: "No requestor is set: call setRequestor(_:) and wait for setRequestorComplete(1) first.")
+        }
+    }
+
+    /// The partner framework, when one is configured and the requestor has at least one
+    /// MVPD with platform services.
+    var ssoPartner: (any PartnerFramework)? {
+        guard let partner = configuration.partnerFramework, mvpds.contains(where: { $0.enablePlatformServices }) else { return nil }
+        return partner
+    }
+
+    /// The partner mapping ids the requestor's configuration knows.
+    var knownMappingIDs: Set<String> { Set(mvpds.compactMap { $0.platformMappingId }) }
+}

@@ -1,0 +1,74 @@
+import Foundation
+
+extension EntitlementEngine {
+    /// Asks the partner framework, without prompting, for the permission and the signed-in
+    /// account. Bounded by the request timeout: a framework that never answers counts as an
+    /// error rather than a hang.
+    func partnerSnapshot(_ partner: any PartnerFramework) async -> PartnerSnapshot {
+        let timeout = configuration.requestTimeout
+        let access = await withDeadline(seconds: timeout, fallback: .error(code: "timeout", message: "The TV provider account service did not answer the permission query in time.")) {
+            await partner.accessStatus(prompt: false)
+        }
+        guard access == .granted else { return PartnerSnapshot(access: access, account: nil, metadataError: nil) }
+        let request = PartnerMetadataRequest(isInterruptionAllowed: false, supportedAccountProviderIdentifiers: Array(knownMappingIDs).sorted())
+        let result: Result<PartnerAccountMetadata, PartnerFrameworkError> = await withDeadline(
+            seconds: timeout, fallback: .failure(.serviceTemporarilyUnavailable)
+        ) {
+            do { return .success(try await partner.accountMetadata(request)) } catch { return .failure(error) }
+        }
+        switch result {
+        case .success(let account): return PartnerSnapshot(access: access, account: account, metadataError: nil)
+        case .failure(let error): return PartnerSnapshot(access: access, account: nil, metadataError: error)
+        }
+    }
+
+    /// The advanced status a partner permission implies for status checks (VSA403, VSA404,
+    /// APPL), or `nil` when permission is granted.
+    func permissionStatus(_ access: PartnerAccessResult, errorID: String) -> AdvancedStatus? {
+        switch access {
+        case .granted: return nil
+        case .denied: return StatusCatalog.status("VSA403", message: "The user's TV provider permission is denied for this application.")
+        case .restricted: return StatusCatalog.status("VSA403", message: "The user's TV provider permission is restricted for this application.")
+        case .notDetermined: return StatusCatalog.status("VSA404", message: "The user's TV provider permission is undetermined for this application.")
+        case .error(let code, let message):
+            return StatusCatalog.status(errorID, message: "The TV provider account service reported an error.", details: "\(code): \(message)")
+        }
+    }
+}
+
+/// Runs `operation`, returning `fallback` if it has not finished after `seconds`. The
+/// operation is cancelled then and its late answer dropped; unlike a task group, this
+/// returns on time even when the operation ignores cancellation.
+func withDeadline<T: Sendable>(seconds: TimeInterval, fallback: T, _ operation: @escaping @Sendable () async -> T) async -> T {
+    let gate = OnceGate<T>()
+    return await withCheckedContinuation { (continuation: CheckedContinuation<T, Never>) in
+        gate.install(continuation)
+        let work = Task {
+            let value = await operation()
+            gate.resume(with: value)
+        }
+        Task {
+            try? await Task.sleep(nanoseconds: UInt64(max(seconds, 0.001) * 1_000_000_000))
+            if gate.resume(with: fallback) { work.cancel() }
+        }
+    }
+}
+
+/// Resumes a continuation exactly once, whoever comes first.
+private final class OnceGate<T: Sendable>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var continuation: CheckedContinuation<T, Never>?
+
+    func install(_ continuation: CheckedContinuation<T, Never>) { lock.withLock { self.continuation = continuation } }
+
+    /// Resumes with `value` if nobody has yet; returns whether this call did.
+    @discardableResult
+    func resume(with value: T) -> Bool {
+        let pending: CheckedContinuation<T, Never>? = lock.withLock {
+            defer { continuation = nil }
+            return continuation
+        }
+        pending?.resume(returning: value)
+        return pending != nil
+    }
+}

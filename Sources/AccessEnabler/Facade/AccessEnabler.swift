@@ -1,0 +1,234 @@
+import Foundation
+
+/// The AccessEnabler facade: the legacy iOS/tvOS SDK's entry point, running on Adobe Pass
+/// REST API V2.
+///
+/// Every method returns at once. The work runs on an internal serial executor, one call
+/// after another in the order they were made; results arrive through ``delegate`` and
+/// ``statusDelegate`` on the configuration's callback queue. Every call ends in exactly one
+/// terminal callback (see the table in the migration guide), whatever the network does.
+///
+/// ```swift
+/// let accessEnabler = AccessEnabler(softwareStatement: statement)
+/// accessEnabler.delegate = self
+/// accessEnabler.setRequestor("REF30")
+/// accessEnabler.checkAuthentication()
+/// ```
+public final class AccessEnabler: @unchecked Sendable {
+    private let engine: EntitlementEngine
+    private let dispatcher: CallbackDispatcher
+    private let mailbox: AsyncStream<Command>.Continuation
+    private let idle = IdleTracker()
+    private let optionsLock = NSLock()
+    private var options = SDKOptions()
+
+    /// The receiver of entitlement callbacks. Held weakly.
+    public weak var delegate: EntitlementDelegate? {
+        get { dispatcher.currentDelegate }
+        set { dispatcher.setDelegate(newValue) }
+    }
+
+    /// The receiver of advanced statuses (N003, VSA403, Z100, …). Held weakly.
+    public weak var statusDelegate: EntitlementStatus? {
+        get { dispatcher.currentStatusDelegate }
+        set { dispatcher.setStatusDelegate(newValue) }
+    }
+
+    /// The configuration this instance runs with.
+    public let configuration: AccessEnablerConfiguration
+
+    /// Creates an AccessEnabler for production, iOS flavour.
+    ///
+    /// - Parameter softwareStatement: the software statement issued for the application in
+    ///   the Adobe Pass dashboard; it is used for Dynamic Client Registration.
+    public convenience init(softwareStatement: String) {
+        self.init(storageCheck: .INTEGRITY_CHECK_NONE, softwareStatement: softwareStatement, configuration: AccessEnablerConfiguration())
+    }
+
+    /// Creates an AccessEnabler with a configuration.
+    public convenience init(softwareStatement: String, configuration: AccessEnablerConfiguration) {
+        self.init(storageCheck: .INTEGRITY_CHECK_NONE, softwareStatement: softwareStatement, configuration: configuration)
+    }
+
+    /// Creates an AccessEnabler whose storage is checked as `storageCheck` says.
+    public init(storageCheck: IntegrityCheckType, softwareStatement: String, configuration: AccessEnablerConfiguration) {
+        self.configuration = configuration
+        let dispatcher = CallbackDispatcher(queue: configuration.callbackQueue)
+        let clock = configuration.clock
+        let store = TokenStore(directory: configuration.storageDirectory, softwareStatement: softwareStatement, integrityCheck: storageCheck, now: { clock.now })
+        let engine = EntitlementEngine(softwareStatement: softwareStatement, configuration: configuration, store: store, dispatcher: dispatcher)
+        let (stream, continuation) = AsyncStream<Command>.makeStream()
+        self.dispatcher = dispatcher
+        self.engine = engine
+        self.mailbox = continuation
+        let idle = self.idle
+        Task {
+            for await command in stream {
+                await engine.run(command)
+                idle.finish()
+            }
+        }
+    }
+
+    deinit {
+        mailbox.finish()
+    }
+
+    private func submit(_ command: Command) {
+        idle.begin()
+        mailbox.yield(command)
+    }
+
+    // MARK: Setup
+
+    /// Sets global options, passed to Adobe Pass with every later request:
+    /// `applicationProfile`, `visitorID` (AP-Visitor-Identifier), `handleSVC` (Bool: use
+    /// `navigateToUrl(_:useSVC:)` for MVPDs needing a Safari View Controller) and
+    /// `device_info` (base64 JSON client information, sent as X-Device-Info).
+    public func setOptions(_ options: [String: Any]) {
+        let merged = optionsLock.withLock { () -> SDKOptions in
+            self.options = SDKOptions(dictionary: options, previous: self.options)
+            return self.options
+        }
+        submit(.setOptions(merged))
+    }
+
+    /// Sets the requestor (the programmer's channel id) and loads its configuration.
+    /// Ends in `setRequestorComplete`.
+    public func setRequestor(_ requestorID: String) {
+        submit(.setRequestor(requestorID, serviceProviders: nil))
+    }
+
+    /// Sets the requestor, loading its configuration from each of `serviceProviders`
+    /// concurrently; each MVPD is served afterwards by the URL it first came from.
+    public func setRequestor(_ requestorID: String, serviceProviders: [String]) {
+        submit(.setRequestor(requestorID, serviceProviders: serviceProviders))
+    }
+
+    // MARK: Authentication
+
+    /// Reports whether the user is authenticated, from local storage only (no network call).
+    /// Ends in `setAuthenticationStatus`.
+    public func checkAuthentication() {
+        submit(.checkAuthentication)
+    }
+
+    /// Starts authentication unless the user is already authenticated.
+    public func getAuthentication() {
+        submit(.getAuthentication(forceAuthn: false, data: nil, filter: nil))
+    }
+
+    /// Starts authentication; with `forceAuthn` even when already authenticated. `data` is
+    /// sent to Adobe Pass as is.
+    public func getAuthentication(_ forceAuthn: Bool, withData data: [String: Any]?) {
+        submit(.getAuthentication(forceAuthn: forceAuthn, data: Self.stringData(data), filter: nil))
+    }
+
+    /// Starts authentication, showing only `filter`'s MVPDs (in that order) in the system
+    /// TV provider picker.
+    public func getAuthentication(filter: [String]) {
+        submit(.getAuthentication(forceAuthn: false, data: nil, filter: PickerFilter(providers: filter, featured: [])))
+    }
+
+    /// Starts authentication with a picker filter dictionary: ``TV_PROVIDERS`` (the MVPDs to
+    /// show, in order) and ``FEATURED_TV_PROVIDERS`` (those to feature).
+    public func getAuthentication(filter: [String: [String]]) {
+        submit(.getAuthentication(forceAuthn: false, data: nil, filter: Self.pickerFilter(filter)))
+    }
+
+    /// Starts authentication with every option: force, data, and a picker filter.
+    public func getAuthentication(_ forceAuthn: Bool, withData data: [String: Any]?, andFilter filter: [String]?) {
+        submit(.getAuthentication(forceAuthn: forceAuthn, data: Self.stringData(data), filter: filter.map { PickerFilter(providers: $0, featured: []) }))
+    }
+
+    /// Starts authentication with every option and a picker filter dictionary.
+    public func getAuthentication(_ forceAuthn: Bool, withData data: [String: Any]?, andFilter filter: [String: [String]]) {
+        submit(.getAuthentication(forceAuthn: forceAuthn, data: Self.stringData(data), filter: Self.pickerFilter(filter)))
+    }
+
+    /// Continues authentication with the MVPD the user chose; `nil` means the user backed out.
+    public func setSelectedProvider(_ mvpdID: String?) {
+        submit(.setSelectedProvider(mvpdID))
+    }
+
+    /// Completes a login or logout when the web view reached the redirect URL.
+    public func handleExternalURL(_ url: String) {
+        submit(.handleExternalURL(url))
+    }
+
+    // MARK: Authorization
+
+    /// Authorizes `resource` for an authenticated user. Ends in `setToken` or `tokenRequestFailed`.
+    public func checkAuthorization(_ resource: String) {
+        submit(.checkAuthorization(resource, data: nil))
+    }
+
+    /// As ``checkAuthorization(_:)``, sending `data` along.
+    public func checkAuthorization(_ resource: String, withData data: [String: Any]?) {
+        submit(.checkAuthorization(resource, data: Self.stringData(data)))
+    }
+
+    /// Authorizes `resource`, authenticating first if needed.
+    public func getAuthorization(_ resource: String) {
+        submit(.getAuthorization(resource, data: nil))
+    }
+
+    /// As ``getAuthorization(_:)``, sending `data` along.
+    public func getAuthorization(_ resource: String, withData data: [String: Any]?) {
+        submit(.getAuthorization(resource, data: Self.stringData(data)))
+    }
+
+    /// Asks which of `resources` the user may play; cached decisions answer repeated calls.
+    public func checkPreauthorizedResources(_ resources: [String]) {
+        submit(.checkPreauthorizedResources(resources, cache: true))
+    }
+
+    /// As ``checkPreauthorizedResources(_:)``; with `cache: false` Adobe Pass is always asked.
+    public func checkPreauthorizedResources(_ resources: [String], cache: Bool) {
+        submit(.checkPreauthorizedResources(resources, cache: cache))
+    }
+
+    // MARK: Session
+
+    /// Signs the user out. Ends in `setAuthenticationStatus(0, USER_NOT_AUTHENTICATED_ERROR)`
+    /// (on iOS after the `navigateToUrl` / `handleExternalURL` round of a regular MVPD).
+    public func logout() {
+        submit(.logout)
+    }
+
+    /// Reports the selected MVPD through `selectedProvider`.
+    public func getSelectedProvider() {
+        submit(.getSelectedProvider)
+    }
+
+    /// Reads metadata: `METADATA_OPCODE_KEY` set to `METADATA_AUTHENTICATION`,
+    /// `METADATA_AUTHORIZATION` (with `METADATA_RESOURCE_ID_KEY`), `METADATA_DEVICE_ID` or
+    /// `METADATA_USER_META` (with `METADATA_USER_META_KEY`). Ends in `setMetadataStatus`.
+    public func getMetadata(_ keys: [String: Any]) {
+        submit(.getMetadata(MetadataQuery(dictionary: keys), arguments: MetadataArguments(dictionary: keys)))
+    }
+
+    // MARK: Test rigs
+
+    /// Waits until every call made so far has run and its callbacks have been delivered.
+    /// For test rigs and scenario runners; an application never needs it.
+    public func waitUntilIdle() async {
+        await idle.waitUntilIdle()
+        await dispatcher.flush()
+    }
+
+    // MARK: Helpers
+
+    private static func stringData(_ data: [String: Any]?) -> [String: String]? {
+        data?.mapValues { "\($0)" }
+    }
+
+    private static func pickerFilter(_ filter: [String: [String]]) -> PickerFilter {
+        PickerFilter(providers: filter[TV_PROVIDERS] ?? [], featured: filter[FEATURED_TV_PROVIDERS] ?? [])
+    }
+}
+
+/// `getAuthentication(filter:)` dictionary key: the MVPD ids the picker shows, in order.
+public let TV_PROVIDERS = "TV_PROVIDERS"
+/// `getAuthentication(filter:)` dictionary key: the MVPD ids the picker features.
+public let FEATURED_TV_PROVIDERS = "FEATURED_TV_PROVIDERS"

@@ -1,0 +1,78 @@
+import Foundation
+
+/// Everything an ``AccessEnabler`` needs besides its software statement. Every field has a
+/// default, so `AccessEnablerConfiguration()` is a production iOS configuration.
+public struct AccessEnablerConfiguration: Sendable {
+    /// Which Adobe Pass deployment to talk to.
+    public enum Environment: Sendable, Equatable {
+        /// `https://api.auth.adobe.com`.
+        case production
+        /// `https://api.auth-staging.adobe.com`.
+        case staging
+        /// Any base URL under which `/api/v2` and `/o/client` live (a PassSandbox, a proxy).
+        case custom(URL)
+
+        /// The base URL of the deployment.
+        public var baseURL: URL {
+            switch self {
+            case .production: URL(string: "https://api.auth.adobe.com")!
+            case .staging: URL(string: "https://api.auth-staging.adobe.com")!
+            case .custom(let url): url
+            }
+        }
+    }
+
+    /// The legacy SDK flavour to behave as.
+    public enum Platform: String, Sendable, Equatable {
+        /// iOS/iPadOS: logout navigates to the MVPD logout page.
+        case iOS
+        /// tvOS: logout does not navigate.
+        case tvOS
+    }
+
+    /// The Adobe Pass deployment. Default: production.
+    public var environment: Environment = .production
+    /// The SDK flavour. Default: iOS.
+    public var platform: Platform = .iOS
+    /// The `X-Device-Info` fields. `nil`: a description of this Linux device for ``platform``.
+    public var deviceInfo: DeviceInfo?
+    /// Where tokens, credentials and the device identifier are stored. Default:
+    /// `$XDG_DATA_HOME/accessenabler` or `~/.local/share/accessenabler`.
+    public var storageDirectory: URL = TokenStore.defaultDirectory()
+    /// The device's TV provider account service. `nil`: no partner single sign-on; the
+    /// regular flows only.
+    public var partnerFramework: (any PartnerFramework)?
+    /// The queue delegate callbacks arrive on. It should be serial: callbacks are dispatched
+    /// in order, and a concurrent queue would reorder them.
+    public var callbackQueue: DispatchQueue = DispatchQueue(label: "accessenabler.callbacks")
+    /// The URL the MVPD login and logout pages end on; the app hands it to `handleExternalURL`.
+    public var redirectURL: String = "adobepass://ios.app"
+    /// The domain name sent when creating authentication sessions.
+    public var domainName: String = "adobe.com"
+    /// How long one REST call may take before it fails with a timeout, in seconds.
+    public var requestTimeout: TimeInterval = 30
+    /// Where the SDK reads the time (TTLs). Tests inject a ``ManualTimeSource``.
+    public var clock: any TimeSource = SystemTimeSource()
+    /// How requests reach Adobe Pass. Default: ``URLSessionTransport``.
+    public var transport: any HTTPTransport = URLSessionTransport()
+    /// The `User-Agent` sent with every request.
+    public var userAgent: String = "AccessEnabler-Linux/1.0"
+
+    /// A production iOS configuration; change the fields you need.
+    public init() {}
+
+    /// A configuration with the most used fields set.
+    public init(
+        environment: Environment, platform: Platform = .iOS, storageDirectory: URL? = nil,
+        partnerFramework: (any PartnerFramework)? = nil, transport: (any HTTPTransport)? = nil,
+        clock: (any TimeSource)? = nil, callbackQueue: DispatchQueue? = nil
+    ) {
+        self.environment = environment
+        self.platform = platform
+        if let storageDirectory { self.storageDirectory = storageDirectory }
+        self.partnerFramework = partnerFramework
+        if let transport { self.transport = transport }
+        if let clock { self.clock = clock }
+        if let callbackQueue { self.callbackQueue = callbackQueue }
+    }
+}

@@ -1,0 +1,53 @@
+import Foundation
+
+/// An advanced status report, as the legacy `EntitlementStatus.status:` delivered it.
+public struct AdvancedStatus: Sendable, Equatable {
+    /// How serious the status is.
+    public enum Level: String, Sendable {
+        /// Information (N000, N003, VSA203, …).
+        case info
+        /// Something degraded but working (N010, Z010, SEC412, CFG100).
+        case warning
+        /// A failure.
+        case error
+    }
+
+    /// The status identifier: `N003`, `VSA403`, `Z100`, `CFG404`, …
+    public var errorId: String
+    /// Its level.
+    public var level: Level
+    /// A sentence a person can act on.
+    public var message: String?
+    /// More detail: the partner framework's error, the REST error's details, …
+    public var details: String?
+    /// The resource concerned, for authorization statuses.
+    public var resource: String?
+    /// The REST API V2 enhanced error that caused this status, when there was one.
+    public var enhancedError: EnhancedError?
+
+    /// Creates a status.
+    public init(errorId: String, level: Level, message: String? = nil, details: String? = nil, resource: String? = nil, enhancedError: EnhancedError? = nil) {
+        self.errorId = errorId
+        self.level = level
+        self.message = message
+        self.details = details
+        self.resource = resource
+        self.enhancedError = enhancedError
+    }
+
+    /// The legacy dictionary shape: `errorId`, `level`, and `message`, `details`, `resource`
+    /// and the enhanced error's `code`, `helpUrl`, `trace` when present.
+    public var dictionary: [String: Any] {
+        var result: [String: Any] = ["errorId": errorId, "level": level.rawValue]
+        if let message { result["message"] = message }
+        if let details { result["details"] = details }
+        if let resource { result["resource"] = resource }
+        if let enhancedError {
+            result["code"] = enhancedError.code
+            if let helpUrl = enhancedError.helpUrl { result["helpUrl"] = helpUrl }
+            if let trace = enhancedError.trace { result["trace"] = trace }
+            if let status = enhancedError.status { result["status"] = status }
+        }
+        return result
+    }
+}

@@ -1,0 +1,66 @@
+import Foundation
+
+/// Turns REST client failures into the legacy advanced status codes, per flow.
+enum ErrorClassification {
+    /// `setRequestor` failures: R400 (software statement refused at registration), R401 (no
+    /// access token), CFG400 (requestor refused), CFG404 (server unreachable), CFG5xx.
+    static func requestorStatus(_ error: RESTClientError) -> AdvancedStatus {
+        let message = error.message
+        switch error {
+        case .server(let operation, let httpStatus, let enhanced):
+            switch operation {
+            case .dcrRegister: return StatusCatalog.status("R400", message: message, details: enhanced?.details, enhancedError: enhanced)
+            case .dcrToken: return StatusCatalog.status("R401", message: message, details: enhanced?.details, enhancedError: enhanced)
+            default:
+                if httpStatus >= 500 { return StatusCatalog.status("CFG\(httpStatus)", message: message, details: enhanced?.details, enhancedError: enhanced) }
+                if httpStatus == 401 { return StatusCatalog.status("R401", message: message, details: enhanced?.details, enhancedError: enhanced) }
+                return StatusCatalog.status("CFG400", message: message, details: enhanced?.details, enhancedError: enhanced)
+            }
+        case .transport:
+            return StatusCatalog.status("CFG404", message: message)
+        case .undocumentedStatus(_, let httpStatus):
+            return StatusCatalog.status(httpStatus >= 500 ? "CFG\(httpStatus)" : "CFG400", message: message)
+        case .malformedBody:
+            return StatusCatalog.status("CFG500", message: message)
+        default:
+            return StatusCatalog.status("CFG400", message: message)
+        }
+    }
+
+    /// Authentication failures: N130 when the session or its code is missing or expired,
+    /// N500 otherwise.
+    static func authenticationStatus(_ error: RESTClientError) -> AdvancedStatus {
+        if case .server(_, let httpStatus, let enhanced) = error {
+            let code = enhanced?.code ?? ""
+            if code.contains("session") || code.contains("code") || code == "authenticated_profile_missing" || httpStatus == 404 {
+                return StatusCatalog.status("N130", message: error.message, details: enhanced?.details, enhancedError: enhanced)
+            }
+            return StatusCatalog.status("N500", message: error.message, details: enhanced?.details, enhancedError: enhanced)
+        }
+        return StatusCatalog.status("N500", message: error.message)
+    }
+
+    /// A denied decision's status: Z100 (denied by the MVPD), Z120 (MVPD unreachable), Z130
+    /// (bad resource), Z169 (authzNone degradation), Z500 otherwise.
+    static func decisionStatusID(for error: EnhancedError?) -> String {
+        guard let code = error?.code else { return "Z500" }
+        switch code {
+        case "authorization_denied_by_mvpd", "authorization_denied_by_parental_controls", "authorization_denied_by_hba_policies": return "Z100"
+        case "network_connection_failure", "network_received_error", "network_read_timeout", "network_connection_timeout", "mvpd_unreachable": return "Z120"
+        case "invalid_resource", "malformed_authorization_request", "invalid_resource_id", "resource_malformed": return "Z130"
+        case "authorization_denied_by_degradation_rule": return "Z169"
+        default: return code.hasPrefix("authorization_denied") ? "Z100" : "Z500"
+        }
+    }
+
+    /// An authorization call that failed as a whole (no decision came back).
+    static func authorizationStatus(_ error: RESTClientError, resource: String) -> AdvancedStatus {
+        if case .server(_, _, let enhanced) = error {
+            return StatusCatalog.status(decisionStatusID(for: enhanced), message: error.message, details: enhanced?.details, resource: resource, enhancedError: enhanced)
+        }
+        if case .transport = error {
+            return StatusCatalog.status("Z500", message: error.message, resource: resource)
+        }
+        return StatusCatalog.status("Z500", message: error.message, resource: resource)
+    }
+}

@@ -1,0 +1,29 @@
+import Foundation
+
+/// What the partner framework said at one moment, without prompting the user: the
+/// permission and, when granted, who is signed in at system level.
+struct PartnerSnapshot: Sendable, Equatable {
+    var access: PartnerAccessResult
+    /// The signed-in account, when permission is granted and the query succeeded.
+    var account: PartnerAccountMetadata?
+    /// The metadata query's failure, when it failed.
+    var metadataError: PartnerFrameworkError?
+
+    /// The provider mapping id signed in at system level and not yet expired, if any.
+    func signedInProvider(at now: Date) -> String? {
+        guard access == .granted, let account, let id = account.accountProviderIdentifier, !id.isEmpty else { return nil }
+        if let expiry = account.authenticationExpirationDate, expiry <= now { return nil }
+        return id
+    }
+}
+
+/// Builds the `AP-Partner-Framework-Status` value from partner answers, and only from
+/// validated ones: permission granted, a provider mapping id present and known to the
+/// requestor's configuration, and an expiration (when given) still in the future.
+enum PartnerStatusValidation {
+    static func validatedStatus(access: PartnerAccessResult, account: PartnerAccountMetadata?, knownMappingIDs: Set<String>, now: Date) -> PartnerFrameworkStatus? {
+        guard access == .granted, let account, let id = account.accountProviderIdentifier, knownMappingIDs.contains(id) else { return nil }
+        if let expiry = account.authenticationExpirationDate, expiry <= now { return nil }
+        return PartnerFrameworkStatus(accessStatus: access.wireValue, providerID: id, expirationDate: account.authenticationExpirationDate, error: nil)
+    }
+}

@@ -1,0 +1,31 @@
+import Foundation
+
+/// Decides, with no network call, whether a stored profile still authenticates the user.
+///
+/// A profile is valid when its time window contains `now`, its MVPD is still in the cached
+/// configuration (an active integration), and — for a profile obtained through partner
+/// single sign-on — SSO is still enabled for that MVPD and the partner framework reports
+/// permission granted with the same provider signed in.
+enum ProfileValidity {
+    enum Verdict: Sendable, Equatable {
+        case valid
+        case expired
+        case integrationInactive
+        case ssoDisabled
+        case partnerSignInGone
+    }
+
+    static func evaluate(_ profile: StoredProfile, configuredMVPDs: [String: MVPD], partner: PartnerSnapshot?, now: Date) -> Verdict {
+        guard profile.notBefore <= now, now < profile.notAfter else { return .expired }
+        guard let mvpd = configuredMVPDs[profile.mvpd] else { return .integrationInactive }
+        guard profile.type == .appleSSO else { return .valid }
+        guard mvpd.enablePlatformServices else { return .ssoDisabled }
+        guard let partner, let signedIn = partner.signedInProvider(at: now),
+              signedIn == (profile.partnerProviderID ?? mvpd.platformMappingId)
+        else { return .partnerSignInGone }
+        return .valid
+    }
+
+    /// `true` when judging `profile` needs the partner framework's answer.
+    static func needsPartner(_ profile: StoredProfile?) -> Bool { profile?.type == .appleSSO }
+}

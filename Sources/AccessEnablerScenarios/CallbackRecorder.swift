@@ -1,0 +1,108 @@
+import AccessEnabler
+import Foundation
+
+/// An ``EntitlementDelegate`` and ``EntitlementStatus`` that turns every callback into a
+/// ``TranscriptLine`` (SPEC §7 keys), keeps them in order, and hands each to an optional
+/// observer as it arrives. Tests assert on ``lines``; the command line prints them.
+public final class CallbackRecorder: EntitlementDelegate, EntitlementStatus, @unchecked Sendable {
+    private let lock = NSLock()
+    private var recorded: [TranscriptLine] = []
+    private var lastNavigation: String?
+    private let observer: (@Sendable (TranscriptLine) -> Void)?
+
+    /// Creates a recorder; `observer` sees each line as it is recorded.
+    public init(observer: (@Sendable (TranscriptLine) -> Void)? = nil) {
+        self.observer = observer
+    }
+
+    /// Every line recorded so far, in arrival order.
+    public var lines: [TranscriptLine] { lock.withLock { recorded } }
+
+    /// The callback lines only (no step markers or HTTP traces).
+    public var callbacks: [TranscriptLine] { lines.filter { $0.callback != nil } }
+
+    /// The URL of the most recent `navigateToUrl`, if any.
+    public var lastNavigationURL: String? { lock.withLock { lastNavigation } }
+
+    /// Forgets everything recorded.
+    public func reset() { lock.withLock { recorded.removeAll(); lastNavigation = nil } }
+
+    /// Adds a line that is not a callback (a step marker, an HTTP trace).
+    public func append(_ line: TranscriptLine) {
+        lock.withLock { recorded.append(line) }
+        observer?(line)
+    }
+
+    private func record(_ name: String, _ fields: [(key: String, value: JSONValue)]) {
+        append(TranscriptLine([("callback", .string(name))] + fields))
+    }
+
+    // MARK: EntitlementDelegate
+
+    public func setRequestorComplete(_ status: Int32) {
+        record("setRequestorComplete", [("status", .number(Double(status)))])
+    }
+
+    public func setAuthenticationStatus(_ status: Int32, errorCode code: String) {
+        record("setAuthenticationStatus", [("status", .number(Double(status))), ("errorCode", .string(code))])
+    }
+
+    public func displayProviderDialog(_ mvpds: [MVPD]) {
+        record("displayProviderDialog", [("mvpds", .array(mvpds.map { .string($0.id) }))])
+    }
+
+    public func navigateToUrl(_ url: String) {
+        lock.withLock { lastNavigation = url }
+        record("navigateToUrl", [("url", .string(url))])
+    }
+
+    public func navigateToUrl(_ url: String, useSVC: Bool) {
+        lock.withLock { lastNavigation = url }
+        record("navigateToUrl", [("url", .string(url)), ("useSVC", .bool(useSVC))])
+    }
+
+    public func presentTVProviderDialog(_ dialog: TVProviderDialog) {
+        record("presentTVProviderDialog", [("providers", .array(dialog.providers.map { .string($0) })), ("featured", .array(dialog.featured.map { .string($0) }))])
+    }
+
+    public func dismissTVProviderDialog(_ dialog: TVProviderDialog) {
+        record("dismissTVProviderDialog", [("providers", .array(dialog.providers.map { .string($0) })), ("featured", .array(dialog.featured.map { .string($0) }))])
+    }
+
+    public func setToken(_ token: String, forResource resource: String) {
+        record("setToken", [("token", .string(token)), ("resource", .string(resource))])
+    }
+
+    public func tokenRequestFailed(_ resource: String, errorCode code: String, errorDescription description: String) {
+        record("tokenRequestFailed", [("resource", .string(resource)), ("errorCode", .string(code)), ("errorDescription", .string(description))])
+    }
+
+    public func selectedProvider(_ mvpd: MVPD?) {
+        record("selectedProvider", [("mvpd", mvpd.map { .string($0.id) } ?? .null)])
+    }
+
+    public func setMetadataStatus(_ metadata: Any?, encrypted: Bool, forKey key: Int32, andArguments arguments: [String: Any]) {
+        record("setMetadataStatus", [
+            ("key", .number(Double(key))), ("encrypted", .bool(encrypted)),
+            ("metadata", metadata.map { JSONValue(foundation: $0) } ?? .null),
+            ("arguments", JSONValue(foundation: arguments)),
+        ])
+    }
+
+    public func preauthorizedResources(_ resources: [String]) {
+        record("preauthorizedResources", [("resources", .array(resources.map { .string($0) }))])
+    }
+
+    public func sendTrackingData(_ data: [String], forEventType event: Int32) {
+        record("sendTrackingData", [("event", .number(Double(event))), ("data", .array(data.map { .string($0) }))])
+    }
+
+    // MARK: EntitlementStatus
+
+    public func status(_ status: AdvancedStatus) {
+        var fields: [(key: String, value: JSONValue)] = [("errorId", .string(status.errorId)), ("level", .string(status.level.rawValue))]
+        if let message = status.message { fields.append(("message", .string(message))) }
+        if let details = status.details { fields.append(("details", .string(details))) }
+        record("status", fields)
+    }
+}

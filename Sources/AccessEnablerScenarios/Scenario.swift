@@ -1,0 +1,100 @@
+import AccessEnabler
+import Foundation
+import PassSandbox
+
+/// A scenario file (SPEC §7): a device, a world, the steps an application takes, and the
+/// callbacks it expects.
+public struct Scenario: Sendable {
+    /// The simulated device's TV provider account at the start.
+    public struct Device: Sendable, Equatable {
+        public var accessStatus: String = "granted"
+        public var promptAnswer: String = "granted"
+        public var signedIn: SignIn?
+        public var picker: [PickerEntry] = []
+        public var failure: String?
+        /// `false` when the scenario has no partner framework at all (`"device": null`).
+        public var present: Bool = true
+    }
+
+    /// A system-level sign-in.
+    public struct SignIn: Sendable, Equatable {
+        public var provider: String
+        public var user: String
+        public var expiresIn: TimeInterval
+    }
+
+    /// One scripted answer of the system picker.
+    public enum PickerEntry: Sendable, Equatable {
+        case select(provider: String, user: String)
+        case other
+        case cancel
+    }
+
+    /// A change to the device between steps; only the keys given change.
+    public struct DeviceChange: Sendable, Equatable {
+        public var accessStatus: String?
+        public var promptAnswer: String?
+        public var signedIn: SignIn??
+        public var picker: [PickerEntry]?
+        public var failure: String??
+    }
+
+    /// One step.
+    public enum Step: Sendable, Equatable {
+        case setRequestor(String, serviceProviders: [String]?)
+        case checkAuthentication
+        case getAuthentication(forceAuthn: Bool, filter: [String], featured: [String])
+        case setSelectedProvider(String?)
+        case login(username: String, password: String)
+        case handleExternalURL(String)
+        case checkAuthorization(String)
+        case getAuthorization(String)
+        case checkPreauthorizedResources([String], cache: Bool)
+        case getMetadata(opCode: String, key: String?, resource: String?)
+        case getSelectedProvider
+        case logout
+        case device(DeviceChange)
+        case world(mvpd: String, set: [String: JSONValue])
+        case advanceClock(TimeInterval)
+        case restart
+        case setOptions([String: JSONValue])
+        case fault(endpoint: String, status: Int?, malformedBody: Bool, dropConnection: Bool, latency: TimeInterval, count: Int?)
+        case clearFaults
+
+        /// The step's key, as the transcript's marker names it.
+        public var name: String {
+            switch self {
+            case .setRequestor: "setRequestor"
+            case .checkAuthentication: "checkAuthentication"
+            case .getAuthentication: "getAuthentication"
+            case .setSelectedProvider: "setSelectedProvider"
+            case .login: "login"
+            case .handleExternalURL: "handleExternalURL"
+            case .checkAuthorization: "checkAuthorization"
+            case .getAuthorization: "getAuthorization"
+            case .checkPreauthorizedResources: "checkPreauthorizedResources"
+            case .getMetadata: "getMetadata"
+            case .getSelectedProvider: "getSelectedProvider"
+            case .logout: "logout"
+            case .device: "device"
+            case .world: "world"
+            case .advanceClock: "advanceClock"
+            case .restart: "restart"
+            case .setOptions: "setOptions"
+            case .fault: "fault"
+            case .clearFaults: "clearFaults"
+            }
+        }
+    }
+
+    public var platform: AccessEnablerConfiguration.Platform = .tvOS
+    public var world: SandboxWorld = .default
+    public var softwareStatement: String = "STATEMENT"
+    public var device = Device()
+    public var options: [String: JSONValue] = [:]
+    public var steps: [Step] = []
+    public var expect: [[String: JSONValue]] = []
+
+    /// Creates an empty scenario (default world, tvOS, a granted device signed in nowhere).
+    public init() {}
+}

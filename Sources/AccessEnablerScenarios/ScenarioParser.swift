@@ -1,0 +1,198 @@
+import AccessEnabler
+import Foundation
+import PassSandbox
+
+/// Reads scenario files, refusing anything malformed with the JSON path at fault.
+public enum ScenarioParser {
+    static let accessStatuses: Set<String> = ["granted", "denied", "restricted", "notDetermined", "error"]
+    static let promptAnswers: Set<String> = ["granted", "denied", "notDetermined"]
+
+    /// Parses scenario JSON.
+    public static func parse(_ data: Data) throws(ScenarioError) -> Scenario {
+        let root: Any
+        do {
+            root = try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])
+        } catch {
+            throw ScenarioError(path: "$", reason: "not valid JSON (\(error.localizedDescription))")
+        }
+        let reader = JSONReader(JSONValue(foundation: root))
+        try reader.allowOnly(["platform", "world", "softwareStatement", "device", "options", "steps", "expect"])
+        var scenario = Scenario()
+        if let platform = reader.member("platform") {
+            let text = try platform.requireString()
+            guard let value = AccessEnablerConfiguration.Platform(rawValue: text) else { throw platform.fail("expected \"iOS\" or \"tvOS\", found \"\(text)\"") }
+            scenario.platform = value
+        }
+        if let world = reader.member("world") {
+            scenario.world = try parseWorld(world)
+        }
+        if let statement = reader.member("softwareStatement") { scenario.softwareStatement = try statement.requireString() }
+        if let object = reader.object, object["device"] == .null {
+            scenario.device.present = false
+        } else if let device = reader.member("device") {
+            scenario.device = try parseDevice(device)
+        }
+        if let options = reader.member("options") { scenario.options = try options.requireObject() }
+        scenario.steps = try reader.requireMember("steps").requireArray().map { step throws(ScenarioError) in try parseStep(step) }
+        if let expect = reader.member("expect") {
+            scenario.expect = try expect.requireArray().map { item throws(ScenarioError) in try item.requireObject() }
+        }
+        return scenario
+    }
+
+    private static func parseWorld(_ reader: JSONReader) throws(ScenarioError) -> SandboxWorld {
+        if case .string(let name) = reader.value {
+            guard name == "default" else { throw reader.fail("expected \"default\" or a world object, found \"\(name)\"") }
+            return .default
+        }
+        _ = try reader.requireObject()
+        let data = Data(reader.value.compactJSON.utf8)
+        do {
+            return try SandboxWorld.load(from: data)
+        } catch {
+            throw ScenarioError(path: reader.path, reason: "invalid world: \(error.message)")
+        }
+    }
+
+    private static func parseDevice(_ reader: JSONReader) throws(ScenarioError) -> Scenario.Device {
+        try reader.allowOnly(["accessStatus", "promptAnswer", "signedIn", "picker", "failure"])
+        let change = try parseDeviceChange(reader)
+        var device = Scenario.Device()
+        if let value = change.accessStatus { device.accessStatus = value }
+        if let value = change.promptAnswer { device.promptAnswer = value }
+        if let value = change.signedIn { device.signedIn = value }
+        if let value = change.picker { device.picker = value }
+        if let value = change.failure { device.failure = value }
+        return device
+    }
+
+    private static func parseDeviceChange(_ reader: JSONReader) throws(ScenarioError) -> Scenario.DeviceChange {
+        try reader.allowOnly(["accessStatus", "promptAnswer", "signedIn", "picker", "failure"])
+        var change = Scenario.DeviceChange()
+        if let status = reader.member("accessStatus") {
+            let text = try status.requireString()
+            guard accessStatuses.contains(text) else { throw status.fail("expected one of \(accessStatuses.sorted().joined(separator: ", ")), found \"\(text)\"") }
+            change.accessStatus = text
+        }
+        if let answer = reader.member("promptAnswer") {
+            let text = try answer.requireString()
+            guard promptAnswers.contains(text) else { throw answer.fail("expected one of \(promptAnswers.sorted().joined(separator: ", ")), found \"\(text)\"") }
+            change.promptAnswer = text
+        }
+        let object = try reader.requireObject()
+        if object.keys.contains("signedIn") {
+            if let signIn = reader.member("signedIn") {
+                try signIn.allowOnly(["provider", "user", "expiresIn"])
+                let provider = try signIn.requireMember("provider").requireString()
+                let user = try signIn.requireMember("user").requireString()
+                let expiresIn = try signIn.member("expiresIn")?.requireNumber() ?? 86_400
+                change.signedIn = .some(Scenario.SignIn(provider: provider, user: user, expiresIn: expiresIn))
+            } else {
+                change.signedIn = .some(nil)
+            }
+        }
+        if let picker = reader.member("picker") {
+            change.picker = try picker.requireArray().map { entry throws(ScenarioError) in
+                if case .string(let word) = entry.value {
+                    switch word {
+                    case "other": return .other
+                    case "cancel": return .cancel
+                    default: throw entry.fail("expected \"other\", \"cancel\" or {\"select\": ID, \"user\": NAME}, found \"\(word)\"")
+                    }
+                }
+                try entry.allowOnly(["select", "user"])
+                return .select(provider: try entry.requireMember("select").requireString(), user: try entry.requireMember("user").requireString())
+            }
+        }
+        if object.keys.contains("failure") {
+            if let failure = reader.member("failure") {
+                let name = try failure.requireString()
+                guard PartnerFrameworkError(caseName: name) != nil else { throw failure.fail("\"\(name)\" is not a PartnerFrameworkError case") }
+                change.failure = .some(name)
+            } else {
+                change.failure = .some(nil)
+            }
+        }
+        return change
+    }
+
+    private static let stepNames: Set<String> = [
+        "setRequestor", "checkAuthentication", "getAuthentication", "setSelectedProvider", "login", "handleExternalURL",
+        "checkAuthorization", "getAuthorization", "checkPreauthorizedResources", "getMetadata", "getSelectedProvider", "logout",
+        "device", "world", "advanceClock", "restart", "setOptions", "fault", "clearFaults",
+    ]
+
+    private static func parseStep(_ reader: JSONReader) throws(ScenarioError) -> Scenario.Step {
+        let object = try reader.requireObject()
+        guard object.count == 1, let name = object.keys.first else {
+            throw reader.fail("a step is an object with exactly one key (the call), found \(object.count) keys")
+        }
+        guard stepNames.contains(name) else {
+            throw ScenarioError(path: "\(reader.path).\(name)", reason: "is not a known step (expected one of: \(stepNames.sorted().joined(separator: ", ")))")
+        }
+        let argument = JSONReader(object[name]!, path: "\(reader.path).\(name)")
+        switch name {
+        case "setRequestor":
+            if case .string(let id) = argument.value { return .setRequestor(id, serviceProviders: nil) }
+            try argument.allowOnly(["requestor", "serviceProviders"])
+            return .setRequestor(try argument.requireMember("requestor").requireString(), serviceProviders: try argument.member("serviceProviders")?.requireStrings())
+        case "checkAuthentication": return .checkAuthentication
+        case "getAuthentication":
+            if argument.value == .null { return .getAuthentication(forceAuthn: false, filter: [], featured: []) }
+            try argument.allowOnly(["forceAuthn", "filter", "featured"])
+            return .getAuthentication(
+                forceAuthn: try argument.member("forceAuthn")?.requireBool() ?? false,
+                filter: try argument.member("filter")?.requireStrings() ?? [],
+                featured: try argument.member("featured")?.requireStrings() ?? [])
+        case "setSelectedProvider":
+            if argument.value == .null { return .setSelectedProvider(nil) }
+            return .setSelectedProvider(try argument.requireString())
+        case "login":
+            try argument.allowOnly(["username", "password"])
+            return .login(username: try argument.requireMember("username").requireString(), password: try argument.requireMember("password").requireString())
+        case "handleExternalURL": return .handleExternalURL(try argument.requireString())
+        case "checkAuthorization": return .checkAuthorization(try argument.requireString())
+        case "getAuthorization": return .getAuthorization(try argument.requireString())
+        case "checkPreauthorizedResources":
+            if case .array = argument.value { return .checkPreauthorizedResources(try argument.requireStrings(), cache: true) }
+            try argument.allowOnly(["resources", "cache"])
+            return .checkPreauthorizedResources(try argument.requireMember("resources").requireStrings(), cache: try argument.member("cache")?.requireBool() ?? true)
+        case "getMetadata":
+            try argument.allowOnly(["opCode", "key", "resource"])
+            let opCode = try argument.requireMember("opCode")
+            let text = try opCode.requireString()
+            guard ["authentication", "authorization", "deviceId", "userMeta"].contains(text) else {
+                throw opCode.fail("expected authentication, authorization, deviceId or userMeta, found \"\(text)\"")
+            }
+            return .getMetadata(opCode: text, key: try argument.member("key")?.requireString(), resource: try argument.member("resource")?.requireString())
+        case "getSelectedProvider": return .getSelectedProvider
+        case "logout": return .logout
+        case "device": return .device(try parseDeviceChange(argument))
+        case "world":
+            try argument.allowOnly(["mvpd", "set", "requestor"])
+            return .world(mvpd: try argument.requireMember("mvpd").requireString(), set: try argument.requireMember("set").requireObject())
+        case "advanceClock":
+            let seconds = try argument.requireNumber()
+            guard seconds >= 0 else { throw argument.fail("the clock only moves forward; got \(seconds)") }
+            return .advanceClock(seconds)
+        case "restart": return .restart
+        case "setOptions": return .setOptions(try argument.requireObject())
+        case "clearFaults": return .clearFaults
+        case "fault":
+            try argument.allowOnly(["endpoint", "status", "malformedBody", "dropConnection", "latency", "count"])
+            let endpoint = try argument.requireMember("endpoint")
+            let endpointName = try endpoint.requireString()
+            guard SandboxEndpoint(rawValue: endpointName) != nil else {
+                throw endpoint.fail("unknown endpoint \"\(endpointName)\" (expected one of: \(SandboxEndpoint.allCases.map(\.rawValue).joined(separator: ", ")))")
+            }
+            return .fault(
+                endpoint: endpointName, status: try argument.member("status").map { r throws(ScenarioError) in Int(try r.requireNumber()) },
+                malformedBody: try argument.member("malformedBody")?.requireBool() ?? false,
+                dropConnection: try argument.member("dropConnection")?.requireBool() ?? false,
+                latency: try argument.member("latency")?.requireNumber() ?? 0,
+                count: try argument.member("count").map { r throws(ScenarioError) in Int(try r.requireNumber()) })
+        default:
+            throw argument.fail("is not a known step")
+        }
+    }
+}

@@ -1,0 +1,213 @@
+import AccessEnabler
+import Foundation
+import PassSandbox
+
+/// Runs a ``Scenario`` against a fresh PassSandbox and simulated device, one step at a
+/// time, each to quiescence, recording the transcript.
+public final class ScenarioRunner: @unchecked Sendable {
+    /// How the SDK reaches the sandbox.
+    public enum Wire: Sendable {
+        /// Real HTTP over loopback through URLSession.
+        case loopbackHTTP
+        /// Straight into the sandbox in-process.
+        case inProcess
+    }
+
+    private let scenario: Scenario
+    private let wire: Wire
+    private let traceHTTP: Bool
+    private let recorder: CallbackRecorder
+
+    private var sandbox: PassSandbox!
+    private var server: LoopbackHTTPServer?
+    private var device: SimulatedPartnerFramework?
+    private var accessEnabler: AccessEnabler?
+    private var storage: URL!
+    private var baseURL: URL!
+    private var options: [String: Any] = [:]
+
+    /// Prepares a run. `observer` sees each transcript line as it is produced.
+    public init(scenario: Scenario, wire: Wire = .loopbackHTTP, traceHTTP: Bool = false, observer: (@Sendable (TranscriptLine) -> Void)? = nil) {
+        self.scenario = scenario
+        self.wire = wire
+        self.traceHTTP = traceHTTP
+        self.recorder = CallbackRecorder(observer: observer)
+    }
+
+    /// Runs every step and checks the expectations.
+    public func run() async throws -> ScenarioResult {
+        try setUp()
+        defer { tearDown() }
+        for (index, step) in scenario.steps.enumerated() {
+            recorder.append(.step(index, name: step.name))
+            try await perform(step)
+            await accessEnabler?.waitUntilIdle()
+        }
+        let lines = recorder.lines
+        return ScenarioResult(lines: lines, unmetExpectation: ScenarioResult.firstUnmet(scenario.expect, in: lines))
+    }
+
+    // MARK: Set-up
+
+    private func setUp() throws {
+        sandbox = PassSandbox(world: scenario.world, clock: SandboxClock())
+        storage = FileManager.default.temporaryDirectory.appendingPathComponent("accessenabler-scenario-\(UUID().uuidString)")
+        switch wire {
+        case .loopbackHTTP:
+            let server = LoopbackHTTPServer(port: 0, handler: sandbox)
+            _ = try server.start()
+            self.server = server
+            baseURL = server.baseURL!
+            sandbox.baseURLForLinks = baseURL
+        case .inProcess:
+            baseURL = sandbox.baseURLForLinks
+        }
+        if scenario.device.present {
+            device = SimulatedPartnerFramework(sandbox: sandbox)
+            apply(scenario.device)
+        }
+        options = scenario.options.mapValues { $0.foundationValue }
+        makeAccessEnabler()
+    }
+
+    private func tearDown() {
+        accessEnabler = nil
+        server?.shutdown()
+        try? FileManager.default.removeItem(at: storage)
+    }
+
+    private func makeAccessEnabler() {
+        var configuration = AccessEnablerConfiguration()
+        configuration.environment = .custom(baseURL)
+        configuration.platform = scenario.platform
+        configuration.storageDirectory = storage
+        configuration.partnerFramework = device
+        configuration.clock = SandboxTimeSource(sandbox.clock)
+        configuration.requestTimeout = 5
+        let base: any HTTPTransport = wire == .inProcess ? sandbox.inProcessTransport : URLSessionTransport()
+        if traceHTTP {
+            let recorder = self.recorder
+            configuration.transport = TracingTransport(base) { method, path, status in
+                recorder.append(.http(method: method, path: path, status: status))
+            }
+        } else {
+            configuration.transport = base
+        }
+        let accessEnabler = AccessEnabler(softwareStatement: scenario.softwareStatement, configuration: configuration)
+        accessEnabler.delegate = recorder
+        accessEnabler.statusDelegate = recorder
+        if !options.isEmpty { accessEnabler.setOptions(options) }
+        self.accessEnabler = accessEnabler
+    }
+
+    private func apply(_ spec: Scenario.Device) {
+        guard let device else { return }
+        device.accessStatus = Self.accessStatus(spec.accessStatus)
+        device.promptAnswer = Self.accessStatus(spec.promptAnswer)
+        device.signedIn = spec.signedIn.map(systemSignIn)
+        device.picker = spec.picker.map(Self.pickerChoice)
+        device.failure = spec.failure.flatMap(PartnerFrameworkError.init(caseName:))
+    }
+
+    private func systemSignIn(_ signIn: Scenario.SignIn) -> SystemSignIn {
+        SystemSignIn(provider: signIn.provider, username: signIn.user, expiresAt: sandbox.clock.now.addingTimeInterval(signIn.expiresIn))
+    }
+
+    private static func accessStatus(_ text: String) -> SimulatedAccessStatus {
+        switch text {
+        case "denied": .denied
+        case "restricted": .restricted
+        case "notDetermined": .notDetermined
+        case "error": .error
+        default: .granted
+        }
+    }
+
+    private static func pickerChoice(_ entry: Scenario.PickerEntry) -> PickerChoice {
+        switch entry {
+        case .select(let provider, let user): .select(provider: provider, user: user)
+        case .other: .other
+        case .cancel: .cancel
+        }
+    }
+
+    // MARK: Steps
+
+    private func perform(_ step: Scenario.Step) async throws {
+        guard let ae = accessEnabler else { return }
+        switch step {
+        case .setRequestor(let id, let serviceProviders):
+            if let serviceProviders { ae.setRequestor(id, serviceProviders: serviceProviders) } else { ae.setRequestor(id) }
+        case .checkAuthentication: ae.checkAuthentication()
+        case .getAuthentication(let force, let filter, let featured):
+            if filter.isEmpty && featured.isEmpty {
+                force ? ae.getAuthentication(true, withData: nil) : ae.getAuthentication()
+            } else {
+                ae.getAuthentication(force, withData: nil, andFilter: [TV_PROVIDERS: filter, FEATURED_TV_PROVIDERS: featured])
+            }
+        case .setSelectedProvider(let id): ae.setSelectedProvider(id)
+        case .login(let username, let password):
+            await ae.waitUntilIdle()
+            guard let url = recorder.lastNavigationURL else { return }
+            let agent = userAgent()
+            if let landing = try? await agent.login(startingAt: url, username: username, password: password, redirectPrefix: ae.configuration.redirectURL) {
+                ae.handleExternalURL(landing)
+            }
+        case .handleExternalURL(let url): ae.handleExternalURL(url)
+        case .checkAuthorization(let resource): ae.checkAuthorization(resource)
+        case .getAuthorization(let resource): ae.getAuthorization(resource)
+        case .checkPreauthorizedResources(let resources, let cache): ae.checkPreauthorizedResources(resources, cache: cache)
+        case .getMetadata(let opCode, let key, let resource):
+            var query: [String: Any] = [:]
+            switch opCode {
+            case "authentication": query[METADATA_OPCODE_KEY] = METADATA_AUTHENTICATION
+            case "authorization": query[METADATA_OPCODE_KEY] = METADATA_AUTHORIZATION; query[METADATA_RESOURCE_ID_KEY] = resource ?? key ?? ""
+            case "deviceId": query[METADATA_OPCODE_KEY] = METADATA_DEVICE_ID
+            default: query[METADATA_OPCODE_KEY] = METADATA_USER_META; query[METADATA_USER_META_KEY] = key ?? ""
+            }
+            ae.getMetadata(query)
+        case .getSelectedProvider: ae.getSelectedProvider()
+        case .logout:
+            let before = recorder.lastNavigationURL
+            ae.logout()
+            await ae.waitUntilIdle()
+            // The app's hidden web view follows the MVPD logout page back to the redirect URL.
+            if scenario.platform == .iOS, let url = recorder.lastNavigationURL, url != before,
+               let landing = try? await userAgent().follow(url, redirectPrefix: ae.configuration.redirectURL) {
+                ae.handleExternalURL(landing)
+            }
+        case .device(let change):
+            // Only the keys given change: what the device learned meanwhile (a picker sign-in) stays.
+            guard let device else { return }
+            if let v = change.accessStatus { device.accessStatus = Self.accessStatus(v) }
+            if let v = change.promptAnswer { device.promptAnswer = Self.accessStatus(v) }
+            if let v = change.signedIn { device.signedIn = v.map(systemSignIn) }
+            if let v = change.picker { device.picker = v.map(Self.pickerChoice) }
+            if let v = change.failure { device.failure = v.flatMap(PartnerFrameworkError.init(caseName:)) }
+        case .world(let mvpd, let changes):
+            try sandbox.updateMVPD(mvpd, settingJSON: changes.mapValues { $0.foundationValue })
+        case .advanceClock(let seconds):
+            sandbox.clock.advance(by: seconds)
+        case .restart:
+            await ae.waitUntilIdle()
+            accessEnabler = nil
+            makeAccessEnabler()
+        case .setOptions(let values):
+            let dictionary = values.mapValues { $0.foundationValue }
+            options.merge(dictionary) { $1 }
+            ae.setOptions(dictionary)
+        case .fault(let endpoint, let status, let malformed, let drop, let latency, let count):
+            guard let endpoint = SandboxEndpoint(rawValue: endpoint) else { return }
+            sandbox.inject(SandboxFault(latency: latency, status: status, malformedBody: malformed, dropConnection: drop, remaining: count), into: endpoint)
+        case .clearFaults:
+            sandbox.clearFaults()
+        }
+    }
+
+    private func userAgent() -> SimulatedUserAgent {
+        switch wire {
+        case .loopbackHTTP: SimulatedUserAgent(httpBase: baseURL)
+        case .inProcess: SimulatedUserAgent(sandbox: sandbox)
+        }
+    }
+}

@@ -1,0 +1,85 @@
+import AccessEnabler
+import Foundation
+
+/// One line of a transcript (SPEC §7): a step marker, a callback, or an HTTP trace, as an
+/// ordered JSON object.
+public struct TranscriptLine: Sendable, Equatable, CustomStringConvertible {
+    /// The keys and values in the order they are printed.
+    public var fields: [(key: String, value: JSONValue)]
+
+    /// Creates a line from ordered fields.
+    public init(_ fields: [(key: String, value: JSONValue)]) { self.fields = fields }
+
+    /// The value of `key`, if present.
+    public subscript(key: String) -> JSONValue? { fields.first { $0.key == key }?.value }
+
+    /// The callback name, for callback lines.
+    public var callback: String? { if case .string(let name) = self["callback"] { name } else { nil } }
+
+    /// `true` when every key of `expectation` is present here with an equal value.
+    public func matches(_ expectation: [String: JSONValue]) -> Bool {
+        expectation.allSatisfy { key, value in self[key].map { $0.looselyEquals(value) } ?? false }
+    }
+
+    /// The line as compact JSON with keys in order.
+    public var json: String {
+        "{" + fields.map { "\(JSONValue.string($0.key).compactJSON):\($0.value.compactJSON)" }.joined(separator: ",") + "}"
+    }
+
+    public var description: String { json }
+
+    public static func == (lhs: TranscriptLine, rhs: TranscriptLine) -> Bool { lhs.json == rhs.json }
+
+    /// A step marker: `{"step":0,"name":"setRequestor"}`.
+    public static func step(_ index: Int, name: String) -> TranscriptLine {
+        TranscriptLine([("step", .number(Double(index))), ("name", .string(name))])
+    }
+
+    /// An HTTP trace line: `{"http":"POST /api/v2/REF30/sessions","status":200}`.
+    public static func http(method: String, path: String, status: Int?) -> TranscriptLine {
+        TranscriptLine([("http", .string("\(method) \(path)")), ("status", status.map { .number(Double($0)) } ?? .null)])
+    }
+}
+
+extension JSONValue {
+    /// Equality where numbers compare by value (1 == 1.0) and everything else structurally.
+    func looselyEquals(_ other: JSONValue) -> Bool {
+        switch (self, other) {
+        case (.number(let a), .number(let b)): return a == b
+        case (.array(let a), .array(let b)): return a.count == b.count && zip(a, b).allSatisfy { $0.looselyEquals($1) }
+        case (.object(let a), .object(let b)):
+            return a.count == b.count && a.allSatisfy { key, value in b[key].map { value.looselyEquals($0) } ?? false }
+        default: return self == other
+        }
+    }
+
+    /// Compact JSON text; object keys sorted for stable output.
+    var compactJSON: String {
+        switch self {
+        case .null: return "null"
+        case .bool(let b): return b ? "true" : "false"
+        case .number(let n):
+            if n.rounded() == n, abs(n) < 1e15 { return String(Int64(n)) }
+            return String(n)
+        case .string(let s): return JSONValue.quote(s)
+        case .array(let a): return "[" + a.map(\.compactJSON).joined(separator: ",") + "]"
+        case .object(let o): return "{" + o.keys.sorted().map { "\(JSONValue.quote($0)):\(o[$0]!.compactJSON)" }.joined(separator: ",") + "}"
+        }
+    }
+
+    static func quote(_ s: String) -> String {
+        var out = "\""
+        for scalar in s.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            case let c where c.value < 0x20: out += String(format: "\\u%04x", c.value)
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        return out + "\""
+    }
+}
