@@ -16,15 +16,23 @@ public final class ScenarioRunner: @unchecked Sendable {
     private let scenario: Scenario
     private let wire: Wire
     private let traceHTTP: Bool
-    private let recorder: CallbackRecorder
-
-    private var sandbox: PassSandbox!
     private var server: LoopbackHTTPServer?
-    private var device: SimulatedPartnerFramework?
-    private var accessEnabler: AccessEnabler?
     private var storage: URL!
-    private var baseURL: URL!
     private var options: [String: Any] = [:]
+    private var stepIndex = 0
+
+    /// Every callback and marker so far.
+    public let recorder: CallbackRecorder
+    /// The sandbox serving this run (available after ``start()``).
+    public private(set) var sandbox: PassSandbox!
+    /// The simulated device, unless the scenario has none.
+    public private(set) var device: SimulatedPartnerFramework?
+    /// The AccessEnabler under test (replaced by a `restart` step).
+    public private(set) var accessEnabler: AccessEnabler?
+    /// Where the SDK reaches the sandbox.
+    public private(set) var baseURL: URL!
+    /// Counts every REST/DCR call the SDK makes (reset it to measure a flow).
+    public private(set) var meter: CountingTransport!
 
     /// Prepares a run. `observer` sees each transcript line as it is produced.
     public init(scenario: Scenario, wire: Wire = .loopbackHTTP, traceHTTP: Bool = false, observer: (@Sendable (TranscriptLine) -> Void)? = nil) {
@@ -36,20 +44,37 @@ public final class ScenarioRunner: @unchecked Sendable {
 
     /// Runs every step and checks the expectations.
     public func run() async throws -> ScenarioResult {
-        try setUp()
-        defer { tearDown() }
-        for (index, step) in scenario.steps.enumerated() {
-            recorder.append(.step(index, name: step.name))
-            try await perform(step)
-            await accessEnabler?.waitUntilIdle()
+        try start()
+        defer { stop() }
+        for next in scenario.steps {
+            try await self.step(next)
         }
+        return result()
+    }
+
+    /// Runs one step: its marker, the step itself, then waits for quiescence.
+    public func step(_ step: Scenario.Step) async throws {
+        recorder.append(.step(stepIndex, name: step.name))
+        stepIndex += 1
+        try await perform(step)
+        await settle()
+    }
+
+    /// Waits until the SDK has nothing left to run or deliver.
+    public func settle() async {
+        await accessEnabler?.waitUntilIdle()
+    }
+
+    /// The transcript so far, checked against the scenario's expectations.
+    public func result() -> ScenarioResult {
         let lines = recorder.lines
         return ScenarioResult(lines: lines, unmetExpectation: ScenarioResult.firstUnmet(scenario.expect, in: lines))
     }
 
     // MARK: Set-up
 
-    private func setUp() throws {
+    /// Starts the sandbox (and its HTTP server), the device and the AccessEnabler.
+    public func start() throws {
         sandbox = PassSandbox(world: scenario.world, clock: SandboxClock())
         storage = FileManager.default.temporaryDirectory.appendingPathComponent("accessenabler-scenario-\(UUID().uuidString)")
         switch wire {
@@ -70,13 +95,15 @@ public final class ScenarioRunner: @unchecked Sendable {
         makeAccessEnabler()
     }
 
-    private func tearDown() {
+    /// Stops everything and removes the run's storage.
+    public func stop() {
         accessEnabler = nil
         server?.shutdown()
         try? FileManager.default.removeItem(at: storage)
     }
 
-    private func makeAccessEnabler() {
+    /// Builds a new AccessEnabler over the run's storage (a relaunch when one existed).
+    public func makeAccessEnabler() {
         var configuration = AccessEnablerConfiguration()
         configuration.environment = .custom(baseURL)
         configuration.platform = scenario.platform
@@ -84,7 +111,9 @@ public final class ScenarioRunner: @unchecked Sendable {
         configuration.partnerFramework = device
         configuration.clock = SandboxTimeSource(sandbox.clock)
         configuration.requestTimeout = 5
-        let base: any HTTPTransport = wire == .inProcess ? sandbox.inProcessTransport : URLSessionTransport()
+        let wireTransport: any HTTPTransport = wire == .inProcess ? sandbox.inProcessTransport : URLSessionTransport()
+        if meter == nil { meter = CountingTransport(wireTransport) }
+        let base: any HTTPTransport = meter
         if traceHTTP {
             let recorder = self.recorder
             configuration.transport = TracingTransport(base) { method, path, status in

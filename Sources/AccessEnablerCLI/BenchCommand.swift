@@ -1,0 +1,41 @@
+import AccessEnabler
+import AccessEnablerScenarios
+import Foundation
+
+/// `accessenabler bench`: the benchmark's figures, as a table or JSON.
+enum BenchCommand {
+    static let help = """
+    Usage: accessenabler bench [--json] [--quick]
+
+    Measures, against an embedded PassSandbox:
+      1. REST round trips per flow, next to the minimum the flow needs;
+      2. CPU time the SDK spends per flow (in-process transport, median of many runs);
+      3. end-to-end time of the SSO sign-in over loopback HTTP versus bare URLSession calls;
+      4. 1,000 simulated devices signing in through SSO concurrently (completions/s, memory);
+      5. sandbox requests per second on keep-alive connections.
+    --json prints machine-readable figures; --quick uses fewer iterations (for smoke tests).
+    Goals are reported next to what was measured; nothing is asserted.
+    """
+
+    static func run(_ arguments: [String]) async -> Int32 {
+        let (parsedArguments, problem) = ParsedArguments.parse(arguments, flags: ["--json", "--quick", "--help", "-h"], options: [])
+        guard let parsed = parsedArguments, parsed.positionals.isEmpty else {
+            printError("accessenabler bench: \(problem ?? "unexpected argument")\n\n\(help)")
+            return 2
+        }
+        if parsed.flags.contains("--help") || parsed.flags.contains("-h") {
+            print(help)
+            return 0
+        }
+        do {
+            let report = try await Benchmark(quick: parsed.flags.contains("--quick")).run { progress in
+                if !parsed.flags.contains("--json") { printError(progress) }
+            }
+            print(parsed.flags.contains("--json") ? report.json : report.table)
+            return 0
+        } catch {
+            printError("accessenabler bench: \(error)")
+            return 1
+        }
+    }
+}

@@ -1,0 +1,104 @@
+import AccessEnabler
+import Foundation
+import PassSandbox
+
+/// `accessenabler sandbox [--port N] [--world FILE]`: serves PassSandbox until interrupted.
+enum SandboxCommand {
+    static let help = """
+    Usage: accessenabler sandbox [--port N] [--world FILE]
+
+    Serves PassSandbox — DCR, REST API V2, the MVPD login and logout pages — on
+    http://127.0.0.1:N (N = 0, the default, picks a free port) until interrupted (Ctrl-C).
+    --world FILE loads a world file (see Docs/Sandbox.md); without it the built-in world
+    (requestor REF30, software statement STATEMENT) is served. A malformed world file is
+    refused with the JSON path at fault.
+    """
+
+    static func run(_ arguments: [String]) async -> Int32 {
+        let (parsedArguments, problem) = ParsedArguments.parse(arguments, flags: ["--help", "-h"], options: ["--port", "--world"])
+        guard let parsed = parsedArguments, parsed.positionals.isEmpty else {
+            printError("accessenabler sandbox: \(problem ?? "unexpected argument")\n\n\(help)")
+            return 2
+        }
+        if parsed.flags.contains("--help") || parsed.flags.contains("-h") {
+            print(help)
+            return 0
+        }
+        var port = 0
+        if let text = parsed.values["--port"] {
+            guard let value = Int(text), (0...65535).contains(value) else {
+                printError("accessenabler sandbox: --port needs a number from 0 to 65535, got \(text).")
+                return 2
+            }
+            port = value
+        }
+        var world = SandboxWorld.default
+        if let path = parsed.values["--world"] {
+            guard let data = FileManager.default.contents(atPath: path) else {
+                printError("accessenabler sandbox: cannot read world file \(path).")
+                return 2
+            }
+            do {
+                world = try SandboxWorld.load(from: data)
+            } catch {
+                printError("accessenabler sandbox: \(path): \(error.message)")
+                return 2
+            }
+        }
+        let sandbox = PassSandbox(world: world, clock: SandboxClock.system)
+        let server = LoopbackHTTPServer(port: port, handler: sandbox)
+        do {
+            _ = try server.start()
+        } catch {
+            printError("accessenabler sandbox: could not listen on 127.0.0.1:\(port): \(error)")
+            return 1
+        }
+        guard let base = server.baseURL else { return 1 }
+        sandbox.baseURLForLinks = base
+        print("PassSandbox is serving at \(base.absoluteString)")
+        print("  software statements: \(world.softwareStatements.keys.sorted().joined(separator: ", "))")
+        print("  requestors: \(world.serviceProviders.map(\.id).joined(separator: ", "))")
+        print("  try: curl -s -X POST \(base.absoluteString)/o/client/register -H 'Content-Type: application/json' -d '{\"software_statement\":\"\(world.softwareStatements.keys.sorted().first ?? "STATEMENT")\"}'")
+        print("Press Ctrl-C to stop.")
+        fflush(stdout)
+        await waitForInterrupt()
+        server.shutdown()
+        print("PassSandbox stopped.")
+        return 0
+    }
+
+    /// Suspends until SIGINT or SIGTERM.
+    private static func waitForInterrupt() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let box = ResumeOnce(continuation)
+            for sig in [SIGINT, SIGTERM] {
+                signal(sig, SIG_IGN)
+                let source = DispatchSource.makeSignalSource(signal: sig, queue: .global())
+                source.setEventHandler { box.resume() }
+                source.resume()
+                SignalSources.keep(source)
+            }
+        }
+    }
+}
+
+/// Keeps signal sources alive for the life of the process.
+private enum SignalSources {
+    nonisolated(unsafe) private static var sources: [DispatchSourceSignal] = []
+    private static let lock = NSLock()
+    static func keep(_ source: DispatchSourceSignal) { lock.withLock { sources.append(source) } }
+}
+
+/// Resumes a continuation once, whichever signal comes first.
+private final class ResumeOnce: @unchecked Sendable {
+    private let lock = NSLock()
+    private var continuation: CheckedContinuation<Void, Never>?
+    init(_ continuation: CheckedContinuation<Void, Never>) { self.continuation = continuation }
+    func resume() {
+        let pending: CheckedContinuation<Void, Never>? = lock.withLock {
+            defer { continuation = nil }
+            return continuation
+        }
+        pending?.resume()
+    }
+}

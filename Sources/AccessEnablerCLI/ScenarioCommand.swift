@@ -1,0 +1,59 @@
+import AccessEnabler
+import AccessEnablerScenarios
+import Foundation
+
+/// `accessenabler scenario FILE [--trace-http]`: exit 0 when every expectation held, 1 when
+/// one failed, 2 for a bad file or bad usage.
+enum ScenarioCommand {
+    static let help = """
+    Usage: accessenabler scenario FILE [--trace-http]
+
+    Runs the scenario in FILE against a fresh embedded PassSandbox over loopback HTTP and
+    prints its transcript, one JSON object per line. With --trace-http every REST/DCR call
+    is printed too, as it completes.
+
+    Exit status: 0 when the scenario ran and every "expect" entry matched, 1 when an
+    expectation failed, 2 when FILE is missing or malformed (the message names the JSON path).
+    """
+
+    static func run(_ arguments: [String]) async -> Int32 {
+        let (parsedArguments, problem) = ParsedArguments.parse(arguments, flags: ["--trace-http", "--help", "-h", "--in-process"], options: [])
+        guard let parsed = parsedArguments else {
+            printError("accessenabler scenario: \(problem ?? "bad arguments")\n\n\(help)")
+            return 2
+        }
+        if parsed.flags.contains("--help") || parsed.flags.contains("-h") {
+            print(help)
+            return 0
+        }
+        guard parsed.positionals.count == 1, let path = parsed.positionals.first else {
+            printError("accessenabler scenario: give exactly one scenario FILE.\n\n\(help)")
+            return 2
+        }
+        guard let data = FileManager.default.contents(atPath: path) else {
+            printError("accessenabler scenario: cannot read \(path).")
+            return 2
+        }
+        let scenario: Scenario
+        do {
+            scenario = try ScenarioParser.parse(data)
+        } catch {
+            printError("accessenabler scenario: \(path): \(error.description)")
+            return 2
+        }
+        let runner = ScenarioRunner(
+            scenario: scenario, wire: parsed.flags.contains("--in-process") ? .inProcess : .loopbackHTTP,
+            traceHTTP: parsed.flags.contains("--trace-http"), observer: { print($0.json) })
+        do {
+            let result = try await runner.run()
+            if let unmet = result.unmetExpectation {
+                printError("accessenabler scenario: expectation \(unmet.index) was not met: \(TranscriptLine(unmet.expectation.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }).json)")
+                return 1
+            }
+            return 0
+        } catch {
+            printError("accessenabler scenario: the scenario could not run: \(error)")
+            return 2
+        }
+    }
+}
