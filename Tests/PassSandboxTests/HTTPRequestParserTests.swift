@@ -201,6 +201,25 @@ struct HTTPRequestParserTests {
         guard case .failure = parser.nextEvent() else { Issue.record("expected the failure to stick"); return }
     }
 
+    @Test func owesContinueOnlyToHTTP11BodiesThatExpectIt() {
+        func owes(_ head: String) -> Bool {
+            var parser = HTTPRequestParser(maxHeaderBytes: 1024, maxRequestBytes: 4096)
+            parser.append(Array(head.utf8))
+            _ = parser.nextEvent()
+            return parser.awaitsContinue
+        }
+        #expect(owes("POST / HTTP/1.1\r\nExpect: 100-continue\r\nContent-Length: 4\r\n\r\n"))
+        #expect(!owes("POST / HTTP/1.1\r\nContent-Length: 4\r\n\r\n"))
+        #expect(!owes("POST / HTTP/1.0\r\nExpect: 100-continue\r\nContent-Length: 4\r\n\r\n"))
+        #expect(!owes("GET / HTTP/1.1\r\nExpect: 100-continue\r\n\r\n"))
+
+        var parser = HTTPRequestParser(maxHeaderBytes: 1024, maxRequestBytes: 4096)
+        parser.append(Array("POST / HTTP/1.1\r\nExpect: 100-continue\r\nContent-Length: 4\r\n\r\n".utf8))
+        _ = parser.nextEvent()
+        parser.continueSent()
+        #expect(!parser.awaitsContinue)
+    }
+
     @Test func decidesKeepAliveFromVersionAndConnectionField() throws {
         func keepAlive(_ text: String) throws -> Bool {
             try #require(parseAll(text).requests.first).wantsKeepAlive
@@ -290,6 +309,13 @@ struct HTTPResponseEncoderTests {
         #expect(noContent.hasSuffix("\r\n\r\n"))
         #expect(text(SandboxResponse(status: 101)).hasPrefix("HTTP/1.1 500 "))
         #expect(text(SandboxResponse(status: 299)).hasPrefix("HTTP/1.1 299 Status\r\n"))
+    }
+
+    @Test func answersHeadWithoutTheBody() {
+        let bytes = HTTPResponseEncoder.encode(SandboxResponse(status: 200, body: Array("12345".utf8)), keepAlive: true, omittingBody: true, date: "D")
+        let encoded = String(decoding: bytes, as: UTF8.self)
+        #expect(encoded.contains("Content-Length: 5\r\n"))
+        #expect(encoded.hasSuffix("\r\n\r\n"))
     }
 
     @Test func formatsHTTPDates() {

@@ -91,6 +91,45 @@ struct HTTPServerTests {
         }
     }
 
+    @Test func headGetsTheHeadOnlyAndTheConnectionStaysUsable() async throws {
+        try await withHTTPTestServer { _, port in
+            let client = try HTTPTestClient(port: port)
+            client.send("HEAD /h HTTP/1.1\r\nHost: h\r\n\r\n" + httpGet("/after"))
+            // The HEAD answer announces a body it does not send, so read its head by hand.
+            let bytes = await client.readUntilClosed(timeout: 0.5).bytes
+            let text = String(decoding: bytes, as: UTF8.self)
+            #expect(text.hasPrefix("HTTP/1.1 200 OK\r\n"))
+            let responses = text.components(separatedBy: "HTTP/1.1 200 OK\r\n")
+            #expect(responses.count == 3)
+            #expect(responses.count == 3 && responses[1].hasSuffix("Connection: keep-alive\r\n\r\n"))
+            #expect(text.contains("X-Echo-Path: /after"))
+        }
+    }
+
+    @Test func expectContinueGets100BeforeTheBody() async throws {
+        try await withHTTPTestServer { _, port in
+            let client = try HTTPTestClient(port: port)
+            client.send("POST /upload HTTP/1.1\r\nHost: h\r\nExpect: 100-continue\r\nContent-Length: 4\r\n\r\n")
+            #expect(await client.readResponse()?.status == 100)
+            client.send("data")
+            let response = await client.readResponse()
+            #expect(response?.status == 200)
+            #expect(response?.text.hasSuffix("body\ndata") == true)
+        }
+    }
+
+    @Test func largePostThroughURLSession() async throws {
+        try await withHTTPTestServer { server, _ in
+            var request = URLRequest(url: try #require(server.baseURL?.appendingPathComponent("large")))
+            request.httpMethod = "POST"
+            let payload = Data((0..<200_000).map { UInt8(truncatingIfNeeded: $0 % 251) })
+            request.httpBody = payload
+            let (data, response) = try await session().data(for: request)
+            #expect((response as? HTTPURLResponse)?.statusCode == 200)
+            #expect(data.suffix(payload.count) == payload)
+        }
+    }
+
     @Test func connectionCloseIsHonoured() async throws {
         try await withHTTPTestServer { _, port in
             let client = try HTTPTestClient(port: port)

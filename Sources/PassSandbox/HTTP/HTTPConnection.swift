@@ -72,7 +72,8 @@ final class HTTPConnection: @unchecked Sendable {
                 guard let response = answer(request.sandboxRequest) else { return }
                 if response.dropConnection { return }
                 let keepAlive = keepAliveRequested && !HTTPResponseEncoder.asksToClose(response)
-                guard HTTPSocket.sendAll(descriptor, HTTPResponseEncoder.encode(response, keepAlive: keepAlive)) else { return }
+                let bytes = HTTPResponseEncoder.encode(response, keepAlive: keepAlive, omittingBody: request.method == "HEAD")
+                guard HTTPSocket.sendAll(descriptor, bytes) else { return }
                 guard keepAlive else { return closeAfterLastResponse() }
                 servedRequests += 1
                 lastResponseAt = DispatchTime.now().uptimeNanoseconds
@@ -86,6 +87,10 @@ final class HTTPConnection: @unchecked Sendable {
                 return
 
             case .needMoreBytes:
+                if parser.awaitsContinue {
+                    guard HTTPSocket.sendAll(descriptor, Array("HTTP/1.1 100 Continue\r\n\r\n".utf8)) else { return }
+                    parser.continueSent()
+                }
                 let phase = parser.phase
                 if phase != trackedPhase {
                     trackedPhase = phase

@@ -25,6 +25,14 @@ struct HTTPParsedRequest: Sendable {
         return minorVersion >= 1 || tokens.contains("keep-alive")
     }
 
+    /// Whether an HTTP/1.1 client waits for `100 Continue` before sending its body.
+    var expectsContinue: Bool {
+        minorVersion >= 1 && headers.contains {
+            $0.name.caseInsensitiveCompare("Expect") == .orderedSame
+                && $0.value.caseInsensitiveCompare("100-continue") == .orderedSame
+        }
+    }
+
     /// The request handed to a `SandboxRequestHandler`.
     var sandboxRequest: SandboxRequest {
         SandboxRequest(method: method, target: target, headers: headers, body: body)

@@ -45,6 +45,8 @@ struct HTTPRequestParser {
     /// A parsed head waiting for its body.
     private var pendingHead: (request: HTTPParsedRequest, bodyLength: Int)?
     private var failure: HTTPParseError?
+    /// Whether the pending head asked for `100 Continue` and has not had it yet.
+    private var continueOwed = false
 
     /// Creates a parser with the given limits.
     init(maxHeaderBytes: Int, maxRequestBytes: Int) {
@@ -56,6 +58,15 @@ struct HTTPRequestParser {
     var phase: Phase {
         if pendingHead != nil { return .readingBody }
         return buffer.count > start ? .readingHead : .awaitingRequest
+    }
+
+    /// True while the body of an HTTP/1.1 request that sent `Expect: 100-continue` is
+    /// awaited and no `100 Continue` was sent yet (see `continueSent()`).
+    var awaitsContinue: Bool { continueOwed && pendingHead != nil }
+
+    /// Records that the connection sent `100 Continue` for the pending request.
+    mutating func continueSent() {
+        continueOwed = false
     }
 
     /// Bytes received but not yet returned as part of a request.
@@ -93,6 +104,7 @@ struct HTTPRequestParser {
             start = head.bodyStart
             scanned = 0
             pendingHead = parsed
+            continueOwed = parsed.bodyLength > 0 && parsed.request.expectsContinue
         }
         guard let (request, bodyLength) = pendingHead, bufferedByteCount >= bodyLength else {
             return .needMoreBytes

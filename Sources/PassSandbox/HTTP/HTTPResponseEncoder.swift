@@ -24,7 +24,9 @@ enum HTTPResponseEncoder {
     }
 
     /// The bytes of `response`, announcing `Connection: keep-alive` or `close`.
-    static func encode(_ response: SandboxResponse, keepAlive: Bool, date: String = HTTPDate.now()) -> [UInt8] {
+    /// `omittingBody` answers a HEAD request: the head announces the body's length
+    /// but the body is not sent.
+    static func encode(_ response: SandboxResponse, keepAlive: Bool, omittingBody: Bool = false, date: String = HTTPDate.now()) -> [UInt8] {
         let status = (200...999).contains(response.status) ? response.status : 500
         let bodyless = status == 204 || status == 304
         var head = "HTTP/1.1 \(status) \(reasonPhrase(status))\r\n"
@@ -35,7 +37,7 @@ enum HTTPResponseEncoder {
         head += "Date: \(date)\r\n"
         head += keepAlive ? "Connection: keep-alive\r\n\r\n" : "Connection: close\r\n\r\n"
         var bytes = Array(head.utf8)
-        if !bodyless { bytes.append(contentsOf: response.body) }
+        if !bodyless && !omittingBody { bytes.append(contentsOf: response.body) }
         return bytes
     }
 

@@ -19,9 +19,12 @@ import Glibc
 ///   silent for `idleTimeout` is closed without an answer.
 /// - Every response carries `Content-Length` (except 204 and 304, which have no body),
 ///   `Date` and `Connection: keep-alive` or `close`. A response with
-///   `dropConnection` set closes the connection without a byte written.
+///   `dropConnection` set closes the connection without a byte written. Answers to
+///   HEAD are sent without their body; `Expect: 100-continue` gets `100 Continue`.
 /// - Each connection is served by its own thread; handlers run as tasks, so a slow
-///   handler delays only its own connection.
+///   handler delays only its own connection. Because handlers need Swift
+///   concurrency's shared threads, an in-process client must not block those threads
+///   while it waits for an answer (use async APIs such as `URLSession.data(for:)`).
 public final class LoopbackHTTPServer: Sendable {
     private enum Lifecycle {
         case idle
