@@ -24,7 +24,7 @@ struct HTTPTestResponse: Sendable {
 /// Runs blocking work on a thread of its own, so that waiting on a socket never
 /// occupies the few threads that Swift concurrency (and so the server's handlers)
 /// runs on.
-func onOwnThread<Result: Sendable>(_ work: @escaping @Sendable () -> Result) async -> Result {
+func httpTestOnOwnThread<Result: Sendable>(_ work: @escaping @Sendable () -> Result) async -> Result {
     await withCheckedContinuation { continuation in
         Thread { continuation.resume(returning: work()) }.start()
     }
@@ -97,13 +97,13 @@ final class HTTPTestClient: @unchecked Sendable {
     /// Reads one response framed by Content-Length (no body when absent); `nil` when
     /// the stream ended or `timeout` passed first.
     func readResponse(timeout: Double = 3) async -> HTTPTestResponse? {
-        await onOwnThread { self.blockingReadResponse(timeout: timeout) }
+        await httpTestOnOwnThread { self.blockingReadResponse(timeout: timeout) }
     }
 
     /// Reads until the server closes the connection or `timeout` passes; returns the
     /// bytes not yet consumed by `readResponse` and whether the stream ended.
     func readUntilClosed(timeout: Double = 3) async -> (bytes: [UInt8], closed: Bool) {
-        let result = await onOwnThread { () -> HTTPTestReadResult in
+        let result = await httpTestOnOwnThread { () -> HTTPTestReadResult in
             let result = self.blockingReadUntilClosed(timeout: timeout)
             return HTTPTestReadResult(bytes: result.bytes, closed: result.closed)
         }
