@@ -1,0 +1,178 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// One accepted client, served on its own thread: blocking reads guarded by `poll`
+/// deadlines, requests parsed by `HTTPRequestParser` and answered in order.
+///
+/// The server owns the descriptor's lifetime (it closes it after `run()` returns);
+/// the connection only reads, writes and half-closes it. `abort()` may be called from
+/// another thread at any time while the descriptor is open: it wakes the thread
+/// whether it is waiting for bytes, writing, or waiting for the handler.
+final class HTTPConnection: @unchecked Sendable {
+    let descriptor: Int32
+    private let limits: LoopbackHTTPServerLimits
+    private let handler: any SandboxRequestHandler
+    private let acceptedAt: UInt64
+
+    /// Guards `aborted` and `pendingResponse`, and signals the handler's answer.
+    private let condition = NSCondition()
+    private var aborted = false
+    private var pendingResponse: SandboxResponse?
+
+    /// Bytes read per `recv`.
+    private static let readChunkSize = 64 * 1024
+    /// How long a closing connection keeps discarding input so the client reads the
+    /// last response instead of a reset.
+    private static let lingerNanoseconds: UInt64 = 2_000_000_000
+    /// How much input a closing connection discards at most.
+    private static let lingerMaxBytes = 4 << 20
+
+    init(descriptor: Int32, limits: LoopbackHTTPServerLimits, handler: any SandboxRequestHandler) {
+        self.descriptor = descriptor
+        self.limits = limits
+        self.handler = handler
+        self.acceptedAt = DispatchTime.now().uptimeNanoseconds
+    }
+
+    /// Stops the connection from another thread: the serving thread wakes up and
+    /// returns without writing more.
+    func abort() {
+        condition.lock()
+        aborted = true
+        condition.broadcast()
+        condition.unlock()
+        // Wakes a poll, recv or send in progress on the serving thread.
+        Glibc.shutdown(descriptor, Int32(SHUT_RDWR))
+    }
+
+    private var isAborted: Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        return aborted
+    }
+
+    /// Serves requests until the client leaves, an error or timeout closes the
+    /// connection, or `abort()` is called.
+    func run() {
+        var parser = HTTPRequestParser(maxHeaderBytes: limits.maxHeaderBytes, maxRequestBytes: limits.maxRequestBytes)
+        let chunk = UnsafeMutableRawBufferPointer.allocate(byteCount: Self.readChunkSize, alignment: 1)
+        defer { chunk.deallocate() }
+        var servedRequests = 0
+        var lastResponseAt = acceptedAt
+        // The phase the parser was last seen in while waiting for bytes, and since when.
+        var trackedPhase: HTTPRequestParser.Phase?
+        var phaseStartedAt = acceptedAt
+
+        while !isAborted {
+            switch parser.nextEvent() {
+            case .request(let request):
+                let keepAliveRequested = request.wantsKeepAlive
+                guard let response = answer(request.sandboxRequest) else { return }
+                if response.dropConnection { return }
+                let keepAlive = keepAliveRequested && !HTTPResponseEncoder.asksToClose(response)
+                let bytes = HTTPResponseEncoder.encode(response, keepAlive: keepAlive, omittingBody: request.method == "HEAD")
+                guard HTTPSocket.sendAll(descriptor, bytes) else { return }
+                guard keepAlive else { return closeAfterLastResponse() }
+                servedRequests += 1
+                lastResponseAt = DispatchTime.now().uptimeNanoseconds
+                trackedPhase = nil
+
+            case .failure(let error):
+                let response = HTTPResponseEncoder.errorResponse(status: error.status, message: error.message)
+                if HTTPSocket.sendAll(descriptor, HTTPResponseEncoder.encode(response, keepAlive: false)) {
+                    closeAfterLastResponse()
+                }
+                return
+
+            case .needMoreBytes:
+                if parser.awaitsContinue {
+                    guard HTTPSocket.sendAll(descriptor, Array("HTTP/1.1 100 Continue\r\n\r\n".utf8)) else { return }
+                    parser.continueSent()
+                }
+                let phase = parser.phase
+                if phase != trackedPhase {
+                    trackedPhase = phase
+                    phaseStartedAt = DispatchTime.now().uptimeNanoseconds
+                }
+                let deadline = self.deadline(for: phase, servedRequests: servedRequests, lastResponseAt: lastResponseAt, phaseStartedAt: phaseStartedAt)
+                if HTTPSocket.waitReadable(descriptor, until: deadline) == .timedOut {
+                    if phase == .readingBody { sendTimeoutAndClose() }
+                    // A silent or slow client before its head is complete is simply dropped.
+                    return
+                }
+                let count = HTTPSocket.receive(descriptor, into: chunk)
+                guard count > 0 else { return }
+                parser.append(UnsafeRawBufferPointer(rebasing: chunk[0..<count]))
+            }
+        }
+    }
+
+    /// When the wait for the next bytes must end, uptime nanoseconds.
+    private func deadline(for phase: HTTPRequestParser.Phase, servedRequests: Int, lastResponseAt: UInt64, phaseStartedAt: UInt64) -> UInt64 {
+        switch phase {
+        case .awaitingRequest where servedRequests == 0, .readingHead where servedRequests == 0:
+            // The first head must be complete within headerTimeout of the connection's start.
+            return acceptedAt + Self.nanoseconds(limits.headerTimeout)
+        case .awaitingRequest:
+            return lastResponseAt + Self.nanoseconds(limits.idleTimeout)
+        case .readingHead:
+            return phaseStartedAt + Self.nanoseconds(limits.headerTimeout)
+        case .readingBody:
+            return phaseStartedAt + Self.nanoseconds(limits.bodyTimeout)
+        }
+    }
+
+    /// Runs the handler as a task and blocks this connection's thread until it
+    /// answers; `nil` when the connection was aborted meanwhile.
+    private func answer(_ request: SandboxRequest) -> SandboxResponse? {
+        let handler = self.handler
+        Task {
+            let response = await handler.respond(to: request)
+            self.deliver(response)
+        }
+        condition.lock()
+        defer { condition.unlock() }
+        while pendingResponse == nil && !aborted { condition.wait() }
+        guard !aborted, let response = pendingResponse else { return nil }
+        pendingResponse = nil
+        return response
+    }
+
+    private func deliver(_ response: SandboxResponse) {
+        condition.lock()
+        pendingResponse = response
+        condition.signal()
+        condition.unlock()
+    }
+
+    private func sendTimeoutAndClose() {
+        let response = HTTPResponseEncoder.errorResponse(status: 408, message: "Request body not received in time.")
+        if HTTPSocket.sendAll(descriptor, HTTPResponseEncoder.encode(response, keepAlive: false)) {
+            closeAfterLastResponse()
+        }
+    }
+
+    /// Half-closes after the last response and discards what the client still sends
+    /// (an unread body, pipelined requests) for a short while. Closing with unread
+    /// input would reset the connection and could destroy the response before the
+    /// client reads it.
+    private func closeAfterLastResponse() {
+        Glibc.shutdown(descriptor, Int32(SHUT_WR))
+        let deadline = DispatchTime.now().uptimeNanoseconds + Self.lingerNanoseconds
+        let chunk = UnsafeMutableRawBufferPointer.allocate(byteCount: Self.readChunkSize, alignment: 1)
+        defer { chunk.deallocate() }
+        var discarded = 0
+        while discarded < Self.lingerMaxBytes, !isAborted,
+              HTTPSocket.waitReadable(descriptor, until: deadline) == .readable {
+            let count = HTTPSocket.receive(descriptor, into: chunk)
+            guard count > 0 else { return }
+            discarded += count
+        }
+    }
+
+    private static func nanoseconds(_ seconds: Double) -> UInt64 {
+        UInt64(max(0, min(seconds, 1e9)) * 1_000_000_000)
+    }
+}

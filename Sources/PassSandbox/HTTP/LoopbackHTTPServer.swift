@@ -1,0 +1,180 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// An HTTP/1.1 server for loopback use, built on POSIX sockets and threads only,
+/// that hands every request to a `SandboxRequestHandler`.
+///
+/// - Connections are persistent (HTTP/1.1 by default, HTTP/1.0 with
+///   `Connection: keep-alive`; `Connection: close` from either side is honoured).
+///   Pipelined requests are answered in order.
+/// - Request bodies are framed by `Content-Length`. Requests with `Transfer-Encoding`
+///   (chunked bodies) are refused with 501 and a text body saying to send
+///   `Content-Length`.
+/// - Refusals close the connection after answering: malformed request line, field or
+///   `Content-Length` → 400, head over `maxHeaderBytes` → 431, request over
+///   `maxRequestBytes` → 413, HTTP version other than 1.0/1.1 → 505, body slower than
+///   `bodyTimeout` → 408. A head slower than `headerTimeout` or a kept-alive connection
+///   silent for `idleTimeout` is closed without an answer.
+/// - Every response carries `Content-Length` (except 204 and 304, which have no body),
+///   `Date` and `Connection: keep-alive` or `close`. A response with
+///   `dropConnection` set closes the connection without a byte written. Answers to
+///   HEAD are sent without their body; `Expect: 100-continue` gets `100 Continue`.
+/// - Each connection is served by its own thread; handlers run as tasks, so a slow
+///   handler delays only its own connection. Because handlers need Swift
+///   concurrency's shared threads, an in-process client must not block those threads
+///   while it waits for an answer (use async APIs such as `URLSession.data(for:)`).
+public final class LoopbackHTTPServer: Sendable {
+    private enum Lifecycle {
+        case idle
+        case running(listener: Int32, wakeRead: Int32, wakeWrite: Int32, port: Int)
+        case stopping(wakeRead: Int32, wakeWrite: Int32)
+        case stopped
+    }
+
+    private struct State {
+        var lifecycle = Lifecycle.idle
+        var connections: [ObjectIdentifier: HTTPConnection] = [:]
+    }
+
+    private let host: String
+    private let requestedPort: Int
+    private let limits: LoopbackHTTPServerLimits
+    private let handler: any SandboxRequestHandler
+    private let state = HTTPLocked(State())
+    /// Entered for the accept thread and every connection thread.
+    private let workers = DispatchGroup()
+
+    /// Creates a server; nothing is bound until `start()`.
+    /// - Parameters:
+    ///   - host: Numeric IPv4 or IPv6 address to bind (`localhost` means `127.0.0.1`).
+    ///   - port: Port to bind; 0 picks a free one.
+    ///   - limits: Size limits and timeouts applied to every client.
+    ///   - handler: Answers every request.
+    public init(host: String = "127.0.0.1", port: Int = 0, limits: LoopbackHTTPServerLimits = .init(), handler: any SandboxRequestHandler) {
+        self.host = host
+        self.requestedPort = port
+        self.limits = limits
+        self.handler = handler
+    }
+
+    /// Binds (with `SO_REUSEADDR`), listens and starts accepting connections.
+    /// - Returns: The port actually bound.
+    /// - Throws: `LoopbackHTTPServerError`; a server starts at most once.
+    @discardableResult
+    public func start() throws -> Int {
+        try state.withLock { state in
+            guard case .idle = state.lifecycle else { throw LoopbackHTTPServerError.alreadyStarted }
+            let listener = try HTTPSocket.listen(host: host, port: requestedPort)
+            guard let wake = HTTPSocket.makePipe() else {
+                let reason = HTTPSocket.lastError()
+                close(listener.descriptor)
+                throw LoopbackHTTPServerError.listenFailed("pipe: \(reason)")
+            }
+            state.lifecycle = .running(listener: listener.descriptor, wakeRead: wake.read, wakeWrite: wake.write, port: listener.port)
+            workers.enter()
+            let thread = Thread { [self] in
+                acceptConnections(listener: listener.descriptor, wake: wake.read)
+                close(listener.descriptor)
+                workers.leave()
+            }
+            thread.name = "LoopbackHTTPServer.accept"
+            thread.start()
+            return listener.port
+        }
+    }
+
+    /// The port being listened on; `nil` before `start()` and after `shutdown()`.
+    public var port: Int? {
+        state.withLock { state in
+            if case .running(_, _, _, let port) = state.lifecycle { return port }
+            return nil
+        }
+    }
+
+    /// `http://HOST:PORT` while listening, `nil` otherwise.
+    public var baseURL: URL? {
+        guard let port else { return nil }
+        let authority = host.contains(":") ? "[\(host)]" : host
+        return URL(string: "http://\(authority):\(port)")
+    }
+
+    /// Stops the server: closes the listener and every connection (requests in
+    /// progress get no answer) and waits for all of the server's threads to end.
+    /// When it returns the port is closed. Calling it again, or before `start()`,
+    /// does nothing more.
+    public func shutdown() {
+        let wakeWrite: Int32? = state.withLock { state in
+            switch state.lifecycle {
+            case .idle:
+                state.lifecycle = .stopped
+                return nil
+            case .running(_, let wakeRead, let wakeWrite, _):
+                state.lifecycle = .stopping(wakeRead: wakeRead, wakeWrite: wakeWrite)
+                // Under the lock, so no connection can close its descriptor meanwhile.
+                for connection in state.connections.values { connection.abort() }
+                return wakeWrite
+            case .stopping, .stopped:
+                return nil
+            }
+        }
+        if let wakeWrite {
+            var byte: UInt8 = 1
+            _ = write(wakeWrite, &byte, 1)
+        }
+        workers.wait()
+        state.withLock { state in
+            if case .stopping(let wakeRead, let wakeWrite) = state.lifecycle {
+                close(wakeRead)
+                close(wakeWrite)
+                state.lifecycle = .stopped
+            }
+        }
+    }
+
+    deinit {
+        shutdown()
+    }
+
+    /// The accept thread: waits on the listener and the wake pipe until shutdown.
+    private func acceptConnections(listener: Int32, wake: Int32) {
+        while true {
+            let ready = HTTPSocket.waitReadable([listener, wake], until: nil)
+            if ready.contains(1) { return }
+            while let descriptor = HTTPSocket.accept(from: listener, sendTimeout: limits.idleTimeout) {
+                serve(descriptor)
+            }
+            if errno == EMFILE || errno == ENFILE || errno == ENOBUFS || errno == ENOMEM {
+                // Out of descriptors: back off instead of spinning on a listener that stays readable.
+                if HTTPSocket.waitReadable([wake], until: DispatchTime.now().uptimeNanoseconds + 100_000_000) == [0] { return }
+            }
+        }
+    }
+
+    /// Registers a new connection and starts its thread, unless the server is stopping
+    /// or full, in which case the socket is closed at once.
+    private func serve(_ descriptor: Int32) {
+        let connection = HTTPConnection(descriptor: descriptor, limits: limits, handler: handler)
+        let accepted = state.withLock { state in
+            guard case .running = state.lifecycle, state.connections.count < limits.maxConnections else { return false }
+            state.connections[ObjectIdentifier(connection)] = connection
+            workers.enter()
+            return true
+        }
+        guard accepted else {
+            close(descriptor)
+            return
+        }
+        let thread = Thread { [self] in
+            connection.run()
+            state.withLock { state in _ = state.connections.removeValue(forKey: ObjectIdentifier(connection)) }
+            // Closed only after leaving the registry, so `abort()` never touches a reused descriptor.
+            close(connection.descriptor)
+            workers.leave()
+        }
+        thread.name = "LoopbackHTTPServer.connection"
+        thread.stackSize = 512 * 1024
+        thread.start()
+    }
+}
