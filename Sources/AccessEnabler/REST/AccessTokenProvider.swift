@@ -24,12 +24,13 @@ actor AccessTokenProvider {
     private var credentials: DCRClientCredentials?
     private var accessToken: DCRAccessToken?
     private var loadedFromCache = false
-    private var mustRegister = false
-    private var renewal: Task<Result<Renewed, RESTClientError>, Never>?
+    private var renewal: Task<Renewal, Never>?
 
-    private struct Renewed: Sendable {
-        var credentials: DCRClientCredentials
-        var token: DCRAccessToken
+    /// The outcome of one renewal: the credentials in force afterwards (kept even when the
+    /// token request failed after a successful registration) and the token or the error.
+    private struct Renewal: Sendable {
+        var credentials: DCRClientCredentials?
+        var token: Result<DCRAccessToken, RESTClientError>
     }
 
     /// Creates a provider.
@@ -59,18 +60,16 @@ actor AccessTokenProvider {
             return accessToken.value
         }
         let task = renewal ?? startRenewal()
-        let result = await task.value
+        let outcome = await task.value
         // The first caller to resume stores the outcome; later ones find it already stored.
         if renewal == task {
             renewal = nil
-            if case .success(let renewed) = result {
-                credentials = renewed.credentials
-                accessToken = renewed.token
-            }
+            credentials = outcome.credentials
+            if case .success(let token) = outcome.token { accessToken = token }
         }
-        switch result {
-        case .success(let renewed):
-            return renewed.token.value
+        switch outcome.token {
+        case .success(let token):
+            return token.value
         case .failure(let error):
             throw error
         }
@@ -89,10 +88,8 @@ actor AccessTokenProvider {
         loadCacheOnce()
         guard accessToken == nil || accessToken?.value == rejectedToken else { return }
         accessToken = nil
-        if reregister {
-            credentials = nil
-            mustRegister = true
-        }
+        // Without credentials the next renewal registers again (the cache is read only once).
+        if reregister { credentials = nil }
     }
 
     private func isFresh(_ token: DCRAccessToken) -> Bool {
@@ -106,19 +103,17 @@ actor AccessTokenProvider {
         accessToken = cache.loadAccessToken()
     }
 
-    private func startRenewal() -> Task<Result<Renewed, RESTClientError>, Never> {
-        let known = mustRegister ? nil : credentials
-        mustRegister = false
+    private func startRenewal() -> Task<Renewal, Never> {
+        let known = credentials
         let dcr = dcr
         let cache = cache
         let statement = softwareStatement
         let redirectURI = redirectURI
         let deviceInfo = deviceInfo
-        let task = Task { () -> Result<Renewed, RESTClientError> in
-            let result = await Self.renew(
+        let task = Task {
+            await Self.renew(
                 known: known, dcr: dcr, cache: cache, softwareStatement: statement, redirectURI: redirectURI,
                 deviceInfo: deviceInfo)
-            return result
         }
         renewal = task
         return task
@@ -129,30 +124,31 @@ actor AccessTokenProvider {
     private static func renew(
         known: DCRClientCredentials?, dcr: DCRClient, cache: any ClientCredentialsCache, softwareStatement: String,
         redirectURI: String?, deviceInfo: DeviceInfo
-    ) async -> Result<Renewed, RESTClientError> {
+    ) async -> Renewal {
+        var credentials = known
         do throws(RESTClientError) {
-            var credentials: DCRClientCredentials
             var registeredNow = false
-            if let known {
-                credentials = known
-            } else {
-                credentials = try await dcr.register(softwareStatement: softwareStatement, redirectURI: redirectURI, deviceInfo: deviceInfo)
-                cache.saveClientCredentials(credentials)
+            if credentials == nil {
+                let registered = try await dcr.register(softwareStatement: softwareStatement, redirectURI: redirectURI, deviceInfo: deviceInfo)
+                cache.saveClientCredentials(registered)
+                credentials = registered
                 registeredNow = true
             }
+            guard let current = credentials else { throw .invalidRequest(operation: .dcrRegister, reason: "no client credentials") }
             let token: DCRAccessToken
             do throws(RESTClientError) {
-                token = try await dcr.accessToken(credentials: credentials, deviceInfo: deviceInfo)
+                token = try await dcr.accessToken(credentials: current, deviceInfo: deviceInfo)
             } catch {
                 guard !registeredNow, error.enhancedError?.code == "invalid_client" else { throw error }
-                credentials = try await dcr.register(softwareStatement: softwareStatement, redirectURI: redirectURI, deviceInfo: deviceInfo)
-                cache.saveClientCredentials(credentials)
-                token = try await dcr.accessToken(credentials: credentials, deviceInfo: deviceInfo)
+                let registered = try await dcr.register(softwareStatement: softwareStatement, redirectURI: redirectURI, deviceInfo: deviceInfo)
+                cache.saveClientCredentials(registered)
+                credentials = registered
+                token = try await dcr.accessToken(credentials: registered, deviceInfo: deviceInfo)
             }
             cache.saveAccessToken(token)
-            return .success(Renewed(credentials: credentials, token: token))
+            return Renewal(credentials: credentials, token: .success(token))
         } catch {
-            return .failure(error)
+            return Renewal(credentials: credentials, token: .failure(error))
         }
     }
 }

@@ -85,7 +85,18 @@ public struct URLSessionTransport: HTTPTransport {
         case .cancelled:
             return .cancelled
         default:
-            return .other("\(urlError.code.rawValue): \(urlError.localizedDescription)")
+            // FoundationNetworking on Linux reports some libcurl failures (a body cut short,
+            // a reset, an empty reply) as an unknown error carrying only curl's message.
+            let description = urlError.localizedDescription
+            let lowered = description.lowercased()
+            let lostMarkers = ["transfer closed", "remaining to read", "connection reset", "recv failure", "empty reply", "partial file"]
+            if lostMarkers.contains(where: lowered.contains) {
+                return .connectionLost(description)
+            }
+            if lowered.contains("failed to connect") || lowered.contains("couldn't connect") {
+                return .cannotConnect(description)
+            }
+            return .other("\(urlError.code.rawValue): \(description)")
         }
     }
 }
