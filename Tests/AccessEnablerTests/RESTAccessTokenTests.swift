@@ -109,6 +109,24 @@ struct RESTAccessTokenTests {
         #expect(server.registrationCount == 1)
     }
 
+    @Test func concurrentUnauthorizedCallersShareOneRenewal() async throws {
+        let server = FakeAdobePass(tokenDelay: .milliseconds(20))
+        server.answer(json: emptyProfiles)
+        let client = RESTFixtures.client(server)
+        _ = try await client.profiles(serviceProvider: "SPX", context: RESTFixtures.context())
+        server.revokeTokens()
+
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for _ in 0..<10 {
+                group.addTask { _ = try await client.profiles(serviceProvider: "SPX", context: RESTFixtures.context()) }
+            }
+            try await group.waitForAll()
+        }
+        #expect(server.tokenCount == 2)
+        #expect(server.registrationCount == 1)
+        #expect(server.apiRequests.filter { $0.header("Authorization") == "Bearer token-2" }.count == 10)
+    }
+
     @Test func secondUnauthorizedIsReturnedWithoutLooping() async throws {
         let server = FakeAdobePass()
         server.answer(status: 401, json: #"{"status":401,"code":"invalid_access_token_service_provider","action":"configuration"}"#)

@@ -103,8 +103,9 @@ public struct DeviceInfo: Sendable, Codable, Equatable {
     /// the Adobe Pass configuration of `platform`.
     ///
     /// The operating system keys name the emulated platform (`iOS` or `tvOS`, vendor
-    /// Apple), because Adobe Pass picks platform rules such as partner single sign-on from
-    /// them; the hardware keys describe the real machine (`uname` machine and release).
+    /// Apple, version 17.0), because Adobe Pass picks platform rules such as partner single
+    /// sign-on from them; the hardware keys describe the real machine (`model` from the
+    /// `uname` machine, `version` from the kernel release). Connection type: `LAN`.
     public static func linuxDefault(platform: Platform) -> DeviceInfo {
         let machine = UnameInfo.current
         return DeviceInfo(

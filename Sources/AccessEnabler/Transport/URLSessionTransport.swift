@@ -21,6 +21,8 @@ public struct URLSessionTransport: HTTPTransport {
         holder = SessionHolder()
     }
 
+    /// Sends `request` and returns the whole response (a 3xx included), or throws a
+    /// ``TransportFailure`` no later than `timeout` seconds after the call.
     public func send(_ request: HTTPRequestMessage, timeout: TimeInterval) async throws(TransportFailure) -> HTTPResponseMessage {
         let boundedTimeout = max(0.001, timeout)
         var urlRequest = URLRequest(url: request.url, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: boundedTimeout)
