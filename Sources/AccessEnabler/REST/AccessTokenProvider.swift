@@ -1,0 +1,154 @@
+import Foundation
+
+/// Hands out the DCR access token for the `Authorization` header.
+///
+/// - Registers the software statement once; the client credentials are kept in the cache
+///   for good (a new provider over the same cache reuses them).
+/// - Reuses the access token until shortly before it expires (``expirySkew``), from memory
+///   or from the cache.
+/// - Renews at most once at a time: concurrent callers share one in-flight renewal.
+/// - ``invalidate(rejectedToken:reregister:)`` drops a token the server refused (after a
+///   401), so the next call renews it.
+actor AccessTokenProvider {
+    /// How long before its expiry a token is considered stale, so a request never leaves
+    /// with a token that expires on the way.
+    static let expirySkew: TimeInterval = 30
+
+    private let dcr: DCRClient
+    private let softwareStatement: String
+    private let redirectURI: String?
+    private let cache: any ClientCredentialsCache
+    private let timeSource: any TimeSource
+
+    private var deviceInfo: DeviceInfo
+    private var credentials: DCRClientCredentials?
+    private var accessToken: DCRAccessToken?
+    private var loadedFromCache = false
+    private var renewal: Task<Renewal, Never>?
+
+    /// The outcome of one renewal: the credentials in force afterwards (kept even when the
+    /// token request failed after a successful registration) and the token or the error.
+    private struct Renewal: Sendable {
+        var credentials: DCRClientCredentials?
+        var token: Result<DCRAccessToken, RESTClientError>
+    }
+
+    /// Creates a provider.
+    ///
+    /// - Parameters:
+    ///   - deviceInfo: the `X-Device-Info` sent to DCR until a caller passes another.
+    ///   - redirectURI: the optional `redirect_uri` of the registration.
+    init(
+        dcr: DCRClient, softwareStatement: String, cache: any ClientCredentialsCache, timeSource: any TimeSource,
+        deviceInfo: DeviceInfo = .linuxDefault(platform: .iOS), redirectURI: String? = nil
+    ) {
+        self.dcr = dcr
+        self.softwareStatement = softwareStatement
+        self.cache = cache
+        self.timeSource = timeSource
+        self.deviceInfo = deviceInfo
+        self.redirectURI = redirectURI
+    }
+
+    /// A valid access token, registering and/or renewing when needed.
+    ///
+    /// - Parameter deviceInfo: the device information to send to DCR from now on, if any.
+    func token(deviceInfo newDeviceInfo: DeviceInfo? = nil) async throws(RESTClientError) -> String {
+        if let newDeviceInfo { deviceInfo = newDeviceInfo }
+        loadCacheOnce()
+        if let accessToken, isFresh(accessToken) {
+            return accessToken.value
+        }
+        let task = renewal ?? startRenewal()
+        let outcome = await task.value
+        // The first caller to resume stores the outcome; later ones find it already stored.
+        if renewal == task {
+            renewal = nil
+            credentials = outcome.credentials
+            if case .success(let token) = outcome.token { accessToken = token }
+        }
+        switch outcome.token {
+        case .success(let token):
+            return token.value
+        case .failure(let error):
+            throw error
+        }
+    }
+
+    /// Forgets the current access token; the next ``token(deviceInfo:)`` renews it.
+    func invalidate() {
+        loadCacheOnce()
+        accessToken = nil
+    }
+
+    /// Forgets `rejectedToken` if it is still the current one (a token renewed meanwhile
+    /// by another caller is kept). With `reregister`, the client credentials are replaced
+    /// by a new registration too (the server asked for `application-registration`).
+    func invalidate(rejectedToken: String, reregister: Bool = false) {
+        loadCacheOnce()
+        guard accessToken == nil || accessToken?.value == rejectedToken else { return }
+        accessToken = nil
+        // Without credentials the next renewal registers again (the cache is read only once).
+        if reregister { credentials = nil }
+    }
+
+    private func isFresh(_ token: DCRAccessToken) -> Bool {
+        timeSource.now < token.expiresAt.addingTimeInterval(-Self.expirySkew)
+    }
+
+    private func loadCacheOnce() {
+        guard !loadedFromCache else { return }
+        loadedFromCache = true
+        credentials = cache.loadClientCredentials()
+        accessToken = cache.loadAccessToken()
+    }
+
+    private func startRenewal() -> Task<Renewal, Never> {
+        let known = credentials
+        let dcr = dcr
+        let cache = cache
+        let statement = softwareStatement
+        let redirectURI = redirectURI
+        let deviceInfo = deviceInfo
+        let task = Task {
+            await Self.renew(
+                known: known, dcr: dcr, cache: cache, softwareStatement: statement, redirectURI: redirectURI,
+                deviceInfo: deviceInfo)
+        }
+        renewal = task
+        return task
+    }
+
+    /// Registers when there are no credentials, then asks for a token. Credentials that the
+    /// token endpoint refuses as `invalid_client` are replaced by a new registration once.
+    private static func renew(
+        known: DCRClientCredentials?, dcr: DCRClient, cache: any ClientCredentialsCache, softwareStatement: String,
+        redirectURI: String?, deviceInfo: DeviceInfo
+    ) async -> Renewal {
+        var credentials = known
+        do throws(RESTClientError) {
+            var registeredNow = false
+            if credentials == nil {
+                let registered = try await dcr.register(softwareStatement: softwareStatement, redirectURI: redirectURI, deviceInfo: deviceInfo)
+                cache.saveClientCredentials(registered)
+                credentials = registered
+                registeredNow = true
+            }
+            guard let current = credentials else { throw .invalidRequest(operation: .dcrRegister, reason: "no client credentials") }
+            let token: DCRAccessToken
+            do throws(RESTClientError) {
+                token = try await dcr.accessToken(credentials: current, deviceInfo: deviceInfo)
+            } catch {
+                guard !registeredNow, error.enhancedError?.code == "invalid_client" else { throw error }
+                let registered = try await dcr.register(softwareStatement: softwareStatement, redirectURI: redirectURI, deviceInfo: deviceInfo)
+                cache.saveClientCredentials(registered)
+                credentials = registered
+                token = try await dcr.accessToken(credentials: registered, deviceInfo: deviceInfo)
+            }
+            cache.saveAccessToken(token)
+            return Renewal(credentials: credentials, token: .success(token))
+        } catch {
+            return Renewal(credentials: credentials, token: .failure(error))
+        }
+    }
+}

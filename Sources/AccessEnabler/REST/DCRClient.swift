@@ -1,0 +1,126 @@
+import Foundation
+
+/// The two Dynamic Client Registration calls: register a software statement for client
+/// credentials, and trade the credentials for an access token (`client_credentials` grant).
+struct DCRClient: Sendable {
+    let urls: RESTURLBuilder
+    let exchange: RESTExchange
+    let userAgent: String
+    let timeSource: any TimeSource
+
+    /// `POST {base}/o/client/register` with a JSON body holding the software statement.
+    func register(softwareStatement: String, redirectURI: String?, deviceInfo: DeviceInfo) async throws(RESTClientError) -> DCRClientCredentials {
+        let operation = RESTOperation.dcrRegister
+        guard !softwareStatement.isEmpty else {
+            throw .invalidRequest(operation: operation, reason: "the software statement is empty")
+        }
+        guard let url = urls.url(["o", "client", "register"]) else {
+            throw .invalidRequest(operation: operation, reason: "the base URL cannot form the registration URL")
+        }
+        let payload = RegistrationRequest(softwareStatement: softwareStatement, redirectURI: redirectURI)
+        let bodyData: Data
+        do {
+            bodyData = try JSONEncoder().encode(payload)
+        } catch {
+            throw .invalidRequest(operation: operation, reason: "the registration body could not be encoded")
+        }
+        let body = RESTRequestBody.json(bodyData)
+        let headers = try RESTHeaders.build(
+            operation: operation, accessToken: nil, body: body, context: nil, deviceInfo: deviceInfo, userAgent: userAgent)
+        let response = try await exchange.send(
+            HTTPRequestMessage(method: "POST", url: url, headers: headers, body: body.data), operation: operation)
+        let wire = try Self.successBody(RegistrationResponse.self, response, operation)
+        return DCRClientCredentials(
+            clientID: wire.clientID, clientSecret: wire.clientSecret,
+            clientIDIssuedAt: wire.clientIDIssuedAt.map { Date(timeIntervalSince1970: TimeInterval($0)) },
+            grantTypes: wire.grantTypes ?? [], scopes: wire.scopes ?? [], redirectURIs: wire.redirectURIs ?? [])
+    }
+
+    /// `POST {base}/o/client/token`, form body `client_id`, `client_secret`,
+    /// `grant_type=client_credentials`. The token expires `expires_in` seconds after now.
+    func accessToken(credentials: DCRClientCredentials, deviceInfo: DeviceInfo) async throws(RESTClientError) -> DCRAccessToken {
+        let operation = RESTOperation.dcrToken
+        guard let url = urls.url(["o", "client", "token"]) else {
+            throw .invalidRequest(operation: operation, reason: "the base URL cannot form the token URL")
+        }
+        let body = RESTRequestBody.form([
+            ("client_id", credentials.clientID),
+            ("client_secret", credentials.clientSecret),
+            ("grant_type", "client_credentials"),
+        ])
+        let headers = try RESTHeaders.build(
+            operation: operation, accessToken: nil, body: body, context: nil, deviceInfo: deviceInfo, userAgent: userAgent)
+        let response = try await exchange.send(
+            HTTPRequestMessage(method: "POST", url: url, headers: headers, body: body.data), operation: operation)
+        let wire = try Self.successBody(TokenResponse.self, response, operation)
+        return DCRAccessToken(value: wire.accessToken, expiresAt: timeSource.now.addingTimeInterval(TimeInterval(wire.expiresIn)))
+    }
+
+    /// The decoded success body, or the typed error (a DCR 401 is a plain server error).
+    private static func successBody<T: Decodable>(_ type: T.Type, _ response: HTTPResponseMessage, _ operation: RESTOperation) throws(RESTClientError) -> T {
+        switch RESTResponseClassifier.classify(response, operation: operation) {
+        case .success(let body):
+            return try RESTResponseClassifier.decode(T.self, from: body, operation: operation)
+        case .unauthorized(let error):
+            throw .server(operation: operation, httpStatus: 401, error: error)
+        case .failure(let error):
+            throw error
+        }
+    }
+
+    private struct RegistrationRequest: Encodable {
+        var softwareStatement: String
+        var redirectURI: String?
+
+        enum CodingKeys: String, CodingKey {
+            case softwareStatement = "software_statement"
+            case redirectURI = "redirect_uri"
+        }
+    }
+
+    private struct RegistrationResponse: Decodable {
+        var clientID: String
+        var clientSecret: String
+        var clientIDIssuedAt: Int64?
+        var grantTypes: [String]?
+        var scopes: [String]?
+        var redirectURIs: [String]?
+
+        enum CodingKeys: String, CodingKey {
+            case clientID = "client_id"
+            case clientSecret = "client_secret"
+            case clientIDIssuedAt = "client_id_issued_at"
+            case grantTypes = "grant_types"
+            case scopes
+            case redirectURIs = "redirect_uris"
+        }
+    }
+
+    private struct TokenResponse: Decodable {
+        var accessToken: String
+        var expiresIn: Int64
+        var tokenType: String?
+
+        enum CodingKeys: String, CodingKey {
+            case accessToken = "access_token"
+            case expiresIn = "expires_in"
+            case tokenType = "token_type"
+        }
+
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            accessToken = try container.decode(String.self, forKey: .accessToken)
+            // Lenient: a number, or a string holding one.
+            if let seconds = try? container.decode(Int64.self, forKey: .expiresIn) {
+                expiresIn = seconds
+            } else if let text = try? container.decode(String.self, forKey: .expiresIn), let seconds = Int64(text) {
+                expiresIn = seconds
+            } else {
+                throw DecodingError.keyNotFound(
+                    CodingKeys.expiresIn,
+                    DecodingError.Context(codingPath: container.codingPath, debugDescription: "Missing expires_in."))
+            }
+            tokenType = try container.decodeIfPresent(String.self, forKey: .tokenType)
+        }
+    }
+}

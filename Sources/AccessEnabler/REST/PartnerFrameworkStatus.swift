@@ -1,0 +1,105 @@
+import Foundation
+
+/// What the partner framework reported, as sent in the `AP-Partner-Framework-Status`
+/// header: Base64 of
+/// `{"frameworkPermissionInfo":{"accessStatus":…,"error":{…}},"frameworkProviderInfo":{"id":…,"expirationDate":"<epoch ms>"}}`.
+public struct PartnerFrameworkStatus: Sendable, Equatable {
+    /// A partner framework error carried in the header.
+    public struct FrameworkError: Sendable, Equatable {
+        /// The partner framework's error code.
+        public var code: String
+        /// The partner framework's description of the error.
+        public var message: String
+
+        /// Creates an error.
+        public init(code: String, message: String) {
+            self.code = code
+            self.message = message
+        }
+    }
+
+    /// The documented `accessStatus` values.
+    public static let allowedAccessStatuses: Set<String> = ["granted", "denied", "restricted", "notDetermined"]
+
+    /// `frameworkPermissionInfo.accessStatus`: `granted`, `denied`, `restricted` or `notDetermined`.
+    public var accessStatus: String
+    /// `frameworkProviderInfo.id`: the provider mapping id the user is signed in with, if any.
+    public var providerID: String?
+    /// `frameworkProviderInfo.expirationDate`: when the system-level sign-in ends.
+    public var expirationDate: Date?
+    /// `frameworkPermissionInfo.error`: the error the permission query reported, if any.
+    public var error: FrameworkError?
+
+    /// Creates a status from its wire values.
+    public init(accessStatus: String, providerID: String? = nil, expirationDate: Date? = nil, error: FrameworkError? = nil) {
+        self.accessStatus = accessStatus
+        self.providerID = providerID
+        self.expirationDate = expirationDate
+        self.error = error
+    }
+
+    /// Creates a status from a partner framework's answers.
+    ///
+    /// - Parameters:
+    ///   - access: the permission query's result; an error becomes `notDetermined` plus ``error``.
+    ///   - metadata: the account metadata, when it was read.
+    public init(access: PartnerAccessResult, metadata: PartnerAccountMetadata?) {
+        self.accessStatus = access.wireValue
+        self.providerID = metadata?.accountProviderIdentifier
+        self.expirationDate = metadata?.authenticationExpirationDate
+        if case .error(let code, let message) = access {
+            self.error = FrameworkError(code: code, message: message)
+        } else {
+            self.error = nil
+        }
+    }
+
+    /// What breaks the header's rules, or `nil` when the values are valid.
+    public var validationProblem: String? {
+        if !Self.allowedAccessStatuses.contains(accessStatus) {
+            return "accessStatus \"\(accessStatus)\" is not one of \(Self.allowedAccessStatuses.sorted().joined(separator: ", "))"
+        }
+        if let providerID, providerID.trimmingCharacters(in: .whitespaces).isEmpty {
+            return "the provider id is empty"
+        }
+        return nil
+    }
+
+    /// The header value: Base64 of the JSON document (keys sorted; the provider keys are
+    /// written only when known, so a status without a signed-in provider sends
+    /// `"frameworkProviderInfo":{}`).
+    public var headerValue: String {
+        let document = WireDocument(
+            frameworkPermissionInfo: .init(
+                accessStatus: accessStatus,
+                error: error.map { .init(code: $0.code, message: $0.message) }
+            ),
+            frameworkProviderInfo: .init(
+                id: providerID,
+                expirationDate: expirationDate.map(EpochMilliseconds.string)
+            )
+        )
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        let data = (try? encoder.encode(document)) ?? Data("{}".utf8)
+        return data.base64EncodedString()
+    }
+
+    /// The JSON document behind the header.
+    private struct WireDocument: Encodable {
+        struct ErrorInfo: Encodable {
+            var code: String
+            var message: String
+        }
+        struct PermissionInfo: Encodable {
+            var accessStatus: String
+            var error: ErrorInfo?
+        }
+        struct ProviderInfo: Encodable {
+            var id: String?
+            var expirationDate: String?
+        }
+        var frameworkPermissionInfo: PermissionInfo
+        var frameworkProviderInfo: ProviderInfo
+    }
+}

@@ -1,0 +1,281 @@
+import Foundation
+
+/// The typed Adobe Pass REST API V2 client: one method per operation, each building its
+/// request from typed values, signing it with the DCR access token and decoding the
+/// documented answer or the enhanced error.
+///
+/// A 401 answer means the access token was refused: the client drops it, renews once and
+/// retries the request once.
+struct RESTClient: Sendable {
+    /// The base URL under which `/api/v2` and `/o/client` live.
+    let baseURL: URL
+    /// The access token source (shared by copies of this client).
+    let tokenProvider: AccessTokenProvider
+
+    private let urls: RESTURLBuilder
+    private let exchange: RESTExchange
+    private let userAgent: String
+
+    /// Creates a client with its own token provider over `credentials`.
+    ///
+    /// - Parameters:
+    ///   - baseURL: where `/api/v2` and `/o/client` live (for example `https://sp.auth.adobe.com`).
+    ///   - softwareStatement: the statement registered once through DCR.
+    ///   - transport: moves the requests.
+    ///   - timeout: seconds each request may take.
+    ///   - credentials: where DCR credentials and the access token are kept.
+    ///   - timeSource: the clock deciding token expiry.
+    ///   - userAgent: sent when the request context has none, and to DCR.
+    ///   - redirectURI: the optional `redirect_uri` sent at registration.
+    init(
+        baseURL: URL, softwareStatement: String, transport: any HTTPTransport, timeout: TimeInterval,
+        credentials: any ClientCredentialsCache, timeSource: any TimeSource, userAgent: String,
+        redirectURI: String? = nil
+    ) {
+        let urls = RESTURLBuilder(baseURL: baseURL)
+        let exchange = RESTExchange(transport: transport, timeout: timeout)
+        let dcr = DCRClient(urls: urls, exchange: exchange, userAgent: userAgent, timeSource: timeSource)
+        let provider = AccessTokenProvider(
+            dcr: dcr, softwareStatement: softwareStatement, cache: credentials, timeSource: timeSource,
+            redirectURI: redirectURI)
+        self.init(baseURL: baseURL, tokenProvider: provider, transport: transport, timeout: timeout, userAgent: userAgent)
+    }
+
+    /// Creates a client sharing an existing token provider (several service provider URLs
+    /// registered under the same software statement).
+    init(baseURL: URL, tokenProvider: AccessTokenProvider, transport: any HTTPTransport, timeout: TimeInterval, userAgent: String) {
+        self.baseURL = baseURL
+        self.tokenProvider = tokenProvider
+        self.urls = RESTURLBuilder(baseURL: baseURL)
+        self.exchange = RESTExchange(transport: transport, timeout: timeout)
+        self.userAgent = userAgent
+    }
+
+    // MARK: Configuration
+
+    /// `GET /api/v2/{serviceProvider}/configuration` (with `?profile=` when the context has
+    /// an application profile).
+    func configuration(serviceProvider: String, context: RequestContext) async throws(RESTClientError) -> ServiceConfiguration {
+        let query = context.applicationProfile.flatMap { $0.isEmpty ? nil : [("profile", $0)] } ?? []
+        return try await perform(
+            .configuration, "GET", [serviceProvider, "configuration"], query: query, context: context,
+            decoding: ServiceConfiguration.self)
+    }
+
+    // MARK: Sessions
+
+    /// `POST /api/v2/{serviceProvider}/sessions`, form `mvpd`, `domainName`, `redirectUrl`.
+    func createSession(
+        serviceProvider: String, mvpd: String, domainName: String, redirectURL: String, context: RequestContext
+    ) async throws(RESTClientError) -> SessionAction {
+        try await perform(
+            .createSession, "POST", [serviceProvider, "sessions"],
+            body: .form([("mvpd", mvpd), ("domainName", domainName), ("redirectUrl", redirectURL)]),
+            context: context, decoding: SessionAction.self)
+    }
+
+    /// ``createSession(serviceProvider:mvpd:domainName:redirectURL:context:)`` with a URL.
+    func createSession(
+        serviceProvider: String, mvpd: String, domainName: String, redirectURL: URL, context: RequestContext
+    ) async throws(RESTClientError) -> SessionAction {
+        try await createSession(
+            serviceProvider: serviceProvider, mvpd: mvpd, domainName: domainName, redirectURL: redirectURL.absoluteString,
+            context: context)
+    }
+
+    /// `POST /api/v2/{serviceProvider}/sessions/{code}`, form `mvpd`, `domainName`, `redirectUrl`.
+    func resumeSession(
+        serviceProvider: String, code: String, mvpd: String, domainName: String, redirectURL: String,
+        context: RequestContext
+    ) async throws(RESTClientError) -> SessionAction {
+        try await perform(
+            .resumeSession, "POST", [serviceProvider, "sessions", code],
+            body: .form([("mvpd", mvpd), ("domainName", domainName), ("redirectUrl", redirectURL)]),
+            context: context, decoding: SessionAction.self)
+    }
+
+    /// ``resumeSession(serviceProvider:code:mvpd:domainName:redirectURL:context:)`` with a URL.
+    func resumeSession(
+        serviceProvider: String, code: String, mvpd: String, domainName: String, redirectURL: URL,
+        context: RequestContext
+    ) async throws(RESTClientError) -> SessionAction {
+        try await resumeSession(
+            serviceProvider: serviceProvider, code: code, mvpd: mvpd, domainName: domainName,
+            redirectURL: redirectURL.absoluteString, context: context)
+    }
+
+    /// `GET /api/v2/{serviceProvider}/sessions/{code}`.
+    func sessionInformation(serviceProvider: String, code: String, context: RequestContext) async throws(RESTClientError) -> SessionStatus {
+        try await perform(
+            .sessionInformation, "GET", [serviceProvider, "sessions", code], context: context, decoding: SessionStatus.self)
+    }
+
+    /// The absolute `/api/v2/authenticate/{serviceProvider}/{code}` URL a user agent opens
+    /// to log in at the MVPD. No request is made.
+    func authenticateURL(serviceProvider: String, code: String) -> URL {
+        urls.url(["api", "v2", "authenticate", serviceProvider, code])
+            ?? baseURL.appendingPathComponent("api/v2/authenticate/\(serviceProvider)/\(code)")
+    }
+
+    /// An absolute URL for a `url` attribute of a response (kept when absolute, resolved
+    /// against the base URL when it is a path such as `/api/v2/authenticate/REF30/8ER640M`).
+    func absoluteURL(for reference: String) -> URL? {
+        urls.resolve(reference)
+    }
+
+    // MARK: Profiles
+
+    /// `GET /api/v2/{serviceProvider}/profiles`: every valid profile, ordered by MVPD id.
+    func profiles(serviceProvider: String, context: RequestContext) async throws(RESTClientError) -> [Profile] {
+        try await perform(.profiles, "GET", [serviceProvider, "profiles"], context: context, decoding: ProfilesResponse.self)
+            .profiles
+    }
+
+    /// `GET /api/v2/{serviceProvider}/profiles/{mvpd}`.
+    func profile(serviceProvider: String, mvpd: String, context: RequestContext) async throws(RESTClientError) -> [Profile] {
+        try await perform(
+            .profileForMVPD, "GET", [serviceProvider, "profiles", mvpd], context: context, decoding: ProfilesResponse.self
+        ).profiles
+    }
+
+    /// `GET /api/v2/{serviceProvider}/profiles/code/{code}`.
+    func profile(serviceProvider: String, code: String, context: RequestContext) async throws(RESTClientError) -> [Profile] {
+        try await perform(
+            .profileForCode, "GET", [serviceProvider, "profiles", "code", code], context: context,
+            decoding: ProfilesResponse.self
+        ).profiles
+    }
+
+    // MARK: Partner single sign-on
+
+    /// `POST /api/v2/{serviceProvider}/sessions/sso/{partner}` with the context's
+    /// `AP-Partner-Framework-Status`; form `domainName`, `redirectUrl` (documented as
+    /// required, used when the server falls back to basic authentication; omitted when nil).
+    func partnerSession(
+        serviceProvider: String, partner: String, domainName: String? = nil, redirectURL: String? = nil,
+        context: RequestContext
+    ) async throws(RESTClientError) -> PartnerSessionAction {
+        var form: [(name: String, value: String)] = []
+        if let domainName { form.append(("domainName", domainName)) }
+        if let redirectURL { form.append(("redirectUrl", redirectURL)) }
+        return try await perform(
+            .partnerSession, "POST", [serviceProvider, "sessions", "sso", partner], body: .form(form), context: context,
+            decoding: PartnerSessionAction.self)
+    }
+
+    /// ``partnerSession(serviceProvider:partner:domainName:redirectURL:context:)`` with a URL.
+    func partnerSession(
+        serviceProvider: String, partner: String, domainName: String, redirectURL: URL, context: RequestContext
+    ) async throws(RESTClientError) -> PartnerSessionAction {
+        try await partnerSession(
+            serviceProvider: serviceProvider, partner: partner, domainName: domainName,
+            redirectURL: redirectURL.absoluteString, context: context)
+    }
+
+    /// `POST /api/v2/{serviceProvider}/profiles/sso/{partner}`, form `SAMLResponse`.
+    ///
+    /// The documentation wants the SAML response Base64-encoded, then URL-encoded: a value
+    /// that is not Base64 already (raw XML) is Base64-encoded first.
+    func partnerProfile(
+        serviceProvider: String, partner: String, samlResponse: String, context: RequestContext
+    ) async throws(RESTClientError) -> [Profile] {
+        guard !samlResponse.isEmpty else {
+            throw .invalidRequest(operation: .partnerProfile, reason: "the SAML response is empty")
+        }
+        let encoded = Data(base64Encoded: samlResponse) != nil ? samlResponse : Data(samlResponse.utf8).base64EncodedString()
+        return try await perform(
+            .partnerProfile, "POST", [serviceProvider, "profiles", "sso", partner], body: .form([("SAMLResponse", encoded)]),
+            context: context, decoding: ProfilesResponse.self
+        ).profiles
+    }
+
+    // MARK: Decisions
+
+    /// `POST /api/v2/{serviceProvider}/decisions/authorize/{mvpd}`, JSON `{"resources": [...]}`.
+    func authorize(serviceProvider: String, mvpd: String, resources: [String], context: RequestContext) async throws(RESTClientError) -> [Decision] {
+        try await decisions(.authorize, "authorize", serviceProvider: serviceProvider, mvpd: mvpd, resources: resources, context: context)
+    }
+
+    /// `POST /api/v2/{serviceProvider}/decisions/preauthorize/{mvpd}`, JSON `{"resources": [...]}`.
+    func preauthorize(serviceProvider: String, mvpd: String, resources: [String], context: RequestContext) async throws(RESTClientError) -> [Decision] {
+        try await decisions(.preauthorize, "preauthorize", serviceProvider: serviceProvider, mvpd: mvpd, resources: resources, context: context)
+    }
+
+    private func decisions(
+        _ operation: RESTOperation, _ kind: String, serviceProvider: String, mvpd: String, resources: [String],
+        context: RequestContext
+    ) async throws(RESTClientError) -> [Decision] {
+        guard !resources.isEmpty else {
+            throw .invalidRequest(operation: operation, reason: "no resource was given")
+        }
+        let body: Data
+        do {
+            body = try JSONEncoder().encode(["resources": resources])
+        } catch {
+            throw .invalidRequest(operation: operation, reason: "the resources could not be encoded")
+        }
+        return try await perform(
+            operation, "POST", [serviceProvider, "decisions", kind, mvpd], body: .json(body), context: context,
+            decoding: DecisionsResponse.self
+        ).decisions
+    }
+
+    // MARK: Logout
+
+    /// `GET /api/v2/{serviceProvider}/logout/{mvpd}?redirectUrl=…`.
+    func logout(serviceProvider: String, mvpd: String, redirectURL: String, context: RequestContext) async throws(RESTClientError) -> [LogoutAction] {
+        try await perform(
+            .logout, "GET", [serviceProvider, "logout", mvpd], query: [("redirectUrl", redirectURL)], context: context,
+            decoding: LogoutResponse.self
+        ).logouts
+    }
+
+    /// ``logout(serviceProvider:mvpd:redirectURL:context:)`` with a URL.
+    func logout(serviceProvider: String, mvpd: String, redirectURL: URL, context: RequestContext) async throws(RESTClientError) -> [LogoutAction] {
+        try await logout(serviceProvider: serviceProvider, mvpd: mvpd, redirectURL: redirectURL.absoluteString, context: context)
+    }
+
+    // MARK: Exchange
+
+    /// Builds, signs, sends and decodes one `/api/v2` operation, renewing the access token
+    /// and retrying once after a 401.
+    private func perform<Response: Decodable>(
+        _ operation: RESTOperation, _ method: String, _ segments: [String],
+        query: [(name: String, value: String)] = [], body: RESTRequestBody = .none, context: RequestContext,
+        decoding: Response.Type
+    ) async throws(RESTClientError) -> Response {
+        if segments.contains(where: \.isEmpty) {
+            throw .invalidRequest(operation: operation, reason: "a path parameter is empty")
+        }
+        guard let url = urls.url(["api", "v2"] + segments, query: query) else {
+            throw .invalidRequest(operation: operation, reason: "the base URL cannot form the request URL")
+        }
+        // Validate the headers before any network traffic (the token is added later).
+        _ = try RESTHeaders.build(operation: operation, accessToken: nil, body: body, context: context, userAgent: userAgent)
+
+        var token = try await tokenProvider.token(deviceInfo: context.deviceInfo)
+        var response = try await send(operation, method, url, body, context, token)
+        if response.status == 401 {
+            let refusal = RESTResponseClassifier.enhancedError(in: response.body)
+            await tokenProvider.invalidate(rejectedToken: token, reregister: refusal?.action == "application-registration")
+            token = try await tokenProvider.token(deviceInfo: context.deviceInfo)
+            response = try await send(operation, method, url, body, context, token)
+        }
+        switch RESTResponseClassifier.classify(response, operation: operation) {
+        case .success(let data):
+            return try RESTResponseClassifier.decode(Response.self, from: data, operation: operation)
+        case .unauthorized(let error):
+            throw .server(operation: operation, httpStatus: 401, error: error)
+        case .failure(let error):
+            throw error
+        }
+    }
+
+    private func send(
+        _ operation: RESTOperation, _ method: String, _ url: URL, _ body: RESTRequestBody, _ context: RequestContext,
+        _ token: String
+    ) async throws(RESTClientError) -> HTTPResponseMessage {
+        let headers = try RESTHeaders.build(operation: operation, accessToken: token, body: body, context: context, userAgent: userAgent)
+        return try await exchange.send(HTTPRequestMessage(method: method, url: url, headers: headers, body: body.data), operation: operation)
+    }
+}

@@ -1,0 +1,89 @@
+import Foundation
+
+/// Why a REST API V2 or DCR operation did not produce its documented result.
+enum RESTClientError: Error, Sendable, Equatable {
+    /// The server answered with a documented error status (4xx/5xx); `error` is the
+    /// enhanced error decoded from the body, when the body held one.
+    case server(operation: RESTOperation, httpStatus: Int, error: EnhancedError?)
+    /// The server answered with a status the documentation does not describe for the operation.
+    case undocumentedStatus(operation: RESTOperation, httpStatus: Int)
+    /// The success body was not the documented JSON (not JSON, truncated, wrong shape).
+    case malformedBody(operation: RESTOperation, reason: String)
+    /// No response: the transport failed.
+    case transport(operation: RESTOperation, TransportFailure)
+    /// The X-Device-Info values break the header's rules (missing required key, value
+    /// outside a restricted list).
+    case invalidDeviceInfo(String)
+    /// The request could not be built from the given values (nothing was sent).
+    case invalidRequest(operation: RESTOperation, reason: String)
+
+    /// The operation that failed, when the error belongs to one.
+    var operation: RESTOperation? {
+        switch self {
+        case .server(let operation, _, _), .undocumentedStatus(let operation, _),
+            .malformedBody(let operation, _), .transport(let operation, _),
+            .invalidRequest(let operation, _):
+            operation
+        case .invalidDeviceInfo:
+            nil
+        }
+    }
+
+    /// The HTTP status of the response, when one arrived.
+    var httpStatus: Int? {
+        switch self {
+        case .server(_, let status, _), .undocumentedStatus(_, let status): status
+        default: nil
+        }
+    }
+
+    /// The enhanced error the server sent, if any.
+    var enhancedError: EnhancedError? {
+        if case .server(_, _, let error) = self { return error }
+        return nil
+    }
+
+    /// A sentence a person can act on: which operation failed and why. Never contains
+    /// credentials, tokens or request bodies.
+    var message: String {
+        switch self {
+        case .server(let operation, let status, let error):
+            var text = "Adobe Pass \(operation.displayName) failed with HTTP \(status)"
+            if let error {
+                text += " (\(error.code)"
+                if let message = error.message, !message.isEmpty { text += ": \(message)" }
+                if let details = error.details, !details.isEmpty { text += " — \(details)" }
+                text += ")"
+                if let action = error.action, !action.isEmpty, action != "none" {
+                    text += "; recommended action: \(action)"
+                }
+            } else {
+                text += " and no error details"
+            }
+            return text + "."
+        case .undocumentedStatus(let operation, let status):
+            return "Adobe Pass \(operation.displayName) answered HTTP \(status), a status its documentation does not describe; check the service URL and any proxy in between."
+        case .malformedBody(let operation, let reason):
+            return "Adobe Pass \(operation.displayName) returned a body that is not the documented JSON: \(reason)."
+        case .transport(let operation, let failure):
+            return "Adobe Pass \(operation.displayName) got no response: \(failure.sentence)"
+        case .invalidDeviceInfo(let reason):
+            return "The X-Device-Info values are invalid: \(reason). Fix the device information in the configuration."
+        case .invalidRequest(let operation, let reason):
+            return "Adobe Pass \(operation.displayName) was not sent: \(reason)."
+        }
+    }
+}
+
+extension TransportFailure {
+    /// A sentence describing the failure for a person.
+    var sentence: String {
+        switch self {
+        case .timedOut: "no answer arrived before the request timeout; check the network or raise the timeout."
+        case .cannotConnect(let detail): "could not connect to the server (\(detail)); check the service URL and the network."
+        case .connectionLost(let detail): "the connection closed before the whole response arrived (\(detail)); try again."
+        case .cancelled: "the request was cancelled."
+        case .other(let detail): "\(detail)."
+        }
+    }
+}

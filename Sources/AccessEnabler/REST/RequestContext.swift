@@ -1,0 +1,44 @@
+import Foundation
+
+/// The per-device values every REST API V2 request carries in its headers.
+struct RequestContext: Sendable, Equatable {
+    /// The raw device identifier, stable for the installation. The header sends
+    /// `fingerprint <Base64 of this value>`.
+    var deviceIdentifier: String
+    /// The `X-Device-Info` values.
+    var deviceInfo: DeviceInfo
+    /// The Experience Cloud visitor id sent as `AP-Visitor-Identifier`, when set.
+    var visitorID: String?
+    /// The `User-Agent` header; when empty the client's own user agent is sent.
+    var userAgent: String
+    /// The partner framework status sent as `AP-Partner-Framework-Status` on operations
+    /// that accept it, when set.
+    var partnerStatus: PartnerFrameworkStatus?
+    /// The legacy `applicationProfile` option, sent as the configuration request's
+    /// `profile` query parameter, when set.
+    var applicationProfile: String?
+
+    init(
+        deviceIdentifier: String, deviceInfo: DeviceInfo, visitorID: String? = nil, userAgent: String = "",
+        partnerStatus: PartnerFrameworkStatus? = nil, applicationProfile: String? = nil
+    ) {
+        self.deviceIdentifier = deviceIdentifier
+        self.deviceInfo = deviceInfo
+        self.visitorID = visitorID
+        self.userAgent = userAgent
+        self.partnerStatus = partnerStatus
+        self.applicationProfile = applicationProfile
+    }
+
+    /// The same context with a different partner framework status.
+    func with(partnerStatus: PartnerFrameworkStatus?) -> RequestContext {
+        var copy = self
+        copy.partnerStatus = partnerStatus
+        return copy
+    }
+
+    /// The `AP-Device-Identifier` header value.
+    var deviceIdentifierHeaderValue: String {
+        "fingerprint " + Data(deviceIdentifier.utf8).base64EncodedString()
+    }
+}

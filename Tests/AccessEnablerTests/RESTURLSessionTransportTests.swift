@@ -1,0 +1,183 @@
+import Foundation
+import Testing
+
+@testable import AccessEnabler
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// ``URLSessionTransport`` against throwaway loopback sockets: a listener that never
+/// answers, a closed port, a redirect, a truncated body and a plain answer.
+@Suite("URLSession transport", .timeLimit(.minutes(1)))
+struct RESTURLSessionTransportTests {
+    private func send(_ url: URL, timeout: TimeInterval = 5, body: Data? = nil) async -> Result<HTTPResponseMessage, TransportFailure> {
+        let transport = URLSessionTransport()
+        let request = HTTPRequestMessage(
+            method: body == nil ? "GET" : "POST", url: url,
+            headers: [("Accept", "application/json"), ("X-Test", "one")], body: body)
+        do {
+            return .success(try await transport.send(request, timeout: timeout))
+        } catch {
+            return .failure(error)
+        }
+    }
+
+    @Test func listenerThatNeverAnswersTimesOut() async throws {
+        let listener = try RawListener()
+        let result = await send(URL(string: "http://127.0.0.1:\(listener.port)/api/v2/SPX/configuration")!, timeout: 0.5)
+        guard case .failure(let failure) = result else {
+            Issue.record("expected a failure, got \(result)")
+            return
+        }
+        #expect(failure == .timedOut)
+    }
+
+    @Test func closedPortCannotConnect() async throws {
+        let port = try RawListener.unusedPort()
+        let result = await send(URL(string: "http://127.0.0.1:\(port)/")!, timeout: 5)
+        guard case .failure(.cannotConnect) = result else {
+            Issue.record("expected cannotConnect, got \(result)")
+            return
+        }
+    }
+
+    @Test func redirectIsReturnedAsIs() async throws {
+        let listener = try RawListener()
+        listener.answerOnce(
+            "HTTP/1.1 302 Found\r\nLocation: http://127.0.0.1:9/elsewhere\r\nContent-Length: 0\r\nConnection: close\r\n\r\n")
+        let result = await send(URL(string: "http://127.0.0.1:\(listener.port)/api/v2/authenticate/SPX/C1")!)
+        let response = try result.get()
+        #expect(response.status == 302)
+        #expect(response.header("Location") == "http://127.0.0.1:9/elsewhere")
+    }
+
+    @Test func truncatedBodyIsConnectionLost() async throws {
+        let listener = try RawListener()
+        listener.answerOnce("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 500\r\n\r\n{\"profiles\":")
+        let result = await send(URL(string: "http://127.0.0.1:\(listener.port)/api/v2/SPX/profiles")!)
+        guard case .failure(.connectionLost) = result else {
+            Issue.record("expected connectionLost, got \(result)")
+            return
+        }
+    }
+
+    @Test func plainAnswerCarriesStatusHeadersAndBody() async throws {
+        let listener = try RawListener()
+        let body = #"{"profiles":{}}"#
+        listener.answerOnce(
+            "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: \(body.utf8.count)\r\nConnection: close\r\n\r\n\(body)")
+        let result = await send(URL(string: "http://127.0.0.1:\(listener.port)/api/v2/SPX/profiles")!, body: Data("a=1".utf8))
+        let response = try result.get()
+        #expect(response.status == 200)
+        #expect(response.header("content-type") == "application/json")
+        #expect(String(decoding: response.body, as: UTF8.self) == body)
+        let received = listener.receivedRequest()
+        #expect(received.hasPrefix("POST /api/v2/SPX/profiles HTTP/1.1\r\n"))
+        #expect(received.lowercased().contains("x-test: one\r\n"))
+        #expect(received.hasSuffix("\r\n\r\na=1"))
+    }
+}
+
+/// A loopback TCP listener on an ephemeral port. It either never accepts (the kernel
+/// still completes the handshake, so a client waits for an answer that never comes) or
+/// answers one connection with fixed bytes and closes it. Every wait is bounded.
+private final class RawListener: @unchecked Sendable {
+    let port: UInt16
+    private let socketFD: Int32
+    private let lock = NSLock()
+    private var request = ""
+    private let done = DispatchSemaphore(value: 0)
+    private var serving = false
+
+    struct SocketError: Error { var step: String }
+
+    init() throws {
+        (socketFD, port) = try Self.bindLoopback()
+        guard listen(socketFD, 8) == 0 else {
+            close(socketFD)
+            throw SocketError(step: "listen")
+        }
+    }
+
+    deinit {
+        if serving { _ = done.wait(timeout: .now() + 5) }
+        close(socketFD)
+    }
+
+    /// A port nothing listens on (bound, then closed).
+    static func unusedPort() throws -> UInt16 {
+        let (fd, port) = try bindLoopback()
+        close(fd)
+        return port
+    }
+
+    private static func bindLoopback() throws -> (Int32, UInt16) {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { throw SocketError(step: "socket") }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = 0
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard bound == 0 else {
+            close(fd)
+            throw SocketError(step: "bind")
+        }
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let named = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
+        }
+        guard named == 0 else {
+            close(fd)
+            throw SocketError(step: "getsockname")
+        }
+        return (fd, UInt16(bigEndian: address.sin_port))
+    }
+
+    /// Accepts one connection on a background thread, reads the request (headers plus a
+    /// Content-Length body), writes `response` and closes.
+    func answerOnce(_ response: String) {
+        serving = true
+        let listenFD = socketFD
+        Thread.detachNewThread { [self] in
+            defer { done.signal() }
+            var poller = pollfd(fd: listenFD, events: Int16(POLLIN), revents: 0)
+            guard poll(&poller, 1, 5000) > 0 else { return }
+            let connection = accept(listenFD, nil, nil)
+            guard connection >= 0 else { return }
+            defer { close(connection) }
+            var timeout = timeval(tv_sec: 5, tv_usec: 0)
+            setsockopt(connection, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+            var received = Data()
+            var buffer = [UInt8](repeating: 0, count: 4096)
+            while !Self.isComplete(received) {
+                let count = recv(connection, &buffer, buffer.count, 0)
+                if count <= 0 { break }
+                received.append(contentsOf: buffer[0..<count])
+            }
+            lock.withLock { request = String(decoding: received, as: UTF8.self) }
+            let bytes = Array(response.utf8)
+            _ = bytes.withUnsafeBytes { send(connection, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            shutdown(connection, Int32(SHUT_RDWR))
+        }
+    }
+
+    /// The request bytes received by ``answerOnce(_:)``.
+    func receivedRequest() -> String {
+        if serving { _ = done.wait(timeout: .now() + 5); done.signal() }
+        return lock.withLock { request }
+    }
+
+    private static func isComplete(_ data: Data) -> Bool {
+        let text = String(decoding: data, as: UTF8.self)
+        guard let end = text.range(of: "\r\n\r\n") else { return false }
+        let head = text[..<end.lowerBound].lowercased()
+        let length = head.split(separator: "\r\n")
+            .first { $0.hasPrefix("content-length:") }
+            .flatMap { Int($0.dropFirst("content-length:".count).trimmingCharacters(in: .whitespaces)) } ?? 0
+        return text.utf8.count - text[..<end.upperBound].utf8.count >= length
+    }
+}
