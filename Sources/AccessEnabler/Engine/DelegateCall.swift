@@ -14,7 +14,7 @@ enum DelegateCall: Sendable {
     case setToken(String, resource: String)
     case tokenRequestFailed(String, errorCode: String, description: String)
     case selectedProvider(MVPD?)
-    case setMetadataStatus(MetadataValue?, encrypted: Bool, key: Int32, arguments: MetadataArguments)
+    case setMetadataStatus(JSONValue?, encrypted: Bool, key: Int32, arguments: MetadataArguments)
     case preauthorizedResources([String])
     case sendTrackingData([String], event: Int32)
     case status(AdvancedStatus)

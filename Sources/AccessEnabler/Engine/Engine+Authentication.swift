@@ -221,7 +221,7 @@ extension EntitlementEngine {
             return
         }
         if action.actionName == "authorize" {
-            do {
+            do throws(RESTClientError) {
                 let profiles = try await client.profile(serviceProvider: requestor, mvpd: mvpd.id, context: context())
                 guard let profile = profiles.first(where: { $0.mvpd == mvpd.id }) ?? profiles.first else {
                     throw RESTClientError.malformedBody(operation: .profileForMVPD, reason: "the profile for \(mvpd.id) was missing from the answer")

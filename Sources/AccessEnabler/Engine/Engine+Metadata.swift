@@ -18,7 +18,7 @@ extension EntitlementEngine {
             emit(.setMetadataStatus(validProfile.map { .string(epochMilliseconds($0.notAfter)) }, encrypted: false, key: query.key, arguments: arguments))
         case .authorization(let resource):
             let token = resource.flatMap { resource in requestorID.flatMap { store.authorization(requestor: $0, resource: resource) } }
-            let value: MetadataValue? = validProfile == nil ? nil : token.map { .string(epochMilliseconds($0.notAfter)) }
+            let value: JSONValue? = validProfile == nil ? nil : token.map { .string(epochMilliseconds($0.notAfter)) }
             emit(.setMetadataStatus(value, encrypted: false, key: query.key, arguments: arguments))
         case .deviceID:
             emit(.setMetadataStatus(.string(store.deviceIdentifier), encrypted: false, key: query.key, arguments: arguments))
@@ -32,7 +32,7 @@ extension EntitlementEngine {
                 return
             }
             let attribute = profile.attributes[name]
-            emit(.setMetadataStatus(attribute.map { $0.value.metadataValue }, encrypted: attribute?.encrypted ?? false, key: query.key, arguments: arguments))
+            emit(.setMetadataStatus(attribute.map { $0.value }, encrypted: attribute?.encrypted ?? false, key: query.key, arguments: arguments))
         case .unknown(let opcode):
             emitStatus(StatusCatalog.status("N500", message: "getMetadata needs METADATA_OPCODE_KEY set to METADATA_AUTHENTICATION, METADATA_AUTHORIZATION, METADATA_DEVICE_ID or METADATA_USER_META; got \(opcode.map(String.init) ?? "none")."))
             emit(.setMetadataStatus(nil, encrypted: false, key: query.key, arguments: arguments))

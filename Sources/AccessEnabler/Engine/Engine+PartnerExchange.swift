@@ -24,7 +24,9 @@ extension EntitlementEngine {
         let context = context(partnerStatus: partnerStatus)
         let action: PartnerSessionAction
         do {
-            action = try await client.partnerSession(serviceProvider: requestor, partner: "Apple", context: context)
+            action = try await client.partnerSession(
+                serviceProvider: requestor, partner: "Apple", domainName: configuration.domainName,
+                redirectURL: configuration.redirectURL, context: context)
         } catch {
             return .failed(error)
         }
@@ -42,7 +44,7 @@ extension EntitlementEngine {
             return .fallback(reasonType: action.reasonType ?? action.actionName)
         }
         let request = PartnerMetadataRequest(
-            isInterruptionAllowed: interactive, supportedAccountProviderIdentifiers: [partnerStatus.providerID],
+            isInterruptionAllowed: interactive, supportedAccountProviderIdentifiers: partnerStatus.providerID.map { [$0] } ?? [],
             samlRequest: authenticationRequest.request, attributeNames: authenticationRequest.attributesNames)
         let samlResponse: String
         do {
@@ -69,7 +71,7 @@ extension EntitlementEngine {
         let type = StoredProfileType(rawValue: profile.type) ?? (tokenSource == "Apple" ? .appleSSO : .regular)
         return StoredProfile(
             requestor: requestor, mvpd: profile.mvpd, type: type, notBefore: profile.notBefore, notAfter: profile.notAfter,
-            attributes: profile.attributes.mapValues { StoredAttribute(value: StoredJSON($0.value), encrypted: $0.state == "enc") },
+            attributes: profile.attributes.mapValues { StoredAttribute(value: $0.value, encrypted: $0.state == "enc") },
             tokenSource: tokenSource, partnerProviderID: partnerProviderID, serviceProviderURL: nil)
     }
 }

@@ -72,7 +72,7 @@ extension EntitlementEngine {
         if let existing = clientsByBaseURL[key] { return existing }
         // Client credentials belong to the deployment that issued them: only the configured
         // environment's are persisted; other service providers register once per launch.
-        let client = EntitlementEngine.makeClient(baseURL: url, softwareStatement: softwareStatement, configuration: configuration, credentials: InMemoryCredentialsCache())
+        let client = EntitlementEngine.makeClient(baseURL: url, softwareStatement: softwareStatement, configuration: configuration, credentials: InMemoryClientCredentialsCache())
         clientsByBaseURL[key] = client
         return client
     }
@@ -89,7 +89,7 @@ extension EntitlementEngine {
         return await withTaskGroup(of: ConfigurationOutcome.self) { group in
             for client in clients {
                 group.addTask {
-                    do {
+                    do throws(RESTClientError) {
                         return ConfigurationOutcome(client: client, result: .success(try await client.configuration(serviceProvider: requestor, context: context)))
                     } catch {
                         return ConfigurationOutcome(client: client, result: .failure(error))

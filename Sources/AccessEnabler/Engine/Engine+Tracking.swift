@@ -25,7 +25,7 @@ extension EntitlementEngine {
 
     /// The MD5 of the profile's `userID`, hex, as the tracking events document; empty when unknown.
     private func hashedUserID(_ profile: StoredProfile?) -> String {
-        guard let attribute = profile?.attributes["userID"], case .string(let userID) = attribute.value.metadataValue else { return "" }
+        guard let attribute = profile?.attributes["userID"], case .string(let userID) = attribute.value else { return "" }
         return MD5.hex(Array(userID.utf8))
     }
 }

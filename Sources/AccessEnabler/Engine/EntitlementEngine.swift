@@ -99,7 +99,7 @@ actor EntitlementEngine {
            let decoded = try? JSONDecoder().decode(DeviceInfo.self, from: data) {
             return decoded
         }
-        return configuration.deviceInfo ?? DeviceInfo.linuxDefault(platform: configuration.platform)
+        return configuration.deviceInfo ?? DeviceInfo.linuxDefault(platform: configuration.platform == .tvOS ? .tvOS : .iOS)
     }
 
     /// `nil` when the requestor is ready; otherwise the status to report, having waited

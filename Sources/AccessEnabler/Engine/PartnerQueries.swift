@@ -14,7 +14,7 @@ extension EntitlementEngine {
         let result: Result<PartnerAccountMetadata, PartnerFrameworkError> = await withDeadline(
             seconds: timeout, fallback: .failure(.serviceTemporarilyUnavailable)
         ) {
-            do { return .success(try await partner.accountMetadata(request)) } catch { return .failure(error) }
+            do throws(PartnerFrameworkError) { return .success(try await partner.accountMetadata(request)) } catch { return .failure(error) }
         }
         switch result {
         case .success(let account): return PartnerSnapshot(access: access, account: account, metadataError: nil)

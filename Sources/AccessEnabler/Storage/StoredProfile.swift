@@ -14,7 +14,7 @@ enum StoredProfileType: String, Codable, Sendable, Equatable {
 
 /// One user metadata value of a profile.
 struct StoredAttribute: Codable, Sendable, Equatable {
-    var value: StoredJSON
+    var value: JSONValue
     /// Whether the MVPD sent the value encrypted (the app receives it as is).
     var encrypted: Bool
 }

@@ -114,11 +114,15 @@ struct ConfiguredMVPD: Decodable, Sendable, Equatable {
     var authPerBrowserSession: Bool?
     /// `passiveAuthnEnabled`, when sent.
     var passiveAuthnEnabled: Bool?
+    /// `requiresSVC`, when sent: the MVPD's login must run in a Safari View Controller. The
+    /// legacy SDK's configuration carried this flag; REST API V2 does not document it, so it
+    /// is read when present (PassSandbox sends it) and otherwise taken as `false`.
+    var requiresSVC: Bool?
 
     private enum CodingKeys: String, CodingKey {
         case id, displayName, logoUrl, enablePlatformServices, boardingStatus, displayInPlatformPicker
         case platformMappingId, isTempPass, isProxy, enforcePlatformPermissions
-        case authPerAggregator, authPerBrowserSession, passiveAuthnEnabled
+        case authPerAggregator, authPerBrowserSession, passiveAuthnEnabled, requiresSVC
     }
 
     init(
@@ -153,5 +157,6 @@ struct ConfiguredMVPD: Decodable, Sendable, Equatable {
         authPerAggregator = container.lenientBool(.authPerAggregator)
         authPerBrowserSession = container.lenientBool(.authPerBrowserSession)
         passiveAuthnEnabled = container.lenientBool(.passiveAuthnEnabled)
+        requiresSVC = container.lenientBool(.requiresSVC)
     }
 }

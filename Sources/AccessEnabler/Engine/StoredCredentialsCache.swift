@@ -1,0 +1,23 @@
+import Foundation
+
+/// Lets the REST client's DCR credentials and access token live in the ``TokenStore``, so
+/// registration happens once per software statement and device, across launches.
+struct StoredCredentialsCache: ClientCredentialsCache {
+    let store: TokenStore
+
+    func loadClientCredentials() -> DCRClientCredentials? {
+        store.clientCredentials.map { DCRClientCredentials(clientID: $0.clientID, clientSecret: $0.clientSecret) }
+    }
+
+    func saveClientCredentials(_ credentials: DCRClientCredentials) {
+        store.setClientCredentials(StoredClientCredentials(clientID: credentials.clientID, clientSecret: credentials.clientSecret))
+    }
+
+    func loadAccessToken() -> DCRAccessToken? {
+        store.accessToken.map { DCRAccessToken(value: $0.value, expiresAt: $0.expiresAt) }
+    }
+
+    func saveAccessToken(_ token: DCRAccessToken) {
+        store.setAccessToken(StoredAccessToken(value: token.value, expiresAt: token.expiresAt))
+    }
+}
