@@ -1,0 +1,104 @@
+import Foundation
+
+/// An Adobe Pass enhanced error: the `{action, status, code, message, details, helpUrl,
+/// trace}` object REST API V2 returns at top level (whole request refused) or at item
+/// level (one decision denied).
+struct SandboxEnhancedError: Error, Sendable {
+    var status: Int
+    var code: String
+    var message: String
+    var action: String
+    var details: String?
+
+    static let helpURL = "https://experienceleague.adobe.com/docs/pass/authentication/auth-features/error-reportn/enhanced-error-codes.html"
+
+    /// The error object; a fresh trace id each time.
+    var json: SandboxJSON {
+        .object(
+            ("action", .string(action)),
+            ("status", .int(Int64(status))),
+            ("code", .string(code)),
+            ("message", .string(message)),
+            ("details", details.map(SandboxJSON.string)),
+            ("helpUrl", .string(Self.helpURL)),
+            ("trace", .string(UUID().uuidString.lowercased()))
+        )
+    }
+
+    /// A top-level error response.
+    var response: SandboxResponse { SandboxResponse.json(json, status: status) }
+
+    func with(details: String) -> SandboxEnhancedError {
+        var copy = self
+        copy.details = details
+        return copy
+    }
+}
+
+extension SandboxEnhancedError {
+    // Messages and statuses follow the REST API V2 list of the Enhanced Error Codes page.
+
+    static let invalidServiceProvider = Self(status: 400, code: "invalid_parameter_service_provider", message: "The service provider parameter value is missing or invalid.", action: "none")
+    static let invalidMVPD = Self(status: 400, code: "invalid_parameter_mvpd", message: "The mvpd parameter value is missing or invalid.", action: "none")
+    static let invalidCode = Self(status: 400, code: "invalid_parameter_code", message: "The code parameter value is missing or invalid.", action: "none")
+    static let invalidResources = Self(status: 400, code: "invalid_parameter_resources", message: "The resources parameter value is missing or invalid.", action: "none")
+    static let invalidRedirectURL = Self(status: 400, code: "invalid_parameter_redirect_url", message: "The redirect URL parameter value is missing or invalid.", action: "none")
+    static let invalidPartner = Self(status: 400, code: "invalid_parameter_partner", message: "The partner parameter value is missing or invalid.", action: "none")
+    static let invalidSAMLResponse = Self(status: 400, code: "invalid_parameter_saml_response", message: "The SAML response parameter value is missing or invalid.", action: "none")
+    static let invalidDeviceInfo = Self(status: 400, code: "invalid_header_device_info", message: "The device information header value is missing or invalid.", action: "none")
+    static let invalidDeviceIdentifier = Self(status: 400, code: "invalid_header_device_identifier", message: "The device identifier header value is missing or invalid.", action: "none")
+    static let pfsAccessNotPresent = Self(status: 400, code: "invalid_header_pfs_permission_access_not_present", message: "The permission access status value from the partner framework status header is not present.", action: "none")
+    static let pfsAccessNotDetermined = Self(status: 400, code: "invalid_header_pfs_permission_access_not_determined", message: "The permission access status value from the partner framework status header is undetermined.", action: "none")
+    static let pfsAccessNotGranted = Self(status: 400, code: "invalid_header_pfs_permission_access_not_granted", message: "The permission access status value from the partner framework status header is not granted.", action: "none")
+    static let pfsProviderNotDetermined = Self(status: 400, code: "invalid_header_pfs_provider_id_not_determined", message: "The provider id value from the partner framework status header is not associated with a known mvpd.", action: "none")
+    static let pfsProviderMismatch = Self(status: 400, code: "invalid_header_pfs_provider_id_mismatch", message: "The provider id value from the partner framework status header does not match the mvpd sent as parameter.", action: "none")
+    static let pfsProviderExpired = Self(status: 400, code: "invalid_header_pfs_provider_info_expired", message: "The provider information from the partner framework status header has expired.", action: "none")
+    static let invalidIntegration = Self(status: 400, code: "invalid_integration", message: "The integration between the specified service provider and mvpd does not exist or is disabled.", action: "none")
+    static let invalidAuthenticationSession = Self(status: 400, code: "invalid_authentication_session", message: "The authentication session associated with this request is missing or invalid.", action: "none")
+    static let deniedByMVPD = Self(status: 403, code: "authorization_denied_by_mvpd", message: "The MVPD has returned a \"Deny\" decision when requesting authorization for the specified resource.", action: "none")
+    static let preauthorizationDeniedByMVPD = Self(status: 403, code: "preauthorization_denied_by_mvpd", message: "The MVPD has returned a \"Deny\" decision when requesting pre-authorization for the specified resource.", action: "none")
+    static let internalServerError = Self(status: 500, code: "internal_server_error", message: "The request failed due to an internal server error.", action: "none")
+    static let tooManyResources = Self(status: 403, code: "too_many_resources", message: "The authorization or preauthorization request failed because too many resources were queried. Please contact support team to properly configure the authorization and preauthorization limitations.", action: "configuration")
+    static let invalidAccessTokenServiceProvider = Self(status: 401, code: "invalid_access_token_service_provider", message: "The access token is invalid due to invalid service provider.", action: "application-registration")
+    static let invalidAccessTokenClientApplication = Self(status: 401, code: "invalid_access_token_client_application", message: "The access token is invalid due to invalid client application.", action: "application-registration")
+    static let profileMissing = Self(status: 403, code: "authenticated_profile_missing", message: "The authenticated profile associated with this request is missing.", action: "authentication")
+    static let profileExpired = Self(status: 403, code: "authenticated_profile_expired", message: "The authenticated profile associated with this request has expired.", action: "authentication")
+    static let tempPassDurationExceeded = Self(status: 403, code: "temporary_access_duration_limit_exceeded", message: "The temporary access duration limit has been exceeded.", action: "authentication")
+    static let networkReceivedError = Self(status: 403, code: "network_received_error", message: "There was a read error while retrieving the response from the associated partner service. Retrying the request might solve the issue.", action: "retry")
+
+    /// The error an injected status fault answers with.
+    static func injected(status: Int) -> SandboxEnhancedError {
+        var error: SandboxEnhancedError = switch status {
+        case 401: invalidAccessTokenClientApplication
+        case 403: networkReceivedError
+        case 400..<500: invalidServiceProvider
+        default: Self(status: status, code: "internal_server_error", message: "The request failed due to an internal server error.", action: "retry")
+        }
+        error.status = status
+        return error
+    }
+}
+
+extension SandboxResponse {
+    static let jsonContentType = "application/json;charset=UTF-8"
+
+    /// A JSON response.
+    static func json(_ value: SandboxJSON, status: Int = 200) -> SandboxResponse {
+        SandboxResponse(status: status, headers: [("Content-Type", jsonContentType)], body: value.bytes)
+    }
+
+    /// An HTML page.
+    static func html(_ page: String, status: Int = 200) -> SandboxResponse {
+        SandboxResponse(status: status, headers: [("Content-Type", "text/html;charset=UTF-8")], body: Array(page.utf8))
+    }
+
+    /// A `302 Found` to `location`.
+    static func redirect(to location: String) -> SandboxResponse {
+        SandboxResponse(status: 302, headers: [("Location", location), ("Content-Type", "text/html;charset=UTF-8")], body: [])
+    }
+
+    /// A plain-text response.
+    static func text(_ text: String, status: Int, headers: [(name: String, value: String)] = []) -> SandboxResponse {
+        SandboxResponse(status: status, headers: [("Content-Type", "text/plain;charset=UTF-8")] + headers, body: Array(text.utf8))
+    }
+}

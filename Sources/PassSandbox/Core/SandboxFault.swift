@@ -1,0 +1,49 @@
+import Foundation
+
+/// A misbehaviour injected into one endpoint with `PassSandbox.inject(_:into:)`.
+///
+/// The parts combine: a fault may both delay and fail a response. Order of effect:
+/// latency first, then a dropped connection, then a status, then a malformed body.
+public struct SandboxFault: Sendable, Equatable {
+    /// Seconds to wait before answering (real time, not the sandbox clock).
+    public var latency: TimeInterval
+    /// When set, the endpoint answers this status with an enhanced error body and does
+    /// nothing else (no state changes).
+    public var status: Int?
+    /// When `true`, the endpoint does its work but answers 200 with a truncated,
+    /// unparsable JSON body.
+    public var malformedBody: Bool
+    /// When `true`, the connection closes without any response.
+    public var dropConnection: Bool
+    /// How many requests the fault still applies to; `nil` means until cleared.
+    public var remaining: Int?
+
+    /// Creates a fault.
+    public init(latency: TimeInterval = 0, status: Int? = nil, malformedBody: Bool = false, dropConnection: Bool = false, remaining: Int? = nil) {
+        self.latency = latency
+        self.status = status
+        self.malformedBody = malformedBody
+        self.dropConnection = dropConnection
+        self.remaining = remaining
+    }
+}
+
+/// One line of the sandbox's request log.
+public struct SandboxLogEntry: Sendable, Equatable {
+    /// The request method.
+    public var method: String
+    /// The request path, without the query string.
+    public var path: String
+    /// The status answered; `0` when the connection was dropped.
+    public var status: Int
+    /// The endpoint the path matched, or `nil` for an unknown path.
+    public var endpoint: SandboxEndpoint?
+
+    /// Creates a log entry.
+    public init(method: String, path: String, status: Int, endpoint: SandboxEndpoint?) {
+        self.method = method
+        self.path = path
+        self.status = status
+        self.endpoint = endpoint
+    }
+}

@@ -1,0 +1,103 @@
+import Foundation
+
+/// A client registered through DCR with a software statement.
+struct ClientRegistration: Sendable {
+    let clientID: String
+    let clientSecret: String
+    let statement: String
+}
+
+/// An access token issued by `POST /o/client/token`.
+struct AccessTokenGrant: Sendable {
+    let clientID: String
+    let statement: String
+    let expiresAt: Date
+}
+
+/// Whose profiles these are: profiles belong to one registered client on one device for
+/// one service provider (losing client credentials loses the profiles, as the DCR FAQ says).
+struct ProfileOwner: Hashable, Sendable {
+    let clientID: String
+    let deviceID: String
+    let serviceProvider: String
+}
+
+/// The profile `type` values REST API V2 documents.
+enum ProfileKind: String, Sendable {
+    case regular, appleSSO, temporary, degraded
+
+    /// The profile `issuer`: the MVPD for a regular profile, `Apple` for partner single
+    /// sign-on, `Adobe` for temporary and degraded access.
+    func issuer(mvpd: String) -> String {
+        switch self {
+        case .regular: mvpd
+        case .appleSSO: "Apple"
+        case .temporary, .degraded: "Adobe"
+        }
+    }
+}
+
+/// A profile the sandbox keeps for an owner and MVPD.
+struct StoredProfile: Sendable {
+    let mvpd: String
+    let kind: ProfileKind
+    let notBefore: Date
+    let notAfter: Date
+    /// The MVPD user the profile belongs to (`nil` for temporary and degraded access).
+    let username: String?
+    /// The `userID` attribute.
+    let userID: String
+    let householdID: String?
+    let zip: [String]?
+
+    func isValid(at now: Date) -> Bool { notBefore <= now && now < notAfter }
+}
+
+/// An authentication session created by `POST /sessions` (or a partner fallback),
+/// identified by its code.
+struct AuthenticationSession: Sendable {
+    let code: String
+    let sessionID: String
+    let serviceProvider: String
+    let clientID: String
+    let deviceID: String?
+    let deviceInfo: SandboxJSON?
+    var mvpd: String?
+    var domainName: String?
+    var redirectUrl: String?
+    let notBefore: Date
+    let notAfter: Date
+    /// Set once the user logged in at the MVPD login page.
+    var authenticated = false
+
+    /// The parameters still needed, in the documented order.
+    var missingParameters: [String] {
+        var missing: [String] = []
+        if mvpd == nil { missing.append("mvpd") }
+        if domainName == nil { missing.append("domainName") }
+        if redirectUrl == nil { missing.append("redirectUrl") }
+        return missing
+    }
+
+    var owner: ProfileOwner? {
+        deviceID.map { ProfileOwner(clientID: clientID, deviceID: $0, serviceProvider: serviceProvider) }
+    }
+
+    func isOpen(at now: Date) -> Bool { now < notAfter }
+}
+
+/// A SAML request handed out in a `partner_profile` action, waiting for the partner
+/// framework's SAML response.
+struct PendingSAMLRequest: Sendable {
+    let requestID: String
+    let serviceProvider: String
+    let mvpd: String
+    let expiresAt: Date
+}
+
+/// TempPass is counted per device, requestor and TempPass MVPD.
+struct TempPassKey: Hashable, Sendable {
+    let deviceID: String
+    let serviceProvider: String
+    let mvpd: String
+}

@@ -1,0 +1,119 @@
+import Foundation
+
+/// Which endpoint a request path names, with the path parameters; parsed before any
+/// handler runs so faults and the request log know the endpoint.
+enum SandboxRoute: Equatable, Sendable {
+    case dcrRegister
+    case dcrToken
+    case configuration(serviceProvider: String)
+    case createSession(serviceProvider: String)
+    case resumeSession(serviceProvider: String, code: String)
+    case sessionInformation(serviceProvider: String, code: String)
+    case authenticate(serviceProvider: String, code: String)
+    case login(mvpd: String)
+    case profiles(serviceProvider: String)
+    case profileForMVPD(serviceProvider: String, mvpd: String)
+    case profileForCode(serviceProvider: String, code: String)
+    case partnerSession(serviceProvider: String, partner: String)
+    case partnerProfile(serviceProvider: String, partner: String)
+    case authorize(serviceProvider: String, mvpd: String)
+    case preauthorize(serviceProvider: String, mvpd: String)
+    case logout(serviceProvider: String, mvpd: String)
+    case mvpdLogout
+
+    /// The endpoint, for faults and logs.
+    var endpoint: SandboxEndpoint {
+        switch self {
+        case .dcrRegister: .dcrRegister
+        case .dcrToken: .dcrToken
+        case .configuration: .configuration
+        case .createSession: .createSession
+        case .resumeSession: .resumeSession
+        case .sessionInformation: .sessionInformation
+        case .authenticate: .authenticate
+        case .login: .login
+        case .profiles: .profiles
+        case .profileForMVPD: .profileForMVPD
+        case .profileForCode: .profileForCode
+        case .partnerSession: .partnerSession
+        case .partnerProfile: .partnerProfile
+        case .authorize: .authorize
+        case .preauthorize: .preauthorize
+        case .logout: .logout
+        case .mvpdLogout: .mvpdLogout
+        }
+    }
+
+    /// The methods the endpoint accepts.
+    var allowedMethods: [String] {
+        switch self {
+        case .dcrRegister, .dcrToken, .createSession, .resumeSession, .partnerSession, .partnerProfile, .authorize, .preauthorize: ["POST"]
+        case .login: ["GET", "POST"]
+        case .sessionInformation, .configuration, .authenticate, .profiles, .profileForMVPD, .profileForCode, .logout, .mvpdLogout: ["GET"]
+        }
+    }
+
+    /// Path of the MVPD login page for `mvpd`.
+    static func loginPath(mvpd: String) -> String { "/mvpd/\(mvpd)/login" }
+    /// Path of the MVPD logout page.
+    static let mvpdLogoutPath = "/adobe-services/logout"
+
+    /// Parses a request path (query excluded) and method. `nil` for an unknown path.
+    ///
+    /// `/api/v2/{sp}/sessions/{code}` is a resume for POST and an information query for
+    /// GET. The documentation's sample spellings `/api/v2/sessions/{sp}/{code}` and
+    /// `/api/v2/logout/{sp}/{mvpd}` are accepted too, and a trailing slash is ignored.
+    init?(method: String, path: String) {
+        var segments = path.split(separator: "/", omittingEmptySubsequences: true).map { String($0).removingPercentEncodingIfPossible }
+        guard !segments.isEmpty else { return nil }
+        if segments == ["o", "client", "register"] { self = .dcrRegister; return }
+        if segments == ["o", "client", "token"] { self = .dcrToken; return }
+        if segments == ["adobe-services", "logout"] { self = .mvpdLogout; return }
+        if segments.count == 3, segments[0] == "mvpd", segments[2] == "login" { self = .login(mvpd: segments[1]); return }
+        guard segments.count >= 3, segments[0] == "api", segments[1] == "v2" else { return nil }
+        segments.removeFirst(2)
+        switch segments.count {
+        case 2:
+            switch segments[1] {
+            case "configuration": self = .configuration(serviceProvider: segments[0])
+            case "sessions": self = .createSession(serviceProvider: segments[0])
+            case "profiles": self = .profiles(serviceProvider: segments[0])
+            default: return nil
+            }
+        case 3:
+            let (first, second, third) = (segments[0], segments[1], segments[2])
+            switch second {
+            case "sessions" where method == "GET": self = .sessionInformation(serviceProvider: first, code: third)
+            case "sessions": self = .resumeSession(serviceProvider: first, code: third)
+            case "profiles": self = .profileForMVPD(serviceProvider: first, mvpd: third)
+            case "logout": self = .logout(serviceProvider: first, mvpd: third)
+            default:
+                switch first {
+                case "authenticate": self = .authenticate(serviceProvider: second, code: third)
+                case "sessions": self = .sessionInformation(serviceProvider: second, code: third)
+                case "logout": self = .logout(serviceProvider: second, mvpd: third)
+                default: return nil
+                }
+            }
+        case 4:
+            switch (segments[1], segments[2]) {
+            case ("profiles", "code"): self = .profileForCode(serviceProvider: segments[0], code: segments[3])
+            case ("sessions", "sso"): self = .partnerSession(serviceProvider: segments[0], partner: segments[3])
+            case ("profiles", "sso"): self = .partnerProfile(serviceProvider: segments[0], partner: segments[3])
+            case ("decisions", "authorize"): self = .authorize(serviceProvider: segments[0], mvpd: segments[3])
+            case ("decisions", "preauthorize"): self = .preauthorize(serviceProvider: segments[0], mvpd: segments[3])
+            default: return nil
+            }
+        default:
+            return nil
+        }
+    }
+}
+
+extension String {
+    /// The percent-decoded text, or the text itself when it is not valid percent-encoding.
+    var removingPercentEncodingIfPossible: String {
+        guard contains("%") else { return self }
+        return removingPercentEncoding ?? self
+    }
+}

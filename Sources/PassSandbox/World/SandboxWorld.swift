@@ -1,0 +1,209 @@
+import Foundation
+
+/// Everything the offline Adobe Pass knows: software statements, service providers
+/// (requestors), their MVPD integrations with dashboard flags, and the MVPDs' users.
+///
+/// This is the world file's model; read one with ``load(from:)``, which names the JSON
+/// path of any mistake. Optional fields take the defaults documented on each property.
+public struct SandboxWorld: Codable, Sendable, Equatable {
+    /// Seconds an access token from `POST /o/client/token` stays valid (`expires_in`).
+    public var accessTokenTTL: Int
+    /// Software statement → the service provider ids its registered application may call.
+    public var softwareStatements: [String: [String]]
+    /// The service providers (requestors).
+    public var serviceProviders: [SandboxServiceProvider]
+
+    /// Creates a world.
+    public init(accessTokenTTL: Int = 86_400, softwareStatements: [String: [String]], serviceProviders: [SandboxServiceProvider]) {
+        self.accessTokenTTL = accessTokenTTL
+        self.softwareStatements = softwareStatements
+        self.serviceProviders = serviceProviders
+    }
+
+    /// The service provider with `id`, if any.
+    public func serviceProvider(_ id: String) -> SandboxServiceProvider? {
+        serviceProviders.first { $0.id == id }
+    }
+}
+
+/// A service provider (requestor) and its MVPD integrations.
+public struct SandboxServiceProvider: Codable, Sendable, Equatable {
+    /// The service provider id (`REF30`).
+    public var id: String
+    /// The brand name shown in configuration; defaults to the id.
+    public var name: String
+    /// Domain names listed in configuration; defaults to `["adobe.com"]`.
+    public var domains: [String]
+    /// The MVPD integrations, in the order configuration lists them.
+    public var mvpds: [SandboxMVPDConfig]
+
+    /// Creates a service provider.
+    public init(id: String, name: String? = nil, domains: [String] = ["adobe.com"], mvpds: [SandboxMVPDConfig]) {
+        self.id = id
+        self.name = name ?? id
+        self.domains = domains
+        self.mvpds = mvpds
+    }
+
+    enum CodingKeys: String, CodingKey, CaseIterable { case id, name, domains, mvpds }
+
+    /// Decodes, applying the defaults for omitted fields.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        id = try container.decode(String.self, forKey: .id)
+        name = try container.decodeIfPresent(String.self, forKey: .name) ?? id
+        domains = try container.decodeIfPresent([String].self, forKey: .domains) ?? ["adobe.com"]
+        mvpds = try container.decodeIfPresent([SandboxMVPDConfig].self, forKey: .mvpds) ?? []
+    }
+
+    /// The MVPD integration with `id`, if any.
+    public func mvpd(_ id: String) -> SandboxMVPDConfig? {
+        mvpds.first { $0.id == id }
+    }
+}
+
+/// One MVPD integration of a service provider, with the dashboard flags that shape the
+/// REST API's answers.
+public struct SandboxMVPDConfig: Codable, Sendable, Equatable {
+    /// The MVPD id (`AppleBoarded`).
+    public var id: String
+    /// The brand name; defaults to the id.
+    public var displayName: String
+    /// The logo URL; defaults to a sandbox URL.
+    public var logoUrl: String
+    /// The provider identifier the device platform uses for this MVPD (Apple's TV provider
+    /// identifier); `nil` when the platform does not know the MVPD.
+    public var platformMappingId: String?
+    /// The platform (single sign-on) services configuration is enabled. Default `false`.
+    public var enablePlatformServices: Bool
+    /// The MVPD may appear in the platform's provider picker. Default `false`.
+    public var displayInPlatformPicker: Bool
+    /// The platform onboarding state: `SUPPORTED` (full single sign-on), `PICKER` (picker
+    /// only) or `NOT_SUPPORTED`; `nil` when unknown to the platform.
+    public var boardingStatus: String?
+    /// The dashboard's "Enable Single Sign On". Default `true`.
+    public var ssoEnabled: Bool
+    /// The integration is active; inactive integrations are absent from configuration and
+    /// refused with `invalid_integration`. Default `true`.
+    public var integrationActive: Bool
+    /// An AuthNAll degradation rule applies. Default `false`.
+    public var degraded: Bool
+    /// The MVPD is a TempPass (temporary access) MVPD. Default `false`.
+    public var tempPass: Bool
+    /// The MVPD's login page must open in a secure browser (SFSafariViewController). Default `false`.
+    public var requiresSVC: Bool
+    /// Seconds a profile lasts (for TempPass: the temporary access duration). Default 86400.
+    public var authenticationTTL: Int
+    /// Seconds an authorization decision and its media token last. Default 3600.
+    public var authorizationTTL: Int
+    /// The MVPD's subscribers.
+    public var users: [SandboxUser]
+
+    /// Creates an MVPD integration.
+    public init(
+        id: String, displayName: String? = nil, logoUrl: String? = nil, platformMappingId: String? = nil,
+        enablePlatformServices: Bool = false, displayInPlatformPicker: Bool = false, boardingStatus: String? = nil,
+        ssoEnabled: Bool = true, integrationActive: Bool = true, degraded: Bool = false, tempPass: Bool = false,
+        requiresSVC: Bool = false, authenticationTTL: Int = 86_400, authorizationTTL: Int = 3_600, users: [SandboxUser] = []
+    ) {
+        self.id = id
+        self.displayName = displayName ?? id
+        self.logoUrl = logoUrl ?? SandboxMVPDConfig.defaultLogoURL(id)
+        self.platformMappingId = platformMappingId
+        self.enablePlatformServices = enablePlatformServices
+        self.displayInPlatformPicker = displayInPlatformPicker
+        self.boardingStatus = boardingStatus
+        self.ssoEnabled = ssoEnabled
+        self.integrationActive = integrationActive
+        self.degraded = degraded
+        self.tempPass = tempPass
+        self.requiresSVC = requiresSVC
+        self.authenticationTTL = authenticationTTL
+        self.authorizationTTL = authorizationTTL
+        self.users = users
+    }
+
+    enum CodingKeys: String, CodingKey, CaseIterable {
+        case id, displayName, logoUrl, platformMappingId, enablePlatformServices, displayInPlatformPicker, boardingStatus
+        case ssoEnabled, integrationActive, degraded, tempPass, requiresSVC, authenticationTTL, authorizationTTL, users
+    }
+
+    /// Decodes, applying the defaults for omitted fields.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        let id = try container.decode(String.self, forKey: .id)
+        self.init(
+            id: id,
+            displayName: try container.decodeIfPresent(String.self, forKey: .displayName),
+            logoUrl: try container.decodeIfPresent(String.self, forKey: .logoUrl),
+            platformMappingId: try container.decodeIfPresent(String.self, forKey: .platformMappingId),
+            enablePlatformServices: try container.decodeIfPresent(Bool.self, forKey: .enablePlatformServices) ?? false,
+            displayInPlatformPicker: try container.decodeIfPresent(Bool.self, forKey: .displayInPlatformPicker) ?? false,
+            boardingStatus: try container.decodeIfPresent(String.self, forKey: .boardingStatus),
+            ssoEnabled: try container.decodeIfPresent(Bool.self, forKey: .ssoEnabled) ?? true,
+            integrationActive: try container.decodeIfPresent(Bool.self, forKey: .integrationActive) ?? true,
+            degraded: try container.decodeIfPresent(Bool.self, forKey: .degraded) ?? false,
+            tempPass: try container.decodeIfPresent(Bool.self, forKey: .tempPass) ?? false,
+            requiresSVC: try container.decodeIfPresent(Bool.self, forKey: .requiresSVC) ?? false,
+            authenticationTTL: try container.decodeIfPresent(Int.self, forKey: .authenticationTTL) ?? 86_400,
+            authorizationTTL: try container.decodeIfPresent(Int.self, forKey: .authorizationTTL) ?? 3_600,
+            users: try container.decodeIfPresent([SandboxUser].self, forKey: .users) ?? []
+        )
+    }
+
+    /// The user with `username`, if any.
+    public func user(_ username: String) -> SandboxUser? {
+        users.first { $0.username == username }
+    }
+
+    /// `true` when the partner (Apple) single sign-on can complete for this MVPD:
+    /// platform services enabled, "Enable Single Sign On" on, and fully onboarded.
+    var supportsPartnerSSO: Bool {
+        enablePlatformServices && ssoEnabled && boardingStatus == "SUPPORTED"
+    }
+
+    static func defaultLogoURL(_ id: String) -> String { "https://sandbox.invalid/logos/\(id).png" }
+}
+
+/// A subscriber of an MVPD: credentials for the login page, user metadata for profiles,
+/// and the resources the subscription includes.
+public struct SandboxUser: Codable, Sendable, Equatable {
+    /// Login name.
+    public var username: String
+    /// Password.
+    public var password: String
+    /// The `userID` profile attribute; defaults to `u-<username>`.
+    public var userID: String
+    /// The `householdID` profile attribute, when the MVPD shares one.
+    public var householdID: String?
+    /// The `zip` profile attribute (sent encrypted, `state: enc`), when shared.
+    public var zip: [String]?
+    /// The resource ids the subscription includes (authorization permits these).
+    public var resources: [String]
+
+    /// Creates a user.
+    public init(username: String, password: String, userID: String? = nil, householdID: String? = nil, zip: [String]? = nil, resources: [String] = []) {
+        self.username = username
+        self.password = password
+        self.userID = userID ?? "u-\(username)"
+        self.householdID = householdID
+        self.zip = zip
+        self.resources = resources
+    }
+
+    enum CodingKeys: String, CodingKey, CaseIterable { case username, password, userID, householdID, zip, resources }
+
+    /// Decodes, applying the defaults for omitted fields.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        let username = try container.decode(String.self, forKey: .username)
+        self.init(
+            username: username,
+            password: try container.decode(String.self, forKey: .password),
+            userID: try container.decodeIfPresent(String.self, forKey: .userID),
+            householdID: try container.decodeIfPresent(String.self, forKey: .householdID),
+            zip: try container.decodeIfPresent([String].self, forKey: .zip),
+            resources: try container.decodeIfPresent([String].self, forKey: .resources) ?? []
+        )
+    }
+}

@@ -1,0 +1,191 @@
+import Foundation
+
+/// Why a world file was refused. ``message`` starts with the JSON path at fault, e.g.
+/// `serviceProviders[0].mvpds[2].authenticationTTL: expected a number`.
+public struct SandboxWorldError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The path at fault (`$` for the whole document).
+    public var path: String
+    /// What is wrong there.
+    public var problem: String
+
+    /// `path: problem`.
+    public var message: String { "\(path): \(problem)" }
+    /// Same as ``message``.
+    public var description: String { message }
+
+    /// Creates an error.
+    public init(path: String, problem: String) {
+        self.path = path
+        self.problem = problem
+    }
+}
+
+extension SandboxWorld {
+    /// Reads and checks a world file.
+    ///
+    /// Refuses malformed JSON, unknown keys (a misspelt flag would otherwise be silently
+    /// ignored), wrong types, missing required fields, non-positive TTLs, duplicate ids,
+    /// unknown boarding statuses and statements naming unknown service providers.
+    public static func load(from data: Data) throws(SandboxWorldError) -> SandboxWorld {
+        let document: Any
+        do {
+            document = try JSONSerialization.jsonObject(with: data, options: [])
+        } catch {
+            throw SandboxWorldError(path: "$", problem: "not valid JSON")
+        }
+        try WorldKeyChecker.check(document)
+        let world: SandboxWorld
+        do {
+            world = try JSONDecoder().decode(SandboxWorld.self, from: data)
+        } catch let error as DecodingError {
+            throw WorldKeyChecker.describe(error)
+        } catch {
+            throw SandboxWorldError(path: "$", problem: "unreadable world file")
+        }
+        try world.validate()
+        return world
+    }
+
+    /// Checks the rules JSON types cannot express.
+    func validate() throws(SandboxWorldError) {
+        if accessTokenTTL <= 0 { throw SandboxWorldError(path: "accessTokenTTL", problem: "must be positive") }
+        if softwareStatements.isEmpty { throw SandboxWorldError(path: "softwareStatements", problem: "at least one software statement is needed") }
+        var providerIDs = Set<String>()
+        for (providerIndex, provider) in serviceProviders.enumerated() {
+            let providerPath = "serviceProviders[\(providerIndex)]"
+            if provider.id.isEmpty { throw SandboxWorldError(path: "\(providerPath).id", problem: "must not be empty") }
+            if !providerIDs.insert(provider.id).inserted {
+                throw SandboxWorldError(path: "\(providerPath).id", problem: "duplicate service provider \"\(provider.id)\"")
+            }
+            var mvpdIDs = Set<String>()
+            for (mvpdIndex, mvpd) in provider.mvpds.enumerated() {
+                let mvpdPath = "\(providerPath).mvpds[\(mvpdIndex)]"
+                if mvpd.id.isEmpty { throw SandboxWorldError(path: "\(mvpdPath).id", problem: "must not be empty") }
+                if !mvpdIDs.insert(mvpd.id).inserted {
+                    throw SandboxWorldError(path: "\(mvpdPath).id", problem: "duplicate MVPD \"\(mvpd.id)\"")
+                }
+                if mvpd.authenticationTTL <= 0 { throw SandboxWorldError(path: "\(mvpdPath).authenticationTTL", problem: "must be positive") }
+                if mvpd.authorizationTTL <= 0 { throw SandboxWorldError(path: "\(mvpdPath).authorizationTTL", problem: "must be positive") }
+                if let status = mvpd.boardingStatus, !["SUPPORTED", "PICKER", "NOT_SUPPORTED"].contains(status) {
+                    throw SandboxWorldError(path: "\(mvpdPath).boardingStatus", problem: "expected SUPPORTED, PICKER or NOT_SUPPORTED, found \"\(status)\"")
+                }
+                var usernames = Set<String>()
+                for (userIndex, user) in mvpd.users.enumerated() where !usernames.insert(user.username).inserted {
+                    throw SandboxWorldError(path: "\(mvpdPath).users[\(userIndex)].username", problem: "duplicate user \"\(user.username)\"")
+                }
+            }
+        }
+        for statement in softwareStatements.keys.sorted() {
+            if statement.isEmpty { throw SandboxWorldError(path: "softwareStatements", problem: "a software statement must not be empty") }
+            for (index, requestor) in softwareStatements[statement, default: []].enumerated() where !providerIDs.contains(requestor) {
+                throw SandboxWorldError(path: "softwareStatements.\(statement)[\(index)]", problem: "unknown service provider \"\(requestor)\"")
+            }
+        }
+    }
+}
+
+/// Walks the raw JSON before decoding: refuses keys the world file does not define and
+/// turns `DecodingError`s into path messages.
+enum WorldKeyChecker {
+    static let worldKeys: Set<String> = ["accessTokenTTL", "softwareStatements", "serviceProviders"]
+    static let providerKeys = Set(SandboxServiceProvider.CodingKeys.allCases.map(\.rawValue))
+    static let mvpdKeys = Set(SandboxMVPDConfig.CodingKeys.allCases.map(\.rawValue))
+    static let userKeys = Set(SandboxUser.CodingKeys.allCases.map(\.rawValue))
+
+    static func check(_ document: Any) throws(SandboxWorldError) {
+        guard let world = document as? [String: Any] else { throw SandboxWorldError(path: "$", problem: "expected an object") }
+        try refuseUnknown(world, allowed: worldKeys, path: nil)
+        guard let providers = world["serviceProviders"] as? [Any] else { return }
+        for (providerIndex, providerValue) in providers.enumerated() {
+            guard let provider = providerValue as? [String: Any] else { continue }
+            let providerPath = "serviceProviders[\(providerIndex)]"
+            try refuseUnknown(provider, allowed: providerKeys, path: providerPath)
+            guard let mvpds = provider["mvpds"] as? [Any] else { continue }
+            for (mvpdIndex, mvpdValue) in mvpds.enumerated() {
+                guard let mvpd = mvpdValue as? [String: Any] else { continue }
+                let mvpdPath = "\(providerPath).mvpds[\(mvpdIndex)]"
+                try refuseUnknown(mvpd, allowed: mvpdKeys, path: mvpdPath)
+                guard let users = mvpd["users"] as? [Any] else { continue }
+                for (userIndex, userValue) in users.enumerated() {
+                    guard let user = userValue as? [String: Any] else { continue }
+                    try refuseUnknown(user, allowed: userKeys, path: "\(mvpdPath).users[\(userIndex)]")
+                }
+            }
+        }
+    }
+
+    private static func refuseUnknown(_ object: [String: Any], allowed: Set<String>, path: String?) throws(SandboxWorldError) {
+        if let unknown = object.keys.sorted().first(where: { !allowed.contains($0) }) {
+            throw SandboxWorldError(path: path.map { "\($0).\(unknown)" } ?? unknown, problem: "unknown key")
+        }
+    }
+
+    static func describe(_ error: DecodingError) -> SandboxWorldError {
+        switch error {
+        case .typeMismatch(let type, let context):
+            return SandboxWorldError(path: render(context.codingPath), problem: "expected \(describe(type))")
+        case .valueNotFound(let type, let context):
+            return SandboxWorldError(path: render(context.codingPath), problem: "expected \(describe(type)), found null")
+        case .keyNotFound(let key, let context):
+            return SandboxWorldError(path: render(context.codingPath + [key]), problem: "required key is missing")
+        case .dataCorrupted(let context):
+            let problem = context.debugDescription.contains("number") ? "expected a whole number" : "invalid value"
+            return SandboxWorldError(path: render(context.codingPath), problem: problem)
+        @unknown default:
+            return SandboxWorldError(path: "$", problem: "unreadable world file")
+        }
+    }
+
+    private static func describe(_ type: Any.Type) -> String {
+        switch type {
+        case is Int.Type, is Double.Type: "a number"
+        case is Bool.Type: "true or false"
+        case is String.Type: "a string"
+        case is [Any].Type, is [String].Type, is [SandboxServiceProvider].Type, is [SandboxMVPDConfig].Type, is [SandboxUser].Type: "an array"
+        default: "an object"
+        }
+    }
+
+    /// `serviceProviders[0].mvpds[2].authenticationTTL`.
+    private static func render(_ path: [any CodingKey]) -> String {
+        var text = ""
+        for key in path {
+            if let index = key.intValue {
+                text += "[\(index)]"
+            } else {
+                text += text.isEmpty ? key.stringValue : ".\(key.stringValue)"
+            }
+        }
+        return text.isEmpty ? "$" : text
+    }
+}
+
+extension SandboxMVPDConfig {
+    /// This configuration with world-file fields replaced by `changes` (JSON values as
+    /// `JSONSerialization` gives them). The `id` cannot change.
+    func applying(_ changes: [String: Any]) throws(SandboxWorldError) -> SandboxMVPDConfig {
+        let allowed = Set(CodingKeys.allCases.map(\.rawValue)).subtracting(["id"])
+        if let unknown = changes.keys.sorted().first(where: { !allowed.contains($0) }) {
+            throw SandboxWorldError(path: unknown, problem: "unknown key")
+        }
+        let merged: Data
+        do {
+            var object = try JSONSerialization.jsonObject(with: JSONEncoder().encode(self), options: []) as? [String: Any] ?? [:]
+            for (key, value) in changes { object[key] = value }
+            merged = try JSONSerialization.data(withJSONObject: object, options: [])
+        } catch {
+            throw SandboxWorldError(path: "$", problem: "the change is not JSON")
+        }
+        let updated: SandboxMVPDConfig
+        do {
+            updated = try JSONDecoder().decode(SandboxMVPDConfig.self, from: merged)
+        } catch let error as DecodingError {
+            throw WorldKeyChecker.describe(error)
+        } catch {
+            throw SandboxWorldError(path: "$", problem: "unreadable change")
+        }
+        if updated.authenticationTTL <= 0 { throw SandboxWorldError(path: "authenticationTTL", problem: "must be positive") }
+        if updated.authorizationTTL <= 0 { throw SandboxWorldError(path: "authorizationTTL", problem: "must be positive") }
+        return updated
+    }
+}
