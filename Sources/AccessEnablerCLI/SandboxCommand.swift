@@ -60,7 +60,7 @@ enum SandboxCommand {
         print("  requestors: \(world.serviceProviders.map(\.id).joined(separator: ", "))")
         print("  try: curl -s -X POST \(base.absoluteString)/o/client/register -H 'Content-Type: application/json' -d '{\"software_statement\":\"\(world.softwareStatements.keys.sorted().first ?? "STATEMENT")\"}'")
         print("Press Ctrl-C to stop.")
-        fflush(stdout)
+        fflush(nil)
         await waitForInterrupt()
         server.shutdown()
         print("PassSandbox stopped.")

@@ -14,9 +14,9 @@ public enum HumanTranscriptFormatter {
         }
         guard let callback = line.callback else { return line.json }
         if callback == "status" {
-            let id = line["errorId"].map(text) ?? "?"
-            let level = line["level"].map(text) ?? "?"
-            let message = line["message"].map(text).map { " — \($0)" } ?? ""
+            let id = line["errorId"]?.stringValue ?? "?"
+            let level = line["level"]?.stringValue ?? "?"
+            let message = line["message"]?.stringValue.map { " — \($0)" } ?? ""
             return "    ⓘ status \(id) [\(level)]\(message)"
         }
         let arguments = line.fields.filter { $0.key != "callback" }.map { "\($0.key): \(text($0.value))" }.joined(separator: ", ")

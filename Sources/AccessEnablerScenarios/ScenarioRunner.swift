@@ -20,6 +20,9 @@ public final class ScenarioRunner: @unchecked Sendable {
     private var storage: URL!
     private var options: [String: Any] = [:]
     private var stepIndex = 0
+    /// Callbacks and HTTP trace lines share this queue, so the transcript keeps the order
+    /// in which the SDK produced them.
+    private let callbackQueue = DispatchQueue(label: "accessenabler.scenario.callbacks")
 
     /// Every callback and marker so far.
     public let recorder: CallbackRecorder
@@ -111,13 +114,15 @@ public final class ScenarioRunner: @unchecked Sendable {
         configuration.partnerFramework = device
         configuration.clock = SandboxTimeSource(sandbox.clock)
         configuration.requestTimeout = 5
+        configuration.callbackQueue = callbackQueue
         let wireTransport: any HTTPTransport = wire == .inProcess ? sandbox.inProcessTransport : URLSessionTransport()
         if meter == nil { meter = CountingTransport(wireTransport) }
         let base: any HTTPTransport = meter
         if traceHTTP {
             let recorder = self.recorder
+            let queue = callbackQueue
             configuration.transport = TracingTransport(base) { method, path, status in
-                recorder.append(.http(method: method, path: path, status: status))
+                queue.async { recorder.append(.http(method: method, path: path, status: status)) }
             }
         } else {
             configuration.transport = base
