@@ -24,8 +24,9 @@ public final class CallbackRecorder: EntitlementDelegate, EntitlementStatus, @un
     /// The URL of the most recent `navigateToUrl`, if any.
     public var lastNavigationURL: String? { lock.withLock { lastNavigation } }
 
-    /// Forgets everything recorded.
-    public func reset() { lock.withLock { recorded.removeAll(); lastNavigation = nil } }
+    /// Forgets the lines recorded so far (the last navigation URL stays: a `login` step
+    /// after a reset still knows where the web view is).
+    public func reset() { lock.withLock { recorded.removeAll() } }
 
     /// Adds a line that is not a callback (a step marker, an HTTP trace).
     public func append(_ line: TranscriptLine) {

@@ -184,6 +184,7 @@ public final class ScenarioRunner: @unchecked Sendable {
             await ae.waitUntilIdle()
             guard let url = recorder.lastNavigationURL else { return }
             let agent = userAgent()
+            // A rejected login leaves the user on the form: no redirect, nothing to hand over.
             if let landing = try? await agent.login(startingAt: url, username: username, password: password, redirectPrefix: ae.configuration.redirectURL) {
                 ae.handleExternalURL(landing)
             }

@@ -43,7 +43,7 @@ public struct TranscriptLine: Sendable, Equatable, CustomStringConvertible {
 
 extension JSONValue {
     /// Equality where numbers compare by value (1 == 1.0) and everything else structurally.
-    func looselyEquals(_ other: JSONValue) -> Bool {
+    public func looselyEquals(_ other: JSONValue) -> Bool {
         switch (self, other) {
         case (.number(let a), .number(let b)): return a == b
         case (.array(let a), .array(let b)): return a.count == b.count && zip(a, b).allSatisfy { $0.looselyEquals($1) }
@@ -54,7 +54,7 @@ extension JSONValue {
     }
 
     /// Compact JSON text; object keys sorted for stable output.
-    var compactJSON: String {
+    public var compactJSON: String {
         switch self {
         case .null: return "null"
         case .bool(let b): return b ? "true" : "false"

@@ -1,0 +1,56 @@
+import AccessEnabler
+import AccessEnablerScenarios
+import Foundation
+import PassSandbox
+
+/// Both ways the SDK reaches the sandbox; facade tests run over each.
+let bothWires: [ScenarioRunner.Wire] = [.loopbackHTTP, .inProcess]
+
+/// A facade under test: the scenario runner started with a scenario's set-up (world,
+/// device, platform, options) and no steps, driven a step at a time.
+final class Rig: @unchecked Sendable {
+    let runner: ScenarioRunner
+
+    /// Starts a rig. `configure` adjusts the scenario before start (device, platform, world).
+    init(_ wire: ScenarioRunner.Wire, _ configure: (inout Scenario) -> Void = { _ in }) throws {
+        var scenario = Scenario()
+        scenario.device.present = false
+        configure(&scenario)
+        runner = ScenarioRunner(scenario: scenario, wire: wire)
+        try runner.start()
+    }
+
+    deinit { runner.stop() }
+
+    var sandbox: PassSandbox { runner.sandbox }
+    var device: SimulatedPartnerFramework? { runner.device }
+    var accessEnabler: AccessEnabler { runner.accessEnabler! }
+    var recorder: CallbackRecorder { runner.recorder }
+
+    /// Runs `step` to quiescence and returns the callback signatures it produced (only those).
+    @discardableResult
+    func run(_ step: Scenario.Step) async throws -> [String] {
+        recorder.reset()
+        runner.meter.reset()
+        try await runner.step(step)
+        lastLines = recorder.callbacks
+        return recorder.takeSignatures()
+    }
+
+    /// Runs a direct facade call to quiescence and returns the callback signatures.
+    @discardableResult
+    func call(_ body: (AccessEnabler) -> Void) async -> [String] {
+        recorder.reset()
+        runner.meter.reset()
+        body(accessEnabler)
+        await runner.settle()
+        lastLines = recorder.callbacks
+        return recorder.takeSignatures()
+    }
+
+    /// The REST/DCR calls (`METHOD /path`) the SDK made during the last step.
+    var restCalls: [String] { runner.meter.requests }
+
+    /// The full callback lines of the last step (for values signatures leave out).
+    private(set) var lastLines: [TranscriptLine] = []
+}
