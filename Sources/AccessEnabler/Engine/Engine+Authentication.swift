@@ -85,7 +85,10 @@ extension EntitlementEngine {
     /// The Apple SSO part of getAuthentication: permission (prompting), the picker unless
     /// the user is already signed in at system level, then the cookbook's table.
     private func authenticateThroughPartner(_ partner: any PartnerFramework, filter: PickerFilter?) async {
-        let access = await partner.accessStatus(prompt: true)
+        let access = await withDeadline(
+            seconds: configuration.partnerInteractionTimeout,
+            fallback: PartnerAccessResult.error(code: "timeout", message: "The permission prompt was not answered in time.")
+        ) { await partner.accessStatus(prompt: true) }
         switch access {
         case .granted: break
         case .error(let code, let message):
@@ -110,8 +113,12 @@ extension EntitlementEngine {
                 supportedAccountProviderIdentifiers: pickerMVPDs.map { $0.platformMappingId ?? $0.id },
                 featuredAccountProviderIdentifiers: dialog.featured.compactMap { id in mvpdsByID[id].map { $0.platformMappingId ?? $0.id } })
             emit(.presentTVProviderDialog(dialog))
-            let result: Result<PartnerAccountMetadata, PartnerFrameworkError>
-            do { result = .success(try await partner.accountMetadata(request)) } catch { result = .failure(error) }
+            let result = await withDeadline(
+                seconds: configuration.partnerInteractionTimeout,
+                fallback: Result<PartnerAccountMetadata, PartnerFrameworkError>.failure(.other(code: "timeout", message: "The TV provider picker did not answer in time."))
+            ) {
+                do throws(PartnerFrameworkError) { return .success(try await partner.accountMetadata(request)) } catch { return .failure(error) }
+            }
             emit(.dismissTVProviderDialog(dialog))
             outcome = PickerOutcome.classify(result, mvpds: mvpds)
         }

@@ -46,12 +46,18 @@ extension EntitlementEngine {
         let request = PartnerMetadataRequest(
             isInterruptionAllowed: interactive, supportedAccountProviderIdentifiers: partnerStatus.providerID.map { [$0] } ?? [],
             samlRequest: authenticationRequest.request, attributeNames: authenticationRequest.attributesNames)
+        let answer = await withDeadline(
+            seconds: interactive ? configuration.partnerInteractionTimeout : configuration.requestTimeout,
+            fallback: Result<PartnerAccountMetadata, PartnerFrameworkError>.failure(.other(code: "timeout", message: "The TV provider account service did not answer the SAML request in time."))
+        ) {
+            do throws(PartnerFrameworkError) { return .success(try await partner.accountMetadata(request)) } catch { return .failure(error) }
+        }
         let samlResponse: String
-        do {
-            let account = try await partner.accountMetadata(request)
+        switch answer {
+        case .success(let account):
             guard let response = account.samlResponse, !response.isEmpty else { return .partnerFailed(.invalidVerificationToken) }
             samlResponse = response
-        } catch {
+        case .failure(let error):
             return .partnerFailed(error)
         }
         do {

@@ -47,10 +47,11 @@ func withDeadline<T: Sendable>(seconds: TimeInterval, fallback: T, _ operation: 
             let value = await operation()
             gate.resume(with: value)
         }
-        Task {
+        let timer = Task {
             try? await Task.sleep(nanoseconds: UInt64(max(seconds, 0.001) * 1_000_000_000))
             if gate.resume(with: fallback) { work.cancel() }
         }
+        gate.onResume { timer.cancel() }
     }
 }
 
@@ -58,17 +59,32 @@ func withDeadline<T: Sendable>(seconds: TimeInterval, fallback: T, _ operation: 
 private final class OnceGate<T: Sendable>: @unchecked Sendable {
     private let lock = NSLock()
     private var continuation: CheckedContinuation<T, Never>?
+    private var resumed = false
+    private var cleanup: (@Sendable () -> Void)?
 
     func install(_ continuation: CheckedContinuation<T, Never>) { lock.withLock { self.continuation = continuation } }
+
+    /// Runs `action` once the gate has resumed (at once if it already has).
+    func onResume(_ action: @escaping @Sendable () -> Void) {
+        let runNow = lock.withLock { () -> Bool in
+            if resumed { return true }
+            cleanup = action
+            return false
+        }
+        if runNow { action() }
+    }
 
     /// Resumes with `value` if nobody has yet; returns whether this call did.
     @discardableResult
     func resume(with value: T) -> Bool {
-        let pending: CheckedContinuation<T, Never>? = lock.withLock {
-            defer { continuation = nil }
-            return continuation
+        let (pending, action): (CheckedContinuation<T, Never>?, (@Sendable () -> Void)?) = lock.withLock {
+            guard !resumed else { return (nil, nil) }
+            resumed = true
+            defer { continuation = nil; cleanup = nil }
+            return (continuation, cleanup)
         }
         pending?.resume(returning: value)
+        action?()
         return pending != nil
     }
 }

@@ -51,6 +51,11 @@ public struct AccessEnablerConfiguration: Sendable {
     public var domainName: String = "adobe.com"
     /// How long one REST call may take before it fails with a timeout, in seconds.
     public var requestTimeout: TimeInterval = 30
+    /// How long the partner framework may take to answer a question that involves the user
+    /// (the permission prompt, the system picker, the MVPD login), in seconds. Past it the
+    /// answer counts as a failed request (VSA503) and the regular flow takes over. Silent
+    /// questions are bounded by ``requestTimeout``.
+    public var partnerInteractionTimeout: TimeInterval = 600
     /// Where the SDK reads the time (TTLs). Tests inject a ``ManualTimeSource``.
     public var clock: any TimeSource = SystemTimeSource()
     /// How requests reach Adobe Pass. Default: ``URLSessionTransport``.
