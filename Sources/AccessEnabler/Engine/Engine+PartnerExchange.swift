@@ -31,6 +31,7 @@ extension EntitlementEngine {
             return .failed(error)
         }
         if action.reasonType == "degraded" {
+            guard interactive else { return .fallback(reasonType: "degraded") }
             do {
                 let profiles = try await client.profile(serviceProvider: requestor, mvpd: mvpd.id, context: context)
                 guard let profile = profiles.first(where: { $0.mvpd == mvpd.id }) ?? profiles.first else { return .fallback(reasonType: "degraded") }
