@@ -17,7 +17,8 @@ enum PartnerExchangeResult: Sendable {
 extension EntitlementEngine {
     /// `POST sessions/sso/Apple` → `partner_profile` with a SAML request → partner metadata
     /// request carrying it → `POST profiles/sso/Apple` with the SAML response → store the
-    /// `appleSSO` profile. `interactive` is the metadata request's `isInterruptionAllowed`.
+    /// `appleSSO` profile. `interactive` is the metadata request's `isInterruptionAllowed`; a
+    /// silent exchange (at setRequestor) never accepts a degraded MVPD, as the cookbook requires.
     func exchangePartnerSignIn(_ partner: any PartnerFramework, mvpd: MVPD, partnerStatus: PartnerFrameworkStatus, interactive: Bool) async -> PartnerExchangeResult {
         guard let requestor = requestorID else { return .fallback(reasonType: "missing_requestor") }
         let client = client(for: mvpd.id)
