@@ -14,6 +14,9 @@ public struct Scenario: Sendable {
         public var failure: String?
         /// `false` when the scenario has no partner framework at all (`"device": null`).
         public var present: Bool = true
+
+        /// A granted device signed in nowhere, with an empty picker script.
+        public init() {}
     }
 
     /// A system-level sign-in.
@@ -21,6 +24,13 @@ public struct Scenario: Sendable {
         public var provider: String
         public var user: String
         public var expiresIn: TimeInterval
+
+        /// A sign-in to `provider` (a mapping id) as `user`, ending `expiresIn` seconds from now.
+        public init(provider: String, user: String, expiresIn: TimeInterval = 86_400) {
+            self.provider = provider
+            self.user = user
+            self.expiresIn = expiresIn
+        }
     }
 
     /// One scripted answer of the system picker.
@@ -37,6 +47,15 @@ public struct Scenario: Sendable {
         public var signedIn: SignIn??
         public var picker: [PickerEntry]?
         public var failure: String??
+
+        /// A change of the keys given; `signedIn: .some(nil)` signs out, `failure: .some(nil)` clears it.
+        public init(accessStatus: String? = nil, promptAnswer: String? = nil, signedIn: SignIn?? = nil, picker: [PickerEntry]? = nil, failure: String?? = nil) {
+            self.accessStatus = accessStatus
+            self.promptAnswer = promptAnswer
+            self.signedIn = signedIn
+            self.picker = picker
+            self.failure = failure
+        }
     }
 
     /// One step.
