@@ -20,12 +20,23 @@ struct SandboxTestClient {
 
     /// Registers a client for `statement` and returns an access token.
     static func accessToken(_ sandbox: PassSandbox, statement: String) async throws -> String {
+        let credentials = try await register(sandbox, statement: statement)
+        return try await token(sandbox, clientID: credentials.clientID, secret: credentials.secret)
+    }
+
+    /// Registers a client for `statement`.
+    static func register(_ sandbox: PassSandbox, statement: String) async throws -> (clientID: String, secret: String) {
         let register = await sandbox.respond(to: SandboxRequest(
             method: "POST", path: "/o/client/register",
             headers: [("Content-Type", "application/json"), ("X-Device-Info", deviceInfo)],
             body: Array(#"{"software_statement":"\#(statement)","redirect_uri":"adobepass://ios.app"}"#.utf8)))
         let credentials = try object(register)
-        let form = "client_id=\(credentials["client_id"] as? String ?? "")&client_secret=\(credentials["client_secret"] as? String ?? "")&grant_type=client_credentials"
+        return (credentials["client_id"] as? String ?? "", credentials["client_secret"] as? String ?? "")
+    }
+
+    /// A new access token for registered client credentials.
+    static func token(_ sandbox: PassSandbox, clientID: String, secret: String) async throws -> String {
+        let form = "client_id=\(clientID)&client_secret=\(secret)&grant_type=client_credentials"
         let token = await sandbox.respond(to: SandboxRequest(
             method: "POST", path: "/o/client/token",
             headers: [("Content-Type", "application/x-www-form-urlencoded"), ("X-Device-Info", deviceInfo)],
