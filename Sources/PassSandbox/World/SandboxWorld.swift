@@ -7,6 +7,7 @@ import Foundation
 /// path of any mistake. Optional fields take the defaults documented on each property.
 public struct SandboxWorld: Codable, Sendable, Equatable {
     /// Seconds an access token from `POST /o/client/token` stays valid (`expires_in`).
+    /// Default 86400.
     public var accessTokenTTL: Int
     /// Software statement → the service provider ids its registered application may call.
     public var softwareStatements: [String: [String]]
@@ -18,6 +19,16 @@ public struct SandboxWorld: Codable, Sendable, Equatable {
         self.accessTokenTTL = accessTokenTTL
         self.softwareStatements = softwareStatements
         self.serviceProviders = serviceProviders
+    }
+
+    enum CodingKeys: String, CodingKey, CaseIterable { case accessTokenTTL, softwareStatements, serviceProviders }
+
+    /// Decodes; `accessTokenTTL` defaults to 86400 seconds.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        accessTokenTTL = try container.decodeIfPresent(Int.self, forKey: .accessTokenTTL) ?? 86_400
+        softwareStatements = try container.decode([String: [String]].self, forKey: .softwareStatements)
+        serviceProviders = try container.decode([SandboxServiceProvider].self, forKey: .serviceProviders)
     }
 
     /// The service provider with `id`, if any.

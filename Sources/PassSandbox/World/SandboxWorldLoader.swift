@@ -87,7 +87,7 @@ extension SandboxWorld {
 /// Walks the raw JSON before decoding: refuses keys the world file does not define and
 /// turns `DecodingError`s into path messages.
 enum WorldKeyChecker {
-    static let worldKeys: Set<String> = ["accessTokenTTL", "softwareStatements", "serviceProviders"]
+    static let worldKeys = Set(SandboxWorld.CodingKeys.allCases.map(\.rawValue))
     static let providerKeys = Set(SandboxServiceProvider.CodingKeys.allCases.map(\.rawValue))
     static let mvpdKeys = Set(SandboxMVPDConfig.CodingKeys.allCases.map(\.rawValue))
     static let userKeys = Set(SandboxUser.CodingKeys.allCases.map(\.rawValue))

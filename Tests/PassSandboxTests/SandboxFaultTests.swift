@@ -1,0 +1,85 @@
+import AccessEnabler
+import Foundation
+import Testing
+@testable import PassSandbox
+
+@Suite("Faults, request log and in-process transport")
+struct SandboxFaultTests {
+    @Test func aStatusFaultAnswersAnEnhancedErrorWithoutSideEffects() async throws {
+        let client = try await SandboxTestClient()
+        client.sandbox.inject(SandboxFault(status: 503, remaining: 1), into: .createSession)
+        let failed = await client.createSession(mvpd: "TempPass")
+        #expect(failed.status == 503)
+        let error = try SandboxTestClient.object(failed)
+        #expect(error.int("status") == 503)
+        #expect(error.string("code") == "internal_server_error")
+        // Nothing happened: no temporary profile was created.
+        #expect(try SandboxTestClient.object(await client.get("/api/v2/REF30/profiles")).object("profiles").isEmpty)
+        // The fault was used up.
+        #expect(await client.createSession(mvpd: "TempPass").status == 200)
+    }
+
+    @Test func dcrFaultsUseTheOAuthShape() async throws {
+        let sandbox = PassSandbox()
+        sandbox.inject(SandboxFault(status: 500), into: .dcrRegister)
+        let response = await sandbox.respond(to: SandboxRequest(method: "POST", path: "/o/client/register", headers: [("X-Device-Info", "e30=")], body: Array(#"{"software_statement":"STATEMENT"}"#.utf8)))
+        #expect(response.status == 500)
+        #expect(try SandboxTestClient.object(response).string("error") == "server_error")
+        sandbox.clearFaults()
+        #expect(await sandbox.respond(to: SandboxRequest(method: "POST", path: "/o/client/register", headers: [("X-Device-Info", "e30=")], body: Array(#"{"software_statement":"STATEMENT"}"#.utf8))).status == 201)
+    }
+
+    @Test func aMalformedBodyFaultGarblesTheJSON() async throws {
+        let client = try await SandboxTestClient()
+        client.sandbox.inject(SandboxFault(malformedBody: true), into: .configuration)
+        let response = await client.get("/api/v2/REF30/configuration")
+        #expect(response.status == 200)
+        #expect((try? JSONSerialization.jsonObject(with: Data(response.body), options: [])) == nil)
+        // Other endpoints are untouched.
+        #expect(await client.get("/api/v2/REF30/profiles").status == 200)
+    }
+
+    @Test func aDroppedConnectionFaultDropsAndCountsDown() async throws {
+        let client = try await SandboxTestClient()
+        client.sandbox.inject(SandboxFault(dropConnection: true, remaining: 2), into: .profiles)
+        #expect(await client.get("/api/v2/REF30/profiles").dropConnection)
+        #expect(await client.get("/api/v2/REF30/profiles").dropConnection)
+        #expect(await client.get("/api/v2/REF30/profiles").dropConnection == false)
+    }
+
+    @Test func latencyDelaysButStillAnswers() async throws {
+        let client = try await SandboxTestClient()
+        client.sandbox.inject(SandboxFault(latency: 0.05, remaining: 1), into: .configuration)
+        #expect(await client.get("/api/v2/REF30/configuration").status == 200)
+    }
+
+    @Test func theRequestLogRecordsEndpointsAndStatuses() async throws {
+        let client = try await SandboxTestClient()
+        client.sandbox.clearRequestLog()
+        _ = await client.get("/api/v2/REF30/configuration?profile=x")
+        client.sandbox.inject(SandboxFault(dropConnection: true), into: .profiles)
+        _ = await client.get("/api/v2/REF30/profiles")
+        _ = await client.get("/nowhere")
+        #expect(client.sandbox.requestLog == [
+            SandboxLogEntry(method: "GET", path: "/api/v2/REF30/configuration", status: 200, endpoint: .configuration),
+            SandboxLogEntry(method: "GET", path: "/api/v2/REF30/profiles", status: 0, endpoint: .profiles),
+            SandboxLogEntry(method: "GET", path: "/nowhere", status: 404, endpoint: nil),
+        ])
+    }
+
+    @Test func theInProcessTransportBridgesTheSDKMessages() async throws {
+        let client = try await SandboxTestClient()
+        let transport = client.sandbox.inProcessTransport
+        let request = HTTPRequestMessage(
+            method: "GET", url: URL(string: "http://sandbox.invalid/api/v2/REF30/logout/NotBoarded?redirectUrl=adobepass%3A%2F%2Fios.app")!,
+            headers: client.headers())
+        let response = try await transport.send(request, timeout: 5)
+        #expect(response.status == 200)
+        #expect(response.header("content-type")?.hasPrefix("application/json") == true)
+        let logouts = try #require(try JSONSerialization.jsonObject(with: response.body, options: []) as? [String: Any])
+        #expect((logouts["logouts"] as? [String: Any])?["NotBoarded"] != nil)
+
+        client.sandbox.inject(SandboxFault(dropConnection: true), into: .logout)
+        await #expect(throws: TransportFailure.self) { try await transport.send(request, timeout: 5) }
+    }
+}
