@@ -29,6 +29,11 @@ struct SandboxCoreTests {
         #expect(String(decoding: value.bytes, as: UTF8.self) == #"{"b":"q\"\\\n\u0001","a":-3,"c":[true,null]}"#)
     }
 
+    @Test func clientJSONIsEchoedFaithfully() throws {
+        let parsed = try JSONSerialization.jsonObject(with: Data(#"{"b":true,"a":1,"c":1.5,"d":["x",null]}"#.utf8), options: [])
+        #expect(String(decoding: SandboxJSON(foundation: parsed).bytes, as: UTF8.self) == #"{"a":1,"b":true,"c":1.5,"d":["x",null]}"#)
+    }
+
     @Test func routesParseTheDocumentedPaths() {
         #expect(SandboxRoute(method: "POST", path: "/api/v2/REF30/sessions/ABC1234") == .resumeSession(serviceProvider: "REF30", code: "ABC1234"))
         #expect(SandboxRoute(method: "GET", path: "/api/v2/REF30/sessions/ABC1234") == .sessionInformation(serviceProvider: "REF30", code: "ABC1234"))
