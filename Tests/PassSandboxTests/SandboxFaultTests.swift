@@ -53,6 +53,16 @@ struct SandboxFaultTests {
         #expect(await client.get("/api/v2/REF30/configuration").status == 200)
     }
 
+    @Test func theTimedTransportTimesOutOnLongLatency() async throws {
+        let client = try await SandboxTestClient()
+        let request = HTTPRequestMessage(method: "GET", url: URL(string: "http://sandbox.invalid/api/v2/REF30/configuration")!, headers: client.headers())
+        #expect(try await client.sandbox.transport.send(request, timeout: 5).status == 200)
+        client.sandbox.inject(SandboxFault(latency: 30), into: .configuration)
+        await #expect(throws: TransportFailure.timedOut) { try await client.sandbox.transport.send(request, timeout: 0.05) }
+        client.sandbox.inject(SandboxFault(dropConnection: true), into: .configuration)
+        await #expect(throws: TransportFailure.connectionLost("The sandbox dropped the connection.")) { try await client.sandbox.transport.send(request, timeout: 5) }
+    }
+
     @Test func theRequestLogRecordsEndpointsAndStatuses() async throws {
         let client = try await SandboxTestClient()
         client.sandbox.clearRequestLog()
