@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import PassSandbox
 
-@Suite("Core helpers")
+@Suite("Core building blocks")
 struct SandboxCoreTests {
     private func hex(_ bytes: [UInt8]) -> String { bytes.map { String(format: "%02x", $0) }.joined() }
 

@@ -77,6 +77,25 @@ struct SandboxFaultTests {
         ])
     }
 
+    @Test func concurrentRequestsKeepTheStateConsistent() async throws {
+        let client = try await SandboxTestClient()
+        client.sandbox.clearRequestLog()
+        let codes = await withTaskGroup(of: String?.self) { group in
+            for index in 0..<200 {
+                var device = client
+                device.deviceID = "device-\(index)"
+                group.addTask { try? SandboxTestClient.object(await device.createSession(mvpd: "NotBoarded")).string("code") }
+            }
+            var codes: [String] = []
+            for await code in group { if let code { codes.append(code) } }
+            return codes
+        }
+        #expect(codes.count == 200)
+        #expect(Set(codes).count == 200)
+        #expect(client.sandbox.requestLog.count == 200)
+        #expect(client.sandbox.requestLog.allSatisfy { $0.status == 200 && $0.endpoint == .createSession })
+    }
+
     @Test func theInProcessTransportBridgesTheSDKMessages() async throws {
         let client = try await SandboxTestClient()
         let transport = client.sandbox.inProcessTransport
