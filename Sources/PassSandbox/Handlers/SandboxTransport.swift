@@ -19,7 +19,7 @@ public struct SandboxTransport: HTTPTransport {
                 return .success(HTTPResponseMessage(status: response.status, headers: response.headers, body: Data(response.body)))
             }
             group.addTask {
-                try? await Task.sleep(nanoseconds: UInt64(max(timeout, 0) * 1_000_000_000))
+                try? await Task.sleep(nanoseconds: UInt64(min(max(timeout, 0), 86_400) * 1_000_000_000))
                 return Task.isCancelled ? nil : .failure(.timedOut)
             }
             var first: Result<HTTPResponseMessage, TransportFailure> = .failure(.cancelled)
