@@ -53,6 +53,16 @@ struct SandboxFaultTests {
         #expect(await client.get("/api/v2/REF30/configuration").status == 200)
     }
 
+    @Test func theTimedTransportTimesOutOnLongLatency() async throws {
+        let client = try await SandboxTestClient()
+        let request = HTTPRequestMessage(method: "GET", url: URL(string: "http://sandbox.invalid/api/v2/REF30/configuration")!, headers: client.headers())
+        #expect(try await client.sandbox.transport.send(request, timeout: 5).status == 200)
+        client.sandbox.inject(SandboxFault(latency: 30), into: .configuration)
+        await #expect(throws: TransportFailure.timedOut) { try await client.sandbox.transport.send(request, timeout: 0.05) }
+        client.sandbox.inject(SandboxFault(dropConnection: true), into: .configuration)
+        await #expect(throws: TransportFailure.connectionLost("The sandbox dropped the connection.")) { try await client.sandbox.transport.send(request, timeout: 5) }
+    }
+
     @Test func theRequestLogRecordsEndpointsAndStatuses() async throws {
         let client = try await SandboxTestClient()
         client.sandbox.clearRequestLog()
@@ -65,6 +75,25 @@ struct SandboxFaultTests {
             SandboxLogEntry(method: "GET", path: "/api/v2/REF30/profiles", status: 0, endpoint: .profiles),
             SandboxLogEntry(method: "GET", path: "/nowhere", status: 404, endpoint: nil),
         ])
+    }
+
+    @Test func concurrentRequestsKeepTheStateConsistent() async throws {
+        let client = try await SandboxTestClient()
+        client.sandbox.clearRequestLog()
+        let codes = await withTaskGroup(of: String?.self) { group in
+            for index in 0..<200 {
+                var device = client
+                device.deviceID = "device-\(index)"
+                group.addTask { try? SandboxTestClient.object(await device.createSession(mvpd: "NotBoarded")).string("code") }
+            }
+            var codes: [String] = []
+            for await code in group { if let code { codes.append(code) } }
+            return codes
+        }
+        #expect(codes.count == 200)
+        #expect(Set(codes).count == 200)
+        #expect(client.sandbox.requestLog.count == 200)
+        #expect(client.sandbox.requestLog.allSatisfy { $0.status == 200 && $0.endpoint == .createSession })
     }
 
     @Test func theInProcessTransportBridgesTheSDKMessages() async throws {

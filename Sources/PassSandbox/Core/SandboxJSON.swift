@@ -5,6 +5,7 @@ import Foundation
 enum SandboxJSON: Sendable, Equatable {
     case string(String)
     case int(Int64)
+    case double(Double)
     case bool(Bool)
     case null
     case array([SandboxJSON])
@@ -28,7 +29,7 @@ enum SandboxJSON: Sendable, Equatable {
                 self = .bool(number.boolValue)
             } else {
                 let double = number.doubleValue
-                self = double == double.rounded() ? .int(number.int64Value) : .string(number.stringValue)
+                self = double == double.rounded() && abs(double) < 9e15 ? .int(number.int64Value) : .double(double)
             }
         case let array as [Any]: self = .array(array.map(SandboxJSON.init(foundation:)))
         case let dictionary as [String: Any]:
@@ -49,6 +50,7 @@ enum SandboxJSON: Sendable, Equatable {
         switch self {
         case .string(let text): Self.writeString(text, into: &out)
         case .int(let number): out.append(contentsOf: String(number).utf8)
+        case .double(let number): out.append(contentsOf: (number.isFinite ? String(number) : "null").utf8)
         case .bool(let flag): out.append(contentsOf: (flag ? "true" : "false").utf8)
         case .null: out.append(contentsOf: "null".utf8)
         case .array(let items):

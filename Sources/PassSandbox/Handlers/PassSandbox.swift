@@ -42,7 +42,8 @@ public final class PassSandbox: SandboxRequestHandler, @unchecked Sendable {
         let route = SandboxRoute(method: request.method.uppercased(), path: request.path)
         let fault: SandboxFault? = route.flatMap { route in lock.withLock { takeFault(for: route.endpoint) } }
         if let latency = fault?.latency, latency > 0 {
-            try? await Task.sleep(nanoseconds: UInt64(latency * 1_000_000_000))
+            // Capped at an hour so an absurd value cannot overflow the nanosecond count.
+            try? await Task.sleep(nanoseconds: UInt64(min(latency, 3_600) * 1_000_000_000))
         }
         return lock.withLock {
             let response: SandboxResponse

@@ -21,7 +21,7 @@ extension SandboxEngine {
         let form = request.method.uppercased() == "POST" ? formParameters(request) : [:]
         let code = form["code"] ?? request.queryValue("code") ?? ""
         guard let session = sessions[code], session.isOpen(at: now), session.mvpd == mvpdID,
-              let provider = world.serviceProvider(session.serviceProvider), let mvpd = provider.mvpd(mvpdID),
+              let provider = world.serviceProvider(session.serviceProvider), let mvpd = provider.mvpd(mvpdID), mvpd.integrationActive,
               let redirectUrl = session.redirectUrl, let owner = session.owner
         else {
             return Self.errorPage("The authentication session is missing or has expired.", status: 400)
