@@ -115,7 +115,7 @@ public final class ScenarioRunner: @unchecked Sendable {
         configuration.clock = SandboxTimeSource(sandbox.clock)
         configuration.requestTimeout = 5
         configuration.callbackQueue = callbackQueue
-        let wireTransport: any HTTPTransport = wire == .inProcess ? sandbox.inProcessTransport : URLSessionTransport()
+        let wireTransport: any HTTPTransport = wire == .inProcess ? sandbox.transport : URLSessionTransport()
         if meter == nil { meter = CountingTransport(wireTransport) }
         let base: any HTTPTransport = meter
         if traceHTTP {
