@@ -10,16 +10,25 @@ import Glibc
 /// the connection only reads, writes and half-closes it. `abort()` may be called from
 /// another thread at any time while the descriptor is open: it wakes the thread
 /// whether it is waiting for bytes, writing, or waiting for the handler.
-final class HTTPConnection: @unchecked Sendable {
+///
+/// The connection is also the task executor its handler runs on: while the thread waits
+/// for an answer it runs the handler's jobs itself. The handler therefore never needs a
+/// thread of Swift's shared pool, and a process whose pool is busy or blocked (tests that
+/// block, heavy load) cannot starve the server.
+final class HTTPConnection: TaskExecutor, @unchecked Sendable {
     let descriptor: Int32
     private let limits: LoopbackHTTPServerLimits
     private let handler: any SandboxRequestHandler
     private let acceptedAt: UInt64
 
-    /// Guards `aborted` and `pendingResponse`, and signals the handler's answer.
+    /// Guards `aborted`, `pendingResponse` and `jobs`, and signals the handler's answer.
     private let condition = NSCondition()
     private var aborted = false
     private var pendingResponse: SandboxResponse?
+    /// Handler jobs waiting for this connection's thread.
+    private var jobs: [UnownedJob] = []
+    /// Set once this thread no longer drains `jobs`: later jobs go to a global queue.
+    private var jobsHandedOff = false
 
     /// Bytes read per `recv`.
     private static let readChunkSize = 64 * 1024
@@ -124,20 +133,58 @@ final class HTTPConnection: @unchecked Sendable {
         }
     }
 
-    /// Runs the handler as a task and blocks this connection's thread until it
-    /// answers; `nil` when the connection was aborted meanwhile.
+    /// Runs the handler as a task on this connection's own thread and returns its answer;
+    /// `nil` when the connection was aborted meanwhile.
     private func answer(_ request: SandboxRequest) -> SandboxResponse? {
         let handler = self.handler
-        Task {
+        Task(executorPreference: self) {
             let response = await handler.respond(to: request)
             self.deliver(response)
         }
         condition.lock()
-        defer { condition.unlock() }
-        while pendingResponse == nil && !aborted { condition.wait() }
-        guard !aborted, let response = pendingResponse else { return nil }
-        pendingResponse = nil
-        return response
+        while true {
+            if let response = pendingResponse {
+                pendingResponse = nil
+                condition.unlock()
+                return response
+            }
+            if aborted {
+                // The handler may still be running: its remaining jobs run elsewhere.
+                let leftover = jobs
+                jobs.removeAll()
+                jobsHandedOff = true
+                condition.unlock()
+                leftover.forEach(runElsewhere)
+                return nil
+            }
+            if !jobs.isEmpty {
+                let job = jobs.removeFirst()
+                condition.unlock()
+                job.runSynchronously(on: asUnownedTaskExecutor())
+                condition.lock()
+                continue
+            }
+            condition.wait()
+        }
+    }
+
+    /// Takes a job of the handler's task; this connection's thread runs it.
+    func enqueue(_ job: consuming ExecutorJob) {
+        let unowned = UnownedJob(job)
+        condition.lock()
+        if jobsHandedOff {
+            condition.unlock()
+            runElsewhere(unowned)
+            return
+        }
+        jobs.append(unowned)
+        condition.signal()
+        condition.unlock()
+    }
+
+    private func runElsewhere(_ job: UnownedJob) {
+        let executor = asUnownedTaskExecutor()
+        DispatchQueue.global().async { job.runSynchronously(on: executor) }
     }
 
     private func deliver(_ response: SandboxResponse) {
