@@ -58,7 +58,9 @@ enum SandboxCommand {
         print("PassSandbox is serving at \(base.absoluteString)")
         print("  software statements: \(world.softwareStatements.keys.sorted().joined(separator: ", "))")
         print("  requestors: \(world.serviceProviders.map(\.id).joined(separator: ", "))")
-        print("  try: curl -s -X POST \(base.absoluteString)/o/client/register -H 'Content-Type: application/json' -d '{\"software_statement\":\"\(world.softwareStatements.keys.sorted().first ?? "STATEMENT")\"}'")
+        // Registration requires X-Device-Info (Base64 JSON), so the hint carries one.
+        let deviceInfo = Data(#"{"model":"PC","version":"1","osName":"Linux","osVersion":"6","connectionType":"LAN"}"#.utf8).base64EncodedString()
+        print("  try: curl -s -X POST \(base.absoluteString)/o/client/register -H 'Content-Type: application/json' -H 'X-Device-Info: \(deviceInfo)' -d '{\"software_statement\":\"\(world.softwareStatements.keys.sorted().first ?? "STATEMENT")\"}'")
         print("Press Ctrl-C to stop.")
         fflush(nil)
         await waitForInterrupt()

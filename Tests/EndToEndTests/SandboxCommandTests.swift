@@ -1,0 +1,287 @@
+import Foundation
+import Testing
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// `accessenabler sandbox` as a new user runs it: the built executable started on a free
+/// port, walked through DCR, configuration, a session, the login page (a cookie-less form
+/// POST, as a browser sends it), the profile, a decision and logout over plain HTTP, then
+/// stopped with Ctrl-C (SIGINT).
+@Suite struct SandboxCommandTests {
+    private static let deviceInfo = Data(#"{"model":"PC","version":"1","osName":"Linux","osVersion":"6","connectionType":"LAN"}"#.utf8)
+        .base64EncodedString()
+    private static let deviceIdentifier = "fingerprint " + Data("sandbox-command-device".utf8).base64EncodedString()
+    private static let redirectURL = "adobepass://ios.app/auth"
+
+    @Test(.enabled(if: SandboxExecutable.url != nil, SandboxExecutable.notBuilt))
+    func servesTheWholeFlowAndStopsCleanlyOnInterrupt() async throws {
+        let executable = try #require(SandboxExecutable.url)
+        let running = try RunningCommand(executable, ["sandbox", "--port", "0"])
+        defer { running.stopForcefully() }
+        let banner = try await running.waitForOutput(containing: "Press Ctrl-C", timeout: 20)
+        let base = try #require(Self.baseURL(in: banner))
+        #expect(base.host == "127.0.0.1")
+        #expect(base.port != nil && base.port != 0)
+        #expect(banner.contains("X-Device-Info: "), "the printed curl hint must carry the header registration requires")
+
+        let http = PlainHTTP()
+        let json = ["Accept": "application/json"]
+
+        // DCR: register, then a token.
+        let registration = try await http.send("POST", base, "/o/client/register", headers: [
+            "Content-Type": "application/json", "X-Device-Info": Self.deviceInfo,
+        ], body: #"{"software_statement":"STATEMENT"}"#)
+        #expect(registration.status == 201)
+        let clientID = try #require(registration.json?["client_id"] as? String)
+        let clientSecret = try #require(registration.json?["client_secret"] as? String)
+        let tokenAnswer = try await http.send("POST", base, "/o/client/token", headers: ["Content-Type": "application/x-www-form-urlencoded"],
+            body: PlainHTTP.form(["client_id": clientID, "client_secret": clientSecret, "grant_type": "client_credentials"]))
+        #expect(tokenAnswer.status == 201)
+        let token = try #require(tokenAnswer.json?["access_token"] as? String)
+        let api = json.merging(["Authorization": "Bearer \(token)"]) { $1 }
+        let device = api.merging(["AP-Device-Identifier": Self.deviceIdentifier, "X-Device-Info": Self.deviceInfo]) { $1 }
+
+        let configuration = try await http.send("GET", base, "/api/v2/REF30/configuration", headers: api)
+        #expect(configuration.status == 200)
+        let requestor = configuration.json?["requestor"] as? [String: Any]
+        #expect(requestor?["id"] as? String == "REF30")
+
+        let session = try await http.send("POST", base, "/api/v2/REF30/sessions",
+            headers: device.merging(["Content-Type": "application/x-www-form-urlencoded"]) { $1 },
+            body: PlainHTTP.form(["mvpd": "NotBoarded", "domainName": "adobe.com", "redirectUrl": Self.redirectURL]))
+        #expect(session.status == 200)
+        #expect(session.json?["actionName"] as? String == "authenticate")
+        let code = try #require(session.json?["code"] as? String)
+        let authenticatePath = try #require(session.json?["url"] as? String)
+
+        // The user agent: authenticate URL → login page → form POST → back to the app.
+        let authenticate = try await http.send("GET", base, authenticatePath)
+        #expect(authenticate.status == 302)
+        let loginURL = try #require(authenticate.location.flatMap { URL(string: $0) })
+        #expect(loginURL.path == "/mvpd/NotBoarded/login")
+        let page = try await http.send("GET", loginURL)
+        #expect(page.status == 200)
+        #expect(page.text.contains("<form method=\"post\" action=\"/mvpd/NotBoarded/login\">"))
+        #expect(page.text.contains("name=\"code\" value=\"\(code)\""))
+        let submitted = try await http.send("POST", base, "/mvpd/NotBoarded/login",
+            headers: ["Content-Type": "application/x-www-form-urlencoded"],
+            body: PlainHTTP.form(["code": code, "username": "alice", "password": "alice123"]))
+        #expect(submitted.status == 302)
+        #expect(submitted.location == Self.redirectURL)
+
+        let profile = try await http.send("GET", base, "/api/v2/REF30/profiles/code/\(code)", headers: api)
+        #expect(profile.status == 200)
+        let profiles = profile.json?["profiles"] as? [String: Any]
+        let notBoarded = profiles?["NotBoarded"] as? [String: Any]
+        #expect(notBoarded?["type"] as? String == "regular")
+
+        let decision = try await http.send("POST", base, "/api/v2/REF30/decisions/authorize/NotBoarded",
+            headers: device.merging(["Content-Type": "application/json"]) { $1 }, body: #"{"resources":["news"]}"#)
+        #expect(decision.status == 200)
+        let decisions = decision.json?["decisions"] as? [[String: Any]]
+        #expect(decisions?.first?["authorized"] as? Bool == true)
+        #expect((decisions?.first?["token"] as? [String: Any])?["serializedToken"] is String)
+
+        let logout = try await http.send("GET", base, "/api/v2/REF30/logout/NotBoarded?redirectUrl=\(PlainHTTP.encode(Self.redirectURL))", headers: device)
+        #expect(logout.status == 200)
+        let logouts = logout.json?["logouts"] as? [String: Any]
+        #expect((logouts?["NotBoarded"] as? [String: Any])?["actionName"] as? String == "logout")
+
+        // Ctrl-C: exit status 0, and nothing listens on the port any more.
+        running.interrupt()
+        let status = try await running.waitForExit(timeout: 20)
+        #expect(status == 0)
+        #expect(running.output.contains("PassSandbox stopped."))
+        await #expect(throws: (any Error).self) {
+            _ = try await http.send("GET", base, "/api/v2/REF30/configuration", timeout: 3)
+        }
+    }
+
+    @Test(.enabled(if: SandboxExecutable.url != nil, SandboxExecutable.notBuilt))
+    func aBadWorldFileIsRefusedNamingTheJSONPath() async throws {
+        let executable = try #require(SandboxExecutable.url)
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("bad-world-\(UUID().uuidString).json")
+        try Data("""
+            { "accessTokenTTL": 86400, "softwareStatements": { "STATEMENT": ["REF30"] },
+              "serviceProviders": [ { "id": "REF30", "mvpds": [ { "id": "Cable", "authenticationTTL": "one day" } ] } ] }
+            """.utf8).write(to: file)
+        defer { try? FileManager.default.removeItem(at: file) }
+
+        let running = try RunningCommand(executable, ["sandbox", "--port", "0", "--world", file.path])
+        defer { running.stopForcefully() }
+        let status = try await running.waitForExit(timeout: 20)
+        #expect(status != 0)
+        #expect(running.errors.contains("serviceProviders[0].mvpds[0].authenticationTTL"))
+        #expect(!running.output.contains("serving at"))
+    }
+
+    /// The `http://127.0.0.1:PORT` the banner announces.
+    private static func baseURL(in banner: String) -> URL? {
+        guard let range = banner.range(of: "serving at ") else { return nil }
+        let rest = banner[range.upperBound...]
+        return URL(string: String(rest.prefix { !$0.isWhitespace }))
+    }
+}
+
+/// Where the built `accessenabler` executable lives: next to the test bundle, else in the
+/// package's `.build/debug`.
+enum SandboxExecutable {
+    static var candidates: [URL] {
+        let bundle = Bundle.main.bundleURL
+        let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        return [
+            bundle.appendingPathComponent("accessenabler"),
+            bundle.deletingLastPathComponent().appendingPathComponent("accessenabler"),
+            packageRoot.appendingPathComponent(".build/debug/accessenabler"),
+        ]
+    }
+
+    /// Why the command tests are skipped when the executable is missing.
+    static var notBuilt: Comment {
+        "Skipped: the accessenabler executable is not built (run `swift build`); looked in \(candidates.map(\.path).joined(separator: ", "))."
+    }
+
+    static var url: URL? {
+        candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) }
+    }
+}
+
+/// A child process with its standard output and error collected as they arrive.
+final class RunningCommand: @unchecked Sendable {
+    private let process = Process()
+    private let lock = NSLock()
+    private var stdout = Data()
+    private var stderr = Data()
+
+    init(_ executable: URL, _ arguments: [String]) throws {
+        process.executableURL = executable
+        process.arguments = arguments
+        let out = Pipe()
+        let err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        out.fileHandleForReading.readabilityHandler = { [weak self] handle in
+            let data = handle.availableData
+            if data.isEmpty { handle.readabilityHandler = nil }  // end of file
+            self?.lock.withLock { self?.stdout.append(data) }
+        }
+        err.fileHandleForReading.readabilityHandler = { [weak self] handle in
+            let data = handle.availableData
+            if data.isEmpty { handle.readabilityHandler = nil }  // end of file
+            self?.lock.withLock { self?.stderr.append(data) }
+        }
+        try process.run()
+    }
+
+    var output: String { lock.withLock { String(decoding: stdout, as: UTF8.self) } }
+    var errors: String { lock.withLock { String(decoding: stderr, as: UTF8.self) } }
+
+    /// Waits (polling, bounded) until standard output contains `marker`; returns it all.
+    func waitForOutput(containing marker: String, timeout: TimeInterval) async throws -> String {
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline {
+            let text = output
+            if text.contains(marker) { return text }
+            if !process.isRunning { break }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        throw CommandError.noOutput(marker: marker, output: output, errors: errors)
+    }
+
+    /// Waits (polling, bounded) for the process to end; returns its exit status.
+    func waitForExit(timeout: TimeInterval) async throws -> Int32 {
+        let deadline = Date().addingTimeInterval(timeout)
+        while process.isRunning {
+            guard Date() < deadline else { throw CommandError.stillRunning }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        // Let the pipes deliver what was written last.
+        try await Task.sleep(for: .milliseconds(100))
+        #expect(process.terminationReason == .exit)
+        return process.terminationStatus
+    }
+
+    /// Sends SIGINT, as Ctrl-C does.
+    func interrupt() { process.interrupt() }
+
+    /// Kills the process if a failed test left it running.
+    func stopForcefully() {
+        if process.isRunning { process.terminate() }
+    }
+
+    enum CommandError: Error {
+        case noOutput(marker: String, output: String, errors: String)
+        case stillRunning
+    }
+}
+
+/// Plain HTTP as curl or a browser without cookies sends it: no redirects followed.
+struct PlainHTTP: Sendable {
+    struct Answer: Sendable {
+        var status: Int
+        var location: String?
+        var body: Data
+
+        var text: String { String(decoding: body, as: UTF8.self) }
+        var json: [String: Any]? { try? JSONSerialization.jsonObject(with: body) as? [String: Any] }
+    }
+
+    private final class NoRedirects: NSObject, URLSessionTaskDelegate, @unchecked Sendable {
+        func urlSession(
+            _ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
+            newRequest request: URLRequest, completionHandler: @escaping @Sendable (URLRequest?) -> Void
+        ) {
+            completionHandler(nil)
+        }
+    }
+
+    private struct Failure: Error {
+        var description: String
+    }
+
+    func send(
+        _ method: String, _ base: URL, _ pathAndQuery: String, headers: [String: String] = [:], body: String? = nil,
+        timeout: TimeInterval = 10
+    ) async throws -> Answer {
+        let url = try #require(URL(string: base.absoluteString + pathAndQuery))
+        return try await send(method, url, headers: headers, body: body, timeout: timeout)
+    }
+
+    func send(_ method: String, _ url: URL, headers: [String: String] = [:], body: String? = nil, timeout: TimeInterval = 10) async throws -> Answer {
+        var request = URLRequest(url: url, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: timeout)
+        request.httpMethod = method
+        request.httpShouldHandleCookies = false
+        for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
+        request.httpBody = body.map { Data($0.utf8) }
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.httpCookieStorage = nil
+        let session = URLSession(configuration: configuration, delegate: NoRedirects(), delegateQueue: nil)
+        defer { session.finishTasksAndInvalidate() }
+        let result: Result<Answer, Failure> = await withCheckedContinuation { continuation in
+            session.dataTask(with: request) { data, response, error in
+                if let error {
+                    continuation.resume(returning: .failure(Failure(description: error.localizedDescription)))
+                } else if let http = response as? HTTPURLResponse {
+                    continuation.resume(returning: .success(Answer(
+                        status: http.statusCode, location: http.value(forHTTPHeaderField: "Location"), body: data ?? Data())))
+                } else {
+                    continuation.resume(returning: .failure(Failure(description: "not an HTTP response")))
+                }
+            }.resume()
+        }
+        return try result.get()
+    }
+
+    /// `application/x-www-form-urlencoded` text of `fields` (sorted by name).
+    static func form(_ fields: [String: String]) -> String {
+        fields.sorted { $0.key < $1.key }.map { "\(encode($0.key))=\(encode($0.value))" }.joined(separator: "&")
+    }
+
+    /// Percent-encodes everything but unreserved characters.
+    static func encode(_ text: String) -> String {
+        let unreserved = CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
+        return text.addingPercentEncoding(withAllowedCharacters: unreserved) ?? text
+    }
+}
