@@ -31,6 +31,10 @@ extension EntitlementEngine {
             return .failed(error)
         }
         if action.reasonType == "degraded" {
+            // A degraded provider is not exchanged silently (setRequestor): the cookbook's
+            // conditions exclude it, and the app learns of the degradation (N010) only when
+            // it asks for authentication.
+            guard interactive else { return .fallback(reasonType: "degraded") }
             do {
                 let profiles = try await client.profile(serviceProvider: requestor, mvpd: mvpd.id, context: context)
                 guard let profile = profiles.first(where: { $0.mvpd == mvpd.id }) ?? profiles.first else { return .fallback(reasonType: "degraded") }
