@@ -1,0 +1,85 @@
+import AccessEnabler
+@testable import AccessEnablerScenarios
+import Foundation
+import PassSandbox
+import Testing
+
+/// The Apple SSO overview's TTL table: the Adobe Pass profile TTL (the integration's
+/// `authenticationTTL`) against Apple's device token TTL (the system-level sign-in's expiry).
+@Suite struct PartnerTTLTests {
+    static let adobeShort: TimeInterval = 3_600
+    static let adobeLong: TimeInterval = 7_200
+
+    /// Signs in silently at setRequestor with the given TTLs; returns the rig and the
+    /// profile's expiry as getMetadata reports it.
+    private func signedIn(_ wire: ScenarioRunner.Wire, adobeTTL: TimeInterval, appleTTL: TimeInterval) async throws -> (Rig, Date) {
+        let rig = try Partner.rig(wire, expiresIn: appleTTL) { $0.device.picker = [.cancel] }
+        try await rig.run(.world(mvpd: "AppleBoarded", set: ["authenticationTTL": .number(adobeTTL)]))
+        #expect(try await rig.run(Partner.setRequestor) == ["setRequestorComplete(1)"])
+        #expect(rig.restCalls == Partner.launchCalls + Partner.exchangeCalls)
+        let expiry = try #require(try await Partner.profileExpiry(rig))
+        #expect(abs(expiry.timeIntervalSince(rig.sandbox.clock.now) - adobeTTL) < 2, "the profile lasts the dashboard's TTL")
+        return (rig, expiry)
+    }
+
+    @Test(arguments: bothWires)
+    func bothValidTheUserIsAuthenticatedForTheRestOfTheAdobeTTL(wire: ScenarioRunner.Wire) async throws {
+        let (rig, expiry) = try await signedIn(wire, adobeTTL: Self.adobeShort, appleTTL: Self.adobeLong)
+        try await rig.run(.advanceClock(1_800))
+        #expect(try await rig.run(.checkAuthentication) == ["sendTrackingData(0,true,AppleBoarded)", Partner.authenticated])
+        #expect(rig.restCalls.isEmpty)
+        #expect(try await Partner.profileExpiry(rig) == expiry, "the remaining time of the same profile")
+    }
+
+    @Test(arguments: bothWires)
+    func appleExpiredAdobeValidTheUserIsAuthenticatedForTheRestOfTheAdobeTTL(wire: ScenarioRunner.Wire) async throws {
+        let (rig, expiry) = try await signedIn(wire, adobeTTL: Self.adobeLong, appleTTL: Self.adobeShort)
+        try await rig.run(.advanceClock(5_400))
+        #expect(try await rig.run(.checkAuthentication) == ["sendTrackingData(0,true,AppleBoarded)", Partner.authenticated])
+        #expect(rig.restCalls.isEmpty)
+        // A relaunch keeps the profile: nothing is exchanged with an expired device token.
+        try await rig.run(.restart)
+        #expect(try await rig.run(Partner.setRequestor) == ["setRequestorComplete(1)"])
+        #expect(rig.restCalls == ["GET /api/v2/REF30/configuration"])
+        #expect(try await rig.run(.checkAuthentication) == ["sendTrackingData(0,true,AppleBoarded)", Partner.authenticated])
+        #expect(try await Partner.profileExpiry(rig) == expiry)
+    }
+
+    @Test(arguments: bothWires)
+    func appleValidAdobeExpiredTheUserIsSilentlyAuthenticatedAgain(wire: ScenarioRunner.Wire) async throws {
+        let (rig, expiry) = try await signedIn(wire, adobeTTL: Self.adobeShort, appleTTL: Self.adobeLong)
+        try await rig.run(.advanceClock(5_400))
+        #expect(try await rig.run(.checkAuthentication) == ["status(N000,info)", "sendTrackingData(0,false,)", Partner.notAuthenticated])
+        #expect(rig.restCalls.isEmpty, "checkAuthentication never calls the network")
+        try await rig.run(.restart)
+        #expect(try await rig.run(Partner.setRequestor) == ["setRequestorComplete(1)"], "silently")
+        #expect(rig.restCalls == ["GET /api/v2/REF30/configuration"] + Partner.exchangeCalls)
+        #expect(try await rig.run(.checkAuthentication) == ["sendTrackingData(0,true,AppleBoarded)", Partner.authenticated])
+        let renewed = try #require(try await Partner.profileExpiry(rig))
+        #expect(renewed > expiry)
+        #expect(abs(renewed.timeIntervalSince(rig.sandbox.clock.now) - Self.adobeShort) < 2, "another profile with the dashboard's TTL")
+    }
+
+    @Test(arguments: bothWires)
+    func appleValidAdobeExpiredGetAuthenticationExchangesWithoutThePicker(wire: ScenarioRunner.Wire) async throws {
+        let (rig, _) = try await signedIn(wire, adobeTTL: Self.adobeShort, appleTTL: Self.adobeLong)
+        try await rig.run(.advanceClock(5_400))
+        #expect(try await rig.run(Partner.getAuthentication) == ["sendTrackingData(0,true,AppleBoarded)", Partner.authenticated])
+        #expect(rig.restCalls == Partner.exchangeCalls)
+    }
+
+    @Test(arguments: bothWires)
+    func bothExpiredTheUserIsNotAuthenticatedAndThePickerAppears(wire: ScenarioRunner.Wire) async throws {
+        let (rig, _) = try await signedIn(wire, adobeTTL: Self.adobeShort, appleTTL: Self.adobeLong)
+        try await rig.run(.advanceClock(Self.adobeLong + 60))
+        #expect(try await rig.run(.checkAuthentication) == ["status(N000,info)", "sendTrackingData(0,false,)", Partner.notAuthenticated])
+        #expect(rig.restCalls.isEmpty)
+        try await rig.run(.restart)
+        #expect(try await rig.run(Partner.setRequestor) == ["setRequestorComplete(1)"])
+        #expect(rig.restCalls == ["GET /api/v2/REF30/configuration"], "no exchange with an expired device token")
+        let picker = "\(Partner.pickerIDs)|featured:"
+        #expect(try await rig.run(Partner.getAuthentication) == [
+            "presentTVProviderDialog(\(picker))", "dismissTVProviderDialog(\(picker))", "status(N005,info)", Partner.allMVPDs,
+        ])
+    }
+}
