@@ -126,8 +126,12 @@ final class PartnerHeaderRig: @unchecked Sendable {
         probe.reset()
         body(accessEnabler)
         await accessEnabler.waitUntilIdle()
+        lastLines = recorder.callbacks
         return recorder.takeSignatures()
     }
+
+    /// The full callback lines of the last call (for values signatures leave out).
+    private(set) var lastLines: [TranscriptLine] = []
 
     /// The request made to `path`, if exactly one was.
     func request(_ line: String) -> ProbedRequest? {
