@@ -231,3 +231,19 @@ import Testing
         #expect(rig.device?.calls.isEmpty == true)
     }
 }
+
+/// `getAuthentication(forceAuthn: true)` over a partner sign-in.
+@Suite struct PartnerForcedAuthenticationTests {
+    @Test(arguments: bothWires)
+    func forcingAuthenticationOverAnAppleSSOProfileKeepsItFromApple(wire: ScenarioRunner.Wire) async throws {
+        let rig = try Partner.rig(wire) { $0.device.picker = [.cancel] }
+        try await rig.run(Partner.setRequestor)
+        #expect(try await rig.run(.getAuthentication(forceAuthn: true, filter: [], featured: [])) == [
+            "sendTrackingData(0,true,AppleBoarded)", Partner.authenticated,
+        ], "no picker: the user is signed in at system level")
+        // Adobe Pass answers authorize/direct (a profile exists): it is fetched with the partner status.
+        #expect(rig.restCalls == ["POST /api/v2/REF30/sessions/sso/Apple", "GET /api/v2/REF30/profiles/AppleBoarded"])
+        #expect(try await rig.run(Partner.tokenSource) == [#"setMetadataStatus(3,false,"Apple")"#])
+        #expect(try await rig.run(.checkAuthentication) == ["sendTrackingData(0,true,AppleBoarded)", Partner.authenticated])
+    }
+}
