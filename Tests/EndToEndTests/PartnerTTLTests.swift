@@ -83,3 +83,22 @@ import Testing
         ])
     }
 }
+
+/// Decisions after Apple's device token expired while the Adobe profile is still valid: the
+/// overview keeps the user authenticated, but REST API V2 wants an unexpired partner status
+/// on an appleSSO profile's decisions. The SDK never encodes an expired status, so Adobe
+/// Pass refuses the decision, and the call still ends in exactly one failure callback.
+@Suite struct PartnerExpiredDeviceTokenDecisionTests {
+    @Test(arguments: bothWires)
+    func decisionsCarryNoExpiredStatusAndEndInOneFailure(wire: ScenarioRunner.Wire) async throws {
+        let rig = try PartnerHeaderRig(wire, signedIn: "AppleBoarded", expiresIn: 3_600)
+        await rig.call { $0.setRequestor("REF30") }
+        rig.sandbox.clock.advance(by: 5_400)
+        #expect(await rig.call { $0.checkAuthentication() }.last == Partner.authenticated)
+        #expect(await rig.call { $0.checkAuthorization("news") } == [
+            "status(Z500,error)", "sendTrackingData(1,false,AppleBoarded)", "tokenRequestFailed(news,\(GENERIC_AUTHORIZATION_ERROR))",
+        ])
+        #expect(rig.probe.requests == [ProbedRequest(method: "POST", path: "/api/v2/REF30/decisions/authorize/AppleBoarded", partnerStatusHeader: nil)])
+        #expect(rig.sandbox.requestLog.last?.status == 400, "refused for the missing partner status")
+    }
+}
