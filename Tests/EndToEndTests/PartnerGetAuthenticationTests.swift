@@ -192,6 +192,28 @@ import Testing
         #expect(rig.restCalls.count == 1)
     }
 
+    @Test(arguments: bothWires)
+    func aSystemSignInToAnUnintegratedProviderFallsBackWithN004(wire: ScenarioRunner.Wire) async throws {
+        for provider in ["UnknownTV", "SSODisabled"] {
+            let rig = try Partner.rig(wire, signedIn: provider) { $0.device.picker = [.cancel] }
+            try await rig.run(Partner.setRequestor)
+            #expect(rig.restCalls == Partner.launchCalls)
+            #expect(try await rig.run(Partner.getAuthentication) == ["status(N004,info)", Partner.allMVPDs], "\(provider): no picker, the app's own dialog")
+            #expect(rig.restCalls.isEmpty)
+            try await expectBackingOutEnds(rig)
+        }
+    }
+
+    @Test(arguments: bothWires)
+    func aFailingExchangeStillEndsInSetAuthenticationStatus(wire: ScenarioRunner.Wire) async throws {
+        let rig = try await rig(wire, picker: [.select(provider: "AppleBoarded", user: "alice")])
+        try await rig.run(.fault(endpoint: "partnerSession", status: 503, malformedBody: false, dropConnection: false, latency: 0, count: nil))
+        #expect(try await rig.run(Partner.getAuthentication) == [
+            Self.present, Self.dismiss, "status(N500,error)", "sendTrackingData(0,false,)", "setAuthenticationStatus(0,\(GENERIC_AUTHENTICATION_ERROR))",
+        ])
+        #expect(rig.restCalls == ["POST /api/v2/REF30/sessions/sso/Apple"])
+    }
+
     // MARK: Picker contents
 
     @Test(arguments: bothWires)

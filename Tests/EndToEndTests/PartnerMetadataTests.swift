@@ -41,6 +41,21 @@ import Testing
     }
 
     @Test(arguments: bothWires)
+    func theUserIDIsTheSameThroughAppleSSOAndTheRegularLogin(wire: ScenarioRunner.Wire) async throws {
+        let userID = Scenario.Step.getMetadata(opCode: "userMeta", key: "userID", resource: nil)
+        let rig = try Partner.rig(wire) { $0.device.picker = [.other] }
+        try await rig.run(Partner.setRequestor)
+        #expect(try await rig.run(userID) == [#"setMetadataStatus(3,false,"u-alice")"#])
+        try await rig.run(.logout)
+        try await rig.run(Partner.signIn(nil))
+        try await rig.run(Partner.getAuthentication)
+        try await rig.run(.setSelectedProvider("AppleBoarded"))
+        #expect(try await rig.run(.login(username: "alice", password: "alice123")).last == Partner.authenticated)
+        #expect(try await rig.run(userID) == [#"setMetadataStatus(3,false,"u-alice")"#])
+        #expect(try await rig.run(Partner.tokenSource) == [Self.none])
+    }
+
+    @Test(arguments: bothWires)
     func aDegradedSignInIsNotFromApple(wire: ScenarioRunner.Wire) async throws {
         let rig = try Partner.rig(wire, signedIn: "Degraded")
         try await rig.run(Partner.setRequestor)

@@ -39,6 +39,15 @@ import Testing
         #expect(status?["details"]?.stringValue?.isEmpty == false, "APPL carries the partner error in details")
     }
 
+    @Test(arguments: bothWires)
+    func aFailingAccountQueryReportsAPPL(wire: ScenarioRunner.Wire) async throws {
+        let rig = try Partner.rig(wire) { $0.device.failure = "serviceTemporarilyUnavailable" }
+        let (callbacks, calls) = try await rig.runRecordingDevice(Partner.setRequestor)
+        #expect(callbacks == ["status(APPL,error)", "setRequestorComplete(1)"])
+        #expect(rig.restCalls == Partner.launchCalls)
+        expectNoInterruption(calls)
+    }
+
     // MARK: Silent exchange
 
     @Test(arguments: bothWires)
@@ -125,6 +134,15 @@ import Testing
         try await rig.run(.advanceClock(120))
         #expect(try await rig.run(Partner.setRequestor) == ["setRequestorComplete(1)"])
         #expect(rig.restCalls == Partner.launchCalls, "an expired provider sign-in never reaches sessions/sso")
+    }
+
+    @Test(arguments: bothWires)
+    func aFailingExchangeLeavesTheUserSignedOutSilently(wire: ScenarioRunner.Wire) async throws {
+        let rig = try Partner.rig(wire)
+        try await rig.run(.fault(endpoint: "partnerProfile", status: 503, malformedBody: false, dropConnection: false, latency: 0, count: nil))
+        #expect(try await rig.run(Partner.setRequestor) == ["setRequestorComplete(1)"], "a silent exchange reports nothing")
+        #expect(rig.restCalls == Partner.launchCalls + Partner.exchangeCalls)
+        #expect(try await rig.run(.checkAuthentication).last == Partner.notAuthenticated)
     }
 
     @Test(arguments: bothWires)
