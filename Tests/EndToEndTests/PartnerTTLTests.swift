@@ -69,6 +69,17 @@ import Testing
     }
 
     @Test(arguments: bothWires)
+    func anotherApplicationGetsTheTTLOfItsOwnIntegration(wire: ScenarioRunner.Wire) async throws {
+        let rig = try Partner.rig(wire) { $0.softwareStatement = "STATEMENT2" }
+        rig.sandbox.updateMVPD("AppleBoarded", requestor: "REF31") { $0.authenticationTTL = 1_800 }
+        #expect(try await rig.run(.setRequestor("REF31", serviceProviders: nil)) == ["setRequestorComplete(1)"])
+        #expect(rig.restCalls == ["POST /o/client/register", "POST /o/client/token", "GET /api/v2/REF31/configuration",
+                                  "POST /api/v2/REF31/sessions/sso/Apple", "POST /api/v2/REF31/profiles/sso/Apple"])
+        let expiry = try #require(try await Partner.profileExpiry(rig))
+        #expect(abs(expiry.timeIntervalSince(rig.sandbox.clock.now) - 1_800) < 2, "REF31's TTL, not the device token's nor REF30's")
+    }
+
+    @Test(arguments: bothWires)
     func bothExpiredTheUserIsNotAuthenticatedAndThePickerAppears(wire: ScenarioRunner.Wire) async throws {
         let (rig, _) = try await signedIn(wire, adobeTTL: Self.adobeShort, appleTTL: Self.adobeLong)
         try await rig.run(.advanceClock(Self.adobeLong + 60))
