@@ -31,13 +31,25 @@ extension EntitlementEngine {
         } catch {
             return .failed(error)
         }
-        if action.reasonType == "degraded" {
-            guard interactive else { return .fallback(reasonType: "degraded") }
+        if action.actionName == "authorize" {
+            let degraded = action.reasonType == "degraded"
+            // A degraded provider is not exchanged silently (setRequestor): the cookbook's
+            // conditions exclude it, and the app learns of the degradation (N010) only when
+            // it asks for authentication.
+            if degraded && !interactive { return .fallback(reasonType: "degraded") }
+            // Otherwise Adobe Pass already holds a profile for this device (a forced
+            // authentication over a partner sign-in): fetch it, with the partner status, as
+            // an appleSSO profile is only shown to a request carrying one.
             do {
                 let profiles = try await client.profile(serviceProvider: requestor, mvpd: mvpd.id, context: context)
-                guard let profile = profiles.first(where: { $0.mvpd == mvpd.id }) ?? profiles.first else { return .fallback(reasonType: "degraded") }
-                store.setProfile(storedProfile(from: profile, requestor: requestor, tokenSource: nil, partnerProviderID: nil))
-                return .degraded
+                guard let profile = profiles.first(where: { $0.mvpd == mvpd.id }) ?? profiles.first else {
+                    return .fallback(reasonType: action.reasonType ?? action.actionName)
+                }
+                let fromPartner = profile.type == StoredProfileType.appleSSO.rawValue
+                store.setProfile(storedProfile(
+                    from: profile, requestor: requestor, tokenSource: fromPartner ? "Apple" : nil,
+                    partnerProviderID: fromPartner ? partnerStatus.providerID : nil))
+                return degraded ? .degraded : .authenticated
             } catch {
                 return .failed(error)
             }

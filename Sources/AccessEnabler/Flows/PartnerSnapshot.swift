@@ -9,6 +9,14 @@ struct PartnerSnapshot: Sendable, Equatable {
     /// The metadata query's failure, when it failed.
     var metadataError: PartnerFrameworkError?
 
+    /// The provider mapping id of the system-level account, expired or not, if permission
+    /// is granted. The Apple SSO overview's TTL table keeps an Adobe profile valid after
+    /// Apple's device token expired, as long as that account is still the one signed in.
+    var accountProviderID: String? {
+        guard access == .granted, let id = account?.accountProviderIdentifier, !id.isEmpty else { return nil }
+        return id
+    }
+
     /// The provider mapping id signed in at system level and not yet expired, if any.
     func signedInProvider(at now: Date) -> String? {
         guard access == .granted, let account, let id = account.accountProviderIdentifier, !id.isEmpty else { return nil }

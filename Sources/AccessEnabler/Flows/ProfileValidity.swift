@@ -5,7 +5,8 @@ import Foundation
 /// A profile is valid when its time window contains `now`, its MVPD is still in the cached
 /// configuration (an active integration), and — for a profile obtained through partner
 /// single sign-on — SSO is still enabled for that MVPD and the partner framework reports
-/// permission granted with the same provider signed in.
+/// permission granted with the same provider's account signed in (its device token may
+/// have expired: the Adobe profile's own TTL then decides).
 enum ProfileValidity {
     enum Verdict: Sendable, Equatable {
         case valid
@@ -20,7 +21,8 @@ enum ProfileValidity {
         guard let mvpd = configuredMVPDs[profile.mvpd] else { return .integrationInactive }
         guard profile.type == .appleSSO else { return .valid }
         guard mvpd.enablePlatformServices else { return .ssoDisabled }
-        guard let partner, let signedIn = partner.signedInProvider(at: now),
+        // The account must still be there; its device token may have expired (TTL table).
+        guard let partner, let signedIn = partner.accountProviderID,
               signedIn == (profile.partnerProviderID ?? mvpd.platformMappingId)
         else { return .partnerSignInGone }
         return .valid

@@ -48,8 +48,8 @@ public final class SimulatedPartnerFramework: PartnerFramework, @unchecked Senda
         set { lock.withLock { state.promptAnswer = newValue } }
     }
 
-    /// The system-level sign-in, if any (an expired one still shows here until a
-    /// metadata request notices it).
+    /// The system-level sign-in, if any (an expired one still shows here, and to silent
+    /// metadata reads, until an interactive or SAML request replaces it).
     public var signedIn: SystemSignIn? {
         get { lock.withLock { state.signedIn } }
         set { lock.withLock { state.signedIn = newValue } }
@@ -91,6 +91,8 @@ public final class SimulatedPartnerFramework: PartnerFramework, @unchecked Senda
     /// - ``failure`` set → throws it; permission not granted → `.accessNotGranted`;
     /// - signed in and not expired → the provider, expiry and (when the request carries a
     ///   SAML request) a SAML response the sandbox mints for that user;
+    /// - signed in but expired, read without interruption or SAML request → the provider
+    ///   with its past expiry (the device token expired; the account is still there);
     /// - nobody signed in and no interruption allowed → metadata without a provider;
     /// - otherwise the next picker entry: `.select` signs in at system level (for the
     ///   MVPD's authentication TTL, or 24 hours) and answers; `.other` throws
@@ -109,6 +111,9 @@ public final class SimulatedPartnerFramework: PartnerFramework, @unchecked Senda
             guard state.accessStatus == .granted else { return .failure(.accessNotGranted) }
             if let current = state.signedIn {
                 if now < current.expiresAt { return .success(current) }
+                // An expired device token still names its provider (with its past expiry) to
+                // a silent read; the application decides what it is worth.
+                if !request.isInterruptionAllowed, request.samlRequest == nil { return .success(current) }
                 state.signedIn = nil
             }
             guard request.isInterruptionAllowed else { return .success(nil) }
