@@ -15,7 +15,6 @@ public final class ScenarioRunner: @unchecked Sendable {
 
     private let scenario: Scenario
     private let wire: Wire
-    private let traceHTTP: Bool
     private var server: LoopbackHTTPServer?
     private var storage: URL!
     private var options: [String: Any] = [:]
@@ -37,12 +36,20 @@ public final class ScenarioRunner: @unchecked Sendable {
     /// Counts every REST/DCR call the SDK makes (reset it to measure a flow).
     public private(set) var meter: CountingTransport!
 
-    /// Prepares a run. `observer` sees each transcript line as it is produced.
+    /// Prepares a run. `observer` sees each transcript line as it is produced; HTTP trace
+    /// lines reach it only with `traceHTTP`, but they are always recorded, so expectations
+    /// may name REST calls either way.
     public init(scenario: Scenario, wire: Wire = .loopbackHTTP, traceHTTP: Bool = false, observer: (@Sendable (TranscriptLine) -> Void)? = nil) {
         self.scenario = scenario
         self.wire = wire
-        self.traceHTTP = traceHTTP
-        self.recorder = CallbackRecorder(observer: observer)
+
+        var filtered: (@Sendable (TranscriptLine) -> Void)?
+        if let observer {
+            filtered = { line in
+                if line["http"] == nil || traceHTTP { observer(line) }
+            }
+        }
+        self.recorder = CallbackRecorder(observer: filtered)
     }
 
     /// Runs every step and checks the expectations.
@@ -117,15 +124,10 @@ public final class ScenarioRunner: @unchecked Sendable {
         configuration.callbackQueue = callbackQueue
         let wireTransport: any HTTPTransport = wire == .inProcess ? sandbox.transport : URLSessionTransport()
         if meter == nil { meter = CountingTransport(wireTransport) }
-        let base: any HTTPTransport = meter
-        if traceHTTP {
-            let recorder = self.recorder
-            let queue = callbackQueue
-            configuration.transport = TracingTransport(base) { method, path, status in
-                queue.async { recorder.append(.http(method: method, path: path, status: status)) }
-            }
-        } else {
-            configuration.transport = base
+        let recorder = self.recorder
+        let queue = callbackQueue
+        configuration.transport = TracingTransport(meter) { method, path, status in
+            queue.async { recorder.append(.http(method: method, path: path, status: status)) }
         }
         let accessEnabler = AccessEnabler(softwareStatement: scenario.softwareStatement, configuration: configuration)
         accessEnabler.delegate = recorder

@@ -37,7 +37,7 @@ struct SandboxPartnerFrameworkTests {
         await #expect(throws: PartnerFrameworkError.serviceTemporarilyUnavailable) { try await failing.accountMetadata(self.silent) }
     }
 
-    @Test func aSignedInUserIsReportedUntilTheSignInExpires() async throws {
+    @Test func anExpiredSignInStillNamesItsProviderToSilentReads() async throws {
         let sandbox = PassSandbox()
         let expiry = sandbox.clock.now.addingTimeInterval(600)
         let device = SimulatedPartnerFramework(sandbox: sandbox, signedIn: SystemSignIn(provider: "AppleBoarded", username: "alice", expiresAt: expiry))
@@ -46,9 +46,12 @@ struct SandboxPartnerFrameworkTests {
         #expect(metadata.authenticationExpirationDate == expiry)
         #expect(metadata.samlResponse == nil)
 
+        // The device token expired; the account is still there, with its past expiry.
         sandbox.clock.advance(by: 600)
-        #expect(try await device.accountMetadata(silent).accountProviderIdentifier == nil)
-        #expect(device.signedIn == nil)
+        let expired = try await device.accountMetadata(silent)
+        #expect(expired.accountProviderIdentifier == "AppleBoarded")
+        #expect(expired.authenticationExpirationDate == expiry)
+        #expect(device.signedIn?.provider == "AppleBoarded")
 
         device.signedIn = SystemSignIn(provider: "Unboarded-Elsewhere", username: "zed", expiresAt: sandbox.clock.now.addingTimeInterval(60))
         #expect(try await device.accountMetadata(silent).accountProviderIdentifier == "Unboarded-Elsewhere")
