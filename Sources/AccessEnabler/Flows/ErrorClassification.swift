@@ -9,6 +9,9 @@ enum ErrorClassification {
         switch error {
         case .server(let operation, let httpStatus, let enhanced):
             switch operation {
+            case .dcrRegister where httpStatus >= 500, .dcrToken where httpStatus >= 500:
+                // The registration service failing is the servers' trouble, not a refused statement.
+                return StatusCatalog.status("CFG\(httpStatus)", message: message, details: enhanced?.details, enhancedError: enhanced)
             case .dcrRegister: return StatusCatalog.status("R400", message: message, details: enhanced?.details, enhancedError: enhanced)
             case .dcrToken: return StatusCatalog.status("R401", message: message, details: enhanced?.details, enhancedError: enhanced)
             default:
