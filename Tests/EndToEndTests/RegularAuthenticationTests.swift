@@ -29,6 +29,16 @@ import Testing
         #expect(data == strings("true", "NotBoarded", md5OfAliceID, "true", "unknown", "ios", "Linux"))
     }
 
+    @Test(arguments: bothWires)
+    func aProfileWhoseIntegrationWasDeactivatedNoLongerAuthenticates(wire: ScenarioRunner.Wire) async throws {
+        let rig = try await Rig.loggedIn(wire)
+        #expect(try await rig.run(.world(mvpd: "NotBoarded", set: ["integrationActive": .bool(false)])) == [])
+        #expect(try await rig.run(.checkAuthentication) == ["sendTrackingData(0,true,NotBoarded)", authenticated], "the cached configuration still lists it")
+        #expect(try await rig.run(.setRequestor("REF30", serviceProviders: nil)) == ["setRequestorComplete(1)"])
+        #expect(try await rig.run(.checkAuthentication) == ["status(N000,info)", "sendTrackingData(0,false,)", notAuthenticated])
+        #expect(rig.restCalls.isEmpty)
+    }
+
     // MARK: getAuthentication, all four signatures
 
     @Test(arguments: bothWires)

@@ -138,6 +138,28 @@ import Testing
     }
 
     @Test(arguments: bothWires)
+    func serviceProvidersAreQueriedConcurrently(wire: ScenarioRunner.Wire) async throws {
+        let harness = try RegularHarness(wire, worlds: [.default, secondaryWorld(mvpds: ["FarCable"]), secondaryWorld(mvpds: ["NearCable"])])
+        defer { harness.stop() }
+        // Register and fetch the token first, so the next setRequestor sends configuration requests only.
+        #expect(await harness.call { $0.setRequestor("REF30", serviceProviders: harness.baseURLs.map(\.absoluteString)) } == ["setRequestorComplete(1)"])
+        for sandbox in harness.sandboxes { sandbox.inject(SandboxFault(latency: 0.3, remaining: 1), into: .configuration) }
+        #expect(await harness.call { $0.setRequestor("REF30", serviceProviders: harness.baseURLs.map(\.absoluteString)) } == ["setRequestorComplete(1)"])
+        let events = harness.capture.events
+        #expect(events.count == 6)
+        // Every request left before any answer came back.
+        #expect(events.prefix(3).allSatisfy { $0.hasPrefix("start ") && $0.hasSuffix("/api/v2/REF30/configuration") }, "\(events)")
+        #expect(events.suffix(3).allSatisfy { $0.hasPrefix("end ") }, "\(events)")
+    }
+
+    @Test(arguments: bothWires)
+    func aServiceProviderThatIsNotAnHTTPURLFailsWithCFG404(wire: ScenarioRunner.Wire) async throws {
+        let rig = try Rig(wire)
+        #expect(await rig.call { $0.setRequestor("REF30", serviceProviders: ["ftp://sp.example"]) } == ["status(CFG404,error)", "setRequestorComplete(0)"])
+        #expect(rig.restCalls.isEmpty)
+    }
+
+    @Test(arguments: bothWires)
     func aFasterSecondServiceProviderWinsTheMVPDsBothKnow(wire: ScenarioRunner.Wire) async throws {
         let harness = try RegularHarness(wire, worlds: [.default, secondaryWorld(mvpds: ["NotBoarded"])])
         defer { harness.stop() }

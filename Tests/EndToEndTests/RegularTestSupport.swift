@@ -73,15 +73,23 @@ final class RequestCapture: HTTPTransport, @unchecked Sendable {
     private let inner: any HTTPTransport
     private let lock = NSLock()
     private var sent: [SentRequest] = []
+    private var timeline: [String] = []
 
     init(_ inner: any HTTPTransport) { self.inner = inner }
 
     var requests: [SentRequest] { lock.withLock { sent } }
     var lines: [String] { requests.map(\.line) }
-    func reset() { lock.withLock { sent.removeAll() } }
+    /// `start HOST PATH` when a request leaves, `end HOST PATH` when its answer (or failure) is back.
+    var events: [String] { lock.withLock { timeline } }
+    func reset() { lock.withLock { sent.removeAll(); timeline.removeAll() } }
 
     func send(_ request: HTTPRequestMessage, timeout: TimeInterval) async throws(TransportFailure) -> HTTPResponseMessage {
-        lock.withLock { sent.append(SentRequest(method: request.method, url: request.url, headers: request.headers.map { ($0.name, $0.value) })) }
+        let name = "\(request.url.host ?? "?"):\(request.url.port ?? 0) \(request.url.path)"
+        lock.withLock {
+            sent.append(SentRequest(method: request.method, url: request.url, headers: request.headers.map { ($0.name, $0.value) }))
+            timeline.append("start " + name)
+        }
+        defer { lock.withLock { timeline.append("end " + name) } }
         return try await inner.send(request, timeout: timeout)
     }
 }
