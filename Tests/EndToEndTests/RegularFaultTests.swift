@@ -169,3 +169,59 @@ import Testing
         #expect(signatures.filter(isTerminal) == ["tokenRequestFailed(news,\(GENERIC_AUTHORIZATION_ERROR))", "preauthorizedResources()", "setRequestorComplete(0)", notAuthenticated])
     }
 }
+
+/// What an advanced status carries besides its id and level, and where callbacks arrive.
+@Suite struct RegularStatusDetailTests {
+    @Test(arguments: bothWires)
+    func statusesCarryTheEnhancedErrorThatCausedThemAndArriveOnTheCallbackQueue(wire: ScenarioRunner.Wire) async throws {
+        let harness = try RegularHarness(wire, requestTimeout: 2)
+        defer { harness.stop() }
+        #expect(await harness.call { $0.setRequestor("REF30") } == ["setRequestorComplete(1)"])
+        try await harness.logIn(mvpd: "NotBoarded", username: "bob")
+        let queue = harness.accessEnabler.configuration.callbackQueue
+        let collector = StatusCollector(queue: queue, name: "callbacks")
+        harness.accessEnabler.delegate = collector
+        harness.accessEnabler.statusDelegate = collector
+
+        harness.accessEnabler.checkAuthorization("sports")
+        await harness.settle()
+        harness.sandboxes[0].inject(SandboxFault(status: 403, remaining: 1), into: .authorize)
+        harness.accessEnabler.checkAuthorization("news")
+        harness.accessEnabler.checkAuthentication()
+        await harness.settle()
+
+        let statuses = collector.statuses
+        #expect(statuses.map(\.errorId) == ["Z100", "Z120"])
+        let denial = try #require(statuses.first)
+        #expect(denial.level == .error)
+        #expect(denial.resource == "sports")
+        #expect(denial.enhancedError?.code == "authorization_denied_by_mvpd")
+        #expect(denial.enhancedError?.helpUrl?.isEmpty == false)
+        #expect(denial.enhancedError?.trace?.isEmpty == false)
+        #expect(denial.dictionary["errorId"] as? String == "Z100")
+        #expect(denial.dictionary["code"] as? String == "authorization_denied_by_mvpd")
+        #expect(denial.dictionary["level"] as? String == "error")
+        let unreachable = try #require(statuses.last)
+        #expect(unreachable.enhancedError?.code == "network_received_error")
+        #expect(unreachable.enhancedError?.status == 403)
+        #expect(collector.callbacks == ["status", "sendTrackingData", "tokenRequestFailed", "status", "sendTrackingData", "tokenRequestFailed", "sendTrackingData", "setAuthenticationStatus"])
+        #expect(collector.callbacksOffQueue == 0)
+    }
+
+    @Test(arguments: bothWires)
+    func anExpiredSessionStatusNamesTheRESTError(wire: ScenarioRunner.Wire) async throws {
+        let harness = try RegularHarness(wire)
+        defer { harness.stop() }
+        #expect(await harness.call { $0.setRequestor("REF30") } == ["setRequestorComplete(1)"])
+        _ = await harness.call { $0.getAuthentication() }
+        #expect(await harness.call { $0.setSelectedProvider("NotBoarded") }.last == "navigateToUrl(authenticate)")
+        harness.clock.advance(by: 1_801)
+        let collector = StatusCollector(queue: harness.accessEnabler.configuration.callbackQueue, name: "callbacks")
+        harness.accessEnabler.statusDelegate = collector
+        harness.accessEnabler.handleExternalURL("adobepass://ios.app")
+        await harness.settle()
+        #expect(collector.statuses.map(\.errorId) == ["N130"])
+        #expect(collector.statuses.first?.enhancedError?.code == "invalid_authentication_session")
+        #expect(collector.statuses.first?.message?.isEmpty == false)
+    }
+}

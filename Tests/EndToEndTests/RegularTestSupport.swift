@@ -276,3 +276,45 @@ func secondaryWorld(mvpds: [String]) -> SandboxWorld {
         softwareStatements: ["STATEMENT": ["REF30"]],
         serviceProviders: [SandboxServiceProvider(id: "REF30", mvpds: mvpds.map { SandboxMVPDConfig(id: $0, displayName: "\($0) (secondary)", users: users) })])
 }
+
+/// A delegate that keeps every advanced status whole (enhanced error included) and checks
+/// that each callback arrives on the queue carrying `queueKey`.
+final class StatusCollector: EntitlementDelegate, EntitlementStatus, @unchecked Sendable {
+    static let queueKey = DispatchSpecificKey<String>()
+    private let lock = NSLock()
+    private var collected: [AdvancedStatus] = []
+    private var names: [String] = []
+    private var offQueue = 0
+    private let expectedQueue: String
+
+    /// Marks `queue` so callbacks can be checked to arrive on it.
+    init(queue: DispatchQueue, name: String) {
+        queue.setSpecific(key: Self.queueKey, value: name)
+        expectedQueue = name
+    }
+
+    var statuses: [AdvancedStatus] { lock.withLock { collected } }
+    var callbacks: [String] { lock.withLock { names } }
+    var callbacksOffQueue: Int { lock.withLock { offQueue } }
+
+    private func note(_ name: String) {
+        let onQueue = DispatchQueue.getSpecific(key: Self.queueKey) == expectedQueue
+        lock.withLock {
+            names.append(name)
+            if !onQueue { offQueue += 1 }
+        }
+    }
+
+    func status(_ status: AdvancedStatus) {
+        note("status")
+        lock.withLock { collected.append(status) }
+    }
+
+    func setRequestorComplete(_ status: Int32) { note("setRequestorComplete") }
+    func setAuthenticationStatus(_ status: Int32, errorCode code: String) { note("setAuthenticationStatus") }
+    func displayProviderDialog(_ mvpds: [MVPD]) { note("displayProviderDialog") }
+    func navigateToUrl(_ url: String) { note("navigateToUrl") }
+    func setToken(_ token: String, forResource resource: String) { note("setToken") }
+    func tokenRequestFailed(_ resource: String, errorCode code: String, errorDescription description: String) { note("tokenRequestFailed") }
+    func sendTrackingData(_ data: [String], forEventType event: Int32) { note("sendTrackingData") }
+}
