@@ -59,6 +59,18 @@ import Testing
         ])
     }
 
+    @Test(arguments: bothWires)
+    func authorizationWhileALoginIsPendingEndsAtOnce(wire: ScenarioRunner.Wire) async throws {
+        let rig = try await Rig.regular(wire)
+        #expect(try await rig.run(.getAuthentication(forceAuthn: false, filter: [], featured: [])) == [regularDialog])
+        #expect(try await rig.run(.setSelectedProvider("NotBoarded")).last == "navigateToUrl(authenticate)")
+        #expect(try await rig.run(.getAuthorization("news")) == ["status(N500,error)", "tokenRequestFailed(news,\(USER_NOT_AUTHENTICATED_ERROR))"])
+        #expect(try await rig.run(.checkAuthorization("news")) == ["status(N000,info)", "tokenRequestFailed(news,\(USER_NOT_AUTHENTICATED_ERROR))"])
+        #expect(rig.restCalls.isEmpty)
+        // The pending login is untouched and no authorization rides on it.
+        #expect(try await rig.run(.login(username: "alice", password: "alice123")) == ["sendTrackingData(0,true,NotBoarded)", authenticated])
+    }
+
     // MARK: Authenticated
 
     @Test(arguments: bothWires)
