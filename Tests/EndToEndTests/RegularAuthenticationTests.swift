@@ -175,6 +175,15 @@ import Testing
     }
 
     @Test(arguments: bothWires)
+    func aLoginSurvivesSetRequestorCalledAgainOnReturningToTheForeground(wire: ScenarioRunner.Wire) async throws {
+        let rig = try await Rig.regular(wire)
+        #expect(try await rig.run(.getAuthentication(forceAuthn: false, filter: [], featured: [])) == [regularDialog])
+        #expect(try await rig.run(.setSelectedProvider("NotBoarded")).last == "navigateToUrl(authenticate)")
+        #expect(try await rig.run(.setRequestor("REF30", serviceProviders: nil)) == ["setRequestorComplete(1)"])
+        #expect(try await rig.run(.login(username: "alice", password: "alice123")) == ["sendTrackingData(0,true,NotBoarded)", authenticated])
+    }
+
+    @Test(arguments: bothWires)
     func theRedirectCompletesAuthenticationWithOneProfileCall(wire: ScenarioRunner.Wire) async throws {
         let rig = try await Rig.regular(wire)
         try await rig.logIn(mvpd: "NotBoarded")
