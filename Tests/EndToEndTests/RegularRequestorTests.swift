@@ -71,6 +71,35 @@ import Testing
     }
 
     @Test(arguments: bothWires)
+    func aLegacyDeviceInfoWithOnlyTheMandatoryKeysIsLaidOverTheDefaults(wire: ScenarioRunner.Wire) async throws {
+        let harness = try RegularHarness(wire)
+        defer { harness.stop() }
+        #expect(await harness.call { $0.setRequestor("REF30") } == ["setRequestorComplete(1)"])
+        let defaults = try #require(harness.capture.requests.last?.header("X-Device-Info").flatMap { Data(base64Encoded: $0) })
+        let defaultInfo = try #require(try JSONSerialization.jsonObject(with: defaults) as? [String: Any])
+        // The legacy client information makes only model and osName mandatory.
+        let legacy = Data(#"{"model":"iPhone","osName":"iOS"}"#.utf8).base64EncodedString()
+        #expect(await harness.call {
+            $0.setOptions(["device_info": legacy])
+            $0.setRequestor("REF30")
+        } == ["setRequestorComplete(1)"])
+        let sent = try #require(harness.capture.requests.last?.header("X-Device-Info").flatMap { Data(base64Encoded: $0) })
+        let info = try #require(try JSONSerialization.jsonObject(with: sent) as? [String: Any])
+        #expect(info["model"] as? String == "iPhone")
+        #expect(info["osName"] as? String == "iOS")
+        for key in ["version", "osVersion", "connectionType"] {
+            #expect(info[key] as? String == defaultInfo[key] as? String, "\(key) comes from the defaults")
+            #expect(info[key] != nil, "\(key) is required by REST API V2")
+        }
+        // Something that is not Base64 JSON is ignored: the defaults are sent.
+        #expect(await harness.call {
+            $0.setOptions(["device_info": "%%% not base64 %%%"])
+            $0.setRequestor("REF30")
+        } == ["setRequestorComplete(1)"])
+        #expect(harness.capture.requests.last?.header("X-Device-Info").flatMap { Data(base64Encoded: $0) } == defaults)
+    }
+
+    @Test(arguments: bothWires)
     func handleSVCTurnsTheSVCProviderLoginIntoTheTwoArgumentNavigation(wire: ScenarioRunner.Wire) async throws {
         let rig = try await Rig.regular(wire)
         #expect(try await rig.run(.getAuthentication(forceAuthn: false, filter: [], featured: [])) == [regularDialog])
