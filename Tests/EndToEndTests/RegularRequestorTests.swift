@@ -137,7 +137,7 @@ import Testing
         defer { harness.stop() }
         let (primary, secondary) = (harness.sandboxes[0], harness.sandboxes[1])
         // The secondary answers configuration later, so the primary is the first responder.
-        secondary.inject(SandboxFault(latency: 0.3, remaining: 1), into: .configuration)
+        secondary.inject(SandboxFault(latency: 0.8, remaining: 1), into: .configuration)
         #expect(await harness.call {
             $0.setRequestor("REF30", serviceProviders: [harness.baseURLs[0].absoluteString, harness.baseURLs[1].absoluteString])
         } == ["setRequestorComplete(1)"])
@@ -172,7 +172,7 @@ import Testing
         defer { harness.stop() }
         // Register and fetch the token first, so the next setRequestor sends configuration requests only.
         #expect(await harness.call { $0.setRequestor("REF30", serviceProviders: harness.baseURLs.map(\.absoluteString)) } == ["setRequestorComplete(1)"])
-        for sandbox in harness.sandboxes { sandbox.inject(SandboxFault(latency: 0.3, remaining: 1), into: .configuration) }
+        for sandbox in harness.sandboxes { sandbox.inject(SandboxFault(latency: 0.5, remaining: 1), into: .configuration) }
         #expect(await harness.call { $0.setRequestor("REF30", serviceProviders: harness.baseURLs.map(\.absoluteString)) } == ["setRequestorComplete(1)"])
         let events = harness.capture.events
         #expect(events.count == 6)
@@ -192,7 +192,7 @@ import Testing
     func aFasterSecondServiceProviderWinsTheMVPDsBothKnow(wire: ScenarioRunner.Wire) async throws {
         let harness = try RegularHarness(wire, worlds: [.default, secondaryWorld(mvpds: ["NotBoarded"])])
         defer { harness.stop() }
-        harness.sandboxes[0].inject(SandboxFault(latency: 0.3, remaining: 1), into: .configuration)
+        harness.sandboxes[0].inject(SandboxFault(latency: 0.8, remaining: 1), into: .configuration)
         #expect(await harness.call {
             $0.setRequestor("REF30", serviceProviders: [harness.baseURLs[0].absoluteString, harness.baseURLs[1].absoluteString])
         } == ["setRequestorComplete(1)"])
