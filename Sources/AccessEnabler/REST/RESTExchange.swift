@@ -39,7 +39,8 @@ struct RESTExchange: Sendable {
             let outcome = FirstOutcome(continuation)
             let worker = Task { outcome.deliver(await work()) }
             let timer = Task {
-                try? await Task.sleep(nanoseconds: UInt64(timeout * 1_000_000_000))
+                // Clamped so a huge timeout ("never") cannot overflow the conversion.
+                try? await Task.sleep(nanoseconds: UInt64(min(timeout, 1_000_000_000) * 1_000_000_000))
                 if !Task.isCancelled, outcome.deliver(.failure(.timedOut)) { worker.cancel() }
             }
             outcome.onDelivered = { timer.cancel() }
