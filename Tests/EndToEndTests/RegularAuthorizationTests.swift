@@ -114,6 +114,24 @@ import Testing
     }
 
     @Test(arguments: bothWires)
+    func aWellFormedMRSSResourceIsAuthorizedByItsChannelTitle(wire: ScenarioRunner.Wire) async throws {
+        let rig = try await Rig.loggedIn(wire)
+        let resource = #"<rss version="2.0"><channel><title>news</title></channel></rss>"#
+        #expect(try await rig.run(.checkAuthorization(resource)) == ["sendTrackingData(1,true,NotBoarded)", "setToken(\(resource))"])
+    }
+
+    @Test(arguments: bothWires)
+    func tempPassIsAuthorizedWithoutAnMVPDSubscription(wire: ScenarioRunner.Wire) async throws {
+        let rig = try await Rig.regular(wire)
+        #expect(try await rig.run(.getAuthentication(forceAuthn: false, filter: [], featured: [])) == [regularDialog])
+        #expect(try await rig.run(.setSelectedProvider("TempPass")).last == authenticated)
+        #expect(try await rig.run(.checkAuthorization("anything")) == ["sendTrackingData(1,true,TempPass)", "setToken(anything)"])
+        #expect(rig.restCalls == ["POST /api/v2/REF30/decisions/authorize/TempPass"])
+        #expect(try await rig.run(.getMetadata(opCode: "authorization", key: nil, resource: "anything")) == ["setMetadataStatus(1,false,\"\(RegularMetadataTests.start + 300_000)\")"],
+                "TempPass media tokens last its 5-minute authorization TTL")
+    }
+
+    @Test(arguments: bothWires)
     func aDegradedMVPDAuthorizesWithZ010(wire: ScenarioRunner.Wire) async throws {
         let rig = try await Rig.regular(wire)
         #expect(try await rig.run(.getAuthentication(forceAuthn: false, filter: [], featured: [])) == [regularDialog])
