@@ -50,7 +50,11 @@ extension EntitlementEngine {
             let status = ErrorClassification.authorizationStatus(error, resource: resource)
             emitStatus(status)
             emitAuthorizationTracking(success: false, profile: profile, error: status.errorId, details: error.message)
-            emit(.tokenRequestFailed(resource, errorCode: GENERIC_AUTHORIZATION_ERROR, description: error.message))
+            // A refusal about the MVPD or the resource (Z100, Z120, Z130, Z169) is a "not
+            // authorized" answer even when it came for the whole request; only failures with
+            // no published reason (Z500: network, server, unreadable answer) are generic.
+            let code = status.errorId == "Z500" ? GENERIC_AUTHORIZATION_ERROR : USER_NOT_AUTHORIZED_ERROR
+            emit(.tokenRequestFailed(resource, errorCode: code, description: error.message))
             return
         }
         guard let decision = decisions.first(where: { $0.resource == resource }) ?? decisions.first else {

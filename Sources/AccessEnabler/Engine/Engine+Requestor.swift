@@ -22,8 +22,10 @@ extension EntitlementEngine {
             }
             clients = parsed
         }
+        // Apps call setRequestor again when they come back to the foreground; a login the
+        // user is finishing in the web view for the same requestor must survive that.
+        if requestorID != trimmed { flow.reset() }
         requestorID = trimmed
-        flow.reset()
 
         let outcomes = await fetchConfigurations(requestor: trimmed, from: clients)
         var merged: [MVPD] = []

@@ -22,6 +22,8 @@ actor EntitlementEngine {
     var clientsByBaseURL: [String: RESTClient] = [:]
 
     var options = SDKOptions()
+    /// The `device_info` option decoded (once, when set) over the default device information.
+    var optionDeviceInfo: DeviceInfo?
     var requestorID: String?
     var requestorState: RequestorState = .notSet
     /// The requestor's MVPDs in configuration order (merged across service providers).
@@ -56,7 +58,9 @@ actor EntitlementEngine {
     /// Runs one command to its end (or to the point where it waits for the application).
     func run(_ command: Command) async {
         switch command {
-        case .setOptions(let options): self.options = options
+        case .setOptions(let options):
+            self.options = options
+            optionDeviceInfo = options.deviceInfo.flatMap { Self.deviceInfo($0, over: defaultDeviceInfo) }
         case .setRequestor(let id, let serviceProviders): await setRequestor(id, serviceProviders: serviceProviders)
         case .checkAuthentication: await checkAuthentication()
         case .getAuthentication(let force, let data, let filter): await getAuthentication(forceAuthn: force, data: data, filter: filter)
@@ -94,12 +98,24 @@ actor EntitlementEngine {
 
     /// The device information: the `device_info` option when it decodes, else the
     /// configuration's, else a description of this Linux device.
-    var deviceInfo: DeviceInfo {
-        if let encoded = options.deviceInfo, let data = Data(base64Encoded: encoded),
-           let decoded = try? JSONDecoder().decode(DeviceInfo.self, from: data) {
-            return decoded
-        }
-        return configuration.deviceInfo ?? DeviceInfo.linuxDefault(platform: configuration.platform == .tvOS ? .tvOS : .iOS)
+    var deviceInfo: DeviceInfo { optionDeviceInfo ?? defaultDeviceInfo }
+
+    /// The configuration's device information, else a description of this Linux device.
+    var defaultDeviceInfo: DeviceInfo {
+        configuration.deviceInfo ?? DeviceInfo.linuxDefault(platform: configuration.platform == .tvOS ? .tvOS : .iOS)
+    }
+
+    /// The legacy `device_info` option (Base64 JSON) laid over `fallback`: the keys it gives
+    /// win, the others keep the fallback's values. The legacy SDK requires only `model` and
+    /// `osName` there, while REST API V2 also needs `version`, `osVersion` and
+    /// `connectionType`; `nil` when the option is not Base64 JSON of the right types.
+    static func deviceInfo(_ option: String, over fallback: DeviceInfo) -> DeviceInfo? {
+        guard let data = Data(base64Encoded: option.trimmingCharacters(in: .whitespacesAndNewlines)),
+              let given = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
+              let base = (try? JSONEncoder().encode(fallback)).flatMap({ try? JSONSerialization.jsonObject(with: $0) as? [String: Any] }),
+              let merged = try? JSONSerialization.data(withJSONObject: base.merging(given) { $1 })
+        else { return nil }
+        return try? JSONDecoder().decode(DeviceInfo.self, from: merged)
     }
 
     /// `nil` when the requestor is ready; otherwise the status to report, having waited

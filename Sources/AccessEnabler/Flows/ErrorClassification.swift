@@ -9,6 +9,9 @@ enum ErrorClassification {
         switch error {
         case .server(let operation, let httpStatus, let enhanced):
             switch operation {
+            case .dcrRegister where httpStatus >= 500, .dcrToken where httpStatus >= 500:
+                // The registration service failing is the servers' trouble, not a refused statement.
+                return StatusCatalog.status("CFG\(httpStatus)", message: message, details: enhanced?.details, enhancedError: enhanced)
             case .dcrRegister: return StatusCatalog.status("R400", message: message, details: enhanced?.details, enhancedError: enhanced)
             case .dcrToken: return StatusCatalog.status("R401", message: message, details: enhanced?.details, enhancedError: enhanced)
             default:
@@ -47,7 +50,7 @@ enum ErrorClassification {
         switch code {
         case "authorization_denied_by_mvpd", "authorization_denied_by_parental_controls", "authorization_denied_by_hba_policies": return "Z100"
         case "network_connection_failure", "network_received_error", "network_read_timeout", "network_connection_timeout", "mvpd_unreachable": return "Z120"
-        case "invalid_resource", "malformed_authorization_request", "invalid_resource_id", "resource_malformed": return "Z130"
+        case "invalid_parameter_resources", "invalid_resource", "malformed_authorization_request", "invalid_resource_id", "resource_malformed": return "Z130"
         case "authorization_denied_by_degradation_rule": return "Z169"
         default: return code.hasPrefix("authorization_denied") ? "Z100" : "Z500"
         }

@@ -1,0 +1,92 @@
+import Foundation
+import Testing
+@testable import AccessEnabler
+
+/// REST failures → the legacy advanced status codes, per flow.
+@Suite struct FlowErrorClassificationTests {
+    static func server(_ operation: RESTOperation, _ status: Int, _ code: String? = nil) -> RESTClientError {
+        .server(operation: operation, httpStatus: status, error: code.map { EnhancedError(status: status, code: $0, message: "m", details: "d") })
+    }
+
+    @Test func setRequestorStatuses() {
+        let cases: [(RESTClientError, String)] = [
+            (Self.server(.dcrRegister, 400, "unapproved_software_statement"), "R400"),
+            (Self.server(.dcrRegister, 503, "server_error"), "CFG503"),
+            (Self.server(.dcrToken, 400, "invalid_client"), "R401"),
+            (Self.server(.dcrToken, 401, "invalid_client"), "R401"),
+            (Self.server(.dcrToken, 502), "CFG502"),
+            (Self.server(.configuration, 400, "invalid_parameter_service_provider"), "CFG400"),
+            (Self.server(.configuration, 401, "invalid_access_token_service_provider"), "R401"),
+            (Self.server(.configuration, 503, "internal_server_error"), "CFG503"),
+            (.undocumentedStatus(operation: .configuration, httpStatus: 504), "CFG504"),
+            (.undocumentedStatus(operation: .configuration, httpStatus: 418), "CFG400"),
+            (.malformedBody(operation: .configuration, reason: "x"), "CFG500"),
+            (.transport(operation: .configuration, .cannotConnect("refused")), "CFG404"),
+            (.transport(operation: .dcrRegister, .timedOut), "CFG404"),
+            (.transport(operation: .configuration, .connectionLost("reset")), "CFG404"),
+        ]
+        for (error, id) in cases {
+            let status = ErrorClassification.requestorStatus(error)
+            #expect(status.errorId == id, "\(error)")
+            #expect(status.level == .error)
+        }
+    }
+
+    @Test func theStatusCarriesTheEnhancedError() {
+        let status = ErrorClassification.requestorStatus(Self.server(.configuration, 503, "internal_server_error"))
+        #expect(status.enhancedError?.code == "internal_server_error")
+        #expect(status.details == "d")
+        #expect(status.dictionary["code"] as? String == "internal_server_error")
+    }
+
+    @Test func authenticationStatuses() {
+        #expect(ErrorClassification.authenticationStatus(Self.server(.profileForCode, 400, "invalid_authentication_session")).errorId == "N130")
+        #expect(ErrorClassification.authenticationStatus(Self.server(.profileForCode, 400, "invalid_parameter_code")).errorId == "N130")
+        #expect(ErrorClassification.authenticationStatus(Self.server(.profileForCode, 403, "authenticated_profile_missing")).errorId == "N130")
+        #expect(ErrorClassification.authenticationStatus(Self.server(.profileForCode, 404)).errorId == "N130")
+        #expect(ErrorClassification.authenticationStatus(Self.server(.createSession, 500, "internal_server_error")).errorId == "N500")
+        #expect(ErrorClassification.authenticationStatus(.transport(operation: .createSession, .timedOut)).errorId == "N500")
+        #expect(ErrorClassification.authenticationStatus(.malformedBody(operation: .profileForCode, reason: "x")).errorId == "N500")
+    }
+
+    @Test func decisionStatuses() {
+        let cases: [(String?, String)] = [
+            (nil, "Z500"),
+            ("authorization_denied_by_mvpd", "Z100"),
+            ("authorization_denied_by_parental_controls", "Z100"),
+            ("authorization_denied_by_hba_policies", "Z100"),
+            ("authorization_denied_by_something_new", "Z100"),
+            ("network_received_error", "Z120"),
+            ("network_connection_failure", "Z120"),
+            ("network_read_timeout", "Z120"),
+            ("invalid_parameter_resources", "Z130"),
+            ("invalid_resource", "Z130"),
+            ("authorization_denied_by_degradation_rule", "Z169"),
+            ("internal_server_error", "Z500"),
+        ]
+        for (code, id) in cases {
+            #expect(ErrorClassification.decisionStatusID(for: code.map { EnhancedError(code: $0) }) == id, "\(code ?? "nil")")
+        }
+    }
+
+    @Test func wholeRequestAuthorizationFailures() {
+        #expect(ErrorClassification.authorizationStatus(Self.server(.authorize, 403, "network_received_error"), resource: "news").errorId == "Z120")
+        #expect(ErrorClassification.authorizationStatus(Self.server(.authorize, 400, "invalid_parameter_resources"), resource: "news").errorId == "Z130")
+        let failed = ErrorClassification.authorizationStatus(.transport(operation: .authorize, .connectionLost("x")), resource: "news")
+        #expect(failed.errorId == "Z500")
+        #expect(failed.resource == "news")
+        #expect(ErrorClassification.authorizationStatus(.malformedBody(operation: .authorize, reason: "x"), resource: "r").errorId == "Z500")
+    }
+
+    @Test func documentedLevels() {
+        for id in ["N000", "N003", "N004", "N005", "N011", "VSA203", "VSA403", "VSA404", "VSA503"] {
+            #expect(StatusCatalog.level(of: id) == .info, "\(id)")
+        }
+        for id in ["N010", "Z010", "SEC412", "CFG100"] {
+            #expect(StatusCatalog.level(of: id) == .warning, "\(id)")
+        }
+        for id in ["N130", "N500", "CFG400", "CFG404", "CFG503", "R400", "R401", "Z100", "Z120", "Z130", "Z500", "P100"] {
+            #expect(StatusCatalog.level(of: id) == .error, "\(id)")
+        }
+    }
+}

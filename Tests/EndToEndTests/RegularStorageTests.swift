@@ -1,0 +1,137 @@
+import AccessEnabler
+import AccessEnablerScenarios
+import Foundation
+import PassSandbox
+import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Storage seen through the facade: relaunch, device identity, corrupt files, TTL expiry
+/// and file permissions.
+@Suite struct RegularStorageTests {
+    /// Every regular file under `directory`, recursively.
+    static func files(under directory: URL) -> [URL] {
+        let enumerator = FileManager.default.enumerator(at: directory, includingPropertiesForKeys: [.isRegularFileKey])
+        var result: [URL] = []
+        while let url = enumerator?.nextObject() as? URL {
+            if (try? url.resourceValues(forKeys: [.isRegularFileKey]))?.isRegularFile == true { result.append(url) }
+        }
+        return result
+    }
+
+    static func mode(of url: URL) -> mode_t? {
+        var info = stat()
+        guard stat(url.path, &info) == 0 else { return nil }
+        return info.st_mode & 0o777
+    }
+
+    @Test(arguments: bothWires)
+    func aRelaunchStaysAuthenticated(wire: ScenarioRunner.Wire) async throws {
+        let rig = try await Rig.loggedIn(wire)
+        #expect(try await rig.run(.checkAuthorization("news")).last == "setToken(news)")
+        #expect(try await rig.run(.restart) == [])
+        #expect(try await rig.run(.setRequestor("REF30", serviceProviders: nil)) == ["setRequestorComplete(1)"])
+        #expect(rig.restCalls == ["GET /api/v2/REF30/configuration"], "credentials and access token come from storage")
+        #expect(try await rig.run(.checkAuthentication) == ["sendTrackingData(0,true,NotBoarded)", authenticated])
+        #expect(try await rig.run(.getSelectedProvider) == ["selectedProvider(NotBoarded)"])
+        #expect(try await rig.run(.getMetadata(opCode: "userMeta", key: "userID", resource: nil)) == ["setMetadataStatus(3,false,\"u-alice\")"])
+        #expect(try await rig.run(.getMetadata(opCode: "authorization", key: nil, resource: "news")) == ["setMetadataStatus(1,false,\"\(RegularMetadataTests.start + 3_600_000)\")"])
+        // Adobe Pass still knows this device and client: authorization works with no new login.
+        #expect(try await rig.run(.checkAuthorization("sports")) == ["sendTrackingData(1,true,NotBoarded)", "setToken(sports)"])
+    }
+
+    @Test(arguments: bothWires)
+    func theDeviceIdentifierSurvivesRelaunchesAndIntegrityChecks(wire: ScenarioRunner.Wire) async throws {
+        var identifiers: Set<String> = []
+        let checks: [IntegrityCheckType] = [.INTEGRITY_CHECK_NONE, .INTEGRITY_CHECK_ALL, .INTEGRITY_CHECK_NONE, .INTEGRITY_CHECK_CLEAR, .INTEGRITY_CHECK_ALL]
+        let harness = try RegularHarness(wire)
+        defer { harness.stop() }
+        for check in checks {
+            let relaunched = AccessEnabler(storageCheck: check, softwareStatement: "STATEMENT", configuration: harness.accessEnabler.configuration)
+            relaunched.delegate = harness.recorder
+            harness.recorder.reset()
+            relaunched.setRequestor("REF30")
+            relaunched.getMetadata([METADATA_OPCODE_KEY: METADATA_DEVICE_ID])
+            #expect(await withinDeadline(seconds: 30) { await relaunched.waitUntilIdle() })
+            let line = try #require(harness.recorder.callbacks.first { $0.callback == "setMetadataStatus" })
+            identifiers.insert(try #require(line["metadata"]?.stringValue))
+        }
+        #expect(identifiers.count == 1)
+    }
+
+    @Test(arguments: bothWires)
+    func aCorruptStorageFileMeansNotAuthenticatedAndNoCrash(wire: ScenarioRunner.Wire) async throws {
+        for garbage in [Data("not json at all".utf8), Data(), Data(repeating: 0xFF, count: 4_096), Data(#"{"version":1,"kind":"requestor","payload":"AAAA"}"#.utf8)] {
+            let rig = try await Rig.loggedIn(wire)
+            let requestorFiles = Self.files(under: rig.storageDirectory).filter { $0.lastPathComponent.hasPrefix("requestor-") }
+            #expect(requestorFiles.count == 1)
+            #expect(try await rig.run(.restart) == [])
+            for file in requestorFiles { try garbage.write(to: file) }
+            #expect(try await rig.run(.restart) == [])
+            #expect(try await rig.run(.setRequestor("REF30", serviceProviders: nil)) == ["setRequestorComplete(1)"])
+            #expect(try await rig.run(.checkAuthentication) == ["status(N000,info)", "sendTrackingData(0,false,)", notAuthenticated])
+            #expect(try await rig.run(.getSelectedProvider) == ["selectedProvider(null)"])
+            // The user can simply log in again.
+            #expect(try await rig.run(.getAuthentication(forceAuthn: false, filter: [], featured: [])) == [regularDialog])
+        }
+    }
+
+    @Test(arguments: bothWires)
+    func everyStorageFileCorruptStillStartsCleanly(wire: ScenarioRunner.Wire) async throws {
+        let rig = try await Rig.loggedIn(wire)
+        #expect(try await rig.run(.restart) == [])
+        for file in Self.files(under: rig.storageDirectory) { try Data("garbage".utf8).write(to: file) }
+        #expect(try await rig.run(.restart) == [])
+        #expect(try await rig.run(.setRequestor("REF30", serviceProviders: nil)) == ["setRequestorComplete(1)"])
+        #expect(try await rig.run(.checkAuthentication) == ["status(N000,info)", "sendTrackingData(0,false,)", notAuthenticated])
+    }
+
+    @Test(arguments: bothWires)
+    func theProfileExpiresWithItsTTL(wire: ScenarioRunner.Wire) async throws {
+        let rig = try await Rig.loggedIn(wire)
+        #expect(try await rig.run(.advanceClock(86_399)) == [])
+        #expect(try await rig.run(.checkAuthentication) == ["sendTrackingData(0,true,NotBoarded)", authenticated])
+        #expect(try await rig.run(.advanceClock(1)) == [])
+        #expect(try await rig.run(.checkAuthentication) == ["status(N000,info)", "sendTrackingData(0,false,)", notAuthenticated])
+        #expect(rig.restCalls.isEmpty)
+        #expect(try await rig.run(.checkAuthorization("news")) == ["status(N000,info)", "tokenRequestFailed(news,\(USER_NOT_AUTHENTICATED_ERROR))"])
+        #expect(try await rig.run(.getSelectedProvider) == ["selectedProvider(null)"])
+        #expect(try await rig.run(.getMetadata(opCode: "authentication", key: nil, resource: nil)) == ["setMetadataStatus(0,false,null)"])
+        #expect(try await rig.run(.getAuthentication(forceAuthn: false, filter: [], featured: [])) == [regularDialog])
+    }
+
+    @Test(arguments: bothWires)
+    func anExpiredProfileStaysExpiredAfterARelaunch(wire: ScenarioRunner.Wire) async throws {
+        let rig = try await Rig.loggedIn(wire)
+        #expect(try await rig.run(.advanceClock(90_000)) == [])
+        #expect(try await rig.run(.restart) == [])
+        #expect(try await rig.run(.setRequestor("REF30", serviceProviders: nil)) == ["setRequestorComplete(1)"])
+        #expect(try await rig.run(.checkAuthentication) == ["status(N000,info)", "sendTrackingData(0,false,)", notAuthenticated])
+    }
+
+    @Test(arguments: bothWires)
+    func tempPassExpiresWithItsShorterTTL(wire: ScenarioRunner.Wire) async throws {
+        let rig = try await Rig.regular(wire)
+        #expect(try await rig.run(.getAuthentication(forceAuthn: false, filter: [], featured: [])) == [regularDialog])
+        #expect(try await rig.run(.setSelectedProvider("TempPass")).last == authenticated)
+        #expect(try await rig.run(.advanceClock(1_800)) == [])
+        #expect(try await rig.run(.checkAuthentication) == ["status(N000,info)", "sendTrackingData(0,false,)", notAuthenticated])
+    }
+
+    @Test(arguments: bothWires)
+    func filesAreOwnerOnly(wire: ScenarioRunner.Wire) async throws {
+        let rig = try await Rig.loggedIn(wire)
+        #expect(try await rig.run(.checkAuthorization("news")).last == "setToken(news)")
+        #expect(try await rig.run(.checkPreauthorizedResources(["news"], cache: true)) == ["preauthorizedResources(news)"])
+        let files = Self.files(under: rig.storageDirectory)
+        #expect(files.count >= 4, "identity, client credentials, access token, requestor record")
+        for file in files {
+            #expect(Self.mode(of: file) == 0o600, "\(file.lastPathComponent)")
+        }
+        let statementDirectories = (try? FileManager.default.contentsOfDirectory(at: rig.storageDirectory, includingPropertiesForKeys: nil)) ?? []
+        for directory in statementDirectories {
+            #expect(Self.mode(of: directory) == 0o700, "\(directory.lastPathComponent)")
+        }
+    }
+}

@@ -1,0 +1,320 @@
+import AccessEnabler
+import AccessEnablerScenarios
+import Foundation
+import PassSandbox
+import Testing
+
+// Helpers shared by the Regular* suites: the regular (no partner framework) flows end to end.
+
+/// The MVPD list `displayProviderDialog` shows for requestor REF30 of the default world.
+let regularDialog = "displayProviderDialog(AppleBoarded,PickerOnly,NotBoarded,SSODisabled,Degraded,TempPass,SVCProvider)"
+let notAuthenticated = "setAuthenticationStatus(0,\(USER_NOT_AUTHENTICATED_ERROR))"
+let authenticated = "setAuthenticationStatus(1,)"
+
+extension Rig {
+    /// A rig (no partner framework) whose requestor REF30 is set.
+    static func regular(_ wire: ScenarioRunner.Wire, platform: AccessEnablerConfiguration.Platform = .tvOS, world: SandboxWorld = .default) async throws -> Rig {
+        let rig = try Rig(wire) { scenario in
+            scenario.platform = platform
+            scenario.world = world
+        }
+        let signatures = try await rig.run(.setRequestor("REF30", serviceProviders: nil))
+        #expect(signatures == ["setRequestorComplete(1)"])
+        return rig
+    }
+
+    /// A rig where `username` has logged in to `mvpd` through the MVPD login page.
+    static func loggedIn(_ wire: ScenarioRunner.Wire, mvpd: String = "NotBoarded", username: String = "alice", platform: AccessEnablerConfiguration.Platform = .tvOS) async throws -> Rig {
+        let rig = try await regular(wire, platform: platform)
+        try await rig.logIn(mvpd: mvpd, username: username)
+        return rig
+    }
+
+    /// getAuthentication → setSelectedProvider(mvpd) → login, checking each hand-over.
+    func logIn(mvpd: String = "NotBoarded", username: String = "alice") async throws {
+        #expect(try await run(.getAuthentication(forceAuthn: false, filter: [], featured: [])) == [regularDialog])
+        #expect(try await run(.setSelectedProvider(mvpd)) == ["sendTrackingData(2,\(mvpd))", "navigateToUrl(authenticate)"])
+        #expect(try await run(.login(username: username, password: username + "123")) == ["sendTrackingData(0,true,\(mvpd))", authenticated])
+    }
+
+    /// The run's storage directory (the configured one; the store keeps one folder per statement in it).
+    var storageDirectory: URL { accessEnabler.configuration.storageDirectory }
+
+    /// The callback lines of the last step with `name`.
+    func lines(_ name: String) -> [TranscriptLine] { lastLines.filter { $0.callback == name } }
+}
+
+/// A JSON array of strings, as transcript lines hold string lists.
+func strings(_ items: String...) -> JSONValue { .array(items.map { .string($0) }) }
+
+/// The terminal callback of each facade call (SPEC §2); the hand-overs count for the
+/// interactive calls.
+func isTerminal(_ signature: String) -> Bool {
+    ["setRequestorComplete", "setAuthenticationStatus", "displayProviderDialog", "navigateToUrl", "setToken",
+     "tokenRequestFailed", "preauthorizedResources", "selectedProvider", "setMetadataStatus"]
+        .contains { signature.hasPrefix($0 + "(") }
+}
+
+/// One HTTP request the SDK sent, as a test transport saw it.
+struct SentRequest: Sendable {
+    var method: String
+    var url: URL
+    var headers: [(name: String, value: String)]
+
+    func header(_ name: String) -> String? {
+        headers.first { $0.name.lowercased() == name.lowercased() }?.value
+    }
+
+    var line: String { "\(method) \(url.path)" }
+}
+
+/// A transport decorator that keeps every request (method, URL, headers) for assertions.
+final class RequestCapture: HTTPTransport, @unchecked Sendable {
+    private let inner: any HTTPTransport
+    private let lock = NSLock()
+    private var sent: [SentRequest] = []
+    private var timeline: [String] = []
+
+    init(_ inner: any HTTPTransport) { self.inner = inner }
+
+    var requests: [SentRequest] { lock.withLock { sent } }
+    var lines: [String] { requests.map(\.line) }
+    /// `start HOST PATH` when a request leaves, `end HOST PATH` when its answer (or failure) is back.
+    var events: [String] { lock.withLock { timeline } }
+    func reset() { lock.withLock { sent.removeAll(); timeline.removeAll() } }
+
+    func send(_ request: HTTPRequestMessage, timeout: TimeInterval) async throws(TransportFailure) -> HTTPResponseMessage {
+        let name = "\(request.url.host ?? "?"):\(request.url.port ?? 0) \(request.url.path)"
+        lock.withLock {
+            sent.append(SentRequest(method: request.method, url: request.url, headers: request.headers.map { ($0.name, $0.value) }))
+            timeline.append("start " + name)
+        }
+        defer { lock.withLock { timeline.append("end " + name) } }
+        return try await inner.send(request, timeout: timeout)
+    }
+}
+
+/// In-process transport to several sandboxes: each request goes to the sandbox whose
+/// base URL host matches, as separate servers would receive them.
+struct RoutingTransport: HTTPTransport {
+    let routes: [(host: String, transport: InProcessTransport)]
+
+    func send(_ request: HTTPRequestMessage, timeout: TimeInterval) async throws(TransportFailure) -> HTTPResponseMessage {
+        guard let route = routes.first(where: { $0.host == request.url.host }) else {
+            throw .cannotConnect("no sandbox at \(request.url.host ?? "?")")
+        }
+        return try await route.transport.send(request, timeout: timeout)
+    }
+}
+
+/// A facade over one or more sandboxes with a configuration the test chooses (timeout,
+/// platform, storage check, extra service providers, a base URL nobody serves), for the
+/// rows the scenario rig cannot express. Requests are captured with their headers.
+final class RegularHarness: @unchecked Sendable {
+    let wire: ScenarioRunner.Wire
+    let clock: SandboxClock
+    let sandboxes: [PassSandbox]
+    let baseURLs: [URL]
+    let recorder = CallbackRecorder()
+    let capture: RequestCapture
+    let storage: URL
+    private var servers: [LoopbackHTTPServer] = []
+    private let callbackQueue = DispatchQueue(label: "regular.harness.callbacks")
+    private(set) var accessEnabler: AccessEnabler!
+    private let makeConfiguration: () -> AccessEnablerConfiguration
+    let storageCheck: IntegrityCheckType
+    let softwareStatement: String
+
+    /// Starts one sandbox per world (sharing one clock) and an AccessEnabler pointed at the
+    /// first (or at `environmentURL`).
+    init(
+        _ wire: ScenarioRunner.Wire, worlds: [SandboxWorld] = [.default], platform: AccessEnablerConfiguration.Platform = .tvOS,
+        requestTimeout: TimeInterval = 5, environmentURL: URL? = nil, softwareStatement: String = "STATEMENT",
+        storageCheck: IntegrityCheckType = .INTEGRITY_CHECK_NONE
+    ) throws {
+        self.wire = wire
+        self.storageCheck = storageCheck
+        self.softwareStatement = softwareStatement
+        let clock = SandboxClock()
+        self.clock = clock
+        let sandboxes = worlds.map { PassSandbox(world: $0, clock: clock) }
+        self.sandboxes = sandboxes
+        var urls: [URL] = []
+        let transport: any HTTPTransport
+        switch wire {
+        case .loopbackHTTP:
+            for sandbox in sandboxes {
+                let server = LoopbackHTTPServer(port: 0, handler: sandbox)
+                _ = try server.start()
+                servers.append(server)
+                sandbox.baseURLForLinks = server.baseURL!
+                urls.append(server.baseURL!)
+            }
+            transport = URLSessionTransport()
+        case .inProcess:
+            var routes: [(host: String, transport: InProcessTransport)] = []
+            for (index, sandbox) in sandboxes.enumerated() {
+                let url = URL(string: "http://sandbox\(index).invalid")!
+                sandbox.baseURLForLinks = url
+                urls.append(url)
+                routes.append((url.host!, sandbox.inProcessTransport))
+            }
+            transport = RoutingTransport(routes: routes)
+        }
+        baseURLs = urls
+        capture = RequestCapture(transport)
+        storage = FileManager.default.temporaryDirectory.appendingPathComponent("accessenabler-regular-\(UUID().uuidString)")
+        let (capture, storage, queue) = (capture, storage, callbackQueue)
+        let environment = environmentURL ?? urls[0]
+        makeConfiguration = {
+            var configuration = AccessEnablerConfiguration(
+                environment: .custom(environment), platform: platform, storageDirectory: storage,
+                transport: capture, clock: SandboxTimeSource(clock), callbackQueue: queue)
+            configuration.requestTimeout = requestTimeout
+            return configuration
+        }
+        relaunch()
+    }
+
+    deinit { stop() }
+
+    /// Stops the servers and removes the storage.
+    func stop() {
+        accessEnabler = nil
+        servers.forEach { $0.shutdown() }
+        servers.removeAll()
+        try? FileManager.default.removeItem(at: storage)
+    }
+
+    /// Shuts the loopback servers down: from now on connections are refused.
+    func stopServing() {
+        servers.forEach { $0.shutdown() }
+    }
+
+    /// A new AccessEnabler over the same storage (an app relaunch).
+    func relaunch() {
+        let accessEnabler = AccessEnabler(storageCheck: storageCheck, softwareStatement: softwareStatement, configuration: makeConfiguration())
+        accessEnabler.delegate = recorder
+        accessEnabler.statusDelegate = recorder
+        self.accessEnabler = accessEnabler
+    }
+
+    /// Makes facade calls, waits (bounded) until everything ran and was delivered, and
+    /// returns the callback signatures they produced.
+    @discardableResult
+    func call(_ body: (AccessEnabler) -> Void) async -> [String] {
+        recorder.reset()
+        capture.reset()
+        body(accessEnabler)
+        await settle()
+        return recorder.takeSignatures()
+    }
+
+    /// Waits until the facade is idle, recording an issue instead of hanging past 30 s.
+    func settle() async {
+        let accessEnabler = self.accessEnabler!
+        let finished = await withinDeadline(seconds: 30) { await accessEnabler.waitUntilIdle() }
+        #expect(finished, "the facade did not become idle within 30 s")
+    }
+
+    /// The REST/DCR calls of the last `call` (`METHOD /path`).
+    var restCalls: [String] { capture.lines }
+
+    /// Logs `username` in to `mvpd` through the login page of the sandbox serving it.
+    func logIn(mvpd: String, username: String = "alice", expectDialog: [String]? = nil) async throws {
+        let dialog = await call { $0.getAuthentication() }
+        if let expectDialog { #expect(dialog == expectDialog) }
+        #expect(await call { $0.setSelectedProvider(mvpd) } == ["sendTrackingData(2,\(mvpd))", "navigateToUrl(authenticate)"])
+        let landing = try await userAgent(for: recorder.lastNavigationURL ?? "")
+            .login(startingAt: recorder.lastNavigationURL ?? "", username: username, password: username + "123", redirectPrefix: "adobepass://ios.app")
+        #expect(await call { $0.handleExternalURL(landing) } == ["sendTrackingData(0,true,\(mvpd))", authenticated])
+    }
+
+    /// A user agent for the sandbox that serves `url`.
+    func userAgent(for url: String) -> SimulatedUserAgent {
+        let index = baseURLs.firstIndex { url.hasPrefix($0.absoluteString) } ?? 0
+        switch wire {
+        case .loopbackHTTP: return SimulatedUserAgent(httpBase: baseURLs[index])
+        case .inProcess: return SimulatedUserAgent(sandbox: sandboxes[index])
+        }
+    }
+}
+
+/// Runs `work`; `false` when it had not finished after `seconds` (it is left running).
+func withinDeadline(seconds: Double, _ work: @escaping @Sendable () async -> Void) async -> Bool {
+    await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
+        let once = ResumeOnce(continuation)
+        Task { await work(); once.resume(true) }
+        Task {
+            try? await Task.sleep(nanoseconds: UInt64(seconds * 1_000_000_000))
+            once.resume(false)
+        }
+    }
+}
+
+private final class ResumeOnce: @unchecked Sendable {
+    private let lock = NSLock()
+    private var continuation: CheckedContinuation<Bool, Never>?
+    init(_ continuation: CheckedContinuation<Bool, Never>) { self.continuation = continuation }
+    func resume(_ value: Bool) {
+        let pending = lock.withLock { () -> CheckedContinuation<Bool, Never>? in
+            defer { continuation = nil }
+            return continuation
+        }
+        pending?.resume(returning: value)
+    }
+}
+
+/// A world with requestor REF30 integrating only `mvpds` (each with alice and bob), for a
+/// second service provider.
+func secondaryWorld(mvpds: [String]) -> SandboxWorld {
+    let users = [
+        SandboxUser(username: "alice", password: "alice123", userID: "u-alice", householdID: "h-1", zip: ["10001"], resources: ["news", "sports"]),
+        SandboxUser(username: "bob", password: "bob123", userID: "u-bob", householdID: "h-2", zip: ["94105"], resources: ["news"]),
+    ]
+    return SandboxWorld(
+        softwareStatements: ["STATEMENT": ["REF30"]],
+        serviceProviders: [SandboxServiceProvider(id: "REF30", mvpds: mvpds.map { SandboxMVPDConfig(id: $0, displayName: "\($0) (secondary)", users: users) })])
+}
+
+/// A delegate that keeps every advanced status whole (enhanced error included) and checks
+/// that each callback arrives on the queue carrying `queueKey`.
+final class StatusCollector: EntitlementDelegate, EntitlementStatus, @unchecked Sendable {
+    static let queueKey = DispatchSpecificKey<String>()
+    private let lock = NSLock()
+    private var collected: [AdvancedStatus] = []
+    private var names: [String] = []
+    private var offQueue = 0
+    private let expectedQueue: String
+
+    /// Marks `queue` so callbacks can be checked to arrive on it.
+    init(queue: DispatchQueue, name: String) {
+        queue.setSpecific(key: Self.queueKey, value: name)
+        expectedQueue = name
+    }
+
+    var statuses: [AdvancedStatus] { lock.withLock { collected } }
+    var callbacks: [String] { lock.withLock { names } }
+    var callbacksOffQueue: Int { lock.withLock { offQueue } }
+
+    private func note(_ name: String) {
+        let onQueue = DispatchQueue.getSpecific(key: Self.queueKey) == expectedQueue
+        lock.withLock {
+            names.append(name)
+            if !onQueue { offQueue += 1 }
+        }
+    }
+
+    func status(_ status: AdvancedStatus) {
+        note("status")
+        lock.withLock { collected.append(status) }
+    }
+
+    func setRequestorComplete(_ status: Int32) { note("setRequestorComplete") }
+    func setAuthenticationStatus(_ status: Int32, errorCode code: String) { note("setAuthenticationStatus") }
+    func displayProviderDialog(_ mvpds: [MVPD]) { note("displayProviderDialog") }
+    func navigateToUrl(_ url: String) { note("navigateToUrl") }
+    func setToken(_ token: String, forResource resource: String) { note("setToken") }
+    func tokenRequestFailed(_ resource: String, errorCode code: String, errorDescription description: String) { note("tokenRequestFailed") }
+    func sendTrackingData(_ data: [String], forEventType event: Int32) { note("sendTrackingData") }
+}
