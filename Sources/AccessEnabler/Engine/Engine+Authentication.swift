@@ -151,9 +151,7 @@ extension EntitlementEngine {
                 emitStatus(StatusCatalog.status("VSA503", message: "The TV provider account metadata request failed: \(error.message)", details: error.code))
                 showProviderDialog()
             case .failed(let error):
-                emitStatus(ErrorClassification.authenticationStatus(error))
-                emitTracking(authenticationSucceeded: false, profile: nil, cached: false)
-                finishAuthentication(success: false, errorCode: GENERIC_AUTHENTICATION_ERROR)
+                failAuthentication(ErrorClassification.authenticationStatus(error))
             }
         }
     }
@@ -215,10 +213,7 @@ extension EntitlementEngine {
         do {
             action = try await client.createSession(serviceProvider: requestor, mvpd: mvpd.id, domainName: configuration.domainName, redirectURL: configuration.redirectURL, context: context())
         } catch {
-            flow.reset()
-            emitStatus(ErrorClassification.authenticationStatus(error))
-            emitTracking(authenticationSucceeded: false, profile: nil, cached: false)
-            finishAuthentication(success: false, errorCode: GENERIC_AUTHENTICATION_ERROR)
+            failAuthentication(ErrorClassification.authenticationStatus(error))
             return
         }
         if action.actionName == "authenticate", let code = action.code, let url = action.url {
@@ -239,20 +234,14 @@ extension EntitlementEngine {
                 case "degraded": emitStatus(StatusCatalog.status("N010", message: "\(mvpd.displayName) is degraded: the user is authenticated by a degradation rule."))
                 default: break
                 }
-                flow.reset()
                 emitTracking(authenticationSucceeded: true, profile: store.profile(requestor: requestor), cached: false)
                 await finishAuthenticationSuccessfully()
             } catch {
-                flow.reset()
-                emitStatus(ErrorClassification.authenticationStatus(error))
-                emitTracking(authenticationSucceeded: false, profile: nil, cached: false)
-                finishAuthentication(success: false, errorCode: GENERIC_AUTHENTICATION_ERROR)
+                failAuthentication(ErrorClassification.authenticationStatus(error))
             }
             return
         }
-        flow.reset()
-        emitStatus(StatusCatalog.status("N500", message: "Adobe Pass answered the authentication session for \(mvpd.id) with \(action.actionName)/\(action.actionType), which this SDK cannot continue."))
-        finishAuthentication(success: false, errorCode: GENERIC_AUTHENTICATION_ERROR)
+        failAuthentication(StatusCatalog.status("N500", message: "Adobe Pass answered the authentication session for \(mvpd.id) with \(action.actionName)/\(action.actionType), which this SDK cannot continue."))
     }
 
     /// `navigateToUrl`, or its SVC form when the app handles Safari View Controllers and the
@@ -290,18 +279,14 @@ extension EntitlementEngine {
         do {
             let profiles = try await client(for: mvpd).profile(serviceProvider: requestor, code: code, context: context())
             guard let profile = profiles.first(where: { $0.mvpd == mvpd }) ?? profiles.first else {
-                emitStatus(StatusCatalog.status("N130", message: "Adobe Pass has no profile for the authentication session of \(mvpd): the login did not finish or the session expired. Start again with getAuthentication()."))
-                emitTracking(authenticationSucceeded: false, profile: nil, cached: false)
-                finishAuthentication(success: false, errorCode: GENERIC_AUTHENTICATION_ERROR)
+                failAuthentication(StatusCatalog.status("N130", message: "Adobe Pass has no profile for the authentication session of \(mvpd): the login did not finish or the session expired. Start again with getAuthentication()."))
                 return
             }
             store.setProfile(storedProfile(from: profile, requestor: requestor, tokenSource: nil, partnerProviderID: nil))
             emitTracking(authenticationSucceeded: true, profile: store.profile(requestor: requestor), cached: false)
             await finishAuthenticationSuccessfully()
         } catch {
-            emitStatus(ErrorClassification.authenticationStatus(error))
-            emitTracking(authenticationSucceeded: false, profile: nil, cached: false)
-            finishAuthentication(success: false, errorCode: GENERIC_AUTHENTICATION_ERROR)
+            failAuthentication(ErrorClassification.authenticationStatus(error))
         }
     }
 
@@ -325,6 +310,14 @@ extension EntitlementEngine {
         if let pending {
             await authorize(pending.resource, data: pending.data)
         }
+    }
+
+    /// Ends an authentication flow that failed: the status that explains it, the tracking
+    /// event, then `setAuthenticationStatus(0, GENERIC_AUTHENTICATION_ERROR)`.
+    func failAuthentication(_ status: AdvancedStatus) {
+        emitStatus(status)
+        emitTracking(authenticationSucceeded: false, profile: nil, cached: false)
+        finishAuthentication(success: false, errorCode: GENERIC_AUTHENTICATION_ERROR)
     }
 
     /// Ends an authentication flow; a `getAuthorization` that was waiting for it ends too,
