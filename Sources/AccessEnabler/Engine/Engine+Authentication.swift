@@ -144,9 +144,10 @@ extension EntitlementEngine {
                 emitStatus(StatusCatalog.status("N010", message: "\(mvpd.displayName) is degraded: the user is authenticated by a degradation rule."))
                 emitTracking(authenticationSucceeded: true, profile: requestorID.flatMap { store.profile(requestor: $0) }, cached: false)
                 await finishAuthenticationSuccessfully()
-            case .fallback:
-                // Adobe Pass declined single sign-on for this provider: continue with its regular login.
-                await selectProvider(mvpd)
+            case .fallback(_, let loginSession):
+                // Adobe Pass declined single sign-on for this provider: continue with its
+                // regular login, in the session the fallback opened when it opened one.
+                await selectProvider(mvpd, openedSession: loginSession)
             case .partnerFailed(let error):
                 emitStatus(StatusCatalog.status("VSA503", message: "The TV provider account metadata request failed: \(error.message)", details: error.code))
                 showProviderDialog()
@@ -204,17 +205,22 @@ extension EntitlementEngine {
         await selectProvider(mvpd)
     }
 
-    /// Creates the authentication session for `mvpd` and acts on its answer.
-    func selectProvider(_ mvpd: MVPD) async {
+    /// Creates the authentication session for `mvpd` — unless Adobe Pass already opened one
+    /// (`openedSession`, from a partner SSO fallback) — and acts on its answer.
+    func selectProvider(_ mvpd: MVPD, openedSession: SessionAction? = nil) async {
         guard let requestor = requestorID else { return }
         emit(.sendTrackingData([mvpd.id] + trackingDeviceFields, event: TRACKING_GET_SELECTED_PROVIDER))
         let client = client(for: mvpd.id)
         let action: SessionAction
-        do {
-            action = try await client.createSession(serviceProvider: requestor, mvpd: mvpd.id, domainName: configuration.domainName, redirectURL: configuration.redirectURL, context: context())
-        } catch {
-            failAuthentication(ErrorClassification.authenticationStatus(error))
-            return
+        if let openedSession {
+            action = openedSession
+        } else {
+            do {
+                action = try await client.createSession(serviceProvider: requestor, mvpd: mvpd.id, domainName: configuration.domainName, redirectURL: configuration.redirectURL, context: context())
+            } catch {
+                failAuthentication(ErrorClassification.authenticationStatus(error))
+                return
+            }
         }
         if action.actionName == "authenticate", let code = action.code, let url = action.url {
             let absolute = URL(string: url, relativeTo: client.baseURL)?.absoluteString ?? url

@@ -6,8 +6,9 @@ enum PartnerExchangeResult: Sendable {
     case authenticated
     /// The MVPD is degraded: a degraded profile is stored (status N010).
     case degraded
-    /// Adobe Pass declined partner SSO (`pfs_fallback`, `configuration_fallback`, …).
-    case fallback(reasonType: String)
+    /// Adobe Pass declined partner SSO (`pfs_fallback`, `configuration_fallback`, …);
+    /// `loginSession` is the basic authentication session it opened instead, when it did.
+    case fallback(reasonType: String, loginSession: SessionAction? = nil)
     /// The partner framework could not produce a SAML response.
     case partnerFailed(PartnerFrameworkError)
     /// A REST call failed.
@@ -55,7 +56,12 @@ extension EntitlementEngine {
             }
         }
         guard action.actionName == "partner_profile", let authenticationRequest = action.authenticationRequest else {
-            return .fallback(reasonType: action.reasonType ?? action.actionName)
+            // A fallback may already carry a basic authentication session: keep it, so the
+            // regular login needs no second session request.
+            let login = action.actionName == "authenticate" && action.code != nil && action.url != nil
+                ? SessionAction(actionName: action.actionName, actionType: action.actionType, reasonType: action.reasonType, code: action.code, url: action.url, mvpd: action.mvpd ?? mvpd.id)
+                : nil
+            return .fallback(reasonType: action.reasonType ?? action.actionName, loginSession: login)
         }
         let request = PartnerMetadataRequest(
             isInterruptionAllowed: interactive, supportedAccountProviderIdentifiers: partnerStatus.providerID.map { [$0] } ?? [],
