@@ -1,0 +1,157 @@
+import AccessEnabler
+import Foundation
+import PassSandbox
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// Measurement 4: many simulated devices — each its own AccessEnabler, storage directory
+/// and SimulatedPartnerFramework signed in to AppleBoarded — signing in through partner SSO
+/// at setRequestor, all at once, against one sandbox over loopback HTTP.
+///
+/// The devices share one URLSessionTransport, so the client side keeps a bounded number of
+/// connections (URLSession's per-host limit) and the thread-per-connection server stays far
+/// below its connection limit.
+enum ManyDevicesMeasurement {
+    private struct Device {
+        let client: AccessEnabler
+        let observer: BenchmarkObserver
+    }
+
+    static func run(devices count: Int, deadline: Double) async throws -> Benchmark.Section {
+        let sandbox = PassSandbox(world: .default, clock: SandboxClock())
+        let server = LoopbackHTTPServer(port: 0, handler: sandbox)
+        try server.start()
+        defer { server.shutdown() }
+        guard let baseURL = server.baseURL else { throw BareSSOClient.Failure(description: "the server has no address") }
+        sandbox.baseURLForLinks = baseURL
+        let scratch = BenchmarkScratch("devices")
+        defer { scratch.remove() }
+        let transport = URLSessionTransport()
+        let factory = BenchmarkClientFactory(baseURL: baseURL, clock: SandboxTimeSource(sandbox.clock), requestTimeout: 30)
+
+        // Warm the process (URLSession, the server's first connection) so the memory
+        // figure is the devices' and not one-time set-up.
+        let warmObserver = BenchmarkObserver()
+        let warm = factory.make(storage: scratch.storage("warm"), partner: signedInDevice(sandbox), transport: transport, observer: warmObserver)
+        warm.setRequestor("REF30")
+        await warm.waitUntilIdle()
+
+        let peakResetWorked = ProcessMetrics.resetPeakResidentSize()
+        let rssBefore = ProcessMetrics.statusKiB("VmRSS")
+        var devices: [Device] = []
+        devices.reserveCapacity(count)
+        for index in 0..<count {
+            let observer = BenchmarkObserver()
+            let client = factory.make(storage: scratch.storage("device-\(index)"), partner: signedInDevice(sandbox), transport: transport, observer: observer)
+            devices.append(Device(client: client, observer: observer))
+        }
+        let sockets = SocketCounter()
+        sockets.start()
+        let start = ProcessMetrics.wallSeconds()
+        for device in devices { device.client.setRequestor("REF30") }
+        let finishTimes = FinishTimes()
+        let clients = devices.map(\.client)
+        let allIdle = await withDeadline(deadline) {
+            await withTaskGroup(of: Void.self) { group in
+                for client in clients {
+                    group.addTask {
+                        await client.waitUntilIdle()
+                        finishTimes.add(ProcessMetrics.wallSeconds() - start)
+                    }
+                }
+            }
+        }
+        let elapsed = ProcessMetrics.wallSeconds() - start
+        sockets.stop()
+        let peak = ProcessMetrics.statusKiB("VmHWM")
+        let completed = devices.filter { $0.observer.snapshot.requestorStatus == 1 }.count
+
+        // Proof that each completion is a sign-in: every device now checks as authenticated.
+        var authenticated = 0
+        if allIdle {
+            for device in devices { device.client.checkAuthentication() }
+            for device in devices {
+                await device.client.waitUntilIdle()
+                if device.observer.snapshot.authenticationStatus == 1 { authenticated += 1 }
+            }
+        }
+        let perSecond = elapsed > 0 ? Double(completed) / elapsed : nil
+        let perDeviceKiB: Double? = if let peak, let rssBefore, count > 0 { (peak - rssBefore) / Double(count) } else { nil }
+        let times = finishTimes.sample
+        var notes = [
+            "\(count) AccessEnablers created first (each with its own storage directory and device), then setRequestor on all at once; time until every one is idle.",
+            "Memory per device = (VmHWM after − VmRSS before) / devices, from /proc/self/status" + (peakResetWorked ? " (VmHWM reset through /proc/self/clear_refs before)." : " (VmHWM could not be reset: it may hold an earlier peak)."),
+            "The per-device memory includes the sandbox's share (each device's DCR client, token and profile live in the same process).",
+            "Connections: one shared URLSessionTransport (httpMaximumConnectionsPerHost \(URLSessionConfiguration.ephemeral.httpMaximumConnectionsPerHost)); peak sockets open in the process (client and server ends, listener included): \(sockets.peak).",
+        ]
+        if !allIdle { notes.append("deadline of \(Int(deadline)) s reached before every device was idle") }
+        return Benchmark.Section(key: "manyDevices", title: "4. \(count) simulated devices signing in through SSO at once (one sandbox, loopback HTTP)", rows: [
+            Benchmark.Row("completed / started", figures: [
+                Benchmark.Figure("completed", Double(completed)), Benchmark.Figure("authenticated after", Double(authenticated)),
+                Benchmark.Figure("devices", Double(count)),
+            ], goal: "all complete, none lost", met: completed == count && authenticated == count),
+            Benchmark.Row("sign-ins per second", figures: [
+                Benchmark.Figure("rate", perSecond, "/s"), Benchmark.Figure("wall", elapsed, "s"),
+                Benchmark.Figure("median finish", times.median.map { $0 * 1e3 }, "ms"),
+                Benchmark.Figure("last finish", times.percentile(100).map { $0 * 1e3 }, "ms"),
+            ], goal: "> 200 /s on 2 cores", met: perSecond.map { $0 > 200 } ?? false),
+            Benchmark.Row("peak memory per device", figures: [
+                Benchmark.Figure("per device", perDeviceKiB, "KiB"), Benchmark.Figure("RSS before", rssBefore, "KiB"),
+                Benchmark.Figure("VmHWM after", peak, "KiB"),
+            ], goal: "< 256 KiB", met: perDeviceKiB.map { $0 < 256 } ?? false),
+        ], notes: notes)
+    }
+
+    private static func signedInDevice(_ sandbox: PassSandbox) -> SimulatedPartnerFramework {
+        SimulatedPartnerFramework(sandbox: sandbox, signedIn: SystemSignIn(
+            provider: "AppleBoarded", username: "alice", expiresAt: sandbox.clock.now.addingTimeInterval(86_400)))
+    }
+}
+
+/// When each device finished, in seconds from the start.
+private final class FinishTimes: @unchecked Sendable {
+    private let lock = NSLock()
+    private var times = Sample()
+
+    func add(_ seconds: Double) { lock.withLock { times.add(seconds) } }
+    var sample: Sample { lock.withLock { times } }
+}
+
+/// Samples how many sockets the process holds open, every few milliseconds on its own
+/// thread, until stopped; keeps the peak.
+final class SocketCounter: @unchecked Sendable {
+    private let lock = NSLock()
+    private var running = false
+    private var highest = 0
+    private let done = DispatchSemaphore(value: 0)
+
+    var peak: Int { lock.withLock { highest } }
+
+    func start() {
+        lock.withLock { running = true }
+        let thread = Thread { [self] in
+            while lock.withLock({ running }) {
+                let open = Self.openSockets()
+                lock.withLock { highest = max(highest, open) }
+                usleep(10_000)
+            }
+            done.signal()
+        }
+        thread.name = "benchmark.socket-counter"
+        thread.start()
+    }
+
+    func stop() {
+        lock.withLock { running = false }
+        done.wait()
+    }
+
+    private static func openSockets() -> Int {
+        guard let entries = try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd") else { return 0 }
+        return entries.reduce(0) { count, entry in
+            let target = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/\(entry)")) ?? ""
+            return count + (target.hasPrefix("socket:") ? 1 : 0)
+        }
+    }
+}
