@@ -14,6 +14,9 @@ extension Benchmark {
         public var cpuModel: String
         /// `"release"` or `"debug"`: how the benchmark was compiled.
         public var build: String
+        /// The 1-minute load average when the run started (other work on the same cores
+        /// makes CPU and wall times noisier).
+        public var loadAverage: Double?
 
         /// Describes the machine this process runs on.
         public static var current: Machine {
@@ -22,12 +25,14 @@ extension Benchmark {
             #else
             let build = "release"
             #endif
-            return Machine(processors: ProcessInfo.processInfo.activeProcessorCount, architecture: unameMachine(), cpuModel: cpuModelName(), build: build)
+            return Machine(
+                processors: ProcessInfo.processInfo.activeProcessorCount, architecture: unameMachine(), cpuModel: cpuModelName(), build: build,
+                loadAverage: oneMinuteLoad())
         }
 
-        /// One line: `2 × x86_64 (AMD EPYC), release build`.
+        /// One line: `2 × x86_64 (AMD EPYC), release build, load 0.52 at start`.
         public var summary: String {
-            "\(processors) × \(architecture) (\(cpuModel)), \(build) build"
+            "\(processors) × \(architecture) (\(cpuModel)), \(build) build" + (loadAverage.map { String(format: ", load %.2f at start", $0) } ?? "")
         }
 
         var jsonValue: BenchmarkJSON {
@@ -36,6 +41,7 @@ extension Benchmark {
                 ("architecture", .string(architecture)),
                 ("cpuModel", .string(cpuModel)),
                 ("build", .string(build)),
+                ("loadAverage", loadAverage.map(BenchmarkJSON.number) ?? .null),
             ])
         }
 
@@ -45,6 +51,11 @@ extension Benchmark {
             return withUnsafeBytes(of: &names.machine) { bytes in
                 String(decoding: bytes.prefix { $0 != 0 }, as: UTF8.self)
             }
+        }
+
+        private static func oneMinuteLoad() -> Double? {
+            guard let text = try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8) else { return nil }
+            return text.split(separator: " ").first.flatMap { Double($0) }
         }
 
         private static func cpuModelName() -> String {

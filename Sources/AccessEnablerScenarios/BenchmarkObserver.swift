@@ -76,12 +76,24 @@ struct BenchmarkClientFactory: Sendable {
     }
 }
 
-/// A directory under the system's temporary directory that the benchmark removes when done.
+/// A directory the benchmark removes when done: under the system's temporary directory
+/// (a disk, where the SDK's fsyncs cost what they cost), or under a memory-backed file
+/// system to show what the same work costs without them.
 struct BenchmarkScratch: Sendable {
     let root: URL
 
-    init(_ purpose: String) {
-        root = FileManager.default.temporaryDirectory.appendingPathComponent("accessenabler-bench-\(purpose)-\(UUID().uuidString)")
+    init(_ purpose: String, under base: URL = FileManager.default.temporaryDirectory) {
+        root = base.appendingPathComponent("accessenabler-bench-\(purpose)-\(UUID().uuidString)")
+    }
+
+    /// `/dev/shm` when it is a writable directory (tmpfs on Linux: fsync returns at once).
+    static var memoryBackedBase: URL? {
+        let candidate = URL(fileURLWithPath: "/dev/shm", isDirectory: true)
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: candidate.path, isDirectory: &isDirectory), isDirectory.boolValue,
+              FileManager.default.isWritableFile(atPath: candidate.path)
+        else { return nil }
+        return candidate
     }
 
     /// A fresh, not yet existing storage directory under the root.
