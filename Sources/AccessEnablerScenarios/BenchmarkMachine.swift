@@ -53,7 +53,7 @@ extension Benchmark {
             }
         }
 
-        private static func oneMinuteLoad() -> Double? {
+        static func oneMinuteLoad() -> Double? {
             guard let text = try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8) else { return nil }
             return text.split(separator: " ").first.flatMap { Double($0) }
         }

@@ -29,6 +29,10 @@ enum ManyDevicesMeasurement {
         var peak: Double?
         var peakResetWorked = false
         var peakSockets = 0
+        /// Process CPU seconds (every thread: SDK, URLSession, sandbox) during the wave.
+        var cpu = 0.0
+        /// The 1-minute load average when the wave started.
+        var loadAtStart: Double?
 
         func perSecond() -> Double? { elapsed > 0 ? Double(completed) / elapsed : nil }
 
@@ -52,6 +56,7 @@ enum ManyDevicesMeasurement {
         var notes = [
             "\(count) AccessEnablers created first (each with its own storage directory and device), then setRequestor on all at once; time until every one is idle. Storage in the system temporary directory (a disk here).",
             "Memory per device = (VmHWM after − VmRSS before) / devices, from /proc/self/status" + (onDisk.peakResetWorked ? " (VmHWM reset through /proc/self/clear_refs before)." : " (VmHWM could not be reset: it may hold an earlier peak)."),
+            "CPU per sign-in and cores busy count the whole process during the wave: SDK, URLSession/libcurl, the sandbox's server and handlers, the simulated devices. The load average counts other processes on the machine too.",
             "The per-device memory includes the sandbox's share (each device's DCR client, token and profile live in the same process).",
             "Connections: one shared URLSessionTransport (httpMaximumConnectionsPerHost \(URLSessionConfiguration.ephemeral.httpMaximumConnectionsPerHost)); peak sockets open in the process (client and server ends, listener included): \(onDisk.peakSockets).",
         ]
@@ -72,6 +77,9 @@ enum ManyDevicesMeasurement {
             Benchmark.Figure("rate", outcome.perSecond(), "/s"), Benchmark.Figure("wall", outcome.elapsed, "s"),
             Benchmark.Figure("median finish", outcome.finishTimes.median.map { $0 * 1e3 }, "ms"),
             Benchmark.Figure("last finish", outcome.finishTimes.percentile(100).map { $0 * 1e3 }, "ms"),
+            Benchmark.Figure("CPU per sign-in", outcome.completed > 0 ? outcome.cpu / Double(outcome.completed) * 1e3 : nil, "ms"),
+            Benchmark.Figure("cores busy", outcome.elapsed > 0 ? outcome.cpu / outcome.elapsed : nil),
+            Benchmark.Figure("load at start", outcome.loadAtStart),
         ], goal: goal ? "> 200 /s on 2 cores" : nil, met: goal ? outcome.perSecond().map { $0 > 200 } ?? false : nil)
     }
 
@@ -113,6 +121,8 @@ enum ManyDevicesMeasurement {
         }
         let sockets = SocketCounter()
         sockets.start()
+        outcome.loadAtStart = Benchmark.Machine.oneMinuteLoad()
+        let cpuStart = ProcessMetrics.cpuSeconds()
         let start = ProcessMetrics.wallSeconds()
         for device in devices { device.client.setRequestor("REF30") }
         let finishTimes = FinishTimes()
@@ -128,6 +138,7 @@ enum ManyDevicesMeasurement {
             }
         }
         outcome.elapsed = ProcessMetrics.wallSeconds() - start
+        outcome.cpu = ProcessMetrics.cpuSeconds() - cpuStart
         sockets.stop()
         outcome.peakSockets = sockets.peak
         outcome.peak = ProcessMetrics.statusKiB("VmHWM")
