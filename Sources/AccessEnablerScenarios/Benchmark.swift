@@ -14,7 +14,7 @@ public struct Benchmark: Sendable {
     struct Settings: Sendable {
         var cpuCycles: Int
         var cpuWarmups: Int
-        var latencyPairs: Int
+        var latencyRounds: Int
         var latencyWarmups: Int
         var devices: Int
         var devicesDeadline: Double
@@ -22,10 +22,10 @@ public struct Benchmark: Sendable {
         var throughputSeconds: Double
 
         static let full = Settings(
-            cpuCycles: 300, cpuWarmups: 20, latencyPairs: 100, latencyWarmups: 5, devices: 1_000, devicesDeadline: 120,
+            cpuCycles: 300, cpuWarmups: 20, latencyRounds: 100, latencyWarmups: 5, devices: 1_000, devicesDeadline: 120,
             throughputConnections: 4, throughputSeconds: 2)
         static let quick = Settings(
-            cpuCycles: 3, cpuWarmups: 1, latencyPairs: 3, latencyWarmups: 1, devices: 20, devicesDeadline: 20,
+            cpuCycles: 3, cpuWarmups: 1, latencyRounds: 3, latencyWarmups: 1, devices: 20, devicesDeadline: 20,
             throughputConnections: 2, throughputSeconds: 0.25)
     }
 
@@ -43,8 +43,8 @@ public struct Benchmark: Sendable {
         sections.append(try await RoundTripMeasurement.run())
         progress("2/5 measuring CPU time per flow (\(settings.cpuCycles) runs each, live and replayed)…")
         sections.append(await CPUTimeMeasurement.run(cycles: settings.cpuCycles, warmups: settings.cpuWarmups))
-        progress("3/5 timing the SSO sign-in over loopback HTTP against bare URLSession calls (\(settings.latencyPairs) pairs)…")
-        sections.append(try await SSOLatencyMeasurement.run(pairs: settings.latencyPairs, warmups: settings.latencyWarmups))
+        progress("3/5 timing the SSO sign-in over loopback HTTP against bare URLSession calls (\(settings.latencyRounds) rounds)…")
+        sections.append(try await SSOLatencyMeasurement.run(rounds: settings.latencyRounds, warmups: settings.latencyWarmups))
         progress("4/5 signing in \(settings.devices) simulated devices at once…")
         sections.append(try await ManyDevicesMeasurement.run(devices: settings.devices, deadline: settings.devicesDeadline))
         progress("5/5 measuring sandbox requests per second on \(settings.throughputConnections) keep-alive connections…")

@@ -11,7 +11,7 @@ import FoundationNetworking
 /// same five requests by hand. Runs alternate in one process against one server; the
 /// ratio of medians is reported.
 enum SSOLatencyMeasurement {
-    static func run(pairs: Int, warmups: Int) async throws -> Benchmark.Section {
+    static func run(rounds: Int, warmups: Int) async throws -> Benchmark.Section {
         let sandbox = PassSandbox(world: .default, clock: SandboxClock())
         let server = LoopbackHTTPServer(port: 0, handler: sandbox)
         try server.start()
@@ -76,7 +76,7 @@ enum SSOLatencyMeasurement {
         for _ in 0..<warmups {
             for contender in contenders { _ = await runOnce(contender) }
         }
-        for round in 0..<pairs {
+        for round in 0..<rounds {
             // Rotate the order, so no contender always runs first or after the same one.
             for offset in 0..<contenders.count {
                 let contender = contenders[(round + offset) % contenders.count]
@@ -109,7 +109,7 @@ enum SSOLatencyMeasurement {
             rows.append(Benchmark.Row("ratio SDK on /dev/shm / bare (diagnostic)", figures: [Benchmark.Figure("ratio", ratio(.sdkMemory))]))
         }
         let notes = [
-            "\(pairs) rounds after \(warmups) warm-up rounds, contenders alternating in rotating order; one LoopbackHTTPServer; SDK runs share one URLSessionTransport, bare runs one URLSession with the same configuration (both keep connections alive).",
+            "\(rounds) rounds after \(warmups) warm-up rounds, contenders alternating in rotating order; one LoopbackHTTPServer; SDK runs share one URLSessionTransport, bare runs one URLSession with the same configuration (both keep connections alive).",
             "SDK time: from creating the AccessEnabler (new storage, new device signed in to AppleBoarded) to waitUntilIdle() after setRequestorComplete(1); each run is then checked with checkAuthentication (untimed). Storage in the system temporary directory (a disk here).",
             "Bare time: the same 5 requests with the same headers and bodies, the partner status and SAML answers from the same SimulatedPartnerFramework, JSONSerialization for the fields needed; it stores nothing.",
             "Diagnostic: the same SDK runs with their storage on /dev/shm (tmpfs), where the store's crash-safe writes (fsync of file and directory) cost almost nothing; the gap between the two SDK rows is the durable storage.",
