@@ -1,21 +1,54 @@
 import Foundation
 
-/// The benchmark behind `accessenabler bench` (being written).
+/// The benchmark behind `accessenabler bench`: five measurements against embedded
+/// PassSandbox instances, reported next to their goals. Every part is bounded in time and
+/// count, and all traffic stays on 127.0.0.1.
+///
+/// 1. REST round trips per flow next to the minimum the flow needs;
+/// 2. CPU time per flow with the in-process transport (live, and SDK-only by replay);
+/// 3. the partner SSO sign-in over loopback HTTP against bare URLSession calls;
+/// 4. many simulated devices signing in through SSO at once against one sandbox;
+/// 5. the sandbox's requests per second on keep-alive connections.
 public struct Benchmark: Sendable {
-    /// The figures measured.
-    public struct Report: Sendable {
-        public var table: String
-        public var json: String
+    /// Iteration counts and bounds for one run.
+    struct Settings: Sendable {
+        var cpuCycles: Int
+        var cpuWarmups: Int
+        var latencyRounds: Int
+        var latencyWarmups: Int
+        var devices: Int
+        var devicesDeadline: Double
+        var throughputConnections: Int
+        var throughputSeconds: Double
+
+        static let full = Settings(
+            cpuCycles: 300, cpuWarmups: 20, latencyRounds: 100, latencyWarmups: 5, devices: 1_000, devicesDeadline: 120,
+            throughputConnections: 4, throughputSeconds: 2)
+        static let quick = Settings(
+            cpuCycles: 3, cpuWarmups: 1, latencyRounds: 3, latencyWarmups: 1, devices: 20, devicesDeadline: 20,
+            throughputConnections: 2, throughputSeconds: 0.25)
     }
 
-    let quick: Bool
+    let settings: Settings
 
-    /// Creates a benchmark; `quick` uses fewer iterations.
-    public init(quick: Bool) { self.quick = quick }
+    /// Creates a benchmark; `quick` uses tiny iteration counts (a smoke test, not figures).
+    public init(quick: Bool) {
+        settings = quick ? .quick : .full
+    }
 
-    /// Runs every measurement.
+    /// Runs every measurement in turn; `progress` hears what is about to run.
     public func run(progress: @Sendable (String) -> Void) async throws -> Report {
-        struct NotYet: Error {}
-        throw NotYet()
+        var sections: [Section] = []
+        progress("1/5 counting REST round trips per flow…")
+        sections.append(try await RoundTripMeasurement.run())
+        progress("2/5 measuring CPU time per flow (\(settings.cpuCycles) runs each, live and replayed)…")
+        sections.append(await CPUTimeMeasurement.run(cycles: settings.cpuCycles, warmups: settings.cpuWarmups))
+        progress("3/5 timing the SSO sign-in over loopback HTTP against bare URLSession calls (\(settings.latencyRounds) rounds)…")
+        sections.append(try await SSOLatencyMeasurement.run(rounds: settings.latencyRounds, warmups: settings.latencyWarmups))
+        progress("4/5 signing in \(settings.devices) simulated devices at once…")
+        sections.append(try await ManyDevicesMeasurement.run(devices: settings.devices, deadline: settings.devicesDeadline))
+        progress("5/5 measuring sandbox requests per second on \(settings.throughputConnections) keep-alive connections…")
+        sections.append(try await SandboxThroughputMeasurement.run(connections: settings.throughputConnections, seconds: settings.throughputSeconds))
+        return Report(machine: .current, sections: sections)
     }
 }

@@ -39,6 +39,10 @@ extension EntitlementEngine {
 /// Runs `operation`, returning `fallback` if it has not finished after `seconds`. The
 /// operation is cancelled then and its late answer dropped; unlike a task group, this
 /// returns on time even when the operation ignores cancellation.
+///
+/// The deadline is a cancellable dispatch timer rather than a sleeping task: an answer in
+/// time cancels it, so nothing stays scheduled for the rest of the timeout and no extra
+/// task has to start for every query.
 func withDeadline<T: Sendable>(seconds: TimeInterval, fallback: T, _ operation: @escaping @Sendable () async -> T) async -> T {
     let gate = OnceGate<T>()
     return await withCheckedContinuation { (continuation: CheckedContinuation<T, Never>) in
@@ -47,44 +51,48 @@ func withDeadline<T: Sendable>(seconds: TimeInterval, fallback: T, _ operation: 
             let value = await operation()
             gate.resume(with: value)
         }
-        let timer = Task {
-            try? await Task.sleep(nanoseconds: UInt64(max(seconds, 0.001) * 1_000_000_000))
+        let deadline = DispatchWorkItem {
             if gate.resume(with: fallback) { work.cancel() }
         }
-        gate.onResume { timer.cancel() }
+        gate.attach(deadline)
+        DispatchQueue.global().asyncAfter(deadline: .now() + max(seconds, 0.001), execute: deadline)
     }
 }
 
-/// Resumes a continuation exactly once, whoever comes first.
+/// Resumes a continuation exactly once, whoever comes first, and then cancels the
+/// deadline's timer.
 private final class OnceGate<T: Sendable>: @unchecked Sendable {
     private let lock = NSLock()
     private var continuation: CheckedContinuation<T, Never>?
     private var resumed = false
-    private var cleanup: (@Sendable () -> Void)?
+    private var timer: DispatchWorkItem?
 
     func install(_ continuation: CheckedContinuation<T, Never>) { lock.withLock { self.continuation = continuation } }
 
-    /// Runs `action` once the gate has resumed (at once if it already has).
-    func onResume(_ action: @escaping @Sendable () -> Void) {
-        let runNow = lock.withLock { () -> Bool in
+    /// Keeps `timer` to cancel on resumption (cancels it at once if that already happened).
+    func attach(_ timer: DispatchWorkItem) {
+        let cancelNow: Bool = lock.withLock {
             if resumed { return true }
-            cleanup = action
+            self.timer = timer
             return false
         }
-        if runNow { action() }
+        if cancelNow { timer.cancel() }
     }
 
     /// Resumes with `value` if nobody has yet; returns whether this call did.
     @discardableResult
     func resume(with value: T) -> Bool {
-        let (pending, action): (CheckedContinuation<T, Never>?, (@Sendable () -> Void)?) = lock.withLock {
+        let (pending, timer): (CheckedContinuation<T, Never>?, DispatchWorkItem?) = lock.withLock {
             guard !resumed else { return (nil, nil) }
             resumed = true
-            defer { continuation = nil; cleanup = nil }
-            return (continuation, cleanup)
+            defer {
+                continuation = nil
+                self.timer = nil
+            }
+            return (continuation, self.timer)
         }
+        timer?.cancel()
         pending?.resume(returning: value)
-        action?()
         return pending != nil
     }
 }

@@ -1,5 +1,8 @@
 import AccessEnabler
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// The sandbox's SAML authority for partner single sign-on.
 ///
@@ -119,24 +122,13 @@ extension SandboxEngine {
         return zip(left, right).reduce(0) { $0 | ($1.0 ^ $1.1) } == 0
     }
 
-    /// ISO 8601 text of `date` (UTC, seconds), computed without a formatter so the hot
-    /// path stays cheap.
+    /// `date` in UTC as `yyyy-MM-ddTHH:mm:ssZ` (what `ISO8601DateFormatter` writes by
+    /// default). Formatted by hand: creating a formatter per call cost about 70 µs.
     static func isoTime(_ date: Date) -> String {
-        var seconds = Int64(date.timeIntervalSince1970.rounded(.down))
-        let secondOfDay = Int(((seconds % 86_400) + 86_400) % 86_400)
-        seconds = (seconds - Int64(secondOfDay)) / 86_400
-        // Civil date from days since 1970 (Howard Hinnant's algorithm).
-        let days = seconds + 719_468
-        let era = (days >= 0 ? days : days - 146_096) / 146_097
-        let dayOfEra = days - era * 146_097
-        let yearOfEra = (dayOfEra - dayOfEra / 1_460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
-        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-        let monthIndex = (5 * dayOfYear + 2) / 153
-        let day = dayOfYear - (153 * monthIndex + 2) / 5 + 1
-        let month = monthIndex < 10 ? monthIndex + 3 : monthIndex - 9
-        let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
-        func two(_ value: Int64) -> String { value < 10 ? "0\(value)" : "\(value)" }
-        return "\(year)-\(two(month))-\(two(day))T\(two(Int64(secondOfDay / 3_600)))"
-            + ":\(two(Int64(secondOfDay % 3_600 / 60))):\(two(Int64(secondOfDay % 60)))Z"
+        var seconds = time_t(date.timeIntervalSince1970.rounded(.down))
+        var parts = tm()
+        gmtime_r(&seconds, &parts)
+        func two(_ value: Int32) -> String { value < 10 ? "0\(value)" : "\(value)" }
+        return "\(parts.tm_year + 1900)-\(two(parts.tm_mon + 1))-\(two(parts.tm_mday))T\(two(parts.tm_hour)):\(two(parts.tm_min)):\(two(parts.tm_sec))Z"
     }
 }

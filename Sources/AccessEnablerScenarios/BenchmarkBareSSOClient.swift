@@ -1,0 +1,140 @@
+import AccessEnabler
+import Foundation
+import PassSandbox
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// The partner SSO sign-in written by hand with bare URLSession calls: the five requests
+/// the SDK makes at setRequestor (DCR register, DCR token, configuration, sessions/sso,
+/// profiles/sso) with the same headers and bodies, the two partner framework questions the
+/// status header and the SAML response need, and only the JSON reading each step needs.
+/// The benchmark's yardstick for the SDK's overhead.
+struct BareSSOClient: Sendable {
+    struct Failure: Error, CustomStringConvertible {
+        var description: String
+    }
+
+    let session: URLSession
+    let baseURL: URL
+    let requestor: String
+    /// `X-Device-Info`: the SDK's tvOS default, a constant.
+    let deviceInfoHeader = DeviceInfo.linuxDefault(platform: .tvOS).headerValue
+    let userAgent = "AccessEnabler-Linux/1.0"
+
+    /// Signs `device`'s system-level sign-in into an Adobe profile; returns when the
+    /// profile is created (`201`), throws otherwise.
+    func signIn(device: SimulatedPartnerFramework) async throws {
+        let deviceIdentifier = "fingerprint " + Data(UUID().uuidString.utf8).base64EncodedString()
+        let accessToken = try await accessToken()
+        let bearer = "Bearer \(accessToken)"
+        let configuration = try await send("GET", "api/v2/\(requestor)/configuration", [
+            ("Authorization", bearer), ("AP-Device-Identifier", deviceIdentifier), ("X-Device-Info", deviceInfoHeader),
+            ("Accept", "application/json"), ("User-Agent", userAgent),
+        ])
+        guard configuration["requestor"] is [String: Any] else { throw Failure(description: "configuration without requestor") }
+
+        // What the SDK asks the device before the exchange: permission and current sign-in.
+        guard await device.accessStatus(prompt: false) == .granted else { throw Failure(description: "partner access not granted") }
+        let account = try await device.accountMetadata(PartnerMetadataRequest(isInterruptionAllowed: false))
+        guard let provider = account.accountProviderIdentifier, let expiry = account.authenticationExpirationDate else {
+            throw Failure(description: "device not signed in")
+        }
+        let partnerStatus = try Self.partnerStatusHeader(provider: provider, expiry: expiry)
+        let partnerHeaders: [(String, String)] = [
+            ("Authorization", bearer), ("Content-Type", "application/x-www-form-urlencoded"), ("AP-Device-Identifier", deviceIdentifier),
+            ("X-Device-Info", deviceInfoHeader), ("AP-Partner-Framework-Status", partnerStatus), ("Accept", "application/json"), ("User-Agent", userAgent),
+        ]
+        let partnerSession = try await send("POST", "api/v2/\(requestor)/sessions/sso/Apple", partnerHeaders,
+                                            body: Self.form([("domainName", "adobe.com"), ("redirectUrl", "adobepass://ios.app")]))
+        guard partnerSession["actionName"] as? String == "partner_profile",
+              let authenticationRequest = partnerSession["authenticationRequest"] as? [String: Any],
+              let samlRequest = authenticationRequest["request"] as? String
+        else { throw Failure(description: "no partner_profile action") }
+        let attributeNames = authenticationRequest["attributesNames"] as? [String] ?? []
+        let answer = try await device.accountMetadata(PartnerMetadataRequest(
+            isInterruptionAllowed: false, supportedAccountProviderIdentifiers: [provider], samlRequest: samlRequest, attributeNames: attributeNames))
+        guard let samlResponse = answer.samlResponse else { throw Failure(description: "no SAML response") }
+        let encoded = Data(base64Encoded: samlResponse) != nil ? samlResponse : Data(samlResponse.utf8).base64EncodedString()
+        let (status, profiles) = try await exchange("POST", "api/v2/\(requestor)/profiles/sso/Apple", partnerHeaders, body: Self.form([("SAMLResponse", encoded)]))
+        guard status == 201, profiles["profiles"] != nil else { throw Failure(description: "profiles/sso answered \(status)") }
+    }
+
+    /// DCR: registers the software statement, then trades the credentials for an access token.
+    func accessToken() async throws -> String {
+        let statementBody = try JSONSerialization.data(withJSONObject: ["software_statement": "STATEMENT"])
+        let registration = try await send("POST", "o/client/register", [
+            ("Content-Type", "application/json"), ("X-Device-Info", deviceInfoHeader), ("Accept", "application/json"), ("User-Agent", userAgent),
+        ], body: statementBody)
+        guard let clientID = registration["client_id"] as? String, let clientSecret = registration["client_secret"] as? String else {
+            throw Failure(description: "registration without credentials")
+        }
+        let token = try await send("POST", "o/client/token", [
+            ("Content-Type", "application/x-www-form-urlencoded"), ("X-Device-Info", deviceInfoHeader), ("Accept", "application/json"), ("User-Agent", userAgent),
+        ], body: Self.form([("client_id", clientID), ("client_secret", clientSecret), ("grant_type", "client_credentials")]))
+        guard let accessToken = token["access_token"] as? String else { throw Failure(description: "token response without a token") }
+        return accessToken
+    }
+
+    /// Sends one request and returns its JSON object; a status other than 2xx throws.
+    private func send(_ method: String, _ path: String, _ headers: [(String, String)], body: Data? = nil) async throws -> [String: Any] {
+        let (status, object) = try await exchange(method, path, headers, body: body)
+        guard (200..<300).contains(status) else { throw Failure(description: "\(method) \(path) answered \(status)") }
+        return object
+    }
+
+    private func exchange(_ method: String, _ path: String, _ headers: [(String, String)], body: Data?) async throws -> (Int, [String: Any]) {
+        var request = URLRequest(url: baseURL.appendingPathComponent(path), cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: 10)
+        request.httpMethod = method
+        for (name, value) in headers { request.addValue(value, forHTTPHeaderField: name) }
+        request.httpBody = body
+        let (data, response) = try await Self.load(session, request)
+        let object = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any] ?? [:]
+        return (response.statusCode, object)
+    }
+
+    /// A data task bridged to async (the same bridge the SDK's transport uses, without its deadline).
+    private static func load(_ session: URLSession, _ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
+        try await withCheckedThrowingContinuation { continuation in
+            session.dataTask(with: request) { data, response, error in
+                if let error { return continuation.resume(throwing: error) }
+                guard let http = response as? HTTPURLResponse else { return continuation.resume(throwing: Failure(description: "not HTTP")) }
+                continuation.resume(returning: (data ?? Data(), http))
+            }.resume()
+        }
+    }
+
+    /// `AP-Partner-Framework-Status`: Base64 JSON, access granted, the provider and its expiry (epoch ms).
+    private static func partnerStatusHeader(provider: String, expiry: Date) throws -> String {
+        let document: [String: Any] = [
+            "frameworkPermissionInfo": ["accessStatus": "granted"],
+            "frameworkProviderInfo": ["id": provider, "expirationDate": String(Int64((expiry.timeIntervalSince1970 * 1000).rounded()))],
+        ]
+        return try JSONSerialization.data(withJSONObject: document, options: [.sortedKeys]).base64EncodedString()
+    }
+
+    private static let formAllowed: CharacterSet = {
+        var set = CharacterSet.alphanumerics
+        set.insert(charactersIn: "-._~")
+        return set
+    }()
+
+    private static func form(_ pairs: [(String, String)]) -> Data {
+        let text = pairs.map { name, value in
+            (name.addingPercentEncoding(withAllowedCharacters: formAllowed) ?? name) + "=" + (value.addingPercentEncoding(withAllowedCharacters: formAllowed) ?? value)
+        }.joined(separator: "&")
+        return Data(text.utf8)
+    }
+
+    /// An ephemeral session configured as the SDK's transport configures its own.
+    static func makeSession() -> URLSession {
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.httpCookieStorage = nil
+        configuration.httpShouldSetCookies = false
+        configuration.httpCookieAcceptPolicy = .never
+        configuration.urlCache = nil
+        configuration.urlCredentialStorage = nil
+        configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
+        return URLSession(configuration: configuration)
+    }
+}

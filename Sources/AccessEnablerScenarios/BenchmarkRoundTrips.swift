@@ -1,0 +1,112 @@
+import AccessEnabler
+import Foundation
+import PassSandbox
+
+/// Measurement 1: the REST/DCR calls each flow makes (counted by the scenario runner's
+/// meter, so only the SDK's own calls count: the simulated user agent's page loads do not),
+/// next to the minimum the flow needs by SPEC §4.
+enum RoundTripMeasurement {
+    /// One flow to count: the steps that make it up, the minimum, and the callback that
+    /// proves the flow reached its normal end.
+    private struct Flow {
+        var label: String
+        var steps: [Scenario.Step]
+        var minimum: Int
+        var succeeded: ([TranscriptLine]) -> Bool
+    }
+
+    static func run() async throws -> Benchmark.Section {
+        var rows: [Benchmark.Row] = []
+        rows += try await count(ssoFlows(), device: ssoDevice())
+        rows += try await count(loginPageFlows(), device: nil)
+        return Benchmark.Section(
+            key: "roundTrips", title: "1. REST round trips per flow (SDK's calls only; goal: equal to the minimum)", rows: rows,
+            notes: [
+                "Minimum from SPEC §4: cold setRequestor = DCR register + DCR token + configuration; warm = configuration; SSO = sessions/sso + profiles/sso; login page = sessions + profiles/code; authorization = decisions/authorize; preauthorization = decisions/preauthorize, then cached; logout = logout.",
+                "Counted in-process (the count does not depend on the wire); each flow's terminal callback is checked, a wrong outcome is noted.",
+            ])
+    }
+
+    private static func ssoDevice() -> Scenario.Device {
+        var device = Scenario.Device()
+        device.picker = [.select(provider: "AppleBoarded", user: "alice")]
+        return device
+    }
+
+    /// Device granted but signed in nowhere; the picker will select AppleBoarded.
+    private static func ssoFlows() -> [Flow] {
+        [
+            Flow(label: "setRequestor, cold (empty storage)", steps: [.setRequestor("REF30", serviceProviders: nil)], minimum: 3,
+                 succeeded: { has($0, "setRequestorComplete", status: 1) }),
+            Flow(label: "setRequestor, warm (after relaunch)", steps: [.restart, .setRequestor("REF30", serviceProviders: nil)], minimum: 1,
+                 succeeded: { has($0, "setRequestorComplete", status: 1) }),
+            Flow(label: "getAuthentication via partner SSO (picker)", steps: [.getAuthentication(forceAuthn: false, filter: [], featured: [])], minimum: 2,
+                 succeeded: { has($0, "setAuthenticationStatus", status: 1) }),
+            Flow(label: "checkAuthentication", steps: [.checkAuthentication], minimum: 0,
+                 succeeded: { has($0, "setAuthenticationStatus", status: 1) }),
+            Flow(label: "checkAuthorization", steps: [.checkAuthorization("news")], minimum: 1,
+                 succeeded: { $0.contains { $0.callback == "setToken" } }),
+            Flow(label: "checkPreauthorizedResources, first", steps: [.checkPreauthorizedResources(["news", "sports", "movies"], cache: true)], minimum: 1,
+                 succeeded: { $0.contains { $0.callback == "preauthorizedResources" } }),
+            Flow(label: "checkPreauthorizedResources, repeated", steps: [.checkPreauthorizedResources(["news", "sports", "movies"], cache: true)], minimum: 0,
+                 succeeded: { $0.contains { $0.callback == "preauthorizedResources" } }),
+            Flow(label: "logout", steps: [.logout], minimum: 1,
+                 succeeded: { has($0, "setAuthenticationStatus", status: 0) }),
+        ]
+    }
+
+    /// No partner framework: getAuthentication opens the provider dialog, the user picks a
+    /// provider and logs in on its page, and the app hands the redirect back.
+    private static func loginPageFlows() -> [Flow] {
+        [
+            Flow(label: "(set-up) setRequestor", steps: [.setRequestor("REF30", serviceProviders: nil)], minimum: -1, succeeded: { _ in true }),
+            Flow(label: "getAuthentication via login page", steps: [
+                .getAuthentication(forceAuthn: false, filter: [], featured: []),
+                .setSelectedProvider("NotBoarded"),
+                .login(username: "alice", password: "alice123"),
+            ], minimum: 2, succeeded: { lines in
+                lines.contains { $0.callback == "displayProviderDialog" } && has(lines, "setAuthenticationStatus", status: 1)
+            }),
+        ]
+    }
+
+    private static func count(_ flows: [Flow], device: Scenario.Device?) async throws -> [Benchmark.Row] {
+        var scenario = Scenario()
+        if let device { scenario.device = device } else { scenario.device.present = false }
+        let runner = ScenarioRunner(scenario: scenario, wire: .inProcess)
+        try runner.start()
+        defer { runner.stop() }
+        var rows: [Benchmark.Row] = []
+        for flow in flows {
+            runner.recorder.reset()
+            runner.meter.reset()
+            for step in flow.steps { try await runner.step(step) }
+            guard flow.minimum >= 0 else { continue }
+            let calls = runner.meter.requests
+            let succeeded = flow.succeeded(runner.recorder.callbacks)
+            var notes: [String] = []
+            if !succeeded { notes.append("flow did not end as expected") }
+            if calls.count != flow.minimum { notes.append("calls: " + calls.map(pathShape).joined(separator: ", ")) }
+            rows.append(Benchmark.Row(
+                flow.label, figures: [Benchmark.Figure("calls", Double(calls.count)), Benchmark.Figure("minimum", Double(flow.minimum))],
+                goal: "= \(flow.minimum)", met: succeeded && calls.count == flow.minimum,
+                note: notes.isEmpty ? nil : notes.joined(separator: "; ")))
+        }
+        return rows
+    }
+
+    private static func has(_ lines: [TranscriptLine], _ callback: String, status: Int) -> Bool {
+        lines.contains { $0.callback == callback && $0["status"] == .number(Double(status)) }
+    }
+
+    /// `"GET /api/v2/REF30/profiles/code/abc"` → `"GET profiles/code/…"`: short, and no codes.
+    private static func pathShape(_ call: String) -> String {
+        var parts = call.split(separator: " ", maxSplits: 1).map(String.init)
+        guard parts.count == 2 else { return call }
+        var segments = parts[1].split(separator: "/").map(String.init)
+        if segments.starts(with: ["api", "v2"]) { segments.removeFirst(3) }
+        if segments.count > 2, segments[0] == "profiles", segments[1] == "code" { segments[2] = "…" }
+        parts[1] = segments.joined(separator: "/")
+        return parts.joined(separator: " ")
+    }
+}
