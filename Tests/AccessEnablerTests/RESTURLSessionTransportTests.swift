@@ -34,8 +34,9 @@ struct RESTURLSessionTransportTests {
     }
 
     @Test func closedPortCannotConnect() async throws {
-        let port = try RawListener.unusedPort()
-        let result = await send(URL(string: "http://127.0.0.1:\(port)/")!, timeout: 5)
+        let result = try await RawListener.withRefusingPort { port in
+            await send(URL(string: "http://127.0.0.1:\(port)/")!, timeout: 5)
+        }
         guard case .failure(.cannotConnect) = result else {
             Issue.record("expected cannotConnect, got \(result)")
             return
@@ -106,10 +107,13 @@ private final class RawListener: @unchecked Sendable {
     }
 
     /// A port nothing listens on (bound, then closed).
-    static func unusedPort() throws -> UInt16 {
+    /// A loopback port bound by a socket that never listens: connecting is refused, and no
+    /// other test can take the port while `body` runs (closing it first would let a parallel
+    /// test's server reuse it).
+    static func withRefusingPort<T>(_ body: (UInt16) async throws -> T) async throws -> T {
         let (fd, port) = try bindLoopback()
-        close(fd)
-        return port
+        defer { close(fd) }
+        return try await body(port)
     }
 
     private static func bindLoopback() throws -> (Int32, UInt16) {

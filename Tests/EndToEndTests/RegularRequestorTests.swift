@@ -224,11 +224,10 @@ import Testing
     }
 
     @Test func aRefusedConnectionFailsWithCFG404() async throws {
-        // A port that was just free: nothing listens there.
-        let probe = LoopbackHTTPServer(port: 0, handler: PassSandbox())
-        let port = try probe.start()
-        probe.shutdown()
-        let closed = URL(string: "http://127.0.0.1:\(port)")!
+        // A port where nothing listens (and no parallel test can start listening).
+        let refusing = try RefusingPort()
+        defer { withExtendedLifetime(refusing) {} }
+        let closed = refusing.url
         let harness = try RegularHarness(.loopbackHTTP, environmentURL: closed)
         defer { harness.stop() }
         #expect(await harness.call { $0.setRequestor("REF30") } == ["status(CFG404,error)", "setRequestorComplete(0)"])

@@ -64,9 +64,10 @@ import Glibc
     func aCorruptStorageFileMeansNotAuthenticatedAndNoCrash(wire: ScenarioRunner.Wire) async throws {
         for garbage in [Data("not json at all".utf8), Data(), Data(repeating: 0xFF, count: 4_096), Data(#"{"version":1,"kind":"requestor","payload":"AAAA"}"#.utf8)] {
             let rig = try await Rig.loggedIn(wire)
+            // A relaunch waits for the store's pending writes, so the files are on disk after it.
+            #expect(try await rig.run(.restart) == [])
             let requestorFiles = Self.files(under: rig.storageDirectory).filter { $0.lastPathComponent.hasPrefix("requestor-") }
             #expect(requestorFiles.count == 1)
-            #expect(try await rig.run(.restart) == [])
             for file in requestorFiles { try garbage.write(to: file) }
             #expect(try await rig.run(.restart) == [])
             #expect(try await rig.run(.setRequestor("REF30", serviceProviders: nil)) == ["setRequestorComplete(1)"])
@@ -124,6 +125,7 @@ import Glibc
         let rig = try await Rig.loggedIn(wire)
         #expect(try await rig.run(.checkAuthorization("news")).last == "setToken(news)")
         #expect(try await rig.run(.checkPreauthorizedResources(["news"], cache: true)) == ["preauthorizedResources(news)"])
+        #expect(try await rig.run(.restart) == [])  // the relaunch waits for the pending writes
         let files = Self.files(under: rig.storageDirectory)
         #expect(files.count >= 4, "identity, client credentials, access token, requestor record")
         for file in files {

@@ -124,11 +124,9 @@ import Testing
     }
 
     @Test func closedPortCannotConnect() async throws {
-        // Start a server to learn a free port, then close it.
-        let probe = LoopbackHTTPServer(port: 0, handler: PassSandbox())
-        let port = try probe.start()
-        probe.shutdown()
-        let baseURL = try #require(URL(string: "http://127.0.0.1:\(port)"))
+        let refusing = try RefusingPort()
+        defer { withExtendedLifetime(refusing) {} }
+        let baseURL = refusing.url
         let client = RESTClient(
             baseURL: baseURL, softwareStatement: WireRig.statement, transport: URLSessionTransport(), timeout: 5,
             credentials: InMemoryClientCredentialsCache(), timeSource: SystemTimeSource(), userAgent: "AccessEnabler-Linux/WireTests")

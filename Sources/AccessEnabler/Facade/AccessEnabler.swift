@@ -55,7 +55,7 @@ public final class AccessEnabler: @unchecked Sendable {
         self.configuration = configuration
         let dispatcher = CallbackDispatcher(queue: configuration.callbackQueue)
         let clock = configuration.clock
-        let store = TokenStore(directory: configuration.storageDirectory, softwareStatement: softwareStatement, integrityCheck: storageCheck, now: { clock.now })
+        let store = TokenStore(directory: configuration.storageDirectory, softwareStatement: softwareStatement, integrityCheck: storageCheck, writeBehind: true, now: { clock.now })
         let engine = EntitlementEngine(softwareStatement: softwareStatement, configuration: configuration, store: store, dispatcher: dispatcher)
         let (stream, continuation) = AsyncStream<Command>.makeStream()
         self.dispatcher = dispatcher

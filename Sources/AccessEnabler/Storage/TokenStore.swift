@@ -5,13 +5,15 @@ import Foundation
 ///
 /// Everything is read once at creation (applying the ``IntegrityCheckType``, see
 /// ``StorageLoader``) and then served from memory, so reads never touch the disk. Every change
-/// is written through before the call returns, crash-safely (see ``StorageFileSystem``), so a
-/// new store over the same directory resumes the session. Problems never crash: a bad file is
-/// discarded, the affected values are simply absent, and ``lastError`` says what happened.
+/// updates memory at once and is written in order on the directory's ``StorageWriteQueue``,
+/// crash-safely (see ``StorageFileSystem``): before the call returns, or — with `writeBehind`,
+/// as the SDK's engine uses it — behind it, so the engine never waits for `fsync` on Swift's
+/// shared threads. A new store over the same directory waits for those writes before reading,
+/// so it resumes the session. Problems never crash: a bad file is discarded, the affected
+/// values are simply absent, and ``lastError`` says what happened.
 ///
-/// All methods are thread-safe. Readers never wait for disk writes: memory is updated under one
-/// lock, files are written under another, and a write that was overtaken by a newer change to
-/// the same file is skipped.
+/// All methods are thread-safe. A write that was overtaken by a newer change to the same file
+/// is skipped.
 final class TokenStore: @unchecked Sendable {
     /// The directory holding this software statement's files.
     let statementDirectory: URL
@@ -26,15 +28,24 @@ final class TokenStore: @unchecked Sendable {
     /// Incremented on every change; orders the writes of one file.
     private var changeCounter: UInt64 = 0
 
-    private let writeLock = NSLock()
-    private var writtenChange: [String: UInt64] = [:]
+    private let writeQueue: DispatchQueue
+    private let writeBehind: Bool
+    /// Touched only on `writeQueue`.
+    nonisolated(unsafe) private var writtenChange: [String: UInt64] = [:]
 
     /// Opens (creating when needed) the store of `softwareStatement` under `directory`.
     ///
-    /// - Parameter now: the clock; media tokens and preauthorization answers that have ended
-    ///   are dropped when the store is read.
-    init(directory: URL, softwareStatement: String, integrityCheck: IntegrityCheckType, now: @escaping @Sendable () -> Date) {
+    /// - Parameters:
+    ///   - now: the clock; media tokens and preauthorization answers that have ended are
+    ///     dropped when the store is read.
+    ///   - writeBehind: `false` writes each change before the call returns; `true` writes it
+    ///     on the write queue after returning (``flush()`` waits for it).
+    init(directory: URL, softwareStatement: String, integrityCheck: IntegrityCheckType, writeBehind: Bool = false, now: @escaping @Sendable () -> Date) {
         statementDirectory = StorageLayout.statementDirectory(in: directory, softwareStatement: softwareStatement)
+        writeQueue = StorageWriteQueue.forDirectory(statementDirectory)
+        self.writeBehind = writeBehind
+        // Writes of an earlier store over this directory land before this one reads.
+        writeQueue.sync {}
         var loaded: StorageSnapshot
         var problems: String?
         do {
@@ -206,28 +217,32 @@ final class TokenStore: @unchecked Sendable {
         return changeCounter
     }
 
-    /// Writes `value` to `file` (deletes the file for nil) unless a later change of the file
-    /// was already written.
+    /// Blocks until every change made so far is on disk.
+    func flush() {
+        writeQueue.sync {}
+    }
+
+    /// Writes `value` to `file` (deletes the file for nil) on the write queue, unless a later
+    /// change of the file was already written. The value is encoded now, on the caller's
+    /// thread; the caller waits for the write unless the store writes behind.
     private func persist<Value: Encodable>(_ value: Value?, kind: String, file: String, change: UInt64) {
         guard isPersistent else { return }
         let url = statementDirectory.appendingPathComponent(file)
-        let failure: String? = writeLock.withLock {
-            if let written = writtenChange[file], written > change { return nil }
+        let encoded: Result<Data, any Error>? = value.map { value in Result { try StorageEnvelope.encode(value, kind: kind, protection: protection) } }
+        let write: @Sendable () -> Void = { [self] in
+            if let written = writtenChange[file], written > change { return }
             writtenChange[file] = change
             do {
-                if let value {
-                    try StorageFileSystem.writeAtomically(
-                        StorageEnvelope.encode(value, kind: kind, protection: protection), to: url)
-                } else {
-                    try StorageFileSystem.remove(url)
+                switch encoded {
+                case .some(.success(let data)): try StorageFileSystem.writeAtomically(data, to: url)
+                case .some(.failure(let error)): throw error
+                case .none: try StorageFileSystem.remove(url)
                 }
-                return nil
             } catch {
-                return "could not save \(file): \(error)"
+                let failure = "could not save \(file): \(error)"
+                stateLock.withLock { problem = failure }
             }
         }
-        if let failure {
-            stateLock.withLock { problem = failure }
-        }
+        if writeBehind { writeQueue.async(execute: write) } else { writeQueue.sync(execute: write) }
     }
 }
