@@ -16,6 +16,7 @@ import Foundation
 /// ```
 public final class AccessEnabler: @unchecked Sendable {
     private let engine: EntitlementEngine
+    private let store: TokenStore
     private let dispatcher: CallbackDispatcher
     private let mailbox: AsyncStream<Command>.Continuation
     private let idle = IdleTracker()
@@ -60,6 +61,7 @@ public final class AccessEnabler: @unchecked Sendable {
         let (stream, continuation) = AsyncStream<Command>.makeStream()
         self.dispatcher = dispatcher
         self.engine = engine
+        self.store = store
         self.mailbox = continuation
         let idle = self.idle
         Task {
@@ -72,6 +74,8 @@ public final class AccessEnabler: @unchecked Sendable {
 
     deinit {
         mailbox.finish()
+        // Storage writes behind: what was stored so far reaches the disk before we go.
+        store.flush()
     }
 
     private func submit(_ command: Command) {
@@ -210,11 +214,19 @@ public final class AccessEnabler: @unchecked Sendable {
 
     // MARK: Test rigs
 
-    /// Waits until every call made so far has run and its callbacks have been delivered.
-    /// For test rigs and scenario runners; an application never needs it.
+    /// Waits until every call made so far has run, its callbacks have been delivered and
+    /// what it stored is on disk. For test rigs and scenario runners; an application never
+    /// needs it.
     public func waitUntilIdle() async {
         await idle.waitUntilIdle()
         await dispatcher.flush()
+        let store = self.store
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            DispatchQueue.global().async {
+                store.flush()
+                continuation.resume()
+            }
+        }
     }
 
     // MARK: Helpers
