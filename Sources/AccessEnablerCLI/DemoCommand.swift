@@ -41,8 +41,13 @@ enum DemoCommand {
                 print(line.json)
                 return
             }
-            if case .number(let index) = line["step"], let caption = captionByStep[Int(index)] {
-                print("\n\(caption)")
+            if case .number(let index) = line["step"] {
+                let step = Int(index)
+                if let caption = captionByStep[step] { print("\n\(caption)") }
+                if scenario.steps.indices.contains(step) {
+                    print("  ▶ \(scenario.steps[step].summary)")
+                    return
+                }
             }
             print(HumanTranscriptFormatter.render(line))
         }

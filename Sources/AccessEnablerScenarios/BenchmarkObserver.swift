@@ -9,6 +9,8 @@ final class BenchmarkObserver: EntitlementDelegate, EntitlementStatus, @unchecke
 
     struct State {
         var requestorStatus: Int32?
+        /// When `setRequestorComplete` reached the delegate (``ProcessMetrics/wallSeconds()``).
+        var requestorCompletedAt: Double?
         var authenticationStatus: Int32?
         var authenticationError: String?
         var navigation: String?
@@ -31,7 +33,13 @@ final class BenchmarkObserver: EntitlementDelegate, EntitlementStatus, @unchecke
         }
     }
 
-    func setRequestorComplete(_ status: Int32) { lock.withLock { state.requestorStatus = status } }
+    func setRequestorComplete(_ status: Int32) {
+        let now = ProcessMetrics.wallSeconds()
+        lock.withLock {
+            state.requestorStatus = status
+            state.requestorCompletedAt = now
+        }
+    }
 
     func setAuthenticationStatus(_ status: Int32, errorCode code: String) {
         lock.withLock {

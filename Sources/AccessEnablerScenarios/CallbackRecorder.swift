@@ -9,11 +9,20 @@ public final class CallbackRecorder: EntitlementDelegate, EntitlementStatus, @un
     private var recorded: [TranscriptLine] = []
     private var lastNavigation: String?
     private let observer: (@Sendable (TranscriptLine) -> Void)?
+    private let revealSecrets: Bool
 
     /// Creates a recorder; `observer` sees each line as it is recorded.
-    public init(observer: (@Sendable (TranscriptLine) -> Void)? = nil) {
+    ///
+    /// - Parameter revealSecrets: `false` (the default, for anything printed or saved)
+    ///   replaces media tokens with a marker that gives only their length; test rigs that
+    ///   verify the token itself pass `true`.
+    public init(observer: (@Sendable (TranscriptLine) -> Void)? = nil, revealSecrets: Bool = false) {
         self.observer = observer
+        self.revealSecrets = revealSecrets
     }
+
+    /// The marker a transcript shows instead of a media token.
+    public static func redacted(_ secret: String) -> String { "<media token, \(secret.count) characters, redacted>" }
 
     /// Every line recorded so far, in arrival order.
     public var lines: [TranscriptLine] { lock.withLock { recorded } }
@@ -71,7 +80,7 @@ public final class CallbackRecorder: EntitlementDelegate, EntitlementStatus, @un
     }
 
     public func setToken(_ token: String, forResource resource: String) {
-        record("setToken", [("token", .string(token)), ("resource", .string(resource))])
+        record("setToken", [("token", .string(revealSecrets ? token : Self.redacted(token))), ("resource", .string(resource))])
     }
 
     public func tokenRequestFailed(_ resource: String, errorCode code: String, errorDescription description: String) {

@@ -80,6 +80,57 @@ public struct Scenario: Sendable {
         case fault(endpoint: String, status: Int?, malformedBody: Bool, dropConnection: Bool, latency: TimeInterval, count: Int?)
         case clearFaults
 
+        /// The step as a person reads it: the facade call with its arguments, or what changed.
+        public var summary: String {
+            func quoted(_ s: String) -> String { "\"\(s)\"" }
+            switch self {
+            case .setRequestor(let id, let providers):
+                return providers.map { "setRequestor(\(quoted(id)), serviceProviders: \($0))" } ?? "setRequestor(\(quoted(id)))"
+            case .checkAuthentication: return "checkAuthentication()"
+            case .getAuthentication(let force, let filter, let featured):
+                var arguments: [String] = []
+                if force { arguments.append("forceAuthn: true") }
+                if !filter.isEmpty { arguments.append("filter: \(filter)") }
+                if !featured.isEmpty { arguments.append("featured: \(featured)") }
+                return "getAuthentication(\(arguments.joined(separator: ", ")))"
+            case .setSelectedProvider(let id): return "setSelectedProvider(\(id.map(quoted) ?? "nil"))"
+            case .login(let username, _): return "the user logs in on the MVPD page as \(username), then the app calls handleExternalURL"
+            case .handleExternalURL(let url): return "handleExternalURL(\(quoted(url)))"
+            case .checkAuthorization(let resource): return "checkAuthorization(\(quoted(resource)))"
+            case .getAuthorization(let resource): return "getAuthorization(\(quoted(resource)))"
+            case .checkPreauthorizedResources(let resources, let cache):
+                return cache ? "checkPreauthorizedResources(\(resources))" : "checkPreauthorizedResources(\(resources), cache: false)"
+            case .getMetadata(let opCode, let key, let resource):
+                return "getMetadata(\(opCode)\(key.map { ", \(quoted($0))" } ?? "")\(resource.map { ", resource: \(quoted($0))" } ?? ""))"
+            case .getSelectedProvider: return "getSelectedProvider()"
+            case .logout: return "logout()"
+            case .device(let change):
+                var parts: [String] = []
+                if let v = change.accessStatus { parts.append("permission \(v)") }
+                if let v = change.promptAnswer { parts.append("prompt answer \(v)") }
+                if let v = change.signedIn { parts.append(v.map { "signed in to \($0.provider) as \($0.user)" } ?? "signed out at system level") }
+                if let v = change.picker {
+                    let entries = v.map { entry -> String in
+                        switch entry {
+                        case .select(let provider, _): provider
+                        case .other: "Other TV Provider"
+                        case .cancel: "cancel"
+                        }
+                    }
+                    parts.append("picker will answer \(entries.joined(separator: ", "))")
+                }
+                if let v = change.failure { parts.append(v.map { "account service fails with \($0)" } ?? "account service healthy") }
+                return "device: " + parts.joined(separator: "; ")
+            case .world(let mvpd, let changes):
+                return "dashboard: \(mvpd) " + changes.keys.sorted().map { "\($0) = \(changes[$0]!.compactText)" }.joined(separator: ", ")
+            case .advanceClock(let seconds): return "time passes: \(Int(seconds)) s"
+            case .restart: return "the app is relaunched (new AccessEnabler over the same storage)"
+            case .setOptions(let options): return "setOptions(\(options.keys.sorted().joined(separator: ", ")))"
+            case .fault(let endpoint, _, _, _, _, _): return "fault injected on \(endpoint)"
+            case .clearFaults: return "faults cleared"
+            }
+        }
+
         /// The step's key, as the transcript's marker names it.
         public var name: String {
             switch self {

@@ -38,8 +38,9 @@ public final class ScenarioRunner: @unchecked Sendable {
 
     /// Prepares a run. `observer` sees each transcript line as it is produced; HTTP trace
     /// lines reach it only with `traceHTTP`, but they are always recorded, so expectations
-    /// may name REST calls either way.
-    public init(scenario: Scenario, wire: Wire = .loopbackHTTP, traceHTTP: Bool = false, observer: (@Sendable (TranscriptLine) -> Void)? = nil) {
+    /// may name REST calls either way. Media tokens are redacted in the transcript unless
+    /// `revealSecrets` (for test rigs that verify them).
+    public init(scenario: Scenario, wire: Wire = .loopbackHTTP, traceHTTP: Bool = false, revealSecrets: Bool = false, observer: (@Sendable (TranscriptLine) -> Void)? = nil) {
         self.scenario = scenario
         self.wire = wire
 
@@ -49,7 +50,7 @@ public final class ScenarioRunner: @unchecked Sendable {
                 if line["http"] == nil || traceHTTP { observer(line) }
             }
         }
-        self.recorder = CallbackRecorder(observer: filtered)
+        self.recorder = CallbackRecorder(observer: filtered, revealSecrets: revealSecrets)
     }
 
     /// Runs every step and checks the expectations.

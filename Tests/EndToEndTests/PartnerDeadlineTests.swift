@@ -34,7 +34,7 @@ private struct SlowPartner: PartnerFramework {
         configuration.transport = sandbox.inProcessTransport
         configuration.clock = SandboxTimeSource(sandbox.clock)
         configuration.requestTimeout = timeout
-        let recorder = CallbackRecorder()
+        let recorder = CallbackRecorder(revealSecrets: true)
         let accessEnabler = AccessEnabler(softwareStatement: "STATEMENT", configuration: configuration)
         accessEnabler.delegate = recorder
         accessEnabler.statusDelegate = recorder

@@ -80,7 +80,7 @@ final class PartnerHeaderRig: @unchecked Sendable {
     let sandbox = PassSandbox(world: .default, clock: SandboxClock())
     let device: SimulatedPartnerFramework
     let probe: PartnerStatusProbe
-    let recorder = CallbackRecorder()
+    let recorder = CallbackRecorder(revealSecrets: true)
     let accessEnabler: AccessEnabler
     private var server: LoopbackHTTPServer?
     private let storage = FileManager.default.temporaryDirectory.appendingPathComponent("accessenabler-partner-\(UUID().uuidString)")

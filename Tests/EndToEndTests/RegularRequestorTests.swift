@@ -35,7 +35,7 @@ import Testing
         var configuration = harness.accessEnabler.configuration
         configuration.callbackQueue = DispatchQueue(label: "regular.init.test")
         let accessEnabler = AccessEnabler(softwareStatement: "STATEMENT", configuration: configuration)
-        let recorder = CallbackRecorder()
+        let recorder = CallbackRecorder(revealSecrets: true)
         accessEnabler.delegate = recorder
         accessEnabler.statusDelegate = recorder
         accessEnabler.setRequestor("REF30")

@@ -115,7 +115,7 @@ final class RegularHarness: @unchecked Sendable {
     let clock: SandboxClock
     let sandboxes: [PassSandbox]
     let baseURLs: [URL]
-    let recorder = CallbackRecorder()
+    let recorder = CallbackRecorder(revealSecrets: true)
     let capture: RequestCapture
     let storage: URL
     private var servers: [LoopbackHTTPServer] = []

@@ -55,6 +55,9 @@ extension EntitlementEngine {
         mvpdsByID = byID
         clientForMVPD = origin
         svcMVPDs = svc
+        knownMappingIDs = Set(merged.compactMap(\.platformMappingId))
+        sortedMappingIDs = knownMappingIDs.sorted()
+        hasPlatformServices = merged.contains { $0.enablePlatformServices }
         requestorState = .ready
 
         if let partner = ssoPartner {

@@ -132,10 +132,14 @@ actor EntitlementEngine {
     /// The partner framework, when one is configured and the requestor has at least one
     /// MVPD with platform services.
     var ssoPartner: (any PartnerFramework)? {
-        guard let partner = configuration.partnerFramework, mvpds.contains(where: { $0.enablePlatformServices }) else { return nil }
+        guard let partner = configuration.partnerFramework, hasPlatformServices else { return nil }
         return partner
     }
 
-    /// The partner mapping ids the requestor's configuration knows.
-    var knownMappingIDs: Set<String> { Set(mvpds.compactMap { $0.platformMappingId }) }
+    /// The partner mapping ids the requestor's configuration knows (set with the configuration).
+    var knownMappingIDs: Set<String> = []
+    /// The same ids in a stable order, for partner metadata requests.
+    var sortedMappingIDs: [String] = []
+    /// Whether at least one MVPD has platform services (set with the configuration).
+    var hasPlatformServices = false
 }

@@ -2,23 +2,20 @@ import Foundation
 
 extension EntitlementEngine {
     /// Asks the partner framework, without prompting, for the permission and the signed-in
-    /// account. Bounded by the request timeout: a framework that never answers counts as an
-    /// error rather than a hang.
+    /// account. Both questions share one deadline (the request timeout): a framework that
+    /// never answers counts as an error rather than a hang.
     func partnerSnapshot(_ partner: any PartnerFramework) async -> PartnerSnapshot {
-        let timeout = configuration.requestTimeout
-        let access = await withDeadline(seconds: timeout, fallback: .error(code: "timeout", message: "The TV provider account service did not answer the permission query in time.")) {
-            await partner.accessStatus(prompt: false)
-        }
-        guard access == .granted else { return PartnerSnapshot(access: access, account: nil, metadataError: nil) }
-        let request = PartnerMetadataRequest(isInterruptionAllowed: false, supportedAccountProviderIdentifiers: Array(knownMappingIDs).sorted())
-        let result: Result<PartnerAccountMetadata, PartnerFrameworkError> = await withDeadline(
-            seconds: timeout, fallback: .failure(.serviceTemporarilyUnavailable)
-        ) {
-            do throws(PartnerFrameworkError) { return .success(try await partner.accountMetadata(request)) } catch { return .failure(error) }
-        }
-        switch result {
-        case .success(let account): return PartnerSnapshot(access: access, account: account, metadataError: nil)
-        case .failure(let error): return PartnerSnapshot(access: access, account: nil, metadataError: error)
+        let request = PartnerMetadataRequest(isInterruptionAllowed: false, supportedAccountProviderIdentifiers: sortedMappingIDs)
+        let timedOut = PartnerSnapshot(
+            access: .error(code: "timeout", message: "The TV provider account service did not answer in time."), account: nil, metadataError: nil)
+        return await withDeadline(seconds: configuration.requestTimeout, fallback: timedOut) {
+            let access = await partner.accessStatus(prompt: false)
+            guard access == .granted else { return PartnerSnapshot(access: access, account: nil, metadataError: nil) }
+            do throws(PartnerFrameworkError) {
+                return PartnerSnapshot(access: access, account: try await partner.accountMetadata(request), metadataError: nil)
+            } catch {
+                return PartnerSnapshot(access: access, account: nil, metadataError: error)
+            }
         }
     }
 

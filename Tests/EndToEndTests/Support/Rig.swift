@@ -16,7 +16,7 @@ final class Rig: @unchecked Sendable {
         var scenario = Scenario()
         scenario.device.present = false
         configure(&scenario)
-        runner = ScenarioRunner(scenario: scenario, wire: wire)
+        runner = ScenarioRunner(scenario: scenario, wire: wire, revealSecrets: true)
         try runner.start()
     }
 
