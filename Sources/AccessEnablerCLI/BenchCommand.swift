@@ -18,14 +18,10 @@ enum BenchCommand {
     """
 
     static func run(_ arguments: [String]) async -> Int32 {
-        let (parsedArguments, problem) = ParsedArguments.parse(arguments, flags: ["--json", "--quick", "--help", "-h"], options: [])
-        guard let parsed = parsedArguments, parsed.positionals.isEmpty else {
-            printError("accessenabler bench: \(problem ?? "unexpected argument")\n\n\(help)")
-            return 2
-        }
-        if parsed.flags.contains("--help") || parsed.flags.contains("-h") {
-            print(help)
-            return 0
+        let parsed: ParsedArguments
+        switch CommandArguments(arguments, command: "bench", help: help, flags: ["--json", "--quick"]) {
+        case .exit(let code): return code
+        case .run(let arguments): parsed = arguments
         }
         do {
             let report = try await Benchmark(quick: parsed.flags.contains("--quick")).run { progress in

@@ -43,6 +43,39 @@ func printError(_ text: String) {
     FileHandle.standardError.write(Data((text + "\n").utf8))
 }
 
+/// What a sub-command's arguments said: either parsed options to run with, or the exit
+/// code to end with (help printed, or misuse explained).
+enum CommandArguments {
+    case run(ParsedArguments)
+    case exit(Int32)
+
+    /// Parses `arguments` for `command`: `--help`/`-h` prints `help` (exit 0); an unknown
+    /// option, a missing value or the wrong number of positional arguments prints the
+    /// problem and `help` to standard error (exit 2).
+    init(_ arguments: [String], command: String, help: String, flags: Set<String> = [], options: Set<String> = [], positionals: ClosedRange<Int> = 0...0) {
+        let (parsed, problem) = ParsedArguments.parse(arguments, flags: flags.union(["--help", "-h"]), options: options)
+        guard let parsed else {
+            printError("accessenabler \(command): \(problem ?? "bad arguments")\n\n\(help)")
+            self = .exit(2)
+            return
+        }
+        if parsed.flags.contains("--help") || parsed.flags.contains("-h") {
+            print(help)
+            self = .exit(0)
+            return
+        }
+        guard positionals.contains(parsed.positionals.count) else {
+            let problem = parsed.positionals.count > positionals.upperBound
+                ? "unexpected argument \(parsed.positionals[positionals.upperBound])"
+                : "missing argument"
+            printError("accessenabler \(command): \(problem).\n\n\(help)")
+            self = .exit(2)
+            return
+        }
+        self = .run(parsed)
+    }
+}
+
 /// Parses `--flag` and `--option VALUE` arguments against what a command accepts.
 struct ParsedArguments {
     var flags: Set<String> = []

@@ -16,18 +16,10 @@ enum DemoCommand {
     """
 
     static func run(_ arguments: [String]) async -> Int32 {
-        let (parsedArguments, problem) = ParsedArguments.parse(arguments, flags: ["--json", "--trace-http", "--help", "-h"], options: [])
-        guard let parsed = parsedArguments else {
-            printError("accessenabler demo: \(problem ?? "bad arguments")\n\n\(help)")
-            return 2
-        }
-        if parsed.flags.contains("--help") || parsed.flags.contains("-h") {
-            print(help)
-            return 0
-        }
-        guard parsed.positionals.isEmpty else {
-            printError("accessenabler demo: unexpected argument \(parsed.positionals[0]).\n\n\(help)")
-            return 2
+        let parsed: ParsedArguments
+        switch CommandArguments(arguments, command: "demo", help: help, flags: ["--json", "--trace-http"]) {
+        case .exit(let code): return code
+        case .run(let arguments): parsed = arguments
         }
         let json = parsed.flags.contains("--json")
         let (scenario, captions) = DemoScript.make()

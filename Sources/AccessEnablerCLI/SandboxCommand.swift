@@ -15,14 +15,10 @@ enum SandboxCommand {
     """
 
     static func run(_ arguments: [String]) async -> Int32 {
-        let (parsedArguments, problem) = ParsedArguments.parse(arguments, flags: ["--help", "-h"], options: ["--port", "--world"])
-        guard let parsed = parsedArguments, parsed.positionals.isEmpty else {
-            printError("accessenabler sandbox: \(problem ?? "unexpected argument")\n\n\(help)")
-            return 2
-        }
-        if parsed.flags.contains("--help") || parsed.flags.contains("-h") {
-            print(help)
-            return 0
+        let parsed: ParsedArguments
+        switch CommandArguments(arguments, command: "sandbox", help: help, options: ["--port", "--world"]) {
+        case .exit(let code): return code
+        case .run(let arguments): parsed = arguments
         }
         var port = 0
         if let text = parsed.values["--port"] {

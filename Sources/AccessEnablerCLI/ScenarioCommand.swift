@@ -17,19 +17,12 @@ enum ScenarioCommand {
     """
 
     static func run(_ arguments: [String]) async -> Int32 {
-        let (parsedArguments, problem) = ParsedArguments.parse(arguments, flags: ["--trace-http", "--help", "-h", "--in-process"], options: [])
-        guard let parsed = parsedArguments else {
-            printError("accessenabler scenario: \(problem ?? "bad arguments")\n\n\(help)")
-            return 2
+        let parsed: ParsedArguments
+        switch CommandArguments(arguments, command: "scenario", help: help, flags: ["--trace-http", "--in-process"], positionals: 1...1) {
+        case .exit(let code): return code
+        case .run(let arguments): parsed = arguments
         }
-        if parsed.flags.contains("--help") || parsed.flags.contains("-h") {
-            print(help)
-            return 0
-        }
-        guard parsed.positionals.count == 1, let path = parsed.positionals.first else {
-            printError("accessenabler scenario: give exactly one scenario FILE.\n\n\(help)")
-            return 2
-        }
+        let path = parsed.positionals[0]
         guard let data = FileManager.default.contents(atPath: path) else {
             printError("accessenabler scenario: cannot read \(path).")
             return 2

@@ -1,3 +1,4 @@
+import AccessEnabler
 import Foundation
 
 extension Benchmark {
@@ -200,7 +201,7 @@ enum BenchmarkJSON {
     /// Compact JSON text.
     var text: String {
         switch self {
-        case .string(let value): return Self.quote(value)
+        case .string(let value): return JSONValue.quote(value)
         case .number(let value):
             guard value.isFinite else { return "null" }
             if value == value.rounded(), abs(value) < 1e15 { return String(Int64(value)) }
@@ -208,27 +209,7 @@ enum BenchmarkJSON {
         case .bool(let value): return value ? "true" : "false"
         case .null: return "null"
         case .array(let values): return "[" + values.map(\.text).joined(separator: ",") + "]"
-        case .object(let fields): return "{" + fields.map { Self.quote($0.0) + ":" + $0.1.text }.joined(separator: ",") + "}"
+        case .object(let fields): return "{" + fields.map { JSONValue.quote($0.0) + ":" + $0.1.text }.joined(separator: ",") + "}"
         }
-    }
-
-    private static func quote(_ text: String) -> String {
-        var out = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            default:
-                if scalar.value < 0x20 {
-                    out += String(format: "\\u%04x", scalar.value)
-                } else {
-                    out.unicodeScalars.append(scalar)
-                }
-            }
-        }
-        return out + "\""
     }
 }
