@@ -40,7 +40,11 @@ extension EntitlementEngine {
         if let stored, ProfileValidity.evaluate(stored, configuredMVPDs: mvpdsByID, partner: snapshot, now: now) == .valid {
             return AuthenticationVerdict(profile: stored, partnerStatus: nil, snapshot: snapshot)
         }
-        let status = snapshot.flatMap { permissionStatus($0.access, errorID: "APPL_ERROR") }
+        var status = snapshot.flatMap { permissionStatus($0.access, errorID: "APPL_ERROR") }
+        if status == nil, let failure = snapshot?.metadataError {
+            // Permission granted, but the account could not be read: a partner framework error.
+            status = StatusCatalog.status("APPL_ERROR", message: "The TV provider account service could not be read.", details: "\(failure.code): \(failure.message)")
+        }
         return AuthenticationVerdict(profile: nil, partnerStatus: status, snapshot: snapshot)
     }
 
@@ -58,8 +62,15 @@ extension EntitlementEngine {
             finishAuthentication(success: false, errorCode: GENERIC_AUTHENTICATION_ERROR)
             return
         }
+        // A provider dialog the app closed without telling us is simply shown again; a login
+        // page that is open belongs to a server session and must be finished or cancelled.
+        if flow.isChoosingProvider {
+            let pending = flow.pendingAuthorization
+            flow.reset()
+            flow.pendingAuthorization = pending
+        }
         if flow.isAuthenticationPending {
-            emitStatus(StatusCatalog.status("N500", message: "An authentication flow is already waiting for the application: finish it with setSelectedProvider(_:) or handleExternalURL(_:), or cancel it with setSelectedProvider(nil)."))
+            emitStatus(StatusCatalog.status("N500", message: "An MVPD login page is already open for this authentication: finish it with handleExternalURL(_:), or cancel it with setSelectedProvider(nil)."))
             emit(.setAuthenticationStatus(ACCESS_ENABLER_STATUS_ERROR, errorCode: GENERIC_AUTHENTICATION_ERROR))
             return
         }

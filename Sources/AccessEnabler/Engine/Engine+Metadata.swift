@@ -1,11 +1,11 @@
 import Foundation
 
 extension EntitlementEngine {
-    /// `getSelectedProvider`: the MVPD of the valid profile, or `nil`.
-    func getSelectedProvider() {
-        let profile = requestorID.flatMap { store.profile(requestor: $0) }
-        let valid = profile.map { $0.notBefore <= now && now < $0.notAfter } ?? false
-        emit(.selectedProvider(valid ? profile.flatMap { mvpdsByID[$0.mvpd] } : nil))
+    /// `getSelectedProvider`: the MVPD of the profile that authenticates the user (judged as
+    /// checkAuthentication judges it), or `nil`.
+    func getSelectedProvider() async {
+        let profile = await currentAuthentication().profile
+        emit(.selectedProvider(profile.flatMap { mvpdsByID[$0.mvpd] }))
     }
 
     /// `getMetadata`: static metadata (expiries as epoch milliseconds strings, the device

@@ -70,7 +70,7 @@ actor EntitlementEngine {
         case .getAuthorization(let resource, let data): await getAuthorization(resource, data: data)
         case .checkPreauthorizedResources(let resources, let cache): await checkPreauthorizedResources(resources, cache: cache)
         case .logout: await logout()
-        case .getSelectedProvider: getSelectedProvider()
+        case .getSelectedProvider: await getSelectedProvider()
         case .getMetadata(let query, let arguments): await getMetadata(query, arguments: arguments)
         }
     }

@@ -123,7 +123,7 @@ public final class AccessEnabler: @unchecked Sendable {
     }
 
     /// Starts authentication; with `forceAuthn` even when already authenticated. `data` is
-    /// sent to Adobe Pass as is.
+    /// accepted for source compatibility; REST API V2 has no field for it, so it is not sent.
     public func getAuthentication(_ forceAuthn: Bool, withData data: [String: Any]?) {
         submit(.getAuthentication(forceAuthn: forceAuthn, data: Self.stringData(data), filter: nil))
     }
@@ -167,7 +167,8 @@ public final class AccessEnabler: @unchecked Sendable {
         submit(.checkAuthorization(resource, data: nil))
     }
 
-    /// As ``checkAuthorization(_:)``, sending `data` along.
+    /// As ``checkAuthorization(_:)``; `data` is accepted for source compatibility but REST
+    /// API V2 has no field for it, so it is not sent.
     public func checkAuthorization(_ resource: String, withData data: [String: Any]?) {
         submit(.checkAuthorization(resource, data: Self.stringData(data)))
     }
@@ -177,7 +178,8 @@ public final class AccessEnabler: @unchecked Sendable {
         submit(.getAuthorization(resource, data: nil))
     }
 
-    /// As ``getAuthorization(_:)``, sending `data` along.
+    /// As ``getAuthorization(_:)``; `data` is accepted for source compatibility but REST API
+    /// V2 has no field for it, so it is not sent.
     public func getAuthorization(_ resource: String, withData data: [String: Any]?) {
         submit(.getAuthorization(resource, data: Self.stringData(data)))
     }
