@@ -33,7 +33,8 @@ public enum ScenarioParser {
             scenario.device = try parseDevice(device)
         }
         if let options = reader.member("options") { scenario.options = try options.requireObject() }
-        scenario.steps = try reader.requireMember("steps").requireArray().map { step throws(ScenarioError) in try parseStep(step) }
+        let world = scenario.world
+        scenario.steps = try reader.requireMember("steps").requireArray().map { step throws(ScenarioError) in try parseStep(step, world: world) }
         if let expect = reader.member("expect") {
             scenario.expect = try expect.requireArray().map { item throws(ScenarioError) in try item.requireObject() }
         }
@@ -122,7 +123,7 @@ public enum ScenarioParser {
         "device", "world", "advanceClock", "restart", "setOptions", "fault", "clearFaults",
     ]
 
-    private static func parseStep(_ reader: JSONReader) throws(ScenarioError) -> Scenario.Step {
+    private static func parseStep(_ reader: JSONReader, world: SandboxWorld) throws(ScenarioError) -> Scenario.Step {
         let object = try reader.requireObject()
         guard object.count == 1, let name = object.keys.first else {
             throw reader.fail("a step is an object with exactly one key (the call), found \(object.count) keys")
@@ -169,8 +170,13 @@ public enum ScenarioParser {
         case "logout": return .logout
         case "device": return .device(try parseDeviceChange(argument))
         case "world":
-            try argument.allowOnly(["mvpd", "set", "requestor"])
-            return .world(mvpd: try argument.requireMember("mvpd").requireString(), set: try argument.requireMember("set").requireObject())
+            try argument.allowOnly(["mvpd", "set"])
+            let mvpd = try argument.requireMember("mvpd")
+            let id = try mvpd.requireString()
+            guard world.serviceProviders.contains(where: { $0.mvpd(id) != nil }) else {
+                throw mvpd.fail("no MVPD \"\(id)\" in the scenario's world")
+            }
+            return .world(mvpd: id, set: try argument.requireMember("set").requireObject())
         case "advanceClock":
             let seconds = try argument.requireNumber()
             guard seconds >= 0 else { throw argument.fail("the clock only moves forward; got \(seconds)") }

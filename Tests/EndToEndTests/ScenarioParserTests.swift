@@ -86,6 +86,11 @@ import Testing
         #expect(found?.reason.contains("serviceProviders[0].mvpds[0].authenticationTTL") == true)
     }
 
+    @Test func aWorldStepNamesAnMVPDOfTheWorld() {
+        #expect(error(of: #"{"steps": [{"world": {"mvpd": "Nope", "set": {"ssoEnabled": false}}}]}"#)?.path == "$.steps[0].world.mvpd")
+        #expect(error(of: #"{"steps": [{"world": {"mvpd": "AppleBoarded", "requestor": "REF30", "set": {}}}]}"#)?.path == "$.steps[0].world.requestor")
+    }
+
     @Test func negativeClockMove() {
         #expect(error(of: #"{"steps": [{"advanceClock": -5}]}"#)?.path == "$.steps[0].advanceClock")
     }
