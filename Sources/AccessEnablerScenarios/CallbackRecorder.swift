@@ -49,48 +49,59 @@ public final class CallbackRecorder: EntitlementDelegate, EntitlementStatus, @un
 
     // MARK: EntitlementDelegate
 
+    /// Records `setRequestorComplete` as a transcript line.
     public func setRequestorComplete(_ status: Int32) {
         record("setRequestorComplete", [("status", .number(Double(status)))])
     }
 
+    /// Records `setAuthenticationStatus` as a transcript line.
     public func setAuthenticationStatus(_ status: Int32, errorCode code: String) {
         record("setAuthenticationStatus", [("status", .number(Double(status))), ("errorCode", .string(code))])
     }
 
+    /// Records `displayProviderDialog` as a transcript line.
     public func displayProviderDialog(_ mvpds: [MVPD]) {
         record("displayProviderDialog", [("mvpds", .array(mvpds.map { .string($0.id) }))])
     }
 
+    /// Records `navigateToUrl` as a transcript line.
     public func navigateToUrl(_ url: String) {
         lock.withLock { lastNavigation = url }
         record("navigateToUrl", [("url", .string(url))])
     }
 
+    /// Records `navigateToUrl` as a transcript line.
     public func navigateToUrl(_ url: String, useSVC: Bool) {
         lock.withLock { lastNavigation = url }
         record("navigateToUrl", [("url", .string(url)), ("useSVC", .bool(useSVC))])
     }
 
+    /// Records `presentTVProviderDialog` as a transcript line.
     public func presentTVProviderDialog(_ dialog: TVProviderDialog) {
         record("presentTVProviderDialog", [("providers", .array(dialog.providers.map { .string($0) })), ("featured", .array(dialog.featured.map { .string($0) }))])
     }
 
+    /// Records `dismissTVProviderDialog` as a transcript line.
     public func dismissTVProviderDialog(_ dialog: TVProviderDialog) {
         record("dismissTVProviderDialog", [("providers", .array(dialog.providers.map { .string($0) })), ("featured", .array(dialog.featured.map { .string($0) }))])
     }
 
+    /// Records `setToken` as a transcript line.
     public func setToken(_ token: String, forResource resource: String) {
         record("setToken", [("token", .string(revealSecrets ? token : Self.redacted(token))), ("resource", .string(resource))])
     }
 
+    /// Records `tokenRequestFailed` as a transcript line.
     public func tokenRequestFailed(_ resource: String, errorCode code: String, errorDescription description: String) {
         record("tokenRequestFailed", [("resource", .string(resource)), ("errorCode", .string(code)), ("errorDescription", .string(description))])
     }
 
+    /// Records `selectedProvider` as a transcript line.
     public func selectedProvider(_ mvpd: MVPD?) {
         record("selectedProvider", [("mvpd", mvpd.map { .string($0.id) } ?? .null)])
     }
 
+    /// Records `setMetadataStatus` as a transcript line.
     public func setMetadataStatus(_ metadata: Any?, encrypted: Bool, forKey key: Int32, andArguments arguments: [String: Any]) {
         record("setMetadataStatus", [
             ("key", .number(Double(key))), ("encrypted", .bool(encrypted)),
@@ -99,16 +110,19 @@ public final class CallbackRecorder: EntitlementDelegate, EntitlementStatus, @un
         ])
     }
 
+    /// Records `preauthorizedResources` as a transcript line.
     public func preauthorizedResources(_ resources: [String]) {
         record("preauthorizedResources", [("resources", .array(resources.map { .string($0) }))])
     }
 
+    /// Records `sendTrackingData` as a transcript line.
     public func sendTrackingData(_ data: [String], forEventType event: Int32) {
         record("sendTrackingData", [("event", .number(Double(event))), ("data", .array(data.map { .string($0) }))])
     }
 
     // MARK: EntitlementStatus
 
+    /// Records an advanced status as a transcript line.
     public func status(_ status: AdvancedStatus) {
         var fields: [(key: String, value: JSONValue)] = [("errorId", .string(status.errorId)), ("level", .string(status.level.rawValue))]
         if let message = status.message { fields.append(("message", .string(message))) }

@@ -7,7 +7,9 @@ import PassSandbox
 public enum DemoScript {
     /// A chapter heading shown before the step at `index`.
     public struct Caption: Sendable {
+        /// The index of the step the caption introduces.
         public var beforeStep: Int
+        /// The caption.
         public var text: String
     }
 

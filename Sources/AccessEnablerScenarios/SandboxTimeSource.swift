@@ -9,5 +9,6 @@ public struct SandboxTimeSource: TimeSource {
     /// Reads `clock`.
     public init(_ clock: SandboxClock) { self.clock = clock }
 
+    /// The sandbox clock's time.
     public var now: Date { clock.now }
 }

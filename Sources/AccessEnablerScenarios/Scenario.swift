@@ -7,10 +7,15 @@ import PassSandbox
 public struct Scenario: Sendable {
     /// The simulated device's TV provider account at the start.
     public struct Device: Sendable, Equatable {
+        /// The app's permission: `granted`, `denied`, `restricted`, `notDetermined` or `error`.
         public var accessStatus: String = "granted"
+        /// What the user answers when prompted: `granted`, `denied` or `notDetermined`.
         public var promptAnswer: String = "granted"
+        /// The system-level sign-in, if any.
         public var signedIn: SignIn?
+        /// The picker's scripted answers, one per interactive request.
         public var picker: [PickerEntry] = []
+        /// A `PartnerFrameworkError` case name every metadata request fails with, or `nil`.
         public var failure: String?
         /// `false` when the scenario has no partner framework at all (`"device": null`).
         public var present: Bool = true
@@ -21,8 +26,11 @@ public struct Scenario: Sendable {
 
     /// A system-level sign-in.
     public struct SignIn: Sendable, Equatable {
+        /// The provider's mapping id.
         public var provider: String
+        /// The user signed in.
         public var user: String
+        /// Seconds from the start of the scenario (or from the `device` step) until it expires.
         public var expiresIn: TimeInterval
 
         /// A sign-in to `provider` (a mapping id) as `user`, ending `expiresIn` seconds from now.
@@ -42,10 +50,15 @@ public struct Scenario: Sendable {
 
     /// A change to the device between steps; only the keys given change.
     public struct DeviceChange: Sendable, Equatable {
+        /// A new permission, or `nil` to keep it.
         public var accessStatus: String?
+        /// A new prompt answer, or `nil` to keep it.
         public var promptAnswer: String?
+        /// `.some(signIn)` signs in, `.some(nil)` signs out, `nil` keeps the sign-in.
         public var signedIn: SignIn??
+        /// A new picker script, or `nil` to keep it.
         public var picker: [PickerEntry]?
+        /// `.some(name)` makes metadata requests fail, `.some(nil)` heals them, `nil` keeps it.
         public var failure: String??
 
         /// A change of the keys given; `signedIn: .some(nil)` signs out, `failure: .some(nil)` clears it.
@@ -157,12 +170,19 @@ public struct Scenario: Sendable {
         }
     }
 
+    /// The SDK flavour.
     public var platform: AccessEnablerConfiguration.Platform = .tvOS
+    /// The sandbox's world.
     public var world: SandboxWorld = .default
+    /// The software statement the SDK registers with.
     public var softwareStatement: String = "STATEMENT"
+    /// The simulated device at the start.
     public var device = Device()
+    /// `setOptions` values applied before the first step.
     public var options: [String: JSONValue] = [:]
+    /// The steps, run in order, each to quiescence.
     public var steps: [Step] = []
+    /// Transcript lines that must appear, in this order.
     public var expect: [[String: JSONValue]] = []
 
     /// Creates an empty scenario (default world, tvOS, a granted device signed in nowhere).

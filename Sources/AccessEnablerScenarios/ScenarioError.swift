@@ -13,5 +13,6 @@ public struct ScenarioError: Error, Sendable, Equatable, CustomStringConvertible
         self.reason = reason
     }
 
+    /// `path: reason`.
     public var description: String { "\(path): \(reason)" }
 }

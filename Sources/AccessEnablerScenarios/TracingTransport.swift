@@ -14,6 +14,7 @@ public struct TracingTransport: HTTPTransport {
         self.report = report
     }
 
+    /// Sends through the wrapped transport and reports the call once it completes.
     public func send(_ request: HTTPRequestMessage, timeout: TimeInterval) async throws(TransportFailure) -> HTTPResponseMessage {
         let path = request.url.path.isEmpty ? "/" : request.url.path
         do {
@@ -42,6 +43,7 @@ public final class CountingTransport: HTTPTransport, @unchecked Sendable {
     /// Forgets the calls counted so far.
     public func reset() { lock.withLock { calls.removeAll() } }
 
+    /// Counts the call, then sends it through the wrapped transport.
     public func send(_ request: HTTPRequestMessage, timeout: TimeInterval) async throws(TransportFailure) -> HTTPResponseMessage {
         lock.withLock { calls.append("\(request.method) \(request.url.path)") }
         return try await inner.send(request, timeout: timeout)

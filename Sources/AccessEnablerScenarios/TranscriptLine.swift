@@ -26,8 +26,10 @@ public struct TranscriptLine: Sendable, Equatable, CustomStringConvertible {
         "{" + fields.map { "\(JSONValue.string($0.key).compactJSON):\($0.value.compactJSON)" }.joined(separator: ",") + "}"
     }
 
+    /// The line as compact JSON.
     public var description: String { json }
 
+    /// Lines are equal when their JSON is.
     public static func == (lhs: TranscriptLine, rhs: TranscriptLine) -> Bool { lhs.json == rhs.json }
 
     /// A step marker: `{"step":0,"name":"setRequestor"}`.

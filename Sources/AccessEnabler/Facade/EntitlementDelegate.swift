@@ -37,18 +37,31 @@ public protocol EntitlementDelegate: AnyObject {
 }
 
 extension EntitlementDelegate {
+    /// Does nothing unless implemented.
     public func setRequestorComplete(_ status: Int32) {}
+    /// Does nothing unless implemented.
     public func setAuthenticationStatus(_ status: Int32, errorCode code: String) {}
+    /// Does nothing unless implemented.
     public func displayProviderDialog(_ mvpds: [MVPD]) {}
+    /// Does nothing unless implemented.
     public func navigateToUrl(_ url: String) {}
+    /// Does nothing unless implemented.
     public func navigateToUrl(_ url: String, useSVC: Bool) {}
+    /// Does nothing unless implemented.
     public func presentTVProviderDialog(_ dialog: TVProviderDialog) {}
+    /// Does nothing unless implemented.
     public func dismissTVProviderDialog(_ dialog: TVProviderDialog) {}
+    /// Does nothing unless implemented.
     public func setToken(_ token: String, forResource resource: String) {}
+    /// Does nothing unless implemented.
     public func tokenRequestFailed(_ resource: String, errorCode code: String, errorDescription description: String) {}
+    /// Does nothing unless implemented.
     public func selectedProvider(_ mvpd: MVPD?) {}
+    /// Does nothing unless implemented.
     public func setMetadataStatus(_ metadata: Any?, encrypted: Bool, forKey key: Int32, andArguments arguments: [String: Any]) {}
+    /// Does nothing unless implemented.
     public func preauthorizedResources(_ resources: [String]) {}
+    /// Does nothing unless implemented.
     public func sendTrackingData(_ data: [String], forEventType event: Int32) {}
 }
 

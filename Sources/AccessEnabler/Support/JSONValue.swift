@@ -16,6 +16,7 @@ public enum JSONValue: Codable, Sendable, Equatable, Hashable {
     /// An object.
     case object([String: JSONValue])
 
+    /// Decodes any JSON value.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
         if container.decodeNil() {
@@ -35,6 +36,7 @@ public enum JSONValue: Codable, Sendable, Equatable, Hashable {
         }
     }
 
+    /// Encodes the value as it was received.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
         switch self {

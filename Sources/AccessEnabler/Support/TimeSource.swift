@@ -12,6 +12,7 @@ public protocol TimeSource: Sendable {
 public struct SystemTimeSource: TimeSource {
     /// Creates the wall clock.
     public init() {}
+    /// The current wall-clock time.
     public var now: Date { Date() }
 }
 
@@ -23,6 +24,7 @@ public final class ManualTimeSource: TimeSource, @unchecked Sendable {
     /// Creates a clock standing at `start`.
     public init(start: Date = Date(timeIntervalSince1970: 1_767_225_600)) { current = start }
 
+    /// Where the clock stands.
     public var now: Date { lock.withLock { current } }
 
     /// Moves the clock forward by `seconds`.

@@ -27,6 +27,7 @@ public struct HTTPRequestMessage: Sendable, Equatable {
         headers.first { $0.name.caseInsensitiveCompare(name) == .orderedSame }?.value
     }
 
+    /// Requests are equal when method, URL, headers (in order) and body are.
     public static func == (lhs: HTTPRequestMessage, rhs: HTTPRequestMessage) -> Bool {
         lhs.method == rhs.method && lhs.url == rhs.url && lhs.body == rhs.body
             && lhs.headers.map { "\($0.name):\($0.value)" } == rhs.headers.map { "\($0.name):\($0.value)" }
@@ -91,6 +92,7 @@ public struct InProcessTransport: HTTPTransport {
         self.handler = handler
     }
 
+    /// Hands `request` to the closure; `timeout` is the closure's to honour.
     public func send(_ request: HTTPRequestMessage, timeout: TimeInterval) async throws(TransportFailure) -> HTTPResponseMessage {
         try await handler(request)
     }

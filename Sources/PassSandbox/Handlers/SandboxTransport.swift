@@ -10,6 +10,7 @@ public struct SandboxTransport: HTTPTransport {
     /// A transport answering with `sandbox`.
     public init(sandbox: PassSandbox) { self.sandbox = sandbox }
 
+    /// Answers `request` in-process, failing with `.timedOut` after `timeout` seconds.
     public func send(_ request: HTTPRequestMessage, timeout: TimeInterval) async throws(TransportFailure) -> HTTPResponseMessage {
         let sandbox = self.sandbox
         let outcome: Result<HTTPResponseMessage, TransportFailure> = await withTaskGroup(of: Result<HTTPResponseMessage, TransportFailure>?.self) { group in
