@@ -21,7 +21,10 @@ extension SandboxEngine {
         let source: DecisionSource
         var entitled: (String) -> Bool = { _ in true }
         var itemError: SandboxEnhancedError?
-        if mvpd.degraded {
+        if mvpd.authzNone {
+            source = .degradation
+            itemError = SandboxEnhancedError.deniedByDegradationRule.with(details: "An AuthZNone degradation rule is applied to \(mvpd.id).")
+        } else if mvpd.degraded {
             source = .degradation
         } else if mvpd.tempPass {
             source = .temppass

@@ -99,6 +99,9 @@ public struct SandboxMVPDConfig: Codable, Sendable, Equatable {
     public var integrationActive: Bool
     /// An AuthNAll degradation rule applies. Default `false`.
     public var degraded: Bool
+    /// An AuthZNone degradation rule applies: every authorization and preauthorization is
+    /// denied with `authorization_denied_by_degradation_rule`. Default `false`.
+    public var authzNone: Bool
     /// The MVPD is a TempPass (temporary access) MVPD. Default `false`.
     public var tempPass: Bool
     /// The MVPD's login page must open in a secure browser (SFSafariViewController). Default `false`.
@@ -114,7 +117,7 @@ public struct SandboxMVPDConfig: Codable, Sendable, Equatable {
     public init(
         id: String, displayName: String? = nil, logoUrl: String? = nil, platformMappingId: String? = nil,
         enablePlatformServices: Bool = false, displayInPlatformPicker: Bool = false, boardingStatus: String? = nil,
-        ssoEnabled: Bool = true, integrationActive: Bool = true, degraded: Bool = false, tempPass: Bool = false,
+        ssoEnabled: Bool = true, integrationActive: Bool = true, degraded: Bool = false, authzNone: Bool = false, tempPass: Bool = false,
         requiresSVC: Bool = false, authenticationTTL: Int = 86_400, authorizationTTL: Int = 3_600, users: [SandboxUser] = []
     ) {
         self.id = id
@@ -127,6 +130,7 @@ public struct SandboxMVPDConfig: Codable, Sendable, Equatable {
         self.ssoEnabled = ssoEnabled
         self.integrationActive = integrationActive
         self.degraded = degraded
+        self.authzNone = authzNone
         self.tempPass = tempPass
         self.requiresSVC = requiresSVC
         self.authenticationTTL = authenticationTTL
@@ -136,7 +140,7 @@ public struct SandboxMVPDConfig: Codable, Sendable, Equatable {
 
     enum CodingKeys: String, CodingKey, CaseIterable {
         case id, displayName, logoUrl, platformMappingId, enablePlatformServices, displayInPlatformPicker, boardingStatus
-        case ssoEnabled, integrationActive, degraded, tempPass, requiresSVC, authenticationTTL, authorizationTTL, users
+        case ssoEnabled, integrationActive, degraded, authzNone, tempPass, requiresSVC, authenticationTTL, authorizationTTL, users
     }
 
     /// Decodes, applying the defaults for omitted fields.
@@ -154,6 +158,7 @@ public struct SandboxMVPDConfig: Codable, Sendable, Equatable {
             ssoEnabled: try container.decodeIfPresent(Bool.self, forKey: .ssoEnabled) ?? true,
             integrationActive: try container.decodeIfPresent(Bool.self, forKey: .integrationActive) ?? true,
             degraded: try container.decodeIfPresent(Bool.self, forKey: .degraded) ?? false,
+            authzNone: try container.decodeIfPresent(Bool.self, forKey: .authzNone) ?? false,
             tempPass: try container.decodeIfPresent(Bool.self, forKey: .tempPass) ?? false,
             requiresSVC: try container.decodeIfPresent(Bool.self, forKey: .requiresSVC) ?? false,
             authenticationTTL: try container.decodeIfPresent(Int.self, forKey: .authenticationTTL) ?? 86_400,
