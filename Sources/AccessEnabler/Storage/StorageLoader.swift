@@ -24,19 +24,25 @@ struct StorageLoader {
     let directory: URL
     let integrityCheck: IntegrityCheckType
     let now: Date
+    /// When `true`, a newly created identity is not written here: the caller saves it (on
+    /// its write queue), and `load()` says so through `identityToSave`.
+    var leavesNewIdentityToCaller = false
 
-    /// What was loaded, and a description of every problem met (nil when none).
-    func load() -> (snapshot: StorageSnapshot, problems: String?) {
+    /// What was loaded, a description of every problem met (nil when none), and the new
+    /// identity the caller must save when ``leavesNewIdentityToCaller`` is set.
+    func load() -> (snapshot: StorageSnapshot, problems: String?, identityToSave: StoredIdentity?) {
         removeTemporaryFiles()
         var notes: [String] = []
         var integrityFailures: [String] = []
 
-        let identity = loadIdentity(notes: &notes, integrityFailures: &integrityFailures)
+        var created: StoredIdentity?
+        let identity = loadIdentity(notes: &notes, integrityFailures: &integrityFailures, created: &created)
+        let identityToSave = leavesNewIdentityToCaller ? created : nil
         var snapshot = StorageSnapshot(identity: identity)
 
         if integrityCheck == .INTEGRITY_CHECK_CLEAR {
             notes += removeClearableFiles()
-            return (snapshot, joined(notes))
+            return (snapshot, joined(notes), identityToSave)
         }
         if integrityCheck == .INTEGRITY_CHECK_ALL, let problem = probeOperability() {
             integrityFailures.append("\(StorageLayout.probeFile): \(problem)")
@@ -63,16 +69,16 @@ struct StorageLoader {
             notes += removeClearableFiles()
         }
         snapshot.requestors = snapshot.requestors.mapValues { $0.droppingExpiredEntries(at: now) }
-        return (snapshot, joined(notes))
+        return (snapshot, joined(notes), identityToSave)
     }
 
     // MARK: - Identity
 
-    private func loadIdentity(notes: inout [String], integrityFailures: inout [String]) -> StoredIdentity {
+    private func loadIdentity(notes: inout [String], integrityFailures: inout [String], created: inout StoredIdentity?) -> StoredIdentity {
         let file = directory.appendingPathComponent(StorageLayout.identityFile)
         do throws(StorageFileProblem) {
             guard let data = try read(file) else {
-                return createIdentity(notes: &notes)
+                return createIdentity(notes: &notes, created: &created)
             }
             let identity: StoredIdentity
             var tampered = false
@@ -99,12 +105,14 @@ struct StorageLoader {
             return identity
         } catch {
             notes.append(discard(StorageLayout.identityFile, because: error) + "; created a new device identifier")
-            return createIdentity(notes: &notes)
+            return createIdentity(notes: &notes, created: &created)
         }
     }
 
-    private func createIdentity(notes: inout [String]) -> StoredIdentity {
+    private func createIdentity(notes: inout [String], created: inout StoredIdentity?) -> StoredIdentity {
         let identity = StoredIdentity.generate()
+        created = identity
+        if leavesNewIdentityToCaller { return identity }
         do {
             let data = try StorageEnvelope.encode(identity, kind: StorageLayout.Kind.identity, protection: .digest)
             try StorageFileSystem.writeAtomically(data, to: directory.appendingPathComponent(StorageLayout.identityFile))

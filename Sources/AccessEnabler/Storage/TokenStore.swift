@@ -48,9 +48,12 @@ final class TokenStore: @unchecked Sendable {
         writeQueue.sync {}
         var loaded: StorageSnapshot
         var problems: String?
+        var newIdentity: StoredIdentity?
         do {
             try StorageFileSystem.ensureDirectory(statementDirectory, restrictExisting: true)
-            (loaded, problems) = StorageLoader(directory: statementDirectory, integrityCheck: integrityCheck, now: now()).load()
+            var loader = StorageLoader(directory: statementDirectory, integrityCheck: integrityCheck, now: now())
+            loader.leavesNewIdentityToCaller = writeBehind
+            (loaded, problems, newIdentity) = loader.load()
             isPersistent = true
         } catch {
             loaded = StorageSnapshot(identity: .generate())
@@ -61,6 +64,11 @@ final class TokenStore: @unchecked Sendable {
         problem = problems
         identity = loaded.identity
         protection = .keyed(loaded.identity.integrityKeyBytes)
+        if let newIdentity {
+            // A new device identifier goes first on the write queue, ahead of anything stored later.
+            let change = stateLock.withLock { nextChange() }
+            persist(newIdentity, kind: StorageLayout.Kind.identity, file: StorageLayout.identityFile, change: change, protection: .digest)
+        }
     }
 
     /// `$XDG_DATA_HOME/accessenabler` when `XDG_DATA_HOME` is an absolute path, otherwise
@@ -225,9 +233,10 @@ final class TokenStore: @unchecked Sendable {
     /// Writes `value` to `file` (deletes the file for nil) on the write queue, unless a later
     /// change of the file was already written. The value is encoded now, on the caller's
     /// thread; the caller waits for the write unless the store writes behind.
-    private func persist<Value: Encodable>(_ value: Value?, kind: String, file: String, change: UInt64) {
+    private func persist<Value: Encodable>(_ value: Value?, kind: String, file: String, change: UInt64, protection: StorageEnvelope.Protection? = nil) {
         guard isPersistent else { return }
         let url = statementDirectory.appendingPathComponent(file)
+        let protection = protection ?? self.protection
         let encoded: Result<Data, any Error>? = value.map { value in Result { try StorageEnvelope.encode(value, kind: kind, protection: protection) } }
         let write: @Sendable () -> Void = { [self] in
             if let written = writtenChange[file], written > change { return }
