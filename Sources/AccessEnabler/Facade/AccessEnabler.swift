@@ -223,6 +223,7 @@ public final class AccessEnabler: @unchecked Sendable {
         await idle.waitUntilIdle()
         await dispatcher.flush()
         let store = self.store
+        guard store.hasQueuedWrites else { return }
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             DispatchQueue.global().async {
                 store.flush()

@@ -30,6 +30,8 @@ final class TokenStore: @unchecked Sendable {
 
     private let writeQueue: DispatchQueue
     private let writeBehind: Bool
+    /// Writes queued and not yet done; guarded by `stateLock`.
+    private var queuedWrites = 0
     /// Touched only on `writeQueue`.
     nonisolated(unsafe) private var writtenChange: [String: UInt64] = [:]
 
@@ -230,6 +232,9 @@ final class TokenStore: @unchecked Sendable {
         writeQueue.sync {}
     }
 
+    /// `true` while a change is still on its way to disk.
+    var hasQueuedWrites: Bool { stateLock.withLock { queuedWrites > 0 } }
+
     /// Writes `value` to `file` (deletes the file for nil) on the write queue, unless a later
     /// change of the file was already written. The value is encoded now, on the caller's
     /// thread; the caller waits for the write unless the store writes behind.
@@ -252,6 +257,14 @@ final class TokenStore: @unchecked Sendable {
                 stateLock.withLock { problem = failure }
             }
         }
-        if writeBehind { writeQueue.async(execute: write) } else { writeQueue.sync(execute: write) }
+        if writeBehind {
+            stateLock.withLock { queuedWrites += 1 }
+            writeQueue.async { [self] in
+                write()
+                stateLock.withLock { queuedWrites -= 1 }
+            }
+        } else {
+            writeQueue.sync(execute: write)
+        }
     }
 }
