@@ -115,7 +115,10 @@ extension EntitlementEngine {
         let pickerMVPDs = pickerProviders(filter: filter)
         let snapshot = await partnerSnapshot(partner)
         let outcome: PickerOutcome
+        // The account the outcome rests on: the system-level sign-in, or the picker's answer.
+        var account: PartnerAccountMetadata?
         if let providerID = snapshot.signedInProvider(at: now) {
+            account = snapshot.account
             outcome = PickerOutcome.classify(providerID: providerID, mvpds: mvpds)
         } else {
             let dialog = TVProviderDialog(providers: pickerMVPDs.map(\.id), featured: featuredProviders(filter: filter, shown: pickerMVPDs))
@@ -131,6 +134,7 @@ extension EntitlementEngine {
                 do throws(PartnerFrameworkError) { return .success(try await partner.accountMetadata(request)) } catch { return .failure(error) }
             }
             emit(.dismissTVProviderDialog(dialog))
+            account = try? result.get()
             outcome = PickerOutcome.classify(result, mvpds: mvpds)
         }
 
@@ -141,9 +145,8 @@ extension EntitlementEngine {
         case .regularLogin(let mvpd):
             await selectProvider(mvpd)
         case .partnerExchange(let mvpd, _):
-            let refreshed = await partnerSnapshot(partner)
-            guard let status = PartnerStatusValidation.validatedStatus(access: refreshed.access, account: refreshed.account, knownMappingIDs: knownMappingIDs, now: now) else {
-                emitStatus(StatusCatalog.status("VSA503", message: "The TV provider account service did not confirm the sign-in.", details: refreshed.metadataError?.message))
+            guard let status = PartnerStatusValidation.validatedStatus(access: .granted, account: account, knownMappingIDs: knownMappingIDs, now: now) else {
+                emitStatus(StatusCatalog.status("VSA503", message: "The TV provider account service did not confirm the sign-in (no provider, or its sign-in has expired)."))
                 showProviderDialog()
                 return
             }
