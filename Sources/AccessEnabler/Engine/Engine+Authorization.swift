@@ -8,12 +8,13 @@ extension EntitlementEngine {
             emit(.tokenRequestFailed(resource, errorCode: GENERIC_AUTHORIZATION_ERROR, description: problem.message ?? ""))
             return
         }
-        guard await currentAuthentication().profile != nil else {
+        let verdict = await currentAuthentication()
+        guard verdict.profile != nil else {
             emitStatus(StatusCatalog.status("N000", message: "The user is not authenticated, so \(resource) cannot be authorized."))
             emit(.tokenRequestFailed(resource, errorCode: USER_NOT_AUTHENTICATED_ERROR, description: "The user is not authenticated."))
             return
         }
-        await authorize(resource, data: data)
+        await authorize(resource, data: data, snapshot: verdict.snapshot)
     }
 
     /// `getAuthorization`: authenticates first when needed, then authorizes.
@@ -23,8 +24,9 @@ extension EntitlementEngine {
             emit(.tokenRequestFailed(resource, errorCode: GENERIC_AUTHORIZATION_ERROR, description: problem.message ?? ""))
             return
         }
-        if await currentAuthentication().profile != nil {
-            await authorize(resource, data: data)
+        let verdict = await currentAuthentication()
+        if verdict.profile != nil {
+            await authorize(resource, data: data, snapshot: verdict.snapshot)
             return
         }
         if flow.isAuthenticationPending {
@@ -37,12 +39,13 @@ extension EntitlementEngine {
     }
 
     /// `POST decisions/authorize/{mvpd}` for one resource → `setToken` or `tokenRequestFailed`.
-    func authorize(_ resource: String, data: [String: String]?) async {
+    /// `snapshot` is the partner framework's answer the caller already has, if any.
+    func authorize(_ resource: String, data: [String: String]?, snapshot: PartnerSnapshot? = nil) async {
         guard let requestor = requestorID, let profile = store.profile(requestor: requestor) else {
             emit(.tokenRequestFailed(resource, errorCode: USER_NOT_AUTHENTICATED_ERROR, description: "The user is not authenticated."))
             return
         }
-        let partnerStatus = await decisionPartnerStatus(for: profile)
+        let partnerStatus = await decisionPartnerStatus(for: profile, snapshot: snapshot)
         let decisions: [Decision]
         do {
             decisions = try await client(for: profile.mvpd).authorize(serviceProvider: requestor, mvpd: profile.mvpd, resources: [resource], context: context(partnerStatus: partnerStatus))
@@ -88,7 +91,8 @@ extension EntitlementEngine {
             emit(.preauthorizedResources([]))
             return
         }
-        guard let requestor = requestorID, let profile = await currentAuthentication().profile else {
+        let verdict = await currentAuthentication()
+        guard let requestor = requestorID, let profile = verdict.profile else {
             emitStatus(StatusCatalog.status("N000", message: "The user is not authenticated: no resource is preauthorized."))
             emit(.preauthorizedResources([]))
             return
@@ -96,7 +100,7 @@ extension EntitlementEngine {
         var known = cache ? store.preauthorizations(requestor: requestor).filter { $0.value.expiresAt > now } : [:]
         let missing = uniqued(resources).filter { known[$0] == nil }
         if !missing.isEmpty {
-            let partnerStatus = await decisionPartnerStatus(for: profile)
+            let partnerStatus = await decisionPartnerStatus(for: profile, snapshot: verdict.snapshot)
             do {
                 let decisions = try await client(for: profile.mvpd).preauthorize(serviceProvider: requestor, mvpd: profile.mvpd, resources: missing, context: context(partnerStatus: partnerStatus))
                 var all = store.preauthorizations(requestor: requestor)
@@ -118,9 +122,10 @@ extension EntitlementEngine {
     }
 
     /// The partner status decisions carry for an `appleSSO` profile (never prompting).
-    private func decisionPartnerStatus(for profile: StoredProfile) async -> PartnerFrameworkStatus? {
+    private func decisionPartnerStatus(for profile: StoredProfile, snapshot known: PartnerSnapshot?) async -> PartnerFrameworkStatus? {
         guard profile.type == .appleSSO, let partner = configuration.partnerFramework else { return nil }
-        let snapshot = await partnerSnapshot(partner)
+        let snapshot: PartnerSnapshot
+        if let known { snapshot = known } else { snapshot = await partnerSnapshot(partner) }
         return PartnerStatusValidation.validatedStatus(access: snapshot.access, account: snapshot.account, knownMappingIDs: knownMappingIDs, now: now)
     }
 
