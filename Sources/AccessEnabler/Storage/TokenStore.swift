@@ -236,21 +236,21 @@ final class TokenStore: @unchecked Sendable {
     var hasQueuedWrites: Bool { stateLock.withLock { queuedWrites > 0 } }
 
     /// Writes `value` to `file` (deletes the file for nil) on the write queue, unless a later
-    /// change of the file was already written. The value is encoded now, on the caller's
-    /// thread; the caller waits for the write unless the store writes behind.
-    private func persist<Value: Encodable>(_ value: Value?, kind: String, file: String, change: UInt64, protection: StorageEnvelope.Protection? = nil) {
+    /// change of the file was already written. The caller waits for the write unless the
+    /// store writes behind.
+    private func persist<Value: Encodable & Sendable>(_ value: Value?, kind: String, file: String, change: UInt64, protection: StorageEnvelope.Protection? = nil) {
         guard isPersistent else { return }
         let url = statementDirectory.appendingPathComponent(file)
         let protection = protection ?? self.protection
-        let encoded: Result<Data, any Error>? = value.map { value in Result { try StorageEnvelope.encode(value, kind: kind, protection: protection) } }
+        // Encoding (JSON and the integrity code) happens on the write queue too, off the caller's path.
         let write: @Sendable () -> Void = { [self] in
             if let written = writtenChange[file], written > change { return }
             writtenChange[file] = change
             do {
-                switch encoded {
-                case .some(.success(let data)): try StorageFileSystem.writeAtomically(data, to: url)
-                case .some(.failure(let error)): throw error
-                case .none: try StorageFileSystem.remove(url)
+                if let value {
+                    try StorageFileSystem.writeAtomically(StorageEnvelope.encode(value, kind: kind, protection: protection), to: url)
+                } else {
+                    try StorageFileSystem.remove(url)
                 }
             } catch {
                 let failure = "could not save \(file): \(error)"
