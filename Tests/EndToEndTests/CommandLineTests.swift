@@ -10,10 +10,12 @@ import Testing
 
     private func run(_ arguments: [String]) async throws -> (status: Int32, output: String, errors: String) {
         let executable = try #require(SandboxExecutable.url)
-        let running = try RunningCommand(executable, arguments)
-        defer { running.stopForcefully() }
-        let status = try await running.waitForExit(timeout: 60)
-        return (status, running.output, running.errors)
+        return try await ChildProcessGate.shared.withGate {
+            let running = try RunningCommand(executable, arguments)
+            defer { running.stopForcefully() }
+            let status = try await running.waitForExit(timeout: 60)
+            return (status, running.output, running.errors)
+        }
     }
 
     private func temporaryFile(_ text: String) throws -> URL {

@@ -17,6 +17,10 @@ import FoundationNetworking
 
     @Test(.enabled(if: SandboxExecutable.url != nil, SandboxExecutable.notBuilt))
     func servesTheWholeFlowAndStopsCleanlyOnInterrupt() async throws {
+        try await ChildProcessGate.shared.withGate { try await Self.servesTheWholeFlowAndStopsCleanlyOnInterruptBody() }
+    }
+
+    private static func servesTheWholeFlowAndStopsCleanlyOnInterruptBody() async throws {
         let executable = try #require(SandboxExecutable.url)
         let running = try RunningCommand(executable, ["sandbox", "--port", "0"])
         defer { running.stopForcefully() }
@@ -101,6 +105,10 @@ import FoundationNetworking
 
     @Test(.enabled(if: SandboxExecutable.url != nil, SandboxExecutable.notBuilt))
     func aBadWorldFileIsRefusedNamingTheJSONPath() async throws {
+        try await ChildProcessGate.shared.withGate { try await Self.aBadWorldFileIsRefusedNamingTheJSONPathBody() }
+    }
+
+    private static func aBadWorldFileIsRefusedNamingTheJSONPathBody() async throws {
         let executable = try #require(SandboxExecutable.url)
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("bad-world-\(UUID().uuidString).json")
         try Data("""

@@ -4,9 +4,8 @@ import Foundation
 /// operation is cancelled then and its late answer dropped; unlike a task group, this
 /// returns on time even when the operation ignores cancellation.
 ///
-/// The deadline is a cancellable dispatch timer rather than a sleeping task: an answer in
-/// time cancels it, so nothing stays scheduled for the rest of the timeout and no extra
-/// task has to start for every query.
+/// The deadline is a sleeping task that the answer cancels, so nothing waits out the rest
+/// of the timeout once the answer is in.
 func withDeadline<T: Sendable>(seconds: TimeInterval, fallback: T, _ operation: @escaping @Sendable () async -> T) async -> T {
     let gate = OnceGate<T>()
     return await withCheckedContinuation { (continuation: CheckedContinuation<T, Never>) in
@@ -15,12 +14,12 @@ func withDeadline<T: Sendable>(seconds: TimeInterval, fallback: T, _ operation: 
             let value = await operation()
             gate.resume(with: value)
         }
-        let deadline = DispatchWorkItem {
-            if gate.resume(with: fallback) { work.cancel() }
+        let timer = Task {
+            // Clamped: a huge timeout ("never") must not overflow the conversion.
+            try? await Task.sleep(nanoseconds: UInt64(min(max(seconds, 0.001), 1_000_000_000) * 1_000_000_000))
+            if !Task.isCancelled, gate.resume(with: fallback) { work.cancel() }
         }
-        gate.attach(deadline)
-        // Clamped: a huge timeout ("never") must not overflow the dispatch time.
-        DispatchQueue.global().asyncAfter(deadline: .now() + min(max(seconds, 0.001), 1_000_000_000), execute: deadline)
+        gate.attach(timer)
     }
 }
 
@@ -30,12 +29,12 @@ private final class OnceGate<T: Sendable>: @unchecked Sendable {
     private let lock = NSLock()
     private var continuation: CheckedContinuation<T, Never>?
     private var resumed = false
-    private var timer: DispatchWorkItem?
+    private var timer: Task<Void, Never>?
 
     func install(_ continuation: CheckedContinuation<T, Never>) { lock.withLock { self.continuation = continuation } }
 
     /// Keeps `timer` to cancel on resumption (cancels it at once if that already happened).
-    func attach(_ timer: DispatchWorkItem) {
+    func attach(_ timer: Task<Void, Never>) {
         let cancelNow: Bool = lock.withLock {
             if resumed { return true }
             self.timer = timer
@@ -47,7 +46,7 @@ private final class OnceGate<T: Sendable>: @unchecked Sendable {
     /// Resumes with `value` if nobody has yet; returns whether this call did.
     @discardableResult
     func resume(with value: T) -> Bool {
-        let (pending, timer): (CheckedContinuation<T, Never>?, DispatchWorkItem?) = lock.withLock {
+        let (pending, timer): (CheckedContinuation<T, Never>?, Task<Void, Never>?) = lock.withLock {
             guard !resumed else { return (nil, nil) }
             resumed = true
             defer {
