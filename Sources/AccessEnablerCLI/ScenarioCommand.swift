@@ -6,11 +6,12 @@ import Foundation
 /// one failed, 2 for a bad file or bad usage.
 enum ScenarioCommand {
     static let help = """
-    Usage: accessenabler scenario FILE [--trace-http]
+    Usage: accessenabler scenario FILE [--trace-http] [--in-process]
 
     Runs the scenario in FILE against a fresh embedded PassSandbox over loopback HTTP and
     prints its transcript, one JSON object per line. With --trace-http every REST/DCR call
-    is printed too, as it completes.
+    is printed too, as it completes. --in-process talks to the sandbox in-process instead of
+    over HTTP (the same transcript, faster). Docs/scenarios/README.md describes the format.
 
     Exit status: 0 when the scenario ran and every "expect" entry matched, 1 when an
     expectation failed, 2 when FILE is missing or malformed (the message names the JSON path).
