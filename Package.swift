@@ -2,7 +2,7 @@
 import PackageDescription
 
 // AccessEnabler for Linux depends on the Swift toolchain alone: Foundation,
-// FoundationNetworking, Dispatch, XCTest and Swift Testing. Do not add `.package(...)`.
+// FoundationNetworking, Dispatch, XCTest and Swift Testing. Add no package dependency.
 let package = Package(
     name: "AccessEnabler",
     products: [
