@@ -42,15 +42,14 @@ enum SandboxCommand {
             }
         }
         let sandbox = PassSandbox(world: world, clock: SandboxClock.system)
-        let server = LoopbackHTTPServer(port: port, handler: sandbox)
+        let server: LoopbackHTTPServer
+        let base: URL
         do {
-            _ = try server.start()
+            (server, base) = try sandbox.serveOverLoopback(port: port)
         } catch {
             printError("accessenabler sandbox: could not listen on 127.0.0.1:\(port): \(error)")
             return 1
         }
-        guard let base = server.baseURL else { return 1 }
-        sandbox.baseURLForLinks = base
         print("PassSandbox is serving at \(base.absoluteString)")
         print("  software statements: \(world.softwareStatements.keys.sorted().joined(separator: ", "))")
         print("  requestors: \(world.serviceProviders.map(\.id).joined(separator: ", "))")

@@ -93,11 +93,8 @@ enum ManyDevicesMeasurement {
     /// One wave: a fresh sandbox and server, `count` devices with storage under `storageBase`.
     private static func wave(devices count: Int, deadline: Double, storageBase: URL) async throws -> Outcome {
         let sandbox = PassSandbox(world: .default, clock: SandboxClock())
-        let server = LoopbackHTTPServer(port: 0, handler: sandbox)
-        try server.start()
+        let (server, baseURL) = try sandbox.serveOverLoopback()
         defer { server.shutdown() }
-        guard let baseURL = server.baseURL else { throw BareSSOClient.Failure(description: "the server has no address") }
-        sandbox.baseURLForLinks = baseURL
         let scratch = BenchmarkScratch("devices", under: storageBase)
         defer { scratch.remove() }
         let transport = URLSessionTransport()

@@ -13,11 +13,8 @@ import FoundationNetworking
 enum SSOLatencyMeasurement {
     static func run(rounds: Int, warmups: Int) async throws -> Benchmark.Section {
         let sandbox = PassSandbox(world: .default, clock: SandboxClock())
-        let server = LoopbackHTTPServer(port: 0, handler: sandbox)
-        try server.start()
+        let (server, baseURL) = try sandbox.serveOverLoopback()
         defer { server.shutdown() }
-        guard let baseURL = server.baseURL else { throw BareSSOClient.Failure(description: "the server has no address") }
-        sandbox.baseURLForLinks = baseURL
         let scratch = BenchmarkScratch("latency")
         defer { scratch.remove() }
         let memoryScratch = BenchmarkScratch.memoryBackedBase.map { BenchmarkScratch("latency", under: $0) }

@@ -9,11 +9,9 @@ import PassSandbox
 enum SandboxThroughputMeasurement {
     static func run(connections: Int, seconds: Double) async throws -> Benchmark.Section {
         let sandbox = PassSandbox(world: .default, clock: SandboxClock())
-        let server = LoopbackHTTPServer(port: 0, handler: sandbox)
-        let port = try server.start()
+        let (server, baseURL) = try sandbox.serveOverLoopback()
         defer { server.shutdown() }
-        guard let baseURL = server.baseURL else { throw BareSSOClient.Failure(description: "the server has no address") }
-        sandbox.baseURLForLinks = baseURL
+        let port = server.port ?? 0
         let session = BareSSOClient.makeSession()
         defer { session.invalidateAndCancel() }
         let dcr = BareSSOClient(session: session, baseURL: baseURL, requestor: "REF30")

@@ -90,11 +90,9 @@ public final class ScenarioRunner: @unchecked Sendable {
         storage = FileManager.default.temporaryDirectory.appendingPathComponent("accessenabler-scenario-\(UUID().uuidString)")
         switch wire {
         case .loopbackHTTP:
-            let server = LoopbackHTTPServer(port: 0, handler: sandbox)
-            _ = try server.start()
+            let (server, url) = try sandbox.serveOverLoopback()
             self.server = server
-            baseURL = server.baseURL!
-            sandbox.baseURLForLinks = baseURL
+            baseURL = url
         case .inProcess:
             baseURL = sandbox.baseURLForLinks
         }
