@@ -40,6 +40,7 @@ actor EntitlementEngine {
         self.configuration = configuration
         self.store = store
         self.dispatcher = dispatcher
+        self.defaultDeviceInfo = configuration.deviceInfo ?? DeviceInfo.linuxDefault(platform: configuration.platform == .tvOS ? .tvOS : .iOS)
         self.primaryClient = EntitlementEngine.makeClient(baseURL: configuration.environment.baseURL, softwareStatement: softwareStatement, configuration: configuration, credentials: StoredCredentialsCache(store: store))
         self.clientsByBaseURL[configuration.environment.baseURL.absoluteString] = primaryClient
     }
@@ -100,10 +101,9 @@ actor EntitlementEngine {
     /// configuration's, else a description of this Linux device.
     var deviceInfo: DeviceInfo { optionDeviceInfo ?? defaultDeviceInfo }
 
-    /// The configuration's device information, else a description of this Linux device.
-    var defaultDeviceInfo: DeviceInfo {
-        configuration.deviceInfo ?? DeviceInfo.linuxDefault(platform: configuration.platform == .tvOS ? .tvOS : .iOS)
-    }
+    /// The configuration's device information, else a description of this Linux device
+    /// (worked out once: it cannot change while the engine lives).
+    let defaultDeviceInfo: DeviceInfo
 
     /// The legacy `device_info` option (Base64 JSON) laid over `fallback`: the keys it gives
     /// win, the others keep the fallback's values. The legacy SDK requires only `model` and
