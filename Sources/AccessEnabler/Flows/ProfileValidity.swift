@@ -17,7 +17,7 @@ enum ProfileValidity {
     }
 
     static func evaluate(_ profile: StoredProfile, configuredMVPDs: [String: MVPD], partner: PartnerSnapshot?, now: Date) -> Verdict {
-        guard profile.notBefore <= now, now < profile.notAfter else { return .expired }
+        guard profile.isValid(at: now) else { return .expired }
         guard let mvpd = configuredMVPDs[profile.mvpd] else { return .integrationInactive }
         guard profile.type == .appleSSO else { return .valid }
         guard mvpd.enablePlatformServices else { return .ssoDisabled }
