@@ -16,14 +16,19 @@ let package = Package(
         // The offline Adobe Pass. Imports AccessEnabler only for its public seams
         // (PartnerFramework, HTTPTransport), never for the REST client's wire types.
         .target(name: "PassSandbox", dependencies: ["AccessEnabler"]),
-        // Scenario runner, demo script and benchmark, shared by the command line and the tests.
+        // The scenario format, its runner and the transcript, shared by the command line and the tests.
         .target(name: "AccessEnablerScenarios", dependencies: ["AccessEnabler", "PassSandbox"]),
-        .executableTarget(name: "AccessEnablerCLI", dependencies: ["AccessEnabler", "PassSandbox", "AccessEnablerScenarios"]),
+        // `accessenabler bench`: measurements, the clients they compare against, the report.
+        .target(name: "AccessEnablerBenchmarks", dependencies: ["AccessEnabler", "PassSandbox", "AccessEnablerScenarios"]),
+        // The command line, with the demo script it narrates.
+        .executableTarget(
+            name: "AccessEnablerCLI",
+            dependencies: ["AccessEnabler", "PassSandbox", "AccessEnablerScenarios", "AccessEnablerBenchmarks"]),
         .testTarget(name: "AccessEnablerTests", dependencies: ["AccessEnabler"]),
         .testTarget(name: "PassSandboxTests", dependencies: ["PassSandbox", "AccessEnabler"]),
         .testTarget(
             name: "EndToEndTests",
-            dependencies: ["AccessEnabler", "PassSandbox", "AccessEnablerScenarios"],
+            dependencies: ["AccessEnabler", "PassSandbox", "AccessEnablerScenarios", "AccessEnablerBenchmarks"],
             resources: []
         ),
     ],

@@ -1,4 +1,5 @@
 import AccessEnablerScenarios
+import AccessEnablerBenchmarks
 import Foundation
 import Testing
 

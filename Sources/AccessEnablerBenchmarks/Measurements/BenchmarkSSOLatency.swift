@@ -1,4 +1,5 @@
 import AccessEnabler
+import AccessEnablerScenarios
 import Foundation
 import PassSandbox
 #if canImport(FoundationNetworking)

@@ -1,4 +1,5 @@
 import AccessEnabler
+import AccessEnablerScenarios
 import Foundation
 
 /// The benchmark's delegate: keeps only what the measurements check (the last terminal

@@ -1,3 +1,4 @@
+import AccessEnablerScenarios
 import Foundation
 
 /// The benchmark behind `accessenabler bench`: five measurements against embedded

@@ -1,12 +1,13 @@
 import AccessEnabler
+import AccessEnablerScenarios
 import Foundation
 import PassSandbox
 
 /// `accessenabler demo`: the Apple SSO cookbook, told end to end against an embedded
 /// sandbox. One scenario, with a caption before the steps that open each chapter.
-public enum DemoScript {
+enum DemoScript {
     /// A chapter heading shown before the step at `index`.
-    public struct Caption: Sendable {
+    struct Caption: Sendable {
         /// The index of the step the caption introduces.
         public var beforeStep: Int
         /// The caption.
@@ -14,7 +15,7 @@ public enum DemoScript {
     }
 
     /// The demo's scenario and its captions.
-    public static func make() -> (scenario: Scenario, captions: [Caption]) {
+    static func make() -> (scenario: Scenario, captions: [Caption]) {
         var scenario = Scenario()
         scenario.platform = .iOS
         scenario.device.accessStatus = "granted"

@@ -1,4 +1,5 @@
 import AccessEnabler
+import AccessEnablerBenchmarks
 import AccessEnablerScenarios
 import Foundation
 

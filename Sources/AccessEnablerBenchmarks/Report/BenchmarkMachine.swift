@@ -1,3 +1,4 @@
+import AccessEnablerScenarios
 import Foundation
 #if canImport(Glibc)
 import Glibc

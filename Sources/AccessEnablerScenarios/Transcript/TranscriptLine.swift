@@ -69,7 +69,8 @@ extension JSONValue {
         }
     }
 
-    static func quote(_ s: String) -> String {
+    /// `s` as a JSON string literal (quotes, escapes), as transcript lines write strings.
+    public static func quote(_ s: String) -> String {
         var out = "\""
         for scalar in s.unicodeScalars {
             switch scalar {
