@@ -16,10 +16,12 @@ public struct SystemTimeSource: TimeSource {
     public var now: Date { Date() }
 }
 
-/// A clock that moves only when told to; for tests and scenarios.
-public final class ManualTimeSource: TimeSource, @unchecked Sendable {
+/// A clock that moves only when told to; for tests and scenarios. It is also a
+/// ``Sleeper``: a wait on it ends when the clock is moved to or past its deadline.
+public final class ManualTimeSource: TimeSource, Sleeper, @unchecked Sendable {
     private let lock = NSLock()
     private var current: Date
+    private let alarms = ClockAlarms()
 
     /// Creates a clock standing at `start`.
     public init(start: Date = Date(timeIntervalSince1970: 1_767_225_600)) { current = start }
@@ -27,9 +29,26 @@ public final class ManualTimeSource: TimeSource, @unchecked Sendable {
     /// Where the clock stands.
     public var now: Date { lock.withLock { current } }
 
-    /// Moves the clock forward by `seconds`.
-    public func advance(by seconds: TimeInterval) { lock.withLock { current += seconds } }
+    /// Moves the clock forward by `seconds`, waking the waits that are then due.
+    public func advance(by seconds: TimeInterval) {
+        let now = lock.withLock {
+            current += seconds
+            return current
+        }
+        alarms.fire(now: now)
+    }
 
-    /// Sets the clock to `date`.
-    public func set(_ date: Date) { lock.withLock { current = date } }
+    /// Sets the clock to `date`, waking the waits that are then due.
+    public func set(_ date: Date) {
+        lock.withLock { current = date }
+        alarms.fire(now: date)
+    }
+
+    /// Waits until the clock is moved to or past `deadline`.
+    public func sleep(until deadline: Date) async throws(CancellationError) {
+        try await alarms.wait(until: deadline, now: now)
+    }
+
+    /// The earliest deadline a wait on this clock is waiting for, if any.
+    public var earliestWaitDeadline: Date? { alarms.earliestDeadline }
 }

@@ -8,10 +8,12 @@ import Foundation
 /// expire a profile without waiting. The wall-clock mode (``system``) follows the real
 /// time plus any offset added with ``advance(by:)``.
 ///
-/// It also serves as the SDK's `TimeSource`, so a scenario can move the application and the
-/// sandbox forward together.
-public final class SandboxClock: TimeSource, @unchecked Sendable {
+/// It also serves as the SDK's `TimeSource` and `Sleeper`, so a scenario can move the
+/// application and the sandbox forward together, waking what the SDK waits for (a
+/// throttling back-off, the next second-screen poll).
+public final class SandboxClock: TimeSource, Sleeper, @unchecked Sendable {
     private let lock = NSLock()
+    private let alarms = ClockAlarms()
     private var current: Date
     private var offset: TimeInterval = 0
 
@@ -42,15 +44,31 @@ public final class SandboxClock: TimeSource, @unchecked Sendable {
             lock.withLock {
                 if isManual { current = newValue } else { offset = newValue.timeIntervalSinceNow }
             }
+            alarms.fire(now: now)
         }
     }
 
-    /// Moves the clock forward by `seconds` (backwards when negative).
+    /// Moves the clock forward by `seconds` (backwards when negative), waking the waits
+    /// that are then due.
     public func advance(by seconds: TimeInterval) {
         lock.withLock {
             if isManual { current += seconds } else { offset += seconds }
         }
+        alarms.fire(now: now)
     }
+
+    /// Waits until the clock reads `deadline`: for a manual clock, until it is moved there;
+    /// for the wall clock, the remaining real time.
+    public func sleep(until deadline: Date) async throws(CancellationError) {
+        if isManual {
+            try await alarms.wait(until: deadline, now: now)
+        } else {
+            try await SystemSleeper(clock: self).sleep(until: deadline)
+        }
+    }
+
+    /// The earliest deadline a wait on this manual clock is waiting for, if any.
+    public var earliestWaitDeadline: Date? { alarms.earliestDeadline }
 
     /// The current instant in milliseconds since 1970, as REST V2 writes timestamps.
     var nowMilliseconds: Int64 { Int64((now.timeIntervalSince1970 * 1000).rounded()) }

@@ -5,6 +5,10 @@ enum RESTClientError: Error, Sendable, Equatable {
     /// The server answered with a documented error status (4xx/5xx); `error` is the
     /// enhanced error decoded from the body, when the body held one.
     case server(operation: RESTOperation, httpStatus: Int, error: EnhancedError?)
+    /// The server answered 429 Too Many Requests (Adobe Pass throttling; the body is often an
+    /// HTML page). `retryAfter` is the `Retry-After` header in seconds, when there was one.
+    /// Later requests to the same host wait out the back-off; this one was not retried.
+    case throttled(operation: RESTOperation, retryAfter: TimeInterval?)
     /// The server answered with a status the documentation does not describe for the operation.
     case undocumentedStatus(operation: RESTOperation, httpStatus: Int)
     /// The success body was not the documented JSON (not JSON, truncated, wrong shape).
@@ -20,7 +24,7 @@ enum RESTClientError: Error, Sendable, Equatable {
     /// The operation that failed, when the error belongs to one.
     var operation: RESTOperation? {
         switch self {
-        case .server(let operation, _, _), .undocumentedStatus(let operation, _),
+        case .server(let operation, _, _), .undocumentedStatus(let operation, _), .throttled(let operation, _),
             .malformedBody(let operation, _), .transport(let operation, _),
             .invalidRequest(let operation, _):
             operation
@@ -33,6 +37,7 @@ enum RESTClientError: Error, Sendable, Equatable {
     var httpStatus: Int? {
         switch self {
         case .server(_, let status, _), .undocumentedStatus(_, let status): status
+        case .throttled: 429
         default: nil
         }
     }
@@ -61,6 +66,9 @@ enum RESTClientError: Error, Sendable, Equatable {
                 text += " and no error details"
             }
             return text + "."
+        case .throttled(let operation, let retryAfter):
+            let wait = retryAfter.map { "at least \(Int($0.rounded(.up))) s (Retry-After)" } ?? "at least 1 s"
+            return "Adobe Pass \(operation.displayName) was throttled (HTTP 429 Too Many Requests): this device sent more than Adobe allows (1 request per second after a burst of 10). The next request waits \(wait); reduce how often the app calls the SDK."
         case .undocumentedStatus(let operation, let status):
             return "Adobe Pass \(operation.displayName) answered HTTP \(status), a status its documentation does not describe; check the service URL and any proxy in between."
         case .malformedBody(let operation, let reason):

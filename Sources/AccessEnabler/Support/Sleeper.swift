@@ -1,0 +1,164 @@
+import Dispatch
+import Foundation
+
+/// Waits until a clock reads a given instant: the SDK's only way to let time pass (the
+/// throttling back-off, the second-screen poll interval).
+///
+/// It sits beside ``TimeSource``: the SDK reads the time from the configuration's clock and
+/// waits on the same clock, so a test or a scenario that moves a manual clock forward also
+/// wakes whatever was waiting for that moment, and nothing waits in real time.
+public protocol Sleeper: Sendable {
+    /// Returns once the clock reads `deadline` or later, or throws `CancellationError` as
+    /// soon as the calling task is cancelled. Returns at once when `deadline` has passed.
+    func sleep(until deadline: Date) async throws(CancellationError)
+}
+
+/// Waits in real time for a clock that follows the wall clock (``SystemTimeSource``, or any
+/// clock that moves by itself): the difference between `deadline` and the clock's reading
+/// is waited out on a cancellable dispatch timer, so a cancelled wait ends at once and costs
+/// no thread while it lasts.
+public struct SystemSleeper: Sleeper {
+    private let clock: any TimeSource
+
+    /// A sleeper for `clock` (the wall clock by default).
+    public init(clock: any TimeSource = SystemTimeSource()) { self.clock = clock }
+
+    /// Waits until `clock` reads `deadline`.
+    public func sleep(until deadline: Date) async throws(CancellationError) {
+        let seconds = deadline.timeIntervalSince(clock.now)
+        guard seconds > 0 else {
+            if Task.isCancelled { throw CancellationError() }
+            return
+        }
+        try await DispatchTimerWait.wait(seconds: seconds)
+    }
+}
+
+/// One cancellable wait on a dispatch timer (no sleeping task, no thread held).
+enum DispatchTimerWait {
+    private static let queue = DispatchQueue(label: "accessenabler.timers")
+
+    /// Waits `seconds` of real time; throws `CancellationError` when the task is cancelled first.
+    static func wait(seconds: TimeInterval) async throws(CancellationError) {
+        let state = TimerState()
+        let completed: Bool = await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
+                let timer = DispatchSource.makeTimerSource(queue: queue)
+                // Clamped: a huge wait ("never") must not overflow the nanosecond count.
+                let nanoseconds = Int(min(max(seconds, 0), 1_000_000_000) * 1_000_000_000)
+                timer.schedule(deadline: .now() + .nanoseconds(nanoseconds), leeway: .milliseconds(1))
+                timer.setEventHandler { state.finish(true) }
+                if !state.install(continuation, timer: timer) { return }
+                timer.resume()
+            }
+        } onCancel: {
+            state.finish(false)
+        }
+        if !completed { throw CancellationError() }
+    }
+
+    /// Resumes the continuation exactly once: timer fired (`true`) or cancelled (`false`).
+    private final class TimerState: @unchecked Sendable {
+        private let lock = NSLock()
+        private var continuation: CheckedContinuation<Bool, Never>?
+        private var timer: DispatchSourceTimer?
+        private var outcome: Bool?
+
+        /// Keeps the continuation; `false` (and resumes it) when the wait already ended.
+        func install(_ continuation: CheckedContinuation<Bool, Never>, timer: DispatchSourceTimer) -> Bool {
+            let early: Bool? = lock.withLock {
+                if let outcome { return outcome }
+                self.continuation = continuation
+                self.timer = timer
+                return nil
+            }
+            if let early {
+                continuation.resume(returning: early)
+                return false
+            }
+            return true
+        }
+
+        func finish(_ fired: Bool) {
+            let (continuation, timer): (CheckedContinuation<Bool, Never>?, DispatchSourceTimer?) = lock.withLock {
+                guard outcome == nil else { return (nil, nil) }
+                outcome = fired
+                defer {
+                    self.continuation = nil
+                    self.timer = nil
+                }
+                return (self.continuation, self.timer)
+            }
+            timer?.cancel()
+            continuation?.resume(returning: fired)
+        }
+    }
+}
+
+/// The waits registered on a clock that moves only when told to (``ManualTimeSource``, the
+/// sandbox's manual clock): each is resumed when the clock is moved to or past its deadline.
+///
+/// Clocks call ``wait(until:now:)`` from their ``Sleeper`` conformance and ``fire(now:)``
+/// after every move. Thread-safe.
+public final class ClockAlarms: @unchecked Sendable {
+    private struct Alarm {
+        let id: UInt64
+        let deadline: Date
+        let continuation: CheckedContinuation<Bool, Never>
+    }
+
+    private let lock = NSLock()
+    private var alarms: [Alarm] = []
+    private var nextID: UInt64 = 0
+
+    /// Creates an empty set of alarms.
+    public init() {}
+
+    /// The earliest deadline still waited for, if any.
+    public var earliestDeadline: Date? { lock.withLock { alarms.map(\.deadline).min() } }
+
+    /// How many waits are pending.
+    public var count: Int { lock.withLock { alarms.count } }
+
+    /// Waits until ``fire(now:)`` is called with an instant at or past `deadline`; `now` is
+    /// the clock's reading at the call. Throws `CancellationError` when the task is cancelled first.
+    public func wait(until deadline: Date, now: Date) async throws(CancellationError) {
+        if deadline <= now {
+            if Task.isCancelled { throw CancellationError() }
+            return
+        }
+        let id: UInt64 = lock.withLock {
+            nextID += 1
+            return nextID
+        }
+        let fired: Bool = await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
+                let cancelledAlready = lock.withLock { () -> Bool in
+                    if Task.isCancelled { return true }
+                    alarms.append(Alarm(id: id, deadline: deadline, continuation: continuation))
+                    return false
+                }
+                if cancelledAlready { continuation.resume(returning: false) }
+            }
+        } onCancel: {
+            let alarm: Alarm? = lock.withLock {
+                guard let index = alarms.firstIndex(where: { $0.id == id }) else { return nil }
+                return alarms.remove(at: index)
+            }
+            alarm?.continuation.resume(returning: false)
+        }
+        if !fired { throw CancellationError() }
+    }
+
+    /// Resumes every wait whose deadline is at or before `now`, earliest first.
+    public func fire(now: Date) {
+        let due: [Alarm] = lock.withLock {
+            let due = alarms.filter { $0.deadline <= now }.sorted { ($0.deadline, $0.id) < ($1.deadline, $1.id) }
+            guard !due.isEmpty else { return [] }
+            let ids = Set(due.map(\.id))
+            alarms.removeAll { ids.contains($0.id) }
+            return due
+        }
+        for alarm in due { alarm.continuation.resume(returning: true) }
+    }
+}
