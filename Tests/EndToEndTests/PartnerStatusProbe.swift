@@ -101,6 +101,7 @@ final class PartnerHeaderRig: @unchecked Sendable {
         }
         configuration.environment = .custom(sandbox.baseURLForLinks)
         configuration.platform = .tvOS
+        configuration.loginScreen = .thisDevice
         configuration.storageDirectory = storage
         configuration.partnerFramework = device
         configuration.clock = SandboxTimeSource(sandbox.clock)

@@ -203,14 +203,24 @@ import Testing
         #expect(rig.restCalls.isEmpty)
     }
 
+    /// REST API V2 polls for the profile from the moment the redirect is reached (FAQ
+    /// authentication 14): a redirect that arrives before the login finished keeps the
+    /// session and polls, instead of failing with N130 and dropping it.
     @Test(arguments: bothWires)
-    func aRedirectBeforeTheUserLoggedInFailsWithN130(wire: ScenarioRunner.Wire) async throws {
+    func aRedirectBeforeTheUserLoggedInKeepsTheSessionAndPolls(wire: ScenarioRunner.Wire) async throws {
         let rig = try await Rig.regular(wire)
         #expect(try await rig.run(.getAuthentication(forceAuthn: false, filter: [], featured: [])) == [regularDialog])
         #expect(try await rig.run(.setSelectedProvider("NotBoarded")) == ["sendTrackingData(2,NotBoarded)", "navigateToUrl(authenticate)"])
-        #expect(try await rig.run(.handleExternalURL("adobepass://ios.app")) == [
-            "status(N130,error)", "sendTrackingData(0,false,)", "setAuthenticationStatus(0,\(GENERIC_AUTHENTICATION_ERROR))",
-        ])
+        let code = try #require(rig.recorder.lastNavigationURL.flatMap { URL(string: $0)?.lastPathComponent })
+        #expect(try await rig.run(.handleExternalURL("adobepass://ios.app")) == [])
+        #expect(rig.restCalls == ["GET /api/v2/REF30/profiles/code/\(code)"])
+        #expect(try await rig.run(.advanceClock(5)) == [])
+        #expect(rig.restCalls == ["GET /api/v2/REF30/profiles/code/\(code)"])
+        // The login lands: its redirect makes the SDK look at once.
+        #expect(try await rig.run(.login(username: "alice", password: "alice123")) == ["sendTrackingData(0,true,NotBoarded)", authenticated])
+        #expect(rig.restCalls == ["GET /api/v2/REF30/profiles/code/\(code)"])
+        #expect(try await rig.run(.advanceClock(60)) == [])
+        #expect(rig.restCalls.isEmpty)
     }
 
     @Test(arguments: bothWires)

@@ -171,6 +171,8 @@ final class RegularHarness: @unchecked Sendable {
                 environment: .custom(environment), platform: platform, storageDirectory: storage,
                 transport: capture, clock: SandboxTimeSource(clock), callbackQueue: queue)
             configuration.requestTimeout = requestTimeout
+            // These rows are about the MVPD page; the second-screen suites cover the other way.
+            configuration.loginScreen = .thisDevice
             return configuration
         }
         relaunch()

@@ -43,6 +43,20 @@ enum ErrorClassification {
         return StatusCatalog.status("N500", message: error.message)
     }
 
+    /// Whether `error` says the authentication session (or its code) no longer exists —
+    /// expired, unknown, invalidated — so polling it again is pointless.
+    static func isSessionGone(_ error: RESTClientError) -> Bool {
+        guard case .server(_, let httpStatus, let enhanced) = error else { return false }
+        if httpStatus == 404 || httpStatus == 410 { return true }
+        switch enhanced?.code {
+        case "invalid_authentication_session", "invalid_parameter_code", "authentication_session_missing",
+             "authentication_session_expired", "authentication_session_invalidated":
+            return true
+        default:
+            return false
+        }
+    }
+
     /// A denied decision's status: Z100 (denied by the MVPD), Z120 (MVPD unreachable), Z130
     /// (bad resource), Z169 (authzNone degradation), Z500 otherwise.
     static func decisionStatusID(for error: EnhancedError?) -> String {

@@ -29,13 +29,7 @@ extension EntitlementEngine {
             await authorize(resource, data: data, snapshot: verdict.snapshot)
             return
         }
-        if flow.isAuthenticationPending {
-            emitStatus(StatusCatalog.status("N500", message: "An authentication flow is already waiting for the application; finish or cancel it before getAuthorization(\(resource))."))
-            emit(.tokenRequestFailed(resource, errorCode: USER_NOT_AUTHENTICATED_ERROR, description: "An authentication flow is already in progress."))
-            return
-        }
-        flow.pendingAuthorization = .init(resource: resource, data: data)
-        await getAuthentication(forceAuthn: false, data: data, filter: nil)
+        await getAuthentication(forceAuthn: false, data: data, filter: nil, caller: .getAuthorization(PendingAuthorization(resource: resource, data: data)))
     }
 
     /// `POST decisions/authorize/{mvpd}` for one resource → `setToken` or `tokenRequestFailed`.
@@ -123,9 +117,15 @@ extension EntitlementEngine {
 
     /// The partner status decisions carry for an `appleSSO` profile (never prompting).
     private func decisionPartnerStatus(for profile: StoredProfile, snapshot known: PartnerSnapshot?) async -> PartnerFrameworkStatus? {
-        guard profile.type == .appleSSO, let partner = configuration.partnerFramework else { return nil }
+        guard profile.type == .appleSSO, configuration.partnerFramework != nil else { return nil }
         let snapshot: PartnerSnapshot
-        if let known { snapshot = known } else { snapshot = await partnerSnapshot(partner) }
+        if let known {
+            snapshot = known
+        } else if let signIn = partnerSignIn() {
+            snapshot = await signIn.snapshot()
+        } else {
+            return nil
+        }
         return PartnerStatusValidation.validatedStatus(access: snapshot.access, account: snapshot.account, knownMappingIDs: knownMappingIDs, now: now)
     }
 

@@ -5,7 +5,7 @@ extension EntitlementEngine {
     /// is told. An `appleSSO` profile ends with VSA203 (the system sign-in must be removed in
     /// the device's settings); a regular one navigates to the MVPD logout page on iOS.
     func logout() async {
-        flow.reset()
+        await perform(machine.logoutRequested())
         guard let requestor = requestorID else {
             emit(.setAuthenticationStatus(ACCESS_ENABLER_STATUS_ERROR, errorCode: USER_NOT_AUTHENTICATED_ERROR))
             return
@@ -32,7 +32,7 @@ extension EntitlementEngine {
         }
         if configuration.platform == .iOS, let url = action?.url, !url.isEmpty {
             let absolute = URL(string: url, relativeTo: client(for: profile.mvpd).baseURL)?.absoluteString ?? url
-            flow.logoutPageOpened()
+            machine.logoutPageOpened()
             emitNavigation(to: absolute, mvpd: profile.mvpd)
             return
         }

@@ -23,45 +23,30 @@ extension EntitlementEngine {
             clients = parsed
         }
         // Apps call setRequestor again when they come back to the foreground; a login the
-        // user is finishing in the web view for the same requestor must survive that.
-        if requestorID != trimmed { flow.reset() }
+        // user is finishing in the web view for the same requestor survives that (the state
+        // machine decides what ends, and delivers what the ended flow still owes).
+        await perform(machine.requestorChanged(sameRequestor: requestorID == trimmed))
         requestorID = trimmed
 
         let outcomes = await fetchConfigurations(requestor: trimmed, from: clients)
-        var merged: [MVPD] = []
-        var byID: [String: MVPD] = [:]
-        var origin: [String: RESTClient] = [:]
-        var svc: Set<String> = []
+        var sources: [RequestorCatalog.Source] = []
         var firstError: RESTClientError?
         for outcome in outcomes {
             switch outcome.result {
-            case .success(let configuration):
-                for configured in configuration.mvpds where byID[configured.id] == nil {
-                    let mvpd = configured.facadeMVPD
-                    merged.append(mvpd)
-                    byID[mvpd.id] = mvpd
-                    origin[mvpd.id] = outcome.client
-                    if configured.requiresSVC == true { svc.insert(mvpd.id) }
-                }
-            case .failure(let error):
-                if firstError == nil { firstError = error }
+            case .success(let configuration): sources.append(RequestorCatalog.Source(client: outcome.client, configuration: configuration))
+            case .failure(let error): if firstError == nil { firstError = error }
             }
         }
-        if merged.isEmpty, let firstError, !outcomes.contains(where: { if case .success = $0.result { true } else { false } }) {
+        let merged = RequestorCatalog(requestor: trimmed, merging: sources)
+        if merged.mvpds.isEmpty, let firstError, sources.isEmpty {
             fail(requestor: ErrorClassification.requestorStatus(firstError))
             return
         }
-        mvpds = merged
-        mvpdsByID = byID
-        clientForMVPD = origin
-        svcMVPDs = svc
-        knownMappingIDs = Set(merged.compactMap(\.platformMappingId))
-        sortedMappingIDs = knownMappingIDs.sorted()
-        hasPlatformServices = merged.contains { $0.enablePlatformServices }
+        catalog = merged
         requestorState = .ready
 
-        if let partner = ssoPartner {
-            await reconcilePartnerSignIn(partner)
+        if let signIn = partnerSignIn() {
+            await reconcilePartnerSignIn(signIn)
         }
         emit(.setRequestorComplete(ACCESS_ENABLER_STATUS_SUCCESS))
     }
@@ -110,9 +95,9 @@ extension EntitlementEngine {
     /// The silent part of setRequestor with a partner framework: report a permission
     /// problem, drop an `appleSSO` profile whose system sign-in is gone, and exchange a
     /// system sign-in for an Adobe profile when no valid profile is stored.
-    private func reconcilePartnerSignIn(_ partner: any PartnerFramework) async {
-        let snapshot = await partnerSnapshot(partner)
-        if let status = permissionStatus(snapshot.access, errorID: "APPL") {
+    private func reconcilePartnerSignIn(_ signIn: PartnerSignIn) async {
+        let snapshot = await signIn.snapshot()
+        if let status = PartnerSignIn.permissionStatus(snapshot.access, errorID: "APPL") {
             emitStatus(status)
             return
         }
@@ -135,6 +120,8 @@ extension EntitlementEngine {
               let status = PartnerStatusValidation.validatedStatus(access: snapshot.access, account: snapshot.account, knownMappingIDs: knownMappingIDs, now: now)
         else { return }
         // Silent: any failure simply leaves the user unauthenticated.
-        _ = await exchangePartnerSignIn(partner, mvpd: mvpd, partnerStatus: status, interactive: false)
+        if case .authenticated(let profile, _) = await signIn.exchange(mvpd: mvpd, partnerStatus: status, interactive: false) {
+            store.setProfile(profile)
+        }
     }
 }

@@ -1,10 +1,13 @@
 import Foundation
 
-/// Runs facade commands one at a time, in call order, and holds everything the flows
-/// remember between calls: the requestor's configuration, the interactive flow's state and
-/// the options. Each flow lives in its own extension file; they talk to the network only
-/// through ``RESTClient``, to the device only through ``PartnerFramework``, and to the app
-/// only through ``emit(_:)``.
+/// Handles the mailbox's events one at a time, in arrival order, and holds everything the
+/// flows remember between calls: the requestor's catalog, the authentication state machine,
+/// the options and the child tasks that wait for a person or for time.
+///
+/// The engine is the driver of ``AuthenticationStateMachine``: it feeds it events and
+/// carries out the actions it returns (``perform(_:)``). Each flow lives in its own
+/// extension file; they talk to the network only through ``RESTClient``, to the device only
+/// through ``PartnerFramework``, and to the app only through ``emit(_:)``.
 actor EntitlementEngine {
     /// The state of `setRequestor`.
     enum RequestorState: Sendable, Equatable {
@@ -16,7 +19,10 @@ actor EntitlementEngine {
     let configuration: AccessEnablerConfiguration
     let store: TokenStore
     let dispatcher: CallbackDispatcher
+    let mailbox: EngineMailbox
     let softwareStatement: String
+    /// Waits on the configuration's clock (poll timers, back-offs).
+    let sleeper: any Sleeper
     /// The REST client of the configured environment; `serviceProviders` add more, keyed by base URL.
     let primaryClient: RESTClient
     var clientsByBaseURL: [String: RESTClient] = [:]
@@ -26,20 +32,20 @@ actor EntitlementEngine {
     var optionDeviceInfo: DeviceInfo?
     var requestorID: String?
     var requestorState: RequestorState = .notSet
-    /// The requestor's MVPDs in configuration order (merged across service providers).
-    var mvpds: [MVPD] = []
-    var mvpdsByID: [String: MVPD] = [:]
-    /// Which REST client (service provider base URL) each MVPD came from.
-    var clientForMVPD: [String: RESTClient] = [:]
-    /// MVPD ids whose login needs a Safari View Controller (`requiresSVC` in configuration).
-    var svcMVPDs: Set<String> = []
-    var flow = AuthenticationFlow()
+    /// What the last successful setRequestor learned about the requestor.
+    var catalog: RequestorCatalog?
+    /// Interactive authentication and the logout round trip.
+    var machine = AuthenticationStateMachine()
+    /// The child tasks of the current flow.
+    var children = FlowChildren()
 
-    init(softwareStatement: String, configuration: AccessEnablerConfiguration, store: TokenStore, dispatcher: CallbackDispatcher) {
+    init(softwareStatement: String, configuration: AccessEnablerConfiguration, store: TokenStore, dispatcher: CallbackDispatcher, mailbox: EngineMailbox) {
         self.softwareStatement = softwareStatement
         self.configuration = configuration
         self.store = store
         self.dispatcher = dispatcher
+        self.mailbox = mailbox
+        self.sleeper = configuration.effectiveSleeper
         self.defaultDeviceInfo = configuration.deviceInfo ?? DeviceInfo.linuxDefault(platform: configuration.platform == .tvOS ? .tvOS : .iOS)
         self.primaryClient = EntitlementEngine.makeClient(baseURL: configuration.environment.baseURL, softwareStatement: softwareStatement, configuration: configuration, credentials: StoredCredentialsCache(store: store))
         self.clientsByBaseURL[configuration.environment.baseURL.absoluteString] = primaryClient
@@ -54,10 +60,29 @@ actor EntitlementEngine {
 
     var now: Date { configuration.clock.now }
 
-    // MARK: - Running commands
+    // MARK: - Events
 
-    /// Runs one command to its end (or to the point where it waits for the application).
-    func run(_ command: Command) async {
+    /// Handles one mailbox event to its end (or to the point where it waits for the
+    /// application, a person or the clock).
+    func handle(_ event: EngineEvent) async {
+        switch event {
+        case .command(let command): await run(command)
+        case .pickerPresented(let flow, let dialog): await perform(machine.pickerPresented(flow, dialog))
+        case .pickerDismissed(let flow, let dialog): await perform(machine.pickerDismissed(flow, dialog))
+        case .partnerSignInFinished(let flow, let outcome):
+            children.partnerSignInEnded(flow)
+            await perform(machine.partnerSignInFinished(flow, outcome))
+        case .pollDue(let flow):
+            children.pollTimerFired(flow)
+            await perform(machine.pollTimerFired(flow, now: now))
+        case .pollAnswered(let flow, let session, let result):
+            children.pollFetchEnded(flow)
+            await pollAnswered(flow, session: session, result)
+        }
+    }
+
+    /// Runs one facade call.
+    private func run(_ command: Command) async {
         switch command {
         case .setOptions(let options):
             self.options = options
@@ -85,7 +110,7 @@ actor EntitlementEngine {
 
     /// The REST client that serves `mvpd` (its service provider), or the primary one.
     func client(for mvpd: String?) -> RESTClient {
-        if let mvpd, let client = clientForMVPD[mvpd] { return client }
+        if let mvpd, let client = catalog?.clientForMVPD[mvpd] { return client }
         return primaryClient
     }
 
@@ -129,17 +154,34 @@ actor EntitlementEngine {
         }
     }
 
+    /// The requestor's MVPDs in configuration order (empty before a successful setRequestor).
+    var mvpds: [MVPD] { catalog?.mvpds ?? [] }
+    var mvpdsByID: [String: MVPD] { catalog?.mvpdsByID ?? [:] }
+    var knownMappingIDs: Set<String> { catalog?.knownMappingIDs ?? [] }
+
     /// The partner framework, when one is configured and the requestor has at least one
     /// MVPD with platform services.
     var ssoPartner: (any PartnerFramework)? {
-        guard let partner = configuration.partnerFramework, hasPlatformServices else { return nil }
+        guard let partner = configuration.partnerFramework, catalog?.hasPlatformServices == true else { return nil }
         return partner
     }
 
-    /// The partner mapping ids the requestor's configuration knows (set with the configuration).
-    var knownMappingIDs: Set<String> = []
-    /// The same ids in a stable order, for partner metadata requests.
-    var sortedMappingIDs: [String] = []
-    /// Whether at least one MVPD has platform services (set with the configuration).
-    var hasPlatformServices = false
+    /// The partner side of authentication for the current requestor, when partner single
+    /// sign-on applies.
+    func partnerSignIn() -> PartnerSignIn? {
+        guard let partner = ssoPartner, let catalog else { return nil }
+        return PartnerSignIn(
+            partner: partner, catalog: catalog, primaryClient: primaryClient, context: context(),
+            domainName: configuration.domainName, redirectURL: configuration.redirectURL,
+            interactionTimeout: configuration.partnerInteractionTimeout, silentTimeout: configuration.requestTimeout,
+            clock: configuration.clock)
+    }
+
+    /// Where the MVPD login happens for this configuration.
+    var loginScreen: AuthenticationStateMachine.LoginScreen {
+        switch configuration.loginScreen {
+        case .thisDevice: .thisDevice
+        case .secondScreen: .secondScreen(pollInterval: configuration.secondScreenPollInterval)
+        }
+    }
 }

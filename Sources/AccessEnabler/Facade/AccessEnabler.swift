@@ -18,8 +18,7 @@ public final class AccessEnabler: @unchecked Sendable {
     private let engine: EntitlementEngine
     private let store: TokenStore
     private let dispatcher: CallbackDispatcher
-    private let mailbox: AsyncStream<Command>.Continuation
-    private let idle = IdleTracker()
+    private let mailbox: EngineMailbox
     private let optionsLock = NSLock()
     private var options = SDKOptions()
 
@@ -57,30 +56,28 @@ public final class AccessEnabler: @unchecked Sendable {
         let dispatcher = CallbackDispatcher(queue: configuration.callbackQueue)
         let clock = configuration.clock
         let store = TokenStore(directory: configuration.storageDirectory, softwareStatement: softwareStatement, integrityCheck: storageCheck, writeBehind: true, now: { clock.now })
-        let engine = EntitlementEngine(softwareStatement: softwareStatement, configuration: configuration, store: store, dispatcher: dispatcher)
-        let (stream, continuation) = AsyncStream<Command>.makeStream()
+        let mailbox = EngineMailbox(activity: ActivityTracker())
+        let engine = EntitlementEngine(softwareStatement: softwareStatement, configuration: configuration, store: store, dispatcher: dispatcher, mailbox: mailbox)
         self.dispatcher = dispatcher
         self.engine = engine
         self.store = store
-        self.mailbox = continuation
-        let idle = self.idle
+        self.mailbox = mailbox
         Task {
-            for await command in stream {
-                await engine.run(command)
-                idle.finish()
+            for await event in mailbox.events {
+                await engine.handle(event)
+                mailbox.activity.eventHandled()
             }
         }
     }
 
     deinit {
-        mailbox.finish()
+        mailbox.close()
         // Storage writes behind: what was stored so far reaches the disk before we go.
         store.flush()
     }
 
     private func submit(_ command: Command) {
-        idle.begin()
-        mailbox.yield(command)
+        mailbox.post(.command(command))
     }
 
     // MARK: Setup
@@ -216,11 +213,27 @@ public final class AccessEnabler: @unchecked Sendable {
 
     // MARK: Test rigs
 
+    /// Waits until the SDK is quiescent — every call made so far has run, no child task is
+    /// in flight, no poll is due — or until everything under way waits for the clock to
+    /// reach a throttling back-off's end (``Quiescence/waitingForClock(until:)``: with a
+    /// manual clock, move it there and wait again). Callbacks produced so far have been
+    /// delivered when it returns. For test rigs and scenario runners.
+    public func waitUntilQuiescent() async -> Quiescence {
+        let state = await mailbox.activity.waitUntilQuiescent(clock: configuration.clock)
+        await dispatcher.flush()
+        return state
+    }
+
     /// Waits until every call made so far has run, its callbacks have been delivered and
-    /// what it stored is on disk. For test rigs and scenario runners; an application never
-    /// needs it.
+    /// what it stored is on disk. Waiting for a person (a provider choice, a login page, a
+    /// second-screen code) counts as idle; a throttling back-off does not, so with a manual
+    /// clock use ``waitUntilQuiescent()`` and move the clock. For test rigs and scenario
+    /// runners; an application never needs it.
     public func waitUntilIdle() async {
-        await idle.waitUntilIdle()
+        while case .waitingForClock = await mailbox.activity.waitUntilQuiescent(clock: configuration.clock) {
+            // Real time moves a wall clock past the back-off: look again shortly.
+            try? await Task.sleep(nanoseconds: 10_000_000)
+        }
         await dispatcher.flush()
         let store = self.store
         guard store.hasQueuedWrites else { return }

@@ -30,10 +30,33 @@ public struct AccessEnablerConfiguration: Sendable {
         case tvOS
     }
 
+    /// Where the person signs in with their MVPD.
+    public enum LoginScreen: String, Sendable, Equatable {
+        /// On this device: the SDK calls `navigateToUrl` with the MVPD login page and the app
+        /// opens it in a web view, then hands the redirect to `handleExternalURL`.
+        case thisDevice
+        /// On another device (a phone or a computer): the SDK reports status `REGCODE` with a
+        /// registration code, the app shows it, the person enters it on the second screen,
+        /// and the SDK polls Adobe Pass until the sign-in is done. For TVs and set-top boxes,
+        /// which have no browser.
+        case secondScreen
+    }
+
     /// The Adobe Pass deployment. Default: production.
     public var environment: Environment = .production
     /// The SDK flavour. Default: iOS.
     public var platform: Platform = .iOS
+    /// Where the MVPD login happens. Default: ``LoginScreen/secondScreen`` when
+    /// ``platform`` is tvOS (a TV has no browser), ``LoginScreen/thisDevice`` on iOS.
+    public var loginScreen: LoginScreen {
+        get { explicitLoginScreen ?? (platform == .tvOS ? .secondScreen : .thisDevice) }
+        set { explicitLoginScreen = newValue }
+    }
+    private var explicitLoginScreen: LoginScreen?
+    /// Seconds between two polls for the profile of a second-screen sign-in (and after a
+    /// login page reached the redirect URL). Default 5; values under 3 are raised to 3, the
+    /// least REST API V2 allows.
+    public var secondScreenPollInterval: TimeInterval = 5
     /// The `X-Device-Info` fields. `nil`: a description of this Linux device for ``platform``.
     public var deviceInfo: DeviceInfo?
     /// Where tokens, credentials and the device identifier are stored. Default:
@@ -58,10 +81,21 @@ public struct AccessEnablerConfiguration: Sendable {
     public var partnerInteractionTimeout: TimeInterval = 600
     /// Where the SDK reads the time (TTLs). Tests inject a ``ManualTimeSource``.
     public var clock: any TimeSource = SystemTimeSource()
+    /// How the SDK waits on ``clock`` (poll intervals, throttling back-offs). `nil`: the
+    /// clock itself when it is a ``Sleeper`` (a ``ManualTimeSource`` is), else real time
+    /// (``SystemSleeper``).
+    public var sleeper: (any Sleeper)?
     /// How requests reach Adobe Pass. Default: ``URLSessionTransport``.
     public var transport: any HTTPTransport = URLSessionTransport()
     /// The `User-Agent` sent with every request.
     public var userAgent: String = "AccessEnabler-Linux/1.0"
+
+    /// The sleeper the SDK uses: ``sleeper``, else the clock when it can wait, else real time.
+    var effectiveSleeper: any Sleeper {
+        if let sleeper { return sleeper }
+        if let clock = clock as? any Sleeper { return clock }
+        return SystemSleeper(clock: clock)
+    }
 
     /// A production iOS configuration; change the fields you need.
     public init() {}

@@ -73,6 +73,8 @@ struct BenchmarkClientFactory: Sendable {
         var configuration = AccessEnablerConfiguration()
         configuration.environment = .custom(baseURL)
         configuration.platform = .tvOS
+        // The login-page flow is measured on this device; the second screen waits for a person.
+        configuration.loginScreen = .thisDevice
         configuration.storageDirectory = storage
         configuration.partnerFramework = partner
         configuration.clock = clock

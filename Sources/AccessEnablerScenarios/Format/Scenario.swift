@@ -107,7 +107,7 @@ public struct Scenario: Sendable {
                 if !featured.isEmpty { arguments.append("featured: \(featured)") }
                 return "getAuthentication(\(arguments.joined(separator: ", ")))"
             case .setSelectedProvider(let id): return "setSelectedProvider(\(id.map(quoted) ?? "nil"))"
-            case .login(let username, _): return "the user logs in on the MVPD page as \(username), then the app calls handleExternalURL"
+            case .login(let username, _): return "the user signs in as \(username): on the MVPD page, or on a second screen with the registration code"
             case .handleExternalURL(let url): return "handleExternalURL(\(quoted(url)))"
             case .checkAuthorization(let resource): return "checkAuthorization(\(quoted(resource)))"
             case .getAuthorization(let resource): return "getAuthorization(\(quoted(resource)))"
@@ -172,6 +172,9 @@ public struct Scenario: Sendable {
 
     /// The SDK flavour.
     public var platform: AccessEnablerConfiguration.Platform = .tvOS
+    /// Where the MVPD login happens; `nil`: the platform's default (tvOS: a second screen,
+    /// iOS: this device).
+    public var loginScreen: AccessEnablerConfiguration.LoginScreen?
     /// The sandbox's world.
     public var world: SandboxWorld = .default
     /// The software statement the SDK registers with.

@@ -16,12 +16,19 @@ public enum ScenarioParser {
             throw ScenarioError(path: "$", reason: "not valid JSON (\(error.localizedDescription))")
         }
         let reader = JSONReader(JSONValue(foundation: root))
-        try reader.allowOnly(["platform", "world", "softwareStatement", "device", "options", "steps", "expect"])
+        try reader.allowOnly(["platform", "loginScreen", "world", "softwareStatement", "device", "options", "steps", "expect"])
         var scenario = Scenario()
         if let platform = reader.member("platform") {
             let text = try platform.requireString()
             guard let value = AccessEnablerConfiguration.Platform(rawValue: text) else { throw platform.fail("expected \"iOS\" or \"tvOS\", found \"\(text)\"") }
             scenario.platform = value
+        }
+        if let screen = reader.member("loginScreen") {
+            let text = try screen.requireString()
+            guard let value = AccessEnablerConfiguration.LoginScreen(rawValue: text) else {
+                throw screen.fail("expected \"thisDevice\" or \"secondScreen\", found \"\(text)\"")
+            }
+            scenario.loginScreen = value
         }
         if let world = reader.member("world") {
             scenario.world = try parseWorld(world)

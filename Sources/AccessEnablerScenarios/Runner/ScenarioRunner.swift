@@ -19,6 +19,8 @@ public final class ScenarioRunner: @unchecked Sendable {
     private var storage: URL!
     private var options: [String: Any] = [:]
     private var stepIndex = 0
+    /// The requestor of the last `setRequestor` step (second-screen URLs name it).
+    private var lastRequestor: String?
     /// Callbacks and HTTP trace lines share this queue, so the transcript keeps the order
     /// in which the SDK produced them.
     private let callbackQueue = DispatchQueue(label: "accessenabler.scenario.callbacks")
@@ -71,9 +73,16 @@ public final class ScenarioRunner: @unchecked Sendable {
         await settle()
     }
 
-    /// Waits until the SDK has nothing left to run or deliver.
+    /// Waits until the SDK has nothing left to run or deliver. A call waiting out a
+    /// throttling back-off is not quiescent: the scenario clock is moved to the end of the
+    /// wait. Waiting for a person (a provider choice, a login page, a second-screen code) is.
     public func settle() async {
-        await accessEnabler?.waitUntilIdle()
+        guard let accessEnabler else { return }
+        while case .waitingForClock(let until) = await accessEnabler.waitUntilQuiescent() {
+            let now = sandbox.clock.now
+            if until > now { sandbox.clock.advance(by: until.timeIntervalSince(now)) }
+        }
+        await accessEnabler.waitUntilIdle()
     }
 
     /// The transcript so far, checked against the scenario's expectations.
@@ -116,6 +125,7 @@ public final class ScenarioRunner: @unchecked Sendable {
         var configuration = AccessEnablerConfiguration()
         configuration.environment = .custom(baseURL)
         configuration.platform = scenario.platform
+        if let loginScreen = scenario.loginScreen { configuration.loginScreen = loginScreen }
         configuration.storageDirectory = storage
         configuration.partnerFramework = device
         configuration.clock = SandboxTimeSource(sandbox.clock)
@@ -172,6 +182,7 @@ public final class ScenarioRunner: @unchecked Sendable {
         guard let ae = accessEnabler else { return }
         switch step {
         case .setRequestor(let id, let serviceProviders):
+            lastRequestor = id
             if let serviceProviders { ae.setRequestor(id, serviceProviders: serviceProviders) } else { ae.setRequestor(id) }
         case .checkAuthentication: ae.checkAuthentication()
         case .getAuthentication(let force, let filter, let featured):
@@ -182,12 +193,17 @@ public final class ScenarioRunner: @unchecked Sendable {
             }
         case .setSelectedProvider(let id): ae.setSelectedProvider(id)
         case .login(let username, let password):
-            await ae.waitUntilIdle()
-            guard let url = recorder.lastNavigationURL else { return }
-            let agent = userAgent()
-            // A rejected login leaves the user on the form: no redirect, nothing to hand over.
-            if let landing = try? await agent.login(startingAt: url, username: username, password: password, redirectPrefix: ae.configuration.redirectURL) {
-                ae.handleExternalURL(landing)
+            await settle()
+            switch recorder.lastHandOver {
+            case .page(let url):
+                // A rejected login leaves the user on the form: no redirect, nothing to hand over.
+                if let landing = try? await userAgent().login(startingAt: url, username: username, password: password, redirectPrefix: ae.configuration.redirectURL) {
+                    ae.handleExternalURL(landing)
+                }
+            case .registrationCode(let code):
+                await signInOnSecondScreen(code: code, username: username, password: password)
+            case nil:
+                return
             }
         case .handleExternalURL(let url): ae.handleExternalURL(url)
         case .checkAuthorization(let resource): ae.checkAuthorization(resource)
@@ -237,6 +253,25 @@ public final class ScenarioRunner: @unchecked Sendable {
             sandbox.inject(SandboxFault(latency: latency, status: status, malformedBody: malformed, dropConnection: drop, remaining: count), into: endpoint)
         case .clearFaults:
             sandbox.clearFaults()
+        }
+    }
+
+    /// The person enters `code` on a second screen and signs in; then the scenario clock
+    /// moves one poll interval at a time (bounded by the code's lifetime) until the SDK's
+    /// polling has found the profile and ended the authentication.
+    private func signInOnSecondScreen(code: String, username: String, password: String) async {
+        guard let ae = accessEnabler else { return }
+        let before = recorder.authenticationStatusCount
+        let authenticateURL = baseURL.appendingPathComponent("api/v2/authenticate/\(lastRequestor ?? "REF30")/\(code)").absoluteString
+        // A rejected sign-in leaves the person on the form: the SDK keeps polling.
+        guard (try? await userAgent().login(startingAt: authenticateURL, username: username, password: password, redirectPrefix: ae.configuration.redirectURL)) != nil else { return }
+        let interval = max(ae.configuration.secondScreenPollInterval, 3)
+        let limit = Int((1_800 / interval).rounded(.up)) + 1
+        var polls = 0
+        while recorder.authenticationStatusCount == before, polls < limit {
+            sandbox.clock.advance(by: interval)
+            await settle()
+            polls += 1
         }
     }
 

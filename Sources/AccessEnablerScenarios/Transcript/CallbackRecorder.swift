@@ -8,6 +8,7 @@ public final class CallbackRecorder: EntitlementDelegate, EntitlementStatus, @un
     private let lock = NSLock()
     private var recorded: [TranscriptLine] = []
     private var lastNavigation: String?
+    private var lastHandOverValue: HandOver?
     private let observer: (@Sendable (TranscriptLine) -> Void)?
     private let revealSecrets: Bool
 
@@ -32,6 +33,20 @@ public final class CallbackRecorder: EntitlementDelegate, EntitlementStatus, @un
 
     /// The URL of the most recent `navigateToUrl`, if any.
     public var lastNavigationURL: String? { lock.withLock { lastNavigation } }
+
+    /// Where the SDK last handed the MVPD login to the person.
+    public enum HandOver: Sendable, Equatable {
+        /// `navigateToUrl`: the login page on this device.
+        case page(url: String)
+        /// Status `REGCODE`: the registration code to enter on a second screen.
+        case registrationCode(String)
+    }
+
+    /// The most recent login hand-over (`navigateToUrl` or `REGCODE`), if any.
+    public var lastHandOver: HandOver? { lock.withLock { lastHandOverValue } }
+
+    /// How many `setAuthenticationStatus` callbacks arrived so far.
+    public var authenticationStatusCount: Int { lines.filter { $0.callback == "setAuthenticationStatus" }.count }
 
     /// Forgets the lines recorded so far (the last navigation URL stays: a `login` step
     /// after a reset still knows where the web view is).
@@ -66,13 +81,19 @@ public final class CallbackRecorder: EntitlementDelegate, EntitlementStatus, @un
 
     /// Records `navigateToUrl` as a transcript line.
     public func navigateToUrl(_ url: String) {
-        lock.withLock { lastNavigation = url }
+        lock.withLock {
+            lastNavigation = url
+            lastHandOverValue = .page(url: url)
+        }
         record("navigateToUrl", [("url", .string(url))])
     }
 
     /// Records `navigateToUrl` as a transcript line.
     public func navigateToUrl(_ url: String, useSVC: Bool) {
-        lock.withLock { lastNavigation = url }
+        lock.withLock {
+            lastNavigation = url
+            lastHandOverValue = .page(url: url)
+        }
         record("navigateToUrl", [("url", .string(url)), ("useSVC", .bool(useSVC))])
     }
 
@@ -124,6 +145,9 @@ public final class CallbackRecorder: EntitlementDelegate, EntitlementStatus, @un
 
     /// Records an advanced status as a transcript line.
     public func status(_ status: AdvancedStatus) {
+        if status.errorId == "REGCODE", let code = status.details {
+            lock.withLock { lastHandOverValue = .registrationCode(code) }
+        }
         var fields: [(key: String, value: JSONValue)] = [("errorId", .string(status.errorId)), ("level", .string(status.level.rawValue))]
         if let message = status.message { fields.append(("message", .string(message))) }
         if let details = status.details { fields.append(("details", .string(details))) }

@@ -15,6 +15,9 @@ final class Rig: @unchecked Sendable {
     init(_ wire: ScenarioRunner.Wire, _ configure: (inout Scenario) -> Void = { _ in }) throws {
         var scenario = Scenario()
         scenario.device.present = false
+        // Most facade tests sign in through the MVPD page; the second-screen suites set
+        // `.secondScreen` themselves.
+        scenario.loginScreen = .thisDevice
         configure(&scenario)
         runner = ScenarioRunner(scenario: scenario, wire: wire, revealSecrets: true)
         try runner.start()

@@ -1,0 +1,76 @@
+import Foundation
+
+/// What `setRequestor` learned about the requestor, as one immutable value: its MVPDs in
+/// configuration order, which service provider serves each, and the partner mapping ids.
+/// Built by a pure merge of the configurations; replaced whole, never edited, so any
+/// reader (a flow, a child task, a synchronous check) sees a consistent picture.
+struct RequestorCatalog: Sendable {
+    /// The requestor id.
+    let requestor: String
+    /// The MVPDs in configuration order (merged across service providers).
+    let mvpds: [MVPD]
+    let mvpdsByID: [String: MVPD]
+    /// The REST client (service provider base URL) each MVPD came from.
+    let clientForMVPD: [String: RESTClient]
+    /// MVPD ids whose login needs a Safari View Controller (`requiresSVC` in configuration).
+    let svcMVPDs: Set<String>
+    /// The partner mapping ids the configuration knows.
+    let knownMappingIDs: Set<String>
+    /// The same ids in a stable order, for partner metadata requests.
+    let sortedMappingIDs: [String]
+    /// Whether at least one MVPD has platform services (partner single sign-on).
+    let hasPlatformServices: Bool
+
+    /// One service provider's configuration answer.
+    struct Source: Sendable {
+        let client: RESTClient
+        let configuration: ServiceConfiguration
+    }
+
+    /// Merges configurations in the order they answered: the first to name an MVPD wins
+    /// it, and later calls for that MVPD go to the service provider it came from.
+    init(requestor: String, merging sources: [Source]) {
+        var merged: [MVPD] = []
+        var byID: [String: MVPD] = [:]
+        var origin: [String: RESTClient] = [:]
+        var svc: Set<String> = []
+        for source in sources {
+            for configured in source.configuration.mvpds where byID[configured.id] == nil {
+                let mvpd = configured.facadeMVPD
+                merged.append(mvpd)
+                byID[mvpd.id] = mvpd
+                origin[mvpd.id] = source.client
+                if configured.requiresSVC == true { svc.insert(mvpd.id) }
+            }
+        }
+        self.requestor = requestor
+        mvpds = merged
+        mvpdsByID = byID
+        clientForMVPD = origin
+        svcMVPDs = svc
+        knownMappingIDs = Set(merged.compactMap(\.platformMappingId))
+        sortedMappingIDs = knownMappingIDs.sorted()
+        hasPlatformServices = merged.contains { $0.enablePlatformServices }
+    }
+
+    /// The MVPDs the system picker shows: the filter's (order kept, duplicates and MVPDs
+    /// without platform services dropped), or every MVPD shown in the platform picker.
+    func pickerProviders(filter: PickerFilter?) -> [MVPD] {
+        let eligible = { (mvpd: MVPD) in mvpd.enablePlatformServices || mvpd.displayInPlatformPicker }
+        if let filter, !filter.providers.isEmpty {
+            var seen: Set<String> = []
+            return filter.providers.compactMap { id in
+                guard seen.insert(id).inserted, let mvpd = mvpdsByID[id], eligible(mvpd) else { return nil }
+                return mvpd
+            }
+        }
+        return mvpds.filter { $0.displayInPlatformPicker && eligible($0) }
+    }
+
+    /// The featured MVPDs of `filter` that the picker shows.
+    func featuredProviders(filter: PickerFilter?, shown: [MVPD]) -> [String] {
+        guard let filter else { return [] }
+        let shownIDs = Set(shown.map(\.id))
+        return filter.featured.filter { shownIDs.contains($0) }
+    }
+}

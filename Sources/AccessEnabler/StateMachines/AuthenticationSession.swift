@@ -1,0 +1,37 @@
+import Foundation
+
+/// An Adobe Pass authentication session the SDK is waiting on: the MVPD, the code that
+/// identifies the session, and when the code stops being valid.
+struct AuthenticationSession: Sendable, Equatable {
+    /// Seconds a session stays open when the server's answer carries no `notAfter`
+    /// (the documentation's samples give 30 minutes).
+    static let defaultLifetime: TimeInterval = 1_800
+
+    var mvpd: String
+    var code: String
+    /// The end of the session: past it, the code cannot be completed any more.
+    var notAfter: Date
+
+    /// The session a `sessions` answer opened, valid until its `notAfter` (or the default
+    /// lifetime from `now`).
+    init(mvpd: String, code: String, notAfter: Date?, now: Date) {
+        self.mvpd = mvpd
+        self.code = code
+        self.notAfter = notAfter ?? now.addingTimeInterval(Self.defaultLifetime)
+    }
+}
+
+/// An authorization waiting for authentication to finish (`getAuthorization` on a user who
+/// is not authenticated yet).
+struct PendingAuthorization: Sendable, Equatable {
+    var resource: String
+    var data: [String: String]?
+}
+
+/// Identifies one interactive authentication, so that late answers of an abandoned one (a
+/// picker that closed after logout, a poll answer after the code was replaced) are
+/// recognised and dropped.
+struct FlowID: Hashable, Sendable, CustomStringConvertible {
+    let value: UInt64
+    var description: String { "flow#\(value)" }
+}
