@@ -37,6 +37,9 @@ public final class ScenarioRunner: @unchecked Sendable {
     public private(set) var baseURL: URL!
     /// Counts every REST/DCR call the SDK makes (reset it to measure a flow).
     public private(set) var meter: CountingTransport!
+    /// Adjusts each AccessEnabler's configuration after the runner set it up (test rigs use
+    /// it for settings the scenario format does not carry, such as the poll interval).
+    public var configure: (@Sendable (inout AccessEnablerConfiguration) -> Void)?
 
     /// Prepares a run. `observer` sees each transcript line as it is produced; HTTP trace
     /// lines reach it only with `traceHTTP`, but they are always recorded, so expectations
@@ -138,6 +141,7 @@ public final class ScenarioRunner: @unchecked Sendable {
         configuration.transport = TracingTransport(meter) { method, path, status in
             queue.async { recorder.append(.http(method: method, path: path, status: status)) }
         }
+        configure?(&configuration)
         let accessEnabler = AccessEnabler(softwareStatement: scenario.softwareStatement, configuration: configuration)
         accessEnabler.delegate = recorder
         accessEnabler.statusDelegate = recorder

@@ -12,7 +12,15 @@ final class Rig: @unchecked Sendable {
     let runner: ScenarioRunner
 
     /// Starts a rig. `configure` adjusts the scenario before start (device, platform, world).
-    init(_ wire: ScenarioRunner.Wire, _ configure: (inout Scenario) -> Void = { _ in }) throws {
+    convenience init(_ wire: ScenarioRunner.Wire, _ configure: (inout Scenario) -> Void = { _ in }) throws {
+        try self.init(wire, configuration: nil, scenario: configure)
+    }
+
+    /// Starts a rig whose AccessEnabler configuration `configuration` adjusts too.
+    init(
+        _ wire: ScenarioRunner.Wire, configuration: (@Sendable (inout AccessEnablerConfiguration) -> Void)?,
+        scenario configure: (inout Scenario) -> Void
+    ) throws {
         var scenario = Scenario()
         scenario.device.present = false
         // Most facade tests sign in through the MVPD page; the second-screen suites set
@@ -20,6 +28,7 @@ final class Rig: @unchecked Sendable {
         scenario.loginScreen = .thisDevice
         configure(&scenario)
         runner = ScenarioRunner(scenario: scenario, wire: wire, revealSecrets: true)
+        runner.configure = configuration
         try runner.start()
     }
 

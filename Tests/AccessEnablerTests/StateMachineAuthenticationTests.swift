@@ -1,0 +1,271 @@
+@testable import AccessEnabler
+import Foundation
+import Testing
+
+/// The authentication state machine, event by event, with no I/O: what each event means in
+/// each state, and that every abandoned flow delivers what it owes, once.
+@Suite("Authentication state machine")
+struct StateMachineAuthenticationTests {
+    typealias Machine = AuthenticationStateMachine
+    let start = Date(timeIntervalSince1970: 1_767_225_600)
+    let news = PendingAuthorization(resource: "news", data: nil)
+    let secondScreen = Machine.LoginScreen.secondScreen(pollInterval: 5)
+
+    func session(_ code: String = "ABC1234", lifetime: TimeInterval = 1_800) -> AuthenticationSession {
+        AuthenticationSession(mvpd: "NotBoarded", code: code, notAfter: start.addingTimeInterval(lifetime), now: start)
+    }
+
+    func profile(_ mvpd: String = "NotBoarded") -> StoredProfile {
+        StoredProfile(
+            requestor: "REF30", mvpd: mvpd, type: .regular, notBefore: start, notAfter: start.addingTimeInterval(86_400),
+            attributes: [:], tokenSource: nil, partnerProviderID: nil, serviceProviderURL: nil)
+    }
+
+    func regCodeStatus(of actions: [Machine.Action]) -> AdvancedStatus? {
+        for case .status(let status) in actions where status.errorId == "REGCODE" { return status }
+        return nil
+    }
+
+    func statusIDs(_ actions: [Machine.Action]) -> [String] {
+        actions.compactMap { if case .status(let status) = $0 { status.errorId } else { nil } }
+    }
+
+    /// A machine whose getAuthorization("news") opened the provider dialog.
+    func dialogForNews() -> Machine {
+        var machine = Machine()
+        #expect(machine.authenticationRequested(by: .getAuthorization(news), authenticated: false, forced: false, viaPartner: false, filter: nil) == [.showProviderDialog])
+        #expect(machine.state == .choosingProvider)
+        #expect(machine.pendingAuthorization == news)
+        return machine
+    }
+
+    /// A machine polling for the profile of a second-screen code, started by getAuthorization("news").
+    func pollingForNews() -> (Machine, FlowID) {
+        var machine = dialogForNews()
+        let created = machine.providerSelected("NotBoarded")
+        guard case .createSession(let flow, "NotBoarded", nil) = created.last else {
+            Issue.record("expected createSession, got \(created)")
+            return (machine, FlowID(value: 0))
+        }
+        let actions = machine.loginNeeded(flow, session: session(), url: "http://x/authenticate", displayName: "Not Boarded", screen: secondScreen, now: start)
+        #expect(actions.count == 2)
+        #expect(regCodeStatus(of: actions)?.details == "ABC1234")
+        #expect(actions.last == .waitForPoll(flow, until: start.addingTimeInterval(5)))
+        return (machine, flow)
+    }
+
+    // MARK: Starting
+
+    @Test func anAuthenticatedUserIsAnsweredAtOnceUnlessForced() {
+        var machine = Machine()
+        #expect(machine.authenticationRequested(by: .getAuthentication, authenticated: true, forced: false, viaPartner: true, filter: nil) == [.succeed(pending: nil, cached: true)])
+        #expect(machine.state == .idle)
+        #expect(machine.authenticationRequested(by: .getAuthentication, authenticated: true, forced: true, viaPartner: false, filter: nil) == [.showProviderDialog])
+    }
+
+    @Test func thePartnerSignInRunsAsAFlowWhoseLateAnswersAreDropped() {
+        var machine = Machine()
+        let started = machine.authenticationRequested(by: .getAuthentication, authenticated: false, forced: false, viaPartner: true, filter: nil)
+        guard case .startPartnerSignIn(let flow, nil) = started.first else { Issue.record("\(started)"); return }
+        let dialog = TVProviderDialog(providers: ["AppleBoarded"], featured: [])
+        #expect(machine.pickerPresented(flow, dialog) == [.presentPicker(dialog)])
+        #expect(machine.pickerPresented(FlowID(value: 99), dialog) == [])
+        #expect(machine.pickerDismissed(flow, dialog) == [.dismissPicker(dialog)])
+        #expect(machine.partnerSignInFinished(flow, .signedIn(profile("AppleBoarded"), status: nil)) == [
+            .store(profile("AppleBoarded")), .succeed(pending: nil, cached: false),
+        ])
+        #expect(machine.state == .idle)
+        // The same flow cannot end twice.
+        #expect(machine.partnerSignInFinished(flow, .failed(StatusCatalog.status("N500", message: "x"))) == [])
+    }
+
+    @Test func aSecondRequestWhileTheLoginPageIsOpenIsRefusedWithItsOwnTerminal() {
+        var machine = Machine()
+        _ = machine.providerSelected("NotBoarded")
+        guard case .openingSession(let flow, _) = machine.state else { Issue.record("\(machine.state)"); return }
+        #expect(machine.loginNeeded(flow, session: session(), url: "u", displayName: "Not Boarded", screen: .thisDevice, now: start) == [.openLoginPage(url: "u", mvpd: "NotBoarded")])
+        let refusedAuthentication = machine.rejection(of: .getAuthentication) ?? []
+        #expect(statusIDs(refusedAuthentication) == ["N500"])
+        #expect(refusedAuthentication.last == .setAuthenticationStatus(0, errorCode: GENERIC_AUTHENTICATION_ERROR))
+        let refusedAuthorization = machine.rejection(of: .getAuthorization(news)) ?? []
+        #expect(refusedAuthorization.last == .tokenRequestFailed(news, description: "An authentication flow is already in progress."))
+        #expect(machine.pendingAuthorization == nil, "a refused getAuthorization does not ride on the open login")
+    }
+
+    // MARK: Abandoning a flow: what it owes
+
+    @Test func getAuthorizationThenDialogThenLogoutEndsTheAuthorizationOnce() {
+        var machine = dialogForNews()
+        let actions = machine.logoutRequested()
+        #expect(actions == [.tokenRequestFailed(news, description: "The user logged out before news could be authorized.")])
+        #expect(machine.pendingAuthorization == nil)
+        #expect(machine.logoutRequested() == [], "nothing is owed twice")
+    }
+
+    @Test func getAuthorizationThenDialogThenAnotherRequestorEndsTheAuthorizationOnce() {
+        var machine = dialogForNews()
+        let actions = machine.requestorChanged(sameRequestor: false)
+        #expect(actions == [.tokenRequestFailed(news, description: "setRequestor ended the authentication news was waiting for.")])
+        #expect(machine.state == .idle)
+        #expect(machine.requestorChanged(sameRequestor: false) == [])
+    }
+
+    @Test func theSameRequestorAgainKeepsADialogOrALoginPage() {
+        var machine = dialogForNews()
+        #expect(machine.requestorChanged(sameRequestor: true) == [])
+        #expect(machine.state == .choosingProvider)
+        #expect(machine.pendingAuthorization == news)
+    }
+
+    @Test func anOpenPickerEndedByLogoutIsDismissedAndItsAuthorizationFails() {
+        var machine = Machine()
+        let started = machine.authenticationRequested(by: .getAuthorization(news), authenticated: false, forced: false, viaPartner: true, filter: nil)
+        guard case .startPartnerSignIn(let flow, _) = started.first else { Issue.record("\(started)"); return }
+        let dialog = TVProviderDialog(providers: ["AppleBoarded"], featured: [])
+        _ = machine.pickerPresented(flow, dialog)
+        #expect(machine.logoutRequested() == [
+            .cancelPartnerSignIn(flow), .dismissPicker(dialog),
+            .tokenRequestFailed(news, description: "The user logged out before news could be authorized."),
+        ])
+        // The picker's late answer changes nothing.
+        #expect(machine.partnerSignInFinished(flow, .showProviderDialog(nil)) == [])
+    }
+
+    @Test func anOpenPickerEndedBySetRequestorEndsTheAuthenticationOnce() {
+        var machine = Machine()
+        let started = machine.authenticationRequested(by: .getAuthentication, authenticated: false, forced: false, viaPartner: true, filter: nil)
+        guard case .startPartnerSignIn(let flow, _) = started.first else { Issue.record("\(started)"); return }
+        let actions = machine.requestorChanged(sameRequestor: true)
+        #expect(actions.first == .cancelPartnerSignIn(flow))
+        #expect(statusIDs(actions) == ["N500"])
+        #expect(actions.filter { if case .setAuthenticationStatus = $0 { true } else { false } } == [.setAuthenticationStatus(0, errorCode: GENERIC_AUTHENTICATION_ERROR)])
+    }
+
+    @Test func backingOutEndsEverythingWithN005() {
+        var (machine, flow) = pollingForNews()
+        #expect(machine.providerSelected(nil) == [
+            .stopPolling(flow), .status(StatusCatalog.status("N005", message: "The user cancelled provider selection.")),
+            .setAuthenticationStatus(0, errorCode: PROVIDER_NOT_SELECTED_ERROR), .tokenRequestFailed(news, description: "Authentication was cancelled."),
+        ])
+        #expect(machine.pollTimerFired(flow, now: start.addingTimeInterval(5)) == [], "the old code is never polled again")
+    }
+
+    @Test func aLogoutPageWaitingForItsRedirectEndsWhenANewFlowStarts() {
+        var machine = Machine()
+        machine.logoutPageOpened()
+        #expect(machine.authenticationRequested(by: .getAuthentication, authenticated: false, forced: false, viaPartner: false, filter: nil) == [
+            .setAuthenticationStatus(0, errorCode: USER_NOT_AUTHENTICATED_ERROR), .showProviderDialog,
+        ])
+    }
+
+    // MARK: Second screen
+
+    @Test func aSecondScreenCodeIsPolledUntilItsProfileArrives() {
+        var (machine, flow) = pollingForNews()
+        #expect(machine.pollTimerFired(flow, now: start.addingTimeInterval(5)) == [.fetchProfile(flow, session())])
+        #expect(machine.profileAnswered(flow, answer: .notYet, profile: nil, failure: nil, now: start.addingTimeInterval(5.2)) == [
+            .waitForPoll(flow, until: start.addingTimeInterval(10.2)),
+        ])
+        #expect(machine.pollTimerFired(flow, now: start.addingTimeInterval(10.2)) == [.fetchProfile(flow, session())])
+        #expect(machine.profileAnswered(flow, answer: .profile, profile: profile(), failure: nil, now: start.addingTimeInterval(10.3)) == [
+            .store(profile()), .succeed(pending: news, cached: false),
+        ])
+        #expect(machine.state == .idle)
+        #expect(machine.polling == nil)
+    }
+
+    @Test func aCodeWhoseSessionEndsFailsWithN130() {
+        var (machine, flow) = pollingForNews()
+        let actions = machine.pollTimerFired(flow, now: start.addingTimeInterval(1_800))
+        guard case .fail(let status?, let code, let pending) = actions.first else { Issue.record("\(actions)"); return }
+        #expect(status.errorId == "N130")
+        #expect(code == GENERIC_AUTHENTICATION_ERROR)
+        #expect(pending == news)
+    }
+
+    @Test func aNewFlowAbandonsTheOldCodeAndCarriesTheAuthorizationOn() {
+        var (machine, flow) = pollingForNews()
+        let again = machine.authenticationRequested(by: .getAuthentication, authenticated: false, forced: false, viaPartner: false, filter: nil)
+        #expect(again == [.stopPolling(flow), .showProviderDialog])
+        #expect(machine.pendingAuthorization == news)
+        #expect(machine.profileAnswered(flow, answer: .profile, profile: profile(), failure: nil, now: start) == [], "a late answer for the old code is dropped")
+
+        var (other, oldFlow) = pollingForNews()
+        let chosen = other.providerSelected("TempPass")
+        #expect(chosen.first == .stopPolling(oldFlow))
+        guard case .createSession(let newFlow, "TempPass", nil) = chosen.last else { Issue.record("\(chosen)"); return }
+        #expect(newFlow != oldFlow)
+    }
+
+    @Test func aThrottledPollWaitsAtLeastASecondLongerAndNeverEndsTheFlow() {
+        var (machine, flow) = pollingForNews()
+        _ = machine.pollTimerFired(flow, now: start.addingTimeInterval(5))
+        #expect(machine.profileAnswered(flow, answer: .throttled(retryAfter: nil), profile: nil, failure: nil, now: start.addingTimeInterval(5)) == [
+            .waitForPoll(flow, until: start.addingTimeInterval(11)),
+        ])
+        _ = machine.pollTimerFired(flow, now: start.addingTimeInterval(11))
+        #expect(machine.profileAnswered(flow, answer: .throttled(retryAfter: 4), profile: nil, failure: nil, now: start.addingTimeInterval(11)) == [
+            .waitForPoll(flow, until: start.addingTimeInterval(20)),
+        ])
+        _ = machine.pollTimerFired(flow, now: start.addingTimeInterval(20))
+        #expect(machine.profileAnswered(flow, answer: .transientFailure, profile: nil, failure: nil, now: start.addingTimeInterval(20)) == [
+            .waitForPoll(flow, until: start.addingTimeInterval(25)),
+        ], "a network error on one poll is retried at the next interval")
+    }
+
+    @Test func theSessionGoneEndsTheFlowWithTheServersReason() {
+        var (machine, flow) = pollingForNews()
+        _ = machine.pollTimerFired(flow, now: start.addingTimeInterval(5))
+        let reason = StatusCatalog.status("N130", message: "gone")
+        #expect(machine.profileAnswered(flow, answer: .sessionGone, profile: nil, failure: reason, now: start.addingTimeInterval(5)) == [
+            .fail(reason, errorCode: GENERIC_AUTHENTICATION_ERROR, pending: news),
+        ])
+    }
+
+    @Test func theSecondScreenPollIntervalHasAFloorOfThreeSeconds() {
+        var machine = Machine()
+        _ = machine.providerSelected("NotBoarded")
+        guard case .openingSession(let flow, _) = machine.state else { Issue.record("\(machine.state)"); return }
+        let actions = machine.loginNeeded(flow, session: session(), url: "u", displayName: "Not Boarded", screen: .secondScreen(pollInterval: 0.5), now: start)
+        #expect(actions.last == .waitForPoll(flow, until: start.addingTimeInterval(3)))
+        #expect(machine.polling?.interval == 3)
+    }
+
+    @Test func theRegistrationCodeStatusCarriesTheCodeExactly() throws {
+        var machine = Machine()
+        _ = machine.providerSelected("NotBoarded")
+        guard case .openingSession(let flow, _) = machine.state else { Issue.record("\(machine.state)"); return }
+        let actions = machine.loginNeeded(flow, session: session("x9-Yz"), url: "u", displayName: "Not Boarded", screen: secondScreen, now: start)
+        let status = try #require(regCodeStatus(of: actions))
+        #expect(status.details == "x9-Yz")
+        #expect(status.level == .info)
+        #expect(status.message?.contains("second screen") == true)
+    }
+
+    // MARK: After a redirect
+
+    @Test func theRedirectPollsAtOnceAndAFailedAnswerEndsTheLogin() {
+        var machine = Machine()
+        _ = machine.providerSelected("NotBoarded")
+        guard case .openingSession(let flow, _) = machine.state else { Issue.record("\(machine.state)"); return }
+        _ = machine.loginNeeded(flow, session: session(), url: "u", displayName: "Not Boarded", screen: .thisDevice, now: start)
+        #expect(machine.redirectReceived(now: start, pollInterval: 5) == [.fetchProfile(flow, session())])
+        #expect(machine.profileAnswered(flow, answer: .notYet, profile: nil, failure: nil, now: start) == [.waitForPoll(flow, until: start.addingTimeInterval(5))])
+        // The redirect again: look now.
+        #expect(machine.redirectReceived(now: start.addingTimeInterval(1), pollInterval: 5) == [.stopPolling(flow), .fetchProfile(flow, session())])
+        let failure = StatusCatalog.status("N500", message: "server error")
+        #expect(machine.profileAnswered(flow, answer: .transientFailure, profile: nil, failure: failure, now: start.addingTimeInterval(1)) == [
+            .fail(failure, errorCode: GENERIC_AUTHENTICATION_ERROR, pending: nil),
+        ])
+    }
+
+    @Test func aRedirectWithNothingPendingChangesNothing() {
+        var machine = Machine()
+        let actions = machine.redirectReceived(now: start, pollInterval: 5)
+        #expect(statusIDs(actions) == ["N130"])
+        #expect(actions.last == .reportCurrentAuthentication)
+        machine.logoutPageOpened()
+        #expect(machine.redirectReceived(now: start, pollInterval: 5) == [.setAuthenticationStatus(0, errorCode: USER_NOT_AUTHENTICATED_ERROR)])
+        #expect(machine.state == .idle)
+    }
+}
