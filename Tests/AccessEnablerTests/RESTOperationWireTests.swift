@@ -359,7 +359,7 @@ struct RESTOperationWireTests {
         try #require(decisions.count == 2)
         let permit = decisions[0]
         #expect(permit.resource == "channel-1" && permit.authorized && permit.source == "mvpd")
-        #expect(permit.token == MediaToken(
+        #expect(permit.token == DecisionToken(
             serializedToken: "bWVkaWEtdG9rZW4=", notBefore: Date(timeIntervalSince1970: 1_767_225_600),
             notAfter: Date(timeIntervalSince1970: 1_767_226_200)))
         #expect(permit.notAfter == Date(timeIntervalSince1970: 1_767_229_200))

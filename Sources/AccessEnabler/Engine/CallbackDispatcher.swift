@@ -7,6 +7,8 @@ final class CallbackDispatcher: @unchecked Sendable {
     private let lock = NSLock()
     private weak var delegate: EntitlementDelegate?
     private weak var statusDelegate: EntitlementStatus?
+    /// Sees every callback after the delegates, with the call it belongs to (the async API).
+    private var observer: (@Sendable (DelegateCall, CallID?) -> Void)?
 
     init(queue: DispatchQueue) {
         self.queue = queue
@@ -17,10 +19,15 @@ final class CallbackDispatcher: @unchecked Sendable {
     var currentDelegate: EntitlementDelegate? { lock.withLock { delegate } }
     var currentStatusDelegate: EntitlementStatus? { lock.withLock { statusDelegate } }
 
-    /// Queues `call` for delivery after every call queued before it.
-    func dispatch(_ call: DelegateCall) {
+    /// Installs the observer that sees every callback after the delegates.
+    func setObserver(_ observer: @escaping @Sendable (DelegateCall, CallID?) -> Void) { lock.withLock { self.observer = observer } }
+
+    /// Queues `call` for delivery after every call queued before it; `owner` is the facade
+    /// call it belongs to.
+    func dispatch(_ call: DelegateCall, for owner: CallID? = nil) {
         queue.async { [self] in
             call.deliver(to: currentDelegate, statusDelegate: currentStatusDelegate)
+            lock.withLock { observer }?(call, owner)
         }
     }
 

@@ -4,13 +4,17 @@ extension EntitlementEngine {
     /// Carries out the state machine's actions, in order.
     func perform(_ actions: [AuthenticationStateMachine.Action]) async {
         for action in actions {
+            // A flow belongs to the last call that carried it on.
+            if let flow = action.flow, let currentCall { flowOwners[flow] = currentCall }
             switch action {
             case .status(let status):
                 emitStatus(status)
             case .setAuthenticationStatus(let status, let code):
                 emit(.setAuthenticationStatus(status, errorCode: code))
             case .tokenRequestFailed(let pending, let description):
-                emit(.tokenRequestFailed(pending.resource, errorCode: USER_NOT_AUTHENTICATED_ERROR, description: description))
+                await on(behalfOf: pending.owner) {
+                    emit(.tokenRequestFailed(pending.resource, errorCode: USER_NOT_AUTHENTICATED_ERROR, description: description))
+                }
             case .presentPicker(let dialog):
                 emit(.presentTVProviderDialog(dialog))
             case .dismissPicker(let dialog):
@@ -36,13 +40,15 @@ extension EntitlementEngine {
             case .succeed(let pending, let cached):
                 emitTracking(authenticationSucceeded: true, profile: requestorID.flatMap { store.profile(requestor: $0) }, cached: cached)
                 emit(.setAuthenticationStatus(ACCESS_ENABLER_STATUS_SUCCESS, errorCode: USER_AUTHENTICATED))
-                if let pending { await authorize(pending.resource, data: pending.data) }
+                if let pending { await on(behalfOf: pending.owner) { await authorize(pending.resource, data: pending.data) } }
             case .fail(let status, let code, let pending):
                 if let status { emitStatus(status) }
                 emitTracking(authenticationSucceeded: false, profile: nil, cached: false)
                 emit(.setAuthenticationStatus(ACCESS_ENABLER_STATUS_ERROR, errorCode: code))
                 if let pending {
-                    emit(.tokenRequestFailed(pending.resource, errorCode: USER_NOT_AUTHENTICATED_ERROR, description: "The user could not be authenticated, so \(pending.resource) was not authorized."))
+                    await on(behalfOf: pending.owner) {
+                        emit(.tokenRequestFailed(pending.resource, errorCode: USER_NOT_AUTHENTICATED_ERROR, description: "The user could not be authenticated, so \(pending.resource) was not authorized."))
+                    }
                 }
             case .reportCurrentAuthentication:
                 await reportCurrentAuthentication()

@@ -29,7 +29,7 @@ extension EntitlementEngine {
             await authorize(resource, data: data, snapshot: verdict.snapshot)
             return
         }
-        await getAuthentication(forceAuthn: false, data: data, filter: nil, caller: .getAuthorization(PendingAuthorization(resource: resource, data: data)))
+        await getAuthentication(forceAuthn: false, data: data, filter: nil, caller: .getAuthorization(PendingAuthorization(resource: resource, data: data, owner: currentCall)))
     }
 
     /// `POST decisions/authorize/{mvpd}` for one resource → `setToken` or `tokenRequestFailed`.

@@ -4,8 +4,8 @@ import Foundation
 /// tasks that wait for a person or for time (the partner sign-in, the poll timer, a poll in
 /// flight). The engine handles one event at a time, in arrival order.
 enum EngineEvent: Sendable {
-    /// A facade call.
-    case command(Command)
+    /// A facade call; `call` identifies it for the callbacks it produces.
+    case command(Command, call: CallID?)
     /// The partner sign-in of `flow` opened the system picker.
     case pickerPresented(FlowID, TVProviderDialog)
     /// The system picker of `flow` closed.

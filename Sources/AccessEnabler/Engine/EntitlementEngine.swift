@@ -38,6 +38,10 @@ actor EntitlementEngine {
     var machine = AuthenticationStateMachine()
     /// The child tasks of the current flow.
     var children = FlowChildren()
+    /// The call whose event is being handled: the callbacks emitted now belong to it.
+    var currentCall: CallID?
+    /// The call each flow in progress belongs to (the last call that carried it on).
+    var flowOwners: [FlowID: CallID] = [:]
 
     init(softwareStatement: String, configuration: AccessEnablerConfiguration, store: TokenStore, dispatcher: CallbackDispatcher, mailbox: EngineMailbox) {
         self.softwareStatement = softwareStatement
@@ -66,19 +70,33 @@ actor EntitlementEngine {
     /// application, a person or the clock).
     func handle(_ event: EngineEvent) async {
         switch event {
-        case .command(let command): await run(command)
-        case .pickerPresented(let flow, let dialog): await perform(machine.pickerPresented(flow, dialog))
-        case .pickerDismissed(let flow, let dialog): await perform(machine.pickerDismissed(flow, dialog))
+        case .command(let command, let call):
+            currentCall = call
+            await run(command)
+        case .pickerPresented(let flow, let dialog):
+            currentCall = flowOwners[flow]
+            await perform(machine.pickerPresented(flow, dialog))
+        case .pickerDismissed(let flow, let dialog):
+            currentCall = flowOwners[flow]
+            await perform(machine.pickerDismissed(flow, dialog))
         case .partnerSignInFinished(let flow, let outcome):
+            currentCall = flowOwners[flow]
             children.partnerSignInEnded(flow)
             await perform(machine.partnerSignInFinished(flow, outcome))
         case .pollDue(let flow):
+            currentCall = flowOwners[flow]
             children.pollTimerFired(flow)
             await perform(machine.pollTimerFired(flow, now: now))
         case .pollAnswered(let flow, let session, let result):
+            currentCall = flowOwners[flow]
             children.pollFetchEnded(flow)
             await pollAnswered(flow, session: session, result)
         }
+        // Only the flow in progress keeps an owner.
+        if flowOwners.count > 1 || (flowOwners.first.map { $0.key != machine.currentFlow } ?? false) {
+            flowOwners = machine.currentFlow.flatMap { flow in flowOwners[flow].map { [flow: $0] } } ?? [:]
+        }
+        currentCall = nil
     }
 
     /// Runs one facade call.
@@ -101,8 +119,17 @@ actor EntitlementEngine {
         }
     }
 
-    /// Hands a callback to the dispatcher, which delivers it on the callback queue in order.
-    func emit(_ call: DelegateCall) { dispatcher.dispatch(call) }
+    /// Hands a callback to the dispatcher, which delivers it on the callback queue in order,
+    /// as a callback of the call being handled.
+    func emit(_ call: DelegateCall) { dispatcher.dispatch(call, for: currentCall) }
+
+    /// Runs `body` with its callbacks belonging to `call` (a waiting authorization's own call).
+    func on<T>(behalfOf call: CallID?, _ body: () async -> T) async -> T {
+        let previous = currentCall
+        if let call { currentCall = call }
+        defer { currentCall = previous }
+        return await body()
+    }
 
     func emitStatus(_ status: AdvancedStatus) { emit(.status(status)) }
 

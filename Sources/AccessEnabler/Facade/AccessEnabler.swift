@@ -19,6 +19,16 @@ public final class AccessEnabler: @unchecked Sendable {
     private let store: TokenStore
     private let dispatcher: CallbackDispatcher
     private let mailbox: EngineMailbox
+    /// Routes callbacks to the async calls waiting for them.
+    let replies = ReplyRouter()
+    /// Streams callbacks to ``events`` subscribers.
+    let eventHub = EventHub()
+    /// State of the async API: the call whose second-screen sign-in ``secondScreenSignIn()`` waits for.
+    let asyncState = NSLockedValue(AsyncState())
+
+    struct AsyncState: Sendable {
+        var secondScreenCall: CallID?
+    }
     private let optionsLock = NSLock()
     private var options = SDKOptions()
 
@@ -62,6 +72,11 @@ public final class AccessEnabler: @unchecked Sendable {
         self.engine = engine
         self.store = store
         self.mailbox = mailbox
+        let (replies, eventHub) = (replies, eventHub)
+        dispatcher.setObserver { call, owner in
+            replies.deliver(call, for: owner)
+            eventHub.publish(call)
+        }
         Task {
             for await event in mailbox.events {
                 await engine.handle(event)
@@ -72,12 +87,14 @@ public final class AccessEnabler: @unchecked Sendable {
 
     deinit {
         mailbox.close()
+        eventHub.finish()
         // Storage writes behind: what was stored so far reaches the disk before we go.
         store.flush()
     }
 
-    private func submit(_ command: Command) {
-        mailbox.post(.command(command))
+    /// Queues `command`; `call` identifies it when an async call waits for its reply.
+    func submit(_ command: Command, call: CallID? = nil) {
+        mailbox.post(.command(command, call: call))
     }
 
     // MARK: Setup

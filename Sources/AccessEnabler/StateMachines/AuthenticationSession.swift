@@ -26,6 +26,14 @@ struct AuthenticationSession: Sendable, Equatable {
 struct PendingAuthorization: Sendable, Equatable {
     var resource: String
     var data: [String: String]?
+    /// The `getAuthorization` call whose terminal callback this authorization owes.
+    var owner: CallID?
+
+    init(resource: String, data: [String: String]?, owner: CallID? = nil) {
+        self.resource = resource
+        self.data = data
+        self.owner = owner
+    }
 }
 
 /// Identifies one interactive authentication, so that late answers of an abandoned one (a

@@ -114,6 +114,17 @@ struct AuthenticationStateMachine: Sendable {
         case fail(AdvancedStatus?, errorCode: String, pending: PendingAuthorization?)
         /// Report the current authentication without changing it (`setAuthenticationStatus`).
         case reportCurrentAuthentication
+
+        /// The flow the action carries on, if any.
+        var flow: FlowID? {
+            switch self {
+            case .startPartnerSignIn(let flow, _), .cancelPartnerSignIn(let flow), .createSession(let flow, _, _),
+                 .waitForPoll(let flow, _), .stopPolling(let flow), .fetchProfile(let flow, _):
+                flow
+            default:
+                nil
+            }
+        }
     }
 
     private(set) var state: State = .idle

@@ -13,7 +13,7 @@ struct Decision: Decodable, Sendable, Equatable {
     /// Permit (`true`) or deny.
     var authorized: Bool
     /// The media token, on a permitted authorization.
-    var token: MediaToken?
+    var token: DecisionToken?
     /// Why the decision is a deny, when the server says.
     var error: EnhancedError?
     /// When the decision becomes valid.
@@ -23,7 +23,7 @@ struct Decision: Decodable, Sendable, Equatable {
 
     init(
         resource: String, serviceProvider: String? = nil, mvpd: String? = nil, source: String? = nil,
-        authorized: Bool, token: MediaToken? = nil, error: EnhancedError? = nil,
+        authorized: Bool, token: DecisionToken? = nil, error: EnhancedError? = nil,
         notBefore: Date? = nil, notAfter: Date? = nil
     ) {
         self.resource = resource
@@ -53,7 +53,7 @@ struct Decision: Decodable, Sendable, Equatable {
                 DecodingError.Context(codingPath: container.codingPath, debugDescription: "Missing decision."))
         }
         self.authorized = authorized
-        token = try container.decodeIfPresent(MediaToken.self, forKey: .token)
+        token = try container.decodeIfPresent(DecisionToken.self, forKey: .token)
         error = try container.decodeIfPresent(EnhancedError.self, forKey: .error)
         notBefore = try container.decodeEpochMillisecondsIfPresent(forKey: .notBefore)
         notAfter = try container.decodeEpochMillisecondsIfPresent(forKey: .notAfter)
@@ -61,7 +61,7 @@ struct Decision: Decodable, Sendable, Equatable {
 }
 
 /// The media token of a permitted authorization decision. Secret: never logged.
-struct MediaToken: Decodable, Sendable, Equatable {
+struct DecisionToken: Decodable, Sendable, Equatable {
     /// The Base64 token handed to the media verifier.
     var serializedToken: String
     /// When the token becomes valid.

@@ -1,0 +1,140 @@
+import Foundation
+
+/// Hands each async facade call the callbacks of its own call: it sees every callback the
+/// dispatcher delivers, with the call it belongs to, collects them per call, and resumes
+/// the call's waiter at its terminal callback.
+///
+/// A waiter is registered before its command is submitted, so nothing can arrive unseen;
+/// a reply that is complete before anyone awaits it is kept until it is taken. A call whose
+/// reply is a hand-over that the SDK itself carries on (a second-screen code) gets a next
+/// stage at once, so its later callbacks are collected too.
+final class ReplyRouter: @unchecked Sendable {
+    /// What a callback means for the call waiting for it.
+    enum Disposition: Sendable {
+        /// Not the end: keep collecting.
+        case more
+        /// The call's terminal callback.
+        case terminal
+        /// A hand-over that ends this stage; the SDK carries the call on, and the next
+        /// stage ends at a callback satisfying the given test.
+        case handOver(next: @Sendable (DelegateCall) -> Disposition)
+    }
+
+    /// One stage of one call's reply.
+    struct Key: Hashable, Sendable {
+        var call: CallID
+        var stage: Int
+    }
+
+    /// What one call produced, up to and including its terminal callback.
+    struct Reply: Sendable {
+        /// Every callback of the call, in delivery order.
+        var callbacks: [DelegateCall] = []
+        /// `true` when the wait was cancelled before the terminal callback.
+        var cancelled = false
+
+        /// The terminal callback (the last one), unless cancelled.
+        var terminal: DelegateCall? { cancelled ? nil : callbacks.last }
+
+        /// The advanced statuses of the call.
+        var statuses: [AdvancedStatus] {
+            callbacks.compactMap { if case .status(let status) = $0 { status } else { nil } }
+        }
+    }
+
+    private struct Pending {
+        var isTerminal: @Sendable (DelegateCall) -> Disposition
+        var reply = Reply()
+        var done = false
+        var continuation: CheckedContinuation<Reply, Never>?
+    }
+
+    private let lock = NSLock()
+    private var counter: UInt64 = 0
+    private var pending: [Key: Pending] = [:]
+
+    /// A new call id.
+    func newCall() -> CallID {
+        lock.withLock {
+            counter += 1
+            return CallID(value: counter)
+        }
+    }
+
+    /// Starts collecting the callbacks of `call` until `disposition` says one ends it.
+    func expect(_ call: CallID, until disposition: @escaping @Sendable (DelegateCall) -> Disposition) {
+        lock.withLock { pending[Key(call: call, stage: 0)] = Pending(isTerminal: disposition) }
+    }
+
+    /// Waits for the reply of `call` (registered with ``expect(_:until:)``); a cancelled
+    /// task gets what was collected so far, marked cancelled.
+    func reply(for call: CallID, stage: Int = 0) async -> Reply {
+        let call = Key(call: call, stage: stage)
+        return await waitForReply(call)
+    }
+
+    /// Whether a stage of `call` is registered (a hand-over left the call going on).
+    func hasStage(_ stage: Int, of call: CallID) -> Bool {
+        lock.withLock { pending[Key(call: call, stage: stage)] != nil }
+    }
+
+    private func waitForReply(_ call: Key) async -> Reply {
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Reply, Never>) in
+                let ready: Reply? = lock.withLock {
+                    guard var entry = pending[call] else { return Reply(cancelled: true) }
+                    if entry.done {
+                        pending[call] = nil
+                        return entry.reply
+                    }
+                    entry.continuation = continuation
+                    pending[call] = entry
+                    return nil
+                }
+                if let ready { continuation.resume(returning: ready) }
+            }
+        } onCancel: {
+            cancel(call)
+        }
+    }
+
+    /// Stops waiting for `call`.
+    private func cancel(_ call: Key) {
+        let waiter: (CheckedContinuation<Reply, Never>, Reply)? = lock.withLock {
+            guard let entry = pending.removeValue(forKey: call) else { return nil }
+            var reply = entry.reply
+            reply.cancelled = true
+            return entry.continuation.map { ($0, reply) }
+        }
+        waiter.map { $0.0.resume(returning: $0.1) }
+    }
+
+    /// A callback was delivered for `owner`.
+    func deliver(_ callback: DelegateCall, for call: CallID?) {
+        guard let call else { return }
+        let resumed: (CheckedContinuation<Reply, Never>, Reply)? = lock.withLock {
+            // The open stage of the call: the highest one not done yet.
+            guard let owner = pending.keys.filter({ $0.call == call && pending[$0]?.done == false }).max(by: { $0.stage < $1.stage }),
+                  var entry = pending[owner]
+            else { return nil }
+            entry.reply.callbacks.append(callback)
+            switch entry.isTerminal(callback) {
+            case .more:
+                pending[owner] = entry
+                return nil
+            case .terminal:
+                break
+            case .handOver(let next):
+                pending[Key(call: call, stage: owner.stage + 1)] = Pending(isTerminal: next)
+            }
+            entry.done = true
+            if let continuation = entry.continuation {
+                pending[owner] = nil
+                return (continuation, entry.reply)
+            }
+            pending[owner] = entry
+            return nil
+        }
+        resumed.map { $0.0.resume(returning: $0.1) }
+    }
+}

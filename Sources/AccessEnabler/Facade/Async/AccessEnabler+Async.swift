@@ -1,0 +1,231 @@
+import Foundation
+
+/// The async API: every facade call as `try await`, returning its terminal outcome.
+///
+/// It runs on the same engine as the callback API, in the same call order, and the
+/// delegates still receive every callback, so the two can be mixed. The names differ from
+/// the callback API's on purpose: a legacy `ae.checkAuthentication()` written inside an
+/// `async` function must keep calling the callback API, and Swift would pick a same-named
+/// `async` method there instead.
+///
+/// | callback API | async API | returns |
+/// |---|---|---|
+/// | `setRequestor` | ``configure(requestor:serviceProviders:)`` | (throws on failure) |
+/// | `checkAuthentication` | ``authenticationStatus()`` | ``AuthenticationStatus`` |
+/// | `getAuthentication` | ``authenticate(forceAuthn:filter:featured:)`` | ``AuthenticationStep`` |
+/// | `setSelectedProvider` | ``selectProvider(_:)`` | ``AuthenticationStep`` |
+/// | (second screen) | ``secondScreenSignIn()`` | ``AuthenticationStep`` |
+/// | `handleExternalURL` | ``handleRedirect(_:)`` | ``AuthenticationStatus`` |
+/// | `checkAuthorization` | ``mediaToken(for:)`` | ``MediaToken`` |
+/// | `getAuthorization` | ``authorize(_:)`` | ``MediaToken`` |
+/// | `checkPreauthorizedResources` | ``preauthorizedResources(_:cache:)`` | `[String]` |
+/// | `logout` | ``signOut()`` | ``SignOutStep`` |
+/// | `getSelectedProvider` | ``selectedProvider()`` | `MVPD?` |
+/// | `getMetadata` | ``metadata(_:)`` | ``MetadataResult`` |
+///
+/// Failures throw ``AccessEnablerError``; a cancelled task throws `CancellationError` at
+/// once. Cancelling a wait for a person (the picker, a login page, a second-screen code)
+/// also backs out of that authentication, as `setSelectedProvider(nil)` would.
+extension AccessEnabler {
+    /// Every callback from now on, as values, in delivery order. Each access starts a new
+    /// stream; it ends when the AccessEnabler goes away or the consumer stops iterating.
+    public var events: AsyncStream<AccessEnablerEvent> { eventHub.subscribe() }
+
+    // MARK: Requestor
+
+    /// `setRequestor`: loads the requestor's configuration (and, with a partner framework,
+    /// the silent sign-in). Throws ``AccessEnablerError`` with the status (CFG400, CFG404,
+    /// CFG429, R400, …) when it fails.
+    public func configure(requestor: String, serviceProviders: [String]? = nil) async throws {
+        let reply = try await ask(.setRequestor(requestor, serviceProviders: serviceProviders)) {
+            if case .setRequestorComplete = $0 { .terminal } else { .more }
+        }
+        guard case .setRequestorComplete(ACCESS_ENABLER_STATUS_SUCCESS) = reply.terminal else {
+            throw AccessEnablerError(errorCode: "REQUESTOR_ERROR", status: reply.statuses.last, message: reply.statuses.last?.message ?? "setRequestor failed.")
+        }
+    }
+
+    // MARK: Authentication
+
+    /// `checkAuthentication`: whether the user is authenticated, from storage (no network).
+    public func authenticationStatus() async throws -> AuthenticationStatus {
+        let reply = try await ask(.checkAuthentication, until: Self.authenticationStatusEnds)
+        return try Self.authenticationStatus(reply)
+    }
+
+    /// `getAuthentication`: the user is authenticated, or the next step for the app or the
+    /// person. `filter` and `featured` shape the system TV provider picker.
+    public func authenticate(forceAuthn: Bool = false, filter: [String]? = nil, featured: [String] = []) async throws -> AuthenticationStep {
+        let picker = filter.map { PickerFilter(providers: $0, featured: featured) }
+        return try await step(.getAuthentication(forceAuthn: forceAuthn, data: nil, filter: picker))
+    }
+
+    /// `setSelectedProvider`: continues with the MVPD the user chose (`nil`: the user backed
+    /// out, which throws with `PROVIDER_NOT_SELECTED_ERROR`).
+    public func selectProvider(_ mvpdID: String?) async throws -> AuthenticationStep {
+        try await step(.setSelectedProvider(mvpdID))
+    }
+
+    /// Waits for the second-screen sign-in that the last ``AuthenticationStep/enterCodeOnSecondScreen(code:)``
+    /// started: ``AuthenticationStep/authenticated``, or throws when the code expired or the
+    /// flow ended another way. Cancelling the task backs out of the sign-in.
+    public func secondScreenSignIn() async throws -> AuthenticationStep {
+        guard let call = asyncState.withLock({ $0.secondScreenCall }), replies.hasStage(1, of: call) else {
+            throw AccessEnablerError(errorCode: GENERIC_AUTHENTICATION_ERROR, message: "No second-screen sign-in is waiting: call authenticate() or selectProvider(_:) first.")
+        }
+        let reply = await replies.reply(for: call, stage: 1)
+        if reply.cancelled {
+            setSelectedProvider(nil)
+            throw CancellationError()
+        }
+        return try Self.step(from: reply)
+    }
+
+    /// `handleExternalURL`: the web view reached the redirect URL. Completes a login (the
+    /// SDK polls for the profile until it is there) or a logout.
+    public func handleRedirect(_ url: String) async throws -> AuthenticationStatus {
+        let reply = try await ask(.handleExternalURL(url), until: Self.authenticationStatusEnds)
+        return try Self.authenticationStatus(reply)
+    }
+
+    // MARK: Authorization
+
+    /// `checkAuthorization`: the media token for `resource`, for an authenticated user.
+    public func mediaToken(for resource: String) async throws -> MediaToken {
+        try Self.token(try await ask(.checkAuthorization(resource, data: nil), until: Self.authorizationEnds))
+    }
+
+    /// `getAuthorization`: the media token for `resource`, authenticating first when
+    /// needed (the provider dialog or login page then reaches the app through ``events``
+    /// and the delegates, and the app answers with ``selectProvider(_:)``).
+    public func authorize(_ resource: String) async throws -> MediaToken {
+        try Self.token(try await ask(.getAuthorization(resource, data: nil), until: Self.authorizationEnds))
+    }
+
+    /// `checkPreauthorizedResources`: which of `resources` the user may play.
+    public func preauthorizedResources(_ resources: [String], cache: Bool = true) async throws -> [String] {
+        let reply = try await ask(.checkPreauthorizedResources(resources, cache: cache)) {
+            if case .preauthorizedResources = $0 { .terminal } else { .more }
+        }
+        guard case .preauthorizedResources(let permitted) = reply.terminal else { return [] }
+        return permitted
+    }
+
+    // MARK: Session
+
+    /// `logout`: signs the user out (on iOS a regular MVPD's logout page may need opening first).
+    public func signOut() async throws -> SignOutStep {
+        let reply = try await ask(.logout) { call in
+            switch call {
+            case .setAuthenticationStatus, .navigateToUrl, .navigateToUrlUsingSVC: .terminal
+            default: .more
+            }
+        }
+        switch reply.terminal {
+        case .navigateToUrl(let url), .navigateToUrlUsingSVC(let url, _): return .openLogoutPage(url: url)
+        default: return .signedOut(status: reply.statuses.last)
+        }
+    }
+
+    /// `getSelectedProvider`: the MVPD of the current authentication, or `nil`.
+    public func selectedProvider() async throws -> MVPD? {
+        let reply = try await ask(.getSelectedProvider) { if case .selectedProvider = $0 { .terminal } else { .more } }
+        guard case .selectedProvider(let mvpd) = reply.terminal else { return nil }
+        return mvpd
+    }
+
+    /// `getMetadata`: the value for the legacy keys dictionary (`METADATA_OPCODE_KEY`, …).
+    public func metadata(_ keys: [String: Any]) async throws -> MetadataResult {
+        let command = Command.getMetadata(MetadataQuery(dictionary: keys), arguments: MetadataArguments(dictionary: keys))
+        let reply = try await ask(command) { if case .setMetadataStatus = $0 { .terminal } else { .more } }
+        guard case .setMetadataStatus(let value, let encrypted, let key, _) = reply.terminal else {
+            return MetadataResult(value: nil, encrypted: false, key: -1)
+        }
+        return MetadataResult(value: value, encrypted: encrypted, key: key)
+    }
+
+    // MARK: Plumbing
+
+    /// Submits `command` as a call of its own and waits for its terminal callback.
+    func ask(_ command: Command, until disposition: @escaping @Sendable (DelegateCall) -> ReplyRouter.Disposition) async throws -> ReplyRouter.Reply {
+        try Task.checkCancellation()
+        let call = replies.newCall()
+        replies.expect(call, until: disposition)
+        submit(command, call: call)
+        let reply = await replies.reply(for: call)
+        if reply.cancelled { throw CancellationError() }
+        return reply
+    }
+
+    /// An authentication call: its step, backing out of the flow when the task is cancelled
+    /// while the flow waits for a person.
+    private func step(_ command: Command) async throws -> AuthenticationStep {
+        let call = replies.newCall()
+        replies.expect(call, until: Self.authenticationStepEnds)
+        submit(command, call: call)
+        let reply = await replies.reply(for: call)
+        if reply.cancelled {
+            setSelectedProvider(nil)
+            throw CancellationError()
+        }
+        if replies.hasStage(1, of: call) {
+            asyncState.withLock { $0.secondScreenCall = call }
+        }
+        return try Self.step(from: reply)
+    }
+
+    private static let authenticationStatusEnds: @Sendable (DelegateCall) -> ReplyRouter.Disposition = {
+        if case .setAuthenticationStatus = $0 { .terminal } else { .more }
+    }
+
+    private static let authorizationEnds: @Sendable (DelegateCall) -> ReplyRouter.Disposition = { call in
+        switch call {
+        case .setToken, .tokenRequestFailed: .terminal
+        default: .more
+        }
+    }
+
+    /// Where an authentication call ends: a hand-over to the app, a registration code (the
+    /// SDK carries on to `setAuthenticationStatus`), or `setAuthenticationStatus`.
+    static let authenticationStepEnds: @Sendable (DelegateCall) -> ReplyRouter.Disposition = { call in
+        switch call {
+        case .setAuthenticationStatus, .displayProviderDialog, .navigateToUrl, .navigateToUrlUsingSVC:
+            return .terminal
+        case .status(let status) where status.errorId == "REGCODE":
+            return .handOver(next: authenticationStatusEnds)
+        default:
+            return .more
+        }
+    }
+
+    static func step(from reply: ReplyRouter.Reply) throws -> AuthenticationStep {
+        switch reply.terminal {
+        case .setAuthenticationStatus(ACCESS_ENABLER_STATUS_SUCCESS, _): return .authenticated
+        case .setAuthenticationStatus(_, let code):
+            throw AccessEnablerError(errorCode: code, status: reply.statuses.last, message: reply.statuses.last?.message ?? code)
+        case .displayProviderDialog(let mvpds): return .chooseProvider(mvpds)
+        case .navigateToUrl(let url): return .openLoginPage(url: url, useSVC: false)
+        case .navigateToUrlUsingSVC(let url, let svc): return .openLoginPage(url: url, useSVC: svc)
+        case .status(let status) where status.errorId == "REGCODE": return .enterCodeOnSecondScreen(code: status.details ?? "")
+        default: throw AccessEnablerError(errorCode: GENERIC_AUTHENTICATION_ERROR, message: "The authentication ended without an answer.")
+        }
+    }
+
+    private static func authenticationStatus(_ reply: ReplyRouter.Reply) throws -> AuthenticationStatus {
+        guard case .setAuthenticationStatus(let status, let code) = reply.terminal else {
+            throw AccessEnablerError(errorCode: GENERIC_AUTHENTICATION_ERROR, message: "The call ended without an authentication status.")
+        }
+        return AuthenticationStatus(isAuthenticated: status == ACCESS_ENABLER_STATUS_SUCCESS, errorCode: code, status: reply.statuses.last)
+    }
+
+    private static func token(_ reply: ReplyRouter.Reply) throws -> MediaToken {
+        switch reply.terminal {
+        case .setToken(let token, let resource):
+            return MediaToken(resource: resource, serializedToken: token, status: reply.statuses.last)
+        case .tokenRequestFailed(_, let code, let description):
+            throw AccessEnablerError(errorCode: code, status: reply.statuses.last, message: description.isEmpty ? (reply.statuses.last?.message ?? code) : description)
+        default:
+            throw AccessEnablerError(errorCode: GENERIC_AUTHORIZATION_ERROR, message: "The authorization ended without an answer.")
+        }
+    }
+}
