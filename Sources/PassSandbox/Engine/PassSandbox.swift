@@ -63,7 +63,7 @@ public final class PassSandbox: SandboxRequestHandler, @unchecked Sendable {
         if let status = fault?.status {
             switch route.endpoint {
             case .dcrRegister, .dcrToken: return SandboxEngine.oauthError(status >= 500 ? "server_error" : "invalid_request", status: status)
-            case .authenticate, .login, .mvpdLogout: return SandboxEngine.errorPage("The service is unavailable.", status: status)
+            case .authenticate, .login, .mvpdLogout, .activate: return SandboxEngine.errorPage("The service is unavailable.", status: status)
             default: return SandboxEnhancedError.injected(status: status).response
             }
         }
