@@ -24,7 +24,7 @@ extension SandboxEngine {
         }.joined(separator: "\n")
         return PageStyle.document(title: "Choose your TV provider", kind: .providerChoice, content: """
         <h1>Choose your TV provider</h1>
-        <p class="lead">to watch on \(escape(requestorName))</p>
+        <p class="lead">to watch on \(escape(requestorName)) · code <code>\(escape(code))</code></p>
         \(errorLine)<form method="post" action="\(SandboxRoute.activatePath)" id="provider-choice">
         <input type="hidden" name="code" value="\(escape(code))">
         \(buttons)

@@ -11,9 +11,9 @@ enum PageStyle {
     html{-webkit-text-size-adjust:100%}
     body{margin:0;background:var(--back);color:var(--ink);font:17px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,"Helvetica Neue",Arial,sans-serif}
     .bar{background:#1b2733;color:#fff;padding:12px 20px;font-weight:600}
-    .bar small{font-weight:400;opacity:.75;margin-left:8px}
+    .bar small{display:block;font-weight:400;font-size:.8rem;opacity:.75}
     main{max-width:460px;margin:28px auto;padding:24px 24px 28px;background:var(--paper);border-radius:12px;box-shadow:0 1px 4px rgba(16,24,40,.14)}
-    @media (max-width:520px){main{margin:0;border-radius:0;box-shadow:none}}
+    @media (max-width:520px){body{background:var(--paper)}main{margin:0;border-radius:0;box-shadow:none}footer{margin-top:0;padding-top:14px;border-top:1px solid var(--back)}}
     h1{font-size:1.5rem;line-height:1.25;margin:0 0 8px}
     h2{font-size:1rem;margin:0 0 6px}
     p{margin:10px 0}
@@ -33,7 +33,7 @@ enum PageStyle {
     code,.note td{font-family:ui-monospace,"SFMono-Regular",Menlo,Consolas,monospace;overflow-wrap:anywhere}
     .done h1{color:var(--good)}
     .refused h1,.failed h1{color:var(--bad)}
-    .mark{font-size:2.4rem;line-height:1;margin:0 0 10px}
+    .mark{font-size:2.4rem;line-height:1;margin:0 0 10px;color:var(--good)}
     footer{margin:18px auto 28px;padding:0 20px;max-width:460px;text-align:center;color:var(--muted);font-size:.8rem}
     """
 

@@ -99,6 +99,12 @@ struct LoopbackTV: Sendable {
         try #require(try await createSession(mvpd: mvpd)["code"] as? String)
     }
 
+    /// `GET /api/v2/REF30/logout/{mvpd}`: the MVPD logout page's URL from the answer.
+    func logoutURL(mvpd: String, requestor: String = "REF30") async throws -> String {
+        let answer = try await rig.send("GET", "/api/v2/\(requestor)/logout/\(mvpd)?redirectUrl=adobepass%3A%2F%2Ftv.app%2Flogout", headers: headers).object()
+        return try #require(answer.object("logouts").object(mvpd).string("url"))
+    }
+
     /// `GET /api/v2/REF30/profiles/code/{code}`: the `profiles` map.
     func profiles(forCode code: String, requestor: String = "REF30") async throws -> [String: Any] {
         try await rig.send("GET", "/api/v2/\(requestor)/profiles/code/\(code)", headers: headers).object().object("profiles")
