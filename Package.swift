@@ -30,7 +30,7 @@ let package = Package(
         .testTarget(name: "PassSandboxTests", dependencies: ["PassSandbox", "AccessEnabler", "BrowserHarness"]),
         .testTarget(
             name: "EndToEndTests",
-            dependencies: ["AccessEnabler", "PassSandbox", "AccessEnablerScenarios", "AccessEnablerBenchmarks"],
+            dependencies: ["AccessEnabler", "PassSandbox", "AccessEnablerScenarios", "AccessEnablerBenchmarks", "BrowserHarness"],
             resources: []
         ),
     ],

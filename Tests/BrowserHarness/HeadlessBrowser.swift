@@ -21,6 +21,19 @@ public final class HeadlessBrowser: @unchecked Sendable {
     /// The Chromium that ``launch(width:height:timeout:)`` starts, if any.
     public static var executablePath: String? { ChromiumProcess.executable }
 
+    /// For `.enabled(if:)` on real-browser tests: `true` when Chromium is installed; when it
+    /// is not, prints (once) a loud line saying those tests are skipped and how to install
+    /// it, because a skipped test is easy to overlook.
+    public static let isAvailableForTests: Bool = {
+        if !isInstalled {
+            print("""
+            ⚠️  REAL-BROWSER TESTS SKIPPED: Chromium is not installed, so nothing was checked in a real \
+            browser. Install it (Debian: apt-get install -y chromium) and run the tests again.
+            """)
+        }
+        return isInstalled
+    }()
+
     private let process: ChromiumProcess
     private let connection: DevToolsConnection
     private let sessionID: String

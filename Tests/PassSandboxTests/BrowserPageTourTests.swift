@@ -13,7 +13,7 @@ import Testing
 @Suite(
     "Every sandbox page in a real browser",
     .serialized,
-    .enabled(if: BrowserAvailability.installed, "Chromium is not installed (Debian: apt-get install -y chromium)")
+    .enabled(if: HeadlessBrowser.isAvailableForTests, "Chromium is not installed (Debian: apt-get install -y chromium)")
 )
 struct BrowserPageTourTests {
     private static let screenshotDirectory = ProcessInfo.processInfo.environment["PASS_SANDBOX_SCREENSHOTS"]

@@ -3,20 +3,6 @@ import Foundation
 import Testing
 @testable import PassSandbox
 
-/// Whether the real-browser tests can run. Without Chromium they are skipped, and this
-/// prints a line saying so, because a skipped suite is easy to overlook.
-enum BrowserAvailability {
-    static let installed: Bool = {
-        if !HeadlessBrowser.isInstalled {
-            print("""
-            ⚠️  REAL-BROWSER TESTS SKIPPED: Chromium is not installed, so the sandbox's pages were NOT checked \
-            in a real browser. Install it (Debian: apt-get install -y chromium) and run the tests again.
-            """)
-        }
-        return HeadlessBrowser.isInstalled
-    }()
-}
-
 /// The second screen as a person uses it: a TV opens a session over REST, then a headless
 /// Chromium, sized as a phone, opens `/activate`, types the code, chooses the TV provider
 /// when the TV did not, and logs in; the TV's poll then finds the profile.
@@ -26,7 +12,7 @@ enum BrowserAvailability {
 @Suite(
     "Second screen in a real browser",
     .serialized,
-    .enabled(if: BrowserAvailability.installed, "Chromium is not installed (Debian: apt-get install -y chromium)")
+    .enabled(if: HeadlessBrowser.isAvailableForTests, "Chromium is not installed (Debian: apt-get install -y chromium)")
 )
 struct BrowserSecondScreenTests {
     @Test func aPersonActivatesATVWhoseProviderIsChosenAlready() async throws {
