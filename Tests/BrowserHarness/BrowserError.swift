@@ -17,6 +17,7 @@ public enum BrowserError: Error, Sendable, Equatable, CustomStringConvertible {
     /// A script on the page threw, or returned something unexpected.
     case scriptFailed(String)
 
+    /// A sentence saying what went wrong and, where it can, what to do.
     public var description: String {
         switch self {
         case .notInstalled: "Chromium is not installed (no chromium, chromium-browser or google-chrome on PATH); on Debian: apt-get install -y chromium."

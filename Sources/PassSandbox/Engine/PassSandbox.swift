@@ -2,7 +2,8 @@ import AccessEnabler
 import Foundation
 
 /// An offline Adobe Pass: the DCR and REST API V2 endpoints, the user-agent pages (the
-/// authenticate URL, the MVPD login and logout pages), driven by a ``SandboxWorld`` and an
+/// authenticate URL, the MVPD login and logout pages, the second screen at
+/// ``activationURL``), driven by a ``SandboxWorld`` and an
 /// injectable ``SandboxClock``, with per-endpoint fault injection and a request log.
 ///
 /// Serve it over loopback HTTP with the sandbox's HTTP server, or in-process through
