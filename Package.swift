@@ -25,10 +25,12 @@ let package = Package(
             name: "AccessEnablerCLI",
             dependencies: ["AccessEnabler", "PassSandbox", "AccessEnablerScenarios", "AccessEnablerBenchmarks"]),
         .testTarget(name: "AccessEnablerTests", dependencies: ["AccessEnabler"]),
-        .testTarget(name: "PassSandboxTests", dependencies: ["PassSandbox", "AccessEnabler"]),
+        // Test support: a headless Chromium driven over the DevTools protocol (Foundation only).
+        .target(name: "BrowserHarness", path: "Tests/BrowserHarness"),
+        .testTarget(name: "PassSandboxTests", dependencies: ["PassSandbox", "AccessEnabler", "BrowserHarness"]),
         .testTarget(
             name: "EndToEndTests",
-            dependencies: ["AccessEnabler", "PassSandbox", "AccessEnablerScenarios", "AccessEnablerBenchmarks"],
+            dependencies: ["AccessEnabler", "PassSandbox", "AccessEnablerScenarios", "AccessEnablerBenchmarks", "BrowserHarness"],
             resources: []
         ),
     ],

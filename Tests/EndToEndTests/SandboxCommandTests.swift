@@ -29,6 +29,8 @@ import FoundationNetworking
         #expect(base.host == "127.0.0.1")
         #expect(base.port != nil && base.port != 0)
         #expect(banner.contains("X-Device-Info: "), "the printed curl hint must carry the header registration requires")
+        #expect(banner.contains("second screen: \(base.absoluteString)/activate"), "the banner names the page where a person types a TV's code")
+        #expect(banner.contains("REF30 · Not Boarded Cable (NotBoarded): alice / alice123, bob / bob123"), "the banner lists the test users")
 
         let http = PlainHTTP()
         let json = ["Accept": "application/json"]

@@ -7,8 +7,11 @@ enum SandboxCommand {
     static let help = """
     Usage: accessenabler sandbox [--port N] [--world FILE]
 
-    Serves PassSandbox — DCR, REST API V2, the MVPD login and logout pages — on
+    Serves PassSandbox — DCR, REST API V2, the MVPD login and logout pages, and the
+    second screen (/activate, where a person types the code a TV shows) — on
     http://127.0.0.1:N (N = 0, the default, picks a free port) until interrupted (Ctrl-C).
+    On start it prints the address, the second screen's address and the world's test
+    users (username / password per MVPD).
     --world FILE loads a world file (see Docs/Sandbox.md); without it the built-in world
     (requestor REF30, software statement STATEMENT) is served. A malformed world file is
     refused with the JSON path at fault.
@@ -56,12 +59,27 @@ enum SandboxCommand {
         // Registration requires X-Device-Info (Base64 JSON), so the hint carries one.
         let deviceInfo = Data(#"{"model":"PC","version":"1","osName":"Linux","osVersion":"6","connectionType":"LAN"}"#.utf8).base64EncodedString()
         print("  try: curl -s -X POST \(base.absoluteString)/o/client/register -H 'Content-Type: application/json' -H 'X-Device-Info: \(deviceInfo)' -d '{\"software_statement\":\"\(world.softwareStatements.keys.sorted().first ?? "STATEMENT")\"}'")
+        print("  second screen: \(sandbox.activationURL.absoluteString)")
+        print("    a TV shows a code; type it there in a browser (this computer only: the sandbox listens on 127.0.0.1)")
+        print("  test users (username / password):")
+        for line in testUserLines(world) { print("    \(line)") }
         print("Press Ctrl-C to stop.")
         fflush(nil)
         await waitForInterrupt()
         server.shutdown()
         print("PassSandbox stopped.")
         return 0
+    }
+
+    /// One line per MVPD integration of each requestor: who can sign in there.
+    static func testUserLines(_ world: SandboxWorld) -> [String] {
+        world.serviceProviders.flatMap { provider in
+            provider.mvpds.map { mvpd in
+                let users = mvpd.users.isEmpty ? (mvpd.tempPass ? "no login (temporary access)" : "no users") : mvpd.users.map { "\($0.username) / \($0.password)" }.joined(separator: ", ")
+                let inactive = mvpd.integrationActive ? "" : " (integration inactive)"
+                return "\(provider.id) · \(mvpd.displayName) (\(mvpd.id))\(inactive): \(users)"
+            }
+        }
     }
 
     /// Suspends until SIGINT or SIGTERM.

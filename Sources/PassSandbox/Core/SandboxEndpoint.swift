@@ -34,4 +34,6 @@ public enum SandboxEndpoint: String, CaseIterable, Sendable {
     case logout
     /// The MVPD logout page a `logout` action URL opens; it redirects to the redirect URL.
     case mvpdLogout
+    /// `GET` / `POST /activate`: the second screen, where a person types the code shown on a TV.
+    case activate
 }

@@ -67,8 +67,12 @@ struct AuthenticationSession: Sendable {
     var redirectUrl: String?
     let notBefore: Date
     let notAfter: Date
-    /// Set once the user logged in at the MVPD login page.
+    /// Set once the user logged in at the MVPD login page (or the second screen's MVPD
+    /// choice signed the device in without a login).
     var authenticated = false
+    /// Set when a person typed the code on the second screen (`/activate`): the login then
+    /// ends on a "go back to your TV" page instead of the application's redirect URL.
+    var activatedOnSecondScreen = false
 
     /// The parameters still needed, in the documented order.
     var missingParameters: [String] {

@@ -20,6 +20,7 @@ enum SandboxRoute: Equatable, Sendable {
     case preauthorize(serviceProvider: String, mvpd: String)
     case logout(serviceProvider: String, mvpd: String)
     case mvpdLogout
+    case activate
 
     /// The endpoint, for faults and logs.
     var endpoint: SandboxEndpoint {
@@ -41,6 +42,7 @@ enum SandboxRoute: Equatable, Sendable {
         case .preauthorize: .preauthorize
         case .logout: .logout
         case .mvpdLogout: .mvpdLogout
+        case .activate: .activate
         }
     }
 
@@ -48,7 +50,7 @@ enum SandboxRoute: Equatable, Sendable {
     var allowedMethods: [String] {
         switch self {
         case .dcrRegister, .dcrToken, .createSession, .resumeSession, .partnerSession, .partnerProfile, .authorize, .preauthorize: ["POST"]
-        case .login: ["GET", "POST"]
+        case .login, .activate: ["GET", "POST"]
         case .sessionInformation, .configuration, .authenticate, .profiles, .profileForMVPD, .profileForCode, .logout, .mvpdLogout: ["GET"]
         }
     }
@@ -57,6 +59,8 @@ enum SandboxRoute: Equatable, Sendable {
     static func loginPath(mvpd: String) -> String { "/mvpd/\(mvpd)/login" }
     /// Path of the MVPD logout page.
     static let mvpdLogoutPath = "/adobe-services/logout"
+    /// Path of the second screen's activation page.
+    static let activatePath = "/activate"
 
     /// Parses a request path (query excluded) and method. `nil` for an unknown path.
     ///
@@ -69,6 +73,7 @@ enum SandboxRoute: Equatable, Sendable {
         if segments == ["o", "client", "register"] { self = .dcrRegister; return }
         if segments == ["o", "client", "token"] { self = .dcrToken; return }
         if segments == ["adobe-services", "logout"] { self = .mvpdLogout; return }
+        if segments == ["activate"] { self = .activate; return }
         if segments.count == 3, segments[0] == "mvpd", segments[2] == "login" { self = .login(mvpd: segments[1]); return }
         guard segments.count >= 3, segments[0] == "api", segments[1] == "v2" else { return nil }
         segments.removeFirst(2)

@@ -18,10 +18,11 @@ enum HTTPPageLoader {
         var body: Data
     }
 
-    static func send(method: String, url: URL, body: [UInt8], contentType: String?) async throws(SimulatedUserAgentError) -> (status: Int, location: String?, body: String) {
+    static func send(method: String, url: URL, body: [UInt8], contentType: String?, accept: String) async throws(SimulatedUserAgentError) -> (status: Int, location: String?, body: String) {
         var request = URLRequest(url: url, timeoutInterval: 10)
         request.httpMethod = method
         request.setValue("PassSandbox SimulatedUserAgent", forHTTPHeaderField: "User-Agent")
+        request.setValue(accept, forHTTPHeaderField: "Accept")
         if let contentType { request.setValue(contentType, forHTTPHeaderField: "Content-Type") }
         if !body.isEmpty { request.httpBody = Data(body) }
         let configuration = URLSessionConfiguration.ephemeral

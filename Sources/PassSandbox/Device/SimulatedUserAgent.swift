@@ -4,7 +4,7 @@ import FoundationNetworking
 #endif
 
 /// Why the simulated user agent stopped.
-public enum SimulatedUserAgentError: Error, Sendable, Equatable {
+public enum SimulatedUserAgentError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The login page showed the form again with this error message.
     case loginRejected(String)
     /// A page answered something a browser could not continue from.
@@ -15,11 +15,41 @@ public enum SimulatedUserAgentError: Error, Sendable, Equatable {
     case tooManyRedirects
     /// The request could not be sent (bad URL, connection failure).
     case transport(String)
+    /// The activation page (or the TV provider choice) came back with this error message:
+    /// an unknown, expired or already used code, or a provider that cannot sign the TV in.
+    case activationRejected(String)
+    /// The session has no MVPD and no `mvpd` was given; `offered` lists the choice's MVPD ids.
+    case providerChoiceRequired(offered: [String])
+    /// `mvpd` is not among the MVPDs the choice offers.
+    case providerNotOffered(String, offered: [String])
+    /// A page refused to go on (status `status`), saying `message`.
+    case pageRefused(status: Int, message: String)
+    /// The page at `url` is not one the second-screen walk expects at that point.
+    case unexpectedPage(url: String)
+
+    /// A sentence for logs and test failures.
+    public var description: String {
+        switch self {
+        case .loginRejected(let message): "The MVPD login page refused the credentials: \(message)"
+        case .unexpectedResponse(let status, let url): "\(url) answered HTTP \(status), which a browser cannot continue from."
+        case .noLoginForm(let url): "\(url) shows no login form."
+        case .tooManyRedirects: "More than ten redirects in a row."
+        case .transport(let reason): "The request could not be sent: \(reason)"
+        case .activationRejected(let message): "The activation page refused the code: \(message)"
+        case .providerChoiceRequired(let offered): "The session has no TV provider: choose one of \(offered.joined(separator: ", "))."
+        case .providerNotOffered(let mvpd, let offered): "\(mvpd) is not offered; the choice lists \(offered.joined(separator: ", "))."
+        case .pageRefused(let status, let message): "The page refused to go on (HTTP \(status)): \(message)"
+        case .unexpectedPage(let url): "\(url) is not a page the second-screen sign-in expects here."
+        }
+    }
 }
 
-/// A browser driving the sandbox's user-agent pages: follows redirects itself, fills in
-/// and submits the MVPD login form, and stops at the first redirect into the application
-/// (a `Location` starting with the redirect prefix).
+/// A browser driving the sandbox's pages: it asks for HTML as a browser does, follows
+/// redirects itself, fills in and submits forms, and stops where the application takes
+/// over: a redirect whose `Location` starts with the redirect prefix, or the page a
+/// browser is shown instead of such a redirect (its `id="redirect-url"` link). On the
+/// second screen it types a code at `/activate`, chooses the TV provider and logs in
+/// (``activate(code:username:password:mvpd:)``).
 ///
 /// In-process it calls ``PassSandbox/respond(to:)`` directly (whatever the URL's host);
 /// over HTTP it uses URLSession with automatic redirects turned off.
@@ -31,6 +61,9 @@ public struct SimulatedUserAgent: Sendable {
 
     private let wire: Wire
     private static let maximumRedirects = 10
+    /// What a browser asks for when it navigates; the sandbox's pages answer browsers with
+    /// pages where a program would get a redirect it cannot show.
+    private static let accept = "text/html,application/xhtml+xml;q=0.9,*/*;q=0.8"
 
     /// A user agent talking to `sandbox` in-process.
     public init(sandbox: PassSandbox) { wire = .inProcess(sandbox) }
@@ -47,16 +80,12 @@ public struct SimulatedUserAgent: Sendable {
         while true {
             switch page {
             case .landed(let url): return url
-            case .page(let url, let html):
+            case .page(let url, let status, let html):
+                guard status == 200 else { throw .unexpectedResponse(status: status, url: url.absoluteString) }
                 if submitted, let message = Self.errorMessage(in: html) { throw .loginRejected(message) }
                 guard !submitted, let form = HTMLForm(html: html) else { throw .noLoginForm(url: url.absoluteString) }
-                var fields = form.hiddenFields
-                fields.append(("username", username))
-                fields.append(("password", password))
-                let body = fields.map { "\(Self.formEncode($0.0))=\(Self.formEncode($0.1))" }.joined(separator: "&")
-                let action = try resolve(form.action.isEmpty ? url.absoluteString : form.action, against: url)
                 submitted = true
-                page = try await load(.init(method: form.method, url: action, body: Array(body.utf8), contentType: "application/x-www-form-urlencoded"), redirectPrefix: redirectPrefix)
+                page = try await submit(form, on: url, adding: [("username", username), ("password", password)], redirectPrefix: redirectPrefix)
             }
         }
     }
@@ -67,7 +96,59 @@ public struct SimulatedUserAgent: Sendable {
         let page = try await load(.init(method: "GET", url: try resolve(url, against: nil)), redirectPrefix: redirectPrefix)
         switch page {
         case .landed(let landing): return landing
-        case .page(let url, _): throw .unexpectedResponse(status: 200, url: url.absoluteString)
+        case .page(let url, let status, _): throw .unexpectedResponse(status: status, url: url.absoluteString)
+        }
+    }
+
+    /// The person on the second screen: opens the sandbox's `/activate`, types `code`,
+    /// chooses `mvpd` when the session has no MVPD (ignored otherwise), logs in with
+    /// `username`/`password`, and stops on the "signed in, go back to your TV" page.
+    /// Returns the MVPD the TV is now signed in with.
+    ///
+    /// A choice that signs the TV in without a login (an existing profile, TempPass, a
+    /// degraded MVPD) ends there, the credentials unused. Throws
+    /// ``SimulatedUserAgentError/activationRejected(_:)`` for an unknown, expired or used
+    /// code, ``SimulatedUserAgentError/providerChoiceRequired(offered:)`` or
+    /// ``SimulatedUserAgentError/providerNotOffered(_:offered:)`` for the choice,
+    /// ``SimulatedUserAgentError/loginRejected(_:)`` for wrong credentials, and
+    /// ``SimulatedUserAgentError/pageRefused(status:message:)`` when a page refuses.
+    @discardableResult
+    public func activate(code: String, username: String, password: String, mvpd: String? = nil) async throws(SimulatedUserAgentError) -> String {
+        var page = try await load(.init(method: "GET", url: try resolve(SandboxRoute.activatePath, against: nil)), redirectPrefix: nil)
+        var done: Set<SandboxPageKind> = []
+        while true {
+            guard case .page(let url, let status, let html) = page else { throw .unexpectedPage(url: "a redirect into the application") }
+            guard status == 200 else {
+                throw .pageRefused(status: status, message: Self.errorMessage(in: html) ?? "HTTP \(status) from \(url.absoluteString)")
+            }
+            let kind = SandboxPageKind(html: html)
+            if let kind, done.contains(kind) {
+                let message = Self.errorMessage(in: html) ?? "\(url.absoluteString) showed the same page again."
+                throw kind == .login ? .loginRejected(message) : .activationRejected(message)
+            }
+            let forms = HTMLForm.forms(in: html)
+            switch kind {
+            case .activate?:
+                guard let form = forms.first(where: { $0.id == "activate-form" }) else { throw .unexpectedPage(url: url.absoluteString) }
+                page = try await submit(form, on: url, adding: [("code", code)], redirectPrefix: nil)
+            case .providerChoice?:
+                guard let form = forms.first(where: { $0.id == "provider-choice" }) else { throw .unexpectedPage(url: url.absoluteString) }
+                let offered = form.buttons.filter { $0.name == "mvpd" }.map(\.value)
+                guard let mvpd else { throw .providerChoiceRequired(offered: offered) }
+                guard offered.contains(mvpd) else { throw .providerNotOffered(mvpd, offered: offered) }
+                page = try await submit(form, on: url, adding: [("mvpd", mvpd)], redirectPrefix: nil)
+            case .login?:
+                guard let form = HTMLForm(html: html) else { throw .noLoginForm(url: url.absoluteString) }
+                page = try await submit(form, on: url, adding: [("username", username), ("password", password)], redirectPrefix: nil)
+            case .signedIn?:
+                guard let marker = html.range(of: "data-mvpd=\""), let end = html[marker.upperBound...].firstIndex(of: "\"") else {
+                    throw .unexpectedPage(url: url.absoluteString)
+                }
+                return SandboxEngine.unescape(String(html[marker.upperBound..<end]))
+            default:
+                throw .unexpectedPage(url: url.absoluteString)
+            }
+            if let kind { done.insert(kind) }
         }
     }
 
@@ -81,10 +162,10 @@ public struct SimulatedUserAgent: Sendable {
     }
 
     private enum Page {
-        /// A redirect into the application.
+        /// A redirect into the application, or the page standing in for one.
         case landed(String)
-        /// An HTML page that is not a redirect.
-        case page(URL, String)
+        /// Any other page: where it was loaded from, its status, its HTML.
+        case page(URL, Int, String)
     }
 
     private struct RawResponse {
@@ -93,20 +174,30 @@ public struct SimulatedUserAgent: Sendable {
         var body: String
     }
 
-    /// Sends `request` and follows redirects (as GET) until a page or a landing.
-    private func load(_ request: PageRequest, redirectPrefix: String) async throws(SimulatedUserAgentError) -> Page {
+    /// Sends `request` and follows redirects (as GET) until a page or a landing (when
+    /// `redirectPrefix` is given).
+    private func load(_ request: PageRequest, redirectPrefix: String?) async throws(SimulatedUserAgentError) -> Page {
         var request = request
         for _ in 0...Self.maximumRedirects {
             let response = try await send(request)
             if (300..<400).contains(response.status), let location = response.location {
-                if location.hasPrefix(redirectPrefix) { return .landed(location) }
+                if let redirectPrefix, location.hasPrefix(redirectPrefix) { return .landed(location) }
                 request = PageRequest(method: "GET", url: try resolve(location, against: request.url))
                 continue
             }
-            guard response.status == 200 else { throw .unexpectedResponse(status: response.status, url: request.url.absoluteString) }
-            return .page(request.url, response.body)
+            if let redirectPrefix, response.status == 200, let handOver = Self.applicationLink(in: response.body), handOver.hasPrefix(redirectPrefix) {
+                return .landed(handOver)
+            }
+            return .page(request.url, response.status, response.body)
         }
         throw .tooManyRedirects
+    }
+
+    /// Submits `form` as found on the page at `url`: its hidden fields, then `fields`.
+    private func submit(_ form: HTMLForm, on url: URL, adding fields: [(String, String)], redirectPrefix: String?) async throws(SimulatedUserAgentError) -> Page {
+        let body = (form.hiddenFields + fields).map { "\(Self.formEncode($0.0))=\(Self.formEncode($0.1))" }.joined(separator: "&")
+        let action = try resolve(form.action.isEmpty ? url.absoluteString : form.action, against: url)
+        return try await load(.init(method: form.method, url: action, body: Array(body.utf8), contentType: "application/x-www-form-urlencoded"), redirectPrefix: redirectPrefix)
     }
 
     private func send(_ request: PageRequest) async throws(SimulatedUserAgentError) -> RawResponse {
@@ -114,7 +205,7 @@ public struct SimulatedUserAgent: Sendable {
         case .inProcess(let sandbox):
             let components = URLComponents(url: request.url, resolvingAgainstBaseURL: false)
             let path = components?.percentEncodedPath ?? request.url.path
-            var headers: [(name: String, value: String)] = [("User-Agent", "PassSandbox SimulatedUserAgent")]
+            var headers: [(name: String, value: String)] = [("User-Agent", "PassSandbox SimulatedUserAgent"), ("Accept", Self.accept)]
             if let type = request.contentType { headers.append(("Content-Type", type)) }
             let response = await sandbox.respond(to: SandboxRequest(
                 method: request.method, path: path.isEmpty ? "/" : path,
@@ -123,7 +214,7 @@ public struct SimulatedUserAgent: Sendable {
             if response.dropConnection { throw .transport("The connection was dropped.") }
             return RawResponse(status: response.status, location: response.header("Location"), body: String(decoding: response.body, as: UTF8.self))
         case .http:
-            let response = try await HTTPPageLoader.send(method: request.method, url: request.url, body: request.body, contentType: request.contentType)
+            let response = try await HTTPPageLoader.send(method: request.method, url: request.url, body: request.body, contentType: request.contentType, accept: Self.accept)
             return RawResponse(status: response.status, location: response.location, body: response.body)
         }
     }
@@ -148,6 +239,16 @@ public struct SimulatedUserAgent: Sendable {
               let end = html[start...].range(of: "</p>")
         else { return nil }
         return SandboxEngine.unescape(String(html[html.index(after: start)..<end.lowerBound]))
+    }
+
+    /// The application's address on a page that stands in for a redirect into it (the
+    /// `id="redirect-url"` link of the "back to the application" and "signed out" pages).
+    static func applicationLink(in html: String) -> String? {
+        guard let kind = SandboxPageKind(html: html), kind == .backToApplication || kind == .signedOut,
+              let anchor = html.range(of: "id=\"redirect-url\""),
+              let tagEnd = html[anchor.upperBound...].firstIndex(of: ">")
+        else { return nil }
+        return HTMLForm.attribute("href", in: String(html[anchor.lowerBound...tagEnd]))
     }
 
     private static func formEncode(_ text: String) -> String { SandboxEngine.formEncode(text) }

@@ -2,7 +2,8 @@ import AccessEnabler
 import Foundation
 
 /// An offline Adobe Pass: the DCR and REST API V2 endpoints, the user-agent pages (the
-/// authenticate URL, the MVPD login and logout pages), driven by a ``SandboxWorld`` and an
+/// authenticate URL, the MVPD login and logout pages, the second screen at
+/// ``activationURL``), driven by a ``SandboxWorld`` and an
 /// injectable ``SandboxClock``, with per-endpoint fault injection and a request log.
 ///
 /// Serve it over loopback HTTP with the sandbox's HTTP server, or in-process through
@@ -63,7 +64,7 @@ public final class PassSandbox: SandboxRequestHandler, @unchecked Sendable {
         if let status = fault?.status {
             switch route.endpoint {
             case .dcrRegister, .dcrToken: return SandboxEngine.oauthError(status >= 500 ? "server_error" : "invalid_request", status: status)
-            case .authenticate, .login, .mvpdLogout: return SandboxEngine.errorPage("The service is unavailable.", status: status)
+            case .authenticate, .login, .mvpdLogout, .activate: return SandboxEngine.errorPage("The service is unavailable.", status: status)
             default: return SandboxEnhancedError.injected(status: status).response
             }
         }

@@ -62,6 +62,7 @@ final class SandboxEngine {
             case .preauthorize(let sp, let mvpd): return try decisions(request, serviceProvider: sp, mvpd: mvpd, authorize: false, now: now)
             case .logout(let sp, let mvpd): return try logout(request, serviceProvider: sp, mvpd: mvpd, now: now)
             case .mvpdLogout: return mvpdLogoutPage(request)
+            case .activate: return activation(request, now: now)
             }
         } catch {
             return error.response

@@ -1,0 +1,33 @@
+/// Which page a person is looking at. Every sandbox page names its kind in
+/// `<main data-page="…">`, so programs (the simulated user agent, the tests) tell pages
+/// apart without reading their prose.
+enum SandboxPageKind: String, Sendable, CaseIterable {
+    /// `/activate`: type the code shown on the TV.
+    case activate
+    /// `/activate` after a code whose session has no MVPD: choose the TV provider.
+    case providerChoice = "provider-choice"
+    /// The MVPD login form.
+    case login
+    /// Second screen done: signed in, go back to the TV.
+    case signedIn = "signed-in"
+    /// Signed in on this device; the application (reached through a custom-scheme
+    /// redirect URL a browser cannot open) takes over.
+    case backToApplication = "back-to-application"
+    /// The MVPD logout page, for a browser that cannot follow a custom-scheme redirect URL.
+    case signedOut = "signed-out"
+    /// A sign-in link that cannot be used (unknown, expired or already used code).
+    case refused
+    /// Any other failure (an injected fault, a request missing a parameter).
+    case error
+
+    /// The marker a page of this kind carries.
+    var marker: String { "data-page=\"\(rawValue)\"" }
+
+    /// The kind named in `html`'s `data-page` marker, if any.
+    init?(html: String) {
+        guard let start = html.range(of: "data-page=\"")?.upperBound,
+              let end = html[start...].firstIndex(of: "\"")
+        else { return nil }
+        self.init(rawValue: String(html[start..<end]))
+    }
+}
