@@ -19,8 +19,6 @@ public final class ScenarioRunner: @unchecked Sendable {
     private var storage: URL!
     private var options: [String: Any] = [:]
     private var stepIndex = 0
-    /// The requestor of the last `setRequestor` step (second-screen URLs name it).
-    private var lastRequestor: String?
     /// Callbacks and HTTP trace lines share this queue, so the transcript keeps the order
     /// in which the SDK produced them.
     private let callbackQueue = DispatchQueue(label: "accessenabler.scenario.callbacks")
@@ -186,7 +184,6 @@ public final class ScenarioRunner: @unchecked Sendable {
         guard let ae = accessEnabler else { return }
         switch step {
         case .setRequestor(let id, let serviceProviders):
-            lastRequestor = id
             if let serviceProviders { ae.setRequestor(id, serviceProviders: serviceProviders) } else { ae.setRequestor(id) }
         case .checkAuthentication: ae.checkAuthentication()
         case .getAuthentication(let force, let filter, let featured):
@@ -266,9 +263,8 @@ public final class ScenarioRunner: @unchecked Sendable {
     private func signInOnSecondScreen(code: String, username: String, password: String) async {
         guard let ae = accessEnabler else { return }
         let before = recorder.authenticationStatusCount
-        let authenticateURL = baseURL.appendingPathComponent("api/v2/authenticate/\(lastRequestor ?? "REF30")/\(code)").absoluteString
-        // A rejected sign-in leaves the person on the form: the SDK keeps polling.
-        guard (try? await userAgent().login(startingAt: authenticateURL, username: username, password: password, redirectPrefix: ae.configuration.redirectURL)) != nil else { return }
+        // A rejected sign-in leaves the person on the page: the SDK keeps polling.
+        guard (try? await userAgent().activate(code: code, username: username, password: password, mvpd: nil)) != nil else { return }
         let interval = max(ae.configuration.secondScreenPollInterval, 3)
         let limit = Int((1_800 / interval).rounded(.up)) + 1
         var polls = 0
