@@ -84,8 +84,9 @@ final class CallbackDiagnostics: @unchecked Sendable {
         call, so without it your app waits for an answer that it never sees. \(choice)
         \(spellings.map { "    \($0)" }.joined(separator: "\n"))
         A method with another name, other labels or other parameter types (Int for Int32, String? for \
-        String!, [MVPD]! for [MVPD]) is a different method that the SDK never calls. If your app does \
-        not need this callback, implement it with an empty body. (Printed once per callback per process.)
+        String!, [MVPD]! for [MVPD]) is a different method that the SDK never calls, and so is a method \
+        that only a subclass declares: put it in the class that adopts EntitlementDelegate. If your app \
+        does not need this callback, implement it with an empty body. (Printed once per callback per process.)
 
         """
     }
