@@ -83,6 +83,12 @@ import Testing
         #expect(reason.getAction() == "none")
     }
 
+    @Test func aRESTDecisionKeepsItsResourceVerdictAndReason() {
+        let error = EnhancedError(status: 403, code: "authorization_denied_by_mvpd")
+        let decision = PreauthorizeOutcome.ResourceDecision(Decision(resource: "sports", source: "mvpd", authorized: false, error: error))
+        #expect(decision == PreauthorizeOutcome.ResourceDecision(resource: "sports", authorized: false, error: error))
+    }
+
     @Test func aServerErrorBecomesAnErrorResponseWithoutDecisions() {
         let error = EnhancedError(code: "bad_request", message: "Missing required parameter : deviceId", details: "", trace: "9f115e1c", action: "none")
         let outcome = PreauthorizeOutcome.serverError(httpStatus: 400, error)

@@ -12,6 +12,17 @@ enum PreauthorizeOutcome: Sendable, Equatable {
         var authorized: Bool
         /// The reason of a deny, when enhanced error reporting gives one.
         var error: EnhancedError?
+
+        init(resource: String, authorized: Bool, error: EnhancedError? = nil) {
+            self.resource = resource
+            self.authorized = authorized
+            self.error = error
+        }
+
+        /// The part of a REST API V2 decision the Preauthorize API reports.
+        init(_ decision: Decision) {
+            self.init(resource: decision.resource, authorized: decision.authorized, error: decision.error)
+        }
     }
 
     /// Adobe Pass decided on every resource (in the order asked).
