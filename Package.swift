@@ -33,6 +33,9 @@ let package = Package(
             dependencies: ["AccessEnabler", "PassSandbox", "AccessEnablerScenarios", "AccessEnablerBenchmarks", "BrowserHarness"],
             resources: []
         ),
+        // Code written the way Adobe's iOS/tvOS documentation spells the SDK, compiled as it
+        // is and driven against PassSandbox: the drop-in port.
+        .testTarget(name: "LegacyPortTests", dependencies: ["AccessEnabler", "PassSandbox", "AccessEnablerScenarios"]),
     ],
     swiftLanguageModes: [.v6]
 )

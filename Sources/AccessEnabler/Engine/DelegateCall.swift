@@ -19,7 +19,17 @@ enum DelegateCall: Sendable {
     case sendTrackingData([String], event: Int32)
     case status(AdvancedStatus)
 
-    /// Delivers this callback to the delegates that are still alive.
+    /// Delivers this callback to the delegates that are still alive, always in today's
+    /// spelling: its default implementation forwards to the legacy spelling, so a delegate
+    /// written either way receives it once.
+    ///
+    /// Most spellings share a name, so each call must reach today's overload. Every argument
+    /// below has exactly today's type (`String`, `[MVPD]`, `[String]`, `[String: Any]`,
+    /// `AdvancedStatus`); the legacy overloads (`String!`, `[Any]!`, `[AnyHashable: Any]!`)
+    /// accept those only through a conversion, which Swift ranks below an exact match. The
+    /// one pair with the same type (`MVPD?` and `MVPD!`) is told apart by viewing the delegate
+    /// as ``SelectedProviderDelegate``, where only today's spelling exists. The legacy-port
+    /// tests check each callback reaches a delegate written in either spelling exactly once.
     func deliver(to delegate: EntitlementDelegate?, statusDelegate: EntitlementStatus?) {
         switch self {
         case .setRequestorComplete(let status): delegate?.setRequestorComplete(status)
@@ -32,7 +42,9 @@ enum DelegateCall: Sendable {
         case .setToken(let token, let resource): delegate?.setToken(token, forResource: resource)
         case .tokenRequestFailed(let resource, let code, let description):
             delegate?.tokenRequestFailed(resource, errorCode: code, errorDescription: description)
-        case .selectedProvider(let mvpd): delegate?.selectedProvider(mvpd)
+        case .selectedProvider(let mvpd):
+            let receiver: (any SelectedProviderDelegate)? = delegate
+            receiver?.selectedProvider(mvpd)
         case .setMetadataStatus(let value, let encrypted, let key, let arguments):
             delegate?.setMetadataStatus(value?.foundationValue, encrypted: encrypted, forKey: key, andArguments: arguments.dictionary)
         case .preauthorizedResources(let resources): delegate?.preauthorizedResources(resources)

@@ -2,6 +2,11 @@ import Foundation
 
 // The legacy SDK's global constants, with the names and values integrations already use.
 
+/// The URL the MVPD login and logout pages end on by default: when the web view reaches it,
+/// hand it to `handleExternalURL`. It is the default of
+/// ``AccessEnablerConfiguration/redirectURL``; compare with the configured value when you change it.
+public let ADOBEPASS_REDIRECT_URL = "adobepass://ios.app"
+
 /// The operation succeeded (`setRequestorComplete`, `setAuthenticationStatus`).
 public let ACCESS_ENABLER_STATUS_SUCCESS: Int32 = 1
 /// The operation failed.

@@ -7,13 +7,15 @@ public struct MVPD: Sendable, Equatable, Hashable {
     public var id: String
     /// The name to show in a picker.
     public var displayName: String
-    /// The address of the MVPD's logo.
-    public var logoURL: String?
+    /// The address of the MVPD's logo, or `nil`. Implicitly unwrapped, as the legacy
+    /// `NSString *` property was, so `URL(string: mvpd.logoURL)` compiles unchanged.
+    public var logoURL: String!
     /// Whether the MVPD supports platform single sign-on (Apple SSO) for this requestor.
     public var enablePlatformServices: Bool
     /// `nil` (no Apple SSO), `"PICKER"` (shown in the system picker, authentication done
-    /// by Adobe) or `"SUPPORTED"` (full partner single sign-on).
-    public var boardingStatus: String?
+    /// by Adobe) or `"SUPPORTED"` (full partner single sign-on). Implicitly unwrapped, as the
+    /// legacy `NSString *` property was.
+    public var boardingStatus: String!
     /// Whether the MVPD appears in the system TV provider picker.
     public var displayInPlatformPicker: Bool
     /// The identifier the partner framework knows this MVPD by.
@@ -22,6 +24,11 @@ public struct MVPD: Sendable, Equatable, Hashable {
     public var isTempPass: Bool
     /// Whether the MVPD is a proxy.
     public var isProxy: Bool
+
+    /// The MVPD identifier under its legacy name (`mvpd.ID`); the same as ``id``.
+    /// Implicitly unwrapped, as the legacy `NSString *` property was, so both
+    /// `setSelectedProvider(mvpd.ID)` and `if let id = mvpd.ID` compile unchanged.
+    public var ID: String! { id }
 
     /// Creates an MVPD description.
     public init(

@@ -15,3 +15,12 @@ public struct TVProviderDialog: Sendable, Equatable {
         self.featured = featured
     }
 }
+
+#if !canImport(UIKit)
+/// On platforms without UIKit (Linux), the type of the `viewController` the legacy
+/// `presentTvProviderDialog(_ viewController: UIViewController!)` and
+/// `dismissTvProviderDialog(_:)` callbacks receive, so those methods compile as written for
+/// iOS. There is no view controller to present: the partner framework shows its own picker,
+/// and the value says which providers it shows (``TVProviderDialog``).
+public typealias UIViewController = TVProviderDialog
+#endif
