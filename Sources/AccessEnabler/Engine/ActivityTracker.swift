@@ -13,8 +13,8 @@ final class ActivityTracker: @unchecked Sendable {
     private let lock = NSLock()
     /// Events posted and not yet handled.
     private var queuedEvents = 0
-    /// Child tasks in flight.
-    private var children = 0
+    /// Child tasks in flight, by token.
+    private var children: Set<UInt64> = []
     /// Back-off waits in progress, by token, with their deadlines.
     private var backOffs: [UInt64: Date] = [:]
     /// Poll timers set, by token, with their deadlines.
@@ -27,8 +27,18 @@ final class ActivityTracker: @unchecked Sendable {
 
     func eventPosted() { change { queuedEvents += 1 } }
     func eventHandled() { change { queuedEvents -= 1 } }
-    func childStarted() { change { children += 1 } }
-    func childEnded() { change { children -= 1 } }
+    /// A child task starts; returns its token for ``childEnded(_:)``.
+    func childStarted() -> UInt64 {
+        change {
+            nextToken += 1
+            children.insert(nextToken)
+            return nextToken
+        }
+    }
+
+    /// The child task ended, or was cancelled (it may still be unwinding: a cancelled task
+    /// no longer counts as work under way). Ending twice is harmless.
+    func childEnded(_ token: UInt64) { change { _ = children.remove(token) } }
 
     /// A back-off wait until `deadline` begins; returns its token for ``backOffEnded(_:)``.
     func backOffStarted(until deadline: Date) -> UInt64 {
@@ -81,7 +91,7 @@ final class ActivityTracker: @unchecked Sendable {
     }
 
     private func evaluate(now: Date) -> Quiescence? {
-        let running = min(queuedEvents, 1) + children
+        let running = min(queuedEvents, 1) + children.count
         let dueTimer = timers.values.contains { $0 <= now }
         if running == 0 && queuedEvents == 0 && !dueTimer { return .idle }
         guard running > 0, !dueTimer else { return nil }

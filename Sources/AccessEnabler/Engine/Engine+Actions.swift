@@ -24,7 +24,7 @@ extension EntitlementEngine {
             case .startPartnerSignIn(let flow, let filter):
                 startPartnerSignIn(flow, filter: filter)
             case .cancelPartnerSignIn(let flow):
-                children.cancelPartnerSignIn(flow)
+                cancel(children.cancelPartnerSignIn(flow), isTimer: false)
             case .createSession(let flow, let mvpd, let opened):
                 await openSession(flow, mvpd: mvpd, opened: opened)
             case .openLoginPage(let url, let mvpd):
@@ -32,7 +32,9 @@ extension EntitlementEngine {
             case .waitForPoll(let flow, let until):
                 setPollTimer(flow, until: until)
             case .stopPolling(let flow):
-                if let token = children.stopPolling(flow) { mailbox.activity.timerEnded(token) }
+                let stopped = children.stopPolling(flow)
+                cancel(stopped.timer, isTimer: true)
+                cancel(stopped.fetch, isTimer: false)
             case .fetchProfile(let flow, let session):
                 startPollFetch(flow, session: session)
             case .store(let profile):
@@ -58,6 +60,13 @@ extension EntitlementEngine {
 
     // MARK: Child tasks
 
+    /// Cancels a child task; it stops counting as work under way at once.
+    private func cancel(_ child: FlowChildren.Child?, isTimer: Bool) {
+        guard let child else { return }
+        child.task.cancel()
+        if isTimer { mailbox.activity.timerEnded(child.token) } else { mailbox.activity.childEnded(child.token) }
+    }
+
     /// Runs the interactive partner sign-in as a child task; its picker and its outcome
     /// come back as events, so the engine keeps answering other calls meanwhile.
     private func startPartnerSignIn(_ flow: FlowID, filter: PickerFilter?) {
@@ -66,16 +75,16 @@ extension EntitlementEngine {
             return
         }
         let mailbox = mailbox
-        mailbox.activity.childStarted()
+        let token = mailbox.activity.childStarted()
         let task = Task {
             let outcome = await signIn.interactive(
                 filter: filter,
                 presented: { mailbox.post(.pickerPresented(flow, $0)) },
                 dismissed: { mailbox.post(.pickerDismissed(flow, $0)) })
-            mailbox.post(.partnerSignInFinished(flow, outcome))
-            mailbox.activity.childEnded()
+            if !Task.isCancelled { mailbox.post(.partnerSignInFinished(flow, outcome)) }
+            mailbox.activity.childEnded(token)
         }
-        children.startedPartnerSignIn(flow, task)
+        cancel(children.startedPartnerSignIn(FlowChildren.Child(flow: flow, task: task, token: token)), isTimer: false)
     }
 
     /// Sets the poll timer of `flow` on the configuration's clock.
@@ -92,10 +101,7 @@ extension EntitlementEngine {
             }
             mailbox.activity.timerFired(token) { mailbox.postCounted(.pollDue(flow)) }
         }
-        if let replaced = children.setPollTimer(flow, task, token: token) {
-            replaced.task.cancel()
-            mailbox.activity.timerEnded(replaced.token)
-        }
+        cancel(children.setPollTimer(FlowChildren.Child(flow: flow, task: task, token: token)), isTimer: true)
     }
 
     /// `GET profiles/code/{code}` as a child task; the answer comes back as an event.
@@ -104,7 +110,7 @@ extension EntitlementEngine {
         let client = client(for: session.mvpd)
         let context = context()
         let mailbox = mailbox
-        mailbox.activity.childStarted()
+        let token = mailbox.activity.childStarted()
         let task = Task {
             let result: Result<[Profile], RESTClientError>
             do throws(RESTClientError) {
@@ -112,9 +118,9 @@ extension EntitlementEngine {
             } catch {
                 result = .failure(error)
             }
-            mailbox.post(.pollAnswered(flow, session: session, result))
-            mailbox.activity.childEnded()
+            if !Task.isCancelled { mailbox.post(.pollAnswered(flow, session: session, result)) }
+            mailbox.activity.childEnded(token)
         }
-        children.startedPollFetch(flow, task)
+        cancel(children.startedPollFetch(FlowChildren.Child(flow: flow, task: task, token: token)), isTimer: false)
     }
 }

@@ -5,56 +5,65 @@ import Foundation
 /// ``FlowID``; cancelling a flow cancels its tasks, and their late answers are dropped by
 /// the state machine.
 struct FlowChildren: Sendable {
-    private var partnerSignIn: (flow: FlowID, task: Task<Void, Never>)?
-    private var pollTimer: (flow: FlowID, task: Task<Void, Never>, token: UInt64)?
-    private var pollFetch: (flow: FlowID, task: Task<Void, Never>)?
+    /// A running child task: its flow, the task, and its activity token.
+    struct Child: Sendable {
+        let flow: FlowID
+        let task: Task<Void, Never>
+        let token: UInt64
+    }
 
-    mutating func startedPartnerSignIn(_ flow: FlowID, _ task: Task<Void, Never>) {
-        partnerSignIn?.task.cancel()
-        partnerSignIn = (flow, task)
+    private var partnerSignIn: Child?
+    private var pollTimer: Child?
+    private var pollFetch: Child?
+
+    /// Records the partner sign-in; returns the one it replaced (to cancel).
+    mutating func startedPartnerSignIn(_ child: Child) -> Child? {
+        defer { partnerSignIn = child }
+        return partnerSignIn
     }
 
     mutating func partnerSignInEnded(_ flow: FlowID) {
         if partnerSignIn?.flow == flow { partnerSignIn = nil }
     }
 
-    mutating func cancelPartnerSignIn(_ flow: FlowID) {
-        guard partnerSignIn?.flow == flow else { return }
-        partnerSignIn?.task.cancel()
+    /// Forgets the partner sign-in of `flow`; returns it (to cancel).
+    mutating func cancelPartnerSignIn(_ flow: FlowID) -> Child? {
+        guard let child = partnerSignIn, child.flow == flow else { return nil }
         partnerSignIn = nil
+        return child
     }
 
     /// Replaces the poll timer; returns the one it replaced (to cancel).
-    mutating func setPollTimer(_ flow: FlowID, _ task: Task<Void, Never>, token: UInt64) -> (task: Task<Void, Never>, token: UInt64)? {
-        defer { pollTimer = (flow, task, token) }
-        return pollTimer.map { ($0.task, $0.token) }
+    mutating func setPollTimer(_ child: Child) -> Child? {
+        defer { pollTimer = child }
+        return pollTimer
     }
 
     mutating func pollTimerFired(_ flow: FlowID) {
         if pollTimer?.flow == flow { pollTimer = nil }
     }
 
-    mutating func startedPollFetch(_ flow: FlowID, _ task: Task<Void, Never>) {
-        pollFetch?.task.cancel()
-        pollFetch = (flow, task)
+    /// Records the poll in flight; returns the one it replaced (to cancel).
+    mutating func startedPollFetch(_ child: Child) -> Child? {
+        defer { pollFetch = child }
+        return pollFetch
     }
 
     mutating func pollFetchEnded(_ flow: FlowID) {
         if pollFetch?.flow == flow { pollFetch = nil }
     }
 
-    /// Stops the poll timer and any poll in flight of `flow`; returns the timer's token.
-    mutating func stopPolling(_ flow: FlowID) -> UInt64? {
-        var token: UInt64?
+    /// Forgets the poll timer and any poll in flight of `flow`; returns them (to cancel).
+    mutating func stopPolling(_ flow: FlowID) -> (timer: Child?, fetch: Child?) {
+        var stopped: (timer: Child?, fetch: Child?) = (nil, nil)
         if let timer = pollTimer, timer.flow == flow {
-            timer.task.cancel()
-            token = timer.token
+            stopped.timer = timer
             pollTimer = nil
         }
         if let fetch = pollFetch, fetch.flow == flow {
-            fetch.task.cancel()
+            stopped.fetch = fetch
             pollFetch = nil
         }
-        return token
+        return stopped
     }
 }
