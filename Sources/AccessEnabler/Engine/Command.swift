@@ -15,6 +15,7 @@ enum Command: Sendable {
     case logout
     case getSelectedProvider
     case getMetadata(MetadataQuery, arguments: MetadataArguments)
+    case preauthorize(PreauthorizeRequest, AccessEnablerCallback<PreauthorizeResponse>)
 }
 
 /// The options of `setOptions`, typed.

@@ -18,6 +18,8 @@ enum DelegateCall: Sendable {
     case preauthorizedResources([String])
     case sendTrackingData([String], event: Int32)
     case status(AdvancedStatus)
+    /// The Preauthorize API's answer for the callback object the app passed.
+    case preauthorizeResult(PreauthorizeOutcome, AccessEnablerCallback<PreauthorizeResponse>)
 
     /// Delivers this callback to the delegates that are still alive, always in today's
     /// spelling: its default implementation forwards to the legacy spelling, so a delegate
@@ -50,6 +52,7 @@ enum DelegateCall: Sendable {
         case .preauthorizedResources(let resources): delegate?.preauthorizedResources(resources)
         case .sendTrackingData(let data, let event): delegate?.sendTrackingData(data, forEventType: event)
         case .status(let status): statusDelegate?.status(status)
+        case .preauthorizeResult(let outcome, let callback): outcome.deliver(to: callback)
         }
     }
 }

@@ -78,7 +78,7 @@ extension EntitlementEngine {
     }
 
     /// `checkPreauthorizedResources`: cached decisions answer repeated questions with no
-    /// round trip unless `cache` is false.
+    /// round trip unless `cache` is false; the legacy projection of the ledger.
     func checkPreauthorizedResources(_ resources: [String], cache: Bool) async {
         if let problem = requestorProblem() {
             emitStatus(problem)
@@ -86,33 +86,82 @@ extension EntitlementEngine {
             return
         }
         let verdict = await currentAuthentication()
-        guard let requestor = requestorID, let profile = verdict.profile else {
+        guard let profile = verdict.profile else {
             emitStatus(StatusCatalog.status("N000", message: "The user is not authenticated: no resource is preauthorized."))
             emit(.preauthorizedResources([]))
             return
         }
-        var known = cache ? store.preauthorizations(requestor: requestor).filter { $0.value.expiresAt > now } : [:]
-        let missing = uniqued(resources).filter { known[$0] == nil }
-        if !missing.isEmpty {
-            let partnerStatus = await decisionPartnerStatus(for: profile, snapshot: verdict.snapshot)
+        var ledger = PreauthorizationLedger(requested: resources, cached: store.preauthorizations(requestor: profile.requestor), useCache: cache, now: now)
+        if let error = await askMissing(&ledger, profile: profile, snapshot: verdict.snapshot) {
+            emitStatus(StatusCatalog.status("P100", message: "Preauthorization failed: \(error.message)", details: error.enhancedError?.details, enhancedError: error.enhancedError))
+        }
+        emit(.preauthorizedResources(ledger.permitted))
+    }
+
+    /// `preauthorize(_:didCompleteWith:)` (Preauthorize API, v3.6): the same ledger,
+    /// projected as per-resource decisions with their reasons, or a failure.
+    func preauthorize(_ request: PreauthorizeRequest, callback: AccessEnablerCallback<PreauthorizeResponse>) async {
+        guard requestorProblem() == nil else {
+            emit(.preauthorizeResult(.sdkFailure(.requestorNotConfigured), callback))
+            return
+        }
+        let verdict = await currentAuthentication()
+        guard let profile = verdict.profile else {
+            let expired = requestorID.flatMap { store.profile(requestor: $0) } != nil
+            emit(.preauthorizeResult(.sdkFailure(expired ? .authenticationSessionExpired : .authenticationSessionMissing), callback))
+            return
+        }
+        // REST API V2 has no control over Adobe Pass's own cache: REMOTE_CACHE cannot be honoured.
+        var ledger = PreauthorizationLedger(
+            requested: request.resources, cached: store.preauthorizations(requestor: profile.requestor),
+            useCache: request.isEnabled(.LOCAL_CACHE), now: now)
+        if let error = await askMissing(&ledger, profile: profile, snapshot: verdict.snapshot) {
+            emit(.preauthorizeResult(Self.preauthorizeOutcome(for: error), callback))
+            return
+        }
+        emit(.preauthorizeResult(.decisions(ledger.resourceDecisions), callback))
+    }
+
+    /// Asks Adobe Pass for the ledger's missing resources (in batches when the app set a
+    /// batch size) and caches the answers; the first failure, if any, ends the asking.
+    private func askMissing(_ ledger: inout PreauthorizationLedger, profile: StoredProfile, snapshot: PartnerSnapshot?) async -> RESTClientError? {
+        let batches = ledger.batches(limit: configuration.preauthorizationBatchSize)
+        guard !batches.isEmpty else { return nil }
+        let partnerStatus = await decisionPartnerStatus(for: profile, snapshot: snapshot)
+        for batch in batches {
             do {
-                let decisions = try await client(for: profile.mvpd).preauthorize(serviceProvider: requestor, mvpd: profile.mvpd, resources: missing, context: context(partnerStatus: partnerStatus))
-                var all = store.preauthorizations(requestor: requestor)
-                for decision in decisions {
-                    let expiry = decision.notAfter ?? now.addingTimeInterval(300)
-                    let entry = StoredPreauthorization(resource: decision.resource, authorized: decision.authorized, expiresAt: expiry)
-                    all[decision.resource] = entry
-                    known[decision.resource] = entry
-                }
-                store.setPreauthorizations(requestor: requestor, all)
+                let decisions = try await client(for: profile.mvpd).preauthorize(
+                    serviceProvider: profile.requestor, mvpd: profile.mvpd, resources: batch, context: context(partnerStatus: partnerStatus))
+                ledger.record(decisions)
+                store.setPreauthorizations(
+                    requestor: profile.requestor,
+                    store.preauthorizations(requestor: profile.requestor).merging(ledger.answersToCache(decisions, now: now)) { $1 })
             } catch {
-                let enhanced: EnhancedError? = if case .server(_, _, let e) = error { e } else { nil }
-                emitStatus(StatusCatalog.status("P100", message: "Preauthorization failed: \(error.message)", details: enhanced?.details, enhancedError: enhanced))
-                emit(.preauthorizedResources(resources.filter { known[$0]?.authorized == true }))
-                return
+                return error
             }
         }
-        emit(.preauthorizedResources(uniqued(resources).filter { known[$0]?.authorized == true }))
+        return nil
+    }
+
+    /// The Preauthorize API's shape of a failed request: a server error (with its status)
+    /// is a response; what the SDK could not get at all is a failure.
+    static func preauthorizeOutcome(for error: RESTClientError) -> PreauthorizeOutcome {
+        switch error {
+        case .server(let operation, let httpStatus, let enhanced):
+            if operation == .dcrRegister || operation == .dcrToken { return .sdkFailure(.accessTokenUnavailable) }
+            guard let enhanced else { return .sdkFailure(.serverResponseFormatUnknown) }
+            return .serverError(httpStatus: httpStatus, enhanced)
+        case .throttled(_, let retryAfter):
+            let wait = retryAfter.map { " Retry after \(Int($0.rounded(.up))) s." } ?? " Retry after at least 1 s."
+            return .serverError(httpStatus: 429, EnhancedError(
+                status: 429, code: "too_many_requests", message: "Adobe Pass throttled this device." + wait, action: "retry-after"))
+        case .transport:
+            return .sdkFailure(.networkError)
+        case .malformedBody, .undocumentedStatus:
+            return .sdkFailure(.serverResponseFormatUnknown)
+        case .invalidDeviceInfo, .invalidRequest:
+            return .sdkFailure(.accessTokenUnavailable)
+        }
     }
 
     /// The partner status decisions carry for an `appleSSO` profile (never prompting).
@@ -129,8 +178,4 @@ extension EntitlementEngine {
         return PartnerStatusValidation.validatedStatus(access: snapshot.access, account: snapshot.account, knownMappingIDs: knownMappingIDs, now: now)
     }
 
-    private func uniqued(_ items: [String]) -> [String] {
-        var seen: Set<String> = []
-        return items.filter { seen.insert($0).inserted }
-    }
 }

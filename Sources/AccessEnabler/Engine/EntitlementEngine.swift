@@ -116,6 +116,7 @@ actor EntitlementEngine {
         case .logout: await logout()
         case .getSelectedProvider: await getSelectedProvider()
         case .getMetadata(let query, let arguments): await getMetadata(query, arguments: arguments)
+        case .preauthorize(let request, let callback): await preauthorize(request, callback: callback)
         }
     }
 

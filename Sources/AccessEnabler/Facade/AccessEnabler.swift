@@ -208,6 +208,21 @@ public final class AccessEnabler: @unchecked Sendable {
         submit(.checkPreauthorizedResources(resources, cache: cache))
     }
 
+    /// The Preauthorize API (v3.6): decisions for the request's resources, each with the
+    /// reason for a denial, delivered to `callback` on the callback queue — `onResponse`
+    /// for decisions or an Adobe Pass error, `onFailure` when the SDK could not ask (no
+    /// requestor, not authenticated, network). With ``PreauthorizeRequest/Feature/LOCAL_CACHE``
+    /// disabled the SDK's cache is bypassed; REST API V2 offers no control over Adobe Pass's
+    /// own cache, so ``PreauthorizeRequest/Feature/REMOTE_CACHE`` has no effect.
+    public func preauthorize(_ request: PreauthorizeRequest, didCompleteWith callback: AccessEnablerCallback<PreauthorizeResponse>) {
+        submit(.preauthorize(request, callback))
+    }
+
+    /// ``preauthorize(_:didCompleteWith:)`` in the unlabelled form of Adobe's sample code.
+    public func preauthorize(_ request: PreauthorizeRequest, _ callback: AccessEnablerCallback<PreauthorizeResponse>) {
+        preauthorize(request, didCompleteWith: callback)
+    }
+
     // MARK: Session
 
     /// Signs the user out. Ends in `setAuthenticationStatus(0, USER_NOT_AUTHENTICATED_ERROR)`

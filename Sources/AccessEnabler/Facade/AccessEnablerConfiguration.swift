@@ -57,6 +57,11 @@ public struct AccessEnablerConfiguration: Sendable {
     /// login page reached the redirect URL). Default 5; values under 3 are raised to 3, the
     /// least REST API V2 allows.
     public var secondScreenPollInterval: TimeInterval = 5
+    /// The most resources one preauthorization request asks about; more are asked in
+    /// several requests. `nil` (the default): one request, and Adobe Pass refuses too many
+    /// (`too_many_resources`: status P100). Set it to the limit of your integrations in the
+    /// TVE Dashboard (usually 5).
+    public var preauthorizationBatchSize: Int?
     /// The `X-Device-Info` fields. `nil`: a description of this Linux device for ``platform``.
     public var deviceInfo: DeviceInfo?
     /// Where tokens, credentials and the device identifier are stored. Default:

@@ -82,6 +82,8 @@ public struct Scenario: Sendable {
         case checkAuthorization(String)
         case getAuthorization(String)
         case checkPreauthorizedResources([String], cache: Bool)
+        /// The Preauthorize API with the features to disable (`LOCAL_CACHE`, `REMOTE_CACHE`).
+        case preauthorize(resources: [String], disable: [String])
         case getMetadata(opCode: String, key: String?, resource: String?)
         case getSelectedProvider
         case logout
@@ -113,6 +115,8 @@ public struct Scenario: Sendable {
             case .getAuthorization(let resource): return "getAuthorization(\(quoted(resource)))"
             case .checkPreauthorizedResources(let resources, let cache):
                 return cache ? "checkPreauthorizedResources(\(resources))" : "checkPreauthorizedResources(\(resources), cache: false)"
+            case .preauthorize(let resources, let disable):
+                return "preauthorize(\(resources)\(disable.isEmpty ? "" : ", disabling \(disable.joined(separator: ", "))"))"
             case .getMetadata(let opCode, let key, let resource):
                 return "getMetadata(\(opCode)\(key.map { ", \(quoted($0))" } ?? "")\(resource.map { ", resource: \(quoted($0))" } ?? ""))"
             case .getSelectedProvider: return "getSelectedProvider()"
@@ -156,6 +160,7 @@ public struct Scenario: Sendable {
             case .checkAuthorization: "checkAuthorization"
             case .getAuthorization: "getAuthorization"
             case .checkPreauthorizedResources: "checkPreauthorizedResources"
+            case .preauthorize: "preauthorize"
             case .getMetadata: "getMetadata"
             case .getSelectedProvider: "getSelectedProvider"
             case .logout: "logout"

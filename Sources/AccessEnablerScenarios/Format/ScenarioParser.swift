@@ -126,8 +126,8 @@ public enum ScenarioParser {
 
     private static let stepNames: Set<String> = [
         "setRequestor", "checkAuthentication", "getAuthentication", "setSelectedProvider", "login", "handleExternalURL",
-        "checkAuthorization", "getAuthorization", "checkPreauthorizedResources", "getMetadata", "getSelectedProvider", "logout",
-        "device", "world", "advanceClock", "restart", "setOptions", "fault", "clearFaults",
+        "checkAuthorization", "getAuthorization", "checkPreauthorizedResources", "preauthorize", "getMetadata", "getSelectedProvider",
+        "logout", "device", "world", "advanceClock", "restart", "setOptions", "fault", "clearFaults",
     ]
 
     private static func parseStep(_ reader: JSONReader, world: SandboxWorld) throws(ScenarioError) -> Scenario.Step {
@@ -165,6 +165,13 @@ public enum ScenarioParser {
             if case .array = argument.value { return .checkPreauthorizedResources(try argument.requireStrings(), cache: true) }
             try argument.allowOnly(["resources", "cache"])
             return .checkPreauthorizedResources(try argument.requireMember("resources").requireStrings(), cache: try argument.member("cache")?.requireBool() ?? true)
+        case "preauthorize":
+            try argument.allowOnly(["resources", "disable"])
+            let disabled = try argument.member("disable")?.requireStrings() ?? []
+            for (index, feature) in disabled.enumerated() where PreauthorizeRequest.Feature(rawValue: feature) == nil {
+                throw ScenarioError(path: "\(argument.path).disable[\(index)]", reason: "expected \"LOCAL_CACHE\" or \"REMOTE_CACHE\", found \"\(feature)\"")
+            }
+            return .preauthorize(resources: try argument.requireMember("resources").requireStrings(), disable: disabled)
         case "getMetadata":
             try argument.allowOnly(["opCode", "key", "resource"])
             let opCode = try argument.requireMember("opCode")

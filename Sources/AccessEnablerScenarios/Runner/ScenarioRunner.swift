@@ -210,6 +210,15 @@ public final class ScenarioRunner: @unchecked Sendable {
         case .checkAuthorization(let resource): ae.checkAuthorization(resource)
         case .getAuthorization(let resource): ae.getAuthorization(resource)
         case .checkPreauthorizedResources(let resources, let cache): ae.checkPreauthorizedResources(resources, cache: cache)
+        case .preauthorize(let resources, let disable):
+            let request = PreauthorizeRequest.Builder()
+                .setResources(resources: resources)
+                .disableFeatures(features: Set(disable.compactMap(PreauthorizeRequest.Feature.init(rawValue:))))
+                .build()
+            let recorder = recorder
+            ae.preauthorize(request, didCompleteWith: AccessEnablerCallback(
+                onResponse: { recorder.recordPreauthorize($0, failure: false) },
+                onFailure: { recorder.recordPreauthorize($0, failure: true) }))
         case .getMetadata(let opCode, let key, let resource):
             var query: [String: Any] = [:]
             switch opCode {

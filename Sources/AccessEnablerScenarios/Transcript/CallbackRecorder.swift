@@ -141,6 +141,27 @@ public final class CallbackRecorder: EntitlementDelegate, EntitlementStatus, @un
         record("sendTrackingData", [("event", .number(Double(event))), ("data", .array(data.map { .string($0) }))])
     }
 
+    // MARK: Preauthorize API
+
+    /// Records the Preauthorize API's answer: `result` (`response` or `failure`), the
+    /// decisions (`id`, `authorized`, and `error.code` when denied with a reason) and the
+    /// `status` code when there is one.
+    public func recordPreauthorize(_ response: PreauthorizeResponse, failure: Bool) {
+        var fields: [(key: String, value: JSONValue)] = [("result", .string(failure ? "failure" : "response"))]
+        fields.append(("resources", .array(response.decisions.map { decision in
+            var entry: [String: JSONValue] = ["id": .string(decision.id), "authorized": .bool(decision.authorized)]
+            if let code = decision.error?.code { entry["error"] = .object(["code": .string(code)]) }
+            return .object(entry)
+        })))
+        if let status = response.status {
+            var entry: [String: JSONValue] = ["status": .number(Double(status.status))]
+            if let code = status.code { entry["code"] = .string(code) }
+            if let message = status.message { entry["message"] = .string(message) }
+            fields.append(("status", .object(entry)))
+        }
+        record("preauthorize", fields)
+    }
+
     // MARK: EntitlementStatus
 
     /// Records an advanced status as a transcript line.

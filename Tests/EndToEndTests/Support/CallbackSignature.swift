@@ -44,6 +44,7 @@ enum CallbackSignature {
             return "setMetadataStatus(\(string("key")),\(string("encrypted")),\(line["metadata"]?.compactJSON ?? "null"))"
         case "preauthorizedResources": return "preauthorizedResources(\(list("resources")))"
         case "selectedProvider": return "selectedProvider(\(string("mvpd")))"
+        case "preauthorize": return "preauthorize"
         default: return name
         }
     }

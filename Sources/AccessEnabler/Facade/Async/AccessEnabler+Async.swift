@@ -111,6 +111,21 @@ extension AccessEnabler {
         return permitted
     }
 
+    /// The Preauthorize API: the decisions (with their reasons) or the Adobe Pass error as
+    /// a response; throws ``AccessEnablerError`` (`errorCode` = the failure's code) when the
+    /// SDK could not ask.
+    public func preauthorize(_ request: PreauthorizeRequest) async throws -> PreauthorizeResponse {
+        let reply = try await ask(.preauthorize(request, AccessEnablerCallback(onResponse: { _ in }, onFailure: { _ in }))) {
+            if case .preauthorizeResult = $0 { .terminal } else { .more }
+        }
+        guard case .preauthorizeResult(let outcome, _) = reply.terminal else { return PreauthorizeResponse() }
+        if outcome.isFailure {
+            let status = outcome.response.status
+            throw AccessEnablerError(errorCode: status?.code ?? "preauthorization_failed", message: status?.message ?? "The preauthorization could not be requested.")
+        }
+        return outcome.response
+    }
+
     // MARK: Session
 
     /// `logout`: signs the user out (on iOS a regular MVPD's logout page may need opening first).

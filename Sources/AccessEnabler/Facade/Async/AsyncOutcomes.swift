@@ -134,4 +134,6 @@ public enum AccessEnablerEvent: Sendable, Equatable {
     case trackingData([String], event: Int32)
     /// `status`.
     case status(AdvancedStatus)
+    /// The Preauthorize API's answer (`failure`: it went to `onFailure`).
+    case preauthorizeResult(PreauthorizeResponse, failure: Bool)
 }

@@ -56,6 +56,7 @@ extension AccessEnablerEvent {
         case .preauthorizedResources(let resources): self = .preauthorizedResources(resources)
         case .sendTrackingData(let data, let event): self = .trackingData(data, event: event)
         case .status(let status): self = .status(status)
+        case .preauthorizeResult(let outcome, _): self = .preauthorizeResult(outcome.response, failure: outcome.isFailure)
         }
     }
 }
