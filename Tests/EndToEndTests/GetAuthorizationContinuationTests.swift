@@ -13,7 +13,7 @@ import Testing
         #expect(try await rig.run(.getAuthorization("news")) == [regularDialog])
         #expect(try await rig.run(.setSelectedProvider("TempPass")) == [
             "sendTrackingData(2,TempPass)", "status(N011,info)", "sendTrackingData(0,true,TempPass)", authenticated,
-            "sendTrackingData(1,true,TempPass)", "setToken(news)",
+            "status(Z011,info)", "sendTrackingData(1,true,TempPass)", "setToken(news)",
         ])
         #expect(rig.restCalls == ["POST /api/v2/REF30/sessions", "GET /api/v2/REF30/profiles/TempPass", "POST /api/v2/REF30/decisions/authorize/TempPass"])
     }

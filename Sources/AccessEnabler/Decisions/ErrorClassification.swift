@@ -21,6 +21,8 @@ enum ErrorClassification {
             }
         case .transport:
             return StatusCatalog.status("CFG404", message: message)
+        case .throttled:
+            return StatusCatalog.status("CFG429", message: message)
         case .undocumentedStatus(_, let httpStatus):
             return StatusCatalog.status(httpStatus >= 500 ? "CFG\(httpStatus)" : "CFG400", message: message)
         case .malformedBody:

@@ -131,7 +131,9 @@ extension EntitlementEngine {
                 let stored = StoredProfile(profile, requestor: requestor, tokenSource: nil, partnerProviderID: nil, serviceProvider: client.baseURL)
                 await perform(machine.signedInDirectly(flow, profile: stored, status: note))
             } catch {
-                await perform(machine.sessionFailed(flow, status: ErrorClassification.authenticationStatus(error)))
+                // A used-up TempPass is refused when its profile is asked for (N111).
+                let status = Self.usedUpTempPass(error.enhancedError, mvpd: mvpd) ?? ErrorClassification.authenticationStatus(error)
+                await perform(machine.sessionFailed(flow, status: status))
             }
             return
         }
@@ -141,11 +143,20 @@ extension EntitlementEngine {
     /// Why a session could not be opened: `REG500` when a second screen needed its code,
     /// else the authentication status of the failure.
     private func sessionFailureStatus(_ error: RESTClientError, screen: AuthenticationStateMachine.LoginScreen, mvpd: MVPD) -> AdvancedStatus {
+        if let usedUp = Self.usedUpTempPass(error.enhancedError, mvpd: mvpd) { return usedUp }
         let status = ErrorClassification.authenticationStatus(error)
         guard case .secondScreen = screen else { return status }
         return StatusCatalog.status(
             "REG500", message: "The registration code for \(mvpd.displayName) could not be obtained from Adobe Pass: \(error.message)",
             details: status.details, enhancedError: status.enhancedError)
+    }
+
+    /// N111 when Adobe Pass says the TempPass time is used up, else `nil`.
+    static func usedUpTempPass(_ error: EnhancedError?, mvpd: MVPD) -> AdvancedStatus? {
+        guard let error, error.code == "temporary_access_duration_limit_exceeded" else { return nil }
+        return StatusCatalog.status(
+            "N111", message: "The TempPass time of \(mvpd.displayName) is used up: choose a regular TV provider to keep watching.",
+            details: error.details, enhancedError: error)
     }
 
     /// `navigateToUrl`, or its SVC form when the app handles Safari View Controllers and the

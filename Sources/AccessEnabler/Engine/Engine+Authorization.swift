@@ -42,8 +42,25 @@ extension EntitlementEngine {
         let partnerStatus = await decisionPartnerStatus(for: profile, snapshot: snapshot)
         let decisions: [Decision]
         do {
-            decisions = try await client(for: profile.mvpd).authorize(serviceProvider: requestor, mvpd: profile.mvpd, resources: [resource], context: context(partnerStatus: partnerStatus))
+            let client = client(for: profile.mvpd)
+            let context = context(partnerStatus: partnerStatus)
+            decisions = try await followingConfigurationAdvice { () async throws(RESTClientError) -> [Decision] in
+                try await client.authorize(serviceProvider: requestor, mvpd: profile.mvpd, resources: [resource], context: context)
+            }
         } catch {
+            if let ended = dropProfileIfTheServerEndedIt(error.enhancedError, resource: resource) {
+                emitStatus(ended)
+                emitAuthorizationTracking(success: false, profile: profile, error: error.enhancedError?.code ?? "N130", details: error.enhancedError?.details ?? "")
+                emit(.tokenRequestFailed(resource, errorCode: USER_NOT_AUTHENTICATED_ERROR, description: ended.message ?? ""))
+                return
+            }
+            if case .throttled = error {
+                // Adobe's throttling page: a throttled getAuthorization reports Z100.
+                emitStatus(StatusCatalog.status("Z100", message: error.message, resource: resource))
+                emitAuthorizationTracking(success: false, profile: profile, error: "Z100", details: error.message)
+                emit(.tokenRequestFailed(resource, errorCode: GENERIC_AUTHORIZATION_ERROR, description: error.message))
+                return
+            }
             let status = ErrorClassification.authorizationStatus(error, resource: resource)
             emitStatus(status)
             emitAuthorizationTracking(success: false, profile: profile, error: status.errorId, details: error.message)
@@ -65,15 +82,23 @@ extension EntitlementEngine {
                 notBefore: token.notBefore ?? now, notAfter: token.notAfter ?? decision.notAfter ?? now))
             if decision.source == "degradation" {
                 emitStatus(StatusCatalog.status("Z010", message: "\(profile.mvpd) is degraded: \(resource) is authorized by a degradation rule.", resource: resource))
+            } else if decision.source == "temppass" {
+                emitStatus(StatusCatalog.status("Z011", message: "\(resource) is authorized through TempPass (\(profile.mvpd)).", resource: resource))
             }
             emitAuthorizationTracking(success: true, profile: profile, error: "", details: "")
             emit(.setToken(token.serializedToken, resource: resource))
+        } else if let ended = dropProfileIfTheServerEndedIt(decision.error, resource: resource) {
+            emitStatus(ended)
+            emitAuthorizationTracking(success: false, profile: profile, error: decision.error?.code ?? "N130", details: decision.error?.details ?? "")
+            emit(.tokenRequestFailed(resource, errorCode: USER_NOT_AUTHENTICATED_ERROR, description: ended.message ?? ""))
         } else {
             let id = decision.authorized ? "Z500" : ErrorClassification.decisionStatusID(for: decision.error)
             let message = decision.error?.message ?? (decision.authorized ? "Adobe Pass authorized \(resource) but sent no media token." : "The MVPD denied \(resource).")
             emitStatus(StatusCatalog.status(id, message: message, details: decision.error?.details, resource: resource, enhancedError: decision.error))
             emitAuthorizationTracking(success: false, profile: profile, error: decision.error?.code ?? id, details: decision.error?.details ?? "")
-            emit(.tokenRequestFailed(resource, errorCode: USER_NOT_AUTHORIZED_ERROR, description: decision.error?.message ?? ""))
+            // The MVPD's own words (the enhanced error's details) when it gave some.
+            let description = [decision.error?.details, decision.error?.message].compactMap { $0 }.first { !$0.isEmpty } ?? ""
+            emit(.tokenRequestFailed(resource, errorCode: USER_NOT_AUTHORIZED_ERROR, description: description))
         }
     }
 
@@ -93,7 +118,8 @@ extension EntitlementEngine {
         }
         var ledger = PreauthorizationLedger(requested: resources, cached: store.preauthorizations(requestor: profile.requestor), useCache: cache, now: now)
         if let error = await askMissing(&ledger, profile: profile, snapshot: verdict.snapshot) {
-            emitStatus(StatusCatalog.status("P100", message: "Preauthorization failed: \(error.message)", details: error.enhancedError?.details, enhancedError: error.enhancedError))
+            emitStatus(dropProfileIfTheServerEndedIt(error.enhancedError)
+                ?? StatusCatalog.status("P100", message: "Preauthorization failed: \(error.message)", details: error.enhancedError?.details, enhancedError: error.enhancedError))
         }
         emit(.preauthorizedResources(ledger.permitted))
     }
@@ -116,6 +142,7 @@ extension EntitlementEngine {
             requested: request.resources, cached: store.preauthorizations(requestor: profile.requestor),
             useCache: request.isEnabled(.LOCAL_CACHE), now: now)
         if let error = await askMissing(&ledger, profile: profile, snapshot: verdict.snapshot) {
+            _ = dropProfileIfTheServerEndedIt(error.enhancedError)
             emit(.preauthorizeResult(Self.preauthorizeOutcome(for: error), callback))
             return
         }
@@ -130,8 +157,11 @@ extension EntitlementEngine {
         let partnerStatus = await decisionPartnerStatus(for: profile, snapshot: snapshot)
         for batch in batches {
             do {
-                let decisions = try await client(for: profile.mvpd).preauthorize(
-                    serviceProvider: profile.requestor, mvpd: profile.mvpd, resources: batch, context: context(partnerStatus: partnerStatus))
+                let client = client(for: profile.mvpd)
+                let context = context(partnerStatus: partnerStatus)
+                let decisions = try await followingConfigurationAdvice { () async throws(RESTClientError) -> [Decision] in
+                    try await client.preauthorize(serviceProvider: profile.requestor, mvpd: profile.mvpd, resources: batch, context: context)
+                }
                 ledger.record(decisions)
                 store.setPreauthorizations(
                     requestor: profile.requestor,

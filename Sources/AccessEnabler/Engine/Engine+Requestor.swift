@@ -28,22 +28,15 @@ extension EntitlementEngine {
         await perform(machine.requestorChanged(sameRequestor: requestorID == trimmed))
         requestorID = trimmed
 
-        let outcomes = await fetchConfigurations(requestor: trimmed, from: clients)
-        var sources: [RequestorCatalog.Source] = []
-        var firstError: RESTClientError?
-        for outcome in outcomes {
-            switch outcome.result {
-            case .success(let configuration): sources.append(RequestorCatalog.Source(client: outcome.client, configuration: configuration))
-            case .failure(let error): if firstError == nil { firstError = error }
-            }
-        }
-        let merged = RequestorCatalog(requestor: trimmed, merging: sources)
-        if merged.mvpds.isEmpty, let firstError, sources.isEmpty {
-            fail(requestor: ErrorClassification.requestorStatus(firstError))
+        requestorClients = clients
+        switch await loadCatalog(requestor: trimmed, from: clients) {
+        case .failure(let error):
+            fail(requestor: ErrorClassification.requestorStatus(error))
             return
+        case .success(let merged):
+            catalog = merged
+            requestorState = .ready
         }
-        catalog = merged
-        requestorState = .ready
 
         if let signIn = partnerSignIn() {
             await reconcilePartnerSignIn(signIn)
@@ -65,6 +58,21 @@ extension EntitlementEngine {
         let client = EntitlementEngine.makeClient(baseURL: url, softwareStatement: softwareStatement, configuration: configuration, credentials: InMemoryClientCredentialsCache())
         clientsByBaseURL[key] = client
         return client
+    }
+
+    /// The configuration of every service provider, merged; fails only when none answered.
+    func loadCatalog(requestor: String, from clients: [RESTClient]) async -> Result<RequestorCatalog, RESTClientError> {
+        let outcomes = await fetchConfigurations(requestor: requestor, from: clients)
+        var sources: [RequestorCatalog.Source] = []
+        var firstError: RESTClientError?
+        for outcome in outcomes {
+            switch outcome.result {
+            case .success(let configuration): sources.append(RequestorCatalog.Source(client: outcome.client, configuration: configuration))
+            case .failure(let error): if firstError == nil { firstError = error }
+            }
+        }
+        if sources.isEmpty, let firstError { return .failure(firstError) }
+        return .success(RequestorCatalog(requestor: requestor, merging: sources))
     }
 
     private struct ConfigurationOutcome: Sendable {

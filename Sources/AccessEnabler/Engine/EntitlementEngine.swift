@@ -34,6 +34,8 @@ actor EntitlementEngine {
     var requestorState: RequestorState = .notSet
     /// What the last successful setRequestor learned about the requestor.
     var catalog: RequestorCatalog?
+    /// The service providers the last setRequestor asked (for a configuration refetch).
+    var requestorClients: [RESTClient] = []
     /// Interactive authentication and the logout round trip.
     var machine = AuthenticationStateMachine()
     /// The child tasks of the current flow.
