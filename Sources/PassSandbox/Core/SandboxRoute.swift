@@ -53,6 +53,23 @@ enum SandboxRoute: Equatable, Sendable {
         }
     }
 
+    /// The methods served on `path`, whichever endpoint each method reaches there (GET and
+    /// POST on `/api/v2/{sp}/sessions/{code}`): what a 405's `Allow` lists.
+    static func allowedMethods(forPath path: String) -> [String] {
+        ["GET", "POST"].filter { method in
+            SandboxRoute(method: method, path: path)?.allowedMethods.contains(method) == true
+        }
+    }
+
+    /// `true` for the endpoints Adobe's throttling covers (`/o/client/…` and `/api/v2/…`),
+    /// `false` for the pages a user agent opens (the authenticate URL, MVPD pages).
+    var isThrottled: Bool {
+        switch self {
+        case .authenticate, .login, .mvpdLogout: false
+        default: true
+        }
+    }
+
     /// Path of the MVPD login page for `mvpd`.
     static func loginPath(mvpd: String) -> String { "/mvpd/\(mvpd)/login" }
     /// Path of the MVPD logout page.
