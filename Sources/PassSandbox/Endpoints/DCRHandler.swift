@@ -57,7 +57,7 @@ extension SandboxEngine {
         }
         guard grantType == "client_credentials" else { return Self.oauthError("unsupported_grant_type") }
         guard let registration = registrations[clientID], registration.clientSecret == secret else {
-            return Self.oauthError("invalid_client")
+            return Self.oauthError("invalid_client", description: "The client credentials are unknown, wrong, or their registration expired; register again.")
         }
         guard now < registration.expiresAt else {
             registrations[clientID] = nil

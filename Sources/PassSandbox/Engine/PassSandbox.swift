@@ -271,6 +271,11 @@ public final class PassSandbox: SandboxImmediateHandler, @unchecked Sendable {
         engineLock.withLock { engine.mintSAMLResponse(samlRequest: samlRequest, providerMappingID: providerMappingID, username: username, now: clock.now) }
     }
 
+    /// Runs `body` on the endpoints' state under its lock: for tests that look inside.
+    func withEngine<Result>(_ body: (SandboxEngine) -> Result) -> Result {
+        engineLock.withLock { body(engine) }
+    }
+
     /// `true` when `serializedToken` is a media token this sandbox issued, unaltered.
     public func verifyMediaToken(_ serializedToken: String) -> Bool {
         engineLock.withLock { engine.verifyMediaToken(serializedToken) }
