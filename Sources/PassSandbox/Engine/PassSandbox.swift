@@ -68,7 +68,7 @@ public final class PassSandbox: SandboxImmediateHandler, @unchecked Sendable {
     /// Answers on the calling thread unless an injected latency must be waited out (the
     /// HTTP server's fast path; ``respond(to:)`` for everyone else).
     func answerAtOnce(_ request: SandboxRequest) -> SandboxStagedAnswer {
-        let route = SandboxRoute(method: request.method.uppercased(), path: request.path)
+        let route = SandboxRoute(method: HTTPASCII.uppercasedToken(request.method), path: request.path)
         let subjectToThrottle = route?.isThrottled ?? (request.path.hasPrefix("/api/v2/") || request.path.hasPrefix("/o/client/"))
         let admission: (throttled: Int??, fault: SandboxFault?) = controls.withLock { controls in
             if subjectToThrottle, let settings = controls.throttle.settings {

@@ -56,7 +56,7 @@ final class SandboxEngine {
 
     /// Answers one request whose path matched `route`.
     func handle(_ route: SandboxRoute, _ request: SandboxRequest) -> SandboxResponse {
-        let method = request.method.uppercased()
+        let method = HTTPASCII.uppercasedToken(request.method)
         guard route.allowedMethods.contains(method) else {
             return Self.methodNotAllowed(method: method, path: request.path)
         }
@@ -119,11 +119,10 @@ final class SandboxEngine {
         guard let header = request.header("Authorization") else {
             throw SandboxEnhancedError.invalidAccessTokenClientApplication.with(details: "The Authorization header is missing.")
         }
-        let parts = header.split(separator: " ", maxSplits: 1)
-        guard parts.count == 2, parts[0].lowercased() == "bearer" else {
+        guard let parts = HTTPASCII.splitOnce(header, at: HTTPByte.space), HTTPASCII.equalIgnoringCase(String(parts.head), "bearer") else {
             throw SandboxEnhancedError.invalidAccessTokenClientApplication.with(details: "The Authorization header is not a Bearer token.")
         }
-        guard let grant = accessTokens[HTTPASCII.trimmingSpaces(String(parts[1]))] else {
+        guard let grant = accessTokens[HTTPASCII.trimmingSpaces(String(parts.tail))] else {
             throw SandboxEnhancedError.invalidAccessTokenClientApplication.with(details: "The access token is unknown.")
         }
         guard now < grant.expiresAt else {
@@ -152,9 +151,8 @@ final class SandboxEngine {
     /// The Base64 identifier of an `AP-Device-Identifier` value (`fingerprint <Base64>`),
     /// or `nil` when the value is not of that form.
     static func fingerprint(in header: String) -> String? {
-        let parts = header.split(separator: " ", maxSplits: 1)
-        guard parts.count == 2, parts[0] == "fingerprint" else { return nil }
-        let identifier = HTTPASCII.trimmingSpaces(String(parts[1]))
+        guard let parts = HTTPASCII.splitOnce(header, at: HTTPByte.space), parts.head == "fingerprint" else { return nil }
+        let identifier = HTTPASCII.trimmingSpaces(String(parts.tail))
         return HTTPASCII.isBase64(identifier) ? identifier : nil
     }
 

@@ -87,8 +87,8 @@ extension SandboxThrottleGate {
             return "device " + HTTPASCII.trimmingSpaces(device)
         }
         if let authorization = request.header("Authorization") {
-            let parts = authorization.split(separator: " ", maxSplits: 1)
-            if parts.count == 2, let client = clientOfToken(HTTPASCII.trimmingSpaces(String(parts[1]))) {
+            if let parts = HTTPASCII.splitOnce(authorization, at: HTTPByte.space),
+               let client = clientOfToken(HTTPASCII.trimmingSpaces(String(parts.tail))) {
                 return "client " + client
             }
         }

@@ -22,6 +22,19 @@ enum HTTPASCII {
         }
     }
 
+    /// `text` before and after its first `separator` byte (an ASCII character), or `nil`
+    /// when there is none; splitting by bytes, not by `Character`s.
+    static func splitOnce(_ text: String, at separator: UInt8) -> (head: Substring, tail: Substring)? {
+        guard let index = text.utf8.firstIndex(of: separator) else { return nil }
+        return (text[..<index], text[text.utf8.index(after: index)...])
+    }
+
+    /// `text` in upper case when it has ASCII lower-case letters (a method token), else
+    /// `text` itself without a copy.
+    static func uppercasedToken(_ text: String) -> String {
+        text.utf8.contains(where: { $0 >= UInt8(ascii: "a") && $0 <= UInt8(ascii: "z") }) ? text.uppercased() : text
+    }
+
     /// `text` without leading and trailing spaces and tabs.
     static func trimmingSpaces(_ text: String) -> String {
         let bytes = text.utf8

@@ -30,10 +30,10 @@ public struct SandboxRequest: Sendable {
 
     /// Creates a request from a request target (`/path?query`), splitting and decoding the query.
     public init(method: String, target: String, headers: [(name: String, value: String)] = [], body: [UInt8] = [], connection: String? = nil) {
-        let parts = target.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)
-        let path = parts.isEmpty ? "/" : String(parts[0])
-        let query = parts.count > 1 ? SandboxRequest.decodeForm(String(parts[1])) : []
-        self.init(method: method, path: path, query: query, headers: headers, body: body, connection: connection)
+        let parts = HTTPASCII.splitOnce(target, at: UInt8(ascii: "?"))
+        let path = parts.map { String($0.head) } ?? target
+        let query = parts.map { SandboxRequest.decodeForm(String($0.tail)) } ?? []
+        self.init(method: method, path: path.isEmpty ? "/" : path, query: query, headers: headers, body: body, connection: connection)
     }
 
     /// The first value of a header, matched case-insensitively.
