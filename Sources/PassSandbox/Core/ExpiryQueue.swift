@@ -42,6 +42,7 @@ struct ExpiryQueue<Key: Hashable & Sendable>: Sendable {
 
     /// Drops the consumed front of the array once it is the larger part.
     private mutating func compactIfWorthIt() {
+        guard head > 0 else { return }
         if head == entries.count {
             entries.removeAll(keepingCapacity: entries.count <= 4_096)
             head = 0

@@ -26,6 +26,14 @@ public final class PassSandbox: SandboxImmediateHandler, @unchecked Sendable {
         var faults: [SandboxEndpoint: SandboxFault] = [:]
     }
 
+    /// What the controls decided about a request.
+    private enum Admission {
+        /// Refused by the throttle.
+        case throttled(retryAfter: Int?)
+        /// Let through, with the fault (if any) it is to suffer.
+        case admitted(fault: SandboxFault?)
+    }
+
     /// The request log, and the `Date` value of the current second (formatted once).
     private struct Journal {
         var log: [SandboxLogEntry] = []
@@ -70,19 +78,22 @@ public final class PassSandbox: SandboxImmediateHandler, @unchecked Sendable {
     func answerAtOnce(_ request: SandboxRequest) -> SandboxStagedAnswer {
         let route = SandboxRoute(method: HTTPASCII.uppercasedToken(request.method), path: request.path)
         let subjectToThrottle = route?.isThrottled ?? (request.path.hasPrefix("/api/v2/") || request.path.hasPrefix("/o/client/"))
-        let admission: (throttled: Int??, fault: SandboxFault?) = controls.withLock { controls in
+        let admission: Admission = controls.withLock { controls in
             if subjectToThrottle, let settings = controls.throttle.settings {
                 let key = SandboxThrottleGate.key(for: request) { token in
                     self.engineLock.withLock { self.engine.accessTokens[token]?.clientID }
                 }
-                if !controls.throttle.admit(key, now: clock.now) { return (.some(settings.retryAfter), nil) }
+                if !controls.throttle.admit(key, now: clock.now) { return .throttled(retryAfter: settings.retryAfter) }
             }
-            return (nil, route.flatMap { Self.takeFault(for: $0.endpoint, from: &controls.faults) })
+            return .admitted(fault: route.flatMap { Self.takeFault(for: $0.endpoint, from: &controls.faults) })
         }
-        if let retryAfter = admission.throttled {
+        let fault: SandboxFault?
+        switch admission {
+        case .throttled(let retryAfter):
             return .ready(finish(SandboxThrottleGate.tooManyRequests(retryAfter: retryAfter), request, route))
+        case .admitted(let injected):
+            fault = injected
         }
-        let fault = admission.fault
         guard let latency = fault?.latency, latency > 0 else {
             return .ready(finish(answer(route, request, fault: fault), request, route))
         }
