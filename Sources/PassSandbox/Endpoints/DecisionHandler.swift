@@ -35,13 +35,14 @@ extension SandboxEngine {
             case .failure(let error):
                 itemError = error
             case .success(let identity):
+                // The first decision starts the TempPass (so it is never `.unused` here).
                 switch tempPassStanding(owner: owner, mvpd: mvpd, identity: identity, start: true, now: now) {
-                case .durationExceeded, .unused:
+                case .durationExceeded:
                     itemError = .tempPassDurationExceeded
                 case .active(_, let trialID?):
                     entitled = { resource in self.promotionalAllows(resource, trialID: trialID, mvpd: mvpd, consume: authorize) }
                     deniedError = SandboxEnhancedError.tempPassResourcesExceeded
-                case .active(_, nil):
+                case .active(_, nil), .unused:
                     break
                 }
             }
