@@ -37,19 +37,30 @@ public struct Benchmark: Sendable {
         settings = quick ? .quick : .full
     }
 
-    /// Runs every measurement in turn; `progress` hears what is about to run.
-    public func run(progress: @Sendable (String) -> Void) async throws -> Report {
+    /// The keys of the measurements, in running order; ``run(only:progress:)`` takes one.
+    public static let measurementKeys = ["roundTrips", "cpuPerFlow", "ssoLatency", "manyDevices", "sandboxThroughput"]
+
+    /// Runs every measurement in turn, or only the one whose key is `only` (one of
+    /// ``measurementKeys``); `progress` hears what is about to run.
+    public func run(only: String? = nil, progress: @Sendable (String) -> Void) async throws -> Report {
+        let settings = self.settings
+        let steps: [(key: String, announcement: String, measure: () async throws -> Section)] = [
+            ("roundTrips", "counting REST round trips per flow…", { try await RoundTripMeasurement.run() }),
+            ("cpuPerFlow", "measuring CPU time per flow (\(settings.cpuCycles) runs each, live and replayed)…",
+             { await CPUTimeMeasurement.run(cycles: settings.cpuCycles, warmups: settings.cpuWarmups) }),
+            ("ssoLatency", "timing the SSO sign-in over loopback HTTP against bare URLSession calls (\(settings.latencyRounds) rounds)…",
+             { try await SSOLatencyMeasurement.run(rounds: settings.latencyRounds, warmups: settings.latencyWarmups) }),
+            ("manyDevices", "signing in \(settings.devices) simulated devices at once…",
+             { try await ManyDevicesMeasurement.run(devices: settings.devices, deadline: settings.devicesDeadline) }),
+            ("sandboxThroughput", "measuring sandbox requests per second on \(settings.throughputConnections) keep-alive connections…",
+             { try await SandboxThroughputMeasurement.run(connections: settings.throughputConnections, seconds: settings.throughputSeconds) }),
+        ]
+        let chosen = steps.filter { only == nil || $0.key == only }
         var sections: [Section] = []
-        progress("1/5 counting REST round trips per flow…")
-        sections.append(try await RoundTripMeasurement.run())
-        progress("2/5 measuring CPU time per flow (\(settings.cpuCycles) runs each, live and replayed)…")
-        sections.append(await CPUTimeMeasurement.run(cycles: settings.cpuCycles, warmups: settings.cpuWarmups))
-        progress("3/5 timing the SSO sign-in over loopback HTTP against bare URLSession calls (\(settings.latencyRounds) rounds)…")
-        sections.append(try await SSOLatencyMeasurement.run(rounds: settings.latencyRounds, warmups: settings.latencyWarmups))
-        progress("4/5 signing in \(settings.devices) simulated devices at once…")
-        sections.append(try await ManyDevicesMeasurement.run(devices: settings.devices, deadline: settings.devicesDeadline))
-        progress("5/5 measuring sandbox requests per second on \(settings.throughputConnections) keep-alive connections…")
-        sections.append(try await SandboxThroughputMeasurement.run(connections: settings.throughputConnections, seconds: settings.throughputSeconds))
+        for (index, step) in chosen.enumerated() {
+            progress("\(index + 1)/\(chosen.count) \(step.announcement)")
+            sections.append(try await step.measure())
+        }
         return Report(machine: .current, sections: sections)
     }
 }

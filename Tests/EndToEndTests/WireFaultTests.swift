@@ -29,7 +29,9 @@ import Testing
         _ = try await rig.client.configuration(serviceProvider: requestor, context: rig.context)
     }
 
-    @Test(arguments: [(500, "internal_server_error", "retry"), (503, "internal_server_error", "retry"), (403, "network_received_error", "retry")])
+    // The action is the one the Enhanced Error Codes table lists for the code:
+    // internal_server_error is under "none", network_received_error under "retry".
+    @Test(arguments: [(500, "internal_server_error", "none"), (503, "internal_server_error", "none"), (403, "network_received_error", "retry")])
     func forcedStatusCarriesItsEnhancedError(status: Int, code: String, action: String) async throws {
         let rig = try WireRig()
         try await rig.logIn()

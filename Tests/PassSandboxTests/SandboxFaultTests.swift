@@ -22,11 +22,11 @@ struct SandboxFaultTests {
     @Test func dcrFaultsUseTheOAuthShape() async throws {
         let sandbox = PassSandbox()
         sandbox.inject(SandboxFault(status: 500), into: .dcrRegister)
-        let response = await sandbox.respond(to: SandboxRequest(method: "POST", path: "/o/client/register", headers: [("X-Device-Info", "e30=")], body: Array(#"{"software_statement":"STATEMENT"}"#.utf8)))
+        let response = await sandbox.respond(to: SandboxRequest(method: "POST", path: "/o/client/register", headers: [("X-Device-Info", SandboxTestClient.deviceInfo)], body: Array(#"{"software_statement":"STATEMENT"}"#.utf8)))
         #expect(response.status == 500)
         #expect(try SandboxTestClient.object(response).string("error") == "server_error")
         sandbox.clearFaults()
-        #expect(await sandbox.respond(to: SandboxRequest(method: "POST", path: "/o/client/register", headers: [("X-Device-Info", "e30=")], body: Array(#"{"software_statement":"STATEMENT"}"#.utf8))).status == 201)
+        #expect(await sandbox.respond(to: SandboxRequest(method: "POST", path: "/o/client/register", headers: [("X-Device-Info", SandboxTestClient.deviceInfo)], body: Array(#"{"software_statement":"STATEMENT"}"#.utf8))).status == 201)
     }
 
     @Test func aMalformedBodyFaultGarblesTheJSON() async throws {

@@ -118,11 +118,16 @@ struct SandboxSessionTests {
         let client = try await SandboxTestClient()
         _ = await client.createSession(mvpd: "TempPass")
         client.sandbox.clock.advance(by: 1_800)
-        let over = await client.createSession(mvpd: "TempPass")
-        #expect(over.status == 403)
-        #expect(try SandboxTestClient.object(over).string("code") == "temporary_access_duration_limit_exceeded")
+        // The Sessions endpoints have no TempPass error (their pages list 400, 401, 405,
+        // 500): the session still says `temporary`, and the profile request refuses.
+        let over = try SandboxTestClient.object(await client.createSession(mvpd: "TempPass"))
+        #expect(over.string("actionName") == "authorize")
+        #expect(over.string("reasonType") == "temporary")
         let profile = await client.get("/api/v2/REF30/profiles/TempPass")
         #expect(profile.status == 403)
+        let error = try SandboxTestClient.object(profile)
+        #expect(error.string("code") == "temporary_access_duration_limit_exceeded")
+        #expect(error.string("action") == "authentication")
     }
 
     @Test func sessionsExpireAfterThirtyMinutes() async throws {

@@ -19,6 +19,8 @@ final class KeepAliveClient {
     private var descriptor: Int32 = -1
     private let port: UInt16
     private var buffer: [UInt8] = []
+    /// What `recv` reads into, allocated once.
+    private var scratch = [UInt8](repeating: 0, count: 16 * 1024)
 
     init(port: UInt16) { self.port = port }
 
@@ -63,26 +65,50 @@ final class KeepAliveClient {
             sent += written
         }
         let headEnd = try readUntilHeadEnd()
-        let head = String(decoding: buffer[..<headEnd], as: UTF8.self)
-        let lines = head.split(separator: "\r\n")
-        guard let statusLine = lines.first, statusLine.hasPrefix("HTTP/1."), statusLine.count >= 12,
-              let status = Int(statusLine.dropFirst(9).prefix(3))
+        // The head is read byte by byte: this client shares the cores with the server it
+        // measures, so its own parsing should cost as little as possible.
+        let head = buffer[..<headEnd]
+        guard head.count >= 12, head.starts(with: "HTTP/1.".utf8),
+              let status = Self.number(in: head[(head.startIndex + 9)..<(head.startIndex + 12)])
         else { throw .malformed }
         var length = 0
         var keepAlive = true
-        for line in lines.dropFirst() {
-            let lowered = line.lowercased()
-            if lowered.hasPrefix("content-length:") {
-                guard let value = Int(lowered.dropFirst(15).trimmingCharacters(in: .whitespaces)) else { throw .malformed }
+        var lineStart = head.startIndex
+        while lineStart < head.endIndex {
+            let lineEnd = head[lineStart...].firstIndex(of: 13) ?? head.endIndex
+            let line = head[lineStart..<lineEnd]
+            if Self.hasPrefixIgnoringCase(line, "content-length:") {
+                guard let value = Self.number(in: line.dropFirst(15).drop { $0 == 32 }) else { throw .malformed }
                 length = value
-            } else if lowered.hasPrefix("connection:"), lowered.contains("close") {
+            } else if Self.hasPrefixIgnoringCase(line, "connection:"), Self.containsIgnoringCase(line.dropFirst(11), "close") {
                 keepAlive = false
             }
+            lineStart = lineEnd + 2
         }
         let total = headEnd + 4 + length
         while buffer.count < total { try fill() }
         buffer.removeFirst(total)
         return (status, keepAlive)
+    }
+
+    /// The decimal number the bytes spell, or `nil`.
+    private static func number(in bytes: ArraySlice<UInt8>) -> Int? {
+        guard !bytes.isEmpty, bytes.count < 16, bytes.allSatisfy({ $0 >= 48 && $0 <= 57 }) else { return nil }
+        return bytes.reduce(0) { $0 * 10 + Int($1 - 48) }
+    }
+
+    /// Whether `line` starts with `prefix` (lower case ASCII), ignoring case.
+    private static func hasPrefixIgnoringCase(_ line: ArraySlice<UInt8>, _ prefix: String) -> Bool {
+        line.count >= prefix.utf8.count && zip(line, prefix.utf8).allSatisfy { ($0 | 0x20) == $1 }
+    }
+
+    /// Whether `bytes` contain `word` (lower case ASCII), ignoring case.
+    private static func containsIgnoringCase(_ bytes: ArraySlice<UInt8>, _ word: String) -> Bool {
+        let pattern = Array(word.utf8)
+        guard bytes.count >= pattern.count else { return false }
+        return (bytes.startIndex...(bytes.endIndex - pattern.count)).contains { start in
+            zip(bytes[start...], pattern).allSatisfy { ($0 | 0x20) == $1 }
+        }
     }
 
     /// Index of the `\r\n\r\n` ending the head, reading more as needed.
@@ -103,10 +129,9 @@ final class KeepAliveClient {
     }
 
     private func fill() throws(Failure) {
-        var chunk = [UInt8](repeating: 0, count: 16 * 1024)
-        let count = chunk.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress!, $0.count, 0) }
+        let count = scratch.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress!, $0.count, 0) }
         if count > 0 {
-            buffer.append(contentsOf: chunk[..<count])
+            buffer.append(contentsOf: scratch[..<count])
             return
         }
         if count < 0, errno == EAGAIN || errno == EWOULDBLOCK { throw .timedOut }

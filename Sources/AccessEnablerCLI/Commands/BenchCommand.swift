@@ -6,7 +6,7 @@ import Foundation
 /// `accessenabler bench`: the benchmark's figures, as a table or JSON.
 enum BenchCommand {
     static let help = """
-    Usage: accessenabler bench [--json] [--quick]
+    Usage: accessenabler bench [--json] [--quick] [--only KEY]
 
     Measures, against an embedded PassSandbox:
       1. REST round trips per flow, next to the minimum the flow needs;
@@ -14,18 +14,24 @@ enum BenchCommand {
       3. end-to-end time of the SSO sign-in over loopback HTTP versus bare URLSession calls;
       4. 1,000 simulated devices signing in through SSO concurrently (completions/s, memory);
       5. sandbox requests per second on keep-alive connections.
-    --json prints machine-readable figures; --quick uses fewer iterations (for smoke tests).
+    --json prints machine-readable figures; --quick uses fewer iterations (for smoke tests);
+    --only KEY runs one measurement: \(Benchmark.measurementKeys.joined(separator: ", ")).
     Goals are reported next to what was measured; nothing is asserted.
     """
 
     static func run(_ arguments: [String]) async -> Int32 {
         let parsed: ParsedArguments
-        switch CommandArguments(arguments, command: "bench", help: help, flags: ["--json", "--quick"]) {
+        switch CommandArguments(arguments, command: "bench", help: help, flags: ["--json", "--quick"], options: ["--only"]) {
         case .exit(let code): return code
         case .run(let arguments): parsed = arguments
         }
+        let only = parsed.values["--only"]
+        if let only, !Benchmark.measurementKeys.contains(only) {
+            printError("accessenabler bench: unknown measurement '\(only)'; expected one of \(Benchmark.measurementKeys.joined(separator: ", ")).\n\n\(help)")
+            return 2
+        }
         do {
-            let report = try await Benchmark(quick: parsed.flags.contains("--quick")).run { progress in
+            let report = try await Benchmark(quick: parsed.flags.contains("--quick")).run(only: only) { progress in
                 if !parsed.flags.contains("--json") { printError(progress) }
             }
             print(parsed.flags.contains("--json") ? report.json : report.table)

@@ -36,7 +36,8 @@ struct SandboxEnhancedError: Error, Sendable {
 }
 
 extension SandboxEnhancedError {
-    // Messages and statuses follow the REST API V2 list of the Enhanced Error Codes page.
+    // Messages, statuses and actions follow the REST API V2 list of the Enhanced Error
+    // Codes page (the action is the group the code is listed under).
 
     static let invalidServiceProvider = Self(status: 400, code: "invalid_parameter_service_provider", message: "The service provider parameter value is missing or invalid.", action: "none")
     static let invalidMVPD = Self(status: 400, code: "invalid_parameter_mvpd", message: "The mvpd parameter value is missing or invalid.", action: "none")
@@ -64,7 +65,13 @@ extension SandboxEnhancedError {
     static let invalidAccessTokenClientApplication = Self(status: 401, code: "invalid_access_token_client_application", message: "The access token is invalid due to invalid client application.", action: "application-registration")
     static let profileMissing = Self(status: 403, code: "authenticated_profile_missing", message: "The authenticated profile associated with this request is missing.", action: "authentication")
     static let profileExpired = Self(status: 403, code: "authenticated_profile_expired", message: "The authenticated profile associated with this request has expired.", action: "authentication")
+    static let profileInvalidated = Self(status: 403, code: "authenticated_profile_invalidated", message: "The authenticated profile associated with this request has been invalidated.", action: "authentication")
     static let tempPassDurationExceeded = Self(status: 403, code: "temporary_access_duration_limit_exceeded", message: "The temporary access duration limit has been exceeded.", action: "authentication")
+    static let tempPassResourcesExceeded = Self(status: 403, code: "temporary_access_resources_limit_exceeded", message: "The temporary access resources limit has been exceeded.", action: "authentication")
+    static let invalidTempPassIdentity = Self(status: 400, code: "invalid_header_identity_for_temporary_access", message: "The identity for temporary access header value is missing or invalid.", action: "none")
+    /// Not in the REST API V2 list (which has no code for a wrong method): the sandbox's
+    /// answer to a method an endpoint does not serve, with the 405 status the list allows.
+    static let methodNotAllowed = Self(status: 405, code: "method_not_allowed", message: "The HTTP method is not allowed for the requested resource.", action: "none")
     static let networkReceivedError = Self(status: 403, code: "network_received_error", message: "There was a read error while retrieving the response from the associated partner service. Retrying the request might solve the issue.", action: "retry")
 
     /// The error an injected status fault answers with.
@@ -73,7 +80,7 @@ extension SandboxEnhancedError {
         case 401: invalidAccessTokenClientApplication
         case 403: networkReceivedError
         case 400..<500: invalidServiceProvider
-        default: Self(status: status, code: "internal_server_error", message: "The request failed due to an internal server error.", action: "retry")
+        default: internalServerError
         }
         error.status = status
         return error

@@ -5,6 +5,8 @@ struct ClientRegistration: Sendable {
     let clientID: String
     let clientSecret: String
     let statement: String
+    /// When the credentials stop working (the world's `registrationTTL`).
+    let expiresAt: Date
 }
 
 /// An access token issued by `POST /o/client/token`.
@@ -49,6 +51,9 @@ struct StoredProfile: Sendable {
     let userID: String
     let householdID: String?
     let zip: [String]?
+    /// Set when Adobe Pass invalidated the profile server-side (`PassSandbox.invalidateProfiles`):
+    /// it no longer counts, and requests relying on it are told `authenticated_profile_invalidated`.
+    var invalidated = false
 
     func isValid(at now: Date) -> Bool { notBefore <= now && now < notAfter }
 }
@@ -99,9 +104,31 @@ struct PendingSAMLRequest: Sendable {
     let expiresAt: Date
 }
 
-/// TempPass is counted per device, requestor and TempPass MVPD.
+/// Basic TempPass is counted per device, requestor and TempPass MVPD.
 struct TempPassKey: Hashable, Sendable {
     let deviceID: String
+    let serviceProvider: String
+    let mvpd: String
+}
+
+/// A promotional TempPass trial: when its window started and which resources it has
+/// authorized (each distinct resource spends one of the MVPD's `tempPassResourceLimit`).
+struct PromotionalTrial: Sendable {
+    let start: Date
+    /// Distinct resource ids, in the order they were first authorized.
+    var usedResources: [String] = []
+}
+
+/// Who a promotional trial belongs to: a user identity (the canonical JSON of the
+/// `AP-TempPass-Identity` header) or a device, for one requestor and TempPass MVPD. A
+/// trial is found by either, as Adobe's table says: a known identity on a new device, or
+/// a new identity on a known device, continues the existing trial.
+struct PromotionalTrialKey: Hashable, Sendable {
+    enum Holder: Hashable, Sendable {
+        case identity(String)
+        case device(String)
+    }
+    let holder: Holder
     let serviceProvider: String
     let mvpd: String
 }

@@ -55,6 +55,23 @@ enum SandboxRoute: Equatable, Sendable {
         }
     }
 
+    /// The methods served on `path`, whichever endpoint each method reaches there (GET and
+    /// POST on `/api/v2/{sp}/sessions/{code}`): what a 405's `Allow` lists.
+    static func allowedMethods(forPath path: String) -> [String] {
+        ["GET", "POST"].filter { method in
+            SandboxRoute(method: method, path: path)?.allowedMethods.contains(method) == true
+        }
+    }
+
+    /// `true` for the endpoints Adobe's throttling covers (`/o/client/…` and `/api/v2/…`),
+    /// `false` for the pages a user agent opens (the authenticate URL, MVPD pages).
+    var isThrottled: Bool {
+        switch self {
+        case .authenticate, .login, .mvpdLogout: false
+        default: true
+        }
+    }
+
     /// Path of the MVPD login page for `mvpd`.
     static func loginPath(mvpd: String) -> String { "/mvpd/\(mvpd)/login" }
     /// Path of the MVPD logout page.
@@ -68,7 +85,10 @@ enum SandboxRoute: Equatable, Sendable {
     /// GET. The documentation's sample spellings `/api/v2/sessions/{sp}/{code}` and
     /// `/api/v2/logout/{sp}/{mvpd}` are accepted too, and a trailing slash is ignored.
     init?(method: String, path: String) {
-        var segments = path.split(separator: "/", omittingEmptySubsequences: true).map { String($0).removingPercentEncodingIfPossible }
+        // Split on the bytes: splitting on Characters and Foundation's `contains` cost more
+        // than the rest of routing.
+        var segments = path.utf8.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: true)
+            .map { String(Substring($0)).removingPercentEncodingIfPossible }
         guard !segments.isEmpty else { return nil }
         if segments == ["o", "client", "register"] { self = .dcrRegister; return }
         if segments == ["o", "client", "token"] { self = .dcrToken; return }
@@ -118,7 +138,7 @@ enum SandboxRoute: Equatable, Sendable {
 extension String {
     /// The percent-decoded text, or the text itself when it is not valid percent-encoding.
     var removingPercentEncodingIfPossible: String {
-        guard contains("%") else { return self }
+        guard utf8.contains(UInt8(ascii: "%")) else { return self }
         return removingPercentEncoding ?? self
     }
 }

@@ -65,6 +65,13 @@ extension SandboxEngine {
         session.activatedOnSecondScreen = true
 
         if choseNow, let owner = session.owner {
+            // The Sessions endpoints never refuse a used-up TempPass (its profile request
+            // does): on the second screen the person is told at once and chooses again.
+            if chosen.tempPass, case .durationExceeded = tempPassStanding(owner: owner, mvpd: chosen, identity: nil, start: false, now: now) {
+                return .html(Self.providerChoicePage(
+                    code: session.code, requestorName: provider.name, mvpds: Self.providerChoices(provider),
+                    error: "\(chosen.displayName) cannot sign this TV in: the temporary access time of this device is used up."))
+            }
             do {
                 if try directAnswer(owner: owner, mvpd: chosen, provider: provider, now: now) != nil {
                     session.authenticated = true

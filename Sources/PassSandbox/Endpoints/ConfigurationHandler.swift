@@ -7,9 +7,13 @@ extension SandboxEngine {
         let caller = try authorizeCaller(request, serviceProvider: serviceProvider, now: clock.now)
         if request.header("AP-Device-Identifier") != nil { _ = try deviceIdentifier(request) }
         try deviceInfo(request, required: false)
+        // The answer depends on the world alone: encoded once, until the world changes.
+        if let cached = configurationCache[caller.provider.id] {
+            return SandboxResponse(status: 200, headers: [("Content-Type", SandboxResponse.jsonContentType)], body: cached)
+        }
         let provider = caller.provider
         let mvpds: [SandboxJSON] = provider.mvpds.filter(\.integrationActive).map(Self.configurationEntry)
-        return .json(.object([
+        let response = SandboxResponse.json(.object([
             ("requestor", .object(
                 ("id", .string(provider.id)),
                 ("name", .string(provider.name)),
@@ -17,6 +21,8 @@ extension SandboxEngine {
                 ("mvpds", .array(mvpds))
             )),
         ]))
+        configurationCache[provider.id] = response.body
+        return response
     }
 
     /// One MVPD as configuration lists it. `enablePlatformServices` is reported only when

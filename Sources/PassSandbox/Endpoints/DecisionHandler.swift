@@ -19,6 +19,8 @@ extension SandboxEngine {
         let owner = ProfileOwner(clientID: caller.grant.clientID, deviceID: deviceID, serviceProvider: serviceProvider)
 
         let source: DecisionSource
+        // The item error of a resource `entitled` refuses, when not the MVPD's denial.
+        var deniedError: SandboxEnhancedError?
         var entitled: (String) -> Bool = { _ in true }
         var itemError: SandboxEnhancedError?
         if mvpd.authzNone {
@@ -27,11 +29,22 @@ extension SandboxEngine {
         } else if mvpd.degraded {
             source = .degradation
         } else if mvpd.tempPass {
+            // TempPass errors are item-level, as the decision samples show them.
             source = .temppass
-            if tempPassExpired(deviceID: deviceID, serviceProvider: serviceProvider, mvpd: mvpd, now: now) {
-                itemError = .tempPassDurationExceeded
-            } else if usableProfile(owner: owner, mvpd: mvpd.id, provider: caller.provider, now: now) == nil {
-                _ = storeTemporaryProfile(owner: owner, mvpd: mvpd, now: now)
+            switch tempPassIdentity(request, mvpd: mvpd) {
+            case .failure(let error):
+                itemError = error
+            case .success(let identity):
+                // The first decision starts the TempPass (so it is never `.unused` here).
+                switch tempPassStanding(owner: owner, mvpd: mvpd, identity: identity, start: true, now: now) {
+                case .durationExceeded:
+                    itemError = .tempPassDurationExceeded
+                case .active(_, let trialID?):
+                    entitled = { resource in self.promotionalAllows(resource, trialID: trialID, mvpd: mvpd, consume: authorize) }
+                    deniedError = SandboxEnhancedError.tempPassResourcesExceeded
+                case .active(_, nil), .unused:
+                    break
+                }
             }
         } else {
             source = .mvpd
@@ -46,7 +59,8 @@ extension SandboxEngine {
             if error == nil {
                 if let resourceID = Self.resourceID(resource) {
                     if !entitled(resourceID) {
-                        error = (authorize ? SandboxEnhancedError.deniedByMVPD : .preauthorizationDeniedByMVPD)
+                        error = deniedError?.with(details: "The promotional TempPass has no resources left for \"\(resourceID)\".")
+                            ?? (authorize ? SandboxEnhancedError.deniedByMVPD : .preauthorizationDeniedByMVPD)
                             .with(details: "Your subscription package does not include \"\(resourceID)\".")
                     }
                 } else {
@@ -75,12 +89,14 @@ extension SandboxEngine {
     }
 
     /// The profile decisions rest on: missing → `authenticated_profile_missing`, past its
-    /// `notAfter` → `authenticated_profile_expired`; an `appleSSO` profile also needs a
+    /// `notAfter` → `authenticated_profile_expired`, invalidated by Adobe Pass →
+    /// `authenticated_profile_invalidated`; an `appleSSO` profile also needs a
     /// valid partner framework status naming its MVPD (else the `invalid_header_pfs_*` error).
     private func requireProfile(_ request: SandboxRequest, owner: ProfileOwner, mvpd: SandboxMVPDConfig, provider: SandboxServiceProvider, now: Date) throws(SandboxEnhancedError) -> StoredProfile {
         guard let stored = profiles[owner]?[mvpd.id] else { throw SandboxEnhancedError.profileMissing }
         guard isUsable(stored, provider: provider, now: now) else {
-            throw stored.isValid(at: now) ? SandboxEnhancedError.profileMissing : SandboxEnhancedError.profileExpired
+            if !stored.isValid(at: now) { throw SandboxEnhancedError.profileExpired }
+            throw stored.invalidated ? SandboxEnhancedError.profileInvalidated : SandboxEnhancedError.profileMissing
         }
         if stored.kind == .appleSSO {
             let named = try PartnerFrameworkStatus.validate(header: request.header("AP-Partner-Framework-Status"), provider: provider, now: now).get()

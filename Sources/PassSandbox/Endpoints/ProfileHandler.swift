@@ -5,28 +5,62 @@ import Foundation
 extension SandboxEngine {
     // MARK: Endpoints
 
-    /// `GET /api/v2/{sp}/profiles`: every valid profile of the device, keyed by MVPD.
+    /// `GET /api/v2/{sp}/profiles`: every valid profile of the device, keyed by MVPD
+    /// (a TempPass profile beside a regular one: REST API V2 keeps several). Expired,
+    /// invalidated and used-up profiles are left out.
     func allProfiles(_ request: SandboxRequest, serviceProvider: String, now: Date) throws(SandboxEnhancedError) -> SandboxResponse {
         let caller = try authorizeCaller(request, serviceProvider: serviceProvider, now: now)
         let deviceID = try deviceIdentifier(request)
         try deviceInfo(request, required: true)
         let owner = ProfileOwner(clientID: caller.grant.clientID, deviceID: deviceID, serviceProvider: serviceProvider)
-        let visible = (profiles[owner] ?? [:]).values
-            .filter { isUsable($0, provider: caller.provider, now: now) && partnerStatusShows($0, request: request, provider: caller.provider, now: now) }
-            .sorted { $0.mvpd < $1.mvpd }
-        return Self.profilesResponse(visible)
+        var visible: [(StoredProfile, promotion: (remaining: Int, used: [String])?)] = []
+        for profile in (profiles[owner] ?? [:]).values.sorted(by: { $0.mvpd < $1.mvpd }) {
+            guard isUsable(profile, provider: caller.provider, now: now),
+                  partnerStatusShows(profile, request: request, provider: caller.provider, now: now)
+            else { continue }
+            guard profile.kind == .temporary, let mvpd = caller.provider.mvpd(profile.mvpd), mvpd.isPromotionalTempPass else {
+                visible.append((profile, nil))
+                continue
+            }
+            // A promotional trial is found by the identity when the request names one.
+            let identity = (try? tempPassIdentity(request, mvpd: mvpd).get()) ?? nil
+            guard case .active(let current, let trialID) = tempPassStanding(owner: owner, mvpd: mvpd, identity: identity, start: false, now: now),
+                  let promotion = promotionalAttributes(trialID: trialID, mvpd: mvpd), promotion.remaining > 0
+            else { continue }
+            visible.append((current, promotion))
+        }
+        return Self.profilesResponse(withBudgets: visible)
     }
 
     /// `GET /api/v2/{sp}/profiles/{mvpd}`: the device's profile for one MVPD; a degraded
     /// profile while an AuthNAll degradation applies and no profile exists.
+    ///
+    /// - A profile Adobe Pass invalidated → `403 authenticated_profile_invalidated`.
+    /// - A TempPass MVPD: its temporary profile while the window lasts (`{}` before the
+    ///   device first used it); `403 temporary_access_duration_limit_exceeded` after, and
+    ///   for a promotional TempPass `403 temporary_access_resources_limit_exceeded` once
+    ///   the budget is spent, or `400 invalid_header_identity_for_temporary_access`.
     func profileForMVPD(_ request: SandboxRequest, serviceProvider: String, mvpd mvpdID: String, now: Date) throws(SandboxEnhancedError) -> SandboxResponse {
         let caller = try authorizeCaller(request, serviceProvider: serviceProvider, now: now)
         let deviceID = try deviceIdentifier(request)
         try deviceInfo(request, required: true)
         let mvpd = try activeIntegration(caller.provider, mvpdID)
         let owner = ProfileOwner(clientID: caller.grant.clientID, deviceID: deviceID, serviceProvider: serviceProvider)
-        if mvpd.tempPass, tempPassExpired(deviceID: deviceID, serviceProvider: serviceProvider, mvpd: mvpd, now: now) {
-            throw SandboxEnhancedError.tempPassDurationExceeded
+        if mvpd.tempPass {
+            let identity = try tempPassIdentity(request, mvpd: mvpd).get()
+            switch tempPassStanding(owner: owner, mvpd: mvpd, identity: identity, start: false, now: now) {
+            case .unused: return Self.profilesResponse([])
+            case .durationExceeded: throw SandboxEnhancedError.tempPassDurationExceeded
+            case .active(let profile, let trialID):
+                let promotion = promotionalAttributes(trialID: trialID, mvpd: mvpd)
+                if let promotion, promotion.remaining == 0 {
+                    throw SandboxEnhancedError.tempPassResourcesExceeded.with(details: "All \(promotion.used.count) resources of this promotional TempPass were used.")
+                }
+                return Self.profilesResponse(withBudgets: [(profile, promotion)])
+            }
+        }
+        if let stored = profiles[owner]?[mvpd.id], stored.invalidated, stored.isValid(at: now) {
+            throw SandboxEnhancedError.profileInvalidated
         }
         if let profile = usableProfile(owner: owner, mvpd: mvpd.id, provider: caller.provider, now: now) {
             guard partnerStatusShows(profile, request: request, provider: caller.provider, now: now) else { return Self.profilesResponse([]) }
@@ -39,13 +73,16 @@ extension SandboxEngine {
     }
 
     /// `GET /api/v2/{sp}/profiles/code/{code}`: the profile the session's login created;
-    /// an empty map while the user has not logged in yet.
+    /// an empty map while the user has not logged in yet; `403 authenticated_profile_invalidated`
+    /// when Adobe Pass invalidated it since.
     func profileForCode(_ request: SandboxRequest, serviceProvider: String, code: String, now: Date) throws(SandboxEnhancedError) -> SandboxResponse {
         let caller = try authorizeCaller(request, serviceProvider: serviceProvider, now: now)
         let session = try openSession(code: code, serviceProvider: serviceProvider, now: now)
-        guard session.authenticated, let owner = session.owner, let mvpd = session.mvpd,
-              let profile = usableProfile(owner: owner, mvpd: mvpd, provider: caller.provider, now: now)
-        else { return Self.profilesResponse([]) }
+        guard session.authenticated, let owner = session.owner, let mvpd = session.mvpd else { return Self.profilesResponse([]) }
+        if let stored = profiles[owner]?[mvpd], stored.invalidated, stored.isValid(at: now) {
+            throw SandboxEnhancedError.profileInvalidated
+        }
+        guard let profile = usableProfile(owner: owner, mvpd: mvpd, provider: caller.provider, now: now) else { return Self.profilesResponse([]) }
         return Self.profilesResponse([profile])
     }
 
@@ -53,14 +90,24 @@ extension SandboxEngine {
 
     /// `{"profiles": {mvpd: profile, …}}`.
     static func profilesResponse(_ list: [StoredProfile], status: Int = 200) -> SandboxResponse {
-        .json(.object([("profiles", .object(list.map { ($0.mvpd, profileJSON($0)) }))]), status: status)
+        profilesResponse(withBudgets: list.map { ($0, nil) }, status: status)
+    }
+
+    /// `{"profiles": {mvpd: profile, …}}`, promotional TempPass profiles with their budget.
+    static func profilesResponse(withBudgets list: [(StoredProfile, promotion: (remaining: Int, used: [String])?)], status: Int = 200) -> SandboxResponse {
+        .json(.object([("profiles", .object(list.map { ($0.0.mvpd, profileJSON($0.0, promotion: $0.promotion)) }))]), status: status)
     }
 
     /// One profile as the samples show it: epoch-millisecond bounds, issuer, type and
-    /// attributes `{value, state}` (`zip` encrypted).
-    static func profileJSON(_ profile: StoredProfile) -> SandboxJSON {
+    /// attributes `{value, state}` (`zip` encrypted). A promotional TempPass profile adds
+    /// `remaining_resources` and `used_assets`, as its sample does.
+    static func profileJSON(_ profile: StoredProfile, promotion: (remaining: Int, used: [String])? = nil) -> SandboxJSON {
         var attributes: [(String, SandboxJSON)] = []
         func plain(_ value: SandboxJSON) -> SandboxJSON { .object([("value", value), ("state", .string("plain"))]) }
+        if let promotion {
+            attributes.append(("remaining_resources", plain(.int(Int64(promotion.remaining)))))
+            attributes.append(("used_assets", plain(.array(promotion.used.map(SandboxJSON.string)))))
+        }
         if profile.kind == .temporary {
             attributes.append(("expiration_date", plain(.int(profile.notAfter.epochMilliseconds))))
         }
@@ -78,10 +125,10 @@ extension SandboxEngine {
         )
     }
 
-    /// A profile counts while it is within its bounds, its integration is active, and (for
-    /// a degraded profile) the degradation still applies.
+    /// A profile counts while it is within its bounds, was not invalidated, its
+    /// integration is active, and (for a degraded profile) the degradation still applies.
     func isUsable(_ profile: StoredProfile, provider: SandboxServiceProvider, now: Date) -> Bool {
-        guard profile.isValid(at: now), let mvpd = provider.mvpd(profile.mvpd), mvpd.integrationActive else { return false }
+        guard profile.isValid(at: now), !profile.invalidated, let mvpd = provider.mvpd(profile.mvpd), mvpd.integrationActive else { return false }
         return profile.kind != .degraded || mvpd.degraded
     }
 
@@ -120,26 +167,6 @@ extension SandboxEngine {
             username: nil, userID: "95cf93bcd183214a" + Self.deviceDigest(owner.deviceID), householdID: nil, zip: nil)
         profiles[owner, default: [:]][mvpd.id] = profile
         return profile
-    }
-
-    /// The temporary profile of a TempPass MVPD; the temporary access window starts on the
-    /// device's first use and is not renewed by logging out.
-    @discardableResult
-    func storeTemporaryProfile(owner: ProfileOwner, mvpd: SandboxMVPDConfig, now: Date) -> StoredProfile {
-        let key = TempPassKey(deviceID: owner.deviceID, serviceProvider: owner.serviceProvider, mvpd: mvpd.id)
-        let start = tempPassStarts[key] ?? now
-        tempPassStarts[key] = start
-        let profile = StoredProfile(
-            mvpd: mvpd.id, kind: .temporary, notBefore: start, notAfter: start.addingTimeInterval(TimeInterval(mvpd.authenticationTTL)),
-            username: nil, userID: "temppass_" + Self.deviceDigest(owner.deviceID), householdID: nil, zip: nil)
-        profiles[owner, default: [:]][mvpd.id] = profile
-        return profile
-    }
-
-    /// `true` when the device already used up its TempPass window for `mvpd`.
-    func tempPassExpired(deviceID: String, serviceProvider: String, mvpd: SandboxMVPDConfig, now: Date) -> Bool {
-        guard let start = tempPassStarts[TempPassKey(deviceID: deviceID, serviceProvider: serviceProvider, mvpd: mvpd.id)] else { return false }
-        return now >= start.addingTimeInterval(TimeInterval(mvpd.authenticationTTL))
     }
 
     /// 40 hexadecimal characters derived from the device identifier.

@@ -18,11 +18,10 @@ extension SandboxEngine {
 
     /// Issues a SAML request for `mvpd` and remembers it until the session window ends.
     func mintSAMLRequest(serviceProvider: String, mvpd: String, now: Date) -> String {
-        pruneIfLarge(now: now)
         let requestID = "_" + newIdentifier()
-        pendingSAMLRequests[requestID] = PendingSAMLRequest(
+        remember(PendingSAMLRequest(
             requestID: requestID, serviceProvider: serviceProvider, mvpd: mvpd,
-            expiresAt: now.addingTimeInterval(Self.authenticationSessionTTL))
+            expiresAt: now.addingTimeInterval(Self.authenticationSessionTTL)))
         let xml = """
         <samlp:AuthnRequest xmlns:samlp="urn:oasis:names:tc:SAML:2.0:protocol" xmlns:saml="urn:oasis:names:tc:SAML:2.0:assertion" \
         ID="\(requestID)" Version="2.0" IssueInstant="\(Self.isoTime(now))" Destination="\(Self.escape(mvpd))">\

@@ -69,12 +69,11 @@ extension SandboxEngine {
 
     /// Opens a session valid for 30 minutes.
     func openNewSession(caller: Caller, deviceID: String, deviceInfo: SandboxJSON?, mvpd: String?, domainName: String?, redirectUrl: String?, now: Date) -> AuthenticationSession {
-        pruneIfLarge(now: now)
         let session = AuthenticationSession(
             code: newCode(), sessionID: newIdentifier(), serviceProvider: caller.provider.id, clientID: caller.grant.clientID,
             deviceID: deviceID, deviceInfo: deviceInfo, mvpd: mvpd, domainName: domainName, redirectUrl: redirectUrl,
             notBefore: now, notAfter: now.addingTimeInterval(Self.authenticationSessionTTL))
-        sessions[session.code] = session
+        remember(session)
         return session
     }
 
@@ -93,8 +92,8 @@ extension SandboxEngine {
 
     /// The `authorize`/`direct` answer when no login is needed: an existing profile
     /// (`authenticated`, `authenticatedSSO`, …), degradation (`degraded`, a degraded profile
-    /// is created) or TempPass (`temporary`, the temporary profile is created). `nil` when
-    /// the user must log in.
+    /// is created) or TempPass (`temporary`, the device's TempPass starts). `nil` when the
+    /// user must log in.
     func directAnswer(owner: ProfileOwner, mvpd: SandboxMVPDConfig, provider: SandboxServiceProvider, now: Date) throws(SandboxEnhancedError) -> SandboxJSON? {
         let reasonType: String
         if let existing = usableProfile(owner: owner, mvpd: mvpd.id, provider: provider, now: now) {
@@ -108,10 +107,10 @@ extension SandboxEngine {
             storeDegradedProfile(owner: owner, mvpd: mvpd, now: now)
             reasonType = "degraded"
         } else if mvpd.tempPass {
-            if tempPassExpired(deviceID: owner.deviceID, serviceProvider: owner.serviceProvider, mvpd: mvpd, now: now) {
-                throw SandboxEnhancedError.tempPassDurationExceeded
-            }
-            _ = storeTemporaryProfile(owner: owner, mvpd: mvpd, now: now)
+            // Starts the device's TempPass. A used-up one is still answered `temporary`:
+            // the Sessions endpoints have no TempPass error; the profile and decision
+            // requests that follow answer `temporary_access_duration_limit_exceeded`.
+            _ = tempPassStanding(owner: owner, mvpd: mvpd, identity: nil, start: true, now: now)
             reasonType = "temporary"
         } else {
             return nil

@@ -3,19 +3,43 @@ import Foundation
 
 /// An offline Adobe Pass: the DCR and REST API V2 endpoints, the user-agent pages (the
 /// authenticate URL, the MVPD login and logout pages, the second screen at
-/// ``activationURL``), driven by a ``SandboxWorld`` and an
-/// injectable ``SandboxClock``, with per-endpoint fault injection and a request log.
+/// ``activationURL``), driven by a ``SandboxWorld`` and an injectable ``SandboxClock``, with
+/// Adobe's throttling, per-endpoint fault injection and a request log.
 ///
 /// Serve it over loopback HTTP with the sandbox's HTTP server, or in-process through
-/// ``respond(to:)`` / ``inProcessTransport``. Thread-safe: one internal lock guards the
-/// state; a request holds it only while it is being answered.
-public final class PassSandbox: SandboxRequestHandler, @unchecked Sendable {
-    private let lock = NSLock()
+/// ``respond(to:)`` / ``inProcessTransport``. Thread-safe. Its state sits behind three
+/// locks, each held only briefly: the endpoints' state (held while an endpoint runs), the
+/// controls (throttle buckets and faults), and the request log. Parsing, routing, header
+/// checks that need no state, and writing the answer happen outside all of them.
+public final class PassSandbox: SandboxImmediateHandler, @unchecked Sendable {
+    /// Guards `engine`.
+    private let engineLock = NSLock()
     private let engine: SandboxEngine
-    private var faults: [SandboxEndpoint: SandboxFault] = [:]
-    private var log: [SandboxLogEntry] = []
+    private let controls: HTTPLocked<Controls>
+    private let journal = HTTPLocked(Journal())
     /// The request log keeps at most this many entries (the oldest go first).
     static let logCapacity = 10_000
+
+    /// Throttling and faults: what decides whether a request reaches its endpoint.
+    private struct Controls {
+        var throttle: SandboxThrottleGate
+        var faults: [SandboxEndpoint: SandboxFault] = [:]
+    }
+
+    /// What the controls decided about a request.
+    private enum Admission {
+        /// Refused by the throttle.
+        case throttled(retryAfter: Int?)
+        /// Let through, with the fault (if any) it is to suffer.
+        case admitted(fault: SandboxFault?)
+    }
+
+    /// The request log, and the `Date` value of the current second (formatted once).
+    private struct Journal {
+        var log: [SandboxLogEntry] = []
+        var dateSecond = Int.min
+        var dateText = ""
+    }
 
     /// The clock every TTL is measured against.
     public let clock: SandboxClock
@@ -24,56 +48,98 @@ public final class PassSandbox: SandboxRequestHandler, @unchecked Sendable {
     public init(world: SandboxWorld = .default, clock: SandboxClock = SandboxClock()) {
         self.clock = clock
         engine = SandboxEngine(world: world, clock: clock, baseURL: URL(string: "http://sandbox.invalid")!)
+        controls = HTTPLocked(Controls(throttle: SandboxThrottleGate(settings: world.throttle)))
     }
 
     /// Scheme, host and port of the absolute URLs the sandbox writes (authenticate redirect,
     /// login page, logout page). The HTTP server sets it to `http://127.0.0.1:PORT`.
     public var baseURLForLinks: URL {
-        get { lock.withLock { engine.baseURL } }
-        set { lock.withLock { engine.baseURL = newValue } }
+        get { engineLock.withLock { engine.baseURL } }
+        set { engineLock.withLock { engine.baseURL = newValue } }
     }
 
-    /// The world as it stands now (dashboard changes included).
-    public var world: SandboxWorld { lock.withLock { engine.world } }
+    /// The world as it stands now (dashboard changes and ``setThrottle(_:)`` included).
+    public var world: SandboxWorld { engineLock.withLock { engine.world } }
 
     // MARK: Serving
 
-    /// Answers one request: routing, faults, the endpoint's behaviour, the request log.
+    /// Answers one request: throttling, routing, faults, the endpoint's behaviour, the
+    /// request log. Every answer carries a `Date` header from the sandbox clock, so a
+    /// client can measure how far its clock is from the server's.
     public func respond(to request: SandboxRequest) async -> SandboxResponse {
-        let route = SandboxRoute(method: request.method.uppercased(), path: request.path)
-        let fault: SandboxFault? = route.flatMap { route in lock.withLock { takeFault(for: route.endpoint) } }
-        if let latency = fault?.latency, latency > 0 {
-            // Capped at an hour so an absurd value cannot overflow the nanosecond count.
-            try? await Task.sleep(nanoseconds: UInt64(min(latency, 3_600) * 1_000_000_000))
-        }
-        return lock.withLock {
-            let response: SandboxResponse
-            if let route {
-                response = answer(route, request, fault: fault)
-            } else {
-                response = .text("Not Found", status: 404)
-            }
-            record(SandboxLogEntry(method: request.method, path: request.path, status: response.dropConnection ? 0 : response.status, endpoint: route?.endpoint))
-            return response
+        switch answerAtOnce(request) {
+        case .ready(let response): return response
+        case .later(let rest): return await rest()
         }
     }
 
-    /// Must be called with the lock held.
-    private func answer(_ route: SandboxRoute, _ request: SandboxRequest, fault: SandboxFault?) -> SandboxResponse {
+    /// Answers on the calling thread unless an injected latency must be waited out (the
+    /// HTTP server's fast path; ``respond(to:)`` for everyone else).
+    func answerAtOnce(_ request: SandboxRequest) -> SandboxStagedAnswer {
+        let route = SandboxRoute(method: HTTPASCII.uppercasedToken(request.method), path: request.path)
+        let subjectToThrottle = route?.isThrottled ?? (request.path.hasPrefix("/api/v2/") || request.path.hasPrefix("/o/client/"))
+        let admission: Admission = controls.withLock { controls in
+            if subjectToThrottle, let settings = controls.throttle.settings {
+                let key = SandboxThrottleGate.key(for: request) { token in
+                    self.engineLock.withLock { self.engine.accessTokens[token]?.clientID }
+                }
+                if !controls.throttle.admit(key, now: clock.now) { return .throttled(retryAfter: settings.retryAfter) }
+            }
+            return .admitted(fault: route.flatMap { Self.takeFault(for: $0.endpoint, from: &controls.faults) })
+        }
+        let fault: SandboxFault?
+        switch admission {
+        case .throttled(let retryAfter):
+            return .ready(finish(SandboxThrottleGate.tooManyRequests(retryAfter: retryAfter), request, route))
+        case .admitted(let injected):
+            fault = injected
+        }
+        guard let latency = fault?.latency, latency > 0 else {
+            return .ready(finish(answer(route, request, fault: fault), request, route))
+        }
+        return .later { [self] in
+            // Capped at an hour so an absurd value cannot overflow the nanosecond count.
+            try? await Task.sleep(nanoseconds: UInt64(min(latency, 3_600) * 1_000_000_000))
+            return finish(answer(route, request, fault: fault), request, route)
+        }
+    }
+
+    /// The endpoint's answer, or what the fault puts in its place.
+    private func answer(_ route: SandboxRoute?, _ request: SandboxRequest, fault: SandboxFault?) -> SandboxResponse {
+        guard let route else { return .text("Not Found", status: 404) }
         if fault?.dropConnection == true { return SandboxResponse(status: 0, dropConnection: true) }
         if let status = fault?.status {
             switch route.endpoint {
+            case _ where status == 429: return SandboxThrottleGate.tooManyRequests(retryAfter: nil)
             case .dcrRegister, .dcrToken: return SandboxEngine.oauthError(status >= 500 ? "server_error" : "invalid_request", status: status)
             case .authenticate, .login, .mvpdLogout, .activate: return SandboxEngine.errorPage("The service is unavailable.", status: status)
             default: return SandboxEnhancedError.injected(status: status).response
             }
         }
-        var response = engine.handle(route, request)
+        var response = engineLock.withLock { engine.handle(route, request) }
         if fault?.malformedBody == true {
             let kept = response.body.prefix(response.body.count / 2)
             response = SandboxResponse(status: 200, headers: [("Content-Type", SandboxResponse.jsonContentType)], body: Array(kept) + Array("{\"garbled\":[".utf8))
         }
         return response
+    }
+
+    /// Dates the answer by the sandbox clock and logs it.
+    private func finish(_ response: SandboxResponse, _ request: SandboxRequest, _ route: SandboxRoute?) -> SandboxResponse {
+        var dated = response
+        let second = Int(clock.now.timeIntervalSince1970.rounded(.down))
+        let entry = SandboxLogEntry(method: request.method, path: request.path, status: response.dropConnection ? 0 : response.status, endpoint: route?.endpoint)
+        let date: String = journal.withLock { journal in
+            if journal.log.count >= Self.logCapacity { journal.log.removeFirst(Self.logCapacity / 2) }
+            journal.log.append(entry)
+            if journal.dateSecond != second {
+                journal.dateSecond = second
+                journal.dateText = HTTPDate.format(secondsSince1970: second)
+            }
+            return journal.dateText
+        }
+        if !response.dropConnection { dated.headers.append(("Date", date)) }
+        return dated
     }
 
     /// An `HTTPTransport` that answers the SDK's requests in-process, without sockets.
@@ -90,22 +156,81 @@ public final class PassSandbox: SandboxRequestHandler, @unchecked Sendable {
 
     /// Makes `endpoint` misbehave as `fault` says, replacing any fault already there.
     public func inject(_ fault: SandboxFault, into endpoint: SandboxEndpoint) {
-        lock.withLock { faults[endpoint] = fault }
+        controls.withLock { $0.faults[endpoint] = fault }
     }
 
     /// Removes every injected fault.
     public func clearFaults() {
-        lock.withLock { faults.removeAll() }
+        controls.withLock { $0.faults.removeAll() }
     }
 
-    /// Must be called with the lock held: the fault for `endpoint`, counting one use.
-    private func takeFault(for endpoint: SandboxEndpoint) -> SandboxFault? {
+    /// The fault for `endpoint`, counting one use.
+    private static func takeFault(for endpoint: SandboxEndpoint, from faults: inout [SandboxEndpoint: SandboxFault]) -> SandboxFault? {
         guard var fault = faults[endpoint] else { return nil }
         if let remaining = fault.remaining {
             if remaining <= 1 { faults[endpoint] = nil } else { fault.remaining = remaining - 1; faults[endpoint] = fault }
             if remaining <= 0 { return nil }
         }
         return fault
+    }
+
+    // MARK: Throttling
+
+    /// The throttle in force (the world's `throttle` until ``setThrottle(_:)`` changes it);
+    /// `nil` when off.
+    public var throttle: SandboxThrottle? { controls.withLock { $0.throttle.settings } }
+
+    /// Turns Adobe's throttling on with `throttle`'s limits, or off with `nil`, at run
+    /// time. Every device starts over with a full bucket. ``world`` reports the change.
+    public func setThrottle(_ throttle: SandboxThrottle?) {
+        controls.withLock { $0.throttle.configure(throttle) }
+        engineLock.withLock { engine.world.throttle = throttle }
+    }
+
+    /// How many requests were answered `429 Too Many Requests` by the throttle (injected
+    /// 429 faults not included).
+    public var throttledResponseCount: Int { controls.withLock { $0.throttle.refusals } }
+
+    // MARK: The server's word about a session
+
+    /// Invalidates profiles server-side, as Adobe Pass does when an MVPD ends a session:
+    /// the profiles of `mvpd` (every MVPD when `nil`) on the device `deviceIdentifier`
+    /// (every device when `nil`; the `AP-Device-Identifier` value, with or without its
+    /// `fingerprint ` prefix), for every client and requestor. Afterwards the profile
+    /// endpoints leave them out (or answer `403 authenticated_profile_invalidated` when
+    /// asked for that MVPD or session code) and decisions answer
+    /// `403 authenticated_profile_invalidated` until the user signs in again. TempPass is
+    /// left alone (see ``resetTempPass(mvpd:deviceIdentifier:)``). Returns how many
+    /// profiles were invalidated.
+    @discardableResult
+    public func invalidateProfiles(mvpd: String? = nil, deviceIdentifier: String? = nil) -> Int {
+        let device = deviceIdentifier.map(Self.bareDeviceIdentifier)
+        return engineLock.withLock {
+            var count = 0
+            for owner in engine.profiles.keys where device == nil || owner.deviceID == device {
+                for (mvpdID, profile) in engine.profiles[owner] ?? [:]
+                where (mvpd == nil || mvpdID == mvpd) && profile.kind != .temporary && !profile.invalidated {
+                    engine.profiles[owner]?[mvpdID]?.invalidated = true
+                    count += 1
+                }
+            }
+            return count
+        }
+    }
+
+    /// Resets TempPass, as Adobe's TempPass reset does: `mvpd`'s (every TempPass MVPD's
+    /// when `nil`) window and promotional trials on the device `deviceIdentifier` (every
+    /// device when `nil`) are forgotten, so the next use starts afresh. Returns how many
+    /// windows and trials were reset.
+    @discardableResult
+    public func resetTempPass(mvpd: String? = nil, deviceIdentifier: String? = nil) -> Int {
+        let device = deviceIdentifier.map(Self.bareDeviceIdentifier)
+        return engineLock.withLock { engine.resetTempPass(mvpd: mvpd, deviceID: device) }
+    }
+
+    /// The Base64 identifier of an `AP-Device-Identifier` value, or the value itself.
+    private static func bareDeviceIdentifier(_ value: String) -> String {
+        SandboxEngine.fingerprint(in: value) ?? HTTPASCII.trimmingSpaces(value)
     }
 
     // MARK: Dashboard
@@ -115,7 +240,7 @@ public final class PassSandbox: SandboxRequestHandler, @unchecked Sendable {
     /// provider integrating that MVPD. Returns `false` when there is no such MVPD.
     @discardableResult
     public func updateMVPD(_ mvpdID: String, requestor: String? = nil, _ change: (inout SandboxMVPDConfig) -> Void) -> Bool {
-        lock.withLock {
+        engineLock.withLock {
             var found = false
             for providerIndex in engine.world.serviceProviders.indices where requestor == nil || engine.world.serviceProviders[providerIndex].id == requestor {
                 for mvpdIndex in engine.world.serviceProviders[providerIndex].mvpds.indices where engine.world.serviceProviders[providerIndex].mvpds[mvpdIndex].id == mvpdID {
@@ -143,29 +268,28 @@ public final class PassSandbox: SandboxRequestHandler, @unchecked Sendable {
     // MARK: Request log
 
     /// Every request answered so far (method, path without query, status, endpoint).
-    public var requestLog: [SandboxLogEntry] { lock.withLock { log } }
+    public var requestLog: [SandboxLogEntry] { journal.withLock { $0.log } }
 
     /// Empties the request log.
     public func clearRequestLog() {
-        lock.withLock { log.removeAll() }
-    }
-
-    /// Must be called with the lock held.
-    private func record(_ entry: SandboxLogEntry) {
-        if log.count >= Self.logCapacity { log.removeFirst(Self.logCapacity / 2) }
-        log.append(entry)
+        journal.withLock { $0.log.removeAll() }
     }
 
     // MARK: Partner single sign-on (for the simulated device)
 
     /// Answers a SAML request as the MVPD mapped to `providerMappingID` would for `username`.
     func mintSAMLResponse(samlRequest: String, providerMappingID: String, username: String) -> Result<String, PartnerFrameworkError> {
-        lock.withLock { engine.mintSAMLResponse(samlRequest: samlRequest, providerMappingID: providerMappingID, username: username, now: clock.now) }
+        engineLock.withLock { engine.mintSAMLResponse(samlRequest: samlRequest, providerMappingID: providerMappingID, username: username, now: clock.now) }
+    }
+
+    /// Runs `body` on the endpoints' state under its lock: for tests that look inside.
+    func withEngine<Result>(_ body: (SandboxEngine) -> Result) -> Result {
+        engineLock.withLock { body(engine) }
     }
 
     /// `true` when `serializedToken` is a media token this sandbox issued, unaltered.
     public func verifyMediaToken(_ serializedToken: String) -> Bool {
-        lock.withLock { engine.verifyMediaToken(serializedToken) }
+        engineLock.withLock { engine.verifyMediaToken(serializedToken) }
     }
 }
 

@@ -12,7 +12,10 @@ final class SandboxEngine {
     /// The SAML attribute names requested in a partner authentication request.
     static let samlAttributeNames = ["userID", "householdID", "zip"]
 
-    var world: SandboxWorld
+    /// The world; any change (a dashboard edit) drops the cached configuration answers.
+    var world: SandboxWorld {
+        didSet { configurationCache.removeAll() }
+    }
     let clock: SandboxClock
     var baseURL: URL
     /// Signs minted SAML responses and media tokens; random per sandbox.
@@ -24,8 +27,22 @@ final class SandboxEngine {
     var profiles: [ProfileOwner: [String: StoredProfile]] = [:]
     var pendingSAMLRequests: [String: PendingSAMLRequest] = [:]
     var tempPassStarts: [TempPassKey: Date] = [:]
+    /// Promotional TempPass trials, and which identity or device holds which trial.
+    var promotionalTrials: [Int: PromotionalTrial] = [:]
+    var promotionalTrialHolders: [PromotionalTrialKey: Int] = [:]
+    var nextPromotionalTrial = 0
     /// X-Device-Info values already checked, so the hot path decodes each value once.
     var acceptedDeviceInfo: [String: SandboxJSON] = [:]
+    /// The encoded configuration answer per service provider, until the world changes.
+    var configurationCache: [String: [UInt8]] = [:]
+
+    // Expiry order of the tables whose entries all live equally long.
+    var registrationExpiries = ExpiryQueue<String>()
+    var accessTokenExpiries = ExpiryQueue<String>()
+    var sessionExpiries = ExpiryQueue<String>()
+    var samlRequestExpiries = ExpiryQueue<String>()
+    /// The number of profile owners at which expired and orphaned profiles are next swept.
+    var profileSweepAt = SandboxEngine.minimumProfileSweep
 
     init(world: SandboxWorld, clock: SandboxClock, baseURL: URL) {
         self.world = world
@@ -39,10 +56,12 @@ final class SandboxEngine {
 
     /// Answers one request whose path matched `route`.
     func handle(_ route: SandboxRoute, _ request: SandboxRequest) -> SandboxResponse {
-        guard route.allowedMethods.contains(request.method.uppercased()) else {
-            return .text("Method Not Allowed", status: 405, headers: [("Allow", route.allowedMethods.joined(separator: ", "))])
+        let method = HTTPASCII.uppercasedToken(request.method)
+        guard route.allowedMethods.contains(method) else {
+            return Self.methodNotAllowed(method: method, path: request.path)
         }
         let now = clock.now
+        sweepExpired(now: now)
         do {
             switch route {
             case .dcrRegister: return registerClient(request, now: now)
@@ -69,6 +88,24 @@ final class SandboxEngine {
         }
     }
 
+    /// `405 Method Not Allowed` with an `Allow` listing every method the path serves.
+    /// REST API V2 paths answer an enhanced error, DCR paths an OAuth error, the pages text.
+    static func methodNotAllowed(method: String, path: String) -> SandboxResponse {
+        let allowed = SandboxRoute.allowedMethods(forPath: path)
+        let allow: (name: String, value: String) = ("Allow", allowed.joined(separator: ", "))
+        let explanation = "\(method) is not served on \(path); use \(allowed.joined(separator: " or "))."
+        var response: SandboxResponse
+        if path.hasPrefix("/api/v2/"), SandboxRoute(method: "GET", path: path)?.endpoint != .authenticate {
+            response = SandboxEnhancedError.methodNotAllowed.with(details: explanation).response
+        } else if path.hasPrefix("/o/client/") {
+            response = oauthError("invalid_request", status: 405, description: explanation)
+        } else {
+            return .text("Method Not Allowed", status: 405, headers: [allow])
+        }
+        response.headers.append(allow)
+        return response
+    }
+
     // MARK: Common checks
 
     /// The caller of a REST API V2 endpoint: its access token and the service provider.
@@ -83,11 +120,10 @@ final class SandboxEngine {
         guard let header = request.header("Authorization") else {
             throw SandboxEnhancedError.invalidAccessTokenClientApplication.with(details: "The Authorization header is missing.")
         }
-        let parts = header.split(separator: " ", maxSplits: 1)
-        guard parts.count == 2, parts[0].lowercased() == "bearer" else {
+        guard let parts = HTTPASCII.splitOnce(header, at: HTTPByte.space), HTTPASCII.equalIgnoringCase(String(parts.head), "bearer") else {
             throw SandboxEnhancedError.invalidAccessTokenClientApplication.with(details: "The Authorization header is not a Bearer token.")
         }
-        guard let grant = accessTokens[String(parts[1]).trimmingCharacters(in: .whitespaces)] else {
+        guard let grant = accessTokens[HTTPASCII.trimmingSpaces(String(parts.tail))] else {
             throw SandboxEnhancedError.invalidAccessTokenClientApplication.with(details: "The access token is unknown.")
         }
         guard now < grant.expiresAt else {
@@ -107,17 +143,22 @@ final class SandboxEngine {
         guard let header = request.header("AP-Device-Identifier") else {
             throw SandboxEnhancedError.invalidDeviceIdentifier.with(details: "The AP-Device-Identifier header is missing.")
         }
-        let parts = header.split(separator: " ", maxSplits: 1)
-        guard parts.count == 2, parts[0] == "fingerprint",
-              let decoded = Data(base64Encoded: String(parts[1]).trimmingCharacters(in: .whitespaces)), !decoded.isEmpty
-        else {
+        guard let identifier = Self.fingerprint(in: header) else {
             throw SandboxEnhancedError.invalidDeviceIdentifier.with(details: "Expected \"fingerprint <Base64-encoded identifier>\".")
         }
-        return String(parts[1]).trimmingCharacters(in: .whitespaces)
+        return identifier
     }
 
-    /// The device information from `X-Device-Info` (Base64-encoded JSON object). `nil`
-    /// when absent and not `required`.
+    /// The Base64 identifier of an `AP-Device-Identifier` value (`fingerprint <Base64>`),
+    /// or `nil` when the value is not of that form.
+    static func fingerprint(in header: String) -> String? {
+        guard let parts = HTTPASCII.splitOnce(header, at: HTTPByte.space), parts.head == "fingerprint" else { return nil }
+        let identifier = HTTPASCII.trimmingSpaces(String(parts.tail))
+        return HTTPASCII.isBase64(identifier) ? identifier : nil
+    }
+
+    /// The device information from `X-Device-Info` (Base64-encoded JSON object with the
+    /// required keys and documented restricted values). `nil` when absent and not `required`.
     @discardableResult
     func deviceInfo(_ request: SandboxRequest, required: Bool) throws(SandboxEnhancedError) -> SandboxJSON? {
         guard let header = request.header("X-Device-Info") else {
@@ -125,15 +166,15 @@ final class SandboxEngine {
             return nil
         }
         if let known = acceptedDeviceInfo[header] { return known }
-        guard let data = Data(base64Encoded: header.trimmingCharacters(in: .whitespaces)),
-              let object = try? JSONSerialization.jsonObject(with: data, options: []) as? [String: Any]
-        else {
-            throw SandboxEnhancedError.invalidDeviceInfo.with(details: "Expected a Base64-encoded JSON object.")
+        switch SandboxDeviceInfoRules.check(header) {
+        case .failure(let problem):
+            throw SandboxEnhancedError.invalidDeviceInfo.with(details: problem.text)
+        case .success(let object):
+            let info = SandboxJSON(foundation: object)
+            if acceptedDeviceInfo.count > 1_000 { acceptedDeviceInfo.removeAll() }
+            acceptedDeviceInfo[header] = info
+            return info
         }
-        let info = SandboxJSON(foundation: object)
-        if acceptedDeviceInfo.count > 1_000 { acceptedDeviceInfo.removeAll() }
-        acceptedDeviceInfo[header] = info
-        return info
     }
 
     /// The MVPD integration `mvpdID` of `provider`, refused with `invalid_integration`
@@ -186,11 +227,78 @@ final class SandboxEngine {
             .replacingOccurrences(of: "=", with: "")
     }
 
-    /// Forgets expired sessions, tokens and SAML requests once the tables grow, so a long
-    /// benchmark does not grow memory without bound.
-    func pruneIfLarge(now: Date) {
-        if sessions.count > 10_000 { sessions = sessions.filter { $0.value.isOpen(at: now) } }
-        if accessTokens.count > 10_000 { accessTokens = accessTokens.filter { now < $0.value.expiresAt } }
-        if pendingSAMLRequests.count > 10_000 { pendingSAMLRequests = pendingSAMLRequests.filter { now < $0.value.expiresAt } }
+    // MARK: Expiry and limits
+
+    /// The most entries each table keeps; past it the oldest go even if still valid (an
+    /// application whose registration or token went simply registers or renews again).
+    static let maximumRegistrations = 100_000
+    static let maximumAccessTokens = 100_000
+    static let maximumSessions = 100_000
+    static let maximumPendingSAMLRequests = 100_000
+    /// How long an ended authentication session is remembered (to tell its code expired).
+    static let endedSessionRetention: TimeInterval = 86_400
+    /// How many expired entries of each table one request may sweep.
+    static let sweepBudget = 8
+    /// Below this many profile owners, profiles are not swept.
+    static let minimumProfileSweep = 10_000
+
+    /// Forgets what ended: a few expired registrations, access tokens, sessions and SAML
+    /// requests per request (bounded work, oldest first), and, once the profile table has
+    /// doubled since the last sweep, expired profiles and those of clients that are gone.
+    /// Also keeps every table within its limit.
+    func sweepExpired(now: Date) {
+        let budget = Self.sweepBudget
+        registrationExpiries.sweep(now: now, expiredBudget: budget, capacity: Self.maximumRegistrations, tableCount: { registrations.count }) {
+            registrations[$0] = nil
+        }
+        accessTokenExpiries.sweep(now: now, expiredBudget: budget, capacity: Self.maximumAccessTokens, tableCount: { accessTokens.count }) {
+            accessTokens[$0] = nil
+        }
+        sessionExpiries.sweep(now: now, expiredBudget: budget, capacity: Self.maximumSessions, tableCount: { sessions.count }) {
+            sessions[$0] = nil
+        }
+        samlRequestExpiries.sweep(now: now, expiredBudget: budget, capacity: Self.maximumPendingSAMLRequests, tableCount: { pendingSAMLRequests.count }) {
+            pendingSAMLRequests[$0] = nil
+        }
+        if profiles.count > profileSweepAt { sweepProfiles(now: now) }
+    }
+
+    /// Drops expired profiles and the profiles of clients no longer registered (nobody can
+    /// reach them: profiles belong to the client that created them). Amortised: the next
+    /// sweep waits until the table has doubled.
+    func sweepProfiles(now: Date) {
+        var kept: [ProfileOwner: [String: StoredProfile]] = [:]
+        kept.reserveCapacity(profiles.count)
+        for (owner, byMVPD) in profiles where registrations[owner.clientID] != nil {
+            let live = byMVPD.filter { now < $0.value.notAfter }
+            if !live.isEmpty { kept[owner] = live }
+        }
+        profiles = kept
+        profileSweepAt = max(Self.minimumProfileSweep, profiles.count * 2)
+    }
+
+    /// Records a new registration and queues its expiry.
+    func remember(_ registration: ClientRegistration) {
+        registrations[registration.clientID] = registration
+        registrationExpiries.append(registration.clientID, expiresAt: registration.expiresAt)
+    }
+
+    /// Records a new access token and queues its expiry.
+    func remember(_ grant: AccessTokenGrant, token: String) {
+        accessTokens[token] = grant
+        accessTokenExpiries.append(token, expiresAt: grant.expiresAt)
+    }
+
+    /// Records a new authentication session and queues its end.
+    func remember(_ session: AuthenticationSession) {
+        sessions[session.code] = session
+        // Ended sessions are kept a day, so a late code is told "expired" rather than "unknown".
+        sessionExpiries.append(session.code, expiresAt: session.notAfter.addingTimeInterval(Self.endedSessionRetention))
+    }
+
+    /// Records a SAML request handed out and queues its end.
+    func remember(_ request: PendingSAMLRequest) {
+        pendingSAMLRequests[request.requestID] = request
+        samlRequestExpiries.append(request.requestID, expiresAt: request.expiresAt)
     }
 }

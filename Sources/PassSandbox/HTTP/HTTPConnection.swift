@@ -19,11 +19,19 @@ final class HTTPConnection: TaskExecutor, @unchecked Sendable {
     let descriptor: Int32
     private let limits: LoopbackHTTPServerLimits
     private let handler: any SandboxRequestHandler
+    /// The same handler when it can answer on this thread without a task.
+    private let immediateHandler: (any SandboxImmediateHandler)?
     private let acceptedAt: UInt64
+    /// `connection N`, handed to the handler with every request.
+    private let label: String
 
-    /// Guards `aborted`, `pendingResponse` and `jobs`, and signals the handler's answer.
+    /// Guards `aborted`, `idleSince`, `pendingResponse` and `jobs`, and signals the
+    /// handler's answer.
     private let condition = NSCondition()
     private var aborted = false
+    /// Since when (uptime nanoseconds) the connection has been waiting for the first byte
+    /// of a request; `nil` while a request is being read or answered.
+    private var idleSince: UInt64?
     private var pendingResponse: SandboxResponse?
     /// Handler jobs waiting for this connection's thread.
     private var jobs: [UnownedJob] = []
@@ -38,11 +46,13 @@ final class HTTPConnection: TaskExecutor, @unchecked Sendable {
     /// How much input a closing connection discards at most.
     private static let lingerMaxBytes = 4 << 20
 
-    init(descriptor: Int32, limits: LoopbackHTTPServerLimits, handler: any SandboxRequestHandler) {
+    init(descriptor: Int32, serial: UInt64, limits: LoopbackHTTPServerLimits, handler: any SandboxRequestHandler) {
         self.descriptor = descriptor
         self.limits = limits
         self.handler = handler
+        self.immediateHandler = handler as? any SandboxImmediateHandler
         self.acceptedAt = DispatchTime.now().uptimeNanoseconds
+        self.label = "connection \(serial)"
     }
 
     /// Stops the connection from another thread: the serving thread wakes up and
@@ -62,6 +72,39 @@ final class HTTPConnection: TaskExecutor, @unchecked Sendable {
         return aborted
     }
 
+    /// Since when the connection has been idle between requests (or since it was
+    /// accepted, before its first request); `nil` while it reads or answers one.
+    var idleFor: UInt64? {
+        condition.lock()
+        defer { condition.unlock() }
+        return aborted ? nil : idleSince
+    }
+
+    /// Closes the connection if it is still idle, as a server may close an idle
+    /// kept-alive connection at any time (RFC 9112 §9.5): the server does it to make
+    /// room when it is full. Returns `false` when the connection is busy or gone.
+    func evictIfIdle() -> Bool {
+        condition.lock()
+        guard !aborted, idleSince != nil else {
+            condition.unlock()
+            return false
+        }
+        aborted = true
+        condition.broadcast()
+        condition.unlock()
+        Glibc.shutdown(descriptor, Int32(SHUT_RDWR))
+        return true
+    }
+
+    /// Marks the connection idle (waiting for a request's first byte) or busy; `false`
+    /// when it was evicted or aborted meanwhile.
+    private func setIdle(since start: UInt64?) -> Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        idleSince = start
+        return !aborted
+    }
+
     /// Serves requests until the client leaves, an error or timeout closes the
     /// connection, or `abort()` is called.
     func run() {
@@ -78,7 +121,9 @@ final class HTTPConnection: TaskExecutor, @unchecked Sendable {
             switch parser.nextEvent() {
             case .request(let request):
                 let keepAliveRequested = request.wantsKeepAlive
-                guard let response = answer(request.sandboxRequest) else { return }
+                var sandboxRequest = request.sandboxRequest
+                sandboxRequest.connection = label
+                guard let response = answer(sandboxRequest) else { return }
                 if response.dropConnection { return }
                 let keepAlive = keepAliveRequested && !HTTPResponseEncoder.asksToClose(response)
                 let bytes = HTTPResponseEncoder.encode(response, keepAlive: keepAlive, omittingBody: request.method == "HEAD")
@@ -106,7 +151,15 @@ final class HTTPConnection: TaskExecutor, @unchecked Sendable {
                     phaseStartedAt = DispatchTime.now().uptimeNanoseconds
                 }
                 let deadline = self.deadline(for: phase, servedRequests: servedRequests, lastResponseAt: lastResponseAt, phaseStartedAt: phaseStartedAt)
-                if HTTPSocket.waitReadable(descriptor, until: deadline) == .timedOut {
+                if phase == .awaitingRequest {
+                    guard setIdle(since: servedRequests == 0 ? acceptedAt : lastResponseAt) else { return }
+                }
+                let waited = HTTPSocket.waitReadable(descriptor, until: deadline)
+                if phase == .awaitingRequest {
+                    // Busy from here: the server no longer picks this connection to close.
+                    guard setIdle(since: nil) else { return }
+                }
+                if waited == .timedOut {
                     if phase == .readingBody { sendTimeoutAndClose() }
                     // A silent or slow client before its head is complete is simply dropped.
                     return
@@ -133,12 +186,22 @@ final class HTTPConnection: TaskExecutor, @unchecked Sendable {
         }
     }
 
-    /// Runs the handler as a task on this connection's own thread and returns its answer;
-    /// `nil` when the connection was aborted meanwhile.
+    /// The handler's answer: computed on this thread when the handler can answer at once,
+    /// else by a task running on this connection's own thread. `nil` when the connection
+    /// was aborted meanwhile.
     private func answer(_ request: SandboxRequest) -> SandboxResponse? {
-        let handler = self.handler
+        let work: @Sendable () async -> SandboxResponse
+        if let immediateHandler {
+            switch immediateHandler.answerAtOnce(request) {
+            case .ready(let response): return response
+            case .later(let rest): work = rest
+            }
+        } else {
+            let handler = self.handler
+            work = { await handler.respond(to: request) }
+        }
         Task(executorPreference: self) {
-            let response = await handler.respond(to: request)
+            let response = await work()
             self.deliver(response)
         }
         condition.lock()

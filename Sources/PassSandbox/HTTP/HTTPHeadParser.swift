@@ -29,72 +29,98 @@ enum HTTPByte {
 /// blank line) into a request and its declared body length.
 enum HTTPHeadParser {
     /// Parses `head`, whose lines end in CRLF or LF.
+    ///
+    /// One pass over the bytes, without splitting into arrays of lines: this runs for
+    /// every request the server answers.
     static func parse(_ head: ArraySlice<UInt8>) -> Result<(request: HTTPParsedRequest, bodyLength: Int), HTTPParseError> {
-        var lines = splitLines(head)
-        guard !lines.isEmpty else { return .failure(.badRequest("empty request line")) }
-        let requestLine = lines.removeFirst()
+        var lineStart = head.startIndex
+        guard let requestLine = nextLine(head, from: &lineStart) else { return .failure(.badRequest("empty request line")) }
         let method: String, target: String, minorVersion: Int
         switch parseRequestLine(requestLine) {
         case .success(let line): (method, target, minorVersion) = line
         case .failure(let error): return .failure(error)
         }
         var headers: [(name: String, value: String)] = []
-        headers.reserveCapacity(lines.count)
-        for line in lines {
+        headers.reserveCapacity(12)
+        var contentLength: Int?
+        var lengthError: HTTPParseError?
+        var usesTransferEncoding = false
+        while let line = nextLine(head, from: &lineStart) {
+            let field: (name: String, value: String)
             switch parseField(line) {
-            case .success(let field): headers.append(field)
+            case .success(let parsed): field = parsed
             case .failure(let error): return .failure(error)
             }
+            if HTTPASCII.equalIgnoringCase(field.name, "Transfer-Encoding") {
+                usesTransferEncoding = true
+            } else if HTTPASCII.equalIgnoringCase(field.name, "Content-Length"), lengthError == nil {
+                switch parseContentLength(field.value) {
+                case .success(let length) where contentLength == nil || contentLength == length:
+                    // Repeated fields must agree (as numbers: "5" and "05" do).
+                    contentLength = length
+                case .success: lengthError = .badRequest("invalid Content-Length")
+                case .failure(let error): lengthError = error
+                }
+            }
+            headers.append(field)
         }
-        let bodyLength: Int
-        switch declaredBodyLength(headers) {
-        case .success(let length): bodyLength = length
-        case .failure(let error): return .failure(error)
-        }
+        // Transfer-Encoding is refused whatever else is wrong with the framing.
+        if usesTransferEncoding { return .failure(.transferEncodingNotImplemented) }
+        if let lengthError { return .failure(lengthError) }
         let request = HTTPParsedRequest(method: method, target: target, minorVersion: minorVersion, headers: headers, body: [])
-        return .success((request, bodyLength))
+        return .success((request, contentLength ?? 0))
     }
 
-    /// Splits on LF and removes one trailing CR from each line.
-    private static func splitLines(_ head: ArraySlice<UInt8>) -> [ArraySlice<UInt8>] {
-        var lines = head.split(separator: HTTPByte.lf, omittingEmptySubsequences: false)
-            .map { $0.last == HTTPByte.cr ? $0.dropLast() : $0 }
-        // The head ends with the last field's line end, which leaves one empty piece.
-        if lines.last?.isEmpty == true { lines.removeLast() }
-        return lines
+    /// The next line of `head` starting at `start` (without its LF and one CR before it),
+    /// moving `start` past it; `nil` at the end. The head ends with the last field's line
+    /// end, which leaves no further line.
+    private static func nextLine(_ head: ArraySlice<UInt8>, from start: inout Int) -> ArraySlice<UInt8>? {
+        guard start < head.endIndex else { return nil }
+        var end = start
+        while end < head.endIndex, head[end] != HTTPByte.lf { end += 1 }
+        var line = head[start..<end]
+        if line.last == HTTPByte.cr { line = line.dropLast() }
+        start = end < head.endIndex ? end + 1 : end
+        return line
     }
 
     /// `method SP request-target SP HTTP-version`.
     private static func parseRequestLine(_ line: ArraySlice<UInt8>) -> Result<(String, String, Int), HTTPParseError> {
-        let parts = line.split(separator: HTTPByte.space, omittingEmptySubsequences: false)
-        guard parts.count == 3, parts.allSatisfy({ !$0.isEmpty }) else {
+        guard let firstSpace = line.firstIndex(of: HTTPByte.space),
+              let secondSpace = line[(firstSpace + 1)...].firstIndex(of: HTTPByte.space),
+              !line[(secondSpace + 1)...].contains(HTTPByte.space)
+        else { return .failure(.badRequest("malformed request line")) }
+        let methodBytes = line[line.startIndex..<firstSpace]
+        let targetBytes = line[(firstSpace + 1)..<secondSpace]
+        let versionBytes = line[(secondSpace + 1)...]
+        guard !methodBytes.isEmpty, !targetBytes.isEmpty, !versionBytes.isEmpty else {
             return .failure(.badRequest("malformed request line"))
         }
-        guard parts[0].allSatisfy(HTTPByte.isTokenCharacter) else {
+        guard methodBytes.allSatisfy(HTTPByte.isTokenCharacter) else {
             return .failure(.badRequest("malformed method"))
         }
-        let method = String(decoding: parts[0], as: UTF8.self)
+        let method = String(decoding: methodBytes, as: UTF8.self)
         let minorVersion: Int
-        switch parseVersion(parts[2]) {
+        switch parseVersion(versionBytes) {
         case .success(let minor): minorVersion = minor
         case .failure(let error): return .failure(error)
         }
-        guard parts[1].allSatisfy({ $0 > 0x20 && $0 < 0x7F }),
-              let target = originForm(String(decoding: parts[1], as: UTF8.self), method: method) else {
+        guard targetBytes.allSatisfy({ $0 > 0x20 && $0 < 0x7F }),
+              let target = originForm(String(decoding: targetBytes, as: UTF8.self), method: method) else {
             return .failure(.badRequest("malformed request target"))
         }
         return .success((method, target, minorVersion))
     }
 
     /// `HTTP/1.0` and `HTTP/1.1` are served; any other well-formed version is 505.
-    private static func parseVersion(_ bytes: ArraySlice<UInt8>) -> Result<Int, HTTPParseError> {
-        let text = Array(bytes)
+    private static func parseVersion(_ text: ArraySlice<UInt8>) -> Result<Int, HTTPParseError> {
         let isDigit: (UInt8) -> Bool = { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }
-        guard text.count == 8, text.starts(with: "HTTP/".utf8), isDigit(text[5]),
-              text[6] == UInt8(ascii: "."), isDigit(text[7]) else {
+        let base = text.startIndex
+        guard text.count == 8, text.starts(with: "HTTP/".utf8), isDigit(text[base + 5]),
+              text[base + 6] == UInt8(ascii: "."), isDigit(text[base + 7]) else {
             return .failure(.badRequest("malformed HTTP version"))
         }
-        let major = Int(text[5] - UInt8(ascii: "0")), minor = Int(text[7] - UInt8(ascii: "0"))
+        let major = Int(text[base + 5] - UInt8(ascii: "0")), minor = Int(text[base + 7] - UInt8(ascii: "0"))
         guard major == 1, minor <= 1 else { return .failure(.versionNotSupported) }
         return .success(minor)
     }
@@ -132,22 +158,18 @@ enum HTTPHeadParser {
         return .success((String(decoding: name, as: UTF8.self), String(decoding: value, as: UTF8.self)))
     }
 
-    /// The body length from `Content-Length` (0 when absent). Repeated fields must
-    /// agree; `Transfer-Encoding` is not supported.
-    private static func declaredBodyLength(_ headers: [(name: String, value: String)]) -> Result<Int, HTTPParseError> {
-        if headers.contains(where: { $0.name.caseInsensitiveCompare("Transfer-Encoding") == .orderedSame }) {
-            return .failure(.transferEncodingNotImplemented)
-        }
-        let values = headers
-            .filter { $0.name.caseInsensitiveCompare("Content-Length") == .orderedSame }
-            .map(\.value)
-        guard let first = values.first else { return .success(0) }
-        guard values.allSatisfy({ $0 == first }),
-              !first.isEmpty, first.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) else {
+    /// A `Content-Length` value: decimal digits only. Leading zeros are allowed (`0005`
+    /// is 5); a number with more significant digits than any allowed size is "too large"
+    /// rather than malformed.
+    static func parseContentLength(_ value: String) -> Result<Int, HTTPParseError> {
+        let digits = value.utf8
+        guard !digits.isEmpty, digits.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) else {
             return .failure(.badRequest("invalid Content-Length"))
         }
-        // More digits than any allowed size: too large rather than malformed.
-        guard first.utf8.count <= 15, let length = Int(first) else { return .failure(.requestTooLarge) }
+        let significant = digits.drop { $0 == UInt8(ascii: "0") }
+        guard significant.count <= 15 else { return .failure(.requestTooLarge) }
+        var length = 0
+        for digit in significant { length = length * 10 + Int(digit - UInt8(ascii: "0")) }
         return .success(length)
     }
 }

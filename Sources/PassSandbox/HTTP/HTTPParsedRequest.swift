@@ -17,19 +17,21 @@ struct HTTPParsedRequest: Sendable {
     /// Whether the client allows the connection to stay open after the response:
     /// HTTP/1.1 unless `Connection: close`, HTTP/1.0 only with `Connection: keep-alive`.
     var wantsKeepAlive: Bool {
-        let tokens = headers
-            .filter { $0.name.caseInsensitiveCompare("Connection") == .orderedSame }
-            .flatMap { $0.value.split(separator: ",") }
-            .map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
-        if tokens.contains("close") { return false }
-        return minorVersion >= 1 || tokens.contains("keep-alive")
+        var keepAliveAsked = false
+        for field in headers where HTTPASCII.equalIgnoringCase(field.name, "Connection") {
+            for token in field.value.split(separator: ",") {
+                let trimmed = HTTPASCII.trimmingSpaces(String(token))
+                if HTTPASCII.equalIgnoringCase(trimmed, "close") { return false }
+                if HTTPASCII.equalIgnoringCase(trimmed, "keep-alive") { keepAliveAsked = true }
+            }
+        }
+        return minorVersion >= 1 || keepAliveAsked
     }
 
     /// Whether an HTTP/1.1 client waits for `100 Continue` before sending its body.
     var expectsContinue: Bool {
         minorVersion >= 1 && headers.contains {
-            $0.name.caseInsensitiveCompare("Expect") == .orderedSame
-                && $0.value.caseInsensitiveCompare("100-continue") == .orderedSame
+            HTTPASCII.equalIgnoringCase($0.name, "Expect") && HTTPASCII.equalIgnoringCase($0.value, "100-continue")
         }
     }
 

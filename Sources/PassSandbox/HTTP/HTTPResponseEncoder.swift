@@ -5,38 +5,55 @@ import Glibc
 
 /// Turns a `SandboxResponse` into HTTP/1.1 bytes.
 ///
-/// The encoder owns the framing fields: it writes `Content-Length`, `Date` and
-/// `Connection` itself and drops any the handler set, so a handler can never break
-/// the framing. Fields with invalid names or line breaks in their values are dropped
-/// (no header injection). 204 and 304 responses carry no body and no
-/// `Content-Length`, as RFC 9110 requires; interim statuses (1xx) and numbers outside
-/// 100...999 become 500.
+/// The encoder owns the framing fields: it writes `Content-Length` and `Connection`
+/// itself and drops any the handler set, so a handler can never break the framing.
+/// `Date` is the handler's when it gave a valid one (PassSandbox dates its answers by
+/// its own clock), else the current time. Fields with invalid names or line breaks in
+/// their values are dropped (no header injection). 204 and 304 responses carry no body
+/// and no `Content-Length`, as RFC 9110 requires; interim statuses (1xx) and numbers
+/// outside 100...999 become 500.
 enum HTTPResponseEncoder {
-    /// Fields the encoder writes itself.
-    private static let framingFields: Set<String> = ["content-length", "date", "connection", "transfer-encoding", "keep-alive"]
-
     /// Whether the handler asked to close the connection with `Connection: close`.
     static func asksToClose(_ response: SandboxResponse) -> Bool {
-        response.headers.contains {
-            $0.name.caseInsensitiveCompare("Connection") == .orderedSame
-                && $0.value.lowercased().split(separator: ",").contains { $0.trimmingCharacters(in: .whitespaces) == "close" }
+        response.headers.contains { field in
+            HTTPASCII.equalIgnoringCase(field.name, "Connection")
+                && field.value.split(separator: ",").contains { HTTPASCII.equalIgnoringCase(HTTPASCII.trimmingSpaces(String($0)), "close") }
         }
     }
 
     /// The bytes of `response`, announcing `Connection: keep-alive` or `close`.
     /// `omittingBody` answers a HEAD request: the head announces the body's length
-    /// but the body is not sent.
-    static func encode(_ response: SandboxResponse, keepAlive: Bool, omittingBody: Bool = false, date: String = HTTPDate.now()) -> [UInt8] {
+    /// but the body is not sent. `date` is used when the response carries no `Date`.
+    static func encode(_ response: SandboxResponse, keepAlive: Bool, omittingBody: Bool = false, date: @autoclosure () -> String = HTTPDate.now()) -> [UInt8] {
         let status = (200...999).contains(response.status) ? response.status : 500
         let bodyless = status == 204 || status == 304
-        var head = "HTTP/1.1 \(status) \(reasonPhrase(status))\r\n"
-        for field in response.headers where isSafe(field) {
-            head += "\(field.name): \(field.value)\r\n"
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(192 + response.headers.count * 48 + (bodyless || omittingBody ? 0 : response.body.count))
+        append("HTTP/1.1 ", to: &bytes)
+        append(String(status), to: &bytes)
+        bytes.append(HTTPByte.space)
+        append(reasonPhrase(status), to: &bytes)
+        append("\r\n", to: &bytes)
+        var handlerDate: String?
+        for field in response.headers {
+            switch classify(field) {
+            case .date: if handlerDate == nil { handlerDate = field.value }
+            case .write:
+                append(field.name, to: &bytes)
+                append(": ", to: &bytes)
+                append(field.value, to: &bytes)
+                append("\r\n", to: &bytes)
+            case .drop: break
+            }
         }
-        if !bodyless { head += "Content-Length: \(response.body.count)\r\n" }
-        head += "Date: \(date)\r\n"
-        head += keepAlive ? "Connection: keep-alive\r\n\r\n" : "Connection: close\r\n\r\n"
-        var bytes = Array(head.utf8)
+        if !bodyless {
+            append("Content-Length: ", to: &bytes)
+            append(String(response.body.count), to: &bytes)
+            append("\r\n", to: &bytes)
+        }
+        append("Date: ", to: &bytes)
+        append(handlerDate ?? date(), to: &bytes)
+        append(keepAlive ? "\r\nConnection: keep-alive\r\n\r\n" : "\r\nConnection: close\r\n\r\n", to: &bytes)
         if !bodyless && !omittingBody { bytes.append(contentsOf: response.body) }
         return bytes
     }
@@ -46,11 +63,31 @@ enum HTTPResponseEncoder {
         SandboxResponse(status: status, headers: [("Content-Type", "text/plain; charset=utf-8")], body: Array((message + "\n").utf8))
     }
 
-    private static func isSafe(_ field: (name: String, value: String)) -> Bool {
-        !field.name.isEmpty
-            && field.name.utf8.allSatisfy(HTTPByte.isTokenCharacter)
-            && field.value.utf8.allSatisfy { $0 != HTTPByte.cr && $0 != HTTPByte.lf && $0 != 0 }
-            && !framingFields.contains(field.name.lowercased())
+    @inline(__always)
+    private static func append(_ text: String, to bytes: inout [UInt8]) {
+        bytes.append(contentsOf: text.utf8)
+    }
+
+    private enum FieldDisposition { case write, date, drop }
+
+    /// What to do with a handler's field: framing fields are the encoder's (a `Date` is
+    /// kept aside), unsafe ones are dropped.
+    private static func classify(_ field: (name: String, value: String)) -> FieldDisposition {
+        guard !field.name.isEmpty,
+              field.name.utf8.allSatisfy(HTTPByte.isTokenCharacter),
+              field.value.utf8.allSatisfy({ $0 != HTTPByte.cr && $0 != HTTPByte.lf && $0 != 0 })
+        else { return .drop }
+        // Only the framing names need a closer look; most fields are skipped by length.
+        switch field.name.utf8.count {
+        case 4 where HTTPASCII.equalIgnoringCase(field.name, "Date"):
+            return field.value.isEmpty ? .drop : .date
+        case 10 where HTTPASCII.equalIgnoringCase(field.name, "Connection") || HTTPASCII.equalIgnoringCase(field.name, "Keep-Alive"),
+             14 where HTTPASCII.equalIgnoringCase(field.name, "Content-Length"),
+             17 where HTTPASCII.equalIgnoringCase(field.name, "Transfer-Encoding"):
+            return .drop
+        default:
+            return .write
+        }
     }
 
     /// The reason phrase for a status (RFC 9110 §15); `Status` for unlisted ones.

@@ -95,9 +95,18 @@ enum HTTPSocket {
         }
     }
 
-    /// Waits until `descriptor` is readable or `deadline` passes.
+    /// Waits until `descriptor` is readable or `deadline` passes. (One descriptor on the
+    /// stack: this runs before every request a connection reads.)
     static func waitReadable(_ descriptor: Int32, until deadline: UInt64) -> WaitResult {
-        waitReadable([descriptor], until: deadline).isEmpty ? .timedOut : .readable
+        var polled = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+        while true {
+            let now = DispatchTime.now().uptimeNanoseconds
+            let remaining = deadline > now ? deadline - now : 0
+            // Round up so a wake-up never lands just before the deadline.
+            let result = poll(&polled, 1, Int32(clamping: (remaining + 999_999) / 1_000_000))
+            if result < 0, errno == EINTR { continue }
+            return result == 0 ? .timedOut : .readable
+        }
     }
 
     /// Reads what is available into `buffer`: the count, 0 at end of stream, -1 on error.

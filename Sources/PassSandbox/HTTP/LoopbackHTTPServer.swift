@@ -21,6 +21,8 @@ import Glibc
 ///   `Date` and `Connection: keep-alive` or `close`. A response with
 ///   `dropConnection` set closes the connection without a byte written. Answers to
 ///   HEAD are sent without their body; `Expect: 100-continue` gets `100 Continue`.
+/// - At `maxConnections`, a new client makes the server close its longest-idle
+///   connection instead of being turned away; idle clients cannot lock others out.
 /// - Each connection is served by its own thread; handlers run as tasks, so a slow
 ///   handler delays only its own connection. Because handlers need Swift
 ///   concurrency's shared threads, an in-process client must not block those threads
@@ -36,6 +38,10 @@ public final class LoopbackHTTPServer: Sendable {
     private struct State {
         var lifecycle = Lifecycle.idle
         var connections: [ObjectIdentifier: HTTPConnection] = [:]
+        /// Numbers the connections (`connection 1`, `connection 2`, …).
+        var accepted: UInt64 = 0
+        /// Idle connections closed to make room for new clients.
+        var evicted = 0
     }
 
     private let host: String
@@ -152,17 +158,27 @@ public final class LoopbackHTTPServer: Sendable {
         }
     }
 
-    /// Registers a new connection and starts its thread, unless the server is stopping
-    /// or full, in which case the socket is closed at once.
+    /// How many idle connections were closed so far to make room for new clients.
+    public var evictedConnectionCount: Int { state.withLock { $0.evicted } }
+
+    /// Registers a new connection and starts its thread. When the server is full, the
+    /// connection that has been idle longest (between requests, or silent since it was
+    /// accepted) is closed to make room, so idle kept-alive clients cannot lock others
+    /// out; when every connection is busy, or the server is stopping, the new socket is
+    /// closed at once.
     private func serve(_ descriptor: Int32) {
-        let connection = HTTPConnection(descriptor: descriptor, limits: limits, handler: handler)
-        let accepted = state.withLock { state in
-            guard case .running = state.lifecycle, state.connections.count < limits.maxConnections else { return false }
+        let accepted: HTTPConnection? = state.withLock { state in
+            guard case .running = state.lifecycle else { return nil }
+            if state.connections.count >= limits.maxConnections {
+                guard Self.evictLongestIdle(from: &state) else { return nil }
+            }
+            state.accepted += 1
+            let connection = HTTPConnection(descriptor: descriptor, serial: state.accepted, limits: limits, handler: handler)
             state.connections[ObjectIdentifier(connection)] = connection
             workers.enter()
-            return true
+            return connection
         }
-        guard accepted else {
+        guard let connection = accepted else {
             close(descriptor)
             return
         }
@@ -176,5 +192,24 @@ public final class LoopbackHTTPServer: Sendable {
         thread.name = "LoopbackHTTPServer.connection"
         thread.stackSize = 512 * 1024
         thread.start()
+    }
+
+    /// Must be called with the state lock held: closes the connection idle the longest
+    /// and takes it out of the registry (its thread still ends on its own and closes the
+    /// descriptor). `false` when no connection is idle.
+    private static func evictLongestIdle(from state: inout State) -> Bool {
+        while true {
+            var oldest: (key: ObjectIdentifier, connection: HTTPConnection, since: UInt64)?
+            for (key, connection) in state.connections {
+                if let since = connection.idleFor, since < oldest?.since ?? .max { oldest = (key, connection, since) }
+            }
+            guard let oldest else { return false }
+            // It may have become busy since it was looked at; then try the next one.
+            if oldest.connection.evictIfIdle() {
+                state.connections[oldest.key] = nil
+                state.evicted += 1
+                return true
+            }
+        }
     }
 }

@@ -17,8 +17,10 @@ public struct LoopbackHTTPServerLimits: Sendable {
     /// Seconds a request body may take to arrive completely after its head; when it
     /// runs out the server answers 408 and closes. Default 30 s.
     public var bodyTimeout: Double
-    /// Most connections served at once; further clients are accepted and closed
-    /// at once. Each connection uses one thread. Default 512.
+    /// Most connections served at once. Each connection uses one thread. When a new
+    /// client arrives at the limit, the connection idle the longest is closed to make
+    /// room (a kept-alive client reconnects); only when every connection is busy with a
+    /// request is the new client closed at once. Default 512.
     public var maxConnections: Int
 
     /// Creates limits; every argument has the documented default.

@@ -13,27 +13,32 @@ public struct SandboxRequest: Sendable {
     public var headers: [(name: String, value: String)]
     /// The body bytes (empty for none).
     public var body: [UInt8]
+    /// The client connection the request arrived on, when it came over the network (the
+    /// loopback server numbers its connections: `connection 12`); `nil` in-process.
+    /// PassSandbox throttles by it when a request names neither a device nor a client.
+    public var connection: String?
 
     /// Creates a request.
-    public init(method: String, path: String, query: [(name: String, value: String)] = [], headers: [(name: String, value: String)] = [], body: [UInt8] = []) {
+    public init(method: String, path: String, query: [(name: String, value: String)] = [], headers: [(name: String, value: String)] = [], body: [UInt8] = [], connection: String? = nil) {
         self.method = method
         self.path = path
         self.query = query
         self.headers = headers
         self.body = body
+        self.connection = connection
     }
 
     /// Creates a request from a request target (`/path?query`), splitting and decoding the query.
-    public init(method: String, target: String, headers: [(name: String, value: String)] = [], body: [UInt8] = []) {
-        let parts = target.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)
-        let path = parts.isEmpty ? "/" : String(parts[0])
-        let query = parts.count > 1 ? SandboxRequest.decodeForm(String(parts[1])) : []
-        self.init(method: method, path: path, query: query, headers: headers, body: body)
+    public init(method: String, target: String, headers: [(name: String, value: String)] = [], body: [UInt8] = [], connection: String? = nil) {
+        let parts = HTTPASCII.splitOnce(target, at: UInt8(ascii: "?"))
+        let path = parts.map { String($0.head) } ?? target
+        let query = parts.map { SandboxRequest.decodeForm(String($0.tail)) } ?? []
+        self.init(method: method, path: path.isEmpty ? "/" : path, query: query, headers: headers, body: body, connection: connection)
     }
 
     /// The first value of a header, matched case-insensitively.
     public func header(_ name: String) -> String? {
-        headers.first { $0.name.caseInsensitiveCompare(name) == .orderedSame }?.value
+        headers.first { HTTPASCII.equalIgnoringCase($0.name, name) }?.value
     }
 
     /// The first value of a query item.
@@ -76,7 +81,7 @@ public struct SandboxResponse: Sendable {
 
     /// The first value of a header, matched case-insensitively.
     public func header(_ name: String) -> String? {
-        headers.first { $0.name.caseInsensitiveCompare(name) == .orderedSame }?.value
+        headers.first { HTTPASCII.equalIgnoringCase($0.name, name) }?.value
     }
 }
 
@@ -84,4 +89,21 @@ public struct SandboxResponse: Sendable {
 public protocol SandboxRequestHandler: Sendable {
     /// Answers one request.
     func respond(to request: SandboxRequest) async -> SandboxResponse
+}
+
+/// How a handler that can often answer at once (``SandboxImmediateHandler``) took a request.
+enum SandboxStagedAnswer: Sendable {
+    /// The answer, computed on the calling thread.
+    case ready(SandboxResponse)
+    /// The answer needs to wait (an injected latency): run this to get it.
+    case later(@Sendable () async -> SandboxResponse)
+}
+
+/// A handler that usually answers without suspending. The HTTP server calls
+/// ``answerAtOnce(_:)`` on the connection's thread and starts a task only for `.later`,
+/// saving a task, an executor hop and a thread wake-up per request.
+protocol SandboxImmediateHandler: SandboxRequestHandler {
+    /// Takes the request; `.later` carries the rest of the work (its side effects so far
+    /// are not repeated).
+    func answerAtOnce(_ request: SandboxRequest) -> SandboxStagedAnswer
 }

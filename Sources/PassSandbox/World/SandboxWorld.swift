@@ -9,26 +9,43 @@ public struct SandboxWorld: Codable, Sendable, Equatable {
     /// Seconds an access token from `POST /o/client/token` stays valid (`expires_in`).
     /// Default 86400.
     public var accessTokenTTL: Int
+    /// Seconds a client registration (client credentials from `POST /o/client/register`)
+    /// stays valid; afterwards `POST /o/client/token` answers `invalid_client` and the
+    /// application must register again. Default 31536000 (365 days).
+    public var registrationTTL: Int
     /// Software statement → the service provider ids its registered application may call.
     public var softwareStatements: [String: [String]]
     /// The service providers (requestors).
     public var serviceProviders: [SandboxServiceProvider]
+    /// Adobe's throttling per device; `nil` (the default) serves every request.
+    public var throttle: SandboxThrottle?
+
+    /// The default ``registrationTTL``: 365 days.
+    public static let defaultRegistrationTTL = 31_536_000
 
     /// Creates a world.
-    public init(accessTokenTTL: Int = 86_400, softwareStatements: [String: [String]], serviceProviders: [SandboxServiceProvider]) {
+    public init(
+        accessTokenTTL: Int = 86_400, registrationTTL: Int = SandboxWorld.defaultRegistrationTTL,
+        softwareStatements: [String: [String]], serviceProviders: [SandboxServiceProvider], throttle: SandboxThrottle? = nil
+    ) {
         self.accessTokenTTL = accessTokenTTL
+        self.registrationTTL = registrationTTL
         self.softwareStatements = softwareStatements
         self.serviceProviders = serviceProviders
+        self.throttle = throttle
     }
 
-    enum CodingKeys: String, CodingKey, CaseIterable { case accessTokenTTL, softwareStatements, serviceProviders }
+    enum CodingKeys: String, CodingKey, CaseIterable { case accessTokenTTL, registrationTTL, softwareStatements, serviceProviders, throttle }
 
-    /// Decodes; `accessTokenTTL` defaults to 86400 seconds.
+    /// Decodes; `accessTokenTTL` defaults to 86400 seconds, `registrationTTL` to 365 days,
+    /// `throttle` to none.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         accessTokenTTL = try container.decodeIfPresent(Int.self, forKey: .accessTokenTTL) ?? 86_400
+        registrationTTL = try container.decodeIfPresent(Int.self, forKey: .registrationTTL) ?? Self.defaultRegistrationTTL
         softwareStatements = try container.decode([String: [String]].self, forKey: .softwareStatements)
         serviceProviders = try container.decode([SandboxServiceProvider].self, forKey: .serviceProviders)
+        throttle = try container.decodeIfPresent(SandboxThrottle.self, forKey: .throttle)
     }
 
     /// The service provider with `id`, if any.
@@ -104,6 +121,10 @@ public struct SandboxMVPDConfig: Codable, Sendable, Equatable {
     public var authzNone: Bool
     /// The MVPD is a TempPass (temporary access) MVPD. Default `false`.
     public var tempPass: Bool
+    /// For a promotional TempPass: how many distinct resources one user identity (the
+    /// `AP-TempPass-Identity` header) may be authorized for within the TempPass window.
+    /// `nil` (the default) makes a TempPass MVPD a basic, time-only TempPass.
+    public var tempPassResourceLimit: Int?
     /// The MVPD's login page must open in a secure browser (SFSafariViewController). Default `false`.
     public var requiresSVC: Bool
     /// Seconds a profile lasts (for TempPass: the temporary access duration). Default 86400.
@@ -118,7 +139,8 @@ public struct SandboxMVPDConfig: Codable, Sendable, Equatable {
         id: String, displayName: String? = nil, logoUrl: String? = nil, platformMappingId: String? = nil,
         enablePlatformServices: Bool = false, displayInPlatformPicker: Bool = false, boardingStatus: String? = nil,
         ssoEnabled: Bool = true, integrationActive: Bool = true, degraded: Bool = false, authzNone: Bool = false, tempPass: Bool = false,
-        requiresSVC: Bool = false, authenticationTTL: Int = 86_400, authorizationTTL: Int = 3_600, users: [SandboxUser] = []
+        tempPassResourceLimit: Int? = nil, requiresSVC: Bool = false, authenticationTTL: Int = 86_400, authorizationTTL: Int = 3_600,
+        users: [SandboxUser] = []
     ) {
         self.id = id
         self.displayName = displayName ?? id
@@ -132,6 +154,7 @@ public struct SandboxMVPDConfig: Codable, Sendable, Equatable {
         self.degraded = degraded
         self.authzNone = authzNone
         self.tempPass = tempPass
+        self.tempPassResourceLimit = tempPassResourceLimit
         self.requiresSVC = requiresSVC
         self.authenticationTTL = authenticationTTL
         self.authorizationTTL = authorizationTTL
@@ -140,7 +163,7 @@ public struct SandboxMVPDConfig: Codable, Sendable, Equatable {
 
     enum CodingKeys: String, CodingKey, CaseIterable {
         case id, displayName, logoUrl, platformMappingId, enablePlatformServices, displayInPlatformPicker, boardingStatus
-        case ssoEnabled, integrationActive, degraded, authzNone, tempPass, requiresSVC, authenticationTTL, authorizationTTL, users
+        case ssoEnabled, integrationActive, degraded, authzNone, tempPass, tempPassResourceLimit, requiresSVC, authenticationTTL, authorizationTTL, users
     }
 
     /// Decodes, applying the defaults for omitted fields.
@@ -160,6 +183,7 @@ public struct SandboxMVPDConfig: Codable, Sendable, Equatable {
             degraded: try container.decodeIfPresent(Bool.self, forKey: .degraded) ?? false,
             authzNone: try container.decodeIfPresent(Bool.self, forKey: .authzNone) ?? false,
             tempPass: try container.decodeIfPresent(Bool.self, forKey: .tempPass) ?? false,
+            tempPassResourceLimit: try container.decodeIfPresent(Int.self, forKey: .tempPassResourceLimit),
             requiresSVC: try container.decodeIfPresent(Bool.self, forKey: .requiresSVC) ?? false,
             authenticationTTL: try container.decodeIfPresent(Int.self, forKey: .authenticationTTL) ?? 86_400,
             authorizationTTL: try container.decodeIfPresent(Int.self, forKey: .authorizationTTL) ?? 3_600,
@@ -171,6 +195,9 @@ public struct SandboxMVPDConfig: Codable, Sendable, Equatable {
     public func user(_ username: String) -> SandboxUser? {
         users.first { $0.username == username }
     }
+
+    /// `true` for a promotional TempPass (a TempPass with a resource budget).
+    var isPromotionalTempPass: Bool { tempPass && tempPassResourceLimit != nil }
 
     /// `true` when the partner (Apple) single sign-on can complete for this MVPD:
     /// platform services enabled, "Enable Single Sign On" on, and fully onboarded.

@@ -49,6 +49,8 @@ extension SandboxWorld {
     /// Checks the rules JSON types cannot express.
     func validate() throws(SandboxWorldError) {
         if accessTokenTTL <= 0 { throw SandboxWorldError(path: "accessTokenTTL", problem: "must be positive") }
+        if registrationTTL <= 0 { throw SandboxWorldError(path: "registrationTTL", problem: "must be positive") }
+        if let problem = throttle?.problem { throw SandboxWorldError(path: "throttle.\(problem.key)", problem: problem.text) }
         if softwareStatements.isEmpty { throw SandboxWorldError(path: "softwareStatements", problem: "at least one software statement is needed") }
         var providerIDs = Set<String>()
         for (providerIndex, provider) in serviceProviders.enumerated() {
@@ -64,8 +66,7 @@ extension SandboxWorld {
                 if !mvpdIDs.insert(mvpd.id).inserted {
                     throw SandboxWorldError(path: "\(mvpdPath).id", problem: "duplicate MVPD \"\(mvpd.id)\"")
                 }
-                if mvpd.authenticationTTL <= 0 { throw SandboxWorldError(path: "\(mvpdPath).authenticationTTL", problem: "must be positive") }
-                if mvpd.authorizationTTL <= 0 { throw SandboxWorldError(path: "\(mvpdPath).authorizationTTL", problem: "must be positive") }
+                if let problem = mvpd.problem { throw SandboxWorldError(path: "\(mvpdPath).\(problem.key)", problem: problem.text) }
                 if let status = mvpd.boardingStatus, !["SUPPORTED", "PICKER", "NOT_SUPPORTED"].contains(status) {
                     throw SandboxWorldError(path: "\(mvpdPath).boardingStatus", problem: "expected SUPPORTED, PICKER or NOT_SUPPORTED, found \"\(status)\"")
                 }
@@ -91,10 +92,12 @@ enum WorldKeyChecker {
     static let providerKeys = Set(SandboxServiceProvider.CodingKeys.allCases.map(\.rawValue))
     static let mvpdKeys = Set(SandboxMVPDConfig.CodingKeys.allCases.map(\.rawValue))
     static let userKeys = Set(SandboxUser.CodingKeys.allCases.map(\.rawValue))
+    static let throttleKeys = Set(SandboxThrottle.CodingKeys.allCases.map(\.rawValue))
 
     static func check(_ document: Any) throws(SandboxWorldError) {
         guard let world = document as? [String: Any] else { throw SandboxWorldError(path: "$", problem: "expected an object") }
         try refuseUnknown(world, allowed: worldKeys, path: nil)
+        if let throttle = world["throttle"] as? [String: Any] { try refuseUnknown(throttle, allowed: throttleKeys, path: "throttle") }
         guard let providers = world["serviceProviders"] as? [Any] else { return }
         for (providerIndex, providerValue) in providers.enumerated() {
             guard let provider = providerValue as? [String: Any] else { continue }
@@ -184,8 +187,18 @@ extension SandboxMVPDConfig {
         } catch {
             throw SandboxWorldError(path: "$", problem: "unreadable change")
         }
-        if updated.authenticationTTL <= 0 { throw SandboxWorldError(path: "authenticationTTL", problem: "must be positive") }
-        if updated.authorizationTTL <= 0 { throw SandboxWorldError(path: "authorizationTTL", problem: "must be positive") }
+        if let problem = updated.problem { throw SandboxWorldError(path: problem.key, problem: problem.text) }
         return updated
+    }
+
+    /// The first rule JSON types cannot express that this configuration breaks.
+    var problem: (key: String, text: String)? {
+        if authenticationTTL <= 0 { return ("authenticationTTL", "must be positive") }
+        if authorizationTTL <= 0 { return ("authorizationTTL", "must be positive") }
+        if let limit = tempPassResourceLimit {
+            if limit <= 0 { return ("tempPassResourceLimit", "must be positive") }
+            if !tempPass { return ("tempPassResourceLimit", "only a TempPass MVPD (\"tempPass\": true) has a resource limit") }
+        }
+        return nil
     }
 }
