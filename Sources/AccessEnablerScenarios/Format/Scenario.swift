@@ -90,6 +90,12 @@ public struct Scenario: Sendable {
         case device(DeviceChange)
         case world(mvpd: String, set: [String: JSONValue])
         case advanceClock(TimeInterval)
+        /// Adobe's throttling in the sandbox from now on (`nil`: off).
+        case throttle(SandboxThrottle?)
+        /// Adobe Pass invalidates the device's profiles (of one MVPD, or all).
+        case invalidateProfiles(mvpd: String?)
+        /// Adobe Pass gives the device a new TempPass window (of one MVPD, or all).
+        case resetTempPass(mvpd: String?)
         case restart
         case setOptions([String: JSONValue])
         case fault(endpoint: String, status: Int?, malformedBody: Bool, dropConnection: Bool, latency: TimeInterval, count: Int?)
@@ -141,6 +147,10 @@ public struct Scenario: Sendable {
             case .world(let mvpd, let changes):
                 return "dashboard: \(mvpd) " + changes.keys.sorted().map { "\($0) = \(changes[$0]!.compactText)" }.joined(separator: ", ")
             case .advanceClock(let seconds): return "time passes: \(Int(seconds)) s"
+            case .throttle(let throttle):
+                return throttle.map { "Adobe Pass throttles: \($0.requestsPerSecond) request/s after a burst of \($0.burst)" } ?? "Adobe Pass stops throttling"
+            case .invalidateProfiles(let mvpd): return "Adobe Pass invalidates the device's \(mvpd.map { "\($0) " } ?? "")profiles"
+            case .resetTempPass(let mvpd): return "Adobe Pass resets the device's \(mvpd.map { "\($0) " } ?? "")TempPass"
             case .restart: return "the app is relaunched (new AccessEnabler over the same storage)"
             case .setOptions(let options): return "setOptions(\(options.keys.sorted().joined(separator: ", ")))"
             case .fault(let endpoint, _, _, _, _, _): return "fault injected on \(endpoint)"
@@ -167,6 +177,9 @@ public struct Scenario: Sendable {
             case .device: "device"
             case .world: "world"
             case .advanceClock: "advanceClock"
+            case .throttle: "throttle"
+            case .invalidateProfiles: "invalidateProfiles"
+            case .resetTempPass: "resetTempPass"
             case .restart: "restart"
             case .setOptions: "setOptions"
             case .fault: "fault"

@@ -127,7 +127,7 @@ public enum ScenarioParser {
     private static let stepNames: Set<String> = [
         "setRequestor", "checkAuthentication", "getAuthentication", "setSelectedProvider", "login", "handleExternalURL",
         "checkAuthorization", "getAuthorization", "checkPreauthorizedResources", "preauthorize", "getMetadata", "getSelectedProvider",
-        "logout", "device", "world", "advanceClock", "restart", "setOptions", "fault", "clearFaults",
+        "logout", "device", "throttle", "invalidateProfiles", "resetTempPass", "world", "advanceClock", "restart", "setOptions", "fault", "clearFaults",
     ]
 
     private static func parseStep(_ reader: JSONReader, world: SandboxWorld) throws(ScenarioError) -> Scenario.Step {
@@ -195,6 +195,21 @@ public enum ScenarioParser {
             let seconds = try argument.requireNumber()
             guard seconds >= 0 else { throw argument.fail("the clock only moves forward; got \(seconds)") }
             return .advanceClock(seconds)
+        case "throttle":
+            if argument.value == .null { return .throttle(nil) }
+            try argument.allowOnly(["requestsPerSecond", "burst", "retryAfter"])
+            let rate = try argument.member("requestsPerSecond")?.requireNumber() ?? 1
+            let burst = try argument.member("burst")?.requireNumber() ?? 10
+            let retryAfter = try argument.member("retryAfter")?.requireNumber()
+            guard rate > 0 else { throw argument.fail("requestsPerSecond must be positive; got \(rate)") }
+            guard burst >= 0, burst == burst.rounded() else { throw argument.fail("burst must be a whole number, zero or more; got \(burst)") }
+            return .throttle(SandboxThrottle(requestsPerSecond: rate, burst: Int(burst), retryAfter: retryAfter.map { Int($0) }))
+        case "invalidateProfiles":
+            try argument.allowOnly(["mvpd"])
+            return .invalidateProfiles(mvpd: try argument.member("mvpd")?.requireString())
+        case "resetTempPass":
+            try argument.allowOnly(["mvpd"])
+            return .resetTempPass(mvpd: try argument.member("mvpd")?.requireString())
         case "restart": return .restart
         case "setOptions": return .setOptions(try argument.requireObject())
         case "clearFaults": return .clearFaults

@@ -250,6 +250,12 @@ public final class ScenarioRunner: @unchecked Sendable {
             try sandbox.updateMVPD(mvpd, settingJSON: changes.mapValues { $0.foundationValue })
         case .advanceClock(let seconds):
             sandbox.clock.advance(by: seconds)
+        case .throttle(let throttle):
+            sandbox.setThrottle(throttle)
+        case .invalidateProfiles(let mvpd):
+            _ = sandbox.invalidateProfiles(mvpd: mvpd)
+        case .resetTempPass(let mvpd):
+            _ = sandbox.resetTempPass(mvpd: mvpd)
         case .restart:
             await ae.waitUntilIdle()
             accessEnabler = nil
