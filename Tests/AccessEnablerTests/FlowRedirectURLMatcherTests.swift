@@ -30,6 +30,25 @@ import Testing
         #expect(!matcher.matches("adbe.u-XFXJeTSDuJiIQs0HVRAg://adobe.com/"))
     }
 
+    @Test(arguments: [
+        "adobepass://evil@ios.app", "adobepass://user:secret@ios.app/", "adobepass://ios.app:8080",
+        "adobepass://ios.app:0/path",
+    ])
+    func refusesUserInformationAndPortsTheRedirectURLDoesNotHave(url: String) {
+        #expect(!Self.defaultMatcher.matches(url))
+    }
+
+    @Test func aLoopbackRedirectURLMustKeepItsPort() {
+        let matcher = RedirectURLMatcher(redirectURL: "http://127.0.0.1:8123/callback")
+        #expect(matcher.matches("http://127.0.0.1:8123/callback?code=1"))
+        #expect(!matcher.matches("http://127.0.0.1:8124/callback"))
+        #expect(!matcher.matches("http://127.0.0.1/callback"))
+        #expect(!matcher.matches("http://attacker@127.0.0.1:8123/callback"))
+        let https = RedirectURLMatcher(redirectURL: "https://app.example/done")
+        #expect(https.matches("https://app.example:443/done"))
+        #expect(!https.matches("https://app.example:8443/done"))
+    }
+
     @Test func anUnparsableRedirectURLMatchesNothing() {
         #expect(!RedirectURLMatcher(redirectURL: "no scheme").matches("no scheme"))
     }
