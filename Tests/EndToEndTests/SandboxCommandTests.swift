@@ -216,6 +216,9 @@ final class RunningCommand: @unchecked Sendable {
     /// Sends SIGINT, as Ctrl-C does.
     func interrupt() { process.interrupt() }
 
+    /// The child's process id.
+    var processIdentifier: Int32 { process.processIdentifier }
+
     /// Kills the process if a failed test left it running.
     func stopForcefully() {
         if process.isRunning { process.terminate() }

@@ -23,6 +23,8 @@ enum ScenarioCommand {
         case .exit(let code): return code
         case .run(let arguments): parsed = arguments
         }
+        // The run's storage holds client credentials: Ctrl-C must not leave it behind.
+        ScenarioScratch.removeAllOnInterrupt()
         let path = parsed.positionals[0]
         guard let data = FileManager.default.contents(atPath: path) else {
             printError("accessenabler scenario: cannot read \(path).")

@@ -97,7 +97,7 @@ public final class ScenarioRunner: @unchecked Sendable {
     /// Starts the sandbox (and its HTTP server), the device and the AccessEnabler.
     public func start() throws {
         sandbox = PassSandbox(world: scenario.world, clock: SandboxClock())
-        storage = FileManager.default.temporaryDirectory.appendingPathComponent("accessenabler-scenario-\(UUID().uuidString)")
+        storage = ScenarioScratch.makeDirectory()
         switch wire {
         case .loopbackHTTP:
             let (server, url) = try sandbox.serveOverLoopback()
@@ -118,7 +118,7 @@ public final class ScenarioRunner: @unchecked Sendable {
     public func stop() {
         accessEnabler = nil
         server?.shutdown()
-        try? FileManager.default.removeItem(at: storage)
+        if let storage { ScenarioScratch.remove(storage) }
     }
 
     /// Builds a new AccessEnabler over the run's storage (a relaunch when one existed).

@@ -1,0 +1,61 @@
+import AccessEnablerScenarios
+import Foundation
+import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A scenario run's temporary storage (client credentials, access tokens) never outlives
+/// it: removed at the end, on Ctrl-C, and — after a kill nobody can catch — by the next run.
+@Suite struct ScenarioScratchTests {
+    static func scratchDirectories(of pid: Int32) -> [String] {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: FileManager.default.temporaryDirectory.path)) ?? []
+        return names.filter { $0.hasPrefix("accessenabler-scenario-\(pid)-") }
+    }
+
+    /// A scenario that waits 30 s on a slow sandbox, so it can be interrupted mid-run.
+    static func slowScenario() throws -> URL {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("slow-scenario-\(UUID().uuidString).json")
+        let text = #"{"steps": [{"setRequestor": "REF30"}, {"fault": {"endpoint": "configuration", "latency": 30}}, {"setRequestor": "REF30"}]}"#
+        try Data(text.utf8).write(to: file)
+        return file
+    }
+
+    @Test(.enabled(if: SandboxExecutable.url != nil, SandboxExecutable.notBuilt))
+    func ctrlCRemovesTheRunsStorage() async throws {
+        let executable = try #require(SandboxExecutable.url)
+        let file = try Self.slowScenario()
+        defer { try? FileManager.default.removeItem(at: file) }
+        try await ChildProcessGate.shared.withGate {
+            let running = try RunningCommand(executable, ["scenario", file.path])
+            defer { running.stopForcefully() }
+            let pid = running.processIdentifier
+            // Wait until the run has made its storage (and is stuck on the slow sandbox).
+            let deadline = Date().addingTimeInterval(20)
+            while Self.scratchDirectories(of: pid).isEmpty, Date() < deadline {
+                try await Task.sleep(nanoseconds: 20_000_000)
+            }
+            #expect(!Self.scratchDirectories(of: pid).isEmpty)
+            try await Task.sleep(nanoseconds: 300_000_000)
+            running.interrupt()
+            let status = try await running.waitForExit(timeout: 10)
+            #expect(status == 130)
+            #expect(Self.scratchDirectories(of: pid).isEmpty)
+        }
+    }
+
+    @Test func aRunRemovesTheStorageOfRunsThatWereKilled() async throws {
+        // A directory left by a process that no longer exists.
+        var deadPID: Int32 = 4_000_000
+        while kill(deadPID, 0) == 0 || errno != ESRCH { deadPID += 1 }
+        let orphan = FileManager.default.temporaryDirectory.appendingPathComponent("accessenabler-scenario-\(deadPID)-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: orphan, withIntermediateDirectories: true)
+        try Data("{}".utf8).write(to: orphan.appendingPathComponent("client.json"))
+        let runner = ScenarioRunner(scenario: Scenario(), wire: .inProcess)
+        try runner.start()
+        let mine = ScenarioScratch.directoriesInUse
+        runner.stop()
+        #expect(!FileManager.default.fileExists(atPath: orphan.path))
+        #expect(mine.allSatisfy { !FileManager.default.fileExists(atPath: $0.path) })
+    }
+}
