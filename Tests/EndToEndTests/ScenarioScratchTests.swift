@@ -30,13 +30,9 @@ import Glibc
             let running = try RunningCommand(executable, ["scenario", file.path])
             defer { running.stopForcefully() }
             let pid = running.processIdentifier
-            // Wait until the run has made its storage (and is stuck on the slow sandbox).
-            let deadline = Date().addingTimeInterval(20)
-            while Self.scratchDirectories(of: pid).isEmpty, Date() < deadline {
-                try await Task.sleep(nanoseconds: 20_000_000)
-            }
-            #expect(!Self.scratchDirectories(of: pid).isEmpty)
-            try await Task.sleep(nanoseconds: 300_000_000)
+            // The third step waits on the slow sandbox (up to the runner's 5 s timeout).
+            _ = try await running.waitForOutput(containing: #"{"step":2,"name":"setRequestor"}"#, timeout: 30)
+            #expect(!Self.scratchDirectories(of: pid).isEmpty, "the run's storage exists while it runs")
             running.interrupt()
             let status = try await running.waitForExit(timeout: 10)
             #expect(status == 130)
@@ -53,9 +49,11 @@ import Glibc
         try Data("{}".utf8).write(to: orphan.appendingPathComponent("client.json"))
         let runner = ScenarioRunner(scenario: Scenario(), wire: .inProcess)
         try runner.start()
-        let mine = ScenarioScratch.directoriesInUse
+        let mine = try #require(runner.storageDirectory)
+        #expect(ScenarioScratch.directoriesInUse.contains(mine))
         runner.stop()
         #expect(!FileManager.default.fileExists(atPath: orphan.path))
-        #expect(mine.allSatisfy { !FileManager.default.fileExists(atPath: $0.path) })
+        #expect(!FileManager.default.fileExists(atPath: mine.path))
+        #expect(!ScenarioScratch.directoriesInUse.contains(mine))
     }
 }

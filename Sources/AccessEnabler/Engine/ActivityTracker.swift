@@ -83,6 +83,9 @@ final class ActivityTracker: @unchecked Sendable {
         return result
     }
 
+    /// Whether no event is queued or being handled (the engine is free).
+    var engineIsFree: Bool { lock.withLock { queuedEvents == 0 } }
+
     // MARK: Waiting
 
     /// Whether the SDK is quiescent at `now`.

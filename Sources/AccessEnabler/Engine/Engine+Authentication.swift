@@ -7,19 +7,11 @@ extension EntitlementEngine {
     /// network call; the partner framework is asked only when no regular profile decides.
     func checkAuthentication() async {
         if let problem = requestorProblem() {
-            emitStatus(problem)
-            emit(.setAuthenticationStatus(ACCESS_ENABLER_STATUS_ERROR, errorCode: USER_NOT_AUTHENTICATED_ERROR))
+            AuthenticationCheck.callbacks(requestorProblem: problem).forEach(emit)
             return
         }
         let verdict = await currentAuthentication()
-        if let profile = verdict.profile {
-            emitTracking(authenticationSucceeded: true, profile: profile, cached: true)
-            emit(.setAuthenticationStatus(ACCESS_ENABLER_STATUS_SUCCESS, errorCode: USER_AUTHENTICATED))
-        } else {
-            emitStatus(verdict.partnerStatus ?? StatusCatalog.status("N000", message: "The user is not authenticated."))
-            emitTracking(authenticationSucceeded: false, profile: nil, cached: false)
-            emit(.setAuthenticationStatus(ACCESS_ENABLER_STATUS_ERROR, errorCode: USER_NOT_AUTHENTICATED_ERROR))
-        }
+        AuthenticationCheck.callbacks(profile: verdict.profile, status: verdict.partnerStatus, tracking: tracking).forEach(emit)
     }
 
     /// The answer to "is the user authenticated?" and, when not, the partner permission
@@ -34,23 +26,12 @@ extension EntitlementEngine {
         guard let requestor = requestorID else { return AuthenticationVerdict() }
         let stored = store.profile(requestor: requestor)
         var snapshot: PartnerSnapshot?
-        if ProfileValidity.needsPartner(stored) || stored == nil || !isRegularProfileValid(stored) {
-            if let signIn = partnerSignIn() { snapshot = await signIn.snapshot() }
+        if AuthenticationCheck.needsPartner(profile: stored, catalog: catalog, partnerConfigured: configuration.partnerFramework != nil, now: now),
+           let signIn = partnerSignIn() {
+            snapshot = await signIn.snapshot()
         }
-        if let stored, ProfileValidity.evaluate(stored, configuredMVPDs: mvpdsByID, partner: snapshot, now: now) == .valid {
-            return AuthenticationVerdict(profile: stored, partnerStatus: nil, snapshot: snapshot)
-        }
-        var status = snapshot.flatMap { PartnerSignIn.permissionStatus($0.access, errorID: "APPL_ERROR") }
-        if status == nil, let failure = snapshot?.metadataError {
-            // Permission granted, but the account could not be read: a partner framework error.
-            status = StatusCatalog.status("APPL_ERROR", message: "The TV provider account service could not be read.", details: "\(failure.code): \(failure.message)")
-        }
-        return AuthenticationVerdict(profile: nil, partnerStatus: status, snapshot: snapshot)
-    }
-
-    private func isRegularProfileValid(_ profile: StoredProfile?) -> Bool {
-        guard let profile, profile.type != .appleSSO else { return false }
-        return ProfileValidity.evaluate(profile, configuredMVPDs: mvpdsByID, partner: nil, now: now) == .valid
+        let verdict = AuthenticationCheck.verdict(profile: stored, catalog: catalog, snapshot: snapshot, now: now)
+        return AuthenticationVerdict(profile: verdict.profile, partnerStatus: verdict.status, snapshot: snapshot)
     }
 
     // MARK: getAuthentication

@@ -30,10 +30,14 @@ actor EntitlementEngine {
     var options = SDKOptions()
     /// The `device_info` option decoded (once, when set) over the default device information.
     var optionDeviceInfo: DeviceInfo?
-    var requestorID: String?
-    var requestorState: RequestorState = .notSet
+    var requestorID: String? { didSet { publishRequestorState() } }
+    var requestorState: RequestorState = .notSet { didSet { publishRequestorState() } }
     /// What the last successful setRequestor learned about the requestor.
-    var catalog: RequestorCatalog?
+    var catalog: RequestorCatalog? { didSet { publishRequestorState() } }
+    /// The requestor state for synchronous readers.
+    let published: PublishedRequestorState
+    /// Tracking event fields (the user id hash is kept per user id).
+    let tracking: TrackingFields
     /// The service providers the last setRequestor asked (for a configuration refetch).
     var requestorClients: [RESTClient] = []
     /// Interactive authentication and the logout round trip.
@@ -45,7 +49,12 @@ actor EntitlementEngine {
     /// The call each flow in progress belongs to (the last call that carried it on).
     var flowOwners: [FlowID: CallID] = [:]
 
-    init(softwareStatement: String, configuration: AccessEnablerConfiguration, store: TokenStore, dispatcher: CallbackDispatcher, mailbox: EngineMailbox) {
+    init(
+        softwareStatement: String, configuration: AccessEnablerConfiguration, store: TokenStore, dispatcher: CallbackDispatcher,
+        mailbox: EngineMailbox, published: PublishedRequestorState, tracking: TrackingFields
+    ) {
+        self.published = published
+        self.tracking = tracking
         self.softwareStatement = softwareStatement
         self.configuration = configuration
         self.store = store
@@ -65,6 +74,10 @@ actor EntitlementEngine {
     }
 
     var now: Date { configuration.clock.now }
+
+    private func publishRequestorState() {
+        published.publish(PublishedRequestorState.Snapshot(requestorID: requestorID, state: requestorState, catalog: catalog))
+    }
 
     // MARK: - Events
 

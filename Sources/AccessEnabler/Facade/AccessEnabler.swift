@@ -23,6 +23,10 @@ public final class AccessEnabler: @unchecked Sendable {
     let replies = ReplyRouter()
     /// Streams callbacks to ``events`` subscribers.
     let eventHub = EventHub()
+    /// The engine's requestor state, for the synchronous checkAuthentication.
+    private let published = PublishedRequestorState()
+    /// Tracking event fields, shared with the engine.
+    private let tracking: TrackingFields
     /// State of the async API: the call whose second-screen sign-in ``secondScreenSignIn()`` waits for.
     let asyncState = NSLockedValue(AsyncState())
 
@@ -64,10 +68,13 @@ public final class AccessEnabler: @unchecked Sendable {
     public init(storageCheck: IntegrityCheckType, softwareStatement: String, configuration: AccessEnablerConfiguration) {
         self.configuration = configuration
         let dispatcher = CallbackDispatcher(queue: configuration.callbackQueue)
+        tracking = TrackingFields(platform: configuration.platform)
         let clock = configuration.clock
         let store = TokenStore(directory: configuration.storageDirectory, softwareStatement: softwareStatement, integrityCheck: storageCheck, writeBehind: true, now: { clock.now })
         let mailbox = EngineMailbox(activity: ActivityTracker())
-        let engine = EntitlementEngine(softwareStatement: softwareStatement, configuration: configuration, store: store, dispatcher: dispatcher, mailbox: mailbox)
+        let engine = EntitlementEngine(
+            softwareStatement: softwareStatement, configuration: configuration, store: store, dispatcher: dispatcher,
+            mailbox: mailbox, published: published, tracking: tracking)
         self.dispatcher = dispatcher
         self.engine = engine
         self.store = store
@@ -128,7 +135,33 @@ public final class AccessEnabler: @unchecked Sendable {
     /// Reports whether the user is authenticated, from local storage only (no network call).
     /// Ends in `setAuthenticationStatus`.
     public func checkAuthentication() {
-        submit(.checkAuthentication)
+        if let answer = immediateAuthenticationAnswer() {
+            answer.forEach { dispatcher.dispatch($0) }
+        } else {
+            submit(.checkAuthentication)
+        }
+    }
+
+    /// checkAuthentication's answer without a trip through the engine, when that changes
+    /// nothing: no earlier call is still queued (so call order holds) and the answer needs
+    /// no question to the partner framework (a valid regular profile, or no partner SSO).
+    /// The same pure function answers as the engine would.
+    private func immediateAuthenticationAnswer() -> [DelegateCall]? {
+        guard mailbox.activity.engineIsFree else { return nil }
+        let state = published.snapshot
+        switch state.state {
+        case .notSet:
+            return AuthenticationCheck.callbacks(requestorProblem: StatusCatalog.status(
+                "CFG400", message: "No requestor is set: call setRequestor(_:) and wait for setRequestorComplete(1) first."))
+        case .failed(let problem):
+            return AuthenticationCheck.callbacks(requestorProblem: problem)
+        case .ready:
+            let stored = state.requestorID.flatMap { store.profile(requestor: $0) }
+            let now = configuration.clock.now
+            guard !AuthenticationCheck.needsPartner(profile: stored, catalog: state.catalog, partnerConfigured: configuration.partnerFramework != nil, now: now) else { return nil }
+            let verdict = AuthenticationCheck.verdict(profile: stored, catalog: state.catalog, snapshot: nil, now: now)
+            return AuthenticationCheck.callbacks(profile: verdict.profile, status: verdict.status, tracking: tracking)
+        }
     }
 
     /// Starts authentication unless the user is already authenticated.

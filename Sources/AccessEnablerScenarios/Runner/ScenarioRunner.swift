@@ -17,6 +17,8 @@ public final class ScenarioRunner: @unchecked Sendable {
     private let wire: Wire
     private var server: LoopbackHTTPServer?
     private var storage: URL!
+    /// The run's temporary storage directory (removed by ``stop()``).
+    public var storageDirectory: URL? { storage }
     private var options: [String: Any] = [:]
     private var stepIndex = 0
     /// Callbacks and HTTP trace lines share this queue, so the transcript keeps the order

@@ -1,0 +1,80 @@
+import Foundation
+
+/// The answer of `checkAuthentication`, as the callbacks it delivers — a pure function of
+/// the requestor's state, the stored profile, the clock and (when it is needed) the partner
+/// framework's answer. The engine and the facade's synchronous path both use it, so they
+/// cannot answer differently.
+enum AuthenticationCheck {
+    /// Whether the answer needs the partner framework: a profile obtained through partner
+    /// single sign-on, or no valid regular profile while partner SSO applies (the partner's
+    /// permission then explains the "no": VSA403, VSA404, APPL_ERROR).
+    static func needsPartner(profile: StoredProfile?, catalog: RequestorCatalog?, partnerConfigured: Bool, now: Date) -> Bool {
+        guard partnerConfigured, catalog?.hasPlatformServices == true else { return false }
+        guard let profile, profile.type != .appleSSO else { return true }
+        return ProfileValidity.evaluate(profile, configuredMVPDs: catalog?.mvpdsByID ?? [:], partner: nil, now: now) != .valid
+    }
+
+    /// The valid profile, if any, and the status that explains a "no".
+    static func verdict(profile stored: StoredProfile?, catalog: RequestorCatalog?, snapshot: PartnerSnapshot?, now: Date) -> (profile: StoredProfile?, status: AdvancedStatus?) {
+        if let stored, ProfileValidity.evaluate(stored, configuredMVPDs: catalog?.mvpdsByID ?? [:], partner: snapshot, now: now) == .valid {
+            return (stored, nil)
+        }
+        var status = snapshot.flatMap { PartnerSignIn.permissionStatus($0.access, errorID: "APPL_ERROR") }
+        if status == nil, let failure = snapshot?.metadataError {
+            // Permission granted, but the account could not be read: a partner framework error.
+            status = StatusCatalog.status("APPL_ERROR", message: "The TV provider account service could not be read.", details: "\(failure.code): \(failure.message)")
+        }
+        return (nil, status)
+    }
+
+    /// The callbacks: tracking then `setAuthenticationStatus(1, "")`, or the explaining
+    /// status, tracking and `setAuthenticationStatus(0, USER_NOT_AUTHENTICATED_ERROR)`.
+    static func callbacks(profile: StoredProfile?, status: AdvancedStatus?, tracking: TrackingFields) -> [DelegateCall] {
+        if let profile {
+            return [tracking.authentication(succeeded: true, profile: profile, cached: true),
+                    .setAuthenticationStatus(ACCESS_ENABLER_STATUS_SUCCESS, errorCode: USER_AUTHENTICATED)]
+        }
+        return [.status(status ?? StatusCatalog.status("N000", message: "The user is not authenticated.")),
+                tracking.authentication(succeeded: false, profile: nil, cached: false),
+                .setAuthenticationStatus(ACCESS_ENABLER_STATUS_ERROR, errorCode: USER_NOT_AUTHENTICATED_ERROR)]
+    }
+
+    /// The callbacks when the requestor is not ready.
+    static func callbacks(requestorProblem: AdvancedStatus) -> [DelegateCall] {
+        [.status(requestorProblem), .setAuthenticationStatus(ACCESS_ENABLER_STATUS_ERROR, errorCode: USER_NOT_AUTHENTICATED_ERROR)]
+    }
+}
+
+/// The documented fields of the tracking events, with the user id hash computed once per
+/// user id (MD5 is the expensive part of a `checkAuthentication`).
+final class TrackingFields: @unchecked Sendable {
+    /// Device type, client type and operating system: the tail of every tracking event.
+    let deviceFields: [String]
+    private let lock = NSLock()
+    private var lastHash: (userID: String, hex: String)?
+
+    init(platform: AccessEnablerConfiguration.Platform) {
+        deviceFields = [platform == .iOS ? "mobile" : "unknown", "ios", "Linux"]
+    }
+
+    /// The MD5 of the profile's `userID`, hex, as the tracking events document; empty when unknown.
+    func hashedUserID(_ profile: StoredProfile?) -> String {
+        guard let attribute = profile?.attributes["userID"], case .string(let userID) = attribute.value else { return "" }
+        if let known = lock.withLock({ lastHash }), known.userID == userID { return known.hex }
+        let hex = MD5.hex(Array(userID.utf8))
+        lock.withLock { lastHash = (userID, hex) }
+        return hex
+    }
+
+    /// `sendTrackingData(…, TRACKING_AUTHENTICATION)`: success, MVPD, hashed user id,
+    /// whether the token came from the cache, then the device fields.
+    func authentication(succeeded: Bool, profile: StoredProfile?, cached: Bool) -> DelegateCall {
+        .sendTrackingData([succeeded ? "true" : "false", profile?.mvpd ?? "", hashedUserID(profile), cached ? "true" : "false"] + deviceFields, event: TRACKING_AUTHENTICATION)
+    }
+
+    /// `sendTrackingData(…, TRACKING_AUTHORIZATION)`: success, MVPD, hashed user id, cached,
+    /// error, details, then the device fields.
+    func authorization(success: Bool, profile: StoredProfile, error: String, details: String) -> DelegateCall {
+        .sendTrackingData([success ? "true" : "false", profile.mvpd, hashedUserID(profile), "false", error, details] + deviceFields, event: TRACKING_AUTHORIZATION)
+    }
+}
