@@ -83,7 +83,9 @@ public enum JSONSyntax {
             case UInt8(ascii: "t"): try literal("true")
             case UInt8(ascii: "f"): try literal("false")
             case UInt8(ascii: "n"): try literal("null")
-            default: throw Failure(offset: offset, problem: "expected a value, found \(found())")
+            default:
+                let isLetter = (byte | 0x20) >= UInt8(ascii: "a") && (byte | 0x20) <= UInt8(ascii: "z")
+                throw Failure(offset: offset, problem: "expected a value, found \(isLetter ? foundWord(at: offset) : found())")
             }
         }
 
