@@ -48,6 +48,7 @@ enum DemoCommand {
             print("against PassSandbox, an offline Adobe Pass embedded in this command. Requestor REF30.")
             print("▶ the app calls the SDK   ← the SDK calls the app back   ⓘ an advanced status (the status callback)")
             print("• what the person or the device does   ↳ a note on what the callbacks alone do not say")
+            print("sendTrackingData is the SDK's analytics event (0 authentication, 1 authorization, 2 provider chosen).")
         }
         var chapter = 0
         for (offset, act) in acts.enumerated() {

@@ -10,7 +10,12 @@ enum DemoDeviceDescription {
         var parts: [String] = []
         switch device.accessStatus {
         case "notDetermined":
-            parts.append("TV provider permission not asked yet (asked, she answers \(device.promptAnswer))")
+            let answer = switch device.promptAnswer {
+            case "granted": "allow it"
+            case "denied": "refuse it"
+            default: "dismiss the question"
+            }
+            parts.append("TV provider permission not asked yet (when asked, she will \(answer))")
         case "error":
             parts.append("the TV provider framework answers every request with an error")
         default:

@@ -37,7 +37,7 @@ enum DemoScript {
         let anyProvider = Scenario.Step.getAuthentication(forceAuthn: false, filter: [], featured: [])
 
         act.chapter("""
-            First launch. Alice is signed in to no TV provider on this iPhone, and the app has never asked for \
+            First launch. Alice has not signed in to a TV provider on this iPhone, and the app has never asked for \
             TV provider permission. setRequestor and checkAuthentication report VSA404: permission not \
             determined. Nothing is wrong — the app shows its Sign in button; the system asks for the \
             permission when the app calls getAuthentication.
