@@ -1,8 +1,13 @@
+import AccessEnabler
 import Foundation
 import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
 
-/// `accessenabler scenario` and `accessenabler demo` as a user runs them: exit codes,
-/// transcripts, and messages for misuse (SPEC §7).
+/// `accessenabler` as a user runs it: the demo read chapter by chapter, `scenario` exit codes
+/// and transcripts, `--version`, the usage, and the messages for misuse and bad files
+/// (SPEC §7).
 @Suite struct CommandLineTests {
     private static let scenarios = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
@@ -18,11 +23,13 @@ import Testing
         }
     }
 
-    private func temporaryFile(_ text: String) throws -> URL {
-        let file = FileManager.default.temporaryDirectory.appendingPathComponent("scenario-\(UUID().uuidString).json")
+    private func temporaryFile(_ text: String, suffix: String = ".json") throws -> URL {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("cli-\(UUID().uuidString)\(suffix)")
         try Data(text.utf8).write(to: file)
         return file
     }
+
+    // MARK: scenario
 
     @Test(.enabled(if: SandboxExecutable.url != nil, SandboxExecutable.notBuilt))
     func aScenarioWhoseExpectationsHoldExitsZeroWithItsTranscript() async throws {
@@ -49,21 +56,110 @@ import Testing
     }
 
     @Test(.enabled(if: SandboxExecutable.url != nil, SandboxExecutable.notBuilt))
-    func aBadScenarioFileExitsTwoNamingTheJSONPath() async throws {
+    func aBadScenarioFileExitsTwoNamingTheFileAndTheJSONPath() async throws {
         let file = try temporaryFile(#"{"steps": [{"setRequestor": "REF30"}, {"login": {"username": "alice"}}]}"#)
         defer { try? FileManager.default.removeItem(at: file) }
         let (status, output, errors) = try await run(["scenario", file.path])
         #expect(status == 2)
         #expect(output.isEmpty)
-        #expect(errors.contains("$.steps[1].login.password: is required"))
+        #expect(errors == "accessenabler scenario: scenario file \(file.path): invalid scenario at $.steps[1].login.password: is required\n")
+    }
+
+    // MARK: bad files, worded the same by every command
+
+    @Test(.enabled(if: SandboxExecutable.url != nil, SandboxExecutable.notBuilt))
+    func aBadWorldIsWordedTheSameInAWorldFileAndInAScenario() async throws {
+        let world = #"""
+            { "accessTokenTTL": 86400, "softwareStatements": { "STATEMENT": ["REF30"] },
+              "serviceProviders": [ { "id": "REF30", "mvpds": [ { "id": "Cable", "authenticationTTL": "one day" } ] } ] }
+            """#
+        let worldFile = try temporaryFile(world)
+        let scenarioFile = try temporaryFile(#"{"world": \#(world), "steps": [{"setRequestor": "REF30"}]}"#)
+        defer {
+            try? FileManager.default.removeItem(at: worldFile)
+            try? FileManager.default.removeItem(at: scenarioFile)
+        }
+        let sandbox = try await run(["sandbox", "--port", "0", "--world", worldFile.path])
+        #expect(sandbox.status == 2)
+        #expect(!sandbox.output.contains("serving at"))
+        #expect(sandbox.errors == "accessenabler sandbox: world file \(worldFile.path): invalid world at $.serviceProviders[0].mvpds[0].authenticationTTL: expected a number\n")
+        let scenario = try await run(["scenario", scenarioFile.path])
+        #expect(scenario.status == 2)
+        #expect(scenario.output.isEmpty)
+        #expect(scenario.errors == "accessenabler scenario: scenario file \(scenarioFile.path): invalid world at $.world.serviceProviders[0].mvpds[0].authenticationTTL: expected a number\n")
+    }
+
+    @Test(.enabled(if: SandboxExecutable.url != nil, SandboxExecutable.notBuilt))
+    func aFileThatIsNotJSONSaysSoWithWhereTheParserStopped() async throws {
+        let prose = try temporaryFile("hello, this is not a scenario\n", suffix: ".txt")
+        let missingComma = try temporaryFile("{\"steps\": [\n  {\"setRequestor\": \"REF30\"}\n  {\"logout\": {}}\n]}\n")
+        let empty = try temporaryFile("\n")
+        defer { for file in [prose, missingComma, empty] { try? FileManager.default.removeItem(at: file) } }
+        for command in [["scenario"], ["sandbox", "--world"]] {
+            let kind = command[0] == "scenario" ? "scenario" : "world"
+            let first = try await run(command + [prose.path])
+            #expect(first.status == 2, "\(command)")
+            #expect(first.errors == "accessenabler \(command[0]): \(kind) file \(prose.path): not JSON — the parser stopped at line 1, column 1: expected a value, found 'hello'\n")
+            let second = try await run(command + [missingComma.path])
+            #expect(second.status == 2, "\(command)")
+            #expect(second.errors == "accessenabler \(command[0]): \(kind) file \(missingComma.path): not JSON — the parser stopped at line 3, column 3: expected ',' or ']' after an element, found '{'\n")
+            let third = try await run(command + [empty.path])
+            #expect(third.status == 2, "\(command)")
+            #expect(third.errors == "accessenabler \(command[0]): \(kind) file \(empty.path): not JSON — the file is empty\n")
+            let missing = try await run(command + ["/nonexistent/file.json"])
+            #expect(missing.status == 2, "\(command)")
+            #expect(missing.errors == "accessenabler \(command[0]): \(kind) file /nonexistent/file.json: cannot be read: there is no such file\n")
+        }
+    }
+
+    // MARK: usage and version
+
+    @Test(.enabled(if: SandboxExecutable.url != nil, SandboxExecutable.notBuilt))
+    func versionPrintsTheSDKVersion() async throws {
+        let (status, output, errors) = try await run(["--version"])
+        #expect(status == 0)
+        #expect(errors.isEmpty)
+        #expect(output == "accessenabler (AccessEnabler for Linux), SDK version \(AccessEnabler.getVersion())\n")
+    }
+
+    @Test(.enabled(if: SandboxExecutable.url != nil, SandboxExecutable.notBuilt))
+    func theUsageListsEveryCommandWithEveryOption() async throws {
+        let help = try await run(["--help"])
+        #expect(help.status == 0)
+        let bare = try await run([])
+        #expect(bare.status == 2)
+        #expect(bare.output.isEmpty)
+        #expect(bare.errors.contains(help.output), "no arguments: the same usage, on standard error")
+        let expected = [
+            "accessenabler demo [--json] [--trace-http]",
+            "accessenabler scenario FILE [--trace-http] [--in-process]",
+            "accessenabler sandbox [--port N] [--world FILE]",
+            "accessenabler bench [--json] [--quick]",
+            "accessenabler --version", "accessenabler --help",
+        ]
+        for line in expected { #expect(help.output.contains(line), "\(line)") }
+        // Each command's own usage line — what it actually accepts — is in the top-level usage,
+        // and every option there has a line that says what it does.
+        for command in ["demo", "scenario", "sandbox", "bench"] {
+            let own = try await run([command, "--help"])
+            #expect(own.status == 0)
+            let usageLine = try #require(own.output.split(separator: "\n").first.map(String.init))
+            #expect(usageLine.hasPrefix("Usage: accessenabler \(command)"))
+            #expect(help.output.contains(usageLine.dropFirst("Usage: ".count)), "\(command)")
+            let options = usageLine.split(separator: "[").dropFirst().map { $0.prefix { $0 != "]" } }
+            for option in options {
+                #expect(help.output.contains("      \(option)  "), "\(command): \(option) is explained")
+            }
+        }
     }
 
     @Test(.enabled(if: SandboxExecutable.url != nil, SandboxExecutable.notBuilt))
     func misuseIsRefusedWithUsage() async throws {
-        for arguments in [[], ["frobnicate"], ["scenario"], ["scenario", "/nonexistent/file.json"], ["demo", "--bogus"], ["sandbox", "--port", "seventy"], ["bench", "extra"]] {
-            let (status, _, errors) = try await run(arguments)
+        for arguments in [[], ["frobnicate"], ["--frobnicate"], ["scenario"], ["demo", "--bogus"], ["sandbox", "--port", "seventy"], ["sandbox", "--world"], ["bench", "extra"]] {
+            let (status, output, errors) = try await run(arguments)
             #expect(status == 2, "\(arguments)")
-            #expect(!errors.isEmpty, "\(arguments)")
+            #expect(output.isEmpty, "\(arguments)")
+            #expect(errors.contains("Usage:") || errors.contains("--port needs a number"), "\(arguments)")
         }
         for command in ["demo", "scenario", "sandbox", "bench"] {
             let (status, output, _) = try await run([command, "--help"])
@@ -72,16 +168,141 @@ import Testing
         }
     }
 
+    // MARK: demo
+
     @Test(.enabled(if: SandboxExecutable.url != nil, SandboxExecutable.notBuilt))
-    func theDemoTellsTheCookbookAndExitsZero() async throws {
-        let (status, output, _) = try await run(["demo"])
+    func theDemoTellsEachChapterAndExitsZero() async throws {
+        let (status, output, errors) = try await run(["demo"])
         #expect(status == 0)
-        for expected in ["setRequestorComplete(status: 1)", "status VSA203", "status N003", "status N004", "status N005", "status VSA503", "status VSA403", "metadata: \"Apple\"", "navigateToUrl(", "Done:"] {
-            #expect(output.contains(expected), "\(expected)")
+        #expect(errors.isEmpty)
+        let chapters = DemoChapter.parse(output)
+        #expect(chapters.count >= 12)
+
+        func chapter(showing status: String) -> DemoChapter? { chapters.first { $0.statuses.contains(status) } }
+        // The cookbook: the picker, a boarded provider, the silent exchange.
+        let picker = try #require(chapters.first { $0.body.contains("presentTVProviderDialog") && $0.body.contains("setAuthenticationStatus(status: 1") })
+        #expect(picker.statuses.isEmpty)
+        #expect(output.contains("metadata: \"Apple\""))
+        // Every status the cookbook names, each in its own chapter.
+        for status in ["VSA404", "APPL", "APPL_ERROR", "VSA203", "N000", "N003", "N004", "N005", "VSA503", "VSA403", "Z100", "REGCODE"] {
+            #expect(chapter(showing: status) != nil, "a chapter shows \(status)")
         }
+        #expect(output.contains("ⓘ status APPL [error]") && output.contains("(details: serviceTemporarilyUnavailable"))
+        #expect(try #require(chapter(showing: "APPL")).body.contains("▶ setRequestor(\"REF30\")\n    ⓘ status APPL [error]"))
+        #expect(try #require(chapter(showing: "APPL_ERROR")).body.contains("▶ checkAuthentication()\n    ⓘ status APPL_ERROR [error]"))
+        // No unexplained status: each one that appears is named in its chapter's caption.
+        for chapter in chapters {
+            for status in chapter.statuses {
+                #expect(chapter.names(status), "chapter \(chapter.number) shows \(status) but its caption does not explain it")
+            }
+        }
+        // Answers from a cache say so.
+        let preauthorization = try #require(chapters.first { $0.body.contains("checkPreauthorizedResources") })
+        #expect(preauthorization.body.components(separatedBy: "↳ no REST call: answered from the SDK's preauthorization cache.").count == 2,
+                "the repeated preauthorization, not the first, is answered from the cache")
+        #expect(output.contains("▶ checkAuthentication()\n    ← sendTrackingData(event: 0, data: [\"true\",\"AppleBoarded\""))
+        #expect(output.contains("↳ no REST call: checkAuthentication only looks at what the SDK has stored; it never asks the server."))
+        // Encrypted metadata is explained.
+        #expect(output.contains("encrypted: true, metadata: \"WyIxMDAwMSJd\""))
+        #expect(output.contains("↳ encrypted: true — the MVPD sent this value encrypted; the SDK passes it on as it came, for the app's server to decrypt."))
+        // The set-top box: the code as the TV shows it, the polling, the sign-in completing.
+        let tv = try #require(chapter(showing: "REGCODE"))
+        let code = try #require(tv.body.firstMatch(of: /status REGCODE \[info\] — .* enter the code ([A-Z0-9]+)\./)?.1)
+        let port = try #require(output.firstMatch(of: /Act 2 of 2: .*\n   a fresh PassSandbox at http:\/\/127\.0\.0\.1:(\d+)/)?.1)
+        #expect(tv.body.contains("↳ the TV shows: On your phone, open http://127.0.0.1:\(port)/activate and enter \(code)"))
+        #expect(tv.body.contains("↳ the SDK asked /api/v2/REF30/profiles/code/\(code) once (every 5 s on the scenario clock): no profile yet"))
+        #expect(!tv.body.contains("navigateToUrl"))
+        let signIn = try #require(chapters.first { $0.number == tv.number + 1 })
+        #expect(signIn.body.contains("← setAuthenticationStatus(status: 1, errorCode: \"\")\n      ↳ the SDK asked /api/v2/REF30/profiles/code/\(code) once"))
+        #expect(signIn.body.contains("the profile is there, the sign-in is complete."))
+        #expect(signIn.body.contains("← setToken(token: \"<media token"))
+        // Values are whole: no value cut off mid-word.
+        #expect(!output.contains("…\""))
+        #expect(!output.contains("…)"))
+        #expect(!output.contains("…]"))
+        #expect(output.contains("redirect_url=adobepass%3A%2F%2Fios.app\")"), "the logout URL is shown whole")
+        #expect(output.contains("Done:"))
+        // Nothing is left listening on the demo's ports.
+        let ports = output.matches(of: /a fresh PassSandbox at http:\/\/127\.0\.0\.1:(\d+)/).compactMap { Int($0.1) }
+        #expect(ports.count == 2)
+        for port in ports { #expect(Self.canBind(port: port), "port \(port) is free again") }
+    }
+
+    @Test(.enabled(if: SandboxExecutable.url != nil, SandboxExecutable.notBuilt))
+    func theDemoPrintsTheTranscriptFormatWithJSONAndRESTCallsWithTraceHTTP() async throws {
         let json = try await run(["demo", "--json"])
         #expect(json.status == 0)
         let lines = json.output.split(separator: "\n")
-        #expect(!lines.isEmpty && lines.allSatisfy { (try? JSONSerialization.jsonObject(with: Data($0.utf8))) != nil })
+        let objects = lines.compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+        #expect(!lines.isEmpty && objects.count == lines.count, "every line is a JSON object")
+        #expect(objects.compactMap { $0["act"] as? Int } == [1, 2])
+        #expect(objects.first?["platform"] as? String == "iOS")
+        #expect(objects.contains { $0["platform"] as? String == "tvOS" })
+        #expect(objects.contains { $0["errorId"] as? String == "REGCODE" })
+        #expect(!objects.contains { $0["http"] != nil }, "REST calls only with --trace-http")
+        let traced = try await run(["demo", "--json", "--trace-http"])
+        #expect(traced.status == 0)
+        #expect(traced.output.contains(#"{"http":"POST /api/v2/REF30/sessions/sso/Apple","status":200}"#))
+        let human = try await run(["demo", "--trace-http"])
+        #expect(human.status == 0)
+        #expect(human.output.contains("      http POST /api/v2/REF30/sessions/sso/Apple → 200"))
+    }
+
+    /// `true` when nothing listens on 127.0.0.1:`port` any more. (SO_REUSEADDR: connections
+    /// the server closed may linger in TIME_WAIT; only a live socket on the port refuses the bind.)
+    private static func canBind(port: Int) -> Bool {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { return false }
+        defer { close(fd) }
+        var reuse: Int32 = 1
+        setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &reuse, socklen_t(MemoryLayout<Int32>.size))
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = UInt16(port).bigEndian
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        return withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        } == 0
+    }
+}
+
+/// One chapter of the demo's output: its number, its caption, and what follows it up
+/// to the next chapter.
+struct DemoChapter {
+    var number: Int
+    var caption: String
+    var body: String
+
+    /// The advanced statuses the chapter shows (`ⓘ status N003 …`).
+    var statuses: Set<String> { Set(body.matches(of: /ⓘ status (\S+)/).map { String($0.1) }) }
+
+    /// `true` when the caption names `status` as a word of its own (APPL is not named by APPL_ERROR).
+    func names(_ status: String) -> Bool {
+        caption.split(whereSeparator: { !($0.isLetter || $0.isNumber || $0 == "_") }).contains { $0 == status }
+    }
+
+    /// Splits the demo's output into chapters. A chapter opens with `N. `; its caption runs
+    /// to the first step line (`  ▶` or `  •`).
+    static func parse(_ output: String) -> [DemoChapter] {
+        var chapters: [DemoChapter] = []
+        var inCaption = false
+        for line in output.split(separator: "\n", omittingEmptySubsequences: false).map(String.init) {
+            if let match = line.firstMatch(of: /^(\d+)\. (.*)$/), let number = Int(match.1) {
+                chapters.append(DemoChapter(number: number, caption: String(match.2), body: ""))
+                inCaption = true
+            } else if line.hasPrefix("━━") || line.hasPrefix("Done:") {
+                inCaption = false
+                if !chapters.isEmpty { chapters[chapters.count - 1].body += "\n" }
+                if line.hasPrefix("Done:") { break }
+            } else if !chapters.isEmpty {
+                if inCaption && (line.hasPrefix("  ▶") || line.hasPrefix("  •")) { inCaption = false }
+                if inCaption {
+                    chapters[chapters.count - 1].caption += " " + line.trimmingCharacters(in: .whitespaces)
+                } else {
+                    chapters[chapters.count - 1].body += line + "\n"
+                }
+            }
+        }
+        return chapters
     }
 }

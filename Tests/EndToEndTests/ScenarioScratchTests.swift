@@ -30,8 +30,12 @@ import Glibc
             let running = try RunningCommand(executable, ["scenario", file.path])
             defer { running.stopForcefully() }
             let pid = running.processIdentifier
-            // The third step waits on the slow sandbox (up to the runner's 5 s timeout).
-            _ = try await running.waitForOutput(containing: #"{"step":2,"name":"setRequestor"}"#, timeout: 30)
+            // Wait until the run has made its storage (its last step then waits on the slow
+            // sandbox, up to the runner's 5 s request timeout).
+            let deadline = Date().addingTimeInterval(30)
+            while Self.scratchDirectories(of: pid).isEmpty, running.isRunning, Date() < deadline {
+                try await Task.sleep(nanoseconds: 10_000_000)
+            }
             #expect(!Self.scratchDirectories(of: pid).isEmpty, "the run's storage exists while it runs")
             running.interrupt()
             let status = try await running.waitForExit(timeout: 10)

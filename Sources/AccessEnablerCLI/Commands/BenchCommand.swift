@@ -5,8 +5,17 @@ import Foundation
 
 /// `accessenabler bench`: the benchmark's figures, as a table or JSON.
 enum BenchCommand {
+    static let synopsis = CommandSynopsis(
+        name: "bench", argument: nil,
+        summary: "Measure round trips, CPU time, latency, scale and throughput against an embedded sandbox.",
+        options: [
+            .init(name: "--json", value: nil, summary: "print machine-readable figures"),
+            .init(name: "--quick", value: nil, summary: "fewer iterations (for smoke tests)"),
+            .init(name: "--only", value: "KEY", summary: "run one measurement (\(Benchmark.measurementKeys.joined(separator: ", ")))"),
+        ])
+
     static let help = """
-    Usage: accessenabler bench [--json] [--quick] [--only KEY]
+    Usage: \(synopsis.usageLine)
 
     Measures, against an embedded PassSandbox:
       1. REST round trips per flow, next to the minimum the flow needs;
@@ -21,7 +30,7 @@ enum BenchCommand {
 
     static func run(_ arguments: [String]) async -> Int32 {
         let parsed: ParsedArguments
-        switch CommandArguments(arguments, command: "bench", help: help, flags: ["--json", "--quick"], options: ["--only"]) {
+        switch CommandArguments(arguments, synopsis: synopsis, help: help) {
         case .exit(let code): return code
         case .run(let arguments): parsed = arguments
         }

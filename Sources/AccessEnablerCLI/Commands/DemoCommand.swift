@@ -1,55 +1,87 @@
 import AccessEnabler
 import AccessEnablerScenarios
 import Foundation
+import PassSandbox
 
-/// `accessenabler demo`: the Apple SSO cookbook against an embedded sandbox on loopback.
+/// `accessenabler demo`: the Apple SSO cookbook and a second-screen sign-in, each act
+/// against an embedded sandbox of its own on loopback.
 enum DemoCommand {
-    static let help = """
-    Usage: accessenabler demo [--json] [--trace-http]
+    static let synopsis = CommandSynopsis(
+        name: "demo", argument: nil,
+        summary: "Tell Adobe's Apple SSO cookbook (iOS) and a second-screen sign-in (tvOS) against an embedded sandbox.",
+        options: [
+            .init(name: "--json", value: nil, summary: "print the transcript format instead: one JSON object per line"),
+            .init(name: "--trace-http", value: nil, summary: "also print every REST/DCR call as it completes"),
+        ])
 
-    Starts PassSandbox on a free loopback port and walks the Apple SSO cookbook: silent
-    sign-in at setRequestor, checkAuthentication, tokenSource, authorization and
-    preauthorization, logout with VSA203, the picker and each of its fallbacks, a regular
-    MVPD login through the login page, and a regular logout. Each callback is printed as it
-    arrives. With --json the output is the scenario transcript format (one JSON object per
-    line). Nothing is left running afterwards.
+    static let help = """
+    Usage: \(synopsis.usageLine)
+
+    Tells, in chapters, what an app sees from the SDK, each act against a fresh PassSandbox
+    on a free loopback port:
+      Act 1, an iPhone app with Apple single sign-on: permission not determined (VSA404), the
+      system picker and the silent exchange into an Adobe profile, tokenSource, authorization
+      and preauthorization (and its cache), logout with VSA203 and the silent sign-in at the
+      next launch, the partner framework's errors (APPL, APPL_ERROR), the system sign-out,
+      the picker's fallbacks (N003, N005, N004, VSA503), permission denied (VSA403), a
+      regular MVPD login, encrypted metadata, a denied resource (Z100), a regular logout and
+      a picker-only provider.
+      Act 2, a set-top box with no browser (tvOS): the registration code (REGCODE), the
+      sign-in on a second screen, the polling that completes it, then authorization.
+    Each caption says what its statuses mean and what an app does about them.
+    With --json the output is the scenario transcript format (one JSON object per line),
+    each act opening with {"act":N,"title":…,"platform":…}. Nothing is left running afterwards.
     """
 
     static func run(_ arguments: [String]) async -> Int32 {
         let parsed: ParsedArguments
-        switch CommandArguments(arguments, command: "demo", help: help, flags: ["--json", "--trace-http"]) {
+        switch CommandArguments(arguments, synopsis: synopsis, help: help) {
         case .exit(let code): return code
         case .run(let arguments): parsed = arguments
         }
         let json = parsed.flags.contains("--json")
-        let (scenario, captions) = DemoScript.make()
-        let captionByStep = Dictionary(captions.map { ($0.beforeStep, $0.text) }, uniquingKeysWith: { a, _ in a })
+        let traceHTTP = parsed.flags.contains("--trace-http")
+        let narrator = DemoNarrator(traceHTTP: traceHTTP)
+        let acts = DemoScript.acts()
         if !json {
-            print("AccessEnabler for Linux — the Apple SSO cookbook, end to end against an embedded PassSandbox.")
-            print("Requestor REF30; the app calls ▶, the SDK answers ←, advanced statuses ⓘ.\n")
+            print("AccessEnabler for Linux — Adobe's Apple SSO cookbook and a second-screen sign-in, told end to end")
+            print("against PassSandbox, an offline Adobe Pass embedded in this command. Requestor REF30.")
+            print("▶ the app calls the SDK   ← the SDK calls the app back   ⓘ an advanced status (the status callback)")
+            print("• what the person or the device does   ↳ a note on what the callbacks alone do not say")
+            print("sendTrackingData is the SDK's analytics event (0 authentication, 1 authorization, 2 provider chosen).")
         }
-        let runner = ScenarioRunner(scenario: scenario, wire: .loopbackHTTP, traceHTTP: parsed.flags.contains("--trace-http")) { line in
-            if json {
-                print(line.json)
-                return
-            }
-            if case .number(let index) = line["step"] {
-                let step = Int(index)
-                if let caption = captionByStep[step] { print("\n\(caption)") }
-                if scenario.steps.indices.contains(step) {
-                    print("  ▶ \(scenario.steps[step].summary)")
-                    return
+        var chapter = 0
+        for (offset, act) in acts.enumerated() {
+            let runner = ScenarioRunner(scenario: act.scenario, wire: .loopbackHTTP)
+            do {
+                try runner.start()
+                defer { runner.stop() }
+                if json {
+                    print(TranscriptLine([("act", .number(Double(offset + 1))), ("title", .string(act.title)), ("platform", .string(act.scenario.platform.rawValue))]).json)
+                } else {
+                    narrator.opening(act, number: offset + 1, of: acts.count, sandbox: runner.baseURL).forEach { print($0) }
                 }
+                for (index, step) in act.scenario.steps.enumerated() {
+                    if act.captions[index] != nil { chapter += 1 }
+                    if !json { narrator.beforeStep(index, of: act, chapterNumber: chapter).forEach { print($0) } }
+                    let seen = runner.recorder.lines.count
+                    try await runner.step(step)
+                    let produced = Array(runner.recorder.lines.dropFirst(seen))
+                    if json {
+                        for line in produced where traceHTTP || line["http"] == nil { print(line.json) }
+                    } else {
+                        narrator.afterStep(step, produced: produced, activation: runner.sandbox.activationURL, handOver: runner.recorder.lastHandOver).forEach { print($0) }
+                    }
+                }
+            } catch {
+                printError("accessenabler demo: act \(offset + 1) (\(act.title)) could not run: \(error)")
+                return 1
             }
-            print(HumanTranscriptFormatter.render(line))
         }
-        do {
-            _ = try await runner.run()
-            if !json { print("\nDone: every callback above came from the SDK talking REST API V2 to the sandbox over loopback HTTP.") }
-            return 0
-        } catch {
-            printError("accessenabler demo: \(error)")
-            return 1
+        if !json {
+            print("\nDone: every callback above came from the SDK talking REST API V2 to the sandbox over loopback HTTP.")
+            print("--trace-http shows each REST call; --json prints the transcript format.")
         }
+        return 0
     }
 }

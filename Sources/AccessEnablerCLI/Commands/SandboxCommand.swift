@@ -1,11 +1,20 @@
 import AccessEnabler
+import AccessEnablerScenarios
 import Foundation
 import PassSandbox
 
 /// `accessenabler sandbox [--port N] [--world FILE]`: serves PassSandbox until interrupted.
 enum SandboxCommand {
+    static let synopsis = CommandSynopsis(
+        name: "sandbox", argument: nil,
+        summary: "Serve PassSandbox on loopback until interrupted (Ctrl-C).",
+        options: [
+            .init(name: "--port", value: "N", summary: "listen on port N (0, the default, picks a free port)"),
+            .init(name: "--world", value: "FILE", summary: "serve the world in FILE instead of the built-in one"),
+        ])
+
     static let help = """
-    Usage: accessenabler sandbox [--port N] [--world FILE]
+    Usage: \(synopsis.usageLine)
 
     Serves PassSandbox — DCR, REST API V2, the MVPD login and logout pages, and the
     second screen (/activate, where a person types the code a TV shows) — on
@@ -13,13 +22,13 @@ enum SandboxCommand {
     On start it prints the address, the second screen's address and the world's test
     users (username / password per MVPD).
     --world FILE loads a world file (see Docs/Sandbox.md); without it the built-in world
-    (requestor REF30, software statement STATEMENT) is served. A malformed world file is
-    refused with the JSON path at fault.
+    (requestor REF30, software statement STATEMENT) is served. A file that is not JSON, or
+    not a valid world, is refused with the file's name and the JSON path at fault.
     """
 
     static func run(_ arguments: [String]) async -> Int32 {
         let parsed: ParsedArguments
-        switch CommandArguments(arguments, command: "sandbox", help: help, options: ["--port", "--world"]) {
+        switch CommandArguments(arguments, synopsis: synopsis, help: help) {
         case .exit(let code): return code
         case .run(let arguments): parsed = arguments
         }
@@ -33,14 +42,10 @@ enum SandboxCommand {
         }
         var world = SandboxWorld.default
         if let path = parsed.values["--world"] {
-            guard let data = FileManager.default.contents(atPath: path) else {
-                printError("accessenabler sandbox: cannot read world file \(path).")
-                return 2
-            }
-            do {
-                world = try SandboxWorld.load(from: data)
-            } catch {
-                printError("accessenabler sandbox: \(path): \(error.message)")
+            switch loadWorld(path) {
+            case .success(let loaded): world = loaded
+            case .failure(let problem):
+                printError("accessenabler sandbox: \(problem.message)")
                 return 2
             }
         }
@@ -69,6 +74,17 @@ enum SandboxCommand {
         server.shutdown()
         print("PassSandbox stopped.")
         return 0
+    }
+
+    /// The world in the file at `path`, or why not (in the words every command uses).
+    static func loadWorld(_ path: String) -> Result<SandboxWorld, InputFile.Problem> {
+        InputFile.readJSON(path, as: .world).flatMap { data in
+            do throws(SandboxWorldError) {
+                return .success(try SandboxWorld.load(from: data))
+            } catch {
+                return .failure(InputFile.invalid(path, .world, of: .world, at: error.path(under: "$"), error.problem))
+            }
+        }
     }
 
     /// One line per MVPD integration of each requestor: who can sign in there.

@@ -2,11 +2,19 @@ import AccessEnabler
 import AccessEnablerScenarios
 import Foundation
 
-/// `accessenabler scenario FILE [--trace-http]`: exit 0 when every expectation held, 1 when
-/// one failed, 2 for a bad file or bad usage.
+/// `accessenabler scenario FILE [--trace-http] [--in-process]`: exit 0 when every
+/// expectation held, 1 when one failed, 2 for a bad file or bad usage.
 enum ScenarioCommand {
+    static let synopsis = CommandSynopsis(
+        name: "scenario", argument: "FILE",
+        summary: "Run a scenario file against a fresh embedded sandbox and print its transcript (JSON lines).",
+        options: [
+            .init(name: "--trace-http", value: nil, summary: "also print every REST/DCR call as it completes"),
+            .init(name: "--in-process", value: nil, summary: "talk to the sandbox in-process instead of over loopback HTTP"),
+        ])
+
     static let help = """
-    Usage: accessenabler scenario FILE [--trace-http] [--in-process]
+    Usage: \(synopsis.usageLine)
 
     Runs the scenario in FILE against a fresh embedded PassSandbox over loopback HTTP and
     prints its transcript, one JSON object per line. With --trace-http every REST/DCR call
@@ -14,27 +22,31 @@ enum ScenarioCommand {
     over HTTP (the same transcript, faster). Docs/scenarios/README.md describes the format.
 
     Exit status: 0 when the scenario ran and every "expect" entry matched, 1 when an
-    expectation failed, 2 when FILE is missing or malformed (the message names the JSON path).
+    expectation failed, 2 when FILE is missing, is not JSON or is not a valid scenario (the
+    message names the file and the JSON path at fault).
     """
 
     static func run(_ arguments: [String]) async -> Int32 {
         let parsed: ParsedArguments
-        switch CommandArguments(arguments, command: "scenario", help: help, flags: ["--trace-http", "--in-process"], positionals: 1...1) {
+        switch CommandArguments(arguments, synopsis: synopsis, help: help) {
         case .exit(let code): return code
         case .run(let arguments): parsed = arguments
         }
         // The run's storage holds client credentials: Ctrl-C must not leave it behind.
         ScenarioScratch.removeAllOnInterrupt()
         let path = parsed.positionals[0]
-        guard let data = FileManager.default.contents(atPath: path) else {
-            printError("accessenabler scenario: cannot read \(path).")
-            return 2
-        }
         let scenario: Scenario
         do {
-            scenario = try ScenarioParser.parse(data)
+            let data = try InputFile.readJSON(path, as: .scenario).get()
+            do {
+                scenario = try ScenarioParser.parse(data)
+            } catch {
+                // The world inside a scenario is worded as a world file's would be.
+                let inWorld = error.path == "$.world" || error.path.hasPrefix("$.world.") || error.path.hasPrefix("$.world[")
+                throw InputFile.invalid(path, .scenario, of: inWorld ? .world : .scenario, at: error.path, error.reason)
+            }
         } catch {
-            printError("accessenabler scenario: \(path): \(error.description)")
+            printError("accessenabler scenario: \((error as? InputFile.Problem)?.message ?? "\(error)")")
             return 2
         }
         let runner = ScenarioRunner(

@@ -13,7 +13,8 @@ public enum ScenarioParser {
         do {
             root = try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])
         } catch {
-            throw ScenarioError(path: "$", reason: "not valid JSON (\(error.localizedDescription))")
+            let place = JSONSyntax.firstProblem(in: data).map { ": \($0)" } ?? ""
+            throw ScenarioError(path: "$", reason: "not valid JSON\(place)")
         }
         let reader = JSONReader(JSONValue(foundation: root))
         try reader.allowOnly(["platform", "loginScreen", "world", "softwareStatement", "device", "options", "steps", "expect"])
@@ -58,7 +59,7 @@ public enum ScenarioParser {
         do {
             return try SandboxWorld.load(from: data)
         } catch {
-            throw ScenarioError(path: reader.path, reason: "invalid world: \(error.message)")
+            throw ScenarioError(path: error.path(under: reader.path), reason: error.problem)
         }
     }
 
