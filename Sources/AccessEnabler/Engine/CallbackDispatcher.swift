@@ -10,8 +10,12 @@ final class CallbackDispatcher: @unchecked Sendable {
     /// Sees every callback after the delegates, with the call it belongs to (the async API).
     private var observer: (@Sendable (DelegateCall, CallID?) -> Void)?
 
-    init(queue: DispatchQueue) {
+    /// The app's diagnostics handler, if any.
+    private let diagnostics: (@Sendable (Diagnostic) -> Void)?
+
+    init(queue: DispatchQueue, diagnostics: (@Sendable (Diagnostic) -> Void)? = nil) {
         self.queue = queue
+        self.diagnostics = diagnostics
     }
 
     func setDelegate(_ delegate: EntitlementDelegate?) { lock.withLock { self.delegate = delegate } }
@@ -26,7 +30,15 @@ final class CallbackDispatcher: @unchecked Sendable {
     /// call it belongs to.
     func dispatch(_ call: DelegateCall, for owner: CallID? = nil) {
         queue.async { [self] in
-            call.deliver(to: currentDelegate, statusDelegate: currentStatusDelegate)
+            if let diagnostics {
+                if case .status(let status) = call { diagnostics(.status(status)) }
+                // A delegate missing a terminal callback is reported to this instance's handler.
+                CallbackDiagnostics.$currentHandler.withValue(diagnostics) {
+                    call.deliver(to: currentDelegate, statusDelegate: currentStatusDelegate)
+                }
+            } else {
+                call.deliver(to: currentDelegate, statusDelegate: currentStatusDelegate)
+            }
             lock.withLock { observer }?(call, owner)
         }
     }

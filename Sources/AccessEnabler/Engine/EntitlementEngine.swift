@@ -67,8 +67,9 @@ actor EntitlementEngine {
     }
 
     static func makeClient(baseURL: URL, softwareStatement: String, configuration: AccessEnablerConfiguration, credentials: any ClientCredentialsCache) -> RESTClient {
-        RESTClient(
-            baseURL: baseURL, softwareStatement: softwareStatement, transport: configuration.transport,
+        let transport: any HTTPTransport = configuration.diagnostics.map { DiagnosticTransport(inner: configuration.transport, report: $0) } ?? configuration.transport
+        return RESTClient(
+            baseURL: baseURL, softwareStatement: softwareStatement, transport: transport,
             timeout: configuration.requestTimeout, credentials: credentials, timeSource: configuration.clock,
             userAgent: configuration.userAgent)
     }

@@ -67,7 +67,7 @@ public final class AccessEnabler: @unchecked Sendable {
     /// Creates an AccessEnabler whose storage is checked as `storageCheck` says.
     public init(storageCheck: IntegrityCheckType, softwareStatement: String, configuration: AccessEnablerConfiguration) {
         self.configuration = configuration
-        let dispatcher = CallbackDispatcher(queue: configuration.callbackQueue)
+        let dispatcher = CallbackDispatcher(queue: configuration.callbackQueue, diagnostics: configuration.diagnostics)
         tracking = TrackingFields(platform: configuration.platform)
         let clock = configuration.clock
         let store = TokenStore(directory: configuration.storageDirectory, softwareStatement: softwareStatement, integrityCheck: storageCheck, writeBehind: true, now: { clock.now })

@@ -92,6 +92,11 @@ public struct AccessEnablerConfiguration: Sendable {
     public var sleeper: (any Sleeper)?
     /// How requests reach Adobe Pass. Default: ``URLSessionTransport``.
     public var transport: any HTTPTransport = URLSessionTransport()
+    /// Receives the SDK's diagnostics — every REST exchange (method, path, status,
+    /// duration), every advanced status, storage problems and unimplemented callbacks —
+    /// for the app's own logging. Secrets are never included. Called on the SDK's threads;
+    /// keep it quick. `nil`: nothing is reported.
+    public var diagnostics: (@Sendable (Diagnostic) -> Void)?
     /// The `User-Agent` sent with every request.
     public var userAgent: String = "AccessEnabler-Linux/1.0"
 

@@ -38,8 +38,13 @@ final class CallbackDiagnostics: @unchecked Sendable {
     /// `callback` reached neither spelling on `delegate`: the one entry point of the default
     /// implementations.
     static func unimplemented(_ callback: TerminalCallback, by delegate: AnyObject) {
-        shared.report(callback, delegateType: String(reflecting: type(of: delegate)))
+        let report = shared.report(callback, delegateType: String(reflecting: type(of: delegate)))
+        currentHandler?(.unimplementedCallback(name: callback.name, message: report.message))
     }
+
+    /// The diagnostics handler of the AccessEnabler whose callback is being delivered on
+    /// this thread (set by the dispatcher around each delivery).
+    @TaskLocal static var currentHandler: (@Sendable (Diagnostic) -> Void)?
 
     /// Records one report: prints the diagnostic if it is the first for `callback`, then
     /// hands the report to every observer.

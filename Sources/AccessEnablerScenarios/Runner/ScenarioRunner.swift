@@ -138,8 +138,11 @@ public final class ScenarioRunner: @unchecked Sendable {
         if meter == nil { meter = CountingTransport(wireTransport) }
         let recorder = self.recorder
         let queue = callbackQueue
-        configuration.transport = TracingTransport(meter) { method, path, status in
-            queue.async { recorder.append(.http(method: method, path: path, status: status)) }
+        configuration.transport = meter
+        // The `--trace-http` lines come from the SDK's diagnostics hook, as an app's log would.
+        configuration.diagnostics = { diagnostic in
+            guard case .restExchange(let exchange) = diagnostic else { return }
+            queue.async { recorder.append(.http(method: exchange.method, path: exchange.path.isEmpty ? "/" : exchange.path, status: exchange.status)) }
         }
         configure?(&configuration)
         let accessEnabler = AccessEnabler(softwareStatement: scenario.softwareStatement, configuration: configuration)

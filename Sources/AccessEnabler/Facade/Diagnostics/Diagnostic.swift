@@ -1,0 +1,52 @@
+import Foundation
+
+/// One thing the SDK reports for the app's own logging, through
+/// ``AccessEnablerConfiguration/diagnostics``. Secrets never appear: a REST exchange is
+/// its method, path (no query string), status and duration — never headers or bodies, so
+/// no client secret, access token, SAML response or media token.
+public enum Diagnostic: Sendable, Equatable {
+    /// A REST API V2 or DCR request ended.
+    case restExchange(RESTExchangeRecord)
+    /// An advanced status was delivered (the same value `EntitlementStatus` receives).
+    case status(AdvancedStatus)
+    /// The SDK's storage could not do what it was asked; `message` says what and what to do.
+    case storageProblem(message: String)
+    /// A terminal callback reached a delegate that implements it under no accepted
+    /// spelling: the app will wait for an answer it never sees. `message` says how to fix it.
+    case unimplementedCallback(name: String, message: String)
+}
+
+/// One REST exchange, as ``Diagnostic/restExchange(_:)`` reports it.
+public struct RESTExchangeRecord: Sendable, Equatable, CustomStringConvertible {
+    /// `GET`, `POST`.
+    public var method: String
+    /// The host the request went to.
+    public var host: String
+    /// The path, without query string (`/api/v2/REF30/sessions`).
+    public var path: String
+    /// The operation, when the SDK named it (`createSession`, `dcrToken`, …).
+    public var operation: String?
+    /// The HTTP status, or `nil` when no response came back.
+    public var status: Int?
+    /// Why no response came back, when none did.
+    public var failure: String?
+    /// How long the exchange took, in seconds.
+    public var duration: TimeInterval
+
+    /// Creates a record.
+    public init(method: String, host: String, path: String, operation: String? = nil, status: Int?, failure: String? = nil, duration: TimeInterval) {
+        self.method = method
+        self.host = host
+        self.path = path
+        self.operation = operation
+        self.status = status
+        self.failure = failure
+        self.duration = duration
+    }
+
+    /// `POST /api/v2/REF30/sessions → 200 (12 ms)`.
+    public var description: String {
+        let outcome = status.map(String.init) ?? "no response (\(failure ?? "failed"))"
+        return "\(method) \(path) → \(outcome) (\(Int((duration * 1000).rounded())) ms)"
+    }
+}
