@@ -65,7 +65,7 @@ import Testing
             ("internal_server_error", "Z500"),
         ]
         for (code, id) in cases {
-            #expect(ErrorClassification.decisionStatusID(for: code.map { EnhancedError(code: $0) }) == id, "\(code ?? "nil")")
+            #expect(ErrorClassification.decisionStatusID(for: code.map { EnhancedError(code: $0) }).description == id, "\(code ?? "nil")")
         }
     }
 
@@ -78,15 +78,16 @@ import Testing
         #expect(ErrorClassification.authorizationStatus(.malformedBody(operation: .authorize, reason: "x"), resource: "r").errorId == "Z500")
     }
 
-    @Test func documentedLevels() {
-        for id in ["N000", "N003", "N004", "N005", "N011", "VSA203", "VSA403", "VSA404", "VSA503"] {
-            #expect(StatusCatalog.level(of: id) == .info, "\(id)")
-        }
-        for id in ["N010", "Z010", "SEC412", "CFG100"] {
-            #expect(StatusCatalog.level(of: id) == .warning, "\(id)")
-        }
-        for id in ["N130", "N500", "CFG400", "CFG404", "CFG503", "R400", "R401", "Z100", "Z120", "Z130", "Z500", "P100"] {
-            #expect(StatusCatalog.level(of: id) == .error, "\(id)")
-        }
+    @Test func documentedLevelsOfEveryID() {
+        let info: [StatusID] = [.n000, .n003, .n004, .n005, .n011, .vsa203, .vsa403, .vsa404, .vsa503, .regcode, .z011]
+        let warning: [StatusID] = [.n010, .n111, .z010, .cfg100]
+        let error: [StatusID] = [.n130, .n500, .appl, .applError, .cfg400, .cfg404, .cfg429, .cfg5xx(503), .r400, .r401, .reg500,
+                                 .z100, .z120, .z130, .z169, .z500, .p100]
+        for id in info { #expect(id.level == .info, "\(id)") }
+        for id in warning { #expect(id.level == .warning, "\(id)") }
+        for id in error { #expect(id.level == .error, "\(id)") }
+        #expect(StatusID.cfg5xx(503).description == "CFG503")
+        #expect(StatusID.applError.description == "APPL_ERROR")
+        #expect(StatusCatalog.status(.n111, message: "m").level == .warning)
     }
 }

@@ -17,7 +17,7 @@ import Testing
     // MARK: PickerOutcome.classify
 
     private func statusID(_ outcome: PickerOutcome) -> String? {
-        if case .fallBack(let id, _, _) = outcome { return id }
+        if case .fallBack(let id, _, _) = outcome { return id.description }
         return nil
     }
 

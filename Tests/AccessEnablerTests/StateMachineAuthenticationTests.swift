@@ -76,7 +76,7 @@ struct StateMachineAuthenticationTests {
         ])
         #expect(machine.state == .idle)
         // The same flow cannot end twice.
-        #expect(machine.partnerSignInFinished(flow, .failed(StatusCatalog.status("N500", message: "x"))) == [])
+        #expect(machine.partnerSignInFinished(flow, .failed(StatusCatalog.status(.n500, message: "x"))) == [])
     }
 
     @Test func aSecondRequestWhileTheLoginPageIsOpenIsRefusedWithItsOwnTerminal() {
@@ -144,7 +144,7 @@ struct StateMachineAuthenticationTests {
     @Test func backingOutEndsEverythingWithN005() {
         var (machine, flow) = pollingForNews()
         #expect(machine.providerSelected(nil) == [
-            .stopPolling(flow), .status(StatusCatalog.status("N005", message: "The user cancelled provider selection.")),
+            .stopPolling(flow), .status(StatusCatalog.status(.n005, message: "The user cancelled provider selection.")),
             .setAuthenticationStatus(0, errorCode: PROVIDER_NOT_SELECTED_ERROR), .tokenRequestFailed(news, description: "Authentication was cancelled."),
         ])
         #expect(machine.pollTimerFired(flow, now: start.addingTimeInterval(5)) == [], "the old code is never polled again")
@@ -216,7 +216,7 @@ struct StateMachineAuthenticationTests {
     @Test func theSessionGoneEndsTheFlowWithTheServersReason() {
         var (machine, flow) = pollingForNews()
         _ = machine.pollTimerFired(flow, now: start.addingTimeInterval(5))
-        let reason = StatusCatalog.status("N130", message: "gone")
+        let reason = StatusCatalog.status(.n130, message: "gone")
         #expect(machine.profileAnswered(flow, answer: .sessionGone, profile: nil, failure: reason, now: start.addingTimeInterval(5)) == [
             .fail(reason, errorCode: GENERIC_AUTHENTICATION_ERROR, pending: news),
         ])
@@ -253,7 +253,7 @@ struct StateMachineAuthenticationTests {
         #expect(machine.profileAnswered(flow, answer: .notYet, profile: nil, failure: nil, now: start) == [.waitForPoll(flow, until: start.addingTimeInterval(5))])
         // The redirect again: look now.
         #expect(machine.redirectReceived(now: start.addingTimeInterval(1), pollInterval: 5) == [.stopPolling(flow), .fetchProfile(flow, session())])
-        let failure = StatusCatalog.status("N500", message: "server error")
+        let failure = StatusCatalog.status(.n500, message: "server error")
         #expect(machine.profileAnswered(flow, answer: .transientFailure, profile: nil, failure: failure, now: start.addingTimeInterval(1)) == [
             .fail(failure, errorCode: GENERIC_AUTHENTICATION_ERROR, pending: nil),
         ])

@@ -19,10 +19,10 @@ enum AuthenticationCheck {
         if let stored, ProfileValidity.evaluate(stored, configuredMVPDs: catalog?.mvpdsByID ?? [:], partner: snapshot, now: now) == .valid {
             return (stored, nil)
         }
-        var status = snapshot.flatMap { PartnerSignIn.permissionStatus($0.access, errorID: "APPL_ERROR") }
+        var status = snapshot.flatMap { PartnerSignIn.permissionStatus($0.access, errorID: .applError) }
         if status == nil, let failure = snapshot?.metadataError {
             // Permission granted, but the account could not be read: a partner framework error.
-            status = StatusCatalog.status("APPL_ERROR", message: "The TV provider account service could not be read.", details: "\(failure.code): \(failure.message)")
+            status = StatusCatalog.status(.applError, message: "The TV provider account service could not be read.", details: "\(failure.code): \(failure.message)")
         }
         return (nil, status)
     }
@@ -34,7 +34,7 @@ enum AuthenticationCheck {
             return [tracking.authentication(succeeded: true, profile: profile, cached: true),
                     .setAuthenticationStatus(ACCESS_ENABLER_STATUS_SUCCESS, errorCode: USER_AUTHENTICATED)]
         }
-        return [.status(status ?? StatusCatalog.status("N000", message: "The user is not authenticated.")),
+        return [.status(status ?? StatusCatalog.status(.n000, message: "The user is not authenticated.")),
                 tracking.authentication(succeeded: false, profile: nil, cached: false),
                 .setAuthenticationStatus(ACCESS_ENABLER_STATUS_ERROR, errorCode: USER_NOT_AUTHENTICATED_ERROR)]
     }

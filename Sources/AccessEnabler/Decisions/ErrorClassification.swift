@@ -11,24 +11,24 @@ enum ErrorClassification {
             switch operation {
             case .dcrRegister where httpStatus >= 500, .dcrToken where httpStatus >= 500:
                 // The registration service failing is the servers' trouble, not a refused statement.
-                return StatusCatalog.status("CFG\(httpStatus)", message: message, details: enhanced?.details, enhancedError: enhanced)
-            case .dcrRegister: return StatusCatalog.status("R400", message: message, details: enhanced?.details, enhancedError: enhanced)
-            case .dcrToken: return StatusCatalog.status("R401", message: message, details: enhanced?.details, enhancedError: enhanced)
+                return StatusCatalog.status(.cfg5xx(httpStatus), message: message, details: enhanced?.details, enhancedError: enhanced)
+            case .dcrRegister: return StatusCatalog.status(.r400, message: message, details: enhanced?.details, enhancedError: enhanced)
+            case .dcrToken: return StatusCatalog.status(.r401, message: message, details: enhanced?.details, enhancedError: enhanced)
             default:
-                if httpStatus >= 500 { return StatusCatalog.status("CFG\(httpStatus)", message: message, details: enhanced?.details, enhancedError: enhanced) }
-                if httpStatus == 401 { return StatusCatalog.status("R401", message: message, details: enhanced?.details, enhancedError: enhanced) }
-                return StatusCatalog.status("CFG400", message: message, details: enhanced?.details, enhancedError: enhanced)
+                if httpStatus >= 500 { return StatusCatalog.status(.cfg5xx(httpStatus), message: message, details: enhanced?.details, enhancedError: enhanced) }
+                if httpStatus == 401 { return StatusCatalog.status(.r401, message: message, details: enhanced?.details, enhancedError: enhanced) }
+                return StatusCatalog.status(.cfg400, message: message, details: enhanced?.details, enhancedError: enhanced)
             }
         case .transport:
-            return StatusCatalog.status("CFG404", message: message)
+            return StatusCatalog.status(.cfg404, message: message)
         case .throttled:
-            return StatusCatalog.status("CFG429", message: message)
+            return StatusCatalog.status(.cfg429, message: message)
         case .undocumentedStatus(_, let httpStatus):
-            return StatusCatalog.status(httpStatus >= 500 ? "CFG\(httpStatus)" : "CFG400", message: message)
+            return StatusCatalog.status(httpStatus >= 500 ? .cfg5xx(httpStatus) : .cfg400, message: message)
         case .malformedBody:
-            return StatusCatalog.status("CFG500", message: message)
+            return StatusCatalog.status(.cfg5xx(500), message: message)
         default:
-            return StatusCatalog.status("CFG400", message: message)
+            return StatusCatalog.status(.cfg400, message: message)
         }
     }
 
@@ -38,11 +38,11 @@ enum ErrorClassification {
         if case .server(_, let httpStatus, let enhanced) = error {
             let code = enhanced?.code ?? ""
             if code.contains("session") || code.contains("code") || code == "authenticated_profile_missing" || httpStatus == 404 {
-                return StatusCatalog.status("N130", message: error.message, details: enhanced?.details, enhancedError: enhanced)
+                return StatusCatalog.status(.n130, message: error.message, details: enhanced?.details, enhancedError: enhanced)
             }
-            return StatusCatalog.status("N500", message: error.message, details: enhanced?.details, enhancedError: enhanced)
+            return StatusCatalog.status(.n500, message: error.message, details: enhanced?.details, enhancedError: enhanced)
         }
-        return StatusCatalog.status("N500", message: error.message)
+        return StatusCatalog.status(.n500, message: error.message)
     }
 
     /// Whether `error` says the authentication session (or its code) no longer exists —
@@ -61,14 +61,14 @@ enum ErrorClassification {
 
     /// A denied decision's status: Z100 (denied by the MVPD), Z120 (MVPD unreachable), Z130
     /// (bad resource), Z169 (authzNone degradation), Z500 otherwise.
-    static func decisionStatusID(for error: EnhancedError?) -> String {
-        guard let code = error?.code else { return "Z500" }
+    static func decisionStatusID(for error: EnhancedError?) -> StatusID {
+        guard let code = error?.code else { return .z500 }
         switch code {
-        case "authorization_denied_by_mvpd", "authorization_denied_by_parental_controls", "authorization_denied_by_hba_policies": return "Z100"
-        case "network_connection_failure", "network_received_error", "network_read_timeout", "network_connection_timeout", "mvpd_unreachable": return "Z120"
-        case "invalid_parameter_resources", "invalid_resource", "malformed_authorization_request", "invalid_resource_id", "resource_malformed": return "Z130"
-        case "authorization_denied_by_degradation_rule": return "Z169"
-        default: return code.hasPrefix("authorization_denied") ? "Z100" : "Z500"
+        case "authorization_denied_by_mvpd", "authorization_denied_by_parental_controls", "authorization_denied_by_hba_policies": return .z100
+        case "network_connection_failure", "network_received_error", "network_read_timeout", "network_connection_timeout", "mvpd_unreachable": return .z120
+        case "invalid_parameter_resources", "invalid_resource", "malformed_authorization_request", "invalid_resource_id", "resource_malformed": return .z130
+        case "authorization_denied_by_degradation_rule": return .z169
+        default: return code.hasPrefix("authorization_denied") ? .z100 : .z500
         }
     }
 
@@ -78,8 +78,8 @@ enum ErrorClassification {
             return StatusCatalog.status(decisionStatusID(for: enhanced), message: error.message, details: enhanced?.details, resource: resource, enhancedError: enhanced)
         }
         if case .transport = error {
-            return StatusCatalog.status("Z500", message: error.message, resource: resource)
+            return StatusCatalog.status(.z500, message: error.message, resource: resource)
         }
-        return StatusCatalog.status("Z500", message: error.message, resource: resource)
+        return StatusCatalog.status(.z500, message: error.message, resource: resource)
     }
 }

@@ -64,7 +64,7 @@ extension EntitlementEngine {
             return
         }
         if let id, mvpdsByID[id] == nil {
-            emitStatus(StatusCatalog.status("N500", message: "setSelectedProvider was given \(id), which is not an MVPD of requestor \(requestorID ?? "?"). Choose one of: \(mvpds.map(\.id).joined(separator: ", "))."))
+            emitStatus(StatusCatalog.status(.n500, message: "setSelectedProvider was given \(id), which is not an MVPD of requestor \(requestorID ?? "?"). Choose one of: \(mvpds.map(\.id).joined(separator: ", "))."))
             emit(.setAuthenticationStatus(ACCESS_ENABLER_STATUS_ERROR, errorCode: PROVIDER_NOT_AVAILABLE_ERROR))
             return
         }
@@ -75,7 +75,7 @@ extension EntitlementEngine {
     /// (`opened`, from a partner SSO fallback) — and reports its answer to the state machine.
     func openSession(_ flow: FlowID, mvpd id: String, opened: SessionAction?) async {
         guard let requestor = requestorID, let mvpd = mvpdsByID[id] else {
-            await perform(machine.sessionFailed(flow, status: StatusCatalog.status("N500", message: "\(id) is not an MVPD of the current requestor.")))
+            await perform(machine.sessionFailed(flow, status: StatusCatalog.status(.n500, message: "\(id) is not an MVPD of the current requestor.")))
             return
         }
         emit(.sendTrackingData([mvpd.id] + trackingDeviceFields, event: TRACKING_GET_SELECTED_PROVIDER))
@@ -105,8 +105,8 @@ extension EntitlementEngine {
                     throw RESTClientError.malformedBody(operation: .profileForMVPD, reason: "the profile for \(mvpd.id) was missing from the answer")
                 }
                 let note: AdvancedStatus? = switch action.reasonType {
-                case "temporary": StatusCatalog.status("N011", message: "The user is authenticated with TempPass (\(mvpd.displayName)).")
-                case "degraded": StatusCatalog.status("N010", message: "\(mvpd.displayName) is degraded: the user is authenticated by a degradation rule.")
+                case "temporary": StatusCatalog.status(.n011, message: "The user is authenticated with TempPass (\(mvpd.displayName)).")
+                case "degraded": StatusCatalog.status(.n010, message: "\(mvpd.displayName) is degraded: the user is authenticated by a degradation rule.")
                 default: nil
                 }
                 let stored = StoredProfile(profile, requestor: requestor, tokenSource: nil, partnerProviderID: nil, serviceProvider: client.baseURL)
@@ -118,7 +118,7 @@ extension EntitlementEngine {
             }
             return
         }
-        await perform(machine.sessionFailed(flow, status: StatusCatalog.status("N500", message: "Adobe Pass answered the authentication session for \(mvpd.id) with \(action.actionName)/\(action.actionType), which this SDK cannot continue.")))
+        await perform(machine.sessionFailed(flow, status: StatusCatalog.status(.n500, message: "Adobe Pass answered the authentication session for \(mvpd.id) with \(action.actionName)/\(action.actionType), which this SDK cannot continue.")))
     }
 
     /// Why a session could not be opened: `REG500` when a second screen needed its code,
@@ -128,7 +128,7 @@ extension EntitlementEngine {
         let status = ErrorClassification.authenticationStatus(error)
         guard case .secondScreen = screen else { return status }
         return StatusCatalog.status(
-            "REG500", message: "The registration code for \(mvpd.displayName) could not be obtained from Adobe Pass: \(error.message)",
+            .reg500, message: "The registration code for \(mvpd.displayName) could not be obtained from Adobe Pass: \(error.message)",
             details: status.details, enhancedError: status.enhancedError)
     }
 
@@ -136,7 +136,7 @@ extension EntitlementEngine {
     static func usedUpTempPass(_ error: EnhancedError?, mvpd: MVPD) -> AdvancedStatus? {
         guard let error, error.code == "temporary_access_duration_limit_exceeded" else { return nil }
         return StatusCatalog.status(
-            "N111", message: "The TempPass time of \(mvpd.displayName) is used up: choose a regular TV provider to keep watching.",
+            .n111, message: "The TempPass time of \(mvpd.displayName) is used up: choose a regular TV provider to keep watching.",
             details: error.details, enhancedError: error)
     }
 
@@ -156,7 +156,7 @@ extension EntitlementEngine {
     /// there) or a logout.
     func handleExternalURL(_ url: String) async {
         guard RedirectURLMatcher(redirectURL: configuration.redirectURL).matches(url) else {
-            emitStatus(StatusCatalog.status("N500", message: "handleExternalURL ignored a URL that is not under the redirect URL \(configuration.redirectURL); nothing changed.", details: url))
+            emitStatus(StatusCatalog.status(.n500, message: "handleExternalURL ignored a URL that is not under the redirect URL \(configuration.redirectURL); nothing changed.", details: url))
             await reportCurrentAuthentication()
             return
         }

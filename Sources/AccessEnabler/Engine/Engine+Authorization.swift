@@ -10,7 +10,7 @@ extension EntitlementEngine {
         }
         let verdict = await currentAuthentication()
         guard verdict.profile != nil else {
-            emitStatus(StatusCatalog.status("N000", message: "The user is not authenticated, so \(resource) cannot be authorized."))
+            emitStatus(StatusCatalog.status(.n000, message: "The user is not authenticated, so \(resource) cannot be authorized."))
             emit(.tokenRequestFailed(resource, errorCode: USER_NOT_AUTHENTICATED_ERROR, description: "The user is not authenticated."))
             return
         }
@@ -50,13 +50,13 @@ extension EntitlementEngine {
         } catch {
             if let ended = dropProfileIfTheServerEndedIt(error.enhancedError, resource: resource) {
                 emitStatus(ended)
-                emitAuthorizationTracking(success: false, profile: profile, error: error.enhancedError?.code ?? "N130", details: error.enhancedError?.details ?? "")
+                emitAuthorizationTracking(success: false, profile: profile, error: error.enhancedError?.code ?? StatusID.n130.description, details: error.enhancedError?.details ?? "")
                 emit(.tokenRequestFailed(resource, errorCode: USER_NOT_AUTHENTICATED_ERROR, description: ended.message ?? ""))
                 return
             }
             if case .throttled = error {
                 // Adobe's throttling page: a throttled getAuthorization reports Z100.
-                emitStatus(StatusCatalog.status("Z100", message: error.message, resource: resource))
+                emitStatus(StatusCatalog.status(.z100, message: error.message, resource: resource))
                 emitAuthorizationTracking(success: false, profile: profile, error: "Z100", details: error.message)
                 emit(.tokenRequestFailed(resource, errorCode: GENERIC_AUTHORIZATION_ERROR, description: error.message))
                 return
@@ -67,12 +67,12 @@ extension EntitlementEngine {
             // A refusal about the MVPD or the resource (Z100, Z120, Z130, Z169) is a "not
             // authorized" answer even when it came for the whole request; only failures with
             // no published reason (Z500: network, server, unreadable answer) are generic.
-            let code = status.errorId == "Z500" ? GENERIC_AUTHORIZATION_ERROR : USER_NOT_AUTHORIZED_ERROR
+            let code = status.errorId == StatusID.z500.description ? GENERIC_AUTHORIZATION_ERROR : USER_NOT_AUTHORIZED_ERROR
             emit(.tokenRequestFailed(resource, errorCode: code, description: error.message))
             return
         }
         guard let decision = decisions.first(where: { $0.resource == resource }) ?? decisions.first else {
-            emitStatus(StatusCatalog.status("Z500", message: "Adobe Pass returned no decision for \(resource).", resource: resource))
+            emitStatus(StatusCatalog.status(.z500, message: "Adobe Pass returned no decision for \(resource).", resource: resource))
             emit(.tokenRequestFailed(resource, errorCode: GENERIC_AUTHORIZATION_ERROR, description: "No decision was returned."))
             return
         }
@@ -81,21 +81,21 @@ extension EntitlementEngine {
                 requestor: requestor, mvpd: profile.mvpd, resource: resource, serializedToken: token.serializedToken,
                 notBefore: token.notBefore ?? now, notAfter: token.notAfter ?? decision.notAfter ?? now))
             if decision.source == "degradation" {
-                emitStatus(StatusCatalog.status("Z010", message: "\(profile.mvpd) is degraded: \(resource) is authorized by a degradation rule.", resource: resource))
+                emitStatus(StatusCatalog.status(.z010, message: "\(profile.mvpd) is degraded: \(resource) is authorized by a degradation rule.", resource: resource))
             } else if decision.source == "temppass" {
-                emitStatus(StatusCatalog.status("Z011", message: "\(resource) is authorized through TempPass (\(profile.mvpd)).", resource: resource))
+                emitStatus(StatusCatalog.status(.z011, message: "\(resource) is authorized through TempPass (\(profile.mvpd)).", resource: resource))
             }
             emitAuthorizationTracking(success: true, profile: profile, error: "", details: "")
             emit(.setToken(token.serializedToken, resource: resource))
         } else if let ended = dropProfileIfTheServerEndedIt(decision.error, resource: resource) {
             emitStatus(ended)
-            emitAuthorizationTracking(success: false, profile: profile, error: decision.error?.code ?? "N130", details: decision.error?.details ?? "")
+            emitAuthorizationTracking(success: false, profile: profile, error: decision.error?.code ?? StatusID.n130.description, details: decision.error?.details ?? "")
             emit(.tokenRequestFailed(resource, errorCode: USER_NOT_AUTHENTICATED_ERROR, description: ended.message ?? ""))
         } else {
-            let id = decision.authorized ? "Z500" : ErrorClassification.decisionStatusID(for: decision.error)
+            let id: StatusID = decision.authorized ? .z500 : ErrorClassification.decisionStatusID(for: decision.error)
             let message = decision.error?.message ?? (decision.authorized ? "Adobe Pass authorized \(resource) but sent no media token." : "The MVPD denied \(resource).")
             emitStatus(StatusCatalog.status(id, message: message, details: decision.error?.details, resource: resource, enhancedError: decision.error))
-            emitAuthorizationTracking(success: false, profile: profile, error: decision.error?.code ?? id, details: decision.error?.details ?? "")
+            emitAuthorizationTracking(success: false, profile: profile, error: decision.error?.code ?? id.description, details: decision.error?.details ?? "")
             // The MVPD's own words (the enhanced error's details) when it gave some.
             let description = [decision.error?.details, decision.error?.message].compactMap { $0 }.first { !$0.isEmpty } ?? ""
             emit(.tokenRequestFailed(resource, errorCode: USER_NOT_AUTHORIZED_ERROR, description: description))
@@ -112,14 +112,14 @@ extension EntitlementEngine {
         }
         let verdict = await currentAuthentication()
         guard let profile = verdict.profile else {
-            emitStatus(StatusCatalog.status("N000", message: "The user is not authenticated: no resource is preauthorized."))
+            emitStatus(StatusCatalog.status(.n000, message: "The user is not authenticated: no resource is preauthorized."))
             emit(.preauthorizedResources([]))
             return
         }
         var ledger = PreauthorizationLedger(requested: resources, cached: store.preauthorizations(requestor: profile.requestor), useCache: cache, now: now)
         if let error = await askMissing(&ledger, profile: profile, snapshot: verdict.snapshot) {
             emitStatus(dropProfileIfTheServerEndedIt(error.enhancedError)
-                ?? StatusCatalog.status("P100", message: "Preauthorization failed: \(error.message)", details: error.enhancedError?.details, enhancedError: error.enhancedError))
+                ?? StatusCatalog.status(.p100, message: "Preauthorization failed: \(error.message)", details: error.enhancedError?.details, enhancedError: error.enhancedError))
         }
         emit(.preauthorizedResources(ledger.permitted))
     }

@@ -19,7 +19,7 @@ extension EntitlementEngine {
         do {
             actions = try await client(for: profile.mvpd).logout(serviceProvider: requestor, mvpd: profile.mvpd, redirectURL: configuration.redirectURL, context: context())
         } catch {
-            emitStatus(StatusCatalog.status("N500", message: "Signed out on this device, but Adobe Pass could not be told: \(error.message)"))
+            emitStatus(StatusCatalog.status(.n500, message: "Signed out on this device, but Adobe Pass could not be told: \(error.message)"))
             if profile.type == .appleSSO { emitVSA203() }
             emit(.setAuthenticationStatus(ACCESS_ENABLER_STATUS_ERROR, errorCode: USER_NOT_AUTHENTICATED_ERROR))
             return
@@ -41,6 +41,6 @@ extension EntitlementEngine {
 
     private func emitVSA203() {
         let settings = configuration.platform == .tvOS ? "Settings -> Accounts -> TV Provider" : "Settings -> TV Provider"
-        emitStatus(StatusCatalog.status("VSA203", message: "Signed out of this application. The user is still signed in to the TV provider at system level and must sign out in \(settings), or the next launch signs them in again."))
+        emitStatus(StatusCatalog.status(.vsa203, message: "Signed out of this application. The user is still signed in to the TV provider at system level and must sign out in \(settings), or the next launch signs them in again."))
     }
 }

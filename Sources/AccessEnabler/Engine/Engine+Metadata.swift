@@ -34,7 +34,7 @@ extension EntitlementEngine {
             let attribute = profile.attributes[name]
             emit(.setMetadataStatus(attribute.map { $0.value }, encrypted: attribute?.encrypted ?? false, key: query.key, arguments: arguments))
         case .unknown(let opcode):
-            emitStatus(StatusCatalog.status("N500", message: "getMetadata needs METADATA_OPCODE_KEY set to METADATA_AUTHENTICATION, METADATA_AUTHORIZATION, METADATA_DEVICE_ID or METADATA_USER_META; got \(opcode.map(String.init) ?? "none")."))
+            emitStatus(StatusCatalog.status(.n500, message: "getMetadata needs METADATA_OPCODE_KEY set to METADATA_AUTHENTICATION, METADATA_AUTHORIZATION, METADATA_DEVICE_ID or METADATA_USER_META; got \(opcode.map(String.init) ?? "none")."))
             emit(.setMetadataStatus(nil, encrypted: false, key: query.key, arguments: arguments))
         }
     }

@@ -7,7 +7,7 @@ extension EntitlementEngine {
     func setRequestor(_ id: String, serviceProviders: [String]?) async {
         let trimmed = id.trimmingCharacters(in: .whitespaces)
         guard !trimmed.isEmpty else {
-            fail(requestor: StatusCatalog.status("CFG400", message: "setRequestor needs a requestor id; an empty one was given."))
+            fail(requestor: StatusCatalog.status(.cfg400, message: "setRequestor needs a requestor id; an empty one was given."))
             return
         }
         var clients: [RESTClient] = [primaryClient]
@@ -15,7 +15,7 @@ extension EntitlementEngine {
             var parsed: [RESTClient] = []
             for text in serviceProviders {
                 guard let url = URL(string: text), let scheme = url.scheme, ["http", "https"].contains(scheme.lowercased()), url.host != nil else {
-                    fail(requestor: StatusCatalog.status("CFG404", message: "setRequestor was given a service provider URL that is not an http(s) URL: \(text)"))
+                    fail(requestor: StatusCatalog.status(.cfg404, message: "setRequestor was given a service provider URL that is not an http(s) URL: \(text)"))
                     return
                 }
                 parsed.append(clientForBaseURL(url))
@@ -105,12 +105,12 @@ extension EntitlementEngine {
     /// system sign-in for an Adobe profile when no valid profile is stored.
     private func reconcilePartnerSignIn(_ signIn: PartnerSignIn) async {
         let snapshot = await signIn.snapshot()
-        if let status = PartnerSignIn.permissionStatus(snapshot.access, errorID: "APPL") {
+        if let status = PartnerSignIn.permissionStatus(snapshot.access, errorID: .appl) {
             emitStatus(status)
             return
         }
         if let error = snapshot.metadataError {
-            emitStatus(StatusCatalog.status("APPL", message: "The TV provider account service could not be read.", details: "\(error.code): \(error.message)"))
+            emitStatus(StatusCatalog.status(.appl, message: "The TV provider account service could not be read.", details: "\(error.code): \(error.message)"))
             return
         }
         guard let requestor = requestorID else { return }

@@ -28,7 +28,7 @@ extension EntitlementEngine {
         guard let error, error.action == "authentication", let requestor = requestorID else { return nil }
         store.removeProfile(requestor: requestor)
         return StatusCatalog.status(
-            "N130",
+            .n130,
             message: "Adobe Pass no longer has this sign-in (\(error.code)): it was removed from this device; sign in again with getAuthentication().",
             details: error.details, resource: resource, enhancedError: error)
     }

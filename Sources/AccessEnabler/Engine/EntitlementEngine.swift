@@ -194,7 +194,7 @@ actor EntitlementEngine {
         case .ready: return nil
         case .failed(let status): return status
         case .notSet:
-            return StatusCatalog.status("CFG400", message: "No requestor is set: call setRequestor(_:) and wait for setRequestorComplete(1) first.")
+            return StatusCatalog.status(.cfg400, message: "No requestor is set: call setRequestor(_:) and wait for setRequestorComplete(1) first.")
         }
     }
 

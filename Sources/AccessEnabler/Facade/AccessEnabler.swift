@@ -152,7 +152,7 @@ public final class AccessEnabler: @unchecked Sendable {
         switch state.state {
         case .notSet:
             return AuthenticationCheck.callbacks(requestorProblem: StatusCatalog.status(
-                "CFG400", message: "No requestor is set: call setRequestor(_:) and wait for setRequestorComplete(1) first."))
+                .cfg400, message: "No requestor is set: call setRequestor(_:) and wait for setRequestorComplete(1) first."))
         case .failed(let problem):
             return AuthenticationCheck.callbacks(requestorProblem: problem)
         case .ready:

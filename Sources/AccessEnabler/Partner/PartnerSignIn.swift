@@ -58,12 +58,12 @@ struct PartnerSignIn: Sendable {
 
     /// The advanced status a partner permission implies for status checks (VSA403,
     /// VSA404, or `errorID` for an error), `nil` when permission is granted.
-    static func permissionStatus(_ access: PartnerAccessResult, errorID: String) -> AdvancedStatus? {
+    static func permissionStatus(_ access: PartnerAccessResult, errorID: StatusID) -> AdvancedStatus? {
         switch access {
         case .granted: return nil
-        case .denied: return StatusCatalog.status("VSA403", message: "The user's TV provider permission is denied for this application.")
-        case .restricted: return StatusCatalog.status("VSA403", message: "The user's TV provider permission is restricted for this application.")
-        case .notDetermined: return StatusCatalog.status("VSA404", message: "The user's TV provider permission is undetermined for this application.")
+        case .denied: return StatusCatalog.status(.vsa403, message: "The user's TV provider permission is denied for this application.")
+        case .restricted: return StatusCatalog.status(.vsa403, message: "The user's TV provider permission is restricted for this application.")
+        case .notDetermined: return StatusCatalog.status(.vsa404, message: "The user's TV provider permission is undetermined for this application.")
         case .error(let code, let message):
             return StatusCatalog.status(errorID, message: "The TV provider account service reported an error.", details: "\(code): \(message)")
         }
@@ -85,9 +85,9 @@ struct PartnerSignIn: Sendable {
         switch access {
         case .granted: break
         case .error(let code, let message):
-            return .showProviderDialog(StatusCatalog.status("VSA503", message: "The TV provider permission query failed: \(message)", details: code))
+            return .showProviderDialog(StatusCatalog.status(.vsa503, message: "The TV provider permission query failed: \(message)", details: code))
         default:
-            return .showProviderDialog(Self.permissionStatus(access, errorID: "VSA503"))
+            return .showProviderDialog(Self.permissionStatus(access, errorID: .vsa503))
         }
 
         let pickerMVPDs = catalog.pickerProviders(filter: filter)
@@ -123,18 +123,18 @@ struct PartnerSignIn: Sendable {
             return .regularLogin(mvpd: mvpd.id, opened: nil)
         case .partnerExchange(let mvpd, _):
             guard let status = PartnerStatusValidation.validatedStatus(access: .granted, account: account, knownMappingIDs: catalog.knownMappingIDs, now: now) else {
-                return .showProviderDialog(StatusCatalog.status("VSA503", message: "The TV provider account service did not confirm the sign-in (no provider, or its sign-in has expired)."))
+                return .showProviderDialog(StatusCatalog.status(.vsa503, message: "The TV provider account service did not confirm the sign-in (no provider, or its sign-in has expired)."))
             }
             switch await exchange(mvpd: mvpd, partnerStatus: status, interactive: true) {
             case .authenticated(let profile, let degraded):
-                let note = degraded ? StatusCatalog.status("N010", message: "\(mvpd.displayName) is degraded: the user is authenticated by a degradation rule.") : nil
+                let note = degraded ? StatusCatalog.status(.n010, message: "\(mvpd.displayName) is degraded: the user is authenticated by a degradation rule.") : nil
                 return .signedIn(profile, status: note)
             case .fallback(_, let loginSession):
                 // Adobe Pass declined single sign-on for this provider: continue with its
                 // regular login, in the session the fallback opened when it opened one.
                 return .regularLogin(mvpd: mvpd.id, opened: loginSession)
             case .partnerFailed(let error):
-                return .showProviderDialog(StatusCatalog.status("VSA503", message: "The TV provider account metadata request failed: \(error.message)", details: error.code))
+                return .showProviderDialog(StatusCatalog.status(.vsa503, message: "The TV provider account metadata request failed: \(error.message)", details: error.code))
             case .failed(let error):
                 return .failed(ErrorClassification.authenticationStatus(error))
             }

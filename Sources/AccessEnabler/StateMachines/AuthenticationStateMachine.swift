@@ -205,10 +205,10 @@ struct AuthenticationStateMachine: Sendable {
         }
         switch caller {
         case .getAuthentication:
-            return [.status(StatusCatalog.status("N500", message: message)),
+            return [.status(StatusCatalog.status(.n500, message: message)),
                     .setAuthenticationStatus(ACCESS_ENABLER_STATUS_ERROR, errorCode: GENERIC_AUTHENTICATION_ERROR)]
         case .getAuthorization(let pending):
-            return [.status(StatusCatalog.status("N500", message: message + " getAuthorization(\(pending.resource)) was refused.")),
+            return [.status(StatusCatalog.status(.n500, message: message + " getAuthorization(\(pending.resource)) was refused.")),
                     .tokenRequestFailed(pending, description: "An authentication flow is already in progress.")]
         }
     }
@@ -286,7 +286,7 @@ struct AuthenticationStateMachine: Sendable {
         guard let mvpd else {
             var actions = cancelEverything()
             let pending = takePending()
-            actions.append(.status(StatusCatalog.status("N005", message: "The user cancelled provider selection.")))
+            actions.append(.status(StatusCatalog.status(.n005, message: "The user cancelled provider selection.")))
             actions.append(.setAuthenticationStatus(ACCESS_ENABLER_STATUS_ERROR, errorCode: PROVIDER_NOT_SELECTED_ERROR))
             if let pending { actions.append(.tokenRequestFailed(pending, description: "Authentication was cancelled.")) }
             return actions
@@ -329,7 +329,7 @@ struct AuthenticationStateMachine: Sendable {
             let polling = ProfilePolling(session: session, origin: .secondScreen, interval: interval, now: now)
             state = .polling(flow, polling)
             let message = "Sign in with \(displayName) on a second screen: on a phone or computer, open the sign-in page and enter the code \(session.code). This device checks for the sign-in every \(Int(polling.interval)) s until the code expires."
-            return [.status(StatusCatalog.status("REGCODE", message: message, details: session.code)), action(for: polling.firstStep, flow: flow, polling: polling)]
+            return [.status(StatusCatalog.status(.regcode, message: message, details: session.code)), action(for: polling.firstStep, flow: flow, polling: polling)]
         }
     }
 
@@ -370,7 +370,7 @@ struct AuthenticationStateMachine: Sendable {
             state = .idle
             return [.setAuthenticationStatus(ACCESS_ENABLER_STATUS_ERROR, errorCode: USER_NOT_AUTHENTICATED_ERROR)]
         case .idle, .choosingProvider, .signingInThroughPartner, .openingSession:
-            return [.status(StatusCatalog.status("N130", message: "handleExternalURL was called but no login or logout is waiting for a redirect; nothing changed.")),
+            return [.status(StatusCatalog.status(.n130, message: "handleExternalURL was called but no login or logout is waiting for a redirect; nothing changed.")),
                     .reportCurrentAuthentication]
         }
     }
@@ -410,7 +410,7 @@ struct AuthenticationStateMachine: Sendable {
             let message = step == .expired
                 ? "The sign-in for code \(session.code) (\(session.mvpd)) was not completed before the code expired. Start again with getAuthentication()."
                 : "Adobe Pass no longer knows the authentication session of code \(session.code) (\(session.mvpd)). Start again with getAuthentication()."
-            return .fail(StatusCatalog.status("N130", message: message, details: session.code), errorCode: GENERIC_AUTHENTICATION_ERROR, pending: takePending())
+            return .fail(StatusCatalog.status(.n130, message: message, details: session.code), errorCode: GENERIC_AUTHENTICATION_ERROR, pending: takePending())
         }
     }
 
@@ -450,7 +450,7 @@ struct AuthenticationStateMachine: Sendable {
         }
         var actions = cancelEverything()
         if ownsAuthentication {
-            actions.append(.status(StatusCatalog.status("N500", message: "setRequestor ended the authentication that was under way; call getAuthentication() again.")))
+            actions.append(.status(StatusCatalog.status(.n500, message: "setRequestor ended the authentication that was under way; call getAuthentication() again.")))
             actions.append(.setAuthenticationStatus(ACCESS_ENABLER_STATUS_ERROR, errorCode: GENERIC_AUTHENTICATION_ERROR))
         }
         if let pending = takePending() {
