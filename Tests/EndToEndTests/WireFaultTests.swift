@@ -33,10 +33,20 @@ import Testing
     func forcedStatusCarriesItsEnhancedError(status: Int, code: String, action: String) async throws {
         let rig = try WireRig()
         try await rig.logIn()
-        rig.sandbox.inject(SandboxFault(status: status, remaining: 1), into: .authorize)
-        let error = await restError { () async throws(RESTClientError) in
-            try await rig.client.authorize(serviceProvider: requestor, mvpd: "NotBoarded", resources: ["news"], context: rig.context)
+        rig.sandbox.inject(SandboxFault(status: status), into: .authorize)
+        let call = Task {
+            await restError { () async throws(RESTClientError) in
+                try await rig.client.authorize(serviceProvider: requestor, mvpd: "NotBoarded", resources: ["news"], context: rig.context)
+            }
         }
+        // The `retry` action is honoured once, a second later on the client's clock (the sandbox's).
+        for _ in 0..<5_000 where rig.sandbox.clock.earliestWaitDeadline == nil { try await Task.sleep(nanoseconds: 1_000_000) }
+        let retryAt = try #require(rig.sandbox.clock.earliestWaitDeadline)
+        #expect(retryAt.timeIntervalSince(rig.now) == 1)
+        rig.sandbox.clock.advance(by: 1)
+        let error = await call.value
+        rig.sandbox.clearFaults()
+        #expect(rig.recorder.lines.filter { $0.hasSuffix("/decisions/authorize/NotBoarded") }.count == 2, "retried once, not twice")
         guard case .server(.authorize, status, let enhanced?) = error else {
             Issue.record("Expected a server error \(status) with an enhanced error, got \(String(describing: error))")
             return
