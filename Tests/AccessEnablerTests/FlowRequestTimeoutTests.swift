@@ -36,6 +36,48 @@ import Testing
         #expect(response.status == 200)
     }
 
+    @Test func aShortTimeoutEndsOnTimeWhileThePoolIsBusy() async {
+        // Busy work queued on every thread of the cooperative pool, in slices of 100 ms
+        // between yields, as a loaded application's long computations are: each turn a
+        // waiting task needs on the pool costs hundreds of milliseconds.
+        let stop = Flag()
+        let busy = (0..<8).map { _ in
+            Task.detached { () async -> Int in
+                let clock = ContinuousClock()
+                var sum = 0
+                while !stop.isSet {
+                    let sliceEnd = clock.now.advanced(by: .milliseconds(100))
+                    while clock.now < sliceEnd {
+                        for value in 0..<1_000 { sum &+= value }
+                    }
+                    await Task.yield()
+                }
+                return sum
+            }
+        }
+        defer {
+            stop.set()
+            for task in busy { task.cancel() }
+        }
+        // A transport that ignores both its timeout and cancellation.
+        let ignoring = InProcessTransport { _ in
+            await Task.detached { try? await Task.sleep(nanoseconds: 3_000_000_000) }.value
+            return HTTPResponseMessage(status: 200)
+        }
+        let exchange = RESTExchange(transport: ignoring, timeout: 0.3)
+        let clock = ContinuousClock()
+        let started = clock.now
+        do {
+            _ = try await exchange.send(Self.request, operation: .configuration)
+            Issue.record("the 3 s answer came back within a 0.3 s timeout")
+        } catch {
+            #expect(error == .transport(operation: .configuration, .timedOut))
+        }
+        let elapsed = started.duration(to: clock.now)
+        #expect(elapsed >= .milliseconds(300))
+        #expect(elapsed < .milliseconds(1_500), "a 0.3 s timeout took \(elapsed) under load")
+    }
+
     @Test func transportFailuresPassThrough() async {
         let failing = InProcessTransport { _ throws(TransportFailure) in throw .cannotConnect("refused") }
         do {
