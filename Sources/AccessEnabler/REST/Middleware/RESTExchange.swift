@@ -19,26 +19,23 @@ struct RESTExchange: Sendable {
     let transport: any HTTPTransport
     let timeout: TimeInterval
     /// The throttle state shared with the other clients of the same AccessEnabler; its
-    /// clock and sleeper time every wait of the chain.
+    /// clock and sleeper time every wait of the chain, and its ``BackOffPolicy`` decides them.
     let gate: ThrottleGate
     /// The middlewares after the caller's own, outermost first.
     let middlewares: [any RESTMiddleware]
-
-    /// How long after `timeout` the backstop gives up on the transport.
-    static var backstopGrace: TimeInterval { RequestTimeoutMiddleware.grace }
 
     /// Creates the standard chain over `transport`.
     ///
     /// - Parameters:
     ///   - timeout: seconds one exchange with the server may take.
-    ///   - gate: the throttle state; by default one of its own on the wall clock.
-    ///   - policy: what to do with an answer that asks for a retry.
-    init(transport: any HTTPTransport, timeout: TimeInterval, gate: ThrottleGate = ThrottleGate(), policy: BackOffPolicy = BackOffPolicy()) {
+    ///   - gate: the throttle state and back-off policy; by default one of its own on the
+    ///     wall clock.
+    init(transport: any HTTPTransport, timeout: TimeInterval, gate: ThrottleGate = ThrottleGate()) {
         self.transport = transport
         self.timeout = timeout
         self.gate = gate
         self.middlewares = [
-            BackOffMiddleware(policy: policy, gate: gate),
+            BackOffMiddleware(policy: gate.policy, gate: gate),
             ThrottleGateMiddleware(gate: gate),
             RequestTimeoutMiddleware(timeout: timeout),
         ]

@@ -19,7 +19,8 @@ final class ThrottleGate: @unchecked Sendable {
     let clock: any TimeSource
     /// What waits until a deadline on ``clock``.
     let sleeper: any Sleeper
-    /// How long a `429` holds the host back.
+    /// How long a `429` holds the host back, and what the chain retries (the one policy of
+    /// the AccessEnabler's clients).
     let policy: BackOffPolicy
 
     private let lock = NSLock()
