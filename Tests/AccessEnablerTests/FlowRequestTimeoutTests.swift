@@ -36,6 +36,53 @@ import Testing
         #expect(response.status == 200)
     }
 
+    @Test func aShortTimeoutEndsOnTimeWhileThePoolIsBusy() async throws {
+        // Every thread of Swift's cooperative pool is blocked for 1.2 s (a bounded stall, so
+        // the other tests running meanwhile only wait a little): a deadline that needed a
+        // turn on the pool (a sleeping task) could not end before the threads come back.
+        let threads = ProcessInfo.processInfo.activeProcessorCount
+        let started = Counter()
+        let busy = (0..<threads).map { _ in
+            Task.detached {
+                started.increment()
+                usleep(1_200_000)
+            }
+        }
+        let waitedFrom = Date()
+        // This test's own thread is one of the pool's: it is taken by the last busy task as
+        // soon as the test suspends to wait for the exchange.
+        while started.value < threads - 1, Date().timeIntervalSince(waitedFrom) < 1 { usleep(1_000) }
+        let stop = Flag()
+        let caller = ThreadTaskExecutor()
+        defer {
+            stop.set()
+            for task in busy { task.cancel() }
+            caller.stop()
+        }
+        try #require(started.value >= threads - 1, "the pool's threads were not busy; the measurement would prove nothing")
+        // A transport that ignores both its timeout and cancellation.
+        let ignoring = InProcessTransport { _ in
+            await Task.detached { try? await Task.sleep(nanoseconds: 3_000_000_000) }.value
+            return HTTPResponseMessage(status: 200)
+        }
+        let exchange = RESTExchange(transport: ignoring, timeout: 0.3)
+        // The caller runs on a thread of its own, as an application's main actor does: the
+        // deadline must not need a turn on the crowded pool to end its wait.
+        let (error, elapsed) = await Task(executorPreference: caller) { () async -> (RESTClientError?, Duration) in
+            let clock = ContinuousClock()
+            let started = clock.now
+            do throws(RESTClientError) {
+                _ = try await exchange.send(Self.request, operation: .configuration)
+                return (nil, started.duration(to: clock.now))
+            } catch {
+                return (error, started.duration(to: clock.now))
+            }
+        }.value
+        #expect(error == .transport(operation: .configuration, .timedOut))
+        #expect(elapsed >= .milliseconds(300))
+        #expect(elapsed < .milliseconds(900), "a 0.3 s timeout took \(elapsed) while the pool was blocked")
+    }
+
     @Test func transportFailuresPassThrough() async {
         let failing = InProcessTransport { _ throws(TransportFailure) in throw .cannotConnect("refused") }
         do {
@@ -43,6 +90,55 @@ import Testing
             Issue.record("no failure")
         } catch {
             #expect(error == .transport(operation: .authorize, .cannotConnect("refused")))
+        }
+    }
+}
+
+/// A task executor with a thread of its own: runs the jobs of the tasks that prefer it, in
+/// order, whatever Swift's shared pool is doing. After ``stop()`` late jobs run on a global
+/// queue.
+private final class ThreadTaskExecutor: TaskExecutor, @unchecked Sendable {
+    private let condition = NSCondition()
+    private var jobs: [UnownedJob] = []
+    private var stopped = false
+
+    init() {
+        let thread = Thread { [self] in run() }
+        thread.start()
+    }
+
+    func enqueue(_ job: consuming ExecutorJob) {
+        let job = UnownedJob(job)
+        condition.lock()
+        if stopped {
+            condition.unlock()
+            let executor = asUnownedTaskExecutor()
+            DispatchQueue.global().async { job.runSynchronously(on: executor) }
+            return
+        }
+        jobs.append(job)
+        condition.signal()
+        condition.unlock()
+    }
+
+    func stop() {
+        condition.lock()
+        stopped = true
+        condition.signal()
+        condition.unlock()
+    }
+
+    private func run() {
+        while true {
+            condition.lock()
+            while jobs.isEmpty && !stopped { condition.wait() }
+            if jobs.isEmpty {
+                condition.unlock()
+                return
+            }
+            let job = jobs.removeFirst()
+            condition.unlock()
+            job.runSynchronously(on: asUnownedTaskExecutor())
         }
     }
 }

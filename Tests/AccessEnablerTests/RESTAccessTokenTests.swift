@@ -176,7 +176,7 @@ struct RESTAccessTokenTests {
         }
         let cache = InMemoryClientCredentialsCache(credentials: DCRClientCredentials(clientID: "stale", clientSecret: "old"))
         let client = RESTClient(
-            baseURL: FakeAdobePass.baseURL, softwareStatement: "s", transport: transport, timeout: 1,
+            baseURL: FakeAdobePass.baseURL, softwareStatement: "s", transport: transport, timeout: 30,
             credentials: cache, timeSource: ManualTimeSource(), userAgent: "UA")
         _ = try await client.profiles(serviceProvider: "SPX", context: RESTFixtures.context())
         #expect(registrations.value == 1)
@@ -194,7 +194,7 @@ struct RESTAccessTokenTests {
             return try await server.transport.send(request, timeout: 1)
         }
         let client = RESTClient(
-            baseURL: FakeAdobePass.baseURL, softwareStatement: "s", transport: transport, timeout: 1,
+            baseURL: FakeAdobePass.baseURL, softwareStatement: "s", transport: transport, timeout: 30,
             credentials: InMemoryClientCredentialsCache(), timeSource: ManualTimeSource(), userAgent: "UA")
         do {
             _ = try await client.profiles(serviceProvider: "SPX", context: RESTFixtures.context())

@@ -72,14 +72,16 @@ struct RESTErrorTests {
         #expect(error == .server(operation: .authorize, httpStatus: 502, error: nil))
     }
 
-    @Test func throttlingIsAServerError() async throws {
+    @Test func throttlingIsReportedAsThrottled() async throws {
         let server = FakeAdobePass()
         server.answer { _ in HTTPResponseMessage(status: 429, body: Data("429 Too Many Requests".utf8)) }
         let client = RESTFixtures.client(server)
         let error = await failure { () async throws(RESTClientError) in
             try await client.profiles(serviceProvider: "SPX", context: RESTFixtures.context())
         }
-        #expect(error == .server(operation: .profiles, httpStatus: 429, error: nil))
+        #expect(error == .throttled(operation: .profiles, retryAfter: nil))
+        #expect(error?.httpStatus == 429)
+        #expect(error?.message.contains("at least 1 s") == true)
     }
 
     @Test func undocumentedStatusIsReportedAsSuch() async throws {
@@ -179,7 +181,7 @@ struct RESTErrorTests {
             throw .timedOut
         }
         let client = RESTClient(
-            baseURL: FakeAdobePass.baseURL, softwareStatement: "s", transport: timingOut, timeout: 1,
+            baseURL: FakeAdobePass.baseURL, softwareStatement: "s", transport: timingOut, timeout: 30,
             credentials: InMemoryClientCredentialsCache(), timeSource: ManualTimeSource(), userAgent: "UA")
         let error = await failure { () async throws(RESTClientError) in
             try await client.configuration(serviceProvider: "SPX", context: RESTFixtures.context())
@@ -195,7 +197,7 @@ struct RESTErrorTests {
             return try await server.transport.send(request, timeout: 1)
         }
         let client = RESTClient(
-            baseURL: FakeAdobePass.baseURL, softwareStatement: "s", transport: transport, timeout: 1,
+            baseURL: FakeAdobePass.baseURL, softwareStatement: "s", transport: transport, timeout: 30,
             credentials: InMemoryClientCredentialsCache(), timeSource: ManualTimeSource(), userAgent: "UA")
         let error = await failure { () async throws(RESTClientError) in
             try await client.authorize(serviceProvider: "SPX", mvpd: "CableCo", resources: ["r"], context: RESTFixtures.context())
@@ -208,7 +210,7 @@ struct RESTErrorTests {
             .json(400, #"{"error":"invalid_software_statement"}"#)
         }
         let client = RESTClient(
-            baseURL: FakeAdobePass.baseURL, softwareStatement: "bad", transport: transport, timeout: 1,
+            baseURL: FakeAdobePass.baseURL, softwareStatement: "bad", transport: transport, timeout: 30,
             credentials: InMemoryClientCredentialsCache(), timeSource: ManualTimeSource(), userAgent: "UA")
         let error = await failure { () async throws(RESTClientError) in
             try await client.profiles(serviceProvider: "SPX", context: RESTFixtures.context())

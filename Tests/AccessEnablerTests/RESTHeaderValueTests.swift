@@ -34,9 +34,12 @@ struct RESTHeaderValueTests {
     func linuxDefaultIsValid(platform: DeviceInfo.Platform) {
         let info = DeviceInfo.linuxDefault(platform: platform)
         #expect(info.validationProblem == nil)
-        #expect(info.osName == platform.rawValue)
-        #expect(info.osVendor == "Apple")
-        #expect(!info.model.isEmpty && !info.version.isEmpty)
+        #expect(info == DeviceInfo.linuxMachine, "without partner single sign-on the machine is described as it is")
+        let partner = DeviceInfo.linuxDefault(platform: platform, partnerSingleSignOn: true)
+        #expect(partner.validationProblem == nil)
+        #expect(partner.osName == platform.rawValue)
+        #expect(partner.osVendor == "Apple")
+        #expect(!partner.model.isEmpty && !partner.version.isEmpty)
     }
 
     @Test func deviceInfoValidationNamesTheKey() {

@@ -211,6 +211,7 @@ import Testing
         #expect(try await rig.run(Partner.getAuthentication) == [
             Self.present, Self.dismiss, "status(N500,error)", "sendTrackingData(0,false,)", "setAuthenticationStatus(0,\(GENERIC_AUTHENTICATION_ERROR))",
         ])
+        // internal_server_error advises no retry (action none): one request.
         #expect(rig.restCalls == ["POST /api/v2/REF30/sessions/sso/Apple"])
     }
 

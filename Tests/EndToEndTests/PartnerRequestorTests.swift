@@ -141,6 +141,7 @@ import Testing
         let rig = try Partner.rig(wire)
         try await rig.run(.fault(endpoint: "partnerProfile", status: 503, malformedBody: false, dropConnection: false, latency: 0, count: nil))
         #expect(try await rig.run(Partner.setRequestor) == ["setRequestorComplete(1)"], "a silent exchange reports nothing")
+        // internal_server_error advises no retry (the Enhanced Error Codes table: action none).
         #expect(rig.restCalls == Partner.launchCalls + Partner.exchangeCalls)
         #expect(try await rig.run(.checkAuthentication).last == Partner.notAuthenticated)
     }

@@ -149,10 +149,12 @@ import Testing
     func anMVPDThatCannotBeReachedIsZ120(wire: ScenarioRunner.Wire) async throws {
         let rig = try await Rig.loggedIn(wire)
         // The sandbox answers an injected 403 with `network_received_error`: Adobe Pass could not read the MVPD's answer.
-        rig.sandbox.inject(SandboxFault(status: 403, remaining: 1), into: .authorize)
+        // Its action is `retry`: the SDK asks once more, so the fault stays until the failure is in.
+        rig.sandbox.inject(SandboxFault(status: 403), into: .authorize)
         #expect(try await rig.run(.checkAuthorization("news")) == [
             "status(Z120,error)", "sendTrackingData(1,false,NotBoarded)", "tokenRequestFailed(news,\(USER_NOT_AUTHORIZED_ERROR))",
         ])
+        rig.sandbox.clearFaults()
         #expect(try await rig.run(.checkAuthentication) == ["sendTrackingData(0,true,NotBoarded)", authenticated])
         #expect(try await rig.run(.checkAuthorization("news")) == ["sendTrackingData(1,true,NotBoarded)", "setToken(news)"])
     }
@@ -162,12 +164,14 @@ import Testing
         let rig = try await Rig.loggedIn(wire)
         // (A dropped connection is in RegularFaultTests, with a short request timeout: over
         // loopback, libcurl retries a POST whose kept-alive connection died and waits out the timeout.)
-        let faults = [SandboxFault(status: 500, remaining: 1), SandboxFault(status: 503, remaining: 1), SandboxFault(malformedBody: true, remaining: 1)]
+        // The sandbox's 5xx errors carry the `retry` action: each fault stays through the retry.
+        let faults = [SandboxFault(status: 500), SandboxFault(status: 503), SandboxFault(malformedBody: true)]
         for fault in faults {
             rig.sandbox.inject(fault, into: .authorize)
             #expect(try await rig.run(.checkAuthorization("news")) == [
                 "status(Z500,error)", "sendTrackingData(1,false,NotBoarded)", "tokenRequestFailed(news,\(GENERIC_AUTHORIZATION_ERROR))",
             ], "\(fault)")
+            rig.sandbox.clearFaults()
             #expect(try await rig.run(.checkAuthentication) == ["sendTrackingData(0,true,NotBoarded)", authenticated], "\(fault)")
         }
         #expect(try await rig.run(.checkAuthorization("news")) == ["sendTrackingData(1,true,NotBoarded)", "setToken(news)"])
@@ -213,9 +217,10 @@ import Testing
     @Test(arguments: bothWires)
     func aFailedPreauthorizationKeepsTheSession(wire: ScenarioRunner.Wire) async throws {
         let rig = try await Rig.loggedIn(wire)
-        for fault in [SandboxFault(status: 503, remaining: 1), SandboxFault(malformedBody: true, remaining: 1)] {
+        for fault in [SandboxFault(status: 503), SandboxFault(malformedBody: true)] {
             rig.sandbox.inject(fault, into: .preauthorize)
             #expect(try await rig.run(.checkPreauthorizedResources(["news"], cache: false)) == ["status(P100,error)", "preauthorizedResources()"], "\(fault)")
+            rig.sandbox.clearFaults()
             #expect(try await rig.run(.checkAuthentication) == ["sendTrackingData(0,true,NotBoarded)", authenticated])
         }
     }

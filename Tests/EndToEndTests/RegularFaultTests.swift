@@ -187,10 +187,12 @@ import Testing
 
         harness.accessEnabler.checkAuthorization("sports")
         await harness.settle()
-        harness.sandboxes[0].inject(SandboxFault(status: 403, remaining: 1), into: .authorize)
+        // `network_received_error` carries the `retry` action: the fault stays through the retry.
+        harness.sandboxes[0].inject(SandboxFault(status: 403), into: .authorize)
         harness.accessEnabler.checkAuthorization("news")
         harness.accessEnabler.checkAuthentication()
         await harness.settle()
+        harness.sandboxes[0].clearFaults()
 
         let statuses = collector.statuses
         #expect(statuses.map(\.errorId) == ["Z100", "Z120"])

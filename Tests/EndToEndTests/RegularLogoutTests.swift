@@ -70,6 +70,7 @@ import Testing
                 let rig = try await Rig.loggedIn(wire, platform: platform)
                 rig.sandbox.inject(fault, into: .logout)
                 #expect(try await rig.run(.logout) == ["status(N500,error)", notAuthenticated], "\(platform) \(fault)")
+                // internal_server_error advises no retry (action none): one request.
                 #expect(rig.restCalls == [Self.logoutCall])
                 #expect(try await rig.run(.checkAuthentication) == ["status(N000,info)", "sendTrackingData(0,false,)", notAuthenticated])
                 #expect(try await rig.run(.restart) == [])

@@ -35,10 +35,23 @@ import Testing
     func forcedStatusCarriesItsEnhancedError(status: Int, code: String, action: String) async throws {
         let rig = try WireRig()
         try await rig.logIn()
-        rig.sandbox.inject(SandboxFault(status: status, remaining: 1), into: .authorize)
-        let error = await restError { () async throws(RESTClientError) in
-            try await rig.client.authorize(serviceProvider: requestor, mvpd: "NotBoarded", resources: ["news"], context: rig.context)
+        rig.sandbox.inject(SandboxFault(status: status), into: .authorize)
+        let call = Task {
+            await restError { () async throws(RESTClientError) in
+                try await rig.client.authorize(serviceProvider: requestor, mvpd: "NotBoarded", resources: ["news"], context: rig.context)
+            }
         }
+        // A `retry` action is honoured once, a second later on the client's clock (the
+        // sandbox's); `none` is delivered at once.
+        if action == "retry" {
+            for _ in 0..<5_000 where rig.sandbox.clock.earliestWaitDeadline == nil { try await Task.sleep(nanoseconds: 1_000_000) }
+            let retryAt = try #require(rig.sandbox.clock.earliestWaitDeadline)
+            #expect(retryAt.timeIntervalSince(rig.now) == 1)
+            rig.sandbox.clock.advance(by: 1)
+        }
+        let error = await call.value
+        rig.sandbox.clearFaults()
+        #expect(rig.recorder.lines.filter { $0.hasSuffix("/decisions/authorize/NotBoarded") }.count == (action == "retry" ? 2 : 1), "retried once at most")
         guard case .server(.authorize, status, let enhanced?) = error else {
             Issue.record("Expected a server error \(status) with an enhanced error, got \(String(describing: error))")
             return

@@ -55,7 +55,7 @@ extension EntitlementEngine {
         if let existing = clientsByBaseURL[key] { return existing }
         // Client credentials belong to the deployment that issued them: only the configured
         // environment's are persisted; other service providers register once per launch.
-        let client = EntitlementEngine.makeClient(baseURL: url, softwareStatement: softwareStatement, configuration: configuration, credentials: InMemoryClientCredentialsCache())
+        let client = EntitlementEngine.makeClient(baseURL: url, softwareStatement: softwareStatement, configuration: configuration, credentials: InMemoryClientCredentialsCache(), throttleGate: throttleGate)
         clientsByBaseURL[key] = client
         return client
     }

@@ -23,6 +23,8 @@ actor EntitlementEngine {
     let softwareStatement: String
     /// Waits on the configuration's clock (poll timers, back-offs).
     let sleeper: any Sleeper
+    /// Adobe's throttling, as seen by this AccessEnabler: shared by every REST client.
+    let throttleGate: ThrottleGate
     /// The REST client of the configured environment; `serviceProviders` add more, keyed by base URL.
     let primaryClient: RESTClient
     var clientsByBaseURL: [String: RESTClient] = [:]
@@ -61,17 +63,25 @@ actor EntitlementEngine {
         self.dispatcher = dispatcher
         self.mailbox = mailbox
         self.sleeper = configuration.effectiveSleeper
-        self.defaultDeviceInfo = configuration.deviceInfo ?? DeviceInfo.linuxDefault(platform: configuration.platform == .tvOS ? .tvOS : .iOS)
-        self.primaryClient = EntitlementEngine.makeClient(baseURL: configuration.environment.baseURL, softwareStatement: softwareStatement, configuration: configuration, credentials: StoredCredentialsCache(store: store))
+        self.defaultDeviceInfo = configuration.deviceInfo ?? DeviceInfo.linuxDefault(
+            platform: configuration.platform == .tvOS ? .tvOS : .iOS, partnerSingleSignOn: configuration.partnerFramework != nil)
+        let gate = ThrottleGate(clock: configuration.clock, sleeper: BackOffSleeper(inner: configuration.effectiveSleeper, activity: mailbox.activity))
+        self.throttleGate = gate
+        self.primaryClient = EntitlementEngine.makeClient(
+            baseURL: configuration.environment.baseURL, softwareStatement: softwareStatement, configuration: configuration,
+            credentials: StoredCredentialsCache(store: store), throttleGate: gate)
         self.clientsByBaseURL[configuration.environment.baseURL.absoluteString] = primaryClient
     }
 
-    static func makeClient(baseURL: URL, softwareStatement: String, configuration: AccessEnablerConfiguration, credentials: any ClientCredentialsCache) -> RESTClient {
+    static func makeClient(
+        baseURL: URL, softwareStatement: String, configuration: AccessEnablerConfiguration, credentials: any ClientCredentialsCache,
+        throttleGate: ThrottleGate
+    ) -> RESTClient {
         let transport: any HTTPTransport = configuration.diagnostics.map { DiagnosticTransport(inner: configuration.transport, report: $0) } ?? configuration.transport
         return RESTClient(
             baseURL: baseURL, softwareStatement: softwareStatement, transport: transport,
             timeout: configuration.requestTimeout, credentials: credentials, timeSource: configuration.clock,
-            userAgent: configuration.userAgent)
+            userAgent: configuration.userAgent, throttleGate: throttleGate)
     }
 
     var now: Date { configuration.clock.now }

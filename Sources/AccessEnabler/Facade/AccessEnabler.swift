@@ -70,7 +70,11 @@ public final class AccessEnabler: @unchecked Sendable {
         let dispatcher = CallbackDispatcher(queue: configuration.callbackQueue, diagnostics: configuration.diagnostics)
         tracking = TrackingFields(platform: configuration.platform)
         let clock = configuration.clock
-        let store = TokenStore(directory: configuration.storageDirectory, softwareStatement: softwareStatement, integrityCheck: storageCheck, writeBehind: true, now: { clock.now })
+        let problems = StorageProblemRelay()
+        let store = TokenStore(
+            directory: configuration.storageDirectory, softwareStatement: softwareStatement, integrityCheck: storageCheck,
+            writeBehind: true, configuredDeviceIdentifier: configuration.deviceIdentifier,
+            onProblem: { problems.report($0) }, now: { clock.now })
         let mailbox = EngineMailbox(activity: ActivityTracker())
         let engine = EntitlementEngine(
             softwareStatement: softwareStatement, configuration: configuration, store: store, dispatcher: dispatcher,
@@ -79,6 +83,7 @@ public final class AccessEnabler: @unchecked Sendable {
         self.engine = engine
         self.store = store
         self.mailbox = mailbox
+        problems.connect(dispatcher, diagnostics: configuration.diagnostics)
         let (replies, eventHub) = (replies, eventHub)
         dispatcher.setObserver { call, owner in
             replies.deliver(call, for: owner)

@@ -64,9 +64,22 @@ public struct AccessEnablerConfiguration: Sendable {
     public var preauthorizationBatchSize: Int?
     /// The `X-Device-Info` fields. `nil`: a description of this Linux device for ``platform``.
     public var deviceInfo: DeviceInfo?
+    /// A stable identifier of this device that the application keeps itself (for example
+    /// from its own device registry or a hardware serial). `nil`: the SDK creates one and
+    /// stores it. When set, its SHA-256 (lowercase hex) is the device identifier, sent as
+    /// `AP-Device-Identifier: fingerprint <Base64 of the hash>` and returned as
+    /// `METADATA_DEVICE_ID`; the value itself never leaves the device. Changing it signs the
+    /// user out: Adobe Pass keeps profiles per device identifier.
+    public var deviceIdentifier: String?
     /// Where tokens, credentials and the device identifier are stored. Default:
-    /// `$XDG_DATA_HOME/accessenabler` or `~/.local/share/accessenabler`.
-    public var storageDirectory: URL = TokenStore.defaultDirectory()
+    /// `$XDG_DATA_HOME/accessenabler` or `~/.local/share/accessenabler` (worked out once per
+    /// process, when first read).
+    public var storageDirectory: URL {
+        get { chosenStorageDirectory ?? Self.defaultStorageDirectory }
+        set { chosenStorageDirectory = newValue }
+    }
+    private var chosenStorageDirectory: URL?
+    private static let defaultStorageDirectory = TokenStore.defaultDirectory()
     /// The device's TV provider account service. `nil`: no partner single sign-on; the
     /// regular flows only.
     public var partnerFramework: (any PartnerFramework)?
@@ -90,8 +103,8 @@ public struct AccessEnablerConfiguration: Sendable {
     /// clock itself when it is a ``Sleeper`` (a ``ManualTimeSource`` is), else real time
     /// (``SystemSleeper``).
     public var sleeper: (any Sleeper)?
-    /// How requests reach Adobe Pass. Default: ``URLSessionTransport``.
-    public var transport: any HTTPTransport = URLSessionTransport()
+    /// How requests reach Adobe Pass. Default: ``URLSessionTransport/shared``.
+    public var transport: any HTTPTransport = URLSessionTransport.shared
     /// Receives the SDK's diagnostics — every REST exchange (method, path, status,
     /// duration), every advanced status, storage problems and unimplemented callbacks —
     /// for the app's own logging. Secrets are never included. Called on the SDK's threads;

@@ -85,6 +85,17 @@ public struct PartnerFrameworkStatus: Sendable, Equatable {
         return data.base64EncodedString()
     }
 
+    /// ``headerValue``, encoded once per distinct status: the requests of one flow carry the
+    /// same status.
+    var cachedHeaderValue: String {
+        if let cached = Self.headerCache.value(for: self) { return cached }
+        let value = headerValue
+        Self.headerCache.store(value, for: self)
+        return value
+    }
+
+    private static let headerCache = LastValueCache<PartnerFrameworkStatus, String>()
+
     /// The JSON document behind the header.
     private struct WireDocument: Encodable {
         struct ErrorInfo: Encodable {

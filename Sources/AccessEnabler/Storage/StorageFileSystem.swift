@@ -121,10 +121,51 @@ enum StorageFileSystem {
         (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
     }
 
-    /// `count` bytes from the system's cryptographically secure generator.
+    /// `count` bytes from the system's cryptographically secure generator: one `getentropy`
+    /// call (one `getrandom` system call) for up to 256 bytes.
     static func randomBytes(count: Int) -> [UInt8] {
-        var generator = SystemRandomNumberGenerator()
-        return (0..<count).map { _ in UInt8.random(in: .min ... .max, using: &generator) }
+        var bytes = [UInt8](repeating: 0, count: count)
+        let filled = count <= 256 && bytes.withUnsafeMutableBytes { getentropy($0.baseAddress, $0.count) == 0 }
+        if !filled {
+            var generator = SystemRandomNumberGenerator()
+            for index in bytes.indices { bytes[index] = UInt8.random(in: .min ... .max, using: &generator) }
+        }
+        return bytes
+    }
+
+    /// Why a new file at `file` could not be written, found without writing: a directory in
+    /// the way, a directory the process may not write, a read-only or full file system.
+    /// `nil` when nothing stands in the way (the write itself may still fail).
+    static func creationObstacle(at file: URL) -> StorageIOError? {
+        let path = file.path
+        var info = stat()
+        if lstat(path, &info) == 0, info.st_mode & S_IFMT != S_IFREG {
+            return StorageIOError(operation: "create", path: path, code: info.st_mode & S_IFMT == S_IFDIR ? EISDIR : EEXIST)
+        }
+        let directory = file.deletingLastPathComponent().path
+        if access(directory, W_OK | X_OK) != 0 {
+            return StorageIOError(operation: "access", path: directory, code: errno)
+        }
+        var volume = statvfs()
+        if statvfs(directory, &volume) == 0 {
+            if volume.f_flag & UInt(ST_RDONLY) != 0 { return StorageIOError(operation: "statvfs", path: directory, code: EROFS) }
+            // Room for a temporary copy of a small record and its directory entry.
+            if UInt64(volume.f_bavail) * UInt64(volume.f_frsize) < 64 * 1024 {
+                return StorageIOError(operation: "statvfs", path: directory, code: ENOSPC)
+            }
+        }
+        return nil
+    }
+
+    /// This machine's identifier from `/etc/machine-id` (or D-Bus's copy), when readable:
+    /// 32 hex characters, stable for the life of the installation.
+    static func machineID() -> String? {
+        for path in ["/etc/machine-id", "/var/lib/dbus/machine-id"] {
+            guard let data = try? contents(of: URL(fileURLWithPath: path)) else { continue }
+            let text = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+            if !text.isEmpty { return text }
+        }
+        return nil
     }
 
     private static func writeAll(_ data: Data, to descriptor: Int32, path: String) throws(StorageIOError) {

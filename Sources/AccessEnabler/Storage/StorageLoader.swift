@@ -8,6 +8,19 @@ struct StorageSnapshot: Sendable, Equatable {
     var requestors: [String: RequestorRecord] = [:]
 }
 
+/// What ``StorageLoader/load()`` found.
+struct StorageLoadResult: Sendable {
+    /// The values to serve.
+    var snapshot: StorageSnapshot
+    /// A description of every problem met, or `nil` when none.
+    var notes: String?
+    /// An identity the caller must save (new, or carrying a newly configured device
+    /// identifier), on its write queue.
+    var identityToSave: StoredIdentity?
+    /// Every write or deletion that failed while loading.
+    var writeFailures: [StorageProblem] = []
+}
+
 /// Reads a software statement's store at launch and applies the ``IntegrityCheckType``:
 ///
 /// - ``IntegrityCheckType/INTEGRITY_CHECK_NONE``: values are trusted as read (no integrity or
@@ -20,31 +33,64 @@ struct StorageSnapshot: Sendable, Equatable {
 ///
 /// The identity (device identifier and integrity key) is replaced only when its own file cannot
 /// be read or is malformed; a stable device identifier is what lets Adobe Pass find profiles.
+/// When it is replaced — or when the application configures another device identifier — the
+/// stored profiles, media tokens and preauthorizations are deleted: Adobe Pass binds them to
+/// the `AP-Device-Identifier` they were obtained with, so they no longer hold. When the
+/// identity file cannot be written at all, the identity is derived from the machine
+/// (``StoredIdentity/derived(statementDirectory:machineID:)``) instead of drawn, so it stays
+/// the same at every launch.
 struct StorageLoader {
     let directory: URL
     let integrityCheck: IntegrityCheckType
     let now: Date
-    /// When `true`, a newly created identity is not written here: the caller saves it (on
-    /// its write queue), and `load()` says so through `identityToSave`.
-    var leavesNewIdentityToCaller = false
+    /// The device identifier the application configured, already hashed; it replaces the
+    /// stored one.
+    var configuredDeviceIdentifier: String?
+    /// The file operations (the real ones, or a test's failing ones).
+    var system: StorageSystem
 
-    /// What was loaded, a description of every problem met (nil when none), and the new
-    /// identity the caller must save when ``leavesNewIdentityToCaller`` is set.
-    func load() -> (snapshot: StorageSnapshot, problems: String?, identityToSave: StoredIdentity?) {
+    init(directory: URL, integrityCheck: IntegrityCheckType, now: Date, configuredDeviceIdentifier: String? = nil, system: StorageSystem = .posix) {
+        self.directory = directory
+        self.integrityCheck = integrityCheck
+        self.now = now
+        self.configuredDeviceIdentifier = configuredDeviceIdentifier
+        self.system = system
+    }
+
+    /// Reads the store. Nothing is written here except deletions (and a tampered identity's
+    /// new integrity code): a new identity is returned for the caller to save.
+    func load() -> StorageLoadResult {
         removeTemporaryFiles()
         var notes: [String] = []
         var integrityFailures: [String] = []
+        var writeFailures: [StorageProblem] = []
 
-        var created: StoredIdentity?
-        let identity = loadIdentity(notes: &notes, integrityFailures: &integrityFailures, created: &created)
-        let identityToSave = leavesNewIdentityToCaller ? created : nil
+        var identityIsNew = false
+        var identity = loadIdentity(notes: &notes, integrityFailures: &integrityFailures, writeFailures: &writeFailures, isNew: &identityIsNew)
+        var identityToSave: StoredIdentity? = identityIsNew ? identity : nil
+        var identifierChanged = identityIsNew
+        if let configured = configuredDeviceIdentifier, configured != identity.deviceIdentifier {
+            identity.deviceIdentifier = configured
+            identityToSave = identity
+            identifierChanged = true
+        }
+        let identityFile = directory.appendingPathComponent(StorageLayout.identityFile)
+        if identityToSave != nil, let obstacle = system.creationObstacle(identityFile) {
+            // Nothing could keep a drawn identifier: derive one that every launch finds again.
+            writeFailures.append(StorageProblem(subject: "the device identifier", path: identityFile.path, operation: .save, cause: .init(errno: obstacle.code)))
+            if configuredDeviceIdentifier == nil {
+                identity = StoredIdentity.derived(statementDirectory: directory, machineID: system.machineID())
+                notes.append("the device identifier cannot be saved (\(obstacle)); using one derived from this machine")
+            }
+            identityToSave = nil
+        }
         var snapshot = StorageSnapshot(identity: identity)
 
         if integrityCheck == .INTEGRITY_CHECK_CLEAR {
-            notes += removeClearableFiles()
-            return (snapshot, joined(notes), identityToSave)
+            removeClearableFiles(failures: &writeFailures)
+            return StorageLoadResult(snapshot: snapshot, notes: joined(notes), identityToSave: identityToSave, writeFailures: writeFailures)
         }
-        if integrityCheck == .INTEGRITY_CHECK_ALL, let problem = probeOperability() {
+        if integrityCheck == .INTEGRITY_CHECK_ALL, let problem = probeOperability(failures: &writeFailures) {
             integrityFailures.append("\(StorageLayout.probeFile): \(problem)")
         }
 
@@ -57,7 +103,7 @@ struct StorageLoader {
                 if verify {
                     integrityFailures.append("\(name): \(error)")
                 } else {
-                    notes.append(discard(name, because: error))
+                    notes.append(discard(name, because: error, failures: &writeFailures))
                 }
             }
         }
@@ -66,19 +112,26 @@ struct StorageLoader {
             snapshot = StorageSnapshot(identity: identity)
             notes.append("storage integrity check failed (\(integrityFailures.joined(separator: "; "))); "
                 + "cleared all stored values except the device identifier")
-            notes += removeClearableFiles()
+            removeClearableFiles(failures: &writeFailures)
+        } else if identifierChanged, !snapshot.requestors.isEmpty {
+            notes.append("the device identifier changed, so the stored profiles no longer hold: removed them")
+            removeRequestorFiles(of: snapshot, failures: &writeFailures)
+            snapshot.requestors = [:]
         }
         snapshot.requestors = snapshot.requestors.mapValues { $0.droppingExpiredEntries(at: now) }
-        return (snapshot, joined(notes), identityToSave)
+        return StorageLoadResult(snapshot: snapshot, notes: joined(notes), identityToSave: identityToSave, writeFailures: writeFailures)
     }
 
     // MARK: - Identity
 
-    private func loadIdentity(notes: inout [String], integrityFailures: inout [String], created: inout StoredIdentity?) -> StoredIdentity {
+    private func loadIdentity(
+        notes: inout [String], integrityFailures: inout [String], writeFailures: inout [StorageProblem], isNew: inout Bool
+    ) -> StoredIdentity {
         let file = directory.appendingPathComponent(StorageLayout.identityFile)
         do throws(StorageFileProblem) {
             guard let data = try read(file) else {
-                return createIdentity(notes: &notes, created: &created)
+                isNew = true
+                return StoredIdentity.generate()
             }
             let identity: StoredIdentity
             var tampered = false
@@ -99,27 +152,20 @@ struct StorageLoader {
                 // The identity is kept while it is well-formed (a changed identifier could not be
                 // recovered anyway), but nothing protected by its key can be trusted any more.
                 integrityFailures.append("\(StorageLayout.identityFile): \(StorageFileProblem.integrityMismatch)")
-                try? StorageFileSystem.writeAtomically(
-                    StorageEnvelope.encode(identity, kind: StorageLayout.Kind.identity, protection: .digest), to: file)
+                do {
+                    try system.writeAtomically(StorageEnvelope.encode(identity, kind: StorageLayout.Kind.identity, protection: .digest), file)
+                } catch let error as StorageIOError {
+                    writeFailures.append(StorageProblem(subject: "the device identifier", path: file.path, operation: .save, cause: .init(errno: error.code)))
+                } catch {
+                    notes.append("could not encode the device identifier: \(error)")
+                }
             }
             return identity
         } catch {
-            notes.append(discard(StorageLayout.identityFile, because: error) + "; created a new device identifier")
-            return createIdentity(notes: &notes, created: &created)
+            notes.append(discard(StorageLayout.identityFile, because: error, failures: &writeFailures) + "; created a new device identifier")
+            isNew = true
+            return StoredIdentity.generate()
         }
-    }
-
-    private func createIdentity(notes: inout [String], created: inout StoredIdentity?) -> StoredIdentity {
-        let identity = StoredIdentity.generate()
-        created = identity
-        if leavesNewIdentityToCaller { return identity }
-        do {
-            let data = try StorageEnvelope.encode(identity, kind: StorageLayout.Kind.identity, protection: .digest)
-            try StorageFileSystem.writeAtomically(data, to: directory.appendingPathComponent(StorageLayout.identityFile))
-        } catch {
-            notes.append("could not save the device identifier: \(error)")
-        }
-        return identity
     }
 
     // MARK: - Other records
@@ -164,46 +210,57 @@ struct StorageLoader {
     }
 
     /// Writes a scratch file and reads it back, for the operability check.
-    private func probeOperability() -> String? {
+    private func probeOperability(failures: inout [StorageProblem]) -> String? {
         let file = directory.appendingPathComponent(StorageLayout.probeFile)
         let sample = Data(Hex.encode(StorageFileSystem.randomBytes(count: 16)).utf8)
-        do {
-            try StorageFileSystem.writeAtomically(sample, to: file)
+        do throws(StorageIOError) {
+            try system.writeAtomically(sample, file)
             let readBack = try StorageFileSystem.contents(of: file)
-            try StorageFileSystem.remove(file)
+            try system.remove(file)
             return readBack == sample ? nil : "read back different bytes"
         } catch {
-            try? StorageFileSystem.remove(file)
+            try? system.remove(file)
+            failures.append(StorageProblem(subject: "a test file", path: file.path, operation: .save, cause: .init(errno: error.code)))
             return StorageFileProblem.notOperable(error.description).description
         }
     }
 
-    private func discard(_ name: String, because problem: StorageFileProblem) -> String {
+    private func discard(_ name: String, because problem: StorageFileProblem, failures: inout [StorageProblem]) -> String {
         var note = "discarded corrupt storage file \(name): \(problem)"
-        do {
-            try StorageFileSystem.remove(directory.appendingPathComponent(name))
+        let file = directory.appendingPathComponent(name)
+        do throws(StorageIOError) {
+            try system.remove(file)
         } catch {
             note += " (and could not delete it: \(error))"
+            failures.append(StorageProblem(subject: "a damaged storage file", path: file.path, operation: .delete, cause: .init(errno: error.code)))
         }
         return note
     }
 
-    /// Deletes every file but the identity; returns the failures.
-    private func removeClearableFiles() -> [String] {
-        var failures: [String] = []
-        for name in StorageFileSystem.fileNames(in: directory) where StorageLayout.isClearableFile(name) {
-            do {
-                try StorageFileSystem.remove(directory.appendingPathComponent(name))
+    /// Deletes every file but the identity.
+    private func removeClearableFiles(failures: inout [StorageProblem]) {
+        remove(StorageFileSystem.fileNames(in: directory).filter(StorageLayout.isClearableFile), subject: "a stored value", failures: &failures)
+    }
+
+    /// Deletes the files of `snapshot`'s requestors.
+    private func removeRequestorFiles(of snapshot: StorageSnapshot, failures: inout [StorageProblem]) {
+        remove(snapshot.requestors.keys.map(StorageLayout.requestorFile), subject: "a stored profile", failures: &failures)
+    }
+
+    private func remove(_ names: [String], subject: String, failures: inout [StorageProblem]) {
+        for name in names {
+            let file = directory.appendingPathComponent(name)
+            do throws(StorageIOError) {
+                try system.remove(file)
             } catch {
-                failures.append("could not delete \(name): \(error)")
+                failures.append(StorageProblem(subject: subject, path: file.path, operation: .delete, cause: .init(errno: error.code)))
             }
         }
-        return failures
     }
 
     private func removeTemporaryFiles() {
         for name in StorageFileSystem.fileNames(in: directory) where StorageLayout.isTemporaryFile(name) {
-            try? StorageFileSystem.remove(directory.appendingPathComponent(name))
+            try? system.remove(directory.appendingPathComponent(name))
         }
     }
 

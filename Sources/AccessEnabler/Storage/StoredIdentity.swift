@@ -1,3 +1,5 @@
+import Foundation
+
 /// The part of a store that survives every integrity check and every clear: the device
 /// identifier (how Adobe Pass recognises the device's profiles, so it must stay stable) and
 /// the key that protects the other stored files.
@@ -7,11 +9,28 @@ struct StoredIdentity: Codable, Sendable, Equatable {
     /// 32 bytes in lowercase hex: the HMAC key of ``StorageEnvelope``.
     var integrityKey: String
 
-    /// A new identity from the system's secure random generator.
+    /// A new identity from the system's secure random generator (one draw for both values).
     static func generate() -> StoredIdentity {
-        StoredIdentity(
-            deviceIdentifier: Hex.encode(StorageFileSystem.randomBytes(count: 32)),
-            integrityKey: Hex.encode(StorageFileSystem.randomBytes(count: 32)))
+        let bytes = StorageFileSystem.randomBytes(count: 64)
+        return StoredIdentity(deviceIdentifier: Hex.encode(bytes[..<32]), integrityKey: Hex.encode(bytes[32...]))
+    }
+
+    /// The identity of a store that cannot keep its identity file (a read-only, full or
+    /// unusable directory): derived, not drawn, so that every launch on this machine sends
+    /// the same device identifier and Adobe Pass still finds the device's profiles.
+    ///
+    /// The device identifier is the HMAC-SHA-256, keyed with this machine's
+    /// `/etc/machine-id`, of the statement directory's path (which holds the SHA-256 of the
+    /// software statement), in lowercase hex: stable for the installation, different per
+    /// application and storage directory, and the machine id itself never leaves the
+    /// device. Without a machine id, the host name stands in. The integrity key is derived
+    /// the same way; it protects nothing that could be read back, since nothing is written.
+    static func derived(statementDirectory: URL, machineID: String?) -> StoredIdentity {
+        let key = Array((machineID ?? ProcessInfo.processInfo.hostName).utf8)
+        let scope = Array(statementDirectory.standardizedFileURL.path.utf8)
+        return StoredIdentity(
+            deviceIdentifier: Hex.encode(HMACSHA256.authenticationCode(for: Array("device-identifier\n".utf8) + scope, key: key)),
+            integrityKey: Hex.encode(HMACSHA256.authenticationCode(for: Array("integrity-key\n".utf8) + scope, key: key)))
     }
 
     /// The integrity key as bytes (empty when malformed, which ``validationProblem`` reports).

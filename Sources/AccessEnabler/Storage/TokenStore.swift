@@ -10,7 +10,14 @@ import Foundation
 /// as the SDK's engine uses it — behind it, so the engine never waits for `fsync` on Swift's
 /// shared threads. A new store over the same directory waits for those writes before reading,
 /// so it resumes the session. Problems never crash: a bad file is discarded, the affected
-/// values are simply absent, and ``lastError`` says what happened.
+/// values are simply absent, and ``lastError`` says what happened. Every write or deletion
+/// that fails (a full disk, a read-only directory, a directory in the way) is also told to
+/// the `onProblem` callback as a ``StorageProblem``, and the value stays in memory.
+///
+/// Profiles, media tokens and preauthorizations hold only for the device identifier and the
+/// DCR client they were obtained with (REST API V2 FAQ: profiles become invalid when the
+/// `AP-Device-Identifier` or the client credentials change), so a new device identifier or
+/// a new client id removes them all.
 ///
 /// All methods are thread-safe. A write that was overtaken by a newer change to the same file
 /// is skipped.
@@ -21,6 +28,8 @@ final class TokenStore: @unchecked Sendable {
     private let protection: StorageEnvelope.Protection
     private let identity: StoredIdentity
     private let isPersistent: Bool
+    private let system: StorageSystem
+    private let onProblem: @Sendable (StorageProblem) -> Void
 
     private let stateLock = NSLock()
     private var snapshot: StorageSnapshot
@@ -38,38 +47,60 @@ final class TokenStore: @unchecked Sendable {
     /// Opens (creating when needed) the store of `softwareStatement` under `directory`.
     ///
     /// - Parameters:
-    ///   - now: the clock; media tokens and preauthorization answers that have ended are
-    ///     dropped when the store is read.
     ///   - writeBehind: `false` writes each change before the call returns; `true` writes it
     ///     on the write queue after returning (``flush()`` waits for it).
-    init(directory: URL, softwareStatement: String, integrityCheck: IntegrityCheckType, writeBehind: Bool = false, now: @escaping @Sendable () -> Date) {
+    ///   - configuredDeviceIdentifier: the device identifier the application supplies
+    ///     (`AccessEnablerConfiguration.deviceIdentifier`); its SHA-256 (see
+    ///     ``DeviceIdentifier``) replaces the stored identifier. `nil`, empty or blank: the
+    ///     stored (or a new) identifier is used.
+    ///   - system: the file operations; tests pass failing ones.
+    ///   - onProblem: told about every write or deletion that fails, with a sentence naming
+    ///     the file and what to do. Called on the caller's thread while the store opens and
+    ///     on the write queue afterwards; keep it short.
+    ///   - now: the clock; media tokens and preauthorization answers that have ended are
+    ///     dropped when the store is read.
+    init(
+        directory: URL, softwareStatement: String, integrityCheck: IntegrityCheckType, writeBehind: Bool = false,
+        configuredDeviceIdentifier: String? = nil, system: StorageSystem = .posix,
+        onProblem: @escaping @Sendable (StorageProblem) -> Void = { _ in }, now: @escaping @Sendable () -> Date
+    ) {
         statementDirectory = StorageLayout.statementDirectory(in: directory, softwareStatement: softwareStatement)
         writeQueue = StorageWriteQueue.forDirectory(statementDirectory)
         self.writeBehind = writeBehind
+        self.system = system
+        self.onProblem = onProblem
+        let configured = configuredDeviceIdentifier.flatMap { $0.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty ? nil : DeviceIdentifier.hashed($0) }
         // Writes of an earlier store over this directory land before this one reads.
         writeQueue.sync {}
-        var loaded: StorageSnapshot
-        var problems: String?
-        var newIdentity: StoredIdentity?
-        do {
-            try StorageFileSystem.ensureDirectory(statementDirectory, restrictExisting: true)
-            var loader = StorageLoader(directory: statementDirectory, integrityCheck: integrityCheck, now: now())
-            loader.leavesNewIdentityToCaller = writeBehind
-            (loaded, problems, newIdentity) = loader.load()
+        var result: StorageLoadResult
+        do throws(StorageIOError) {
+            try system.ensureDirectory(statementDirectory, true)
+            let loader = StorageLoader(
+                directory: statementDirectory, integrityCheck: integrityCheck, now: now(),
+                configuredDeviceIdentifier: configured, system: system)
+            result = loader.load()
             isPersistent = true
         } catch {
-            loaded = StorageSnapshot(identity: .generate())
-            problems = "storage unavailable, nothing will be kept after this launch: \(error)"
+            // Nothing can be kept; the device identifier must still be the same at every launch.
+            var identity = StoredIdentity.derived(statementDirectory: statementDirectory, machineID: system.machineID())
+            if let configured { identity.deviceIdentifier = configured }
+            result = StorageLoadResult(
+                snapshot: StorageSnapshot(identity: identity),
+                notes: "storage unavailable, nothing will be kept after this launch: \(error)",
+                writeFailures: [StorageProblem(subject: "the sign-in data", operation: .save, error: error)])
             isPersistent = false
         }
-        snapshot = loaded
-        problem = problems
-        identity = loaded.identity
-        protection = .keyed(loaded.identity.integrityKeyBytes)
-        if let newIdentity {
+        snapshot = result.snapshot
+        problem = result.notes
+        identity = result.snapshot.identity
+        protection = .keyed(result.snapshot.identity.integrityKeyBytes)
+        for failure in result.writeFailures { onProblem(failure) }
+        if let newIdentity = result.identityToSave {
             // A new device identifier goes first on the write queue, ahead of anything stored later.
             let change = stateLock.withLock { nextChange() }
-            persist(newIdentity, kind: StorageLayout.Kind.identity, file: StorageLayout.identityFile, change: change, protection: .digest)
+            persist(
+                newIdentity, kind: StorageLayout.Kind.identity, file: StorageLayout.identityFile, subject: "the device identifier",
+                change: change, protection: .digest)
         }
     }
 
@@ -92,7 +123,9 @@ final class TokenStore: @unchecked Sendable {
     }
 
     /// Created once and kept across launches and every integrity check for this software
-    /// statement and directory: 64 lowercase hex characters from 32 random bytes.
+    /// statement and directory: 64 lowercase hex characters from 32 random bytes, or the
+    /// SHA-256 of the identifier the application configured, or — when the store cannot
+    /// keep it — derived from the machine (the same at every launch).
     var deviceIdentifier: String {
         identity.deviceIdentifier
     }
@@ -104,12 +137,29 @@ final class TokenStore: @unchecked Sendable {
     }
 
     /// Stores the DCR client; nil removes it.
+    ///
+    /// A client with another client id than the stored one (a new registration after
+    /// `application-registration` or `invalid_client`, or after the credentials file was
+    /// lost) removes every stored profile, media token and preauthorization: they were
+    /// obtained with the old client and no longer hold.
     func setClientCredentials(_ credentials: StoredClientCredentials?) {
-        let change = stateLock.withLock {
+        let (change, dropped) = stateLock.withLock { () -> (UInt64, [String]) in
+            var dropped: [String] = []
+            if let credentials, credentials.clientID != snapshot.clientCredentials?.clientID {
+                dropped = Array(snapshot.requestors.keys)
+                snapshot.requestors = [:]
+            }
             snapshot.clientCredentials = credentials
-            return nextChange()
+            return (nextChange(), dropped)
         }
-        persist(credentials, kind: StorageLayout.Kind.clientCredentials, file: StorageLayout.clientCredentialsFile, change: change)
+        persist(
+            credentials, kind: StorageLayout.Kind.clientCredentials, file: StorageLayout.clientCredentialsFile,
+            subject: "the registered client (DCR client credentials)", change: change)
+        for requestor in dropped {
+            persist(
+                nil as RequestorRecord?, kind: StorageLayout.Kind.requestor, file: StorageLayout.requestorFile(requestor),
+                subject: "the sign-in of \(requestor)", change: change)
+        }
     }
 
     var accessToken: StoredAccessToken? {
@@ -122,7 +172,7 @@ final class TokenStore: @unchecked Sendable {
             snapshot.accessToken = token
             return nextChange()
         }
-        persist(token, kind: StorageLayout.Kind.accessToken, file: StorageLayout.accessTokenFile, change: change)
+        persist(token, kind: StorageLayout.Kind.accessToken, file: StorageLayout.accessTokenFile, subject: "the access token", change: change)
     }
 
     // MARK: - Profiles
@@ -201,10 +251,14 @@ final class TokenStore: @unchecked Sendable {
             snapshot = StorageSnapshot(identity: identity)
             return (requestors, nextChange())
         }
-        persist(nil as StoredClientCredentials?, kind: StorageLayout.Kind.clientCredentials, file: StorageLayout.clientCredentialsFile, change: change)
-        persist(nil as StoredAccessToken?, kind: StorageLayout.Kind.accessToken, file: StorageLayout.accessTokenFile, change: change)
+        persist(
+            nil as StoredClientCredentials?, kind: StorageLayout.Kind.clientCredentials, file: StorageLayout.clientCredentialsFile,
+            subject: "the registered client (DCR client credentials)", change: change)
+        persist(nil as StoredAccessToken?, kind: StorageLayout.Kind.accessToken, file: StorageLayout.accessTokenFile, subject: "the access token", change: change)
         for requestor in requestors {
-            persist(nil as RequestorRecord?, kind: StorageLayout.Kind.requestor, file: StorageLayout.requestorFile(requestor), change: change)
+            persist(
+                nil as RequestorRecord?, kind: StorageLayout.Kind.requestor, file: StorageLayout.requestorFile(requestor),
+                subject: "the sign-in of \(requestor)", change: change)
         }
     }
 
@@ -218,7 +272,9 @@ final class TokenStore: @unchecked Sendable {
             snapshot.requestors[requestor] = record.isEmpty ? nil : record
             return (record.isEmpty ? nil : record, nextChange())
         }
-        persist(record, kind: StorageLayout.Kind.requestor, file: StorageLayout.requestorFile(requestor), change: number)
+        persist(
+            record, kind: StorageLayout.Kind.requestor, file: StorageLayout.requestorFile(requestor),
+            subject: "the sign-in of \(requestor)", change: number)
     }
 
     /// Must be called with `stateLock` held.
@@ -237,8 +293,10 @@ final class TokenStore: @unchecked Sendable {
 
     /// Writes `value` to `file` (deletes the file for nil) on the write queue, unless a later
     /// change of the file was already written. The caller waits for the write unless the
-    /// store writes behind.
-    private func persist<Value: Encodable & Sendable>(_ value: Value?, kind: String, file: String, change: UInt64, protection: StorageEnvelope.Protection? = nil) {
+    /// store writes behind. A failure is kept in ``lastError`` and told to `onProblem`.
+    private func persist<Value: Encodable & Sendable>(
+        _ value: Value?, kind: String, file: String, subject: String, change: UInt64, protection: StorageEnvelope.Protection? = nil
+    ) {
         guard isPersistent else { return }
         let url = statementDirectory.appendingPathComponent(file)
         let protection = protection ?? self.protection
@@ -246,15 +304,22 @@ final class TokenStore: @unchecked Sendable {
         let write: @Sendable () -> Void = { [self] in
             if let written = writtenChange[file], written > change { return }
             writtenChange[file] = change
+            let failure: StorageProblem?
             do {
                 if let value {
-                    try StorageFileSystem.writeAtomically(StorageEnvelope.encode(value, kind: kind, protection: protection), to: url)
+                    try system.writeAtomically(StorageEnvelope.encode(value, kind: kind, protection: protection), url)
                 } else {
-                    try StorageFileSystem.remove(url)
+                    try system.remove(url)
                 }
+                failure = nil
+            } catch let error as StorageIOError {
+                failure = StorageProblem(subject: subject, path: url.path, operation: value == nil ? .delete : .save, cause: .init(errno: error.code))
             } catch {
-                let failure = "could not save \(file): \(error)"
-                stateLock.withLock { problem = failure }
+                failure = StorageProblem(subject: subject, path: url.path, operation: .save, cause: .other("\(error)"))
+            }
+            if let failure {
+                stateLock.withLock { problem = "could not save \(file): \(failure.message)" }
+                onProblem(failure)
             }
         }
         if writeBehind {

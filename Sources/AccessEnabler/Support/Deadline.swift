@@ -1,54 +1,81 @@
+import Dispatch
 import Foundation
 
 /// Runs `operation`, returning `fallback` if it has not finished after `seconds`. The
 /// operation is cancelled then and its late answer dropped; unlike a task group, this
 /// returns on time even when the operation ignores cancellation.
 ///
-/// The deadline is a sleeping task that the answer cancels, so nothing waits out the rest
-/// of the timeout once the answer is in.
+/// The operation runs in one task; the deadline is a dispatch timer (no sleeping task, no
+/// thread held), cancelled as soon as the answer is in. When the timer fires it resumes the
+/// caller directly, so a cooperative pool crowded with other work delays the fallback by
+/// one scheduling turn, not by the turns a sleeping task would need to wake up and finish.
+/// Cancelling the caller cancels the operation; the caller still gets its answer, or the
+/// fallback at the deadline.
 func withDeadline<T: Sendable>(seconds: TimeInterval, fallback: T, _ operation: @escaping @Sendable () async -> T) async -> T {
-    let gate = OnceGate<T>()
-    return await withCheckedContinuation { (continuation: CheckedContinuation<T, Never>) in
-        gate.install(continuation)
-        let work = Task {
-            let value = await operation()
-            gate.resume(with: value)
+    let race = DeadlineRace<T>()
+    return await withTaskCancellationHandler {
+        await withCheckedContinuation { (continuation: CheckedContinuation<T, Never>) in
+            race.install(continuation)
+            let work = Task {
+                let value = await operation()
+                race.finish(with: value)
+            }
+            race.arm(seconds: seconds, fallback: fallback, work: work)
         }
-        let timer = Task {
-            // Clamped: a huge timeout ("never") must not overflow the conversion.
-            try? await Task.sleep(nanoseconds: UInt64(min(max(seconds, 0.001), 1_000_000_000) * 1_000_000_000))
-            if !Task.isCancelled, gate.resume(with: fallback) { work.cancel() }
-        }
-        gate.attach(timer)
+    } onCancel: {
+        race.cancelWork()
     }
 }
 
-/// Resumes a continuation exactly once, whoever comes first, and then cancels the
-/// deadline's timer.
-private final class OnceGate<T: Sendable>: @unchecked Sendable {
+/// The race between an operation and its deadline timer: resumes the caller exactly once,
+/// with whoever comes first, then cancels the timer (the answer came first) or the
+/// operation (the deadline came first).
+private final class DeadlineRace<T: Sendable>: @unchecked Sendable {
     private let lock = NSLock()
     private var continuation: CheckedContinuation<T, Never>?
-    private var resumed = false
-    private var timer: Task<Void, Never>?
+    private var result: T?
+    private var timer: DispatchSourceTimer?
+    private var work: Task<Void, Never>?
+    private var workCancelled = false
 
-    func install(_ continuation: CheckedContinuation<T, Never>) { lock.withLock { self.continuation = continuation } }
-
-    /// Keeps `timer` to cancel on resumption (cancels it at once if that already happened).
-    func attach(_ timer: Task<Void, Never>) {
-        let cancelNow: Bool = lock.withLock {
-            if resumed { return true }
-            self.timer = timer
-            return false
-        }
-        if cancelNow { timer.cancel() }
+    func install(_ continuation: CheckedContinuation<T, Never>) {
+        lock.withLock { self.continuation = continuation }
     }
 
-    /// Resumes with `value` if nobody has yet; returns whether this call did.
+    /// Starts the deadline timer unless the answer is already in; keeps `work` to cancel.
+    func arm(seconds: TimeInterval, fallback: T, work: Task<Void, Never>) {
+        let (finished, cancelWork): (Bool, Bool) = lock.withLock {
+            self.work = work
+            return (result != nil, workCancelled)
+        }
+        if cancelWork { work.cancel() }
+        if finished { return }
+        let timer = DispatchSource.makeTimerSource(queue: DispatchTimerWait.queue)
+        // Clamped: a huge timeout ("never") must not overflow the nanosecond count.
+        let nanoseconds = Int(min(max(seconds, 0.001), 1_000_000_000) * 1_000_000_000)
+        timer.schedule(deadline: .now() + .nanoseconds(nanoseconds), leeway: .milliseconds(1))
+        timer.setEventHandler { [self] in
+            if finish(with: fallback) { self.cancelWork() }
+        }
+        let keep: Bool = lock.withLock {
+            guard result == nil else { return false }
+            self.timer = timer
+            return true
+        }
+        if !keep {
+            // The answer came in meanwhile: the timer is cancelled before it can fire, and
+            // activated so it is released in a state dispatch accepts.
+            timer.cancel()
+        }
+        timer.resume()
+    }
+
+    /// Resumes the caller with `value` if nobody has yet; returns whether this call did.
     @discardableResult
-    func resume(with value: T) -> Bool {
-        let (pending, timer): (CheckedContinuation<T, Never>?, Task<Void, Never>?) = lock.withLock {
-            guard !resumed else { return (nil, nil) }
-            resumed = true
+    func finish(with value: T) -> Bool {
+        let (pending, timer): (CheckedContinuation<T, Never>?, DispatchSourceTimer?) = lock.withLock {
+            guard result == nil else { return (nil, nil) }
+            result = value
             defer {
                 continuation = nil
                 self.timer = nil
@@ -58,5 +85,14 @@ private final class OnceGate<T: Sendable>: @unchecked Sendable {
         timer?.cancel()
         pending?.resume(returning: value)
         return pending != nil
+    }
+
+    /// Cancels the operation (now, or as soon as its task exists).
+    func cancelWork() {
+        let work: Task<Void, Never>? = lock.withLock {
+            workCancelled = true
+            return self.work
+        }
+        work?.cancel()
     }
 }

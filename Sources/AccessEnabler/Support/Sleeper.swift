@@ -36,7 +36,8 @@ public struct SystemSleeper: Sleeper {
 
 /// One cancellable wait on a dispatch timer (no sleeping task, no thread held).
 enum DispatchTimerWait {
-    private static let queue = DispatchQueue(label: "accessenabler.timers")
+    /// The queue every SDK timer fires on: handlers only resume a continuation.
+    static let queue = DispatchQueue(label: "accessenabler.timers")
 
     /// Waits `seconds` of real time; throws `CancellationError` when the task is cancelled first.
     static func wait(seconds: TimeInterval) async throws(CancellationError) {

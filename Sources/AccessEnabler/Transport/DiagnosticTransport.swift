@@ -12,7 +12,7 @@ struct DiagnosticTransport: HTTPTransport {
             let seconds = TimeInterval(DispatchTime.now().uptimeNanoseconds - started) / 1_000_000_000
             report(.restExchange(RESTExchangeRecord(
                 method: request.method, host: request.url.host ?? "", path: request.url.path,
-                operation: request.header(DiagnosticTransport.operationHeader), status: status, failure: failure, duration: seconds)))
+                operation: request.operationName, status: status, failure: failure, duration: seconds)))
         }
         do {
             let response = try await inner.send(request, timeout: timeout)
@@ -23,7 +23,4 @@ struct DiagnosticTransport: HTTPTransport {
             throw error
         }
     }
-
-    /// Not sent: a placeholder until requests carry their operation name.
-    static let operationHeader = "X-AccessEnabler-Operation-Never-Sent"
 }

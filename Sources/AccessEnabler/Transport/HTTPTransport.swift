@@ -13,13 +13,21 @@ public struct HTTPRequestMessage: Sendable, Equatable {
     public var headers: [(name: String, value: String)]
     /// The body, or `nil` for none.
     public var body: Data?
+    /// Which Adobe Pass operation the request carries, as the SDK names it (for example
+    /// `configuration`, `createSession`, `authorize`, `dcrRegister`, `dcrToken`), so a
+    /// transport or a decorator (tracing, diagnostics) can label it without parsing the URL.
+    /// `nil` for a request the SDK did not make. Not sent on the wire.
+    public var operationName: String?
 
     /// Creates a request message.
-    public init(method: String, url: URL, headers: [(name: String, value: String)] = [], body: Data? = nil) {
+    public init(
+        method: String, url: URL, headers: [(name: String, value: String)] = [], body: Data? = nil, operationName: String? = nil
+    ) {
         self.method = method
         self.url = url
         self.headers = headers
         self.body = body
+        self.operationName = operationName
     }
 
     /// The first value of a header, matched case-insensitively.
@@ -27,7 +35,8 @@ public struct HTTPRequestMessage: Sendable, Equatable {
         headers.first { $0.name.caseInsensitiveCompare(name) == .orderedSame }?.value
     }
 
-    /// Requests are equal when method, URL, headers (in order) and body are.
+    /// Requests are equal when method, URL, headers (in order) and body are: what goes on the
+    /// wire (``operationName`` is a label and does not count).
     public static func == (lhs: HTTPRequestMessage, rhs: HTTPRequestMessage) -> Bool {
         lhs.method == rhs.method && lhs.url == rhs.url && lhs.body == rhs.body
             && lhs.headers.map { "\($0.name):\($0.value)" } == rhs.headers.map { "\($0.name):\($0.value)" }

@@ -10,15 +10,31 @@ import FoundationNetworking
 /// - Redirects are not followed: a 3xx comes back as the response, so the caller sees
 ///   exactly what the server said.
 /// - Never waits past the timeout: besides `URLRequest.timeoutInterval`, the transport
-///   keeps its own deadline and gives up with ``TransportFailure/timedOut`` when it passes.
+///   keeps its own deadline (a dispatch timer, cancelled when the answer arrives) and gives
+///   up with ``TransportFailure/timedOut`` when it passes.
+/// - Keeps connections alive, but never sends a request with a body on a kept-alive
+///   connection the server may be closing (idle for about its keep-alive timeout): such a
+///   request goes out on a new connection instead. Without this, a POST that meets a
+///   connection the server just closed costs the whole request timeout (see
+///   `KeepAliveReuse` in the source for why detecting and repeating it is not an option).
 /// - Failures map onto ``TransportFailure``: refused or unresolvable → `cannotConnect`,
 ///   reset or truncated → `connectionLost`, task cancelled → `cancelled`.
 public struct URLSessionTransport: HTTPTransport {
     private let holder: SessionHolder
 
+    /// One transport for the whole process, the default of `AccessEnablerConfiguration`:
+    /// every AccessEnabler that does not bring its own shares its connections.
+    public static let shared = URLSessionTransport()
+
     /// Creates a transport with its own ephemeral session.
     public init() {
-        holder = SessionHolder()
+        holder = SessionHolder(assumedServerTimeout: KeepAliveReuse.assumedServerTimeout)
+    }
+
+    /// A transport that assumes servers close idle connections after `assumedServerTimeout`
+    /// seconds when they do not say (tests use a short one).
+    init(assumedServerTimeout: TimeInterval) {
+        holder = SessionHolder(assumedServerTimeout: assumedServerTimeout)
     }
 
     /// Sends `request` and returns the whole response (a 3xx included), or throws a
@@ -34,23 +50,22 @@ public struct URLSessionTransport: HTTPTransport {
         urlRequest.httpBody = request.body
 
         let exchange = PendingExchange()
-        let session = holder.session
+        let host = SessionHolder.key(for: request.url)
+        let session = holder.session(for: request, host: host)
         let result: Result<HTTPResponseMessage, TransportFailure> = await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<Result<HTTPResponseMessage, TransportFailure>, Never>) in
                 exchange.install(continuation)
                 let task = session.dataTask(with: urlRequest) { data, response, error in
                     exchange.finish(Self.outcome(data: data, response: response, error: error))
                 }
-                exchange.attach(task)
                 // The transport's own deadline, in case the session's timer does not fire.
-                DispatchQueue.global().asyncAfter(deadline: .now() + boundedTimeout) {
-                    exchange.finish(.failure(.timedOut))
-                }
+                exchange.attach(task, session: session, deadline: boundedTimeout)
                 task.resume()
             }
         } onCancel: {
             exchange.finish(.failure(.cancelled))
         }
+        holder.finished(host: host, result: result)
         return try result.get()
     }
 
@@ -103,12 +118,84 @@ public struct URLSessionTransport: HTTPTransport {
     }
 }
 
-/// Owns the ephemeral session and its delegate; invalidates the session when the last
-/// transport copy goes away.
+/// Owns the ephemeral session and its delegate, and what is known of each host's pooled
+/// connection; replaces the session (so its connections) when a request with a body would
+/// otherwise meet a connection the server may be closing (see ``KeepAliveReuse``).
+/// Invalidates the session when the last transport copy goes away.
 private final class SessionHolder: @unchecked Sendable {
-    let session: URLSession
+    /// What is known of the connection kept alive to one host.
+    private struct PooledConnection {
+        /// When the last exchange with the host ended (uptime nanoseconds).
+        var idleSince: UInt64
+        /// The server's `Keep-Alive: timeout`, when it sent one.
+        var advertisedTimeout: TimeInterval?
+        /// Exchanges in progress with the host.
+        var inFlight = 0
+    }
 
-    init() {
+    private let lock = NSLock()
+    private var current: URLSession
+    private var pooled: [String: PooledConnection] = [:]
+    private let assumedServerTimeout: TimeInterval
+
+    init(assumedServerTimeout: TimeInterval) {
+        self.assumedServerTimeout = assumedServerTimeout
+        current = Self.makeSession()
+    }
+
+    deinit {
+        current.invalidateAndCancel()
+    }
+
+    /// The key connections are pooled under: scheme, host and port.
+    static func key(for url: URL) -> String {
+        "\(url.scheme ?? "")://\(url.host ?? ""):\(url.port.map(String.init) ?? "")"
+    }
+
+    /// The session to send `request` on: a new one when the request cannot be repeated by
+    /// the HTTP stack and the host's idle connection may be closing.
+    func session(for request: HTTPRequestMessage, host: String) -> URLSession {
+        let now = DispatchTime.now().uptimeNanoseconds
+        let (session, retired): (URLSession, URLSession?) = lock.withLock {
+            var retired: URLSession?
+            if !KeepAliveReuse.isRepeatableByTheHTTPStack(body: request.body), let connection = pooled[host],
+                connection.inFlight == 0,
+                KeepAliveReuse.mayBeClosed(
+                    idle: TimeInterval(now &- connection.idleSince) / 1_000_000_000, advertisedTimeout: connection.advertisedTimeout,
+                    assumedTimeout: assumedServerTimeout)
+            {
+                retired = current
+                current = Self.makeSession()
+                pooled.removeAll()
+            }
+            pooled[host, default: PooledConnection(idleSince: now)].inFlight += 1
+            return (current, retired)
+        }
+        // Requests still running on the old session finish there.
+        retired?.finishTasksAndInvalidate()
+        return session
+    }
+
+    /// Notes the end of an exchange with `host`: the connection is idle from now, or gone
+    /// after a failure or `Connection: close`.
+    func finished(host: String, result: Result<HTTPResponseMessage, TransportFailure>) {
+        let now = DispatchTime.now().uptimeNanoseconds
+        lock.withLock {
+            guard var connection = pooled[host] else { return }
+            connection.inFlight = max(0, connection.inFlight - 1)
+            switch result {
+            case .success(let response) where !KeepAliveReuse.closesConnection(response.header("Connection")):
+                connection.idleSince = now
+                connection.advertisedTimeout = KeepAliveReuse.advertisedTimeout(response.header("Keep-Alive"))
+                pooled[host] = connection
+            default:
+                // No connection is left to reuse (unless another exchange is still running on one).
+                if connection.inFlight == 0 { pooled[host] = nil } else { pooled[host] = connection }
+            }
+        }
+    }
+
+    private static func makeSession() -> URLSession {
         let configuration = URLSessionConfiguration.ephemeral
         configuration.httpCookieStorage = nil
         configuration.httpShouldSetCookies = false
@@ -116,11 +203,7 @@ private final class SessionHolder: @unchecked Sendable {
         configuration.urlCache = nil
         configuration.urlCredentialStorage = nil
         configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
-        session = URLSession(configuration: configuration, delegate: RedirectRefusingDelegate(), delegateQueue: nil)
-    }
-
-    deinit {
-        session.invalidateAndCancel()
+        return URLSession(configuration: configuration, delegate: RedirectRefusingDelegate(), delegateQueue: nil)
     }
 }
 
@@ -135,12 +218,15 @@ private final class RedirectRefusingDelegate: NSObject, URLSessionTaskDelegate, 
 }
 
 /// One request in flight: resumes its continuation exactly once, with whichever of the
-/// completion, the deadline or a cancellation comes first, and cancels the data task when
-/// the completion was not first.
+/// completion, the deadline or a cancellation comes first, cancels the data task when the
+/// completion was not first, and cancels the deadline timer when it was. Holds the session
+/// until then, so a session replaced meanwhile lives until its last request ends.
 private final class PendingExchange: @unchecked Sendable {
     private let lock = NSLock()
     private var continuation: CheckedContinuation<Result<HTTPResponseMessage, TransportFailure>, Never>?
     private var task: URLSessionDataTask?
+    private var session: URLSession?
+    private var timer: DispatchSourceTimer?
     private var earlyResult: Result<HTTPResponseMessage, TransportFailure>?
     private var finished = false
 
@@ -154,24 +240,44 @@ private final class PendingExchange: @unchecked Sendable {
         if let early { continuation.resume(returning: early) }
     }
 
-    func attach(_ task: URLSessionDataTask) {
+    /// Keeps the task and its session, and starts the deadline timer (unless it is all over).
+    func attach(_ task: URLSessionDataTask, session: URLSession, deadline seconds: TimeInterval) {
+        let timer = DispatchSource.makeTimerSource(queue: DispatchTimerWait.queue)
+        // Clamped: a huge timeout ("never") must not overflow the nanosecond count.
+        timer.schedule(deadline: .now() + .nanoseconds(Int(min(seconds, 1_000_000_000) * 1_000_000_000)), leeway: .milliseconds(1))
+        timer.setEventHandler { [weak self] in self?.finish(.failure(.timedOut)) }
         let cancelNow: Bool = lock.withLock {
+            if finished { return true }
             self.task = task
-            return finished
+            self.session = session
+            self.timer = timer
+            return false
         }
-        if cancelNow { task.cancel() }
+        if cancelNow {
+            task.cancel()
+            timer.cancel()
+        }
+        timer.resume()
     }
 
     func finish(_ result: Result<HTTPResponseMessage, TransportFailure>) {
-        typealias Pending = (continuation: CheckedContinuation<Result<HTTPResponseMessage, TransportFailure>, Never>?, task: URLSessionDataTask?)
+        typealias Pending = (
+            continuation: CheckedContinuation<Result<HTTPResponseMessage, TransportFailure>, Never>?, task: URLSessionDataTask?,
+            timer: DispatchSourceTimer?
+        )
         let pending: Pending? = lock.withLock {
             guard !finished else { return nil }
             finished = true
             if continuation == nil { earlyResult = result }
-            defer { continuation = nil }
-            return (continuation, task)
+            defer {
+                continuation = nil
+                timer = nil
+                session = nil
+            }
+            return (continuation, task, timer)
         }
         guard let pending else { return }
+        pending.timer?.cancel()
         // A deadline or cancellation stops the data task; its late completion is ignored.
         if case .failure = result { pending.task?.cancel() }
         pending.continuation?.resume(returning: result)

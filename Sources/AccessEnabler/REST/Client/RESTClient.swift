@@ -1,16 +1,21 @@
 import Foundation
 
 /// The typed Adobe Pass REST API V2 client: one method per operation, each building its
-/// request from typed values, signing it with the DCR access token and decoding the
-/// documented answer or the enhanced error.
+/// request from typed values, sending it through the SDK's middleware chain (see
+/// ``RESTExchange``: access token, enhanced-error retry, throttling, request timeout) and
+/// decoding the documented answer or the enhanced error.
 ///
-/// A 401 answer means the access token was refused: the client drops it, renews once and
-/// retries the request once.
+/// A 401 answer means the access token was refused: the chain drops it, renews once and
+/// retries the request once. A 429 answer is reported as
+/// ``RESTClientError/throttled(operation:retryAfter:)`` and makes later requests of every
+/// client sharing the ``ThrottleGate`` wait.
 struct RESTClient: Sendable {
     /// The base URL under which `/api/v2` and `/o/client` live.
     let baseURL: URL
     /// The access token source (shared by copies of this client).
     let tokenProvider: AccessTokenProvider
+    /// The throttling state this client shares with the other clients of its AccessEnabler.
+    var throttleGate: ThrottleGate { exchange.gate }
 
     private let urls: RESTURLBuilder
     private let exchange: RESTExchange
@@ -27,27 +32,36 @@ struct RESTClient: Sendable {
     ///   - timeSource: the clock deciding token expiry.
     ///   - userAgent: sent when the request context has none, and to DCR.
     ///   - redirectURI: the optional `redirect_uri` sent at registration.
+    ///   - throttleGate: the throttling state shared by every client of one AccessEnabler;
+    ///     `nil` gives this client (and its DCR calls) a gate of its own on `timeSource`.
     init(
         baseURL: URL, softwareStatement: String, transport: any HTTPTransport, timeout: TimeInterval,
         credentials: any ClientCredentialsCache, timeSource: any TimeSource, userAgent: String,
-        redirectURI: String? = nil
+        redirectURI: String? = nil, throttleGate: ThrottleGate? = nil
     ) {
+        let gate = throttleGate ?? ThrottleGate(clock: timeSource)
         let urls = RESTURLBuilder(baseURL: baseURL)
-        let exchange = RESTExchange(transport: transport, timeout: timeout)
+        let exchange = RESTExchange(transport: transport, timeout: timeout, gate: gate)
         let dcr = DCRClient(urls: urls, exchange: exchange, userAgent: userAgent, timeSource: timeSource)
         let provider = AccessTokenProvider(
             dcr: dcr, softwareStatement: softwareStatement, cache: credentials, timeSource: timeSource,
             redirectURI: redirectURI)
-        self.init(baseURL: baseURL, tokenProvider: provider, transport: transport, timeout: timeout, userAgent: userAgent)
+        self.init(baseURL: baseURL, tokenProvider: provider, transport: transport, timeout: timeout, userAgent: userAgent, throttleGate: gate)
     }
 
     /// Creates a client sharing an existing token provider (several service provider URLs
     /// registered under the same software statement).
-    init(baseURL: URL, tokenProvider: AccessTokenProvider, transport: any HTTPTransport, timeout: TimeInterval, userAgent: String) {
+    ///
+    /// - Parameter throttleGate: the throttling state shared by every client of one
+    ///   AccessEnabler; `nil` gives this client a gate of its own on the wall clock.
+    init(
+        baseURL: URL, tokenProvider: AccessTokenProvider, transport: any HTTPTransport, timeout: TimeInterval, userAgent: String,
+        throttleGate: ThrottleGate? = nil
+    ) {
         self.baseURL = baseURL
         self.tokenProvider = tokenProvider
         self.urls = RESTURLBuilder(baseURL: baseURL)
-        self.exchange = RESTExchange(transport: transport, timeout: timeout)
+        self.exchange = RESTExchange(transport: transport, timeout: timeout, gate: throttleGate ?? ThrottleGate())
         self.userAgent = userAgent
     }
 
@@ -237,8 +251,8 @@ struct RESTClient: Sendable {
 
     // MARK: Exchange
 
-    /// Builds, signs, sends and decodes one `/api/v2` operation, renewing the access token
-    /// and retrying once after a 401.
+    /// Builds (headers once, validated before any traffic), sends through the chain with
+    /// the access token, and decodes one `/api/v2` operation.
     private func perform<Response: Decodable>(
         _ operation: RESTOperation, _ method: String, _ segments: [String],
         query: [(name: String, value: String)] = [], body: RESTRequestBody = .none, context: RequestContext,
@@ -250,18 +264,13 @@ struct RESTClient: Sendable {
         guard let url = urls.url(["api", "v2"] + segments, query: query) else {
             throw .invalidRequest(operation: operation, reason: "the base URL cannot form the request URL")
         }
-        // Validate the headers before any network traffic (the token is added later).
-        _ = try RESTHeaders.build(operation: operation, accessToken: nil, body: body, context: context, userAgent: userAgent)
-
-        var token = try await tokenProvider.token(deviceInfo: context.deviceInfo)
-        var response = try await send(operation, method, url, body, context, token)
-        if response.status == 401 {
-            let refusal = RESTResponseClassifier.enhancedError(in: response.body)
-            await tokenProvider.invalidate(rejectedToken: token, reregister: refusal?.action == "application-registration")
-            token = try await tokenProvider.token(deviceInfo: context.deviceInfo)
-            response = try await send(operation, method, url, body, context, token)
-        }
-        switch RESTResponseClassifier.classify(response, operation: operation) {
+        // The Authorization header is added by the access token middleware.
+        let headers = try RESTHeaders.build(operation: operation, accessToken: nil, body: body, context: context, userAgent: userAgent)
+        let request = HTTPRequestMessage(method: method, url: url, headers: headers, body: body.data, operationName: operation.rawValue)
+        let response = try await exchange.send(
+            request, operation: operation,
+            through: [AccessTokenMiddleware(provider: tokenProvider, deviceInfo: context.deviceInfo)])
+        switch RESTResponseClassifier.classify(response, operation: operation, now: exchange.gate.clock.now) {
         case .success(let data):
             return try RESTResponseClassifier.decode(Response.self, from: data, operation: operation)
         case .unauthorized(let error):
@@ -269,13 +278,5 @@ struct RESTClient: Sendable {
         case .failure(let error):
             throw error
         }
-    }
-
-    private func send(
-        _ operation: RESTOperation, _ method: String, _ url: URL, _ body: RESTRequestBody, _ context: RequestContext,
-        _ token: String
-    ) async throws(RESTClientError) -> HTTPResponseMessage {
-        let headers = try RESTHeaders.build(operation: operation, accessToken: token, body: body, context: context, userAgent: userAgent)
-        return try await exchange.send(HTTPRequestMessage(method: method, url: url, headers: headers, body: body.data), operation: operation)
     }
 }

@@ -12,16 +12,21 @@ enum RESTResponseClassifier {
         case failure(RESTClientError)
     }
 
-    /// Classifies `response` for `operation`.
+    /// Classifies `response` for `operation`, received when the clock read `now`.
     ///
-    /// Success statuses give the body; documented error statuses and any 5xx give
+    /// Success statuses give the body; `429 Too Many Requests` (whatever its body, often an
+    /// HTML page) gives ``RESTClientError/throttled(operation:retryAfter:)`` with the
+    /// `Retry-After` delay measured from `now`; documented error statuses and any 5xx give
     /// ``RESTClientError/server(operation:httpStatus:error:)`` with the enhanced error when
     /// the body holds one; everything else (1xx, 3xx, other 2xx, other 4xx such as 418) is
     /// ``RESTClientError/undocumentedStatus(operation:httpStatus:)``.
-    static func classify(_ response: HTTPResponseMessage, operation: RESTOperation) -> Outcome {
+    static func classify(_ response: HTTPResponseMessage, operation: RESTOperation, now: Date) -> Outcome {
         let status = response.status
         if operation.successStatuses.contains(status) {
             return .success(response.body)
+        }
+        if status == 429 {
+            return .failure(.throttled(operation: operation, retryAfter: RetryAfter.delay(in: response, now: now)))
         }
         if status == 401 {
             return .unauthorized(enhancedError(in: response.body))

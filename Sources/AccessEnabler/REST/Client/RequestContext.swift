@@ -2,8 +2,9 @@ import Foundation
 
 /// The per-device values every REST API V2 request carries in its headers.
 struct RequestContext: Sendable, Equatable {
-    /// The raw device identifier, stable for the installation. The header sends
-    /// `fingerprint <Base64 of this value>`.
+    /// The device identifier, stable for the installation (the stored one, or the hash of
+    /// the one the application configured). The header sends
+    /// `fingerprint <Base64 of this value>`, see ``DeviceIdentifier``.
     var deviceIdentifier: String
     /// The `X-Device-Info` values.
     var deviceInfo: DeviceInfo
@@ -39,6 +40,6 @@ struct RequestContext: Sendable, Equatable {
 
     /// The `AP-Device-Identifier` header value.
     var deviceIdentifierHeaderValue: String {
-        "fingerprint " + Data(deviceIdentifier.utf8).base64EncodedString()
+        DeviceIdentifier.headerValue(deviceIdentifier)
     }
 }

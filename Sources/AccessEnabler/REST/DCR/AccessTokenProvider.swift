@@ -40,7 +40,7 @@ actor AccessTokenProvider {
     ///   - redirectURI: the optional `redirect_uri` of the registration.
     init(
         dcr: DCRClient, softwareStatement: String, cache: any ClientCredentialsCache, timeSource: any TimeSource,
-        deviceInfo: DeviceInfo = .linuxDefault(platform: .iOS), redirectURI: String? = nil
+        deviceInfo: DeviceInfo = .linuxMachine, redirectURI: String? = nil
     ) {
         self.dcr = dcr
         self.softwareStatement = softwareStatement

@@ -2,6 +2,9 @@ import Foundation
 
 /// The two Dynamic Client Registration calls: register a software statement for client
 /// credentials, and trade the credentials for an access token (`client_credentials` grant).
+///
+/// Both go through the same middleware chain as `/api/v2` requests (without the access
+/// token middleware): Adobe Pass throttles `/o/client/register` and `/o/client/token` too.
 struct DCRClient: Sendable {
     let urls: RESTURLBuilder
     let exchange: RESTExchange
@@ -28,8 +31,9 @@ struct DCRClient: Sendable {
         let headers = try RESTHeaders.build(
             operation: operation, accessToken: nil, body: body, context: nil, deviceInfo: deviceInfo, userAgent: userAgent)
         let response = try await exchange.send(
-            HTTPRequestMessage(method: "POST", url: url, headers: headers, body: body.data), operation: operation)
-        let wire = try Self.successBody(RegistrationResponse.self, response, operation)
+            HTTPRequestMessage(method: "POST", url: url, headers: headers, body: body.data, operationName: operation.rawValue),
+            operation: operation)
+        let wire = try successBody(RegistrationResponse.self, response, operation)
         return DCRClientCredentials(
             clientID: wire.clientID, clientSecret: wire.clientSecret,
             clientIDIssuedAt: wire.clientIDIssuedAt.map { Date(timeIntervalSince1970: TimeInterval($0)) },
@@ -51,14 +55,15 @@ struct DCRClient: Sendable {
         let headers = try RESTHeaders.build(
             operation: operation, accessToken: nil, body: body, context: nil, deviceInfo: deviceInfo, userAgent: userAgent)
         let response = try await exchange.send(
-            HTTPRequestMessage(method: "POST", url: url, headers: headers, body: body.data), operation: operation)
-        let wire = try Self.successBody(TokenResponse.self, response, operation)
+            HTTPRequestMessage(method: "POST", url: url, headers: headers, body: body.data, operationName: operation.rawValue),
+            operation: operation)
+        let wire = try successBody(TokenResponse.self, response, operation)
         return DCRAccessToken(value: wire.accessToken, expiresAt: timeSource.now.addingTimeInterval(TimeInterval(wire.expiresIn)))
     }
 
     /// The decoded success body, or the typed error (a DCR 401 is a plain server error).
-    private static func successBody<T: Decodable>(_ type: T.Type, _ response: HTTPResponseMessage, _ operation: RESTOperation) throws(RESTClientError) -> T {
-        switch RESTResponseClassifier.classify(response, operation: operation) {
+    private func successBody<T: Decodable>(_ type: T.Type, _ response: HTTPResponseMessage, _ operation: RESTOperation) throws(RESTClientError) -> T {
+        switch RESTResponseClassifier.classify(response, operation: operation, now: timeSource.now) {
         case .success(let body):
             return try RESTResponseClassifier.decode(T.self, from: body, operation: operation)
         case .unauthorized(let error):

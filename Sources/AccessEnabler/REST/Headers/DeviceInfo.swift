@@ -1,9 +1,5 @@
 import Foundation
 
-#if canImport(Glibc)
-import Glibc
-#endif
-
 /// The streaming device's description sent in the `X-Device-Info` header: the
 /// Base64-encoded JSON object whose keys are listed by the header's documentation.
 ///
@@ -99,26 +95,107 @@ public struct DeviceInfo: Sendable, Codable, Equatable {
         self.applicationId = applicationId
     }
 
-    /// Device information for an application running on this Linux machine while using
-    /// the Adobe Pass configuration of `platform`.
+    /// This Linux machine as it is, worked out once per process: the default `X-Device-Info`.
     ///
-    /// The operating system keys name the emulated platform (`iOS` or `tvOS`, vendor
-    /// Apple, version 17.0), because Adobe Pass picks platform rules such as partner single
-    /// sign-on from them; the hardware keys describe the real machine (`model` from the
-    /// `uname` machine, `version` from the kernel release). Connection type: `LAN`.
-    public static func linuxDefault(platform: Platform) -> DeviceInfo {
-        let machine = UnameInfo.current
-        return DeviceInfo(
-            model: machine.machine.isEmpty ? "Linux" : "Linux \(machine.machine)",
-            version: machine.release.isEmpty ? "0" : machine.release,
-            osName: platform.rawValue,
-            osVersion: "17.0",
-            connectionType: "LAN",
-            primaryHardwareType: platform == .iOS ? "MobilePhone" : "SetTopBox",
-            osFamily: platform.rawValue,
-            osVendor: "Apple"
-        )
+    /// Adobe Pass applies platform rules (TTLs, which features a request may use) from these
+    /// values, and its documentation asks that they describe the actual streaming device.
+    /// So the SDK sends what it finds, within the header's restricted values:
+    ///
+    /// | key | value |
+    /// |---|---|
+    /// | `model` | the firmware's product name (`/sys/class/dmi/id/product_name`), else the device tree's model, else `Linux <machine>` |
+    /// | `version` | the firmware's product version, else the machine architecture (`uname -m`) |
+    /// | `manufacturer`, `vendor` | the firmware's system vendor (`sys_vendor`, else `board_vendor`); absent when unknown |
+    /// | `osName`, `osFamily` | `Linux` (`Chrome OS` or `webOS` when `/etc/os-release` says so) |
+    /// | `osVendor` | `Google` for Chrome OS, `LG` for webOS; absent otherwise (no documented value fits) |
+    /// | `osVersion` | `VERSION_ID` of `/etc/os-release`, else the kernel release (`uname -r`) |
+    /// | `primaryHardwareType` | `Desktop` for a desktop or laptop chassis, `Tablet` for a tablet, otherwise `SetTopBox` |
+    /// | `connectionType` | `WiFi` when the default route leaves through a wireless interface, else `LAN` |
+    ///
+    /// Firmware placeholders ("To Be Filled By O.E.M.", "Default string", …) are ignored.
+    /// The hardware type defaults to a set-top box because a Linux machine without a
+    /// desktop or laptop chassis that runs a TV application is most likely one (most such
+    /// boxes have no DMI at all); an application that knows better sets
+    /// `AccessEnablerConfiguration.deviceInfo`, for example a copy of this value with
+    /// another ``primaryHardwareType``.
+    public static var linuxMachine: DeviceInfo { cachedLinuxMachine }
+
+    private static let cachedLinuxMachine = DeviceInfo(machine: .current)
+
+    /// The default device information of an application that uses the Adobe Pass
+    /// configuration of `platform`.
+    ///
+    /// Without partner single sign-on this is ``linuxMachine``: Adobe Pass sees the Linux
+    /// device it talks to. With partner single sign-on (a partner framework configured),
+    /// Adobe Pass serves the Apple partner flows only to iOS, iPadOS and tvOS devices, which
+    /// it recognises from these values; the hardware keys still describe this machine, but
+    /// the operating system keys name `platform` (see ``presenting(as:)``).
+    public static func linuxDefault(platform: Platform, partnerSingleSignOn: Bool = false) -> DeviceInfo {
+        partnerSingleSignOn ? linuxMachine.presenting(as: platform) : linuxMachine
     }
+
+    /// The same device presented to Adobe Pass as a `platform` device: the operating system
+    /// keys become `osName` and `osFamily` = `iOS`/`tvOS`, `osVendor` = `Apple`, `osVersion`
+    /// = `17.0`; the hardware and connection keys are kept. For applications whose Adobe
+    /// Pass integration (dashboard platform settings, partner single sign-on) exists only
+    /// for iOS or tvOS.
+    public func presenting(as platform: Platform) -> DeviceInfo {
+        var presented = self
+        presented.osName = platform.rawValue
+        presented.osFamily = platform.rawValue
+        presented.osVendor = "Apple"
+        presented.osVersion = "17.0"
+        return presented
+    }
+
+    /// This machine's description from `facts` (see ``linuxMachine`` for the rules).
+    init(machine facts: LinuxMachineFacts) {
+        let manufacturer = Self.meaningful(facts.systemVendor) ?? Self.meaningful(facts.boardVendor)
+        let machine = facts.machine.trimmingCharacters(in: .whitespaces)
+        let os = Self.operatingSystem(id: facts.osReleaseID)
+        self.init(
+            model: Self.meaningful(facts.productName) ?? Self.meaningful(facts.deviceTreeModel)
+                ?? (machine.isEmpty ? "Linux" : "Linux \(machine)"),
+            version: Self.meaningful(facts.productVersion) ?? (machine.isEmpty ? "unknown" : machine),
+            osName: os.name,
+            osVersion: Self.meaningful(facts.osReleaseVersionID) ?? Self.meaningful(facts.kernelRelease) ?? "unknown",
+            connectionType: facts.defaultRouteIsWireless ? "WiFi" : "LAN",
+            primaryHardwareType: Self.hardwareType(chassis: facts.chassisType),
+            manufacturer: manufacturer, vendor: manufacturer,
+            osFamily: os.family, osVendor: os.vendor)
+    }
+
+    /// The documented operating system values for an os-release `ID`.
+    private static func operatingSystem(id: String?) -> (name: String, family: String, vendor: String?) {
+        switch id?.lowercased() {
+        case "chromeos", "chromiumos": ("Chrome OS", "Linux", "Google")
+        case "webos": ("webOS", "webOS", "LG")
+        default: ("Linux", "Linux", nil)
+        }
+    }
+
+    /// `primaryHardwareType` for an SMBIOS chassis type.
+    static func hardwareType(chassis: Int?) -> String {
+        switch chassis {
+        // Desktop, low profile, pizza box, mini tower, tower, portable, laptop, notebook,
+        // all in one, sub notebook, space-saving, lunch box, sealed-case PC, convertible, detachable.
+        case 3, 4, 5, 6, 7, 8, 9, 10, 13, 14, 15, 16, 24, 31, 32: "Desktop"
+        case 30: "Tablet"
+        default: "SetTopBox"
+        }
+    }
+
+    /// `value` trimmed, or `nil` when it is empty or a firmware placeholder.
+    static func meaningful(_ value: String?) -> String? {
+        guard let trimmed = value?.trimmingCharacters(in: .whitespacesAndNewlines), !trimmed.isEmpty else { return nil }
+        return placeholders.contains(trimmed.lowercased()) ? nil : trimmed
+    }
+
+    private static let placeholders: Set<String> = [
+        "to be filled by o.e.m.", "to be filled by oem", "default string", "system product name", "system version",
+        "system manufacturer", "not specified", "not applicable", "none", "n/a", "na", "unknown", "0", "00",
+        "0123456789", "123456789", "1234567890", "x.x", "type1productconfigid", "invalid", "oem", "o.e.m.",
+    ]
 
     /// The documented values of `primaryHardwareType`.
     public static let allowedPrimaryHardwareTypes: Set<String> = [
@@ -190,11 +267,17 @@ public struct DeviceInfo: Sendable, Codable, Equatable {
         return data.base64EncodedString()
     }
 
-    /// The header value after validation.
+    /// The header value after validation. Validated and encoded once per distinct value:
+    /// every request of a session carries the same device information.
     func validatedHeaderValue() throws(RESTClientError) -> String {
+        if let cached = Self.headerCache.value(for: self) { return cached }
         try validate()
-        return headerValue
+        let value = headerValue
+        Self.headerCache.store(value, for: self)
+        return value
     }
+
+    private static let headerCache = LastValueCache<DeviceInfo, String>()
 
     /// Decodes a header value (Base64 JSON), as the legacy `device_info` option passes it;
     /// `nil` when it is not Base64 JSON with the required keys. Validity of the values is
@@ -204,26 +287,5 @@ public struct DeviceInfo: Sendable, Codable, Equatable {
             let decoded = try? JSONDecoder().decode(DeviceInfo.self, from: data)
         else { return nil }
         self = decoded
-    }
-}
-
-/// The kernel's machine and release names.
-private struct UnameInfo {
-    var machine: String
-    var release: String
-
-    static var current: UnameInfo {
-        #if canImport(Glibc)
-        var info = utsname()
-        guard uname(&info) == 0 else { return UnameInfo(machine: "", release: "") }
-        func text<T>(_ field: T) -> String {
-            withUnsafeBytes(of: field) { raw in
-                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
-            }
-        }
-        return UnameInfo(machine: text(info.machine), release: text(info.release))
-        #else
-        return UnameInfo(machine: "", release: "")
-        #endif
     }
 }

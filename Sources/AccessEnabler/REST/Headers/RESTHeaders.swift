@@ -55,6 +55,7 @@ enum RESTHeaders {
         deviceInfo: DeviceInfo? = nil, userAgent: String
     ) throws(RESTClientError) -> [(name: String, value: String)] {
         var headers: [(name: String, value: String)] = []
+        headers.reserveCapacity(8)
         if let accessToken {
             headers.append((RESTHeaderName.authorization, "Bearer \(accessToken)"))
         }
@@ -74,7 +75,7 @@ enum RESTHeaders {
             if let problem = status.validationProblem {
                 throw .invalidRequest(operation: operation, reason: "the partner framework status is invalid: \(problem)")
             }
-            headers.append((RESTHeaderName.partnerFrameworkStatus, status.headerValue))
+            headers.append((RESTHeaderName.partnerFrameworkStatus, status.cachedHeaderValue))
         }
         if let visitorID = context?.visitorID, !visitorID.isEmpty, operation.acceptsVisitorIdentifier {
             headers.append((RESTHeaderName.visitorIdentifier, visitorID))

@@ -1,32 +1,67 @@
 import Foundation
 
-/// Sends one prepared request through the transport and maps transport failures onto
-/// ``RESTClientError/transport(operation:_:)``.
+/// Sends one prepared request through the middleware chain and the transport, mapping
+/// transport failures onto ``RESTClientError/transport(operation:_:)``.
 ///
-/// The request timeout is enforced here as well as by the transport: a transport that
-/// ignores its `timeout` argument (an in-process one, a custom one) still cannot hold a
-/// flow much longer than the configured time, so every facade call ends. The backstop
-/// fires a little after the timeout, so a transport that keeps its own deadline reports
-/// it first (and decorators around it see their call end before the flow moves on).
+/// Every REST API V2 and DCR request of the SDK goes through one chain, outermost first:
+///
+/// 1. the caller's own middlewares (``AccessTokenMiddleware`` for `/api/v2` requests: signs
+///    the request, renews the token once after a `401`);
+/// 2. ``BackOffMiddleware``: an enhanced error whose `action` is `retry` is sent once more
+///    after the throttle wait, as ``BackOffPolicy`` decides;
+/// 3. ``ThrottleGateMiddleware``: waits while the host is throttled (after a `429`), and
+///    notes every new `429`;
+/// 4. ``RequestTimeoutMiddleware``: the request-timeout backstop around the transport.
+///
+/// A throttle wait or a back-off wait is not part of the request timeout: the timeout
+/// bounds each exchange with the server.
 struct RESTExchange: Sendable {
     let transport: any HTTPTransport
     let timeout: TimeInterval
+    /// The throttle state shared with the other clients of the same AccessEnabler; its
+    /// clock and sleeper time every wait of the chain, and its ``BackOffPolicy`` decides them.
+    let gate: ThrottleGate
+    /// The middlewares after the caller's own, outermost first.
+    let middlewares: [any RESTMiddleware]
 
-    /// How long after `timeout` the backstop gives up on the transport.
-    static let backstopGrace: TimeInterval = 0.25
+    /// Creates the standard chain over `transport`.
+    ///
+    /// - Parameters:
+    ///   - timeout: seconds one exchange with the server may take.
+    ///   - gate: the throttle state and back-off policy; by default one of its own on the
+    ///     wall clock.
+    init(transport: any HTTPTransport, timeout: TimeInterval, gate: ThrottleGate = ThrottleGate()) {
+        self.transport = transport
+        self.timeout = timeout
+        self.gate = gate
+        self.middlewares = [
+            BackOffMiddleware(policy: gate.policy, gate: gate),
+            ThrottleGateMiddleware(gate: gate),
+            RequestTimeoutMiddleware(timeout: timeout),
+        ]
+    }
 
-    func send(_ request: HTTPRequestMessage, operation: RESTOperation) async throws(RESTClientError) -> HTTPResponseMessage {
-        let result: Result<HTTPResponseMessage, TransportFailure>
-        if timeout.isFinite, timeout > 0 {
-            result = await withDeadline(seconds: timeout + Self.backstopGrace, fallback: .failure(.timedOut)) { [transport, timeout] in
-                do throws(TransportFailure) { return .success(try await transport.send(request, timeout: timeout)) } catch { return .failure(error) }
+    /// Sends `request` through `outer` (outermost first), then the standard chain, then the
+    /// transport.
+    func send(
+        _ request: HTTPRequestMessage, operation: RESTOperation, through outer: [any RESTMiddleware] = []
+    ) async throws(RESTClientError) -> HTTPResponseMessage {
+        let chain = outer.isEmpty ? middlewares : outer + middlewares
+        return try await run(chain, from: 0, request, operation)
+    }
+
+    private func run(
+        _ chain: [any RESTMiddleware], from index: Int, _ request: HTTPRequestMessage, _ operation: RESTOperation
+    ) async throws(RESTClientError) -> HTTPResponseMessage {
+        guard index < chain.count else {
+            do {
+                return try await transport.send(request, timeout: timeout)
+            } catch {
+                throw .transport(operation: operation, error)
             }
-        } else {
-            do { result = .success(try await transport.send(request, timeout: timeout)) } catch { result = .failure(error) }
         }
-        switch result {
-        case .success(let response): return response
-        case .failure(let failure): throw .transport(operation: operation, failure)
+        return try await chain[index].intercept(request, operation: operation) { [self] (next: HTTPRequestMessage) async throws(RESTClientError) -> HTTPResponseMessage in
+            try await run(chain, from: index + 1, next, operation)
         }
     }
 }

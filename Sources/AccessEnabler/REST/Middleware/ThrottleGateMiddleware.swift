@@ -1,0 +1,25 @@
+import Foundation
+
+/// Holds each request at the ``ThrottleGate`` while its host is throttled and tells the
+/// gate about every `429` that comes back. The `429` itself is passed up unchanged; the
+/// caller sees it as ``RESTClientError/throttled(operation:retryAfter:)``.
+struct ThrottleGateMiddleware: RESTMiddleware {
+    let gate: ThrottleGate
+
+    func intercept(
+        _ request: HTTPRequestMessage, operation: RESTOperation, next: @escaping RESTNext
+    ) async throws(RESTClientError) -> HTTPResponseMessage {
+        let host = ThrottleGate.key(for: request.url)
+        do {
+            try await gate.waitForTurn(host: host)
+        } catch {
+            throw .transport(operation: operation, .cancelled)
+        }
+        let response = try await next(request)
+        if response.status == 429 {
+            let arrival = gate.clock.now
+            gate.recordThrottling(host: host, retryAfter: RetryAfter.delay(in: response, now: arrival), arrival: arrival)
+        }
+        return response
+    }
+}

@@ -1,0 +1,157 @@
+import Foundation
+import Testing
+
+@testable import AccessEnabler
+
+/// The middleware chain with a scripted transport: order, token renewal after a `401`, the
+/// enhanced-error `retry` action retried once (not twice) after the throttle wait, the
+/// operation name on every request.
+@Suite("REST middleware chain", .timeLimit(.minutes(1)))
+struct RESTMiddlewareChainTests {
+    private let path = MiddlewareFixtures.profilesPath
+    private static let retryBody = #"{"status":403,"code":"network_connection_timeout","message":"Try again.","action":"retry"}"#
+
+    @Test func middlewaresRunOutermostFirstAndSeeTheAnswerInReverse() async throws {
+        let clock = ManualTimeSource()
+        let log = Log()
+        let exchange = RESTExchange(transport: ScriptedTransport(clock: clock), timeout: 5, gate: ThrottleGate(clock: clock))
+        let request = HTTPRequestMessage(method: "GET", url: FakeAdobePass.baseURL.appendingPathComponent("api/v2/SPX/profiles"))
+        let response = try await exchange.send(
+            request, operation: .profiles, through: [Recording(name: "outer", log: log), Recording(name: "inner", log: log)])
+        #expect(response.status == 200)
+        #expect(log.entries == ["outer in", "inner in", "inner out", "outer out"])
+        #expect(exchange.middlewares.map { String(describing: type(of: $0)) }
+            == ["BackOffMiddleware", "ThrottleGateMiddleware", "RequestTimeoutMiddleware"])
+    }
+
+    @Test func unauthorizedRenewsTheTokenAndRetriesOnce() async throws {
+        let clock = ManualTimeSource()
+        let transport = ScriptedTransport(clock: clock)
+        transport.script(path, .json(401, #"{"status":401,"code":"invalid_access_token_client_application","action":"retry"}"#))
+        let client = MiddlewareFixtures.client(transport, clock: clock)
+        _ = try await client.profiles(serviceProvider: "SPX", context: RESTFixtures.context())
+        #expect(transport.api.map { $0.request.header("Authorization") } == ["Bearer token-1", "Bearer token-2"])
+        #expect(transport.arrivals(at: "/o/client/register").count == 1)
+        #expect(transport.api.allSatisfy { $0.request.headers.first?.name == "Authorization" })
+        #expect(transport.api.allSatisfy { $0.request.headers.filter { $0.name == "Authorization" }.count == 1 })
+        #expect(clock.pendingWaitCount == 0, "a 401 is renewed at once, not backed off")
+    }
+
+    @Test func applicationRegistrationRegistersAgainBeforeTheRetry() async throws {
+        let clock = ManualTimeSource()
+        let transport = ScriptedTransport(clock: clock)
+        transport.script(path, .json(401, #"{"status":401,"code":"invalid_access_token_client_application","action":"application-registration"}"#))
+        let client = MiddlewareFixtures.client(transport, clock: clock)
+        _ = try await client.profiles(serviceProvider: "SPX", context: RESTFixtures.context())
+        #expect(transport.arrivals(at: "/o/client/register").count == 2)
+        #expect(transport.all.map(\.request.url.path) == [
+            "/o/client/register", "/o/client/token", path, "/o/client/register", "/o/client/token", path,
+        ])
+    }
+
+    @Test func retryActionIsRetriedOnceNotTwice() async throws {
+        let clock = ManualTimeSource()
+        let transport = ScriptedTransport(clock: clock)
+        transport.script(path, .json(403, Self.retryBody), .json(403, Self.retryBody), .json(403, Self.retryBody))
+        let client = MiddlewareFixtures.client(transport, clock: clock)
+        let start = clock.now
+        let call = failingTask { () async throws(RESTClientError) in
+            _ = try await client.profiles(serviceProvider: "SPX", context: RESTFixtures.context())
+        }
+        await eventually { clock.earliestWaitDeadline != nil }
+        #expect(clock.earliestWaitDeadline == start.addingTimeInterval(1))
+        #expect(transport.api.count == 1)
+        clock.advance(by: 1)
+        let error = await call.value
+        guard case .server(.profiles, 403, let enhanced?)? = error else {
+            Issue.record("expected the 403 after one retry, got \(String(describing: error))")
+            return
+        }
+        #expect(enhanced.code == "network_connection_timeout")
+        #expect(transport.api.count == 2, "one retry, not two")
+        #expect(transport.api.last?.at == start.addingTimeInterval(1))
+        #expect(clock.pendingWaitCount == 0)
+    }
+
+    @Test func retryActionThatSucceedsTheSecondTimeIsASuccess() async throws {
+        let clock = ManualTimeSource()
+        let transport = ScriptedTransport(clock: clock)
+        transport.script(path, HTTPResponseMessage(
+            status: 403, headers: [("Retry-After", "4")], body: Data(Self.retryBody.utf8)))
+        let client = MiddlewareFixtures.client(transport, clock: clock)
+        let start = clock.now
+        let call = Task { try await client.profiles(serviceProvider: "SPX", context: RESTFixtures.context()) }
+        await eventually { clock.earliestWaitDeadline != nil }
+        #expect(clock.earliestWaitDeadline == start.addingTimeInterval(4), "Retry-After lengthens the wait")
+        clock.advance(by: 4)
+        #expect(try await call.value.isEmpty)
+        #expect(transport.api.count == 2)
+    }
+
+    @Test func aCancelledBackOffEndsAsCancelled() async throws {
+        let clock = ManualTimeSource()
+        let transport = ScriptedTransport(clock: clock)
+        transport.script(path, .json(403, Self.retryBody))
+        let client = MiddlewareFixtures.client(transport, clock: clock)
+        let call = failingTask { () async throws(RESTClientError) in
+            _ = try await client.profiles(serviceProvider: "SPX", context: RESTFixtures.context())
+        }
+        await eventually { clock.earliestWaitDeadline != nil }
+        call.cancel()
+        #expect(await call.value == .transport(operation: .profiles, .cancelled))
+        #expect(transport.api.count == 1)
+    }
+
+    @Test func everyRequestCarriesItsOperationName() async throws {
+        let clock = ManualTimeSource()
+        let transport = ScriptedTransport(clock: clock)
+        transport.script("/api/v2/SPX/configuration", .json(200, #"{"mvpds":[]}"#))
+        let client = MiddlewareFixtures.client(transport, clock: clock)
+        _ = try? await client.configuration(serviceProvider: "SPX", context: RESTFixtures.context())
+        _ = try await client.profiles(serviceProvider: "SPX", context: RESTFixtures.context())
+        _ = try? await client.authorize(serviceProvider: "SPX", mvpd: "CableCo", resources: ["r"], context: RESTFixtures.context())
+        #expect(transport.all.map(\.request.operationName) == ["dcrRegister", "dcrToken", "configuration", "profiles", "authorize"])
+        // A label, not wire content.
+        var relabelled = transport.all[2].request
+        relabelled.operationName = "other"
+        #expect(relabelled == transport.all[2].request)
+    }
+
+    @Test func headersAreValidatedBeforeAnyTraffic() async throws {
+        let clock = ManualTimeSource()
+        let transport = ScriptedTransport(clock: clock)
+        let client = MiddlewareFixtures.client(transport, clock: clock)
+        var context = RESTFixtures.context()
+        context.deviceInfo.osName = "Plan 9"
+        let error = await restFailure { () async throws(RESTClientError) in
+            try await client.profiles(serviceProvider: "SPX", context: context)
+        }
+        guard case .invalidDeviceInfo? = error else {
+            Issue.record("expected invalidDeviceInfo, got \(String(describing: error))")
+            return
+        }
+        #expect(transport.all.isEmpty)
+    }
+}
+
+/// Notes when a request passes through it, in and out.
+private struct Recording: RESTMiddleware {
+    let name: String
+    let log: Log
+
+    func intercept(
+        _ request: HTTPRequestMessage, operation: RESTOperation, next: @escaping RESTNext
+    ) async throws(RESTClientError) -> HTTPResponseMessage {
+        log.add("\(name) in")
+        let response = try await next(request)
+        log.add("\(name) out")
+        return response
+    }
+}
+
+private final class Log: @unchecked Sendable {
+    private let lock = NSLock()
+    private var lines: [String] = []
+    func add(_ line: String) { lock.withLock { lines.append(line) } }
+    var entries: [String] { lock.withLock { lines } }
+}
