@@ -103,7 +103,7 @@ func finishSignIn(_ step: AuthenticationStep, with accessEnabler: AccessEnabler,
 }
 
 /// Signs the person in if needed and returns a media token for `resource`.
-func mediaToken(for resource: String, using accessEnabler: AccessEnabler, on screen: some SignInScreen) async throws -> MediaToken {
+func signInAndAuthorize(_ resource: String, using accessEnabler: AccessEnabler, on screen: some SignInScreen) async throws -> MediaToken {
     try await accessEnabler.configure(requestor: "REF30")
     try await finishSignIn(try await accessEnabler.authenticate(), with: accessEnabler, on: screen)
     return try await accessEnabler.authorize(resource)
@@ -166,6 +166,20 @@ final class LineBuffer: @unchecked Sendable {
     }
 }
 
+/// Where the pipe lives: the user's runtime directory, which only the user can enter.
+func redirectInboxPath() -> String {
+    (ProcessInfo.processInfo.environment["XDG_RUNTIME_DIR"] ?? NSTemporaryDirectory()) + "/mytvapp-redirect"
+}
+
+/// `mytvapp --redirect URL`, which the desktop runs: hands the URL to the running app and
+/// returns the exit status; `nil` when the arguments ask for something else.
+func forwardRedirect(arguments: [String], inboxPath: String) -> Int32? {
+    guard arguments.count == 3, arguments[1] == "--redirect" else { return nil }
+    if RedirectInbox.send(arguments[2], to: inboxPath) { return 0 }
+    FileHandle.standardError.write(Data("mytvapp is not running: start it, then sign in again.\n".utf8))
+    return 1
+}
+
 // MARK: - Migration.md: "Catching the redirect on Linux" (b) an http loopback redirect URL
 
 /// Listens on `http://127.0.0.1:PORT` for the browser arriving at the redirect URL.
@@ -204,6 +218,8 @@ final class LoopbackRedirectListener: Sendable {
             let connection = accept(descriptor, nil, nil)
             guard connection >= 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EBADF) }
             defer { Glibc.close(connection) }
+            var timeout = timeval(tv_sec: 5, tv_usec: 0)                        // a silent client cannot hold the app
+            setsockopt(connection, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
             var request = ""
             var bytes = [UInt8](repeating: 0, count: 4096)
             while request.utf8.count < 16_384, !request.contains("\r\n\r\n") {
@@ -232,14 +248,15 @@ final class LoopbackRedirectListener: Sendable {
 
 // MARK: - Migration.md: "Testing your app with PassSandbox"
 
-/// An AccessEnabler talking to a PassSandbox served on loopback, on the sandbox's clock.
+/// An AccessEnabler talking to a PassSandbox served on loopback HTTP, on the sandbox's
+/// clock. Shut the server down when the test ends (`server.shutdown()`).
 func makeSandboxedAccessEnabler(platform: AccessEnablerConfiguration.Platform) throws -> (AccessEnabler, PassSandbox, LoopbackHTTPServer) {
     let sandbox = PassSandbox()                                  // the built-in world; a manual clock at 2026-01-01
     let (server, baseURL) = try sandbox.serveOverLoopback()      // http://127.0.0.1:<a free port>
     var configuration = AccessEnablerConfiguration()
     configuration.environment = .custom(baseURL)
-    configuration.platform = platform
-    configuration.clock = sandbox.clock                          // one time for both: TTLs agree, polls wait for advance(by:)
+    configuration.platform = platform                            // .tvOS signs in on a second screen
+    configuration.clock = sandbox.clock                          // one time for both: expiries agree, polls wait for advance(by:)
     configuration.storageDirectory = FileManager.default.temporaryDirectory.appendingPathComponent("ae-\(UUID().uuidString)")
     let accessEnabler = AccessEnabler(softwareStatement: "STATEMENT", configuration: configuration)
     return (accessEnabler, sandbox, server)
@@ -376,12 +393,12 @@ func makeSandboxedAccessEnabler(platform: AccessEnablerConfiguration.Platform) t
         defer { server.shutdown(); Self.removeStorage(of: accessEnabler) }
         let screen = Screen()
         let person = Person(mvpd: "NotBoarded", sandbox: sandbox, redirectURL: accessEnabler.configuration.redirectURL, screen: screen)
-        let token = try await mediaToken(for: "news", using: accessEnabler, on: person)
+        let token = try await signInAndAuthorize("news", using: accessEnabler, on: person)
         #expect(token.resource == "news")
         #expect(sandbox.verifyMediaToken(token.serializedToken))
         #expect(screen.lines.count == (platform == .tvOS ? 1 : 0), "a TV shows one code; a phone opens the login page")
         // Signed in: the second time needs no screen at all.
-        #expect(try await mediaToken(for: "sports", using: accessEnabler, on: person).resource == "sports")
+        #expect(try await signInAndAuthorize("sports", using: accessEnabler, on: person).resource == "sports")
         #expect(screen.lines.count == (platform == .tvOS ? 1 : 0))
     }
 
@@ -389,7 +406,9 @@ func makeSandboxedAccessEnabler(platform: AccessEnablerConfiguration.Platform) t
         let (accessEnabler, sandbox, server) = try makeSandboxedAccessEnabler(platform: .iOS)
         defer { server.shutdown(); Self.removeStorage(of: accessEnabler) }
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("redirect-\(UUID().uuidString)").path
-        #expect(RedirectInbox.send("adobepass://ios.app", to: path) == false, "no app listens yet")
+        #expect(forwardRedirect(arguments: ["mytvapp"], inboxPath: path) == nil, "a normal start")
+        #expect(forwardRedirect(arguments: ["mytvapp", "--redirect", "adobepass://ios.app"], inboxPath: path) == 1, "no app listens yet")
+        #expect(redirectInboxPath().hasSuffix("/mytvapp-redirect"))
         let inbox = try RedirectInbox(path: path) { url in accessEnabler.handleExternalURL(url) }
 
         try await accessEnabler.configure(requestor: "REF30")
@@ -403,7 +422,7 @@ func makeSandboxedAccessEnabler(platform: AccessEnablerConfiguration.Platform) t
             .login(startingAt: url, username: "alice", password: "alice123", redirectPrefix: "adobepass://")
         #expect(landing.hasPrefix("adobepass://ios.app"))
         // What `mytvapp --redirect URL` does when the desktop opens the URL.
-        #expect(RedirectInbox.send(landing, to: path))
+        #expect(forwardRedirect(arguments: ["mytvapp", "--redirect", landing], inboxPath: path) == 0)
         #expect(await Self.firstAuthenticationStatus(on: events) == ACCESS_ENABLER_STATUS_SUCCESS)
         #expect(try await accessEnabler.authenticationStatus().isAuthenticated)
 
