@@ -64,7 +64,8 @@ enum ErrorClassification {
     static func decisionStatusID(for error: EnhancedError?) -> StatusID {
         guard let code = error?.code else { return .z500 }
         switch code {
-        case "authorization_denied_by_mvpd", "authorization_denied_by_parental_controls", "authorization_denied_by_hba_policies": return .z100
+        case "authorization_denied_by_mvpd", "authorization_denied_by_parental_controls", "authorization_denied_by_hba_policies",
+             "temporary_access_resources_limit_exceeded", "temporary_access_duration_limit_exceeded": return .z100
         case "network_connection_failure", "network_received_error", "network_read_timeout", "network_connection_timeout", "mvpd_unreachable": return .z120
         case "invalid_parameter_resources", "invalid_resource", "malformed_authorization_request", "invalid_resource_id", "resource_malformed": return .z130
         case "authorization_denied_by_degradation_rule": return .z169

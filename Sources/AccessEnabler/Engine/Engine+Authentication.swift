@@ -100,7 +100,7 @@ extension EntitlementEngine {
         }
         if action.actionName == "authorize" {
             do throws(RESTClientError) {
-                let profiles = try await client.profile(serviceProvider: requestor, mvpd: mvpd.id, context: context())
+                let profiles = try await client.profile(serviceProvider: requestor, mvpd: mvpd.id, context: context(mvpd: mvpd.id))
                 guard let profile = profiles.first(where: { $0.mvpd == mvpd.id }) ?? profiles.first else {
                     throw RESTClientError.malformedBody(operation: .profileForMVPD, reason: "the profile for \(mvpd.id) was missing from the answer")
                 }
@@ -132,11 +132,12 @@ extension EntitlementEngine {
             details: status.details, enhancedError: status.enhancedError)
     }
 
-    /// N111 when Adobe Pass says the TempPass time is used up, else `nil`.
+    /// N111 when Adobe Pass says the TempPass is used up (its time, or a promotional
+    /// TempPass's resources), else `nil`.
     static func usedUpTempPass(_ error: EnhancedError?, mvpd: MVPD) -> AdvancedStatus? {
-        guard let error, error.code == "temporary_access_duration_limit_exceeded" else { return nil }
+        guard let error, error.code == "temporary_access_duration_limit_exceeded" || error.code == "temporary_access_resources_limit_exceeded" else { return nil }
         return StatusCatalog.status(
-            .n111, message: "The TempPass time of \(mvpd.displayName) is used up: choose a regular TV provider to keep watching.",
+            .n111, message: "The TempPass of \(mvpd.displayName) is used up: choose a regular TV provider to keep watching.",
             details: error.details, enhancedError: error)
     }
 

@@ -43,7 +43,7 @@ extension EntitlementEngine {
         let decisions: [Decision]
         do {
             let client = client(for: profile.mvpd)
-            let context = context(partnerStatus: partnerStatus)
+            let context = context(partnerStatus: partnerStatus, mvpd: profile.mvpd)
             decisions = try await followingConfigurationAdvice { () async throws(RESTClientError) -> [Decision] in
                 try await client.authorize(serviceProvider: requestor, mvpd: profile.mvpd, resources: [resource], context: context)
             }
@@ -158,7 +158,7 @@ extension EntitlementEngine {
         for batch in batches {
             do {
                 let client = client(for: profile.mvpd)
-                let context = context(partnerStatus: partnerStatus)
+                let context = context(partnerStatus: partnerStatus, mvpd: profile.mvpd)
                 let decisions = try await followingConfigurationAdvice { () async throws(RESTClientError) -> [Decision] in
                     try await client.preauthorize(serviceProvider: profile.requestor, mvpd: profile.mvpd, resources: batch, context: context)
                 }

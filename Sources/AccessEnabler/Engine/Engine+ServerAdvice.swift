@@ -27,6 +27,9 @@ extension EntitlementEngine {
     func dropProfileIfTheServerEndedIt(_ error: EnhancedError?, resource: String? = nil) -> AdvancedStatus? {
         guard let error, error.action == "authentication", let requestor = requestorID else { return nil }
         store.removeProfile(requestor: requestor)
+        // A TempPass that is used up is a denial to report as such (Z100 with its reason):
+        // the caller reports it; the profile is gone all the same.
+        if error.code.hasPrefix("temporary_access_") { return nil }
         return StatusCatalog.status(
             .n130,
             message: "Adobe Pass no longer has this sign-in (\(error.code)): it was removed from this device; sign in again with getAuthentication().",

@@ -30,6 +30,9 @@ actor EntitlementEngine {
     var clientsByBaseURL: [String: RESTClient] = [:]
 
     var options = SDKOptions()
+    /// The user identity the app gave with getAuthentication/getAuthorization, encoded for
+    /// `AP-TempPass-Identity` (sent for TempPass MVPDs only: promotional TempPass).
+    var tempPassIdentity: String?
     /// The `device_info` option decoded (once, when set) over the default device information.
     var optionDeviceInfo: DeviceInfo?
     var requestorID: String? { didSet { publishRequestorState() } }
@@ -133,11 +136,17 @@ actor EntitlementEngine {
             optionDeviceInfo = options.deviceInfo.flatMap { Self.deviceInfo($0, over: defaultDeviceInfo) }
         case .setRequestor(let id, let serviceProviders): await setRequestor(id, serviceProviders: serviceProviders)
         case .checkAuthentication: await checkAuthentication()
-        case .getAuthentication(let force, let data, let filter): await getAuthentication(forceAuthn: force, data: data, filter: filter)
+        case .getAuthentication(let force, let data, let filter):
+            rememberTempPassIdentity(data)
+            await getAuthentication(forceAuthn: force, data: data, filter: filter)
         case .setSelectedProvider(let id): await setSelectedProvider(id)
         case .handleExternalURL(let url): await handleExternalURL(url)
-        case .checkAuthorization(let resource, let data): await checkAuthorization(resource, data: data)
-        case .getAuthorization(let resource, let data): await getAuthorization(resource, data: data)
+        case .checkAuthorization(let resource, let data):
+            rememberTempPassIdentity(data)
+            await checkAuthorization(resource, data: data)
+        case .getAuthorization(let resource, let data):
+            rememberTempPassIdentity(data)
+            await getAuthorization(resource, data: data)
         case .checkPreauthorizedResources(let resources, let cache): await checkPreauthorizedResources(resources, cache: cache)
         case .logout: await logout()
         case .getSelectedProvider: await getSelectedProvider()
@@ -170,10 +179,18 @@ actor EntitlementEngine {
 
     /// The request context every REST call carries: device identity, device information,
     /// options, and the partner status when one was validated.
-    func context(partnerStatus: PartnerFrameworkStatus? = nil) -> RequestContext {
-        RequestContext(
+    func context(partnerStatus: PartnerFrameworkStatus? = nil, mvpd: String? = nil) -> RequestContext {
+        var context = RequestContext(
             deviceIdentifier: store.deviceIdentifier, deviceInfo: deviceInfo, visitorID: options.visitorID,
             userAgent: configuration.userAgent, partnerStatus: partnerStatus, applicationProfile: options.applicationProfile)
+        if let mvpd, mvpdsByID[mvpd]?.isTempPass == true { context.tempPassIdentity = tempPassIdentity }
+        return context
+    }
+
+    /// Keeps the identity a call's data gives (promotional TempPass); calls without data
+    /// keep the one given before.
+    func rememberTempPassIdentity(_ data: [String: String]?) {
+        if let data, let value = TempPassIdentity.headerValue(data) { tempPassIdentity = value }
     }
 
     /// The device information: the `device_info` option when it decodes, else the

@@ -4,8 +4,11 @@ import Foundation
 /// removes its profile, media tokens and preauthorization answers in one atomic step.
 struct RequestorRecord: Codable, Sendable, Equatable {
     var requestor: String
-    /// The one current profile (the SDK keeps one authenticated MVPD per requestor).
+    /// The current profile: the MVPD the user chose last.
     var profile: StoredProfile?
+    /// A regular profile set aside while a TempPass of another MVPD is current: REST API V2
+    /// keeps both, and when the TempPass ends the regular sign-in counts again.
+    var standby: StoredProfile?
     /// Media tokens by resource.
     var authorizations: [String: StoredAuthorization] = [:]
     /// Cached preauthorization answers by resource.
@@ -13,7 +16,7 @@ struct RequestorRecord: Codable, Sendable, Equatable {
 
     /// Whether nothing is left to store.
     var isEmpty: Bool {
-        profile == nil && authorizations.isEmpty && preauthorizations.isEmpty
+        profile == nil && standby == nil && authorizations.isEmpty && preauthorizations.isEmpty
     }
 
     /// The record without media tokens and preauthorization answers that ended before `date`.
@@ -29,7 +32,7 @@ struct RequestorRecord: Codable, Sendable, Equatable {
 extension RequestorRecord: StoredValueValidating {
     var validationProblem: String? {
         if requestor.isEmpty { return "record without requestor" }
-        if let profile {
+        for profile in [profile, standby].compactMap({ $0 }) {
             if profile.requestor != requestor { return "profile of another requestor" }
             if let problem = profile.validationProblem { return problem }
         }

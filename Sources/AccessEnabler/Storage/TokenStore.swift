@@ -30,6 +30,8 @@ final class TokenStore: @unchecked Sendable {
     private let isPersistent: Bool
     private let system: StorageSystem
     private let onProblem: @Sendable (StorageProblem) -> Void
+    /// The clock (a TempPass that has ended gives way to the regular profile set aside).
+    private let now: @Sendable () -> Date
 
     private let stateLock = NSLock()
     private var snapshot: StorageSnapshot
@@ -69,6 +71,7 @@ final class TokenStore: @unchecked Sendable {
         self.writeBehind = writeBehind
         self.system = system
         self.onProblem = onProblem
+        self.now = now
         let configured = configuredDeviceIdentifier.flatMap { $0.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty ? nil : DeviceIdentifier.hashed($0) }
         // Writes of an earlier store over this directory land before this one reads.
         writeQueue.sync {}
@@ -177,9 +180,17 @@ final class TokenStore: @unchecked Sendable {
 
     // MARK: - Profiles
 
-    /// The current profile of `requestor`, expired or not (see ``StoredProfile/isValid(at:)``).
+    /// The current profile of `requestor`, expired or not (see ``StoredProfile/isValid(at:)``):
+    /// the one chosen last, or — once a TempPass chosen over a regular profile has ended —
+    /// that regular profile again.
     func profile(requestor: String) -> StoredProfile? {
-        stateLock.withLock { snapshot.requestors[requestor]?.profile }
+        let record = stateLock.withLock { snapshot.requestors[requestor] }
+        guard let record else { return nil }
+        if let current = record.profile, current.type == .temporary, let standby = record.standby {
+            let now = self.now()
+            if !current.isValid(at: now) && standby.isValid(at: now) { return standby }
+        }
+        return record.profile
     }
 
     /// The MVPD of `requestor`'s current profile.
@@ -187,17 +198,32 @@ final class TokenStore: @unchecked Sendable {
         profile(requestor: requestor)?.mvpd
     }
 
-    /// Makes `profile` the current profile of its requestor. When it is for another MVPD than
-    /// the previous profile, the media tokens of other MVPDs and the preauthorization answers
-    /// are dropped, since they were granted to the previous MVPD.
+    /// Makes `profile` the current profile of its requestor. A TempPass chosen over a valid
+    /// regular profile of another MVPD sets that one aside (it counts again when the TempPass
+    /// ends); any other profile replaces what was stored. When the MVPD changes, the
+    /// preauthorization answers go (they were the previous MVPD's), and so do media tokens
+    /// of MVPDs no longer stored.
     func setProfile(_ profile: StoredProfile) {
+        let now = self.now()
         updateRecord(of: profile.requestor) { record in
-            if let previous = record.profile, previous.mvpd != profile.mvpd {
-                record.authorizations = record.authorizations.filter { $0.value.mvpd == profile.mvpd }
+            let previous = record.profile
+            if profile.type == .temporary, let previous, previous.mvpd != profile.mvpd {
+                if previous.type != .temporary, previous.isValid(at: now) { record.standby = previous }
+            } else if profile.type != .temporary {
+                record.standby = nil
+            }
+            if let previous, previous.mvpd != profile.mvpd {
+                let kept = Set([profile.mvpd, record.standby?.mvpd].compactMap { $0 })
+                record.authorizations = record.authorizations.filter { kept.contains($0.value.mvpd) }
                 record.preauthorizations = [:]
             }
             record.profile = profile
         }
+    }
+
+    /// The regular profile set aside for a TempPass, if any.
+    func standbyProfile(requestor: String) -> StoredProfile? {
+        stateLock.withLock { snapshot.requestors[requestor]?.standby }
     }
 
     /// Removes `requestor`'s profile with its media tokens and preauthorization answers.

@@ -80,6 +80,15 @@ enum RESTOperation: String, Sendable, CaseIterable {
         }
     }
 
+    /// Whether the operation accepts `AP-TempPass-Identity` (promotional TempPass): the
+    /// decisions and the profile of one MVPD.
+    var acceptsTempPassIdentity: Bool {
+        switch self {
+        case .authorize, .preauthorize, .profileForMVPD: true
+        default: false
+        }
+    }
+
     /// Whether the operation accepts `AP-Visitor-Identifier`.
     var acceptsVisitorIdentifier: Bool {
         switch self {

@@ -18,6 +18,9 @@ struct RequestContext: Sendable, Equatable {
     /// The legacy `applicationProfile` option, sent as the configuration request's
     /// `profile` query parameter, when set.
     var applicationProfile: String?
+    /// The user identity for promotional TempPass, already encoded for `AP-TempPass-Identity`
+    /// (Base64 of its JSON), when the app gave one and the MVPD is a TempPass MVPD.
+    var tempPassIdentity: String?
 
     init(
         deviceIdentifier: String, deviceInfo: DeviceInfo, visitorID: String? = nil, userAgent: String = "",

@@ -8,6 +8,7 @@ enum RESTHeaderName {
     static let deviceInfo = "X-Device-Info"
     static let partnerFrameworkStatus = "AP-Partner-Framework-Status"
     static let visitorIdentifier = "AP-Visitor-Identifier"
+    static let tempPassIdentity = "AP-TempPass-Identity"
     static let accept = "Accept"
     static let userAgent = "User-Agent"
 }
@@ -79,6 +80,9 @@ enum RESTHeaders {
         }
         if let visitorID = context?.visitorID, !visitorID.isEmpty, operation.acceptsVisitorIdentifier {
             headers.append((RESTHeaderName.visitorIdentifier, visitorID))
+        }
+        if let identity = context?.tempPassIdentity, operation.acceptsTempPassIdentity {
+            headers.append((RESTHeaderName.tempPassIdentity, identity))
         }
         headers.append((RESTHeaderName.accept, RESTContentType.json))
         let agent = context.map(\.userAgent).flatMap { $0.isEmpty ? nil : $0 } ?? userAgent
