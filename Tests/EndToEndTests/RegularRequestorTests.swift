@@ -167,6 +167,28 @@ import Testing
     }
 
     @Test(arguments: bothWires)
+    func afterARelaunchAnMVPDIsStillServedByTheProviderItCameFrom(wire: ScenarioRunner.Wire) async throws {
+        // Both service providers know NotBoarded; the user signed in at the secondary's.
+        let harness = try RegularHarness(wire, worlds: [secondaryWorld(mvpds: ["FarCable"]), secondaryWorld(mvpds: ["NotBoarded", "FarCable"])])
+        defer { harness.stop() }
+        let providers = [harness.baseURLs[0].absoluteString, harness.baseURLs[1].absoluteString]
+        harness.sandboxes[0].inject(SandboxFault(latency: 0.5, remaining: 1), into: .configuration)
+        #expect(await harness.call { $0.setRequestor("REF30", serviceProviders: providers) } == ["setRequestorComplete(1)"])
+        try await harness.logIn(mvpd: "NotBoarded", expectDialog: ["displayProviderDialog(NotBoarded,FarCable)"])
+        #expect(await harness.call { $0.checkAuthorization("news") }.last == "setToken(news)")
+
+        // After a relaunch the primary answers first now, and knows FarCable; NotBoarded's
+        // calls still go to the secondary, with the client it registered there before.
+        harness.relaunch()
+        harness.sandboxes[1].inject(SandboxFault(latency: 0.5, remaining: 1), into: .configuration)
+        #expect(await harness.call { $0.setRequestor("REF30", serviceProviders: providers) } == ["setRequestorComplete(1)"])
+        #expect(harness.restCalls.filter { $0.hasPrefix("POST /o/client") }.isEmpty, "no new registration at either provider")
+        #expect(await harness.call { $0.checkAuthentication() } == ["sendTrackingData(0,true,NotBoarded)", authenticated])
+        #expect(await harness.call { $0.checkAuthorization("news") } == ["sendTrackingData(1,true,NotBoarded)", "setToken(news)"])
+        #expect(harness.capture.requests.first?.url.absoluteString.hasPrefix(harness.baseURLs[1].absoluteString) == true)
+    }
+
+    @Test(arguments: bothWires)
     func serviceProvidersAreQueriedConcurrently(wire: ScenarioRunner.Wire) async throws {
         let harness = try RegularHarness(wire, worlds: [.default, secondaryWorld(mvpds: ["FarCable"]), secondaryWorld(mvpds: ["NearCable"])])
         defer { harness.stop() }

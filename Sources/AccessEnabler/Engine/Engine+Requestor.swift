@@ -53,9 +53,11 @@ extension EntitlementEngine {
     private func clientForBaseURL(_ url: URL) -> RESTClient {
         let key = url.absoluteString
         if let existing = clientsByBaseURL[key] { return existing }
-        // Client credentials belong to the deployment that issued them: only the configured
-        // environment's are persisted; other service providers register once per launch.
-        let client = EntitlementEngine.makeClient(baseURL: url, softwareStatement: softwareStatement, configuration: configuration, credentials: InMemoryClientCredentialsCache(), throttleGate: throttleGate)
+        // Client credentials belong to the deployment that issued them: each service provider
+        // keeps its own, across launches (its profiles are bound to that client).
+        let client = EntitlementEngine.makeClient(
+            baseURL: url, softwareStatement: softwareStatement, configuration: configuration,
+            credentials: ServiceProviderCredentialsCache(store: store, baseURL: key), throttleGate: throttleGate)
         clientsByBaseURL[key] = client
         return client
     }

@@ -171,10 +171,16 @@ actor EntitlementEngine {
 
     // MARK: - Shared helpers
 
-    /// The REST client that serves `mvpd` (its service provider), or the primary one.
+    /// The REST client that serves `mvpd`: the service provider the user's profile with it
+    /// came from (even when another one answered the configuration first this launch), else
+    /// the one the configuration placed it at, else the primary one.
     func client(for mvpd: String?) -> RESTClient {
-        if let mvpd, let client = catalog?.clientForMVPD[mvpd] { return client }
-        return primaryClient
+        guard let mvpd else { return primaryClient }
+        if let requestorID, let profile = store.profile(requestor: requestorID), profile.mvpd == mvpd,
+           let url = profile.serviceProviderURL, let client = clientsByBaseURL[url] {
+            return client
+        }
+        return catalog?.clientForMVPD[mvpd] ?? primaryClient
     }
 
     /// The request context every REST call carries: device identity, device information,

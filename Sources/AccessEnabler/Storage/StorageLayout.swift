@@ -9,6 +9,7 @@ import Foundation
 ///     client-credentials.json                DCR client
 ///     access-token.json                      OAuth access token
 ///     requestor-<SHA-256 of requestor>.json  profile, media tokens, preauthorizations
+///     service-provider-<SHA-256 of URL>.json DCR client and token of an extra service provider
 /// ```
 /// Every file is 0600 and uses ``StorageEnvelope``. The requestor id is hashed into the file
 /// name so that any requestor string gives a safe, fixed-length name.
@@ -19,12 +20,14 @@ enum StorageLayout {
         static let clientCredentials = "clientCredentials"
         static let accessToken = "accessToken"
         static let requestor = "requestor"
+        static let serviceProviderClient = "serviceProviderClient"
     }
 
     static let identityFile = "identity.json"
     static let clientCredentialsFile = "client-credentials.json"
     static let accessTokenFile = "access-token.json"
     static let requestorFilePrefix = "requestor-"
+    static let serviceProviderFilePrefix = "service-provider-"
     static let fileExtension = ".json"
     /// The scratch file of the ``IntegrityCheckType/INTEGRITY_CHECK_ALL`` operability check.
     static let probeFile = "operability-probe.json"
@@ -39,6 +42,16 @@ enum StorageLayout {
         requestorFilePrefix + SHA256.hexDigest(Array(requestor.utf8)) + fileExtension
     }
 
+    /// The file holding the client registered at the service provider `baseURL`.
+    static func serviceProviderFile(_ baseURL: String) -> String {
+        serviceProviderFilePrefix + SHA256.hexDigest(Array(baseURL.utf8)) + fileExtension
+    }
+
+    /// Whether `name` is a service provider client file.
+    static func isServiceProviderFile(_ name: String) -> Bool {
+        name.hasPrefix(serviceProviderFilePrefix) && name.hasSuffix(fileExtension)
+    }
+
     /// Whether `name` is a requestor record file.
     static func isRequestorFile(_ name: String) -> Bool {
         name.hasPrefix(requestorFilePrefix) && name.hasSuffix(fileExtension)
@@ -46,7 +59,7 @@ enum StorageLayout {
 
     /// Whether `name` is a file this storage writes, other than the identity.
     static func isClearableFile(_ name: String) -> Bool {
-        name == clientCredentialsFile || name == accessTokenFile || isRequestorFile(name)
+        name == clientCredentialsFile || name == accessTokenFile || isRequestorFile(name) || isServiceProviderFile(name)
     }
 
     /// Whether `name` is a temporary file left by an interrupted write.

@@ -6,6 +6,8 @@ struct StorageSnapshot: Sendable, Equatable {
     var clientCredentials: StoredClientCredentials?
     var accessToken: StoredAccessToken?
     var requestors: [String: RequestorRecord] = [:]
+    /// The clients registered at extra service providers, by base URL.
+    var serviceProviderClients: [String: StoredServiceProviderClient] = [:]
 }
 
 /// What ``StorageLoader/load()`` found.
@@ -180,6 +182,12 @@ struct StorageLoader {
             snapshot.clientCredentials = credentials
         case StorageLayout.accessTokenFile:
             snapshot.accessToken = try decode(StoredAccessToken.self, data, StorageLayout.Kind.accessToken, protection, verify)
+        case _ where StorageLayout.isServiceProviderFile(name):
+            let client = try decode(StoredServiceProviderClient.self, data, StorageLayout.Kind.serviceProviderClient, protection, verify)
+            if verify, StorageLayout.serviceProviderFile(client.baseURL) != name {
+                throw .invalidValue("client of another service provider")
+            }
+            snapshot.serviceProviderClients[client.baseURL] = client
         default:
             let record = try decode(RequestorRecord.self, data, StorageLayout.Kind.requestor, protection, verify)
             if verify, StorageLayout.requestorFile(record.requestor) != name {

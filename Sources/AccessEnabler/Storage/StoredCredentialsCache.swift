@@ -21,3 +21,28 @@ struct StoredCredentialsCache: ClientCredentialsCache {
         store.setAccessToken(StoredAccessToken(value: token.value, expiresAt: token.expiresAt))
     }
 }
+
+/// The DCR client and access token of an extra service provider, kept in the ``TokenStore``
+/// under its base URL, so a relaunch reuses the client its profiles are bound to.
+struct ServiceProviderCredentialsCache: ClientCredentialsCache {
+    let store: TokenStore
+    let baseURL: String
+
+    func loadClientCredentials() -> DCRClientCredentials? {
+        store.serviceProviderClient(baseURL: baseURL)?.credentials.map { DCRClientCredentials(clientID: $0.clientID, clientSecret: $0.clientSecret) }
+    }
+
+    func saveClientCredentials(_ credentials: DCRClientCredentials) {
+        store.updateServiceProviderClient(baseURL: baseURL) {
+            $0.credentials = StoredClientCredentials(clientID: credentials.clientID, clientSecret: credentials.clientSecret)
+        }
+    }
+
+    func loadAccessToken() -> DCRAccessToken? {
+        store.serviceProviderClient(baseURL: baseURL)?.accessToken.map { DCRAccessToken(value: $0.value, expiresAt: $0.expiresAt) }
+    }
+
+    func saveAccessToken(_ token: DCRAccessToken) {
+        store.updateServiceProviderClient(baseURL: baseURL) { $0.accessToken = StoredAccessToken(value: token.value, expiresAt: token.expiresAt) }
+    }
+}

@@ -178,6 +178,26 @@ final class TokenStore: @unchecked Sendable {
         persist(token, kind: StorageLayout.Kind.accessToken, file: StorageLayout.accessTokenFile, subject: "the access token", change: change)
     }
 
+    // MARK: - Extra service providers
+
+    /// The client and token registered at the service provider `baseURL`, if any.
+    func serviceProviderClient(baseURL: String) -> StoredServiceProviderClient? {
+        stateLock.withLock { snapshot.serviceProviderClients[baseURL] }
+    }
+
+    /// Changes the client and token stored for the service provider `baseURL`.
+    func updateServiceProviderClient(baseURL: String, _ change: (inout StoredServiceProviderClient) -> Void) {
+        let (record, number) = stateLock.withLock {
+            var record = snapshot.serviceProviderClients[baseURL] ?? StoredServiceProviderClient(baseURL: baseURL)
+            change(&record)
+            snapshot.serviceProviderClients[baseURL] = record
+            return (record, nextChange())
+        }
+        persist(
+            record, kind: StorageLayout.Kind.serviceProviderClient, file: StorageLayout.serviceProviderFile(baseURL),
+            subject: "the client registered at \(baseURL)", change: number)
+    }
+
     // MARK: - Profiles
 
     /// The current profile of `requestor`, expired or not (see ``StoredProfile/isValid(at:)``):
