@@ -38,8 +38,22 @@ extension EntitlementEngine {
             case .fetchProfile(let flow, let session):
                 startPollFetch(flow, session: session)
             case .store(let profile):
+                reportClockDifferenceIfNew()
                 store.setProfile(profile)
             case .succeed(let pending, let cached):
+                if !cached, let expired = newProfileExpiredByAdobesTime() {
+                    // A sign-in that is over already is not a success (a clock set far
+                    // ahead with no Date header to correct it).
+                    emitStatus(expired)
+                    emitTracking(authenticationSucceeded: false, profile: nil, cached: false)
+                    emit(.setAuthenticationStatus(ACCESS_ENABLER_STATUS_ERROR, errorCode: GENERIC_AUTHENTICATION_ERROR))
+                    if let pending {
+                        await on(behalfOf: pending.owner) {
+                            emit(.tokenRequestFailed(pending.resource, errorCode: USER_NOT_AUTHENTICATED_ERROR, description: expired.message ?? ""))
+                        }
+                    }
+                    continue
+                }
                 emitTracking(authenticationSucceeded: true, profile: requestorID.flatMap { store.profile(requestor: $0) }, cached: cached)
                 emit(.setAuthenticationStatus(ACCESS_ENABLER_STATUS_SUCCESS, errorCode: USER_AUTHENTICATED))
                 if let pending { await on(behalfOf: pending.owner) { await authorize(pending.resource, data: pending.data) } }

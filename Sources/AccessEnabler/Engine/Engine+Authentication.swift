@@ -26,11 +26,11 @@ extension EntitlementEngine {
         guard let requestor = requestorID else { return AuthenticationVerdict() }
         let stored = store.profile(requestor: requestor)
         var snapshot: PartnerSnapshot?
-        if AuthenticationCheck.needsPartner(profile: stored, catalog: catalog, partnerConfigured: configuration.partnerFramework != nil, now: now),
+        if AuthenticationCheck.needsPartner(profile: stored, catalog: catalog, partnerConfigured: configuration.partnerFramework != nil, now: adobeNow),
            let signIn = partnerSignIn() {
             snapshot = await signIn.snapshot()
         }
-        let verdict = AuthenticationCheck.verdict(profile: stored, catalog: catalog, snapshot: snapshot, now: now)
+        let verdict = AuthenticationCheck.verdict(profile: stored, catalog: catalog, snapshot: snapshot, now: adobeNow)
         return AuthenticationVerdict(profile: verdict.profile, partnerStatus: verdict.status, snapshot: snapshot)
     }
 
@@ -94,7 +94,9 @@ extension EntitlementEngine {
         }
         if action.actionName == "authenticate", let code = action.code, let url = action.url {
             let absolute = URL(string: url, relativeTo: client.baseURL)?.absoluteString ?? url
-            let session = AuthenticationSession(mvpd: mvpd.id, code: code, notAfter: action.notAfter, now: now)
+            // The session's end is Adobe's time: the wait is timed on the device clock.
+            let notAfter = action.notAfter?.addingTimeInterval(-serverClock.correction)
+            let session = AuthenticationSession(mvpd: mvpd.id, code: code, notAfter: notAfter, now: now)
             await perform(machine.loginNeeded(flow, session: session, url: absolute, displayName: mvpd.displayName, screen: screen, now: now))
             return
         }

@@ -79,7 +79,7 @@ extension EntitlementEngine {
         if decision.authorized, let token = decision.token {
             store.setAuthorization(StoredAuthorization(
                 requestor: requestor, mvpd: profile.mvpd, resource: resource, serializedToken: token.serializedToken,
-                notBefore: token.notBefore ?? now, notAfter: token.notAfter ?? decision.notAfter ?? now))
+                notBefore: token.notBefore ?? adobeNow, notAfter: token.notAfter ?? decision.notAfter ?? adobeNow))
             if decision.source == "degradation" {
                 emitStatus(StatusCatalog.status(.z010, message: "\(profile.mvpd) is degraded: \(resource) is authorized by a degradation rule.", resource: resource))
             } else if decision.source == "temppass" {
@@ -116,7 +116,7 @@ extension EntitlementEngine {
             emit(.preauthorizedResources([]))
             return
         }
-        var ledger = PreauthorizationLedger(requested: resources, cached: store.preauthorizations(requestor: profile.requestor), useCache: cache, now: now)
+        var ledger = PreauthorizationLedger(requested: resources, cached: store.preauthorizations(requestor: profile.requestor), useCache: cache, now: adobeNow)
         if let error = await askMissing(&ledger, profile: profile, snapshot: verdict.snapshot) {
             emitStatus(dropProfileIfTheServerEndedIt(error.enhancedError)
                 ?? StatusCatalog.status(.p100, message: "Preauthorization failed: \(error.message)", details: error.enhancedError?.details, enhancedError: error.enhancedError))
@@ -140,7 +140,7 @@ extension EntitlementEngine {
         // REST API V2 has no control over Adobe Pass's own cache: REMOTE_CACHE cannot be honoured.
         var ledger = PreauthorizationLedger(
             requested: request.resources, cached: store.preauthorizations(requestor: profile.requestor),
-            useCache: request.isEnabled(.LOCAL_CACHE), now: now)
+            useCache: request.isEnabled(.LOCAL_CACHE), now: adobeNow)
         if let error = await askMissing(&ledger, profile: profile, snapshot: verdict.snapshot) {
             _ = dropProfileIfTheServerEndedIt(error.enhancedError)
             emit(.preauthorizeResult(Self.preauthorizeOutcome(for: error), callback))
@@ -165,7 +165,7 @@ extension EntitlementEngine {
                 ledger.record(decisions)
                 store.setPreauthorizations(
                     requestor: profile.requestor,
-                    store.preauthorizations(requestor: profile.requestor).merging(ledger.answersToCache(decisions, now: now)) { $1 })
+                    store.preauthorizations(requestor: profile.requestor).merging(ledger.answersToCache(decisions, now: adobeNow)) { $1 })
             } catch {
                 return error
             }

@@ -12,7 +12,7 @@ extension EntitlementEngine {
     /// id) and user metadata from the profile's attributes.
     func getMetadata(_ query: MetadataQuery, arguments: MetadataArguments) async {
         let profile = requestorID.flatMap { store.profile(requestor: $0) }
-        let validProfile = profile.flatMap { $0.isValid(at: now) ? $0 : nil }
+        let validProfile = profile.flatMap { $0.isValid(at: adobeNow) ? $0 : nil }
         switch query {
         case .authentication:
             emit(.setMetadataStatus(validProfile.map { .string(epochMilliseconds($0.notAfter)) }, encrypted: false, key: query.key, arguments: arguments))

@@ -36,6 +36,7 @@ extension EntitlementEngine {
         case .success(let merged):
             catalog = merged
             requestorState = .ready
+            reportClockDifferenceIfNew()
         }
 
         if let signIn = partnerSignIn() {
@@ -57,7 +58,8 @@ extension EntitlementEngine {
         // keeps its own, across launches (its profiles are bound to that client).
         let client = EntitlementEngine.makeClient(
             baseURL: url, softwareStatement: softwareStatement, configuration: configuration,
-            credentials: ServiceProviderCredentialsCache(store: store, baseURL: key), throttleGate: throttleGate)
+            credentials: ServiceProviderCredentialsCache(store: store, baseURL: key), throttleGate: throttleGate,
+            serverClock: serverClock)
         clientsByBaseURL[key] = client
         return client
     }
@@ -118,11 +120,11 @@ extension EntitlementEngine {
         guard let requestor = requestorID else { return }
         let stored = store.profile(requestor: requestor)
         if let stored, stored.type == .appleSSO,
-           ProfileValidity.evaluate(stored, configuredMVPDs: mvpdsByID, partner: snapshot, now: now) == .partnerSignInGone {
+           ProfileValidity.evaluate(stored, configuredMVPDs: mvpdsByID, partner: snapshot, now: adobeNow) == .partnerSignInGone {
             store.removeProfile(requestor: requestor)
         }
         if let current = store.profile(requestor: requestor),
-           ProfileValidity.evaluate(current, configuredMVPDs: mvpdsByID, partner: snapshot, now: now) == .valid {
+           ProfileValidity.evaluate(current, configuredMVPDs: mvpdsByID, partner: snapshot, now: adobeNow) == .valid {
             return
         }
         guard let providerID = snapshot.signedInProvider(at: now),

@@ -36,3 +36,31 @@ extension EntitlementEngine {
             details: error.details, resource: resource, enhancedError: error)
     }
 }
+
+extension EntitlementEngine {
+    /// Status CFG100 (warning) the first time the device clock is found far from Adobe
+    /// Pass's: the SDK corrects for it, but the app should have the user fix the clock.
+    func reportClockDifferenceIfNew() {
+        guard let offset = serverClock.takeUnreportedOffset() else { return }
+        let direction = offset > 0 ? "behind" : "ahead of"
+        emitStatus(StatusCatalog.status(
+            .cfg100,
+            message: "This device's clock is \(Self.duration(abs(offset))) \(direction) Adobe Pass's. The SDK judges sign-ins with Adobe's time, but ask the user to set the correct date and time.",
+            details: "offset \(Int(offset.rounded())) s"))
+    }
+
+    /// CFG100 when the profile just stored is already over by Adobe's time as far as this
+    /// device can tell; `nil` when it is valid.
+    func newProfileExpiredByAdobesTime() -> AdvancedStatus? {
+        guard let requestorID, let profile = store.profile(requestor: requestorID), !profile.isValid(at: adobeNow) else { return nil }
+        return StatusCatalog.status(
+            .cfg100,
+            message: "The new sign-in with \(profile.mvpd) is already over by this device's clock: check the device's date and time, then sign in again.")
+    }
+
+    private static func duration(_ seconds: TimeInterval) -> String {
+        if seconds >= 86_400 { return "\(Int((seconds / 86_400).rounded())) day(s)" }
+        if seconds >= 3_600 { return "\(Int((seconds / 3_600).rounded())) hour(s)" }
+        return "\(Int((seconds / 60).rounded())) minute(s)"
+    }
+}

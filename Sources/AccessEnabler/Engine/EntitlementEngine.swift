@@ -25,6 +25,8 @@ actor EntitlementEngine {
     let sleeper: any Sleeper
     /// Adobe's throttling, as seen by this AccessEnabler: shared by every REST client.
     let throttleGate: ThrottleGate
+    /// How far the device clock is from Adobe Pass's.
+    let serverClock: ServerClock
     /// The REST client of the configured environment; `serviceProviders` add more, keyed by base URL.
     let primaryClient: RESTClient
     var clientsByBaseURL: [String: RESTClient] = [:]
@@ -56,8 +58,9 @@ actor EntitlementEngine {
 
     init(
         softwareStatement: String, configuration: AccessEnablerConfiguration, store: TokenStore, dispatcher: CallbackDispatcher,
-        mailbox: EngineMailbox, published: PublishedRequestorState, tracking: TrackingFields
+        mailbox: EngineMailbox, published: PublishedRequestorState, tracking: TrackingFields, serverClock: ServerClock
     ) {
+        self.serverClock = serverClock
         self.published = published
         self.tracking = tracking
         self.softwareStatement = softwareStatement
@@ -72,22 +75,28 @@ actor EntitlementEngine {
         self.throttleGate = gate
         self.primaryClient = EntitlementEngine.makeClient(
             baseURL: configuration.environment.baseURL, softwareStatement: softwareStatement, configuration: configuration,
-            credentials: StoredCredentialsCache(store: store), throttleGate: gate)
+            credentials: StoredCredentialsCache(store: store), throttleGate: gate, serverClock: serverClock)
         self.clientsByBaseURL[configuration.environment.baseURL.absoluteString] = primaryClient
     }
 
     static func makeClient(
         baseURL: URL, softwareStatement: String, configuration: AccessEnablerConfiguration, credentials: any ClientCredentialsCache,
-        throttleGate: ThrottleGate
+        throttleGate: ThrottleGate, serverClock: ServerClock
     ) -> RESTClient {
-        let transport: any HTTPTransport = configuration.diagnostics.map { DiagnosticTransport(inner: configuration.transport, report: $0) } ?? configuration.transport
+        let reported: any HTTPTransport = configuration.diagnostics.map { DiagnosticTransport(inner: configuration.transport, report: $0) } ?? configuration.transport
+        let transport = ServerDateTransport(inner: reported, clock: configuration.clock, serverClock: serverClock)
         return RESTClient(
             baseURL: baseURL, softwareStatement: softwareStatement, transport: transport,
             timeout: configuration.requestTimeout, credentials: credentials, timeSource: configuration.clock,
             userAgent: configuration.userAgent, throttleGate: throttleGate)
     }
 
+    /// The device clock: what poll timers and back-offs are set on.
     var now: Date { configuration.clock.now }
+    /// Adobe Pass's time as this device can tell it: the device clock corrected by the
+    /// measured difference when it is significant. Adobe's timestamps (profiles, media
+    /// tokens, cached decisions) are judged with it.
+    var adobeNow: Date { configuration.clock.now.addingTimeInterval(serverClock.correction) }
 
     private func publishRequestorState() {
         published.publish(PublishedRequestorState.Snapshot(requestorID: requestorID, state: requestorState, catalog: catalog))

@@ -27,6 +27,8 @@ public final class AccessEnabler: @unchecked Sendable {
     private let published = PublishedRequestorState()
     /// Tracking event fields, shared with the engine.
     private let tracking: TrackingFields
+    /// How far the device clock is from Adobe Pass's, shared with the engine.
+    private let serverClock: ServerClock
     /// State of the async API: the call whose second-screen sign-in ``secondScreenSignIn()`` waits for.
     let asyncState = NSLockedValue(AsyncState())
 
@@ -70,15 +72,17 @@ public final class AccessEnabler: @unchecked Sendable {
         let dispatcher = CallbackDispatcher(queue: configuration.callbackQueue, diagnostics: configuration.diagnostics)
         tracking = TrackingFields(platform: configuration.platform)
         let clock = configuration.clock
+        let serverClock = ServerClock()
+        self.serverClock = serverClock
         let problems = StorageProblemRelay()
         let store = TokenStore(
             directory: configuration.storageDirectory, softwareStatement: softwareStatement, integrityCheck: storageCheck,
             writeBehind: true, configuredDeviceIdentifier: configuration.deviceIdentifier,
-            onProblem: { problems.report($0) }, now: { clock.now })
+            onProblem: { problems.report($0) }, now: { clock.now.addingTimeInterval(serverClock.correction) })
         let mailbox = EngineMailbox(activity: ActivityTracker())
         let engine = EntitlementEngine(
             softwareStatement: softwareStatement, configuration: configuration, store: store, dispatcher: dispatcher,
-            mailbox: mailbox, published: published, tracking: tracking)
+            mailbox: mailbox, published: published, tracking: tracking, serverClock: serverClock)
         self.dispatcher = dispatcher
         self.engine = engine
         self.store = store
@@ -162,7 +166,7 @@ public final class AccessEnabler: @unchecked Sendable {
             return AuthenticationCheck.callbacks(requestorProblem: problem)
         case .ready:
             let stored = state.requestorID.flatMap { store.profile(requestor: $0) }
-            let now = configuration.clock.now
+            let now = configuration.clock.now.addingTimeInterval(serverClock.correction)
             guard !AuthenticationCheck.needsPartner(profile: stored, catalog: state.catalog, partnerConfigured: configuration.partnerFramework != nil, now: now) else { return nil }
             let verdict = AuthenticationCheck.verdict(profile: stored, catalog: state.catalog, snapshot: nil, now: now)
             return AuthenticationCheck.callbacks(profile: verdict.profile, status: verdict.status, tracking: tracking)

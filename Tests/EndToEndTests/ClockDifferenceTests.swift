@@ -1,0 +1,93 @@
+import AccessEnabler
+import AccessEnablerScenarios
+import Foundation
+import PassSandbox
+import Testing
+
+/// A device whose clock is far from Adobe Pass's: the difference is measured from the
+/// `Date` header, reported once as CFG100 (warning), and Adobe's timestamps are judged with
+/// it — a fresh sign-in is never reported as a success that the next check denies.
+@Suite struct ClockDifferenceTests {
+    /// The scenario clock, read `offset` seconds off (a device clock set wrong); waits are
+    /// converted, so moving the scenario clock still wakes the SDK.
+    struct SkewedClock: TimeSource, Sleeper {
+        let base: any TimeSource & Sleeper
+        let offset: TimeInterval
+        var now: Date { base.now.addingTimeInterval(offset) }
+        func sleep(until deadline: Date) async throws(CancellationError) {
+            try await base.sleep(until: deadline.addingTimeInterval(-offset))
+        }
+    }
+
+    /// A transport (a proxy, say) that drops the `Date` header: the difference cannot be measured.
+    struct DateStripping: HTTPTransport {
+        let inner: any HTTPTransport
+        func send(_ request: HTTPRequestMessage, timeout: TimeInterval) async throws(TransportFailure) -> HTTPResponseMessage {
+            var response = try await inner.send(request, timeout: timeout)
+            response.headers.removeAll { $0.name.lowercased() == "date" }
+            return response
+        }
+    }
+
+    static func rig(
+        _ wire: ScenarioRunner.Wire, offset: TimeInterval, screen: AccessEnablerConfiguration.LoginScreen = .thisDevice, stripDate: Bool = false
+    ) throws -> Rig {
+        try Rig(wire, configuration: { configuration in
+            if let base = configuration.clock as? any TimeSource & Sleeper {
+                configuration.clock = SkewedClock(base: base, offset: offset)
+            }
+            if stripDate { configuration.transport = DateStripping(inner: configuration.transport) }
+        }, scenario: { scenario in
+            scenario.platform = .tvOS
+            scenario.loginScreen = screen
+        })
+    }
+
+    @Test(arguments: bothWires, [2 * 86_400, -2 * 86_400] as [TimeInterval])
+    func aDeviceClockDaysOffIsReportedAndCorrectedFor(wire: ScenarioRunner.Wire, offset: TimeInterval) async throws {
+        let rig = try Self.rig(wire, offset: offset)
+        #expect(try await rig.run(.setRequestor("REF30", serviceProviders: nil)) == ["status(CFG100,warning)", "setRequestorComplete(1)"])
+        let warning = try #require(rig.lines("status").first)
+        #expect(warning["message"]?.stringValue?.contains(offset > 0 ? "ahead of" : "behind") == true)
+        // A 24-hour profile: by the wrong clock it is already over (or not begun), by
+        // Adobe's time it is valid — and it is reported and kept as valid.
+        try await rig.logIn()
+        #expect(try await rig.run(.checkAuthentication) == ["sendTrackingData(0,true,NotBoarded)", authenticated])
+        #expect(try await rig.run(.checkAuthorization("news")).last == "setToken(news)")
+        #expect(try await rig.run(.getMetadata(opCode: "authentication", key: nil, resource: nil)).first?.hasPrefix("setMetadataStatus(0,false,\"") == true)
+        // Reported once.
+        #expect(try await rig.run(.setRequestor("REF30", serviceProviders: nil)) == ["setRequestorComplete(1)"])
+    }
+
+    @Test(arguments: bothWires)
+    func aSecondScreenWaitIsTimedWithAdobesEndOfTheCode(wire: ScenarioRunner.Wire) async throws {
+        // The device is a day behind: by its clock the code would last a day and a half.
+        let rig = try Self.rig(wire, offset: -86_400, screen: .secondScreen)
+        #expect(try await rig.run(.setRequestor("REF30", serviceProviders: nil)).last == "setRequestorComplete(1)")
+        #expect(try await rig.run(.getAuthentication(forceAuthn: false, filter: [], featured: [])) == [regularDialog])
+        #expect(try await rig.run(.setSelectedProvider("NotBoarded")).last == "status(REGCODE,info)")
+        #expect(try await rig.run(.advanceClock(1_801)) == [
+            "status(N130,error)", "sendTrackingData(0,false,)", "setAuthenticationStatus(0,\(GENERIC_AUTHENTICATION_ERROR))",
+        ])
+    }
+
+    @Test(arguments: bothWires)
+    func withoutAServerDateASignInThatIsAlreadyOverIsNotASuccess(wire: ScenarioRunner.Wire) async throws {
+        let rig = try Self.rig(wire, offset: 2 * 86_400, stripDate: true)
+        #expect(try await rig.run(.setRequestor("REF30", serviceProviders: nil)) == ["setRequestorComplete(1)"])
+        #expect(try await rig.run(.getAuthentication(forceAuthn: false, filter: [], featured: [])) == [regularDialog])
+        #expect(try await rig.run(.setSelectedProvider("NotBoarded")).last == "navigateToUrl(authenticate)")
+        #expect(try await rig.run(.login(username: "alice", password: "alice123")) == [
+            "status(CFG100,warning)", "sendTrackingData(0,false,)", "setAuthenticationStatus(0,\(GENERIC_AUTHENTICATION_ERROR))",
+        ])
+        #expect(try await rig.run(.checkAuthentication).last == notAuthenticated)
+    }
+
+    @Test(arguments: bothWires)
+    func aSmallDifferenceIsOrdinaryDriftAndNotReported(wire: ScenarioRunner.Wire) async throws {
+        let rig = try Self.rig(wire, offset: 90)
+        #expect(try await rig.run(.setRequestor("REF30", serviceProviders: nil)) == ["setRequestorComplete(1)"])
+        try await rig.logIn()
+        #expect(try await rig.run(.checkAuthentication).last == authenticated)
+    }
+}
