@@ -189,6 +189,15 @@ import Testing
     }
 
     @Test(arguments: bothWires)
+    func aGetAuthorizationWhileACodeIsPolledIsRefusedAndTheCodeGoesOn(wire: ScenarioRunner.Wire) async throws {
+        let rig = try await Self.rig(wire)
+        try await Self.requestCode(rig)
+        #expect(try await rig.run(.getAuthorization("news")) == ["status(N500,error)", "tokenRequestFailed(news,\(USER_NOT_AUTHENTICATED_ERROR))"])
+        #expect(rig.lines("status").first?["message"]?.stringValue?.contains("second screen") == true)
+        #expect(try await rig.run(.login(username: "alice", password: "alice123")) == ["sendTrackingData(0,true,NotBoarded)", authenticated])
+    }
+
+    @Test(arguments: bothWires)
     func thisDeviceStillOpensTheLoginPageOnTvOS(wire: ScenarioRunner.Wire) async throws {
         let rig = try await Self.rig(wire) { $0.loginScreen = .thisDevice }
         #expect(try await rig.run(.getAuthentication(forceAuthn: false, filter: [], featured: [])) == [regularDialog])
