@@ -37,8 +37,8 @@ struct DecisionPreauthorizationLedgerTests {
         var ledger = PreauthorizationLedger(requested: ["news", "premium", "sports"], cached: ["sports": cached("sports", true)], useCache: true, now: now)
         let denial = EnhancedError(status: 403, code: "authorization_denied_by_mvpd", message: "User not authorized", details: "Not in your package.")
         ledger.record([
-            Decision(resource: "premium", serviceProvider: "REF30", mvpd: "M", source: "mvpd", authorized: false, error: denial),
-            Decision(resource: "news", serviceProvider: "REF30", mvpd: "M", source: "mvpd", authorized: true),
+            Decision(resource: "premium", serviceProvider: "REF30", mvpd: "M", source: .mvpd, authorized: false, error: denial),
+            Decision(resource: "news", serviceProvider: "REF30", mvpd: "M", source: .mvpd, authorized: true),
         ])
         #expect(ledger.permitted == ["news", "sports"])
         #expect(ledger.resourceDecisions == [

@@ -73,9 +73,9 @@ struct RESTOperationWireTests {
         #expect(request.header("AP-Visitor-Identifier") == "ecid-1")
         #expect(request.header("AP-Partner-Framework-Status") == nil)
 
-        #expect(action.actionName == "authenticate")
-        #expect(action.actionType == "interactive")
-        #expect(action.reasonType == "none")
+        #expect(action.actionName == .authenticate)
+        #expect(action.actionType == .interactive)
+        #expect(action.reasonType == .noReason)
         #expect(action.code == "ABC1234")
         #expect(action.url == "/api/v2/authenticate/SPX/ABC1234")
         #expect(action.mvpd == "CableCo")
@@ -97,7 +97,7 @@ struct RESTOperationWireTests {
         let resume = try await client.createSession(
             serviceProvider: "SPX", mvpd: "CableCo", domainName: "example.com", redirectURL: URL(string: "adobepass://ios.app")!,
             context: RESTFixtures.context())
-        #expect(resume.actionName == "resume")
+        #expect(resume.actionName == .resume)
         #expect(resume.missingParameters == ["mvpd", "domainName"])
         #expect(resume.notBefore == Date(timeIntervalSince1970: 1_767_225_600))
 
@@ -108,7 +108,7 @@ struct RESTOperationWireTests {
         let authorize = try await client.createSession(
             serviceProvider: "SPX", mvpd: "TempPass_X", domainName: "example.com", redirectURL: "adobepass://ios.app",
             context: RESTFixtures.context())
-        #expect(authorize.actionName == "authorize" && authorize.reasonType == "temporary")
+        #expect(authorize.actionName == .authorize && authorize.reasonType == .temporary)
         #expect(authorize.code == nil && authorize.notBefore == nil && authorize.missingParameters.isEmpty)
     }
 
@@ -263,8 +263,8 @@ struct RESTOperationWireTests {
         #expect(provider?["id"] as? String == "cable-co")
         #expect(provider?["expirationDate"] as? String == "1767300000000")
 
-        #expect(action.actionName == "partner_profile")
-        #expect(action.actionType == "direct")
+        #expect(action.actionName == .partnerProfile)
+        #expect(action.actionType == .direct)
         #expect(action.mvpd == "CableCo")
         #expect(action.authenticationRequest == PartnerAuthenticationRequest(type: "saml", request: "PHNhbWw+", attributesNames: ["uid", "NameID"]))
     }
@@ -279,7 +279,7 @@ struct RESTOperationWireTests {
         let client = RESTFixtures.client(server)
         let context = RESTFixtures.context(partnerStatus: PartnerFrameworkStatus(accessStatus: "denied"))
         let fallback = try await client.partnerSession(serviceProvider: "SPX", partner: "Apple", context: context)
-        #expect(fallback.reasonType == "pfs_fallback")
+        #expect(fallback.reasonType == .partnerFrameworkStatusFallback)
         #expect(fallback.code == "QWE9876" && fallback.authenticationRequest == nil)
         #expect(fallback.notAfter == Date(timeIntervalSince1970: 1_767_227_400))
         let pfs = try #require(RESTFixtures.base64JSON(server.apiRequests.first?.header("AP-Partner-Framework-Status")))
@@ -290,7 +290,7 @@ struct RESTOperationWireTests {
              "url":"/api/v2/SPX/sessions/ZZZ1111","code":"ZZZ1111","sessionId":"s-11","mvpd":"CableCo","serviceProvider":"SPX"}
             """)
         let resume = try await client.partnerSession(serviceProvider: "SPX", partner: "Apple", context: context)
-        #expect(resume.reasonType == "missing_parameters_fallback" && resume.missingParameters == ["redirectUrl"])
+        #expect(resume.reasonType == .missingParametersFallback && resume.missingParameters == ["redirectUrl"])
     }
 
     @Test func partnerProfileSendsSAMLResponseForm() async throws {
@@ -358,7 +358,7 @@ struct RESTOperationWireTests {
 
         try #require(decisions.count == 2)
         let permit = decisions[0]
-        #expect(permit.resource == "channel-1" && permit.authorized && permit.source == "mvpd")
+        #expect(permit.resource == "channel-1" && permit.authorized && permit.source == .mvpd)
         #expect(permit.token == DecisionToken(
             serializedToken: "bWVkaWEtdG9rZW4=", notBefore: Date(timeIntervalSince1970: 1_767_225_600),
             notAfter: Date(timeIntervalSince1970: 1_767_226_200)))
@@ -387,7 +387,7 @@ struct RESTOperationWireTests {
         expectCommonHeaders(request, deviceHeaders: true)
         #expect(decisions.map(\.authorized) == [true, false])
         #expect(decisions[1].error?.code == "preauthorization_denied_by_mvpd")
-        #expect(decisions[1].source == "degradation")
+        #expect(decisions[1].source == .degradation)
     }
 
     @Test func logoutSendsRedirectQueryAndDecodesActionsByMVPD() async throws {
@@ -413,9 +413,9 @@ struct RESTOperationWireTests {
         #expect(request.header("AP-Partner-Framework-Status") == nil)
         #expect(request.header("AP-Visitor-Identifier") == "ecid-5")
         #expect(actions.map(\.mvpd) == ["Apple-Co", "CableCo", "DishLike"])
-        #expect(actions[0] == LogoutAction(mvpd: "Apple-Co", actionName: "partner_logout", actionType: "partner_interactive"))
+        #expect(actions[0] == LogoutAction(mvpd: "Apple-Co", actionName: .partnerLogout, actionType: .partnerInteractive))
         #expect(actions[1].url == "https://pass.example.test/adobe-services/logout?mso_id=CableCo&redirect_url=x")
-        #expect(actions[2].actionName == "complete" && actions[2].url == nil)
+        #expect(actions[2].actionName == .complete && actions[2].url == nil)
     }
 
     @Test func pathParametersArePercentEncoded() async throws {

@@ -16,9 +16,9 @@ import Testing
         let action = try await rig.client.partnerSession(
             serviceProvider: requestor, partner: "Apple", domainName: WireRig.domainName, redirectURL: WireRig.redirectURL,
             context: rig.partnerContext("denied"))
-        #expect(action.actionName == "authenticate")
-        #expect(action.actionType == "interactive")
-        #expect(action.reasonType == "pfs_fallback")
+        #expect(action.actionName == .authenticate)
+        #expect(action.actionType == .interactive)
+        #expect(action.reasonType == .partnerFrameworkStatusFallback)
         #expect(action.mvpd == "AppleBoarded")
         #expect(action.authenticationRequest == nil)
         let code = try #require(action.code)
@@ -39,9 +39,9 @@ import Testing
             serviceProvider: requestor, partner: "Apple", domainName: WireRig.domainName, redirectURL: WireRig.redirectURL,
             context: rig.context)
         #expect(rig.recorder.last("POST", pathEnding: "/sessions/sso/Apple")?.header("AP-Partner-Framework-Status") == nil)
-        #expect(action.actionName == "resume")
-        #expect(action.actionType == "direct")
-        #expect(action.reasonType == "pfs_fallback")
+        #expect(action.actionName == .resume)
+        #expect(action.actionType == .direct)
+        #expect(action.reasonType == .partnerFrameworkStatusFallback)
         #expect(action.missingParameters == ["mvpd"])
         #expect(action.mvpd == nil)
         let code = try #require(action.code)
@@ -53,9 +53,9 @@ import Testing
         let action = try await rig.client.partnerSession(
             serviceProvider: requestor, partner: "Apple", domainName: WireRig.domainName, redirectURL: WireRig.redirectURL,
             context: rig.partnerContext(provider: "SSODisabled"))
-        #expect(action.actionName == "authenticate")
-        #expect(action.actionType == "interactive")
-        #expect(action.reasonType == "configuration_fallback")
+        #expect(action.actionName == .authenticate)
+        #expect(action.actionType == .interactive)
+        #expect(action.reasonType == .configurationFallback)
         #expect(action.mvpd == "SSODisabled")
         #expect(action.code != nil)
         #expect(action.authenticationRequest == nil)
@@ -65,9 +65,9 @@ import Testing
         let rig = try WireRig()
         let action = try await rig.client.partnerSession(serviceProvider: requestor, partner: "Apple", context: rig.partnerContext())
         #expect(formFields(rig.recorder.last("POST", pathEnding: "/sessions/sso/Apple")).isEmpty)
-        #expect(action.actionName == "resume")
-        #expect(action.actionType == "direct")
-        #expect(action.reasonType == "missing_parameters_fallback")
+        #expect(action.actionName == .resume)
+        #expect(action.actionType == .direct)
+        #expect(action.reasonType == .missingParametersFallback)
         #expect(action.missingParameters == ["domainName", "redirectUrl"])
         #expect(action.mvpd == "AppleBoarded")
         let code = try #require(action.code)
@@ -75,7 +75,7 @@ import Testing
         let resumed = try await rig.client.resumeSession(
             serviceProvider: requestor, code: code, mvpd: "AppleBoarded", domainName: WireRig.domainName,
             redirectURL: WireRig.redirectURL, context: rig.context)
-        #expect(resumed.actionName == "authenticate")
+        #expect(resumed.actionName == .authenticate)
         #expect(resumed.code == code)
     }
 
@@ -86,17 +86,17 @@ import Testing
         let partner = try await rig.client.partnerSession(
             serviceProvider: requestor, partner: "Apple", domainName: WireRig.domainName, redirectURL: WireRig.redirectURL,
             context: rig.partnerContext(provider: "Degraded"))
-        #expect(partner.actionName == "authorize")
-        #expect(partner.actionType == "direct")
-        #expect(partner.reasonType == "degraded")
+        #expect(partner.actionName == .authorize)
+        #expect(partner.actionType == .direct)
+        #expect(partner.reasonType == .degraded)
         #expect(partner.mvpd == "Degraded")
         #expect(partner.url == "/api/v2/REF30/decisions/authorize/Degraded")
 
         let session = try await rig.client.createSession(
             serviceProvider: requestor, mvpd: "Degraded", domainName: WireRig.domainName, redirectURL: WireRig.redirectURL,
             context: rig.context)
-        #expect(session.actionName == "authorize")
-        #expect(session.reasonType == "degraded")
+        #expect(session.actionName == .authorize)
+        #expect(session.reasonType == .degraded)
 
         let profile = try #require(try await rig.client.profile(serviceProvider: requestor, mvpd: "Degraded", context: rig.context).first)
         #expect(profile.type == "degraded")
@@ -105,11 +105,11 @@ import Testing
 
         let decision = try #require(try await rig.client.authorize(serviceProvider: requestor, mvpd: "Degraded", resources: ["anything"], context: rig.context).first)
         #expect(decision.authorized)
-        #expect(decision.source == "degradation")
+        #expect(decision.source == .degradation)
         #expect(decision.token != nil)
 
         let logouts = try await rig.client.logout(serviceProvider: requestor, mvpd: "Degraded", redirectURL: WireRig.redirectURL, context: rig.context)
-        #expect(logouts == [LogoutAction(mvpd: "Degraded", actionName: "complete", actionType: "none")])
+        #expect(logouts == [LogoutAction(mvpd: "Degraded", actionName: .complete, actionType: .noStep)])
     }
 
     @Test func tempPassStartsATemporaryProfile() async throws {
@@ -117,15 +117,15 @@ import Testing
         let session = try await rig.client.createSession(
             serviceProvider: requestor, mvpd: "TempPass", domainName: WireRig.domainName, redirectURL: WireRig.redirectURL,
             context: rig.context)
-        #expect(session.actionName == "authorize")
-        #expect(session.actionType == "direct")
-        #expect(session.reasonType == "temporary")
+        #expect(session.actionName == .authorize)
+        #expect(session.actionType == .direct)
+        #expect(session.reasonType == .temporary)
         let profile = try #require(try await rig.client.profile(serviceProvider: requestor, mvpd: "TempPass", context: rig.context).first)
         #expect(profile.type == "temporary")
         #expect(profile.notAfter == rig.now.addingTimeInterval(1_800))
         #expect(profile.attributes["expiration_date"]?.value == .number(Double(Int64((rig.now.timeIntervalSince1970 + 1_800) * 1000))))
         let decision = try #require(try await rig.client.authorize(serviceProvider: requestor, mvpd: "TempPass", resources: ["news"], context: rig.context).first)
-        #expect(decision.source == "temppass")
+        #expect(decision.source == .temppass)
         #expect(decision.authorized)
 
         // Once the window is used up, every endpoint refuses it.

@@ -97,9 +97,9 @@ import Testing
             required: WireShape.apiHeaders + WireShape.deviceHeaders, absent: ["AP-Partner-Framework-Status"]), rig: rig)
         #expect(formFields(create) == ["mvpd": "NotBoarded", "domainName": WireRig.domainName, "redirectUrl": WireRig.redirectURL])
 
-        #expect(action.actionName == "authenticate")
-        #expect(action.actionType == "interactive")
-        #expect(action.reasonType == "none")
+        #expect(action.actionName == .authenticate)
+        #expect(action.actionType == .interactive)
+        #expect(action.reasonType == .noReason)
         #expect(action.mvpd == "NotBoarded")
         #expect(action.serviceProvider == requestor)
         #expect(action.missingParameters.isEmpty)
@@ -180,8 +180,8 @@ import Testing
         let created = try await rig.client.createSession(
             serviceProvider: requestor, mvpd: "", domainName: WireRig.domainName, redirectURL: WireRig.redirectURL,
             context: rig.context)
-        #expect(created.actionName == "resume")
-        #expect(created.actionType == "direct")
+        #expect(created.actionName == .resume)
+        #expect(created.actionType == .direct)
         #expect(created.missingParameters == ["mvpd"])
         let code = try #require(created.code)
         #expect(created.url == "/api/v2/REF30/sessions/\(code)")
@@ -198,8 +198,8 @@ import Testing
             method: "POST", path: "/api/v2/REF30/sessions/\(code)", contentType: "application/x-www-form-urlencoded",
             required: WireShape.apiHeaders, absent: WireShape.deviceHeaders), rig: rig)
         #expect(formFields(resume) == ["mvpd": "NotBoarded", "domainName": WireRig.domainName, "redirectUrl": WireRig.redirectURL])
-        #expect(resumed.actionName == "authenticate")
-        #expect(resumed.actionType == "interactive")
+        #expect(resumed.actionName == .authenticate)
+        #expect(resumed.actionType == .interactive)
         #expect(resumed.code == code)
         #expect(resumed.mvpd == "NotBoarded")
 
@@ -208,9 +208,9 @@ import Testing
         let again = try await rig.client.createSession(
             serviceProvider: requestor, mvpd: "NotBoarded", domainName: WireRig.domainName, redirectURL: WireRig.redirectURL,
             context: rig.context)
-        #expect(again.actionName == "authorize")
-        #expect(again.actionType == "direct")
-        #expect(again.reasonType == "authenticated")
+        #expect(again.actionName == .authorize)
+        #expect(again.actionType == .direct)
+        #expect(again.reasonType == .authenticated)
         #expect(again.code == nil)
         #expect(again.url == "/api/v2/REF30/decisions/authorize/NotBoarded")
     }
@@ -228,9 +228,9 @@ import Testing
         #expect(sessionRequest?.header("AP-Partner-Framework-Status") == context.partnerStatus?.headerValue)
         #expect(formFields(sessionRequest) == ["domainName": WireRig.domainName, "redirectUrl": WireRig.redirectURL])
 
-        #expect(action.actionName == "partner_profile")
-        #expect(action.actionType == "direct")
-        #expect(action.reasonType == "none")
+        #expect(action.actionName == .partnerProfile)
+        #expect(action.actionType == .direct)
+        #expect(action.reasonType == .noReason)
         #expect(action.mvpd == "AppleBoarded")
         #expect(action.url == "/api/v2/REF30/profiles/sso/Apple")
         let request = try #require(action.authenticationRequest)
@@ -275,7 +275,7 @@ import Testing
         #expect(decisions.first?.authorized == true)
 
         let logouts = try await rig.client.logout(serviceProvider: requestor, mvpd: "AppleBoarded", redirectURL: WireRig.redirectURL, context: context)
-        #expect(logouts == [LogoutAction(mvpd: "AppleBoarded", actionName: "partner_logout", actionType: "partner_interactive", url: nil)])
+        #expect(logouts == [LogoutAction(mvpd: "AppleBoarded", actionName: .partnerLogout, actionType: .partnerInteractive, url: nil)])
         #expect(rig.recorder.last("GET", pathEnding: "/logout/AppleBoarded")?.header("AP-Partner-Framework-Status") == nil)
     }
 
@@ -296,7 +296,7 @@ import Testing
         #expect(permit.resource == "news")
         #expect(permit.serviceProvider == requestor)
         #expect(permit.mvpd == "NotBoarded")
-        #expect(permit.source == "mvpd")
+        #expect(permit.source == .mvpd)
         #expect(permit.authorized)
         #expect(permit.error == nil)
         #expect(permit.notBefore == rig.now)
@@ -347,8 +347,8 @@ import Testing
         let logout = try #require(logouts.first)
         #expect(logouts.count == 1)
         #expect(logout.mvpd == "NotBoarded")
-        #expect(logout.actionName == "logout")
-        #expect(logout.actionType == "interactive")
+        #expect(logout.actionName == .logout)
+        #expect(logout.actionType == .interactive)
         let url = try #require(logout.url)
         #expect(url.hasPrefix(rig.baseURL.absoluteString + "/adobe-services/logout?"))
         // The MVPD logout page sends the browser back to the application.
@@ -358,6 +358,6 @@ import Testing
         // The profile is gone; a second logout has nothing left to do.
         #expect(try await rig.client.profiles(serviceProvider: requestor, context: rig.context).isEmpty)
         let again = try await rig.client.logout(serviceProvider: requestor, mvpd: "NotBoarded", redirectURL: WireRig.redirectURL, context: rig.context)
-        #expect(again == [LogoutAction(mvpd: "NotBoarded", actionName: "invalid", actionType: "none")])
+        #expect(again == [LogoutAction(mvpd: "NotBoarded", actionName: .invalid, actionType: .noStep)])
     }
 }

@@ -85,7 +85,7 @@ import Testing
 
     @Test func aRESTDecisionKeepsItsResourceVerdictAndReason() {
         let error = EnhancedError(status: 403, code: "authorization_denied_by_mvpd")
-        let decision = PreauthorizeOutcome.ResourceDecision(Decision(resource: "sports", source: "mvpd", authorized: false, error: error))
+        let decision = PreauthorizeOutcome.ResourceDecision(Decision(resource: "sports", source: .mvpd, authorized: false, error: error))
         #expect(decision == PreauthorizeOutcome.ResourceDecision(resource: "sports", authorized: false, error: error))
     }
 

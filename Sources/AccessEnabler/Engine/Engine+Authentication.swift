@@ -92,24 +92,26 @@ extension EntitlementEngine {
                 return
             }
         }
-        if action.actionName == "authenticate", let code = action.code, let url = action.url {
+        switch action.actionName {
+        case .authenticate:
+            guard let code = action.code, let url = action.url else { break }
             let absolute = URL(string: url, relativeTo: client.baseURL)?.absoluteString ?? url
             // The session's end is Adobe's time: the wait is timed on the device clock.
             let notAfter = action.notAfter?.addingTimeInterval(-serverClock.correction)
             let session = AuthenticationSession(mvpd: mvpd.id, code: code, notAfter: notAfter, now: now)
             await perform(machine.loginNeeded(flow, session: session, url: absolute, displayName: mvpd.displayName, screen: screen, now: now))
             return
-        }
-        if action.actionName == "authorize" {
+        case .authorize:
             do throws(RESTClientError) {
                 let profiles = try await client.profile(serviceProvider: requestor, mvpd: mvpd.id, context: context(mvpd: mvpd.id))
                 guard let profile = profiles.first(where: { $0.mvpd == mvpd.id }) ?? profiles.first else {
                     throw RESTClientError.malformedBody(operation: .profileForMVPD, reason: "the profile for \(mvpd.id) was missing from the answer")
                 }
                 let note: AdvancedStatus? = switch action.reasonType {
-                case "temporary": StatusCatalog.status(.n011, message: "The user is authenticated with TempPass (\(mvpd.displayName)).")
-                case "degraded": StatusCatalog.status(.n010, message: "\(mvpd.displayName) is degraded: the user is authenticated by a degradation rule.")
-                default: nil
+                case .temporary: StatusCatalog.status(.n011, message: "The user is authenticated with TempPass (\(mvpd.displayName)).")
+                case .degraded: StatusCatalog.status(.n010, message: "\(mvpd.displayName) is degraded: the user is authenticated by a degradation rule.")
+                case .noReason, .authenticated, .authenticatedSSO, .partnerFrameworkStatusFallback, .configurationFallback,
+                     .missingParametersFallback, .unknown, nil: nil
                 }
                 let stored = StoredProfile(profile, requestor: requestor, tokenSource: nil, partnerProviderID: nil, serviceProvider: client.baseURL)
                 await perform(machine.signedInDirectly(flow, profile: stored, status: note))
@@ -119,6 +121,8 @@ extension EntitlementEngine {
                 await perform(machine.sessionFailed(flow, status: status))
             }
             return
+        case .resume, .retry, .partnerProfile, .unknown:
+            break
         }
         await perform(machine.sessionFailed(flow, status: StatusCatalog.status(.n500, message: "Adobe Pass answered the authentication session for \(mvpd.id) with \(action.actionName)/\(action.actionType), which this SDK cannot continue.")))
     }

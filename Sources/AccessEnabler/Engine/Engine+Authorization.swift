@@ -80,10 +80,13 @@ extension EntitlementEngine {
             store.setAuthorization(StoredAuthorization(
                 requestor: requestor, mvpd: profile.mvpd, resource: resource, serializedToken: token.serializedToken,
                 notBefore: token.notBefore ?? adobeNow, notAfter: token.notAfter ?? decision.notAfter ?? adobeNow))
-            if decision.source == "degradation" {
+            switch decision.source {
+            case .degradation:
                 emitStatus(StatusCatalog.status(.z010, message: "\(profile.mvpd) is degraded: \(resource) is authorized by a degradation rule.", resource: resource))
-            } else if decision.source == "temppass" {
+            case .temppass:
                 emitStatus(StatusCatalog.status(.z011, message: "\(resource) is authorized through TempPass (\(profile.mvpd)).", resource: resource))
+            case .mvpd, .dummy, .unknown, nil:
+                break
             }
             emitAuthorizationTracking(success: true, profile: profile, error: "", details: "")
             emit(.setToken(token.serializedToken, resource: resource))

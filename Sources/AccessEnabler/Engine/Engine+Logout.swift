@@ -25,7 +25,7 @@ extension EntitlementEngine {
             return
         }
         let action = actions.first(where: { $0.mvpd == profile.mvpd }) ?? actions.first
-        if profile.type == .appleSSO || action?.actionName == "partner_logout" {
+        if profile.type == .appleSSO || action?.actionName == .partnerLogout {
             emitVSA203()
             emit(.setAuthenticationStatus(ACCESS_ENABLER_STATUS_ERROR, errorCode: USER_NOT_AUTHENTICATED_ERROR))
             return

@@ -7,7 +7,7 @@ extension EntitlementEngine {
     func followingConfigurationAdvice<T: Sendable>(_ body: () async throws(RESTClientError) -> T) async throws(RESTClientError) -> T {
         do {
             return try await body()
-        } catch where error.enhancedError?.action == "configuration" {
+        } catch where error.enhancedError?.remedy == .configuration {
             await refreshConfiguration()
             return try await body()
         }
@@ -25,7 +25,7 @@ extension EntitlementEngine {
     /// answers 0 at once. Returns the status that tells the app why, or `nil` when the error
     /// says nothing about the session.
     func dropProfileIfTheServerEndedIt(_ error: EnhancedError?, resource: String? = nil) -> AdvancedStatus? {
-        guard let error, error.action == "authentication", let requestor = requestorID else { return nil }
+        guard let error, error.remedy == .authentication, let requestor = requestorID else { return nil }
         store.removeProfile(requestor: requestor)
         // A TempPass that is used up is a denial to report as such (Z100 with its reason):
         // the caller reports it; the profile is gone all the same.

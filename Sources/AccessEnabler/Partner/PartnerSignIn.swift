@@ -4,9 +4,10 @@ import Foundation
 enum PartnerExchangeResult: Sendable {
     /// Adobe Pass issued this profile (an `appleSSO` one, or a degraded one: `degraded`).
     case authenticated(StoredProfile, degraded: Bool)
-    /// Adobe Pass declined partner SSO (`pfs_fallback`, `configuration_fallback`, …);
-    /// `loginSession` is the basic authentication session it opened instead, when it did.
-    case fallback(reasonType: String, loginSession: SessionAction? = nil)
+    /// Adobe Pass declined partner SSO (its `reasonType` says why: `pfs_fallback`,
+    /// `configuration_fallback`, …); `loginSession` is the basic authentication session it
+    /// opened instead, when it did.
+    case fallback(loginSession: SessionAction? = nil)
     /// The partner framework could not produce a SAML response.
     case partnerFailed(PartnerFrameworkError)
     /// A REST call failed.
@@ -129,7 +130,7 @@ struct PartnerSignIn: Sendable {
             case .authenticated(let profile, let degraded):
                 let note = degraded ? StatusCatalog.status(.n010, message: "\(mvpd.displayName) is degraded: the user is authenticated by a degradation rule.") : nil
                 return .signedIn(profile, status: note)
-            case .fallback(_, let loginSession):
+            case .fallback(let loginSession):
                 // Adobe Pass declined single sign-on for this provider: continue with its
                 // regular login, in the session the fallback opened when it opened one.
                 return .regularLogin(mvpd: mvpd.id, opened: loginSession)
@@ -159,19 +160,20 @@ struct PartnerSignIn: Sendable {
         } catch {
             return .failed(error)
         }
-        if action.actionName == "authorize" {
-            let degraded = action.reasonType == "degraded"
+        switch action.actionName {
+        case .authorize:
+            let degraded = action.reasonType == .degraded
             // A degraded provider is not exchanged silently (setRequestor): the cookbook's
             // conditions exclude it, and the app learns of the degradation (N010) only when
             // it asks for authentication.
-            if degraded && !interactive { return .fallback(reasonType: "degraded") }
+            if degraded && !interactive { return .fallback() }
             // Otherwise Adobe Pass already holds a profile for this device (a forced
             // authentication over a partner sign-in): fetch it, with the partner status, as
             // an appleSSO profile is only shown to a request carrying one.
             do {
                 let profiles = try await client.profile(serviceProvider: requestor, mvpd: mvpd.id, context: context)
                 guard let profile = profiles.first(where: { $0.mvpd == mvpd.id }) ?? profiles.first else {
-                    return .fallback(reasonType: action.reasonType ?? action.actionName)
+                    return .fallback()
                 }
                 let fromPartner = profile.type == StoredProfileType.appleSSO.rawValue
                 let stored = StoredProfile(
@@ -181,15 +183,30 @@ struct PartnerSignIn: Sendable {
             } catch {
                 return .failed(error)
             }
-        }
-        guard action.actionName == "partner_profile", let authenticationRequest = action.authenticationRequest else {
+        case .partnerProfile:
+            guard let authenticationRequest = action.authenticationRequest else {
+                return .fallback()
+            }
+            return await signIn(mvpd: mvpd, partnerStatus: partnerStatus, request: authenticationRequest, interactive: interactive, client: client, context: context)
+        case .authenticate:
             // A fallback may already carry a basic authentication session: keep it, so the
             // regular login needs no second session request.
-            let login = action.actionName == "authenticate" && action.code != nil && action.url != nil
+            let login = action.code != nil && action.url != nil
                 ? SessionAction(actionName: action.actionName, actionType: action.actionType, reasonType: action.reasonType, code: action.code, url: action.url, mvpd: action.mvpd ?? mvpd.id)
                 : nil
-            return .fallback(reasonType: action.reasonType ?? action.actionName, loginSession: login)
+            return .fallback(loginSession: login)
+        case .resume, .retry, .unknown:
+            return .fallback()
         }
+    }
+
+    /// Hands the partner framework the SAML request, then exchanges its SAML response for
+    /// an Adobe profile.
+    private func signIn(
+        mvpd: MVPD, partnerStatus: PartnerFrameworkStatus, request authenticationRequest: PartnerAuthenticationRequest,
+        interactive: Bool, client: RESTClient, context: RequestContext
+    ) async -> PartnerExchangeResult {
+        let requestor = catalog.requestor
         let request = PartnerMetadataRequest(
             isInterruptionAllowed: interactive, supportedAccountProviderIdentifiers: partnerStatus.providerID.map { [$0] } ?? [],
             samlRequest: authenticationRequest.request, attributeNames: authenticationRequest.attributesNames)
@@ -211,7 +228,7 @@ struct PartnerSignIn: Sendable {
         do {
             let profiles = try await client.partnerProfile(serviceProvider: requestor, partner: "Apple", samlResponse: samlResponse, context: context)
             guard let profile = profiles.first(where: { $0.mvpd == mvpd.id }) ?? profiles.first else {
-                return .fallback(reasonType: "profile_missing")
+                return .fallback()
             }
             return .authenticated(
                 StoredProfile(profile, requestor: requestor, tokenSource: "Apple", partnerProviderID: partnerStatus.providerID, serviceProvider: client.baseURL),

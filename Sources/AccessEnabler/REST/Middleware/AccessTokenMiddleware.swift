@@ -21,7 +21,7 @@ struct AccessTokenMiddleware: RESTMiddleware {
         let response = try await next(Self.signed(request, with: token))
         guard response.status == 401 else { return response }
         let refusal = RESTResponseClassifier.enhancedError(in: response.body)
-        await provider.invalidate(rejectedToken: token, reregister: refusal?.action == "application-registration")
+        await provider.invalidate(rejectedToken: token, reregister: refusal?.remedy == .applicationRegistration)
         let renewed = try await provider.token(deviceInfo: deviceInfo)
         return try await next(Self.signed(request, with: renewed))
     }

@@ -18,7 +18,7 @@ struct BackOffPolicy: Sendable, Equatable {
     enum Outcome: Sendable, Equatable {
         /// A response: its status, the enhanced error's `action` when the body held one,
         /// and the `Retry-After` delay in seconds when the header was there.
-        case response(status: Int, action: String?, retryAfter: TimeInterval?)
+        case response(status: Int, action: ErrorAction?, retryAfter: TimeInterval?)
         /// No response: the transport failed.
         case transportFailure(TransportFailure)
     }
@@ -53,7 +53,7 @@ struct BackOffPolicy: Sendable, Equatable {
     func next(_ outcome: Outcome, attempt: Int, now: Date) -> Decision {
         guard case .response(let status, let action, let retryAfter) = outcome else { return .deliver }
         if status == 429 || status == 401 || (200...299).contains(status) { return .deliver }
-        guard action == "retry" else { return .deliver }
+        guard action == .retry else { return .deliver }
         guard attempt <= retryBudget else { return .giveUp }
         return .retry(after: now.addingTimeInterval(wait(retryAfter: retryAfter)))
     }

@@ -8,8 +8,8 @@ struct Decision: Decodable, Sendable, Equatable {
     var serviceProvider: String?
     /// The MVPD.
     var mvpd: String?
-    /// `mvpd`, `degradation`, `temppass` or `dummy`.
-    var source: String?
+    /// Who decided, when the server says.
+    var source: DecisionSource?
     /// Permit (`true`) or deny.
     var authorized: Bool
     /// The media token, on a permitted authorization.
@@ -22,7 +22,7 @@ struct Decision: Decodable, Sendable, Equatable {
     var notAfter: Date?
 
     init(
-        resource: String, serviceProvider: String? = nil, mvpd: String? = nil, source: String? = nil,
+        resource: String, serviceProvider: String? = nil, mvpd: String? = nil, source: DecisionSource? = nil,
         authorized: Bool, token: DecisionToken? = nil, error: EnhancedError? = nil,
         notBefore: Date? = nil, notAfter: Date? = nil
     ) {
@@ -46,7 +46,7 @@ struct Decision: Decodable, Sendable, Equatable {
         resource = try container.decode(String.self, forKey: .resource)
         serviceProvider = container.lenientString(.serviceProvider)
         mvpd = container.lenientString(.mvpd)
-        source = container.lenientString(.source)
+        source = container.lenientString(.source).map(DecisionSource.init(rawValue:))
         guard let authorized = container.lenientBool(.authorized) else {
             throw DecodingError.keyNotFound(
                 CodingKeys.authorized,

@@ -4,14 +4,14 @@ import Foundation
 struct LogoutAction: Sendable, Equatable {
     /// The MVPD id.
     var mvpd: String
-    /// `logout`, `partner_logout`, `complete` or `invalid`.
-    var actionName: String
-    /// `interactive`, `partner_interactive` or `none`.
-    var actionType: String
+    /// What finishes the logout for this MVPD.
+    var actionName: LogoutActionName
+    /// How that step is taken.
+    var actionType: ActionType
     /// The MVPD logout URL to open, for `logout`.
     var url: String?
 
-    init(mvpd: String, actionName: String, actionType: String, url: String? = nil) {
+    init(mvpd: String, actionName: LogoutActionName, actionType: ActionType, url: String? = nil) {
         self.mvpd = mvpd
         self.actionName = actionName
         self.actionType = actionType
@@ -25,8 +25,8 @@ struct LogoutResponse: Decodable, Sendable {
     var logouts: [LogoutAction]
 
     private struct WireLogout: Decodable {
-        var actionName: String
-        var actionType: String
+        var actionName: LogoutActionName
+        var actionType: ActionType
         var mvpd: String?
         var url: String?
     }

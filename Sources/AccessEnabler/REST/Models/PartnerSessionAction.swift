@@ -3,13 +3,12 @@ import Foundation
 /// The answer of `POST /api/v2/{serviceProvider}/sessions/sso/{partner}`: either a partner
 /// authentication request to hand to the partner framework, or a fallback action.
 struct PartnerSessionAction: Decodable, Sendable, Equatable {
-    /// `partner_profile`, `authenticate`, `resume` or `authorize`.
-    var actionName: String
-    /// `direct`, `interactive`, …
-    var actionType: String
-    /// `none`, `authenticated`, `degraded`, `authenticatedSSO`, `pfs_fallback`,
-    /// `configuration_fallback`, `missing_parameters_fallback`, …
-    var reasonType: String?
+    /// What the application does next: `partnerProfile` when the partner sign-in can proceed.
+    var actionName: ActionName
+    /// How the next step is taken.
+    var actionType: ActionType
+    /// Why Adobe Pass chose the action, including why it fell back from the partner sign-in.
+    var reasonType: ReasonType?
     /// The MVPD, when known.
     var mvpd: String?
     /// The service provider.
@@ -36,9 +35,9 @@ struct PartnerSessionAction: Decodable, Sendable, Equatable {
 
     init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        actionName = try container.decode(String.self, forKey: .actionName)
-        actionType = try container.decode(String.self, forKey: .actionType)
-        reasonType = try container.decodeIfPresent(String.self, forKey: .reasonType)
+        actionName = try container.decode(ActionName.self, forKey: .actionName)
+        actionType = try container.decode(ActionType.self, forKey: .actionType)
+        reasonType = try container.decodeIfPresent(ReasonType.self, forKey: .reasonType)
         mvpd = try container.decodeIfPresent(String.self, forKey: .mvpd)
         serviceProvider = try container.decodeIfPresent(String.self, forKey: .serviceProvider)
         authenticationRequest = try container.decodeIfPresent(PartnerAuthenticationRequest.self, forKey: .authenticationRequest)

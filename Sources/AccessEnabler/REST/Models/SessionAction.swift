@@ -2,12 +2,12 @@ import Foundation
 
 /// The answer of creating or resuming an authentication session: the next action.
 struct SessionAction: Decodable, Sendable, Equatable {
-    /// `authenticate`, `resume`, `retry` or `authorize`.
-    var actionName: String
-    /// `interactive` or `direct`.
-    var actionType: String
-    /// `none`, `authenticated`, `temporary`, `degraded`, `authenticatedSSO`, …
-    var reasonType: String?
+    /// What the application does next.
+    var actionName: ActionName
+    /// How the next step is taken.
+    var actionType: ActionType
+    /// Why Adobe Pass chose the action, when it says.
+    var reasonType: ReasonType?
     /// The authentication code, when the session needs one.
     var code: String?
     /// Where to go next, absolute or relative (`/api/v2/authenticate/REF30/8ER640M`) as sent.
@@ -26,7 +26,7 @@ struct SessionAction: Decodable, Sendable, Equatable {
     var sessionId: String?
 
     init(
-        actionName: String, actionType: String, reasonType: String? = nil, code: String? = nil, url: String? = nil,
+        actionName: ActionName, actionType: ActionType, reasonType: ReasonType? = nil, code: String? = nil, url: String? = nil,
         mvpd: String? = nil, serviceProvider: String? = nil, missingParameters: [String] = [],
         notBefore: Date? = nil, notAfter: Date? = nil, sessionId: String? = nil
     ) {
@@ -50,9 +50,9 @@ struct SessionAction: Decodable, Sendable, Equatable {
 
     init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        actionName = try container.decode(String.self, forKey: .actionName)
-        actionType = try container.decode(String.self, forKey: .actionType)
-        reasonType = try container.decodeIfPresent(String.self, forKey: .reasonType)
+        actionName = try container.decode(ActionName.self, forKey: .actionName)
+        actionType = try container.decode(ActionType.self, forKey: .actionType)
+        reasonType = try container.decodeIfPresent(ReasonType.self, forKey: .reasonType)
         code = try container.decodeIfPresent(String.self, forKey: .code)
         url = try container.decodeIfPresent(String.self, forKey: .url)
         mvpd = try container.decodeIfPresent(String.self, forKey: .mvpd)
