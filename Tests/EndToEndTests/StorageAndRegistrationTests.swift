@@ -57,4 +57,27 @@ import Testing
         // The SDK works from memory.
         #expect(!(try await ae.authenticationStatus().isAuthenticated))
     }
+    @Test func aStorageProblemFoundBeforeTheDelegateIsSetComesWithTheFirstCall() async throws {
+        let sandbox = PassSandbox()
+        let blocked = FileManager.default.temporaryDirectory.appendingPathComponent("not-a-directory-\(UUID().uuidString)")
+        try Data("x".utf8).write(to: blocked)
+        defer { try? FileManager.default.removeItem(at: blocked) }
+        let diagnostics = DiagnosticsTests.Log()
+        var configuration = AccessEnablerConfiguration(environment: .custom(sandbox.baseURLForLinks), platform: .iOS, storageDirectory: blocked)
+        configuration.transport = sandbox.inProcessTransport
+        configuration.clock = SandboxTimeSource(sandbox.clock)
+        configuration.diagnostics = { diagnostics.append($0) }
+        let ae = AccessEnabler(softwareStatement: "STATEMENT", configuration: configuration)
+        // The diagnostics handler hears of it at once.
+        #expect(diagnostics.all.contains { if case .storageProblem = $0 { true } else { false } })
+        // The app sets its delegate a while later, as apps do.
+        try await Task.sleep(nanoseconds: 100_000_000)
+        let recorder = CallbackRecorder()
+        ae.delegate = recorder
+        ae.statusDelegate = recorder
+        ae.setRequestor("REF30")
+        await ae.waitUntilIdle()
+        let names = recorder.lines.map { $0.callback == "status" ? "status(\($0["errorId"]?.stringValue ?? ""))" : $0.callback }
+        #expect(names == ["status(N500)", "setRequestorComplete"])
+    }
 }

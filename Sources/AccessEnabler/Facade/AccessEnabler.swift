@@ -19,6 +19,8 @@ public final class AccessEnabler: @unchecked Sendable {
     private let store: TokenStore
     private let dispatcher: CallbackDispatcher
     private let mailbox: EngineMailbox
+    /// Storage problems found before the app could set its delegate wait here for its first call.
+    private let storageProblems: StorageProblemRelay
     /// Routes callbacks to the async calls waiting for them.
     let replies = ReplyRouter()
     /// Streams callbacks to ``events`` subscribers.
@@ -87,6 +89,7 @@ public final class AccessEnabler: @unchecked Sendable {
         self.engine = engine
         self.store = store
         self.mailbox = mailbox
+        storageProblems = problems
         problems.connect(dispatcher, diagnostics: configuration.diagnostics)
         let (replies, eventHub) = (replies, eventHub)
         dispatcher.setObserver { call, owner in
@@ -110,6 +113,7 @@ public final class AccessEnabler: @unchecked Sendable {
 
     /// Queues `command`; `call` identifies it when an async call waits for its reply.
     func submit(_ command: Command, call: CallID? = nil) {
+        storageProblems.appMadeACall()
         mailbox.post(.command(command, call: call))
     }
 
@@ -317,6 +321,8 @@ public final class AccessEnabler: @unchecked Sendable {
                 continuation.resume()
             }
         }
+        // A write that failed reported a status (N500) while it ran: deliver it too.
+        await dispatcher.flush()
     }
 
     // MARK: Helpers
