@@ -24,8 +24,25 @@ public enum ScenarioScratch {
 
     /// Removes `url` and forgets it.
     static func remove(_ url: URL) {
-        try? FileManager.default.removeItem(at: url)
+        removeForGood(url)
         live.remove(url)
+    }
+
+    /// Removes `url` even while the SDK's write queue may still be writing into it.
+    ///
+    /// Removing a directory's files one by one loses a race with a writer that adds one
+    /// meanwhile: the final `rmdir` then fails and credentials stay on disk. So the directory
+    /// is first renamed in one step (keeping the prefix and process id, so a crash still
+    /// leaves it to the orphan sweep); a writer holding the old path can no longer add to it,
+    /// and the few writes already under way are outlasted by trying the removal again.
+    private static func removeForGood(_ url: URL) {
+        let doomed = url.deletingLastPathComponent().appendingPathComponent("\(url.lastPathComponent)-removing")
+        let target = rename(url.path, doomed.path) == 0 ? doomed : url
+        for _ in 0..<20 {
+            try? FileManager.default.removeItem(at: target)
+            guard FileManager.default.fileExists(atPath: target.path) else { return }
+            usleep(5_000)
+        }
     }
 
     /// The directories of runs in progress in this process.
@@ -39,7 +56,7 @@ public enum ScenarioScratch {
             signal(signalNumber, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: .global())
             source.setEventHandler {
-                for url in live.all { try? FileManager.default.removeItem(at: url) }
+                for url in live.all { removeForGood(url) }
                 exit(128 + signalNumber)
             }
             source.resume()
