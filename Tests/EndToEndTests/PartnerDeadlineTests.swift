@@ -44,7 +44,7 @@ private struct SlowPartner: PartnerFramework {
     }
 
     @Test func aPartnerAnsweringLateCountsAsATimeoutError() async {
-        let lines = await setRequestorStatuses(partnerDelay: 2, timeout: 0.2)
+        let lines = await setRequestorStatuses(partnerDelay: SanitizerTiming.scaled(5), timeout: SanitizerTiming.scaled(1))
         #expect(lines.contains { $0.callback == "status" && $0["errorId"] == .string("APPL") && ($0["details"]?.stringValue ?? "").contains("timeout") })
         #expect(lines.last?.callback == "setRequestorComplete")
     }

@@ -13,6 +13,13 @@ import Testing
         var name: String
         var fault: SandboxFault
         var description: String { name }
+        /// The request timeout of a harness that meets this fault: short only for the faults
+        /// that can end in a timeout (a slow answer; a connection dropped after the request
+        /// was read, which the HTTP client may only give up on at the timeout), so a healthy
+        /// request on a busy machine never counts as one.
+        var requestTimeout: TimeInterval {
+            fault.latency > 0 || fault.dropConnection ? RegularFaultTests.quickTimeout : RegularFaultTests.patientTimeout
+        }
     }
 
     /// Each wire-level way a call can fail. The timeout case answers only after three times
@@ -26,8 +33,10 @@ import Testing
     ]
 
     /// Short enough to keep the suite quick, long enough for a loaded machine to answer
-    /// every request that is not meant to time out.
-    static let quickTimeout: TimeInterval = 1
+    /// every request that is not meant to time out (longer under the thread sanitizer).
+    static let quickTimeout: TimeInterval = SanitizerTiming.scaled(2)
+    /// For harnesses whose requests are all meant to be answered.
+    static let patientTimeout: TimeInterval = 30
 
     // MARK: setRequestor
 
@@ -47,11 +56,13 @@ import Testing
             (.dcrToken, Case(name: "400", fault: SandboxFault(status: 400)), "R401"),
         ]
         for (endpoint, failure, status) in expectations {
-            let harness = try RegularHarness(wire, requestTimeout: Self.quickTimeout)
+            let harness = try RegularHarness(wire, requestTimeout: failure.requestTimeout)
             defer { harness.stop() }
             harness.sandboxes[0].inject(failure.fault, into: endpoint)
-            #expect(await harness.call { $0.setRequestor("REF30") } == ["status(\(status),error)", "setRequestorComplete(0)"], "\(endpoint) \(failure)")
-            #expect(await harness.call { $0.checkAuthentication() } == ["status(\(status),error)", notAuthenticated], "\(endpoint) \(failure)")
+            let configured = await harness.call { $0.setRequestor("REF30") }
+            #expect(configured == ["status(\(status),error)", "setRequestorComplete(0)"], "\(endpoint) \(failure)")
+            let checked = await harness.call { $0.checkAuthentication() }
+            #expect(checked == ["status(\(status),error)", notAuthenticated], "\(endpoint) \(failure)")
             harness.sandboxes[0].clearFaults()
             #expect(await harness.call { $0.setRequestor("REF30") } == ["setRequestorComplete(1)"], "recovers after \(endpoint) \(failure)")
         }
@@ -62,7 +73,7 @@ import Testing
     @Test(arguments: bothWires)
     func sessionAndProfileFailuresEndInN500(wire: ScenarioRunner.Wire) async throws {
         for failure in Self.failures {
-            let harness = try RegularHarness(wire, requestTimeout: Self.quickTimeout)
+            let harness = try RegularHarness(wire, requestTimeout: failure.requestTimeout)
             defer { harness.stop() }
             #expect(await harness.call { $0.setRequestor("REF30") } == ["setRequestorComplete(1)"])
             harness.sandboxes[0].inject(failure.fault, into: .createSession)
@@ -90,7 +101,7 @@ import Testing
     @Test(arguments: bothWires)
     func authorizationPreauthorizationAndLogoutFailuresKeepOrEndTheSessionAsDocumented(wire: ScenarioRunner.Wire) async throws {
         for failure in Self.failures {
-            let harness = try RegularHarness(wire, requestTimeout: Self.quickTimeout)
+            let harness = try RegularHarness(wire, requestTimeout: failure.requestTimeout)
             defer { harness.stop() }
             let sandbox = harness.sandboxes[0]
             #expect(await harness.call { $0.setRequestor("REF30") } == ["setRequestorComplete(1)"])
@@ -117,7 +128,7 @@ import Testing
     }
 
     @Test func aServerThatWentAwayAfterLoginKeepsTheSession() async throws {
-        let harness = try RegularHarness(.loopbackHTTP, requestTimeout: Self.quickTimeout)
+        let harness = try RegularHarness(.loopbackHTTP, requestTimeout: Self.patientTimeout)
         defer { harness.stop() }
         #expect(await harness.call { $0.setRequestor("REF30") } == ["setRequestorComplete(1)"])
         try await harness.logIn(mvpd: "NotBoarded")
@@ -176,7 +187,7 @@ import Testing
 @Suite struct RegularStatusDetailTests {
     @Test(arguments: bothWires)
     func statusesCarryTheEnhancedErrorThatCausedThemAndArriveOnTheCallbackQueue(wire: ScenarioRunner.Wire) async throws {
-        let harness = try RegularHarness(wire, requestTimeout: 2)
+        let harness = try RegularHarness(wire, requestTimeout: RegularFaultTests.patientTimeout)
         defer { harness.stop() }
         #expect(await harness.call { $0.setRequestor("REF30") } == ["setRequestorComplete(1)"])
         try await harness.logIn(mvpd: "NotBoarded", username: "bob")
