@@ -262,6 +262,19 @@ func makeSandboxedAccessEnabler(platform: AccessEnablerConfiguration.Platform) t
     return (accessEnabler, sandbox, server)
 }
 
+// MARK: - Migration.md: "Going to production", logging
+
+/// Sends the SDK's diagnostics to the app's log.
+func sendDiagnostics(of configuration: inout AccessEnablerConfiguration, to log: @escaping @Sendable (String) -> Void) {
+    configuration.diagnostics = { diagnostic in
+        switch diagnostic {
+        case .restExchange(let exchange): log("\(exchange)")      // POST /api/v2/REF30/sessions → 200 (12 ms)
+        case .status(let status): log("\(status.errorId): \(status.message ?? "")")
+        case .storageProblem(let message), .unimplementedCallback(_, let message): log(message)
+        }
+    }
+}
+
 // MARK: - The tests
 
 /// Runs the snippets of Docs/Migration.md against PassSandbox.
@@ -337,6 +350,29 @@ func makeSandboxedAccessEnabler(platform: AccessEnablerConfiguration.Platform) t
         #expect(accessEnabler.configuration.loginScreen == .secondScreen)
         #expect(accessEnabler.configuration.preauthorizationBatchSize == 5)
         #expect(accessEnabler.configuration.storageDirectory == storage)
+    }
+
+    @Test func theLoggingExampleLogsEachExchangeAndStatusWithNoSecret() async throws {
+        let sandbox = PassSandbox()
+        let (server, baseURL) = try sandbox.serveOverLoopback()
+        defer { server.shutdown() }
+        let log = Screen()
+        var configuration = AccessEnablerConfiguration()
+        configuration.environment = .custom(baseURL)
+        configuration.clock = sandbox.clock
+        configuration.storageDirectory = FileManager.default.temporaryDirectory.appendingPathComponent("ae-\(UUID().uuidString)")
+        sendDiagnostics(of: &configuration, to: { log.show($0) })
+        let accessEnabler = AccessEnabler(softwareStatement: "STATEMENT", configuration: configuration)
+        defer { Self.removeStorage(of: accessEnabler) }
+        try await accessEnabler.configure(requestor: "REF30")
+        _ = try await accessEnabler.authenticate()
+        _ = try await accessEnabler.selectProvider("NotBoarded")
+        let lines = log.lines
+        #expect(lines.contains { $0.hasPrefix("POST /o/client/register → 201 (") }, "\(lines)")
+        #expect(lines.contains { $0.hasPrefix("GET /api/v2/REF30/configuration → 200 (") }, "\(lines)")
+        #expect(lines.contains { $0.hasPrefix("POST /api/v2/REF30/sessions → 200 (") }, "\(lines)")
+        #expect(lines.contains { $0.hasPrefix("N004: ") } == false, "no status is invented")
+        #expect(!lines.contains { $0.contains("Bearer") || $0.contains("client_secret") || $0.contains("?") })
     }
 
     @Test func theTVPresenterShowsTheCodeThenTheSignInThenAnExpiredCode() async throws {
