@@ -18,7 +18,7 @@ import Glibc
         return try await ChildProcessGate.shared.withGate {
             let running = try RunningCommand(executable, arguments)
             defer { running.stopForcefully() }
-            let status = try await running.waitForExit(timeout: 60)
+            let status = try await running.waitForExit(timeout: SanitizerTiming.scaled(60))
             return (status, running.output, running.errors)
         }
     }

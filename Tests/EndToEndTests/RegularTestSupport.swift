@@ -212,18 +212,19 @@ final class RegularHarness: @unchecked Sendable {
         return recorder.takeSignatures()
     }
 
-    /// Waits until the facade is idle, recording an issue instead of hanging past 30 s. A
+    /// Waits until the facade is idle, recording an issue instead of hanging past 30 s (more
+    /// under the thread sanitizer). A
     /// throttling or retry back-off is waited out by moving the sandboxes' clock to its end.
     func settle() async {
         let accessEnabler = self.accessEnabler!
         let clock = self.clock
-        let finished = await withinDeadline(seconds: 30) {
+        let finished = await withinDeadline(seconds: SanitizerTiming.scaled(30)) {
             while case .waitingForClock(let until) = await accessEnabler.waitUntilQuiescent() {
                 if until > clock.now { clock.advance(by: until.timeIntervalSince(clock.now)) }
             }
             await accessEnabler.waitUntilIdle()
         }
-        #expect(finished, "the facade did not become idle within 30 s")
+        #expect(finished, "the facade did not become idle within \(Int(SanitizerTiming.scaled(30))) s")
     }
 
     /// The REST/DCR calls of the last `call` (`METHOD /path`).

@@ -13,10 +13,12 @@ import Glibc
         return names.filter { $0.hasPrefix("accessenabler-scenario-\(pid)-") }
     }
 
-    /// A scenario that waits 30 s on a slow sandbox, so it can be interrupted mid-run.
+    /// A scenario that waits on a slow sandbox for half a minute (six requests that each
+    /// time out after the runner's 5 s), so it can be interrupted mid-run.
     static func slowScenario() throws -> URL {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("slow-scenario-\(UUID().uuidString).json")
-        let text = #"{"steps": [{"setRequestor": "REF30"}, {"fault": {"endpoint": "configuration", "latency": 30}}, {"setRequestor": "REF30"}]}"#
+        let slowSteps = Array(repeating: #"{"setRequestor": "REF30"}"#, count: 6).joined(separator: ", ")
+        let text = #"{"steps": [{"setRequestor": "REF30"}, {"fault": {"endpoint": "configuration", "latency": 30}}, "# + slowSteps + "]}"
         try Data(text.utf8).write(to: file)
         return file
     }
@@ -30,15 +32,15 @@ import Glibc
             let running = try RunningCommand(executable, ["scenario", file.path])
             defer { running.stopForcefully() }
             let pid = running.processIdentifier
-            // Wait until the run has made its storage (its last step then waits on the slow
-            // sandbox, up to the runner's 5 s request timeout).
-            let deadline = Date().addingTimeInterval(30)
+            // Wait until the run has made its storage (its last steps then wait on the slow
+            // sandbox).
+            let deadline = Date().addingTimeInterval(SanitizerTiming.scaled(30))
             while Self.scratchDirectories(of: pid).isEmpty, running.isRunning, Date() < deadline {
                 try await Task.sleep(nanoseconds: 10_000_000)
             }
             #expect(!Self.scratchDirectories(of: pid).isEmpty, "the run's storage exists while it runs")
             running.interrupt()
-            let status = try await running.waitForExit(timeout: 10)
+            let status = try await running.waitForExit(timeout: SanitizerTiming.scaled(10))
             #expect(status == 130)
             #expect(Self.scratchDirectories(of: pid).isEmpty)
         }
