@@ -12,10 +12,13 @@ final class CallbackDispatcher: @unchecked Sendable {
 
     /// The app's diagnostics handler, if any.
     private let diagnostics: (@Sendable (Diagnostic) -> Void)?
+    /// The same handler, as bound around each delivery for a delegate missing a terminal callback.
+    private let deliveryHandler: CallbackDiagnostics.Handler?
 
     init(queue: DispatchQueue, diagnostics: (@Sendable (Diagnostic) -> Void)? = nil) {
         self.queue = queue
         self.diagnostics = diagnostics
+        deliveryHandler = diagnostics.map(CallbackDiagnostics.Handler.init)
     }
 
     func setDelegate(_ delegate: EntitlementDelegate?) { lock.withLock { self.delegate = delegate } }
@@ -33,7 +36,7 @@ final class CallbackDispatcher: @unchecked Sendable {
             if let diagnostics {
                 if case .status(let status) = call { diagnostics(.status(status)) }
                 // A delegate missing a terminal callback is reported to this instance's handler.
-                CallbackDiagnostics.$currentHandler.withValue(diagnostics) {
+                CallbackDiagnostics.$currentHandler.withValue(deliveryHandler) {
                     call.deliver(to: currentDelegate, statusDelegate: currentStatusDelegate)
                 }
             } else {
