@@ -95,6 +95,16 @@ actor EntitlementEngine {
 
     // MARK: - Events
 
+    /// Takes the mailbox's events one at a time, on the engine's own executor, until the
+    /// mailbox is closed and drained.
+    func run() async {
+        while let event = await mailbox.next() {
+            await handle(event)
+            mailbox.finishedEvent()
+            mailbox.activity.eventHandled()
+        }
+    }
+
     /// Handles one mailbox event to its end (or to the point where it waits for the
     /// application, a person or the clock).
     func handle(_ event: EngineEvent) async {

@@ -89,12 +89,7 @@ public final class AccessEnabler: @unchecked Sendable {
             replies.deliver(call, for: owner)
             eventHub.publish(call)
         }
-        Task {
-            for await event in mailbox.events {
-                await engine.handle(event)
-                mailbox.activity.eventHandled()
-            }
-        }
+        Task { await engine.run() }
     }
 
     deinit {
@@ -140,32 +135,46 @@ public final class AccessEnabler: @unchecked Sendable {
     /// Reports whether the user is authenticated, from local storage only (no network call).
     /// Ends in `setAuthenticationStatus`.
     public func checkAuthentication() {
-        if let answer = immediateAuthenticationAnswer() {
-            answer.forEach { dispatcher.dispatch($0) }
-        } else {
-            submit(.checkAuthentication)
+        // With the engine idle, the answer needs no trip through it: the facade takes the
+        // engine's turn (calls made meanwhile wait, so order holds) and answers as the
+        // engine would, with the same pure function.
+        guard mailbox.claimIfIdle() else { return submit(.checkAuthentication) }
+        switch quickAuthenticationCheck() {
+        case .answered(let callbacks):
+            mailbox.releaseClaim { delivered in dispatcher.dispatch(callbacks, then: delivered) }
+        case .askPartner(let inputs):
+            PartnerAuthenticationCheck(inputs, dispatcher: dispatcher, mailbox: mailbox).start()
         }
     }
 
-    /// checkAuthentication's answer without a trip through the engine, when that changes
-    /// nothing: no earlier call is still queued (so call order holds) and the answer needs
-    /// no question to the partner framework (a valid regular profile, or no partner SSO).
-    /// The same pure function answers as the engine would.
-    private func immediateAuthenticationAnswer() -> [DelegateCall]? {
-        guard mailbox.activity.engineIsFree else { return nil }
+    /// How checkAuthentication is answered outside the engine.
+    private enum QuickAuthenticationCheck {
+        /// At once: no requestor, or an answer that needs no partner framework (a valid
+        /// regular profile, or no partner single sign-on).
+        case answered([DelegateCall])
+        /// After the partner framework's silent answers.
+        case askPartner(PartnerAuthenticationCheck.Inputs)
+    }
+
+    private func quickAuthenticationCheck() -> QuickAuthenticationCheck {
         let state = published.snapshot
         switch state.state {
         case .notSet:
-            return AuthenticationCheck.callbacks(requestorProblem: StatusCatalog.status(
-                .cfg400, message: "No requestor is set: call setRequestor(_:) and wait for setRequestorComplete(1) first."))
+            return .answered(AuthenticationCheck.callbacks(requestorProblem: StatusCatalog.status(
+                .cfg400, message: "No requestor is set: call setRequestor(_:) and wait for setRequestorComplete(1) first.")))
         case .failed(let problem):
-            return AuthenticationCheck.callbacks(requestorProblem: problem)
+            return .answered(AuthenticationCheck.callbacks(requestorProblem: problem))
         case .ready:
             let stored = state.requestorID.flatMap { store.profile(requestor: $0) }
             let now = configuration.clock.now
-            guard !AuthenticationCheck.needsPartner(profile: stored, catalog: state.catalog, partnerConfigured: configuration.partnerFramework != nil, now: now) else { return nil }
+            if let partner = configuration.partnerFramework, let catalog = state.catalog,
+               AuthenticationCheck.needsPartner(profile: stored, catalog: catalog, partnerConfigured: true, now: now) {
+                return .askPartner(PartnerAuthenticationCheck.Inputs(
+                    partner: partner, profile: stored, catalog: catalog, clock: configuration.clock,
+                    timeout: configuration.requestTimeout, tracking: tracking))
+            }
             let verdict = AuthenticationCheck.verdict(profile: stored, catalog: state.catalog, snapshot: nil, now: now)
-            return AuthenticationCheck.callbacks(profile: verdict.profile, status: verdict.status, tracking: tracking)
+            return .answered(AuthenticationCheck.callbacks(profile: verdict.profile, status: verdict.status, tracking: tracking))
         }
     }
 
