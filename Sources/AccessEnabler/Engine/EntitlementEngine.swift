@@ -97,10 +97,21 @@ actor EntitlementEngine {
 
     /// Takes the mailbox's events one at a time, on the engine's own executor, until the
     /// mailbox is closed and drained.
+    ///
+    /// What an event stores is written after its callbacks: the store holds the changes
+    /// while the event is handled, and they go to disk as one batch once the callbacks
+    /// emitted so far have reached the delegate (a sign-in is complete for the app before
+    /// its profile costs an `fsync`).
     func run() async {
         while let event = await mailbox.next() {
+            store.holdWrites()
             await handle(event)
             mailbox.finishedEvent()
+            store.releaseWrites()
+            if store.hasPendingWrites {
+                let store = store
+                dispatcher.dispatch([], then: { store.commitPendingWrites() })
+            }
             mailbox.activity.eventHandled()
         }
     }
