@@ -45,7 +45,7 @@ public enum InstructionCountDriver {
     private static func checkAuthentications(_ count: Int, sandbox: PassSandbox, storage: URL) async -> Int {
         let observer = DriverObserver()
         let client = makeClient(sandbox: sandbox, storage: storage, observer: observer)
-        await observer.waitForRequestor { client.setRequestor("REF30") }
+        _ = await observer.waitForRequestor { client.setRequestor("REF30") }
         await client.waitUntilIdle()
         var succeeded = 0
         for _ in 0..<count {
