@@ -22,6 +22,8 @@ struct StorageBatch: Sendable {
 
     /// The directory holding every file of the batch.
     let directory: URL
+    /// ``StorageCommitter/key(for:)`` of `directory`.
+    let directoryKey: String
     /// `true` when the directory may not exist yet: it is created (0700, with its parents)
     /// before the first file.
     let createDirectory: Bool
@@ -45,10 +47,11 @@ struct StorageBatch: Sendable {
 /// 5. each directory is made durable once.
 ///
 /// A crash before step 4 leaves only temporary files, which the next launch removes; a
-/// crash during step 4 leaves each file whole, old or new. A batch costs two calls that
-/// wait for the disk (step 3 and step 5), not two per file; and batches of several stores
-/// written in one round share the disk's work: step 2 runs for all of them before step 3,
-/// so the first batch's sync writes what the others would, and theirs find little left.
+/// crash during step 4 leaves each file whole, old or new. A batch waits for the disk
+/// about twice (step 3 starts every file's write-back before waiting, and step 5 syncs the
+/// directory once), not twice per file; and batches of several stores written in one round
+/// share the disk's work: step 2 runs for all of them before step 3, so the journal commit
+/// the first batch waits for carries the others' files too.
 enum StorageBatchWriter {
     static func write(_ batches: [StorageBatch]) {
         // What each change needs after step 2: its temporary file, or `nil` for a deletion.

@@ -31,7 +31,7 @@ struct StorageSystem: Sendable {
     /// Writes `data` to a new temporary file beside the given file (mode 0600), not yet
     /// durable; returns the temporary file.
     var writeTemporary: @Sendable (Data, URL) throws(StorageIOError) -> URL
-    /// Makes the content of these files durable, all at once.
+    /// Makes the content of these files durable, together (one wait for the disk, not one per file).
     var syncFiles: @Sendable ([URL]) throws(StorageIOError) -> Void
     /// Renames the first file over the second.
     var replace: @Sendable (URL, URL) throws(StorageIOError) -> Void

@@ -29,6 +29,8 @@ import Foundation
 final class TokenStore: @unchecked Sendable {
     /// The directory holding this software statement's files.
     let statementDirectory: URL
+    /// What the committer counts this directory's batches under.
+    private let directoryKey: String
 
     private let protection: StorageEnvelope.Protection
     private let identity: StoredIdentity
@@ -43,9 +45,16 @@ final class TokenStore: @unchecked Sendable {
     private var problem: String?
 
     private let writeBehind: Bool
-    /// Changes not yet handed to the committer, one per file, in the order made; guarded
-    /// by `stateLock`.
-    private var pending: [StorageBatch.Change] = []
+    /// Incremented on every change (under `stateLock`, with the change itself): orders the
+    /// versions of one file when several threads change it at once.
+    private var changeCounter: UInt64 = 0
+    /// Changes not yet handed on, one per file (its latest), in the order made; guarded by
+    /// `stateLock`.
+    private var pending: [(change: UInt64, file: StorageBatch.Change)] = []
+    /// Writing before returning: the change written last per file, so an older version
+    /// that lost the race to the lock is not written over a newer one.
+    private let syncWriteLock = NSLock()
+    nonisolated(unsafe) private var writtenChange: [String: UInt64] = [:]
     /// Holds on the writes (``holdWrites()``); guarded by `stateLock`.
     private var holds = 0
     /// Whether the statement directory exists; guarded by `stateLock`.
@@ -72,13 +81,14 @@ final class TokenStore: @unchecked Sendable {
         onProblem: @escaping @Sendable (StorageProblem) -> Void = { _ in }, now: @escaping @Sendable () -> Date
     ) {
         statementDirectory = StorageLayout.statementDirectory(in: directory, softwareStatement: softwareStatement)
+        directoryKey = StorageCommitter.key(for: statementDirectory)
         self.writeBehind = writeBehind
         self.system = system
         self.onProblem = onProblem
         self.now = now
         let configured = configuredDeviceIdentifier.flatMap { $0.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty ? nil : DeviceIdentifier.hashed($0) }
         // Batches of an earlier store over this directory land before this one reads.
-        StorageCommitter.shared.waitUntilWritten(statementDirectory)
+        StorageCommitter.shared.waitUntilWritten(directoryKey)
         var result: StorageLoadResult
         var exists = true
         do throws(StorageIOError) {
@@ -117,9 +127,10 @@ final class TokenStore: @unchecked Sendable {
         if let newIdentity = result.identityToSave {
             // A new device identifier is the first change of the first batch. Writing behind,
             // it waits for the first hold to end (or a flush), so opening costs no write.
+            let change = stateLock.withLock { nextChange() }
             persist(
                 newIdentity, kind: StorageLayout.Kind.identity, file: StorageLayout.identityFile, subject: "the device identifier",
-                protection: .digest, submit: !writeBehind)
+                change: change, protection: .digest, submit: !writeBehind)
         }
     }
 
@@ -162,22 +173,22 @@ final class TokenStore: @unchecked Sendable {
     /// lost) removes every stored profile, media token and preauthorization: they were
     /// obtained with the old client and no longer hold.
     func setClientCredentials(_ credentials: StoredClientCredentials?) {
-        let dropped = stateLock.withLock { () -> [String] in
+        let (change, dropped) = stateLock.withLock { () -> (UInt64, [String]) in
             var dropped: [String] = []
             if let credentials, credentials.clientID != snapshot.clientCredentials?.clientID {
                 dropped = Array(snapshot.requestors.keys)
                 snapshot.requestors = [:]
             }
             snapshot.clientCredentials = credentials
-            return dropped
+            return (nextChange(), dropped)
         }
         persist(
             credentials, kind: StorageLayout.Kind.clientCredentials, file: StorageLayout.clientCredentialsFile,
-            subject: "the registered client (DCR client credentials)")
+            subject: "the registered client (DCR client credentials)", change: change)
         for requestor in dropped {
             persist(
                 nil as RequestorRecord?, kind: StorageLayout.Kind.requestor, file: StorageLayout.requestorFile(requestor),
-                subject: "the sign-in of \(requestor)")
+                subject: "the sign-in of \(requestor)", change: change)
         }
     }
 
@@ -187,8 +198,11 @@ final class TokenStore: @unchecked Sendable {
 
     /// Stores the access token; nil removes it.
     func setAccessToken(_ token: StoredAccessToken?) {
-        stateLock.withLock { snapshot.accessToken = token }
-        persist(token, kind: StorageLayout.Kind.accessToken, file: StorageLayout.accessTokenFile, subject: "the access token")
+        let change = stateLock.withLock {
+            snapshot.accessToken = token
+            return nextChange()
+        }
+        persist(token, kind: StorageLayout.Kind.accessToken, file: StorageLayout.accessTokenFile, subject: "the access token", change: change)
     }
 
     // MARK: - Profiles
@@ -285,19 +299,19 @@ final class TokenStore: @unchecked Sendable {
 
     /// Removes every stored value except the device identifier.
     func clearAll() {
-        let requestors = stateLock.withLock {
+        let (requestors, change) = stateLock.withLock {
             let requestors = Array(snapshot.requestors.keys)
             snapshot = StorageSnapshot(identity: identity)
-            return requestors
+            return (requestors, nextChange())
         }
         persist(
             nil as StoredClientCredentials?, kind: StorageLayout.Kind.clientCredentials, file: StorageLayout.clientCredentialsFile,
-            subject: "the registered client (DCR client credentials)")
-        persist(nil as StoredAccessToken?, kind: StorageLayout.Kind.accessToken, file: StorageLayout.accessTokenFile, subject: "the access token")
+            subject: "the registered client (DCR client credentials)", change: change)
+        persist(nil as StoredAccessToken?, kind: StorageLayout.Kind.accessToken, file: StorageLayout.accessTokenFile, subject: "the access token", change: change)
         for requestor in requestors {
             persist(
                 nil as RequestorRecord?, kind: StorageLayout.Kind.requestor, file: StorageLayout.requestorFile(requestor),
-                subject: "the sign-in of \(requestor)")
+                subject: "the sign-in of \(requestor)", change: change)
         }
     }
 
@@ -305,15 +319,21 @@ final class TokenStore: @unchecked Sendable {
 
     /// Applies `change` to `requestor`'s record in memory, then writes (or, once empty, deletes) its file.
     private func updateRecord(of requestor: String, _ change: (inout RequestorRecord) -> Void) {
-        let record = stateLock.withLock {
+        let (record, number) = stateLock.withLock {
             var record = snapshot.requestors[requestor] ?? RequestorRecord(requestor: requestor)
             change(&record)
             snapshot.requestors[requestor] = record.isEmpty ? nil : record
-            return record.isEmpty ? nil : record
+            return (record.isEmpty ? nil : record, nextChange())
         }
         persist(
             record, kind: StorageLayout.Kind.requestor, file: StorageLayout.requestorFile(requestor),
-            subject: "the sign-in of \(requestor)")
+            subject: "the sign-in of \(requestor)", change: number)
+    }
+
+    /// Must be called with `stateLock` held.
+    private func nextChange() -> UInt64 {
+        changeCounter += 1
+        return changeCounter
     }
 
     // MARK: - Batches
@@ -335,29 +355,30 @@ final class TokenStore: @unchecked Sendable {
 
     /// Hands the pending changes to the committer as one batch.
     func commitPendingWrites() {
-        let batch: StorageBatch? = stateLock.withLock {
-            guard !pending.isEmpty else { return nil }
-            defer { pending = [] }
-            return makeBatch(pending)
+        // Submitted under the lock: batches of this store reach the committer in the order
+        // their changes were made.
+        stateLock.withLock {
+            guard !pending.isEmpty else { return }
+            StorageCommitter.shared.submit(makeBatch(pending.map(\.file)))
+            pending = []
         }
-        if let batch { StorageCommitter.shared.submit(batch) }
     }
 
     /// Blocks until every change made so far is on disk.
     func flush() {
         commitPendingWrites()
-        StorageCommitter.shared.waitUntilWritten(statementDirectory)
+        StorageCommitter.shared.waitUntilWritten(directoryKey)
     }
 
     /// `true` while a change is still on its way to disk.
     var hasQueuedWrites: Bool {
-        hasPendingWrites || StorageCommitter.shared.hasUnwritten(statementDirectory)
+        hasPendingWrites || StorageCommitter.shared.hasUnwritten(directoryKey)
     }
 
     /// A batch of `changes`. Must be called with `stateLock` held.
     private func makeBatch(_ changes: [StorageBatch.Change]) -> StorageBatch {
         StorageBatch(
-            directory: statementDirectory, createDirectory: !directoryExists, changes: changes, system: system,
+            directory: statementDirectory, directoryKey: directoryKey, createDirectory: !directoryExists, changes: changes, system: system,
             failed: { [self] failure, fileName in
                 stateLock.withLock { problem = "could not save \(fileName): \(failure.message)" }
                 onProblem(failure)
@@ -367,14 +388,15 @@ final class TokenStore: @unchecked Sendable {
             })
     }
 
-    /// Records the change of `file` to `value` (its deletion for nil). Writing behind, it
-    /// joins the pending changes, replacing an earlier change of the same file, and goes to
-    /// the committer at once unless a hold is on; otherwise it is written before this
-    /// returns. Encoding (JSON and the integrity code) happens when the batch is written, off
-    /// the caller's path. A failure is kept in ``lastError`` and told to `onProblem`.
+    /// Records change number `change` of `file`: to `value`, or its deletion for nil.
+    /// Writing behind, it joins the pending changes, replacing an earlier change of the same
+    /// file, and goes to the committer at once unless a hold is on; otherwise it is written
+    /// before this returns. Either way a version older than one already pending or written
+    /// is dropped. Encoding (JSON and the integrity code) happens when the batch is written,
+    /// off the caller's path. A failure is kept in ``lastError`` and told to `onProblem`.
     private func persist<Value: Encodable & Sendable>(
-        _ value: Value?, kind: String, file: String, subject: String, protection: StorageEnvelope.Protection? = nil,
-        submit: Bool = true
+        _ value: Value?, kind: String, file: String, subject: String, change: UInt64,
+        protection: StorageEnvelope.Protection? = nil, submit: Bool = true
     ) {
         guard isPersistent else { return }
         let url = statementDirectory.appendingPathComponent(file)
@@ -382,16 +404,21 @@ final class TokenStore: @unchecked Sendable {
         let content: StorageBatch.Change.Content = value.map { value in
             .write { try StorageEnvelope.encode(value, kind: kind, protection: protection) }
         } ?? .delete
-        let change = StorageBatch.Change(file: url, subject: subject, content: content)
+        let entry = (change: change, file: StorageBatch.Change(file: url, subject: subject, content: content))
         guard writeBehind else {
-            let batch = stateLock.withLock { makeBatch([change]) }
-            StorageCommitter.shared.submit(batch)
-            StorageCommitter.shared.waitUntilWritten(statementDirectory)
+            // Written here and now, on the caller's thread, in the order of the changes.
+            syncWriteLock.withLock {
+                if let written = writtenChange[file], written > change { return }
+                writtenChange[file] = change
+                let batch = stateLock.withLock { makeBatch([entry.file]) }
+                StorageBatchWriter.write([batch])
+            }
             return
         }
         let submitNow: Bool = stateLock.withLock {
-            pending.removeAll { $0.file == url }
-            pending.append(change)
+            if let existing = pending.first(where: { $0.file.file == url }), existing.change > change { return false }
+            pending.removeAll { $0.file.file == url }
+            pending.append(entry)
             return submit && holds == 0
         }
         if submitNow { commitPendingWrites() }
