@@ -98,21 +98,26 @@ actor EntitlementEngine {
     /// Takes the mailbox's events one at a time, on the engine's own executor, until the
     /// mailbox is closed and drained.
     ///
+    /// An event counts as handled once its callbacks have reached the delegate: the last
+    /// block it queues on the callback queue says so (``ActivityTracker/eventHandled()``),
+    /// so whoever waits for quiescence finds the callbacks delivered without a trip of its
+    /// own through the callback queue.
+    ///
     /// What an event stores is written after its callbacks: the store holds the changes
-    /// while the event is handled, and they go to disk as one batch once the callbacks
-    /// emitted so far have reached the delegate (a sign-in is complete for the app before
-    /// its profile costs an `fsync`).
+    /// while the event is handled, and that same last block hands them to disk as one batch
+    /// (a sign-in is complete for the app before its profile costs an `fsync`).
     func run() async {
         while let event = await mailbox.next() {
             store.holdWrites()
             await handle(event)
             mailbox.finishedEvent()
             store.releaseWrites()
-            if store.hasPendingWrites {
-                let store = store
-                dispatcher.dispatch([], then: { store.commitPendingWrites() })
-            }
-            mailbox.activity.eventHandled()
+            let (store, activity) = (store, mailbox.activity)
+            let commit = store.hasPendingWrites
+            dispatcher.dispatch([], then: {
+                if commit { store.commitPendingWrites() }
+                activity.eventHandled()
+            })
         }
     }
 
