@@ -15,10 +15,15 @@ final class CallbackDispatcher: @unchecked Sendable {
     /// The same handler, as bound around each delivery for a delegate missing a terminal callback.
     private let deliveryHandler: CallbackDiagnostics.Handler?
 
+    /// Runs tasks on the callback queue: a task that ends in callbacks (a checkAuthentication
+    /// answered outside the engine) delivers them where it stands, with no hop of their own.
+    let executor: CallbackQueueExecutor
+
     init(queue: DispatchQueue, diagnostics: (@Sendable (Diagnostic) -> Void)? = nil) {
         self.queue = queue
         self.diagnostics = diagnostics
         deliveryHandler = diagnostics.map(CallbackDiagnostics.Handler.init)
+        executor = CallbackQueueExecutor(queue: queue)
     }
 
     func setDelegate(_ delegate: EntitlementDelegate?) { lock.withLock { self.delegate = delegate } }
@@ -43,6 +48,14 @@ final class CallbackDispatcher: @unchecked Sendable {
             for call in calls { deliver(call, for: owner) }
             delivered?()
         }
+    }
+
+    /// Delivers `calls` now, in order. Only on the callback queue (a task running on
+    /// ``executor``), after everything queued before the task; what is queued meanwhile
+    /// waits for the task, so order holds.
+    func deliverOnCallbackQueue(_ calls: [DelegateCall]) {
+        dispatchPrecondition(condition: .onQueue(queue))
+        for call in calls { deliver(call, for: nil) }
     }
 
     /// Delivers one call to the delegates, then the observer. Runs on the callback queue.

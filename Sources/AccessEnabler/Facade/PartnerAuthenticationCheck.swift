@@ -46,17 +46,20 @@ final class PartnerAuthenticationCheck: DeadlineExpiring, @unchecked Sendable {
             return true
         }
         guard stillOpen else { return DeadlineWatchdog.shared.cancel(ticket) }
-        Task { [self] in
-            answer(with: await PartnerSignIn.silentSnapshot(of: inputs.partner, supportedProviders: inputs.catalog.sortedMappingIDs))
+        // The task runs on the callback queue, so the answer is delivered where it stands.
+        Task(executorPreference: dispatcher.executor) { [self] in
+            let snapshot = await PartnerSignIn.silentSnapshot(of: inputs.partner, supportedProviders: inputs.catalog.sortedMappingIDs)
+            answer(with: snapshot, onCallbackQueue: true)
         }
     }
 
     func deadlinePassed() {
-        answer(with: .timedOut)
+        answer(with: .timedOut, onCallbackQueue: false)
     }
 
-    /// Delivers the answer `snapshot` implies, unless an answer was delivered already.
-    private func answer(with snapshot: PartnerSnapshot) {
+    /// Delivers the answer `snapshot` implies, unless an answer was delivered already:
+    /// there and then on the callback queue, else queued there.
+    private func answer(with snapshot: PartnerSnapshot, onCallbackQueue: Bool) {
         let (first, ticket): (Bool, DeadlineWatchdog.Ticket?) = lock.withLock {
             guard !answered else { return (false, nil) }
             answered = true
@@ -67,6 +70,15 @@ final class PartnerAuthenticationCheck: DeadlineExpiring, @unchecked Sendable {
         if let ticket { DeadlineWatchdog.shared.cancel(ticket) }
         let verdict = AuthenticationCheck.verdict(profile: inputs.profile, catalog: inputs.catalog, snapshot: snapshot, now: inputs.clock.now)
         let callbacks = AuthenticationCheck.callbacks(profile: verdict.profile, status: verdict.status, tracking: inputs.tracking)
-        mailbox.releaseClaim { delivered in dispatcher.dispatch(callbacks, then: delivered) }
+        guard onCallbackQueue else {
+            return mailbox.releaseClaim { delivered in dispatcher.dispatch(callbacks, then: delivered) }
+        }
+        // Calls made from now on queue their callbacks behind this task, which is on the
+        // callback queue: delivering here, after giving the turn back, keeps the order (and
+        // a delegate may call the facade again from its callback).
+        var delivered: (@Sendable () -> Void)?
+        mailbox.releaseClaim { delivered = $0 }
+        dispatcher.deliverOnCallbackQueue(callbacks)
+        delivered?()
     }
 }
