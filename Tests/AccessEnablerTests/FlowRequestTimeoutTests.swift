@@ -51,7 +51,9 @@ import Testing
         let waitedFrom = Date()
         // This test's own thread is one of the pool's: it is taken by the last busy task as
         // soon as the test suspends to wait for the exchange.
-        while started.value < threads - 1, Date().timeIntervalSince(waitedFrom) < 1 { usleep(1_000) }
+        // Other suites running meanwhile may hold the pool for a while before the busy tasks
+        // get their turn; each then blocks for 1.2 s from its own start.
+        while started.value < threads - 1, Date().timeIntervalSince(waitedFrom) < 5 { usleep(1_000) }
         let stop = Flag()
         let caller = ThreadTaskExecutor()
         defer {
