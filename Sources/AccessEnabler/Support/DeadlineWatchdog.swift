@@ -52,6 +52,10 @@ final class DeadlineWatchdog: @unchecked Sendable {
     /// How many deadlines are set and not yet passed or cancelled.
     var count: Int { lock.withLock { pending.count } }
 
+    /// How many entries the heap holds, cancelled ones included (they are dropped when they
+    /// come due, and the heap is rebuilt when they outnumber the others).
+    var heapSize: Int { lock.withLock { heap.count } }
+
     /// Calls `target.deadlinePassed()` once `seconds` have passed, unless cancelled first.
     /// Durations are clamped to between a millisecond and about 31 years.
     func schedule(after seconds: TimeInterval, _ target: any DeadlineExpiring) -> Ticket {
