@@ -25,8 +25,10 @@ struct StorageProblemTests {
     static func failing(_ code: Int32, deletions: Bool = false, machineID: String = "machine-1") -> StorageSystem {
         var system = StorageSystem.posix
         system.writeAtomically = { (_, url) throws(StorageIOError) in throw StorageIOError(operation: "write", path: url.path, code: code) }
+        system.writeTemporary = { (_, url) throws(StorageIOError) in throw StorageIOError(operation: "write", path: url.path, code: code) }
         if deletions {
             system.remove = { (url) throws(StorageIOError) in throw StorageIOError(operation: "unlink", path: url.path, code: code) }
+            system.unlink = { (url) throws(StorageIOError) in throw StorageIOError(operation: "unlink", path: url.path, code: code) }
         }
         system.creationObstacle = { url in StorageIOError(operation: "create", path: url.path, code: code) }
         system.machineID = { machineID }

@@ -469,6 +469,8 @@ func sendDiagnostics(of configuration: inout AccessEnablerConfiguration, to log:
 
         inbox.close()
         await accessEnabler.waitUntilIdle()
+        // Cancelling the read source is asynchronous: its handler closes and removes the pipe.
+        for _ in 0..<400 where FileManager.default.fileExists(atPath: path) { try await Task.sleep(nanoseconds: 5_000_000) }
         #expect(RedirectInbox.send(landing, to: path) == false, "the pipe goes with the app")
         #expect(!FileManager.default.fileExists(atPath: path))
     }

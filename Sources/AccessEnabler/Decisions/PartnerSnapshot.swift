@@ -9,6 +9,11 @@ struct PartnerSnapshot: Sendable, Equatable {
     /// The metadata query's failure, when it failed.
     var metadataError: PartnerFrameworkError?
 
+    /// What a partner framework that did not answer the silent questions in time counts as:
+    /// an error of the account service.
+    static let timedOut = PartnerSnapshot(
+        access: .error(code: "timeout", message: "The TV provider account service did not answer in time."), account: nil, metadataError: nil)
+
     /// The provider mapping id of the system-level account, expired or not, if permission
     /// is granted. The Apple SSO overview's TTL table keeps an Adobe profile valid after
     /// Apple's device token expired, as long as that account is still the one signed in.

@@ -12,10 +12,18 @@ final class CallbackDispatcher: @unchecked Sendable {
 
     /// The app's diagnostics handler, if any.
     private let diagnostics: (@Sendable (Diagnostic) -> Void)?
+    /// The same handler, as bound around each delivery for a delegate missing a terminal callback.
+    private let deliveryHandler: CallbackDiagnostics.Handler?
+
+    /// Runs tasks on the callback queue: a task that ends in callbacks (a checkAuthentication
+    /// answered outside the engine) delivers them where it stands, with no hop of their own.
+    let executor: CallbackQueueExecutor
 
     init(queue: DispatchQueue, diagnostics: (@Sendable (Diagnostic) -> Void)? = nil) {
         self.queue = queue
         self.diagnostics = diagnostics
+        deliveryHandler = diagnostics.map(CallbackDiagnostics.Handler.init)
+        executor = CallbackQueueExecutor(queue: queue)
     }
 
     func setDelegate(_ delegate: EntitlementDelegate?) { lock.withLock { self.delegate = delegate } }
@@ -29,21 +37,44 @@ final class CallbackDispatcher: @unchecked Sendable {
     /// Queues `call` for delivery after every call queued before it; `owner` is the facade
     /// call it belongs to.
     func dispatch(_ call: DelegateCall, for owner: CallID? = nil) {
+        queue.async { [self] in deliver(call, for: owner) }
+    }
+
+    /// Queues `calls` for delivery, in order, after every call queued before them: one trip
+    /// to the callback queue for all of them. `then` runs on the callback queue once they
+    /// are delivered.
+    func dispatch(_ calls: [DelegateCall], for owner: CallID? = nil, then delivered: (@Sendable () -> Void)? = nil) {
         queue.async { [self] in
-            if let diagnostics {
-                if case .status(let status) = call { diagnostics(.status(status)) }
-                // A delegate missing a terminal callback is reported to this instance's handler.
-                CallbackDiagnostics.$currentHandler.withValue(diagnostics) {
-                    call.deliver(to: currentDelegate, statusDelegate: currentStatusDelegate)
-                }
-            } else {
-                call.deliver(to: currentDelegate, statusDelegate: currentStatusDelegate)
-            }
-            lock.withLock { observer }?(call, owner)
+            for call in calls { deliver(call, for: owner) }
+            delivered?()
         }
     }
 
-    /// Returns once every call dispatched so far has been delivered.
+    /// Delivers `calls` now, in order. Only on the callback queue (a task running on
+    /// ``executor``), after everything queued before the task; what is queued meanwhile
+    /// waits for the task, so order holds.
+    func deliverOnCallbackQueue(_ calls: [DelegateCall]) {
+        dispatchPrecondition(condition: .onQueue(queue))
+        for call in calls { deliver(call, for: nil) }
+    }
+
+    /// Delivers one call to the delegates, then the observer. Runs on the callback queue.
+    private func deliver(_ call: DelegateCall, for owner: CallID?) {
+        let (delegate, statusDelegate, observer) = lock.withLock { (self.delegate, self.statusDelegate, self.observer) }
+        if let diagnostics {
+            if case .status(let status) = call { diagnostics(.status(status)) }
+            // A delegate missing a terminal callback is reported to this instance's handler.
+            CallbackDiagnostics.$currentHandler.withValue(deliveryHandler) {
+                call.deliver(to: delegate, statusDelegate: statusDelegate)
+            }
+        } else {
+            call.deliver(to: delegate, statusDelegate: statusDelegate)
+        }
+        observer?(call, owner)
+    }
+
+    /// Returns once every call dispatched so far has been delivered, and every other block
+    /// queued on the callback queue before it has run (test rigs record there too).
     func flush() async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             queue.async { continuation.resume() }

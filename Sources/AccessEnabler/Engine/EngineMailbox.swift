@@ -2,29 +2,137 @@ import Foundation
 
 /// The engine's inbox: the facade's calls and the child tasks' answers, in arrival order.
 /// Every event posted is counted by the ``ActivityTracker`` until the engine has handled it.
-final class EngineMailbox: Sendable {
+///
+/// A queue under a lock with one parked reader (the engine's loop), rather than an
+/// `AsyncStream`: posting to an idle engine hands the event straight to the parked loop,
+/// and a loop that finds an event waiting takes it without suspending.
+///
+/// The facade may also *claim* the engine's turn while the engine is idle (``claimIfIdle()``),
+/// to answer a call outside the engine — a checkAuthentication that only needs the partner
+/// framework's answer. Events posted meanwhile wait in the queue until the claim is released,
+/// so calls still run, and their callbacks arrive, in the order they were made.
+final class EngineMailbox: @unchecked Sendable {
     let activity: ActivityTracker
-    private let continuation: AsyncStream<EngineEvent>.Continuation
-    /// The events, for the engine's loop.
-    let events: AsyncStream<EngineEvent>
+    private let lock = NSLock()
+    /// Events not yet taken, oldest first from `head`.
+    private var queue: [EngineEvent] = []
+    private var head = 0
+    /// The engine's loop, waiting for the next event.
+    private var parked: CheckedContinuation<EngineEvent?, Never>?
+    /// The loop is handling an event it took.
+    private var handling = false
+    /// The facade holds the engine's turn.
+    private var claimed = false
+    private var closed = false
 
     init(activity: ActivityTracker) {
         self.activity = activity
-        (events, continuation) = AsyncStream<EngineEvent>.makeStream()
     }
 
     /// Queues `event` behind everything posted before it.
     func post(_ event: EngineEvent) {
         activity.eventPosted()
-        continuation.yield(event)
+        enqueue(event)
     }
 
     /// Queues `event` that the caller has already counted (a timer that fired: the count
     /// and the timer's end happen under one lock).
     func postCounted(_ event: EngineEvent) {
-        continuation.yield(event)
+        enqueue(event)
+    }
+
+    private func enqueue(_ event: EngineEvent) {
+        let reader: CheckedContinuation<EngineEvent?, Never>? = lock.withLock {
+            // A parked loop with no claim in the way has taken everything queued before.
+            if let parked, !claimed {
+                self.parked = nil
+                handling = true
+                return parked
+            }
+            queue.append(event)
+            return nil
+        }
+        reader?.resume(returning: event)
+    }
+
+    /// The next event, once one is queued and no claim holds it back; `nil` once the
+    /// mailbox is closed and drained. Runs on the caller's actor (the engine), so taking an
+    /// event that is already there costs no hop. Only the engine's loop calls it, and it
+    /// calls ``finishedEvent()`` after handling each event.
+    func next(isolation: isolated (any Actor)? = #isolation) async -> EngineEvent? {
+        if let ready = lock.withLock({ takeIfReady() }) { return ready }
+        return await withCheckedContinuation(isolation: isolation) { (continuation: CheckedContinuation<EngineEvent?, Never>) in
+            let ready: EngineEvent?? = lock.withLock {
+                if let ready = takeIfReady() { return ready }
+                parked = continuation
+                return .none
+            }
+            if let ready { continuation.resume(returning: ready) }
+        }
+    }
+
+    /// `.some(event)` to hand out now, `.some(nil)` when closed and drained, `nil` to wait.
+    /// Must be called with `lock` held.
+    private func takeIfReady() -> EngineEvent?? {
+        guard !claimed else { return nil }
+        if head < queue.count {
+            let event = queue[head]
+            head += 1
+            if head == queue.count {
+                queue.removeAll(keepingCapacity: queue.count <= 64)
+                head = 0
+            }
+            handling = true
+            return .some(event)
+        }
+        return closed ? .some(nil) : nil
+    }
+
+    /// The loop has handled the event it took last.
+    func finishedEvent() {
+        lock.withLock { handling = false }
+    }
+
+    /// Takes the engine's turn when the engine is idle — no event queued or being handled,
+    /// no other claim — and counts it as an event under way. Returns `false` otherwise:
+    /// then post the call instead.
+    func claimIfIdle() -> Bool {
+        let claimedNow: Bool = lock.withLock {
+            guard !handling, !claimed, !closed, head == queue.count else { return false }
+            claimed = true
+            return true
+        }
+        if claimedNow { activity.eventPosted() }
+        return claimedNow
+    }
+
+    /// Gives the turn back after `deliver` has queued the claim's callbacks: events posted
+    /// meanwhile go to the engine, in order. `deliver` runs under the mailbox's lock (it
+    /// only queues), so no later call's callbacks can be queued before it — and a later
+    /// call that finds the engine idle can take the turn again as soon as it returns. The
+    /// claim counts as work under way until `deliver` calls the closure it is given (once
+    /// the callbacks have reached the delegate).
+    func releaseClaim(delivering deliver: (_ delivered: @escaping @Sendable () -> Void) -> Void) {
+        let activity = activity
+        let handOver: (CheckedContinuation<EngineEvent?, Never>, EngineEvent?)? = lock.withLock {
+            deliver { activity.eventHandled() }
+            claimed = false
+            guard let parked else { return nil }
+            guard let ready = takeIfReady() else { return nil }
+            self.parked = nil
+            return (parked, ready)
+        }
+        if let (reader, event) = handOver { reader.resume(returning: event) }
     }
 
     /// No more events: the engine's loop ends once the queue is drained.
-    func close() { continuation.finish() }
+    func close() {
+        let reader: CheckedContinuation<EngineEvent?, Never>? = lock.withLock {
+            closed = true
+            guard !claimed, head == queue.count, let parked else { return nil }
+            self.parked = nil
+            return parked
+        }
+        reader?.resume(returning: nil)
+    }
 }

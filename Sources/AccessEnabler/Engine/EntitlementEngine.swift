@@ -104,6 +104,32 @@ actor EntitlementEngine {
 
     // MARK: - Events
 
+    /// Takes the mailbox's events one at a time, on the engine's own executor, until the
+    /// mailbox is closed and drained.
+    ///
+    /// An event counts as handled once its callbacks have reached the delegate: the last
+    /// block it queues on the callback queue says so (``ActivityTracker/eventHandled()``),
+    /// so whoever waits for quiescence finds the callbacks delivered without a trip of its
+    /// own through the callback queue.
+    ///
+    /// What an event stores is written after its callbacks: the store holds the changes
+    /// while the event is handled, and that same last block hands them to disk as one batch
+    /// (a sign-in is complete for the app before its profile costs an `fsync`).
+    func run() async {
+        while let event = await mailbox.next() {
+            store.holdWrites()
+            await handle(event)
+            mailbox.finishedEvent()
+            store.releaseWrites()
+            let (store, activity) = (store, mailbox.activity)
+            let commit = store.hasPendingWrites
+            dispatcher.dispatch([], then: {
+                if commit { store.commitPendingWrites() }
+                activity.eventHandled()
+            })
+        }
+    }
+
     /// Handles one mailbox event to its end (or to the point where it waits for the
     /// application, a person or the clock).
     func handle(_ event: EngineEvent) async {

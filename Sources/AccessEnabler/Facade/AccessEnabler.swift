@@ -96,12 +96,7 @@ public final class AccessEnabler: @unchecked Sendable {
             replies.deliver(call, for: owner)
             eventHub.publish(call)
         }
-        Task {
-            for await event in mailbox.events {
-                await engine.handle(event)
-                mailbox.activity.eventHandled()
-            }
-        }
+        Task { await engine.run() }
     }
 
     deinit {
@@ -148,32 +143,49 @@ public final class AccessEnabler: @unchecked Sendable {
     /// Reports whether the user is authenticated, from local storage only (no network call).
     /// Ends in `setAuthenticationStatus`.
     public func checkAuthentication() {
-        if let answer = immediateAuthenticationAnswer() {
-            answer.forEach { dispatcher.dispatch($0) }
-        } else {
-            submit(.checkAuthentication)
+        // With the engine idle, the answer needs no trip through it: the facade takes the
+        // engine's turn (calls made meanwhile wait, so order holds) and answers as the
+        // engine would, with the same pure function.
+        storageProblems.appMadeACall()
+        guard mailbox.claimIfIdle() else { return submit(.checkAuthentication) }
+        switch quickAuthenticationCheck() {
+        case .answered(let callbacks):
+            mailbox.releaseClaim { delivered in dispatcher.dispatch(callbacks, then: delivered) }
+        case .askPartner(let inputs):
+            PartnerAuthenticationCheck(inputs, dispatcher: dispatcher, mailbox: mailbox).start()
         }
     }
 
-    /// checkAuthentication's answer without a trip through the engine, when that changes
-    /// nothing: no earlier call is still queued (so call order holds) and the answer needs
-    /// no question to the partner framework (a valid regular profile, or no partner SSO).
-    /// The same pure function answers as the engine would.
-    private func immediateAuthenticationAnswer() -> [DelegateCall]? {
-        guard mailbox.activity.engineIsFree else { return nil }
+    /// How checkAuthentication is answered outside the engine.
+    private enum QuickAuthenticationCheck {
+        /// At once: no requestor, or an answer that needs no partner framework (a valid
+        /// regular profile, or no partner single sign-on).
+        case answered([DelegateCall])
+        /// After the partner framework's silent answers.
+        case askPartner(PartnerAuthenticationCheck.Inputs)
+    }
+
+    private func quickAuthenticationCheck() -> QuickAuthenticationCheck {
         let state = published.snapshot
         switch state.state {
         case .notSet:
-            return AuthenticationCheck.callbacks(requestorProblem: StatusCatalog.status(
-                .cfg400, message: "No requestor is set: call setRequestor(_:) and wait for setRequestorComplete(1) first."))
+            return .answered(AuthenticationCheck.callbacks(requestorProblem: StatusCatalog.status(
+                .cfg400, message: "No requestor is set: call setRequestor(_:) and wait for setRequestorComplete(1) first.")))
         case .failed(let problem):
-            return AuthenticationCheck.callbacks(requestorProblem: problem)
+            return .answered(AuthenticationCheck.callbacks(requestorProblem: problem))
         case .ready:
             let stored = state.requestorID.flatMap { store.profile(requestor: $0) }
             let now = configuration.clock.now.addingTimeInterval(serverClock.correction)
-            guard !AuthenticationCheck.needsPartner(profile: stored, catalog: state.catalog, partnerConfigured: configuration.partnerFramework != nil, now: now) else { return nil }
+            if let partner = configuration.partnerFramework, let catalog = state.catalog,
+               AuthenticationCheck.needsPartner(profile: stored, catalog: catalog, partnerConfigured: true, now: now) {
+                let clock = configuration.clock, serverClock = serverClock
+                return .askPartner(PartnerAuthenticationCheck.Inputs(
+                    partner: partner, profile: stored, catalog: catalog,
+                    adobeNow: { clock.now.addingTimeInterval(serverClock.correction) },
+                    timeout: configuration.requestTimeout, tracking: tracking))
+            }
             let verdict = AuthenticationCheck.verdict(profile: stored, catalog: state.catalog, snapshot: nil, now: now)
-            return AuthenticationCheck.callbacks(profile: verdict.profile, status: verdict.status, tracking: tracking)
+            return .answered(AuthenticationCheck.callbacks(profile: verdict.profile, status: verdict.status, tracking: tracking))
         }
     }
 
@@ -297,9 +309,9 @@ public final class AccessEnabler: @unchecked Sendable {
     /// manual clock, move it there and wait again). Callbacks produced so far have been
     /// delivered when it returns. For test rigs and scenario runners.
     public func waitUntilQuiescent() async -> Quiescence {
-        let state = await mailbox.activity.waitUntilQuiescent(clock: configuration.clock)
-        await dispatcher.flush()
-        return state
+        // An event or a call answered outside the engine counts as under way until its
+        // callbacks have reached the delegate, so quiescence means they are delivered.
+        await mailbox.activity.waitUntilQuiescent(clock: configuration.clock)
     }
 
     /// Waits until every call made so far has run, its callbacks have been delivered and
@@ -312,7 +324,6 @@ public final class AccessEnabler: @unchecked Sendable {
             // Real time moves a wall clock past the back-off: look again shortly.
             try? await Task.sleep(nanoseconds: 10_000_000)
         }
-        await dispatcher.flush()
         let store = self.store
         guard store.hasQueuedWrites else { return }
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in

@@ -39,12 +39,21 @@ final class CallbackDiagnostics: @unchecked Sendable {
     /// implementations.
     static func unimplemented(_ callback: TerminalCallback, by delegate: AnyObject) {
         let report = shared.report(callback, delegateType: String(reflecting: type(of: delegate)))
-        currentHandler?(.unimplementedCallback(name: callback.name, message: report.message))
+        currentHandler?.report(.unimplementedCallback(name: callback.name, message: report.message))
     }
 
     /// The diagnostics handler of the AccessEnabler whose callback is being delivered on
     /// this thread (set by the dispatcher around each delivery).
-    @TaskLocal static var currentHandler: (@Sendable (Diagnostic) -> Void)?
+    @TaskLocal static var currentHandler: Handler?
+
+    /// An AccessEnabler's diagnostics handler, in a class: binding a task-local of optional
+    /// function type on a thread outside any task crashes release builds of Swift 6.3.1
+    /// (in `swift_task_localValuePush`), while a class reference binds correctly.
+    final class Handler: Sendable {
+        let report: @Sendable (Diagnostic) -> Void
+
+        init(_ report: @escaping @Sendable (Diagnostic) -> Void) { self.report = report }
+    }
 
     /// Records one report: prints the diagnostic if it is the first for `callback`, then
     /// hands the report to every observer.

@@ -42,18 +42,22 @@ struct PartnerSignIn: Sendable {
     /// Asks, without prompting, for the permission and the signed-in account. Both
     /// questions share one deadline: a framework that never answers counts as an error.
     func snapshot() async -> PartnerSnapshot {
-        let request = PartnerMetadataRequest(isInterruptionAllowed: false, supportedAccountProviderIdentifiers: catalog.sortedMappingIDs)
-        let timedOut = PartnerSnapshot(
-            access: .error(code: "timeout", message: "The TV provider account service did not answer in time."), account: nil, metadataError: nil)
-        let partner = partner
-        return await withDeadline(seconds: silentTimeout, fallback: timedOut) {
-            let access = await partner.accessStatus(prompt: false)
-            guard access == .granted else { return PartnerSnapshot(access: access, account: nil, metadataError: nil) }
-            do throws(PartnerFrameworkError) {
-                return PartnerSnapshot(access: access, account: try await partner.accountMetadata(request), metadataError: nil)
-            } catch {
-                return PartnerSnapshot(access: access, account: nil, metadataError: error)
-            }
+        let (partner, supported) = (partner, catalog.sortedMappingIDs)
+        return await withDeadline(seconds: silentTimeout, fallback: PartnerSnapshot.timedOut) {
+            await Self.silentSnapshot(of: partner, supportedProviders: supported)
+        }
+    }
+
+    /// The two silent questions, asked in the caller's task with no deadline of their own
+    /// (the caller sets one): the permission and, when granted, the signed-in account.
+    static func silentSnapshot(of partner: any PartnerFramework, supportedProviders: [String]) async -> PartnerSnapshot {
+        let access = await partner.accessStatus(prompt: false)
+        guard access == .granted else { return PartnerSnapshot(access: access, account: nil, metadataError: nil) }
+        do throws(PartnerFrameworkError) {
+            let request = PartnerMetadataRequest(isInterruptionAllowed: false, supportedAccountProviderIdentifiers: supportedProviders)
+            return PartnerSnapshot(access: access, account: try await partner.accountMetadata(request), metadataError: nil)
+        } catch {
+            return PartnerSnapshot(access: access, account: nil, metadataError: error)
         }
     }
 

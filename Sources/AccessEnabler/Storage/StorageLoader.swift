@@ -21,6 +21,14 @@ struct StorageLoadResult: Sendable {
     var identityToSave: StoredIdentity?
     /// Every write or deletion that failed while loading.
     var writeFailures: [StorageProblem] = []
+
+    /// A store whose directory does not exist yet: nothing stored, a new identity to save
+    /// (carrying the configured device identifier, when there is one).
+    static func fresh(configuredDeviceIdentifier: String?) -> StorageLoadResult {
+        var identity = StoredIdentity.generate()
+        if let configuredDeviceIdentifier { identity.deviceIdentifier = configuredDeviceIdentifier }
+        return StorageLoadResult(snapshot: StorageSnapshot(identity: identity), identityToSave: identity)
+    }
 }
 
 /// Reads a software statement's store at launch and applies the ``IntegrityCheckType``:

@@ -5,11 +5,16 @@ import Foundation
 ///
 /// Everything is read once at creation (applying the ``IntegrityCheckType``, see
 /// ``StorageLoader``) and then served from memory, so reads never touch the disk. Every change
-/// updates memory at once and is written in order on the directory's ``StorageWriteQueue``,
-/// crash-safely (see ``StorageFileSystem``): before the call returns, or — with `writeBehind`,
-/// as the SDK's engine uses it — behind it, so the engine never waits for `fsync` on Swift's
-/// shared threads. A new store over the same directory waits for those writes before reading,
-/// so it resumes the session. Problems never crash: a bad file is discarded, the affected
+/// updates memory at once and is written crash-safely, in order, by the process's
+/// ``StorageCommitter`` (see ``StorageBatchWriter``): before the call returns, or — with
+/// `writeBehind`, as the SDK's engine uses it — behind it. Behind the caller, the changes
+/// made while a hold is on (``holdWrites()``: the engine holds them while it handles a call)
+/// gather into one batch, one file per record however often it changed, written once the
+/// hold ends; so the engine never waits for `fsync`, and a sign-in costs one round of
+/// durability after its callback instead of eight `fsync`s before it. A store writing behind
+/// creates its directory with its first batch, not when it opens. A new store over the
+/// same directory waits for the batches on their way before reading, so it resumes the
+/// session. Problems never crash: a bad file is discarded, the affected
 /// values are simply absent, and ``lastError`` says what happened. Every write or deletion
 /// that fails (a full disk, a read-only directory, a directory in the way) is also told to
 /// the `onProblem` callback as a ``StorageProblem``, and the value stays in memory.
@@ -24,6 +29,8 @@ import Foundation
 final class TokenStore: @unchecked Sendable {
     /// The directory holding this software statement's files.
     let statementDirectory: URL
+    /// What the committer counts this directory's batches under.
+    private let directoryKey: String
 
     private let protection: StorageEnvelope.Protection
     private let identity: StoredIdentity
@@ -36,15 +43,22 @@ final class TokenStore: @unchecked Sendable {
     private let stateLock = NSLock()
     private var snapshot: StorageSnapshot
     private var problem: String?
-    /// Incremented on every change; orders the writes of one file.
-    private var changeCounter: UInt64 = 0
 
-    private let writeQueue: DispatchQueue
     private let writeBehind: Bool
-    /// Writes queued and not yet done; guarded by `stateLock`.
-    private var queuedWrites = 0
-    /// Touched only on `writeQueue`.
+    /// Incremented on every change (under `stateLock`, with the change itself): orders the
+    /// versions of one file when several threads change it at once.
+    private var changeCounter: UInt64 = 0
+    /// Changes not yet handed on, one per file (its latest), in the order made; guarded by
+    /// `stateLock`.
+    private var pending: [(change: UInt64, file: StorageBatch.Change)] = []
+    /// Writing before returning: the change written last per file, so an older version
+    /// that lost the race to the lock is not written over a newer one.
+    private let syncWriteLock = NSLock()
     nonisolated(unsafe) private var writtenChange: [String: UInt64] = [:]
+    /// Holds on the writes (``holdWrites()``); guarded by `stateLock`.
+    private var holds = 0
+    /// Whether the statement directory exists; guarded by `stateLock`.
+    private var directoryExists: Bool
 
     /// Opens (creating when needed) the store of `softwareStatement` under `directory`.
     ///
@@ -67,21 +81,32 @@ final class TokenStore: @unchecked Sendable {
         onProblem: @escaping @Sendable (StorageProblem) -> Void = { _ in }, now: @escaping @Sendable () -> Date
     ) {
         statementDirectory = StorageLayout.statementDirectory(in: directory, softwareStatement: softwareStatement)
-        writeQueue = StorageWriteQueue.forDirectory(statementDirectory)
+        directoryKey = StorageCommitter.key(for: statementDirectory)
         self.writeBehind = writeBehind
         self.system = system
         self.onProblem = onProblem
         self.now = now
         let configured = configuredDeviceIdentifier.flatMap { $0.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty ? nil : DeviceIdentifier.hashed($0) }
-        // Writes of an earlier store over this directory land before this one reads.
-        writeQueue.sync {}
+        // Batches of an earlier store over this directory land before this one reads.
+        StorageCommitter.shared.waitUntilWritten(directoryKey)
         var result: StorageLoadResult
+        var exists = true
         do throws(StorageIOError) {
-            try system.ensureDirectory(statementDirectory, true)
-            let loader = StorageLoader(
-                directory: statementDirectory, integrityCheck: integrityCheck, now: now(),
-                configuredDeviceIdentifier: configured, system: system)
-            result = loader.load()
+            if writeBehind, let obstacle = system.directoryObstacle(statementDirectory) {
+                throw obstacle
+            }
+            // Writing behind, a missing directory is created with the first batch; there is
+            // nothing to read in it. Otherwise it is created now.
+            if writeBehind && !FileManager.default.fileExists(atPath: statementDirectory.path) {
+                exists = false
+                result = StorageLoadResult.fresh(configuredDeviceIdentifier: configured)
+            } else {
+                try system.ensureDirectory(statementDirectory, true)
+                let loader = StorageLoader(
+                    directory: statementDirectory, integrityCheck: integrityCheck, now: now(),
+                    configuredDeviceIdentifier: configured, system: system)
+                result = loader.load()
+            }
             isPersistent = true
         } catch {
             // Nothing can be kept; the device identifier must still be the same at every launch.
@@ -93,17 +118,19 @@ final class TokenStore: @unchecked Sendable {
                 writeFailures: [StorageProblem(subject: "the sign-in data", operation: .save, error: error)])
             isPersistent = false
         }
+        directoryExists = exists
         snapshot = result.snapshot
         problem = result.notes
         identity = result.snapshot.identity
         protection = .keyed(result.snapshot.identity.integrityKeyBytes)
         for failure in result.writeFailures { onProblem(failure) }
         if let newIdentity = result.identityToSave {
-            // A new device identifier goes first on the write queue, ahead of anything stored later.
+            // A new device identifier is the first change of the first batch. Writing behind,
+            // it waits for the first hold to end (or a flush), so opening costs no write.
             let change = stateLock.withLock { nextChange() }
             persist(
                 newIdentity, kind: StorageLayout.Kind.identity, file: StorageLayout.identityFile, subject: "the device identifier",
-                change: change, protection: .digest)
+                change: change, protection: .digest, submit: !writeBehind)
         }
     }
 
@@ -329,53 +356,91 @@ final class TokenStore: @unchecked Sendable {
         return changeCounter
     }
 
+    // MARK: - Batches
+
+    /// Holds the writes behind the caller: changes made until the matching
+    /// ``releaseWrites()`` gather into one batch. Holds nest.
+    func holdWrites() {
+        stateLock.withLock { holds += 1 }
+    }
+
+    /// Ends a hold; the changes gathered stay pending until ``commitPendingWrites()`` (the
+    /// engine commits them once the call's callbacks are delivered).
+    func releaseWrites() {
+        stateLock.withLock { holds = max(0, holds - 1) }
+    }
+
+    /// Whether changes wait for ``commitPendingWrites()``.
+    var hasPendingWrites: Bool { stateLock.withLock { !pending.isEmpty } }
+
+    /// Hands the pending changes to the committer as one batch.
+    func commitPendingWrites() {
+        // Submitted under the lock: batches of this store reach the committer in the order
+        // their changes were made.
+        stateLock.withLock {
+            guard !pending.isEmpty else { return }
+            StorageCommitter.shared.submit(makeBatch(pending.map(\.file)))
+            pending = []
+        }
+    }
+
     /// Blocks until every change made so far is on disk.
     func flush() {
-        writeQueue.sync {}
+        commitPendingWrites()
+        StorageCommitter.shared.waitUntilWritten(directoryKey)
     }
 
     /// `true` while a change is still on its way to disk.
-    var hasQueuedWrites: Bool { stateLock.withLock { queuedWrites > 0 } }
+    var hasQueuedWrites: Bool {
+        hasPendingWrites || StorageCommitter.shared.hasUnwritten(directoryKey)
+    }
 
-    /// Writes `value` to `file` (deletes the file for nil) on the write queue, unless a later
-    /// change of the file was already written. The caller waits for the write unless the
-    /// store writes behind. A failure is kept in ``lastError`` and told to `onProblem`.
+    /// A batch of `changes`. Must be called with `stateLock` held.
+    private func makeBatch(_ changes: [StorageBatch.Change]) -> StorageBatch {
+        StorageBatch(
+            directory: statementDirectory, directoryKey: directoryKey, createDirectory: !directoryExists, changes: changes, system: system,
+            failed: { [self] failure, fileName in
+                stateLock.withLock { problem = "could not save \(fileName): \(failure.message)" }
+                onProblem(failure)
+            },
+            written: { [self] exists in
+                if exists { stateLock.withLock { directoryExists = true } }
+            })
+    }
+
+    /// Records change number `change` of `file`: to `value`, or its deletion for nil.
+    /// Writing behind, it joins the pending changes, replacing an earlier change of the same
+    /// file, and goes to the committer at once unless a hold is on; otherwise it is written
+    /// before this returns. Either way a version older than one already pending or written
+    /// is dropped. Encoding (JSON and the integrity code) happens when the batch is written,
+    /// off the caller's path. A failure is kept in ``lastError`` and told to `onProblem`.
     private func persist<Value: Encodable & Sendable>(
-        _ value: Value?, kind: String, file: String, subject: String, change: UInt64, protection: StorageEnvelope.Protection? = nil
+        _ value: Value?, kind: String, file: String, subject: String, change: UInt64,
+        protection: StorageEnvelope.Protection? = nil, submit: Bool = true
     ) {
         guard isPersistent else { return }
         let url = statementDirectory.appendingPathComponent(file)
         let protection = protection ?? self.protection
-        // Encoding (JSON and the integrity code) happens on the write queue too, off the caller's path.
-        let write: @Sendable () -> Void = { [self] in
-            if let written = writtenChange[file], written > change { return }
-            writtenChange[file] = change
-            let failure: StorageProblem?
-            do {
-                if let value {
-                    try system.writeAtomically(StorageEnvelope.encode(value, kind: kind, protection: protection), url)
-                } else {
-                    try system.remove(url)
-                }
-                failure = nil
-            } catch let error as StorageIOError {
-                failure = StorageProblem(subject: subject, path: url.path, operation: value == nil ? .delete : .save, cause: .init(errno: error.code))
-            } catch {
-                failure = StorageProblem(subject: subject, path: url.path, operation: .save, cause: .other("\(error)"))
+        let content: StorageBatch.Change.Content = value.map { value in
+            .write { try StorageEnvelope.encode(value, kind: kind, protection: protection) }
+        } ?? .delete
+        let entry = (change: change, file: StorageBatch.Change(file: url, subject: subject, content: content))
+        guard writeBehind else {
+            // Written here and now, on the caller's thread, in the order of the changes.
+            syncWriteLock.withLock {
+                if let written = writtenChange[file], written > change { return }
+                writtenChange[file] = change
+                let batch = stateLock.withLock { makeBatch([entry.file]) }
+                StorageBatchWriter.write([batch])
             }
-            if let failure {
-                stateLock.withLock { problem = "could not save \(file): \(failure.message)" }
-                onProblem(failure)
-            }
+            return
         }
-        if writeBehind {
-            stateLock.withLock { queuedWrites += 1 }
-            writeQueue.async { [self] in
-                write()
-                stateLock.withLock { queuedWrites -= 1 }
-            }
-        } else {
-            writeQueue.sync(execute: write)
+        let submitNow: Bool = stateLock.withLock {
+            if let existing = pending.first(where: { $0.file.file == url }), existing.change > change { return false }
+            pending.removeAll { $0.file.file == url }
+            pending.append(entry)
+            return submit && holds == 0
         }
+        if submitNow { commitPendingWrites() }
     }
 }

@@ -5,14 +5,15 @@ import Foundation
 /// operation is cancelled then and its late answer dropped; unlike a task group, this
 /// returns on time even when the operation ignores cancellation.
 ///
-/// The operation runs in one task; the deadline is a dispatch timer (no sleeping task, no
-/// thread held), cancelled as soon as the answer is in. When the timer fires it resumes the
-/// caller directly, so a cooperative pool crowded with other work delays the fallback by
-/// one scheduling turn, not by the turns a sleeping task would need to wake up and finish.
+/// The operation runs in one task; the deadline is an entry on the process's
+/// ``DeadlineWatchdog`` (no sleeping task, no thread held, no timer of its own), cancelled
+/// as soon as the answer is in. When the deadline passes, the watchdog resumes the caller
+/// directly, so a cooperative pool crowded with other work delays the fallback by one
+/// scheduling turn, not by the turns a sleeping task would need to wake up and finish.
 /// Cancelling the caller cancels the operation; the caller still gets its answer, or the
 /// fallback at the deadline.
 func withDeadline<T: Sendable>(seconds: TimeInterval, fallback: T, _ operation: @escaping @Sendable () async -> T) async -> T {
-    let race = DeadlineRace<T>()
+    let race = DeadlineRace<T>(fallback: fallback)
     return await withTaskCancellationHandler {
         await withCheckedContinuation { (continuation: CheckedContinuation<T, Never>) in
             race.install(continuation)
@@ -20,69 +21,66 @@ func withDeadline<T: Sendable>(seconds: TimeInterval, fallback: T, _ operation: 
                 let value = await operation()
                 race.finish(with: value)
             }
-            race.arm(seconds: seconds, fallback: fallback, work: work)
+            race.arm(seconds: seconds, work: work)
         }
     } onCancel: {
         race.cancelWork()
     }
 }
 
-/// The race between an operation and its deadline timer: resumes the caller exactly once,
-/// with whoever comes first, then cancels the timer (the answer came first) or the
-/// operation (the deadline came first).
-private final class DeadlineRace<T: Sendable>: @unchecked Sendable {
+/// The race between an operation and its deadline: resumes the caller exactly once, with
+/// whoever comes first, then cancels the deadline (the answer came first) or the operation
+/// (the deadline came first).
+private final class DeadlineRace<T: Sendable>: DeadlineExpiring, @unchecked Sendable {
     private let lock = NSLock()
+    private let fallback: T
     private var continuation: CheckedContinuation<T, Never>?
-    private var result: T?
-    private var timer: DispatchSourceTimer?
+    private var finished = false
+    private var ticket: DeadlineWatchdog.Ticket?
     private var work: Task<Void, Never>?
     private var workCancelled = false
+
+    init(fallback: T) { self.fallback = fallback }
 
     func install(_ continuation: CheckedContinuation<T, Never>) {
         lock.withLock { self.continuation = continuation }
     }
 
-    /// Starts the deadline timer unless the answer is already in; keeps `work` to cancel.
-    func arm(seconds: TimeInterval, fallback: T, work: Task<Void, Never>) {
+    /// Sets the deadline unless the answer is already in; keeps `work` to cancel.
+    func arm(seconds: TimeInterval, work: Task<Void, Never>) {
         let (finished, cancelWork): (Bool, Bool) = lock.withLock {
             self.work = work
-            return (result != nil, workCancelled)
+            return (self.finished, workCancelled)
         }
         if cancelWork { work.cancel() }
         if finished { return }
-        let timer = DispatchSource.makeTimerSource(queue: DispatchTimerWait.queue)
-        // Clamped: a huge timeout ("never") must not overflow the nanosecond count.
-        let nanoseconds = Int(min(max(seconds, 0.001), 1_000_000_000) * 1_000_000_000)
-        timer.schedule(deadline: .now() + .nanoseconds(nanoseconds), leeway: .milliseconds(1))
-        timer.setEventHandler { [self] in
-            if finish(with: fallback) { self.cancelWork() }
-        }
+        let ticket = DeadlineWatchdog.shared.schedule(after: seconds, self)
         let keep: Bool = lock.withLock {
-            guard result == nil else { return false }
-            self.timer = timer
+            guard !self.finished else { return false }
+            self.ticket = ticket
             return true
         }
-        if !keep {
-            // The answer came in meanwhile: the timer is cancelled before it can fire, and
-            // activated so it is released in a state dispatch accepts.
-            timer.cancel()
-        }
-        timer.resume()
+        // The answer came in meanwhile: the deadline goes.
+        if !keep { DeadlineWatchdog.shared.cancel(ticket) }
+    }
+
+    func deadlinePassed() {
+        if finish(with: fallback) { cancelWork() }
     }
 
     /// Resumes the caller with `value` if nobody has yet; returns whether this call did.
     @discardableResult
     func finish(with value: T) -> Bool {
-        let (pending, timer): (CheckedContinuation<T, Never>?, DispatchSourceTimer?) = lock.withLock {
-            guard result == nil else { return (nil, nil) }
-            result = value
+        let (pending, ticket): (CheckedContinuation<T, Never>?, DeadlineWatchdog.Ticket?) = lock.withLock {
+            guard !finished else { return (nil, nil) }
+            finished = true
             defer {
                 continuation = nil
-                self.timer = nil
+                self.ticket = nil
             }
-            return (continuation, self.timer)
+            return (continuation, self.ticket)
         }
-        timer?.cancel()
+        if let ticket { DeadlineWatchdog.shared.cancel(ticket) }
         pending?.resume(returning: value)
         return pending != nil
     }

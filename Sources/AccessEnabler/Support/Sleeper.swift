@@ -121,10 +121,14 @@ public final class ClockAlarms: @unchecked Sendable {
     /// How many waits are pending.
     public var count: Int { lock.withLock { alarms.count } }
 
-    /// Waits until ``fire(now:)`` is called with an instant at or past `deadline`; `now` is
-    /// the clock's reading at the call. Throws `CancellationError` when the task is cancelled first.
-    public func wait(until deadline: Date, now: Date) async throws(CancellationError) {
-        if deadline <= now {
+    /// Waits until ``fire(now:)`` is called with an instant at or past `deadline`; `now`
+    /// reads the clock. Throws `CancellationError` when the task is cancelled first.
+    ///
+    /// The clock is read again while the wait is registered: a clock moved past `deadline`
+    /// between the first reading and the registration has already fired its alarms, so
+    /// the wait would otherwise sleep until the next move.
+    public func wait(until deadline: Date, now: @autoclosure () -> Date) async throws(CancellationError) {
+        if deadline <= now() {
             if Task.isCancelled { throw CancellationError() }
             return
         }
@@ -134,12 +138,13 @@ public final class ClockAlarms: @unchecked Sendable {
         }
         let fired: Bool = await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
-                let cancelledAlready = lock.withLock { () -> Bool in
-                    if Task.isCancelled { return true }
+                let early: Bool? = lock.withLock { () -> Bool? in
+                    if Task.isCancelled { return false }
+                    if deadline <= now() { return true }
                     alarms.append(Alarm(id: id, deadline: deadline, continuation: continuation))
-                    return false
+                    return nil
                 }
-                if cancelledAlready { continuation.resume(returning: false) }
+                if let early { continuation.resume(returning: early) }
             }
         } onCancel: {
             let alarm: Alarm? = lock.withLock {

@@ -10,7 +10,7 @@ import FoundationNetworking
 /// - Redirects are not followed: a 3xx comes back as the response, so the caller sees
 ///   exactly what the server said.
 /// - Never waits past the timeout: besides `URLRequest.timeoutInterval`, the transport
-///   keeps its own deadline (a dispatch timer, cancelled when the answer arrives) and gives
+///   keeps its own deadline (on the process's deadline watchdog, cancelled when the answer arrives) and gives
 ///   up with ``TransportFailure/timedOut`` when it passes.
 /// - Keeps connections alive, but never sends a request with a body on a kept-alive
 ///   connection the server may be closing (idle for about its keep-alive timeout): such a
@@ -219,14 +219,14 @@ private final class RedirectRefusingDelegate: NSObject, URLSessionTaskDelegate, 
 
 /// One request in flight: resumes its continuation exactly once, with whichever of the
 /// completion, the deadline or a cancellation comes first, cancels the data task when the
-/// completion was not first, and cancels the deadline timer when it was. Holds the session
+/// completion was not first, and cancels the deadline when it was. Holds the session
 /// until then, so a session replaced meanwhile lives until its last request ends.
-private final class PendingExchange: @unchecked Sendable {
+private final class PendingExchange: DeadlineExpiring, @unchecked Sendable {
     private let lock = NSLock()
     private var continuation: CheckedContinuation<Result<HTTPResponseMessage, TransportFailure>, Never>?
     private var task: URLSessionDataTask?
     private var session: URLSession?
-    private var timer: DispatchSourceTimer?
+    private var deadline: DeadlineWatchdog.Ticket?
     private var earlyResult: Result<HTTPResponseMessage, TransportFailure>?
     private var finished = false
 
@@ -240,30 +240,29 @@ private final class PendingExchange: @unchecked Sendable {
         if let early { continuation.resume(returning: early) }
     }
 
-    /// Keeps the task and its session, and starts the deadline timer (unless it is all over).
+    /// Keeps the task and its session, and sets the deadline on the process's watchdog
+    /// (unless it is all over).
     func attach(_ task: URLSessionDataTask, session: URLSession, deadline seconds: TimeInterval) {
-        let timer = DispatchSource.makeTimerSource(queue: DispatchTimerWait.queue)
-        // Clamped: a huge timeout ("never") must not overflow the nanosecond count.
-        timer.schedule(deadline: .now() + .nanoseconds(Int(min(seconds, 1_000_000_000) * 1_000_000_000)), leeway: .milliseconds(1))
-        timer.setEventHandler { [weak self] in self?.finish(.failure(.timedOut)) }
+        let ticket = DeadlineWatchdog.shared.schedule(after: seconds, self)
         let cancelNow: Bool = lock.withLock {
             if finished { return true }
             self.task = task
             self.session = session
-            self.timer = timer
+            self.deadline = ticket
             return false
         }
         if cancelNow {
             task.cancel()
-            timer.cancel()
+            DeadlineWatchdog.shared.cancel(ticket)
         }
-        timer.resume()
     }
+
+    func deadlinePassed() { finish(.failure(.timedOut)) }
 
     func finish(_ result: Result<HTTPResponseMessage, TransportFailure>) {
         typealias Pending = (
             continuation: CheckedContinuation<Result<HTTPResponseMessage, TransportFailure>, Never>?, task: URLSessionDataTask?,
-            timer: DispatchSourceTimer?
+            deadline: DeadlineWatchdog.Ticket?
         )
         let pending: Pending? = lock.withLock {
             guard !finished else { return nil }
@@ -271,13 +270,13 @@ private final class PendingExchange: @unchecked Sendable {
             if continuation == nil { earlyResult = result }
             defer {
                 continuation = nil
-                timer = nil
+                deadline = nil
                 session = nil
             }
-            return (continuation, task, timer)
+            return (continuation, task, deadline)
         }
         guard let pending else { return }
-        pending.timer?.cancel()
+        if let deadline = pending.deadline { DeadlineWatchdog.shared.cancel(deadline) }
         // A deadline or cancellation stops the data task; its late completion is ignored.
         if case .failure = result { pending.task?.cancel() }
         pending.continuation?.resume(returning: result)

@@ -86,6 +86,10 @@ public final class ScenarioRunner: @unchecked Sendable {
             if until > now { sandbox.clock.advance(by: until.timeIntervalSince(now)) }
         }
         await accessEnabler.waitUntilIdle()
+        // The transcript's HTTP lines are queued on the callback queue as exchanges end
+        // (one whose flow was abandoned meanwhile ends no event): let them land too.
+        let queue = callbackQueue
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in queue.async { continuation.resume() } }
     }
 
     /// The transcript so far, checked against the scenario's expectations.

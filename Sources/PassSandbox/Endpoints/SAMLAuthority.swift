@@ -96,16 +96,26 @@ extension SandboxEngine {
     static func decodeSAML(_ value: String) -> String? {
         let trimmed = value.trimmingCharacters(in: .whitespacesAndNewlines)
         if trimmed.hasPrefix("<") { return trimmed }
-        let repaired = trimmed.replacingOccurrences(of: " ", with: "+")
+        let repaired = trimmed.utf8.contains(UInt8(ascii: " ")) ? trimmed.replacingOccurrences(of: " ", with: "+") : trimmed
         guard let data = Data(base64Encoded: repaired) else { return nil }
         return String(data: data, encoding: .utf8)
     }
 
     /// The unescaped text between `marker` and the next `terminator`.
     static func value(in text: String, after marker: String, until terminator: Character) -> String? {
-        guard let start = text.range(of: marker)?.upperBound else { return nil }
-        guard let end = text[start...].firstIndex(of: terminator) else { return nil }
-        return unescape(String(text[start..<end]))
+        // Byte by byte: the XML is kilobytes long and Foundation's range(of:) goes through UTF-16.
+        let bytes = text.utf8, pattern = Array(marker.utf8)
+        guard let terminatorByte = terminator.asciiValue, !pattern.isEmpty else { return nil }
+        var index = bytes.startIndex
+        while let found = bytes[index...].firstIndex(of: pattern[0]) {
+            if bytes[found...].starts(with: pattern) {
+                let start = bytes.index(found, offsetBy: pattern.count)
+                guard let end = bytes[start...].firstIndex(of: terminatorByte) else { return nil }
+                return unescape(String(decoding: bytes[start..<end], as: UTF8.self))
+            }
+            index = bytes.index(after: found)
+        }
+        return nil
     }
 
     static func unescape(_ text: String) -> String {

@@ -46,15 +46,55 @@ public struct SandboxRequest: Sendable {
         query.first { $0.name == name }?.value
     }
 
-    /// Decodes `application/x-www-form-urlencoded` text (`a=1&b=x%20y`), `+` as space.
+    /// Decodes `application/x-www-form-urlencoded` text (`a=1&b=x%20y`), `+` as space. A
+    /// malformed escape (`%` not followed by two hex digits) or escapes that do not spell
+    /// UTF-8 leave that name or value as written, with `+` read as space.
     public static func decodeForm(_ text: String) -> [(name: String, value: String)] {
-        text.split(separator: "&", omittingEmptySubsequences: true).map { pair in
-            let kv = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            func decode(_ s: Substring) -> String {
-                let spaced = s.replacingOccurrences(of: "+", with: " ")
-                return spaced.removingPercentEncoding ?? spaced
+        text.utf8.split(separator: UInt8(ascii: "&"), omittingEmptySubsequences: true).map { pair in
+            let parts = pair.split(separator: UInt8(ascii: "="), maxSplits: 1, omittingEmptySubsequences: false)
+            return (decodeFormComponent(parts[0]), parts.count > 1 ? decodeFormComponent(parts[1]) : "")
+        }
+    }
+
+    /// One name or value of a form, byte by byte (a SAML response is kilobytes long).
+    private static func decodeFormComponent(_ bytes: Substring.UTF8View) -> String {
+        var decoded = [UInt8]()
+        decoded.reserveCapacity(bytes.count)
+        var malformed = false
+        var index = bytes.startIndex
+        while index < bytes.endIndex {
+            let byte = bytes[index]
+            if byte == UInt8(ascii: "+") {
+                decoded.append(UInt8(ascii: " "))
+            } else if byte == UInt8(ascii: "%") {
+                let first = bytes.index(after: index)
+                guard first < bytes.endIndex, bytes.index(after: first) < bytes.endIndex,
+                      let high = hexValue(bytes[first]), let low = hexValue(bytes[bytes.index(after: first)])
+                else {
+                    malformed = true
+                    decoded.append(byte)
+                    index = bytes.index(after: index)
+                    continue
+                }
+                decoded.append(high << 4 | low)
+                index = bytes.index(index, offsetBy: 3)
+                continue
+            } else {
+                decoded.append(byte)
             }
-            return (decode(kv[0]), kv.count > 1 ? decode(kv[1]) : "")
+            index = bytes.index(after: index)
+        }
+        if !malformed, let text = String(validating: decoded, as: UTF8.self) { return text }
+        // As written, `+` read as space (what removingPercentEncoding's failure left).
+        return String(decoding: bytes.map { $0 == UInt8(ascii: "+") ? UInt8(ascii: " ") : $0 }, as: UTF8.self)
+    }
+
+    private static func hexValue(_ byte: UInt8) -> UInt8? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
+        default: nil
         }
     }
 }

@@ -5,15 +5,34 @@ import Foundation
 /// Everything except the RFC 3986 unreserved characters (`A-Z a-z 0-9 - . _ ~`) is
 /// percent-encoded as UTF-8, so redirect URLs (`:/?=&#+`) and Base64 (`+/=`) survive.
 enum FormEncoding {
-    private static let unreserved: CharacterSet = {
-        var set = CharacterSet()
-        set.insert(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
-        return set
-    }()
-
-    /// Percent-encodes one name or value.
+    /// Percent-encodes one name or value, byte by byte over its UTF-8 (a SAML response is
+    /// kilobytes long: `addingPercentEncoding` costs about twenty times more).
     static func escape(_ text: String) -> String {
-        text.addingPercentEncoding(withAllowedCharacters: unreserved) ?? ""
+        // Most names and values need no escaping at all.
+        if text.utf8.allSatisfy(isUnreserved) { return text }
+        var escaped = [UInt8]()
+        escaped.reserveCapacity(text.utf8.count + text.utf8.count / 8 + 16)
+        for byte in text.utf8 {
+            if isUnreserved(byte) {
+                escaped.append(byte)
+            } else {
+                escaped.append(UInt8(ascii: "%"))
+                escaped.append(hexDigits[Int(byte >> 4)])
+                escaped.append(hexDigits[Int(byte & 0x0F)])
+            }
+        }
+        return String(decoding: escaped, as: UTF8.self)
+    }
+
+    private static let hexDigits: [UInt8] = Array("0123456789ABCDEF".utf8)
+
+    /// `A-Z a-z 0-9 - . _ ~`.
+    private static func isUnreserved(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"): true
+        case UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"): true
+        default: false
+        }
     }
 
     /// `name=value&name=value`, pairs in the given order.

@@ -8,7 +8,7 @@ import Foundation
 /// cannot hold a flow much longer than the configured time, so every facade call ends. The
 /// backstop fires ``grace`` after the timeout, so a transport that keeps its own deadline
 /// reports it first (and decorators around it see their call end before the flow moves on).
-/// The deadline is a dispatch timer, cancelled as soon as the answer is in (see
+/// The deadline is an entry on the process's deadline watchdog, cancelled as soon as the answer is in (see
 /// ``withDeadline(seconds:fallback:_:)``).
 struct RequestTimeoutMiddleware: RESTMiddleware {
     /// How long after the timeout the backstop gives up on the transport.

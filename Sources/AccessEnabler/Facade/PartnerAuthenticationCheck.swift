@@ -1,0 +1,86 @@
+import Foundation
+
+/// A `checkAuthentication` answered outside the engine, while the facade holds the
+/// engine's turn (``EngineMailbox/claimIfIdle()``), when the answer needs only the partner
+/// framework's two silent answers: an `appleSSO` profile (a revoked permission or a system
+/// sign-out must show at the very next check, so nothing is cached), or no valid regular
+/// profile while partner single sign-on applies.
+///
+/// One task asks the partner framework directly and hands the callbacks to the dispatcher;
+/// the deadline is an entry on the process's ``DeadlineWatchdog``. Whichever comes first
+/// answers — the partner's snapshot, or at the deadline ``PartnerSnapshot/timedOut`` (the
+/// late answer is then dropped) — and gives the engine's turn back, so calls made
+/// meanwhile run after it. The answer is the engine's: the same pure
+/// ``AuthenticationCheck`` decides.
+final class PartnerAuthenticationCheck: DeadlineExpiring, @unchecked Sendable {
+    /// What the check reads, captured when the call is made.
+    struct Inputs: Sendable {
+        var partner: any PartnerFramework
+        var profile: StoredProfile?
+        var catalog: RequestorCatalog
+        /// Adobe's time: the device clock corrected by the offset the server's `Date`
+        /// headers showed.
+        var adobeNow: @Sendable () -> Date
+        var timeout: TimeInterval
+        var tracking: TrackingFields
+    }
+
+    private let inputs: Inputs
+    private let dispatcher: CallbackDispatcher
+    private let mailbox: EngineMailbox
+    private let lock = NSLock()
+    private var answered = false
+    private var deadline: DeadlineWatchdog.Ticket?
+
+    init(_ inputs: Inputs, dispatcher: CallbackDispatcher, mailbox: EngineMailbox) {
+        self.inputs = inputs
+        self.dispatcher = dispatcher
+        self.mailbox = mailbox
+    }
+
+    /// Asks the partner framework; the caller holds the engine's turn, which this check
+    /// gives back once it has answered.
+    func start() {
+        let ticket = DeadlineWatchdog.shared.schedule(after: inputs.timeout, self)
+        let stillOpen: Bool = lock.withLock {
+            guard !answered else { return false }
+            deadline = ticket
+            return true
+        }
+        guard stillOpen else { return DeadlineWatchdog.shared.cancel(ticket) }
+        // The task runs on the callback queue, so the answer is delivered where it stands.
+        Task(executorPreference: dispatcher.executor) { [self] in
+            let snapshot = await PartnerSignIn.silentSnapshot(of: inputs.partner, supportedProviders: inputs.catalog.sortedMappingIDs)
+            answer(with: snapshot, onCallbackQueue: true)
+        }
+    }
+
+    func deadlinePassed() {
+        answer(with: .timedOut, onCallbackQueue: false)
+    }
+
+    /// Delivers the answer `snapshot` implies, unless an answer was delivered already:
+    /// there and then on the callback queue, else queued there.
+    private func answer(with snapshot: PartnerSnapshot, onCallbackQueue: Bool) {
+        let (first, ticket): (Bool, DeadlineWatchdog.Ticket?) = lock.withLock {
+            guard !answered else { return (false, nil) }
+            answered = true
+            defer { deadline = nil }
+            return (true, deadline)
+        }
+        guard first else { return }
+        if let ticket { DeadlineWatchdog.shared.cancel(ticket) }
+        let verdict = AuthenticationCheck.verdict(profile: inputs.profile, catalog: inputs.catalog, snapshot: snapshot, now: inputs.adobeNow())
+        let callbacks = AuthenticationCheck.callbacks(profile: verdict.profile, status: verdict.status, tracking: inputs.tracking)
+        guard onCallbackQueue else {
+            return mailbox.releaseClaim { delivered in dispatcher.dispatch(callbacks, then: delivered) }
+        }
+        // Calls made from now on queue their callbacks behind this task, which is on the
+        // callback queue: delivering here, after giving the turn back, keeps the order (and
+        // a delegate may call the facade again from its callback).
+        var delivered: (@Sendable () -> Void)?
+        mailbox.releaseClaim { delivered = $0 }
+        dispatcher.deliverOnCallbackQueue(callbacks)
+        delivered?()
+    }
+}

@@ -1,0 +1,98 @@
+import Foundation
+
+/// Writes every store's batches in this process, on one serial queue, each directory's in
+/// the order they were submitted: group commit.
+///
+/// While a round of writes waits for the disk, the batches submitted meanwhile gather, and
+/// the next round writes up to ``roundLimit`` of them with one round of durability (see
+/// ``StorageBatchWriter``): a thousand devices signing in at once cost a few dozen rounds,
+/// not eight `fsync`s per device. Nobody waits for a round except who asks to
+/// (``waitUntilWritten(_:)``: a store opening a directory whose batches are still on their
+/// way, a flush); their directories' batches go first in the next round, so a flush waits
+/// for at most the round under way and its own, however many batches are queued.
+final class StorageCommitter: @unchecked Sendable {
+    /// The process's committer.
+    static let shared = StorageCommitter()
+
+    /// The most batches one round writes, besides those someone waits for: enough to share
+    /// the disk's work, few enough to keep a round short.
+    static let roundLimit = 32
+
+    private let queue = DispatchQueue(label: "accessenabler.storage", qos: .utility)
+    private let condition = NSCondition()
+    private var waiting: [StorageBatch] = []
+    private var scheduled = false
+    /// Per directory key: batches submitted and not yet written.
+    private var unwritten: [String: Int] = [:]
+    /// Per directory key: callers blocked until its batches are written.
+    private var awaited: [String: Int] = [:]
+
+    /// The key a directory's batches are counted under (its standardized path), worked out
+    /// once per store: ``hasUnwritten(_:)`` is asked at every quiescence check.
+    static func key(for directory: URL) -> String { directory.standardizedFileURL.path }
+
+    /// Queues `batch` behind every batch of its directory submitted before it.
+    func submit(_ batch: StorageBatch) {
+        let key = batch.directoryKey
+        let schedule: Bool = condition.withLock {
+            waiting.append(batch)
+            unwritten[key, default: 0] += 1
+            defer { scheduled = true }
+            return !scheduled
+        }
+        if schedule { queue.async { [self] in writeWaiting() } }
+    }
+
+    /// Whether batches of the directory under `key` are still on their way to disk.
+    func hasUnwritten(_ key: String) -> Bool {
+        condition.withLock { unwritten[key] != nil }
+    }
+
+    /// Blocks until every batch of the directory under `key` submitted so far is written;
+    /// they go first in the next round.
+    func waitUntilWritten(_ key: String) {
+        condition.lock()
+        defer { condition.unlock() }
+        guard unwritten[key] != nil else { return }
+        awaited[key, default: 0] += 1
+        defer { awaited[key] = awaited[key].map { $0 > 1 ? $0 - 1 : nil } ?? nil }
+        while unwritten[key] != nil { condition.wait() }
+    }
+
+    /// One round: the batches someone waits for, then the oldest others, up to the limit.
+    private func writeWaiting() {
+        let round: [StorageBatch] = condition.withLock {
+            // A directory is taken whole or not at all beyond the limit, and the others in
+            // the order submitted, so each directory's batches keep their order.
+            var taken: [StorageBatch] = []
+            var left: [StorageBatch] = []
+            var others = 0
+            var passedOver: Set<String> = []
+            for batch in waiting {
+                let key = batch.directoryKey
+                if awaited[key] != nil {
+                    taken.append(batch)
+                } else if others < Self.roundLimit, !passedOver.contains(key) {
+                    taken.append(batch)
+                    others += 1
+                } else {
+                    passedOver.insert(key)
+                    left.append(batch)
+                }
+            }
+            waiting = left
+            scheduled = !left.isEmpty
+            return taken
+        }
+        StorageBatchWriter.write(round)
+        let more: Bool = condition.withLock {
+            for batch in round {
+                let key = batch.directoryKey
+                if let count = unwritten[key], count > 1 { unwritten[key] = count - 1 } else { unwritten[key] = nil }
+            }
+            condition.broadcast()
+            return scheduled
+        }
+        if more { queue.async { [self] in writeWaiting() } }
+    }
+}
