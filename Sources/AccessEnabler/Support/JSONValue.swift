@@ -17,23 +17,42 @@ public enum JSONValue: Codable, Sendable, Equatable, Hashable {
     case object([String: JSONValue])
 
     /// Decodes any JSON value.
+    ///
+    /// Strings come first (most attribute values are strings: every failed attempt costs a
+    /// thrown error), and objects are read through a keyed container rather than as
+    /// `[String: JSONValue]`, whose decoding casts its key type at run time, slowly.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.singleValueContainer()
-        if container.decodeNil() {
-            self = .null
-        } else if let bool = try? container.decode(Bool.self) {
-            self = .bool(bool)
-        } else if let number = try? container.decode(Double.self) {
-            self = .number(number)
-        } else if let string = try? container.decode(String.self) {
-            self = .string(string)
-        } else if let array = try? container.decode([JSONValue].self) {
-            self = .array(array)
-        } else if let object = try? container.decode([String: JSONValue].self) {
-            self = .object(object)
-        } else {
-            throw DecodingError.dataCorruptedError(in: container, debugDescription: "Not a JSON value.")
+        if let container = try? decoder.singleValueContainer() {
+            if container.decodeNil() {
+                self = .null
+                return
+            }
+            if let string = try? container.decode(String.self) {
+                self = .string(string)
+                return
+            }
+            if let bool = try? container.decode(Bool.self) {
+                self = .bool(bool)
+                return
+            }
+            if let number = try? container.decode(Double.self) {
+                self = .number(number)
+                return
+            }
         }
+        if var list = try? decoder.unkeyedContainer() {
+            var values: [JSONValue] = []
+            while !list.isAtEnd { values.append(try list.decode(JSONValue.self)) }
+            self = .array(values)
+            return
+        }
+        if let object = try? decoder.container(keyedBy: JSONObjectKey.self) {
+            var values: [String: JSONValue] = [:]
+            for key in object.allKeys { values[key.stringValue] = try object.decode(JSONValue.self, forKey: key) }
+            self = .object(values)
+            return
+        }
+        throw DecodingError.dataCorrupted(DecodingError.Context(codingPath: decoder.codingPath, debugDescription: "Not a JSON value."))
     }
 
     /// Encodes the value as it was received.

@@ -35,7 +35,7 @@ struct LogoutResponse: Decodable, Sendable {
 
     init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        let map = try container.decodeIfPresent([String: WireLogout].self, forKey: .logouts) ?? [:]
+        let map = try container.decodeObject(of: WireLogout.self, forKey: .logouts) ?? [:]
         logouts = map.keys.sorted().compactMap { key in
             guard let wire = map[key] else { return nil }
             return LogoutAction(mvpd: wire.mvpd ?? key, actionName: wire.actionName, actionType: wire.actionType, url: wire.url)

@@ -76,7 +76,7 @@ struct ProfilesResponse: Decodable, Sendable {
             notBefore = try container.decodeEpochMilliseconds(forKey: .notBefore)
             notAfter = try container.decodeEpochMilliseconds(forKey: .notAfter)
             issuer = container.lenientString(.issuer)
-            attributes = try container.decodeIfPresent([String: ProfileAttribute].self, forKey: .attributes) ?? [:]
+            attributes = try container.decodeObject(of: ProfileAttribute.self, forKey: .attributes) ?? [:]
             sessionId = container.lenientString(.sessionId)
         }
     }
@@ -85,7 +85,7 @@ struct ProfilesResponse: Decodable, Sendable {
 
     init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        let map = try container.decodeIfPresent([String: WireProfile].self, forKey: .profiles) ?? [:]
+        let map = try container.decodeObject(of: WireProfile.self, forKey: .profiles) ?? [:]
         profiles = map.keys.sorted().compactMap { key in
             guard let wire = map[key] else { return nil }
             return Profile(

@@ -81,7 +81,7 @@ struct SessionStatus: Decodable, Sendable, Equatable {
 
     init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        let existing = try container.decodeIfPresent([String: JSONValue].self, forKey: .existingParameters) ?? [:]
+        let existing = try container.decodeObject(of: JSONValue.self, forKey: .existingParameters) ?? [:]
         existingParameters = existing.filter { $0.value != .null }.mapValues(\.compactText)
         missingParameters = try container.decodeIfPresent([String].self, forKey: .missingParameters) ?? []
         device = try container.decodeIfPresent(JSONValue.self, forKey: .device)
