@@ -27,9 +27,21 @@ final class StorageCommitter: @unchecked Sendable {
     /// Per directory key: callers blocked until its batches are written.
     private var awaited: [String: Int] = [:]
 
-    /// The key a directory's batches are counted under (its standardized path), worked out
-    /// once per store: ``hasUnwritten(_:)`` is asked at every quiescence check.
-    static func key(for directory: URL) -> String { directory.standardizedFileURL.path }
+    /// The key a directory's batches are counted under: its absolute path with `.`, `..`
+    /// and repeated slashes resolved on the text (`standardizedFileURL` gives the same for
+    /// the paths a store is given, at tens of microseconds a call). Worked out once per store.
+    static func key(for directory: URL) -> String {
+        var parts: [Substring] = []
+        for part in directory.path.split(separator: "/", omittingEmptySubsequences: true) {
+            if part == "." { continue }
+            if part == ".." {
+                if !parts.isEmpty { parts.removeLast() }
+                continue
+            }
+            parts.append(part)
+        }
+        return "/" + parts.joined(separator: "/")
+    }
 
     /// Queues `batch` behind every batch of its directory submitted before it.
     func submit(_ batch: StorageBatch) {

@@ -224,19 +224,23 @@ enum StorageFileSystem {
     /// `nil` when it exists as a directory, or when its nearest existing ancestor would let
     /// it be created.
     static func directoryObstacle(at directory: URL) -> StorageIOError? {
-        var current = directory.standardizedFileURL
+        // Walked up on the path's text: URL's own path operations cost tens of microseconds
+        // each, and a new store asks this before its sign-in can start.
+        let target = directory.path
+        var current = target
         var info = stat()
         while true {
-            if stat(current.path, &info) == 0 {
+            if stat(current, &info) == 0 {
                 guard info.st_mode & S_IFMT == S_IFDIR else {
-                    return StorageIOError(operation: "mkdir", path: current.path, code: current == directory.standardizedFileURL ? EEXIST : ENOTDIR)
+                    return StorageIOError(operation: "mkdir", path: current, code: current == target ? EEXIST : ENOTDIR)
                 }
-                return current == directory.standardizedFileURL ? nil : writableDirectoryObstacle(current.path)
+                return current == target ? nil : writableDirectoryObstacle(current)
             }
-            guard errno == ENOENT else { return StorageIOError(operation: "stat", path: current.path, code: errno) }
-            let parent = current.deletingLastPathComponent()
-            if parent.path == current.path { return StorageIOError(operation: "stat", path: current.path, code: ENOENT) }
-            current = parent
+            guard errno == ENOENT else { return StorageIOError(operation: "stat", path: current, code: errno) }
+            guard let slash = current.utf8.lastIndex(of: UInt8(ascii: "/")), current != "/" else {
+                return StorageIOError(operation: "stat", path: current, code: ENOENT)
+            }
+            current = slash == current.utf8.startIndex ? "/" : String(current[..<slash])
         }
     }
 

@@ -34,23 +34,37 @@ enum StorageLayout {
 
     /// The directory of one software statement's store.
     static func statementDirectory(in storageDirectory: URL, softwareStatement: String) -> URL {
-        storageDirectory.appendingPathComponent(SHA256.hexDigest(Array(softwareStatement.utf8)), isDirectory: true)
+        storageDirectory.appendingPathComponent(hashedName(softwareStatement), isDirectory: true)
     }
 
     /// The file holding `requestor`'s record.
     static func requestorFile(_ requestor: String) -> String {
-        requestorFilePrefix + SHA256.hexDigest(Array(requestor.utf8)) + fileExtension
+        requestorFilePrefix + hashedName(requestor) + fileExtension
     }
 
     /// The file holding the client registered at the service provider `baseURL`.
     static func serviceProviderFile(_ baseURL: String) -> String {
-        serviceProviderFilePrefix + SHA256.hexDigest(Array(baseURL.utf8)) + fileExtension
+        serviceProviderFilePrefix + hashedName(baseURL) + fileExtension
     }
 
     /// Whether `name` is a service provider client file.
     static func isServiceProviderFile(_ name: String) -> Bool {
         name.hasPrefix(serviceProviderFilePrefix) && name.hasSuffix(fileExtension)
     }
+
+    /// The SHA-256 of `text` in hex, remembered: a process uses a few software statements
+    /// and requestors, and hashes their names at every store opened and record written.
+    private static func hashedName(_ text: String) -> String {
+        if let known = hashedNames.withLock({ $0[text] }) { return known }
+        let hashed = SHA256.hexDigest(Array(text.utf8))
+        hashedNames.withLock { names in
+            if names.count >= 256 { names.removeAll() }
+            names[text] = hashed
+        }
+        return hashed
+    }
+
+    private static let hashedNames = NSLockedValue<[String: String]>([:])
 
     /// Whether `name` is a requestor record file.
     static func isRequestorFile(_ name: String) -> Bool {
