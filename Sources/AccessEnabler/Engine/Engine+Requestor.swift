@@ -88,6 +88,14 @@ extension EntitlementEngine {
     /// answered, so "first responder wins" per MVPD.
     private func fetchConfigurations(requestor: String, from clients: [RESTClient]) async -> [ConfigurationOutcome] {
         let context = context()
+        // One service provider (the usual case) needs no task group: no child task, no hop.
+        if clients.count == 1, let client = clients.first {
+            do throws(RESTClientError) {
+                return [ConfigurationOutcome(client: client, result: .success(try await client.configuration(serviceProvider: requestor, context: context)))]
+            } catch {
+                return [ConfigurationOutcome(client: client, result: .failure(error))]
+            }
+        }
         return await withTaskGroup(of: ConfigurationOutcome.self) { group in
             for client in clients {
                 group.addTask {

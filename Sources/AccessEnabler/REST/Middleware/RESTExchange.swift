@@ -11,7 +11,8 @@ import Foundation
 ///    after the throttle wait, as ``BackOffPolicy`` decides;
 /// 3. ``ThrottleGateMiddleware``: waits while the host is throttled (after a `429`), and
 ///    notes every new `429`;
-/// 4. ``RequestTimeoutMiddleware``: the request-timeout backstop around the transport.
+/// 4. ``RequestTimeoutMiddleware``: the request-timeout backstop around the transport (none
+///    for a transport that keeps its own deadline).
 ///
 /// A throttle wait or a back-off wait is not part of the request timeout: the timeout
 /// bounds each exchange with the server.
@@ -37,7 +38,7 @@ struct RESTExchange: Sendable {
         self.middlewares = [
             BackOffMiddleware(policy: gate.policy, gate: gate),
             ThrottleGateMiddleware(gate: gate),
-            RequestTimeoutMiddleware(timeout: timeout),
+            RequestTimeoutMiddleware(timeout: timeout, transport: transport),
         ]
     }
 

@@ -17,6 +17,23 @@ struct RequestTimeoutMiddleware: RESTMiddleware {
     /// Seconds one exchange may take; zero, negative or infinite means no backstop.
     let timeout: TimeInterval
 
+    /// A backstop of `timeout` for `transport`, or none when the transport keeps its own
+    /// deadline (``URLSessionTransport``, alone or behind the diagnostics and server-clock
+    /// decorators): the backstop's task per request would only add a thread hop to every
+    /// exchange.
+    init(timeout: TimeInterval, transport: any HTTPTransport) {
+        self.timeout = Self.transportKeepsDeadline(transport) ? 0 : timeout
+    }
+
+    /// Casts to the concrete types: a cast to a protocol costs tens of thousands of
+    /// instructions at every new AccessEnabler.
+    private static func transportKeepsDeadline(_ transport: any HTTPTransport) -> Bool {
+        if transport is URLSessionTransport { return true }
+        if let diagnostic = transport as? DiagnosticTransport { return transportKeepsDeadline(diagnostic.inner) }
+        if let dated = transport as? ServerDateTransport { return transportKeepsDeadline(dated.inner) }
+        return false
+    }
+
     func intercept(
         _ request: HTTPRequestMessage, operation: RESTOperation, next: @escaping RESTNext
     ) async throws(RESTClientError) -> HTTPResponseMessage {
