@@ -145,6 +145,30 @@ struct StorageBatchTests {
         #expect(lastWrite < firstSync && firstSync < firstRename, "one round: every file written, then every file synced, then renamed: \(steps.map(\.step))")
     }
 
+    @Test("The process's exit waits for every batch submitted so far, of every directory, and gives up at its timeout")
+    func exitWaitsForEveryBatch() {
+        let scratches = (0..<3).map { _ in StorageScratch() }
+        defer { scratches.forEach { $0.remove() } }
+        let log = StepLog()
+        let gate = (entered: DispatchSemaphore(value: 0), mayGoOn: DispatchSemaphore(value: 0))
+        let stores = scratches.enumerated().map { index, scratch in
+            openBehind(scratch, log.system(tag: index, blockingFirstWrite: index == 0 ? gate : nil))
+        }
+        for (index, store) in stores.enumerated() {
+            store.setAccessToken(StorageSamples.token)
+            store.commitPendingWrites()
+            if index == 0 { gate.entered.wait() }
+        }
+        // The first batch's disk does not answer: the wait ends at its timeout, unfinished.
+        #expect(!StorageCommitter.shared.waitUntilEverythingIsWritten(timeout: 0.2))
+        gate.mayGoOn.signal()
+        #expect(StorageCommitter.shared.waitUntilEverythingIsWritten(timeout: 60))
+        for (index, store) in stores.enumerated() {
+            #expect(!store.hasQueuedWrites, "store \(index) has nothing left to write")
+        }
+        for scratch in scratches { #expect(scratch.open().accessToken == StorageSamples.token) }
+    }
+
     /// Records the batch steps of several stores in the order they happen.
     final class StepLog: @unchecked Sendable {
         private let lock = NSLock()

@@ -102,8 +102,11 @@ public final class AccessEnabler: @unchecked Sendable {
     deinit {
         mailbox.close()
         eventHub.finish()
-        // Storage writes behind: what was stored so far reaches the disk before we go.
-        store.flush()
+        // What was stored so far goes to disk without holding this thread, which may be one
+        // of Swift's few cooperative threads (blocking them all stalls every task of the
+        // process): a store opened later over the same directory waits for these writes,
+        // and so does the process's normal exit.
+        store.commitPendingWrites()
     }
 
     /// Queues `command`; `call` identifies it when an async call waits for its reply.

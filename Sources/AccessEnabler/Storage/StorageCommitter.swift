@@ -11,8 +11,14 @@ import Foundation
 /// way, a flush); their directories' batches go first in the next round, so a flush waits
 /// for at most the round under way and its own, however many batches are queued.
 final class StorageCommitter: @unchecked Sendable {
-    /// The process's committer.
-    static let shared = StorageCommitter()
+    /// The process's committer. At the process's normal exit (`exit`, or returning from
+    /// the main program) it waits for every batch submitted by then, up to 10 seconds, so
+    /// an app that ends right after its last callback loses nothing it stored.
+    static let shared: StorageCommitter = {
+        let committer = StorageCommitter()
+        atexit { StorageCommitter.shared.waitUntilEverythingIsWritten(timeout: 10) }
+        return committer
+    }()
 
     /// The most batches one round writes, besides those someone waits for: enough to share
     /// the disk's work, few enough to keep a round short.
@@ -20,7 +26,11 @@ final class StorageCommitter: @unchecked Sendable {
 
     private let queue = DispatchQueue(label: "accessenabler.storage", qos: .utility)
     private let condition = NSCondition()
-    private var waiting: [StorageBatch] = []
+    private var waiting: [(sequence: UInt64, batch: StorageBatch)] = []
+    /// Numbers the batches in the order submitted.
+    private var submitted: UInt64 = 0
+    /// The numbers of the batches submitted and not yet written.
+    private var unwrittenSequences: Set<UInt64> = []
     private var scheduled = false
     /// Per directory key: batches submitted and not yet written.
     private var unwritten: [String: Int] = [:]
@@ -47,7 +57,9 @@ final class StorageCommitter: @unchecked Sendable {
     func submit(_ batch: StorageBatch) {
         let key = batch.directoryKey
         let schedule: Bool = condition.withLock {
-            waiting.append(batch)
+            submitted += 1
+            waiting.append((submitted, batch))
+            unwrittenSequences.insert(submitted)
             unwritten[key, default: 0] += 1
             defer { scheduled = true }
             return !scheduled
@@ -58,6 +70,23 @@ final class StorageCommitter: @unchecked Sendable {
     /// Whether batches of the directory under `key` are still on their way to disk.
     func hasUnwritten(_ key: String) -> Bool {
         condition.withLock { unwritten[key] != nil }
+    }
+
+    /// Blocks until every batch submitted so far, of every directory, is written (batches
+    /// submitted meanwhile are not waited for), or until `timeout` seconds have passed: a
+    /// disk that no longer answers must not keep the process from ending. Returns whether
+    /// everything was written.
+    @discardableResult
+    func waitUntilEverythingIsWritten(timeout: TimeInterval) -> Bool {
+        let giveUp = Date(timeIntervalSinceNow: timeout)
+        condition.lock()
+        defer { condition.unlock() }
+        let last = submitted
+        func allWritten() -> Bool { !unwrittenSequences.contains { $0 <= last } }
+        while !allWritten() {
+            guard condition.wait(until: giveUp) else { return allWritten() }
+        }
+        return true
     }
 
     /// Blocks until every batch of the directory under `key` submitted so far is written;
@@ -73,32 +102,33 @@ final class StorageCommitter: @unchecked Sendable {
 
     /// One round: the batches someone waits for, then the oldest others, up to the limit.
     private func writeWaiting() {
-        let round: [StorageBatch] = condition.withLock {
+        let round: [(sequence: UInt64, batch: StorageBatch)] = condition.withLock {
             // A directory is taken whole or not at all beyond the limit, and the others in
             // the order submitted, so each directory's batches keep their order.
-            var taken: [StorageBatch] = []
-            var left: [StorageBatch] = []
+            var taken: [(sequence: UInt64, batch: StorageBatch)] = []
+            var left: [(sequence: UInt64, batch: StorageBatch)] = []
             var others = 0
             var passedOver: Set<String> = []
-            for batch in waiting {
-                let key = batch.directoryKey
+            for entry in waiting {
+                let key = entry.batch.directoryKey
                 if awaited[key] != nil {
-                    taken.append(batch)
+                    taken.append(entry)
                 } else if others < Self.roundLimit, !passedOver.contains(key) {
-                    taken.append(batch)
+                    taken.append(entry)
                     others += 1
                 } else {
                     passedOver.insert(key)
-                    left.append(batch)
+                    left.append(entry)
                 }
             }
             waiting = left
             scheduled = !left.isEmpty
             return taken
         }
-        StorageBatchWriter.write(round)
+        StorageBatchWriter.write(round.map(\.batch))
         let more: Bool = condition.withLock {
-            for batch in round {
+            for (sequence, batch) in round {
+                unwrittenSequences.remove(sequence)
                 let key = batch.directoryKey
                 if let count = unwritten[key], count > 1 { unwritten[key] = count - 1 } else { unwritten[key] = nil }
             }
