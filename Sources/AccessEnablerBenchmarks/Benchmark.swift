@@ -1,15 +1,17 @@
 import AccessEnablerScenarios
 import Foundation
 
-/// The benchmark behind `accessenabler bench`: five measurements against embedded
-/// PassSandbox instances, reported next to their goals. Every part is bounded in time and
-/// count, and all traffic stays on 127.0.0.1.
+/// The benchmark behind `accessenabler bench`: six measurements against embedded
+/// PassSandbox instances, each figure reported next to its goal. Every part is bounded in
+/// time and count, and all traffic stays on 127.0.0.1.
 ///
-/// 1. REST round trips per flow next to the minimum the flow needs;
+/// 1. REST round trips per flow next to the minimum the flow needs, and the polls a
+///    second-screen sign-in costs;
 /// 2. CPU time per flow with the in-process transport (live, and SDK-only by replay);
 /// 3. the partner SSO sign-in over loopback HTTP against bare URLSession calls;
 /// 4. many simulated devices signing in through SSO at once against one sandbox;
-/// 5. the sandbox's requests per second on keep-alive connections.
+/// 5. the sandbox's requests per second on keep-alive connections;
+/// 6. one device's flows with Adobe's throttling on, counting the requests refused.
 public struct Benchmark: Sendable {
     /// Iteration counts and bounds for one run.
     struct Settings: Sendable {
@@ -18,42 +20,55 @@ public struct Benchmark: Sendable {
         var latencyRounds: Int
         var latencyWarmups: Int
         var devices: Int
-        var devicesDeadline: Double
+        /// Devices signing in at once in the device wave (see ``SignInSlots``).
+        var deviceSlots: Int
         var throughputConnections: Int
         var throughputSeconds: Double
 
+        /// Seconds the device wave may take: at least a minute, and time for 50 sign-ins a second.
+        var devicesDeadline: Double { max(60, Double(devices) / 50) }
+
         static let full = Settings(
-            cpuCycles: 300, cpuWarmups: 20, latencyRounds: 100, latencyWarmups: 5, devices: 1_000, devicesDeadline: 120,
+            cpuCycles: 300, cpuWarmups: 20, latencyRounds: 100, latencyWarmups: 5, devices: defaultDevices, deviceSlots: 64,
             throughputConnections: 4, throughputSeconds: 2)
         static let quick = Settings(
-            cpuCycles: 3, cpuWarmups: 1, latencyRounds: 3, latencyWarmups: 1, devices: 20, devicesDeadline: 20,
+            cpuCycles: 3, cpuWarmups: 1, latencyRounds: 3, latencyWarmups: 1, devices: 20, deviceSlots: 4,
             throughputConnections: 2, throughputSeconds: 0.25)
     }
 
+    /// Devices in the wave of a full run.
+    public static let defaultDevices = 10_000
+
     let settings: Settings
 
-    /// Creates a benchmark; `quick` uses tiny iteration counts (a smoke test, not figures).
-    public init(quick: Bool) {
-        settings = quick ? .quick : .full
+    /// Creates a benchmark; `quick` uses tiny iteration counts (a smoke test, not figures);
+    /// `devices` replaces the number of devices in the wave (at least 1).
+    public init(quick: Bool, devices: Int? = nil) {
+        var settings = quick ? Settings.quick : .full
+        if let devices { settings.devices = max(1, devices) }
+        self.settings = settings
     }
 
     /// The keys of the measurements, in running order; ``run(only:progress:)`` takes one.
-    public static let measurementKeys = ["roundTrips", "cpuPerFlow", "ssoLatency", "manyDevices", "sandboxThroughput"]
+    public static let measurementKeys = ["roundTrips", "cpuPerFlow", "ssoLatency", "manyDevices", "sandboxThroughput", "throttled"]
 
     /// Runs every measurement in turn, or only the one whose key is `only` (one of
-    /// ``measurementKeys``); `progress` hears what is about to run.
+    /// ``measurementKeys``); `progress` hears what is about to run. The machine (and its
+    /// load average) is read before the first measurement.
     public func run(only: String? = nil, progress: @Sendable (String) -> Void) async throws -> Report {
+        let machine = Machine.current
         let settings = self.settings
         let steps: [(key: String, announcement: String, measure: () async throws -> Section)] = [
-            ("roundTrips", "counting REST round trips per flow…", { try await RoundTripMeasurement.run() }),
+            ("roundTrips", "counting REST round trips per flow and second-screen polls…", { try await RoundTripMeasurement.run() }),
             ("cpuPerFlow", "measuring CPU time per flow (\(settings.cpuCycles) runs each, live and replayed)…",
              { await CPUTimeMeasurement.run(cycles: settings.cpuCycles, warmups: settings.cpuWarmups) }),
             ("ssoLatency", "timing the SSO sign-in over loopback HTTP against bare URLSession calls (\(settings.latencyRounds) rounds)…",
              { try await SSOLatencyMeasurement.run(rounds: settings.latencyRounds, warmups: settings.latencyWarmups) }),
             ("manyDevices", "signing in \(settings.devices) simulated devices at once…",
-             { try await ManyDevicesMeasurement.run(devices: settings.devices, deadline: settings.devicesDeadline) }),
+             { try await ManyDevicesMeasurement.run(.init(devices: settings.devices, slots: settings.deviceSlots, deadline: settings.devicesDeadline)) }),
             ("sandboxThroughput", "measuring sandbox requests per second on \(settings.throughputConnections) keep-alive connections…",
              { try await SandboxThroughputMeasurement.run(connections: settings.throughputConnections, seconds: settings.throughputSeconds) }),
+            ("throttled", "running one device's flows with Adobe's throttling on…", { try await ThrottledMeasurement.run() }),
         ]
         let chosen = steps.filter { only == nil || $0.key == only }
         var sections: [Section] = []
@@ -61,6 +76,6 @@ public struct Benchmark: Sendable {
             progress("\(index + 1)/\(chosen.count) \(step.announcement)")
             sections.append(try await step.measure())
         }
-        return Report(machine: .current, sections: sections)
+        return Report(machine: machine, sections: sections)
     }
 }

@@ -7,6 +7,14 @@ import Foundation
 final class BenchmarkObserver: EntitlementDelegate, EntitlementStatus, @unchecked Sendable {
     private let lock = NSLock()
     private var state = State()
+    /// Told each time `setRequestorComplete` arrives (after it is recorded), on the
+    /// callback queue.
+    private let requestorCompleted: (@Sendable (Int32) -> Void)?
+
+    /// An observer; `onRequestorComplete` hears every `setRequestorComplete` status.
+    init(onRequestorComplete: (@Sendable (Int32) -> Void)? = nil) {
+        requestorCompleted = onRequestorComplete
+    }
 
     struct State {
         var requestorStatus: Int32?
@@ -40,6 +48,7 @@ final class BenchmarkObserver: EntitlementDelegate, EntitlementStatus, @unchecke
             state.requestorStatus = status
             state.requestorCompletedAt = now
         }
+        requestorCompleted?(status)
     }
 
     func setAuthenticationStatus(_ status: Int32, errorCode code: String) {

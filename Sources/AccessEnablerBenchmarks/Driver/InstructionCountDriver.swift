@@ -18,11 +18,14 @@ import PassSandbox
 ///   at system level, calls `setRequestor` (DCR register, token, configuration,
 ///   sessions/sso, profiles/sso) and waits for `setRequestorComplete`, then until the
 ///   store's files are written.
+/// - `signInLoopback`: the same over loopback HTTP with a `URLSessionTransport` shared by
+///   every round (what the sign-in benchmark times).
 ///
-/// The sandbox answers in-process, so its work is counted too, the same in both builds.
+/// The sandbox answers in the same process, so its instructions are counted too (the
+/// sandbox of each build: it changed between them as well).
 public enum InstructionCountDriver {
     /// The flows the driver knows.
-    public static let flows = ["checkAuthentication", "signIn"]
+    public static let flows = ["checkAuthentication", "signIn", "signInLoopback"]
 
     /// Runs `flow` `count` times; returns the number of rounds that ended as expected.
     /// `report` hears one line of summary.
@@ -35,6 +38,10 @@ public enum InstructionCountDriver {
         switch flow {
         case "checkAuthentication":
             succeeded = await checkAuthentications(count, sandbox: sandbox, storage: root.appendingPathComponent("check"))
+        case "signInLoopback":
+            guard let (server, baseURL) = try? sandbox.serveOverLoopback() else { return 0 }
+            defer { server.shutdown() }
+            succeeded = await signIns(count, sandbox: sandbox, root: root, over: (baseURL, URLSessionTransport()))
         default:
             succeeded = await signIns(count, sandbox: sandbox, root: root)
         }
@@ -55,11 +62,11 @@ public enum InstructionCountDriver {
         return succeeded
     }
 
-    private static func signIns(_ count: Int, sandbox: PassSandbox, root: URL) async -> Int {
+    private static func signIns(_ count: Int, sandbox: PassSandbox, root: URL, over wire: (URL, any HTTPTransport)? = nil) async -> Int {
         var succeeded = 0
         for index in 0..<count {
             let observer = DriverObserver()
-            let client = makeClient(sandbox: sandbox, storage: root.appendingPathComponent("device-\(index)"), observer: observer)
+            let client = makeClient(sandbox: sandbox, storage: root.appendingPathComponent("device-\(index)"), observer: observer, wire: wire)
             let status = await observer.waitForRequestor { client.setRequestor("REF30") }
             await client.waitUntilIdle()
             if status == 1 { succeeded += 1 }
@@ -67,13 +74,13 @@ public enum InstructionCountDriver {
         return succeeded
     }
 
-    private static func makeClient(sandbox: PassSandbox, storage: URL, observer: DriverObserver) -> AccessEnabler {
+    private static func makeClient(sandbox: PassSandbox, storage: URL, observer: DriverObserver, wire: (URL, any HTTPTransport)? = nil) -> AccessEnabler {
         var configuration = AccessEnablerConfiguration()
-        configuration.environment = .custom(sandbox.baseURLForLinks)
+        configuration.environment = .custom(wire?.0 ?? sandbox.baseURLForLinks)
         configuration.platform = .tvOS
         configuration.storageDirectory = storage
         configuration.clock = sandbox.clock
-        configuration.transport = sandbox.inProcessTransport
+        configuration.transport = wire?.1 ?? sandbox.inProcessTransport
         configuration.partnerFramework = SimulatedPartnerFramework(sandbox: sandbox, signedIn: SystemSignIn(
             provider: "AppleBoarded", username: "alice", expiresAt: sandbox.clock.now.addingTimeInterval(86_400)))
         let client = AccessEnabler(softwareStatement: "STATEMENT", configuration: configuration)

@@ -7,35 +7,57 @@ import FoundationNetworking
 #endif
 
 /// Measurement 4: many simulated devices — each its own AccessEnabler, storage directory
-/// and SimulatedPartnerFramework signed in to AppleBoarded — signing in through partner SSO
-/// at setRequestor, all at once, against one sandbox over loopback HTTP.
+/// and SimulatedPartnerFramework signed in to AppleBoarded — calling setRequestor at the
+/// same instant and signing in through partner SSO against one sandbox over loopback HTTP.
 ///
-/// The devices share one URLSessionTransport, so the client side keeps a bounded number of
-/// connections (URLSession's per-host limit) and the thread-per-connection server stays far
-/// below its connection limit.
+/// The devices share one URLSessionTransport, so the process holds a bounded number of
+/// sockets (URLSession's per-host limit) however many devices there are, and the
+/// thread-per-connection server stays far below its connection cap. A shared client queue
+/// serves requests first come, first served: every device's first request before any
+/// device's second. So that devices finish as they are served, not all at the end, each
+/// device's first request waits for one of a bounded number of ``SignInSlots`` and keeps it
+/// until its sign-in completes, as clients wait to be accepted by a busy server.
 enum ManyDevicesMeasurement {
+    /// How a wave is run.
+    struct Settings: Sendable {
+        /// Devices in the wave.
+        var devices: Int
+        /// Devices signing in at once; the others wait for a slot.
+        var slots: Int
+        /// Seconds the wave may take before the measurement stops waiting.
+        var deadline: Double
+    }
+
     private struct Device {
         let client: AccessEnabler
         let observer: BenchmarkObserver
     }
 
-    /// What one wave of devices measured.
+    /// What one wave measured.
     private struct Outcome {
         var completed = 0
         var authenticated = 0
-        var allIdle = false
-        var elapsed = 0.0
-        var finishTimes = Sample()
+        var allCompleted = false
+        /// Seconds from the wave's start until each device's `setRequestorComplete(1)`.
+        var completionTimes = Sample()
+        /// Seconds from the wave's start until every device's storage was on disk.
+        var durableAfter: Double?
         var rssBefore: Double?
         var peak: Double?
         var peakResetWorked = false
-        var peakSockets = 0
-        /// Process CPU seconds (every thread: SDK, URLSession, sandbox) during the wave.
+        var resources = ResourcePeaks.Peaks()
+        /// Process CPU seconds (every thread: SDK, URLSession, sandbox) until the last completion.
         var cpu = 0.0
-        /// The 1-minute load average when the wave started.
-        var loadAtStart: Double?
+        /// Seconds to create the AccessEnablers before the wave.
+        var creation = 0.0
 
-        func perSecond() -> Double? { elapsed > 0 ? Double(completed) / elapsed : nil }
+        /// The last completion, in seconds from the start.
+        var lastCompletion: Double? { completionTimes.percentile(100) }
+
+        func perSecond() -> Double? {
+            guard let last = lastCompletion, last > 0 else { return nil }
+            return Double(completed) / last
+        }
 
         func perDeviceKiB(_ count: Int) -> Double? {
             guard let peak, let rssBefore, count > 0 else { return nil }
@@ -43,108 +65,132 @@ enum ManyDevicesMeasurement {
         }
     }
 
-    static func run(devices count: Int, deadline: Double) async throws -> Benchmark.Section {
-        let onDisk = try await wave(devices: count, deadline: deadline, storageBase: FileManager.default.temporaryDirectory)
-        var rows: [Benchmark.Row] = [
+    static func run(_ settings: Settings) async throws -> Benchmark.Section {
+        let count = settings.devices
+        let outcome = try await wave(settings)
+        let times = outcome.completionTimes
+        let spreadMet: Bool = {
+            guard let half = times.percentile(50), let all = times.percentile(100), outcome.allCompleted else { return false }
+            return half <= 0.6 * all
+        }()
+        let perDevice = outcome.perDeviceKiB(count)
+        let rows: [Benchmark.Row] = [
             Benchmark.Row("completed / started", figures: [
-                Benchmark.Figure("completed", Double(onDisk.completed)), Benchmark.Figure("authenticated after", Double(onDisk.authenticated)),
+                Benchmark.Figure("completed", Double(outcome.completed)), Benchmark.Figure("authenticated after", Double(outcome.authenticated)),
                 Benchmark.Figure("devices", Double(count)),
-            ], goal: "all complete, none lost", met: onDisk.completed == count && onDisk.authenticated == count,
-            note: onDisk.allIdle ? nil : "deadline of \(Int(deadline)) s reached first"),
-            rateRow("sign-ins per second", onDisk, goal: true),
-            memoryRow("peak memory per device", onDisk, count, goal: true),
+            ], goal: "all \(count) complete and authenticated", met: outcome.completed == count && outcome.authenticated == count,
+            note: outcome.allCompleted ? nil : "deadline of \(Int(settings.deadline)) s reached first"),
+            Benchmark.Row("sign-ins per second", figures: [
+                Benchmark.Figure("rate", outcome.perSecond(), "/s"), Benchmark.Figure("wall", outcome.lastCompletion, "s"),
+                Benchmark.Figure("CPU per sign-in", outcome.completed > 0 ? outcome.cpu / Double(outcome.completed) * 1e3 : nil, "ms"),
+                Benchmark.Figure("cores busy", outcome.lastCompletion.flatMap { $0 > 0 ? outcome.cpu / $0 : nil }),
+            ], goal: "> 200 /s on 2 cores", met: outcome.allCompleted && (outcome.perSecond().map { $0 > 200 } ?? false)),
+            Benchmark.Row("completed by (from the wave's start)", figures: [
+                Benchmark.Figure("10 %", times.percentile(10), "s"), Benchmark.Figure("50 %", times.percentile(50), "s"),
+                Benchmark.Figure("90 %", times.percentile(90), "s"), Benchmark.Figure("100 %", times.percentile(100), "s"),
+            ], goal: "finish as served: 50 % by 60 % of the wave", met: spreadMet),
+            Benchmark.Row("peak memory per device", figures: [
+                Benchmark.Figure("per device", perDevice, "KiB"), Benchmark.Figure("RSS before", outcome.rssBefore, "KiB"),
+                Benchmark.Figure("VmHWM after", outcome.peak, "KiB"),
+            ], goal: "< 128 KiB", met: perDevice.map { $0 < 128 } ?? false),
+            Benchmark.Row("every profile on disk (diagnostic)", figures: [
+                Benchmark.Figure("after", outcome.durableAfter, "s"),
+                Benchmark.Figure("rate", outcome.durableAfter.flatMap { $0 > 0 ? Double(count) / $0 : nil }, "/s"),
+            ]),
+            Benchmark.Row("process resources at their peak (diagnostic)", figures: [
+                Benchmark.Figure("descriptors", Double(outcome.resources.descriptors)),
+                Benchmark.Figure("sockets", Double(outcome.resources.sockets)),
+                Benchmark.Figure("threads", Double(outcome.resources.threads)),
+                Benchmark.Figure("slots", Double(settings.slots)),
+            ]),
         ]
-        var notes = [
-            "\(count) AccessEnablers created first (each with its own storage directory and device), then setRequestor on all at once; time until every one is idle. Storage in the system temporary directory (a disk here).",
-            "Memory per device = (VmHWM after − VmRSS before) / devices, from /proc/self/status" + (onDisk.peakResetWorked ? " (VmHWM reset through /proc/self/clear_refs before)." : " (VmHWM could not be reset: it may hold an earlier peak)."),
-            "CPU per sign-in and cores busy count the whole process during the wave: SDK, URLSession/libcurl, the sandbox's server and handlers, the simulated devices. The load average counts other processes on the machine too.",
-            "The per-device memory includes the sandbox's share (each device's DCR client, token and profile live in the same process).",
-            "Connections: one shared URLSessionTransport (httpMaximumConnectionsPerHost \(URLSessionConfiguration.ephemeral.httpMaximumConnectionsPerHost)); peak sockets open in the process (client and server ends, listener included): \(onDisk.peakSockets).",
+        let notes = [
+            "\(count) AccessEnablers created first (\(String(format: "%.1f", outcome.creation)) s; each with its own storage directory and device), then setRequestor on all at the same instant. A device has completed when setRequestorComplete(1) reaches its delegate; the rate is completions over the time of the last one.",
+            "At most \(settings.slots) devices sign in at once: a device's first request waits for a slot, which it keeps until its sign-in completes (a shared first-come-first-served client queue would otherwise finish every device at the end of the wave). The wait counts in the completion times; the SDK's request timeout is the wave's deadline, \(Int(settings.deadline)) s, so waiting for a slot cannot time a request out.",
+            "Proof that each completion is a sign-in: afterwards every device answers checkAuthentication with status 1.",
+            "Memory per device = (VmHWM after − VmRSS before) / devices, from /proc/self/status" + (outcome.peakResetWorked ? " (VmHWM reset through /proc/self/clear_refs before)" : " (VmHWM could not be reset: it may hold an earlier peak)") + "; it includes the sandbox's state for each device (DCR client, token, profile) and the stored profiles waiting to be written.",
+            "CPU per sign-in and cores busy count the whole process until the last completion: SDK, URLSession/libcurl, the sandbox's server and handlers, the simulated devices.",
+            "Storage in the system temporary directory. The store writes behind the callback; 'every profile on disk' is when the last device's files were durable (fsync), measured from the wave's start.",
+            "Peaks sampled every 10 ms from /proc/self: one shared URLSessionTransport (httpMaximumConnectionsPerHost \(URLSessionConfiguration.ephemeral.httpMaximumConnectionsPerHost)); file descriptor limit \(ResourcePeaks.descriptorLimit.map(String.init) ?? "none").",
         ]
-        if let memoryBase = BenchmarkScratch.memoryBackedBase {
-            let inMemory = try await wave(devices: count, deadline: deadline, storageBase: memoryBase)
-            rows.append(Benchmark.Row("completed, storage on /dev/shm (diagnostic)", figures: [
-                Benchmark.Figure("completed", Double(inMemory.completed)), Benchmark.Figure("authenticated after", Double(inMemory.authenticated)),
-                Benchmark.Figure("devices", Double(count)),
-            ]))
-            rows.append(rateRow("sign-ins per second, storage on /dev/shm (diagnostic)", inMemory, goal: false))
-            notes.append("Diagnostic rows: a second wave with the storage directories on /dev/shm (tmpfs), where the store's fsyncs cost almost nothing.")
-        }
-        return Benchmark.Section(key: "manyDevices", title: "4. \(count) simulated devices signing in through SSO at once (one sandbox, loopback HTTP)", rows: rows, notes: notes)
+        let completedAll = outcome.completed == count && outcome.authenticated == count
+        let rateMet = outcome.allCompleted && (outcome.perSecond().map { $0 > 200 } ?? false)
+        let halfShare = times.percentile(50).flatMap { half in times.percentile(100).map { half / $0 * 100 } }
+        let goals = [
+            Benchmark.Goal("\(count) devices: completed and authenticated", Benchmark.Figure("devices", Double(min(outcome.completed, outcome.authenticated))),
+                           goal: "= \(count)", met: completedAll),
+            Benchmark.Goal("\(count) devices: sign-ins per second", Benchmark.Figure("rate", outcome.perSecond(), "/s"), goal: "> 200 /s", met: rateMet),
+            Benchmark.Goal("\(count) devices: half of them done by", Benchmark.Figure("share of the wave", halfShare, "%"), goal: "≤ 60 %", met: spreadMet),
+            Benchmark.Goal("\(count) devices: peak memory per device", Benchmark.Figure("per device", perDevice, "KiB"), goal: "< 128 KiB",
+                           met: perDevice.map { $0 < 128 } ?? false),
+        ]
+        return Benchmark.Section(
+            key: "manyDevices", title: "4. \(count) simulated devices signing in through SSO at once (one sandbox, loopback HTTP)", rows: rows, notes: notes,
+            goals: goals)
     }
 
-    private static func rateRow(_ label: String, _ outcome: Outcome, goal: Bool) -> Benchmark.Row {
-        Benchmark.Row(label, figures: [
-            Benchmark.Figure("rate", outcome.perSecond(), "/s"), Benchmark.Figure("wall", outcome.elapsed, "s"),
-            Benchmark.Figure("median finish", outcome.finishTimes.median.map { $0 * 1e3 }, "ms"),
-            Benchmark.Figure("last finish", outcome.finishTimes.percentile(100).map { $0 * 1e3 }, "ms"),
-            Benchmark.Figure("CPU per sign-in", outcome.completed > 0 ? outcome.cpu / Double(outcome.completed) * 1e3 : nil, "ms"),
-            Benchmark.Figure("cores busy", outcome.elapsed > 0 ? outcome.cpu / outcome.elapsed : nil),
-            Benchmark.Figure("load at start", outcome.loadAtStart),
-        ], goal: goal ? "> 200 /s on 2 cores" : nil, met: goal ? outcome.perSecond().map { $0 > 200 } ?? false : nil)
-    }
-
-    private static func memoryRow(_ label: String, _ outcome: Outcome, _ count: Int, goal: Bool) -> Benchmark.Row {
-        Benchmark.Row(label, figures: [
-            Benchmark.Figure("per device", outcome.perDeviceKiB(count), "KiB"), Benchmark.Figure("RSS before", outcome.rssBefore, "KiB"),
-            Benchmark.Figure("VmHWM after", outcome.peak, "KiB"),
-        ], goal: goal ? "< 256 KiB" : nil, met: goal ? outcome.perDeviceKiB(count).map { $0 < 256 } ?? false : nil)
-    }
-
-    /// One wave: a fresh sandbox and server, `count` devices with storage under `storageBase`.
-    private static func wave(devices count: Int, deadline: Double, storageBase: URL) async throws -> Outcome {
+    /// One wave: a fresh sandbox and server, `settings.devices` devices with storage in the
+    /// system temporary directory.
+    private static func wave(_ settings: Settings) async throws -> Outcome {
+        let count = settings.devices
         let sandbox = PassSandbox(world: .default, clock: SandboxClock())
         let (server, baseURL) = try sandbox.serveOverLoopback()
         defer { server.shutdown() }
-        let scratch = BenchmarkScratch("devices", under: storageBase)
+        let scratch = BenchmarkScratch("devices")
         defer { scratch.remove() }
-        let transport = URLSessionTransport()
-        let factory = BenchmarkClientFactory(baseURL: baseURL, clock: SandboxTimeSource(sandbox.clock), requestTimeout: 30)
+        let shared = URLSessionTransport()
+        let factory = BenchmarkClientFactory(baseURL: baseURL, clock: SandboxTimeSource(sandbox.clock), requestTimeout: settings.deadline)
 
         // Warm the process (URLSession, the server's first connection) so the memory
         // figure is the devices' and not one-time set-up.
-        let warm = factory.make(storage: scratch.storage("warm"), partner: signedInDevice(sandbox), transport: transport, observer: BenchmarkObserver())
+        let warm = factory.make(storage: scratch.storage("warm"), partner: signedInDevice(sandbox), transport: shared, observer: BenchmarkObserver())
         warm.setRequestor("REF30")
         await warm.waitUntilIdle()
 
         var outcome = Outcome()
         outcome.peakResetWorked = ProcessMetrics.resetPeakResidentSize()
         outcome.rssBefore = ProcessMetrics.statusKiB("VmRSS")
+        let slots = SignInSlots(capacity: settings.slots)
+        let tally = CompletionTally(expected: count)
+        let creationStart = ProcessMetrics.wallSeconds()
         var devices: [Device] = []
         devices.reserveCapacity(count)
         for index in 0..<count {
-            let observer = BenchmarkObserver()
+            let transport = SlottedTransport(shared, slots: slots)
+            let observer = BenchmarkObserver { _ in
+                transport.finish()
+                tally.add()
+            }
             let client = factory.make(storage: scratch.storage("device-\(index)"), partner: signedInDevice(sandbox), transport: transport, observer: observer)
             devices.append(Device(client: client, observer: observer))
         }
-        let sockets = SocketCounter()
-        sockets.start()
-        outcome.loadAtStart = Benchmark.Machine.oneMinuteLoad()
+        outcome.creation = ProcessMetrics.wallSeconds() - creationStart
+
+        let resources = ResourcePeaks()
+        resources.start()
         let cpuStart = ProcessMetrics.cpuSeconds()
         let start = ProcessMetrics.wallSeconds()
         for device in devices { device.client.setRequestor("REF30") }
-        let finishTimes = FinishTimes()
-        let clients = devices.map(\.client)
-        outcome.allIdle = await withDeadline(deadline) {
-            await withTaskGroup(of: Void.self) { group in
-                for client in clients {
-                    group.addTask {
-                        await client.waitUntilIdle()
-                        finishTimes.add(ProcessMetrics.wallSeconds() - start)
-                    }
-                }
-            }
-        }
-        outcome.elapsed = ProcessMetrics.wallSeconds() - start
+        outcome.allCompleted = await withDeadline(settings.deadline) { await tally.waitForAll() }
         outcome.cpu = ProcessMetrics.cpuSeconds() - cpuStart
-        sockets.stop()
-        outcome.peakSockets = sockets.peak
+        for device in devices {
+            let state = device.observer.snapshot
+            guard state.requestorStatus == 1, let at = state.requestorCompletedAt else { continue }
+            outcome.completed += 1
+            outcome.completionTimes.add(at - start)
+        }
+
+        // Every device's files on disk: each waits for its own batches, which go first.
+        if outcome.allCompleted {
+            for device in devices { await device.client.waitUntilIdle() }
+            outcome.durableAfter = ProcessMetrics.wallSeconds() - start
+        }
+        resources.stop()
+        outcome.resources = resources.peaks
         outcome.peak = ProcessMetrics.statusKiB("VmHWM")
-        outcome.finishTimes = finishTimes.sample
-        outcome.completed = devices.filter { $0.observer.snapshot.requestorStatus == 1 }.count
 
         // Proof that each completion is a sign-in: every device now checks as authenticated.
-        if outcome.allIdle {
+        if outcome.allCompleted {
             for device in devices { device.client.checkAuthentication() }
             for device in devices {
                 await device.client.waitUntilIdle()
@@ -160,49 +206,34 @@ enum ManyDevicesMeasurement {
     }
 }
 
-/// When each device finished, in seconds from the start.
-private final class FinishTimes: @unchecked Sendable {
+/// Counts completions and wakes whoever waits for all of them.
+private final class CompletionTally: @unchecked Sendable {
     private let lock = NSLock()
-    private var times = Sample()
+    private let expected: Int
+    private var count = 0
+    private var waiter: CheckedContinuation<Void, Never>?
 
-    func add(_ seconds: Double) { lock.withLock { times.add(seconds) } }
-    var sample: Sample { lock.withLock { times } }
-}
+    init(expected: Int) { self.expected = expected }
 
-/// Samples how many sockets the process holds open, every few milliseconds on its own
-/// thread, until stopped; keeps the peak.
-final class SocketCounter: @unchecked Sendable {
-    private let lock = NSLock()
-    private var running = false
-    private var highest = 0
-    private let done = DispatchSemaphore(value: 0)
-
-    var peak: Int { lock.withLock { highest } }
-
-    func start() {
-        lock.withLock { running = true }
-        let thread = Thread { [self] in
-            while lock.withLock({ running }) {
-                let open = Self.openSockets()
-                lock.withLock { highest = max(highest, open) }
-                usleep(10_000)
-            }
-            done.signal()
+    func add() {
+        let ready: CheckedContinuation<Void, Never>? = lock.withLock {
+            count += 1
+            guard count >= expected else { return nil }
+            defer { waiter = nil }
+            return waiter
         }
-        thread.name = "benchmark.socket-counter"
-        thread.start()
+        ready?.resume()
     }
 
-    func stop() {
-        lock.withLock { running = false }
-        done.wait()
-    }
-
-    private static func openSockets() -> Int {
-        guard let entries = try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd") else { return 0 }
-        return entries.reduce(0) { count, entry in
-            let target = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/\(entry)")) ?? ""
-            return count + (target.hasPrefix("socket:") ? 1 : 0)
+    /// Returns once `expected` completions were counted.
+    func waitForAll() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let done: Bool = lock.withLock {
+                guard count < expected else { return true }
+                waiter = continuation
+                return false
+            }
+            if done { continuation.resume() }
         }
     }
 }

@@ -119,6 +119,9 @@ enum SSOLatencyMeasurement {
             "Bare time: the same 5 requests with the same headers and bodies, the partner status and SAML answers from the same SimulatedPartnerFramework, JSONSerialization for the fields needed; it stores nothing.",
             "Diagnostic /dev/shm: the same SDK runs with their storage on tmpfs, where the store's crash-safe writes cost almost nothing.",
         ]
-        return Benchmark.Section(key: "ssoLatency", title: "3. Partner SSO sign-in over loopback HTTP: SDK vs bare URLSession", rows: rows, notes: notes)
+        let ratioMet = ratio(.sdk).map { $0 < 1.10 && failures[.sdk] == nil } ?? false
+        return Benchmark.Section(
+            key: "ssoLatency", title: "3. Partner SSO sign-in over loopback HTTP: SDK vs bare URLSession", rows: rows, notes: notes,
+            goals: [Benchmark.Goal("partner SSO sign-in, SDK / bare URLSession", Benchmark.Figure("ratio of medians", ratio(.sdk)), goal: "< 1.10", met: ratioMet)])
     }
 }

@@ -13,6 +13,8 @@ extension Benchmark {
         public var architecture: String
         /// The CPU model from `/proc/cpuinfo`, or `"unknown"`.
         public var cpuModel: String
+        /// Memory the kernel reports (`MemTotal` in `/proc/meminfo`), in GiB, or `nil`.
+        public var memoryGiB: Double?
         /// `"release"` or `"debug"`: how the benchmark was compiled.
         public var build: String
         /// The 1-minute load average when the run started (other work on the same cores
@@ -27,13 +29,14 @@ extension Benchmark {
             let build = "release"
             #endif
             return Machine(
-                processors: ProcessInfo.processInfo.activeProcessorCount, architecture: unameMachine(), cpuModel: cpuModelName(), build: build,
-                loadAverage: oneMinuteLoad())
+                processors: ProcessInfo.processInfo.activeProcessorCount, architecture: unameMachine(), cpuModel: cpuModelName(),
+                memoryGiB: totalMemoryGiB(), build: build, loadAverage: oneMinuteLoad())
         }
 
-        /// One line: `2 × x86_64 (AMD EPYC), release build, load 0.52 at start`.
+        /// One line: `2 × x86_64 (AMD EPYC), 24 GiB, release build, load 0.52 at start`.
         public var summary: String {
-            "\(processors) × \(architecture) (\(cpuModel)), \(build) build" + (loadAverage.map { String(format: ", load %.2f at start", $0) } ?? "")
+            "\(processors) × \(architecture) (\(cpuModel))" + (memoryGiB.map { String(format: ", %.0f GiB", $0) } ?? "") + ", \(build) build"
+                + (loadAverage.map { String(format: ", load %.2f at start", $0) } ?? "")
         }
 
         var jsonValue: BenchmarkJSON {
@@ -41,6 +44,7 @@ extension Benchmark {
                 ("processors", .number(Double(processors))),
                 ("architecture", .string(architecture)),
                 ("cpuModel", .string(cpuModel)),
+                ("memoryGiB", memoryGiB.map(BenchmarkJSON.number) ?? .null),
                 ("build", .string(build)),
                 ("loadAverage", loadAverage.map(BenchmarkJSON.number) ?? .null),
             ])
@@ -57,6 +61,14 @@ extension Benchmark {
         static func oneMinuteLoad() -> Double? {
             guard let text = try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8) else { return nil }
             return text.split(separator: " ").first.flatMap { Double($0) }
+        }
+
+        private static func totalMemoryGiB() -> Double? {
+            guard let text = try? String(contentsOfFile: "/proc/meminfo", encoding: .utf8) else { return nil }
+            for line in text.split(separator: "\n") where line.hasPrefix("MemTotal:") {
+                return line.split(separator: " ").dropFirst().first.flatMap { Double($0) }.map { $0 / 1_048_576 }
+            }
+            return nil
         }
 
         private static func cpuModelName() -> String {
@@ -89,7 +101,10 @@ enum ProcessMetrics {
     }
 
     /// A field of `/proc/self/status` in KiB (`VmRSS`, `VmHWM`), or `nil` when unreadable.
-    static func statusKiB(_ field: String) -> Double? {
+    static func statusKiB(_ field: String) -> Double? { statusNumber(field) }
+
+    /// The number a field of `/proc/self/status` starts with (`Threads`, `VmRSS`), or `nil`.
+    static func statusNumber(_ field: String) -> Double? {
         guard let text = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return nil }
         for line in text.split(separator: "\n") where line.hasPrefix(field + ":") {
             let digits = line.dropFirst(field.count + 1).trimmingCharacters(in: .whitespaces).split(separator: " ").first

@@ -26,7 +26,7 @@ extension Benchmark {
         public var label: String
         /// The figures, in display order.
         public var figures: [Figure]
-        /// The goal in words (`"= 3"`, `"< 100 µs"`), or `nil` when the row has none.
+        /// The goal in words (`"= 3"`, `"< 20 µs"`), or `nil` when the row has none.
         public var goal: String?
         /// Whether the goal was met; `nil` when the row has no goal.
         public var met: Bool?
@@ -43,7 +43,28 @@ extension Benchmark {
         }
     }
 
-    /// One of the five measurements.
+    /// One of the product's goals as the summary lists it: what it is, the figure measured,
+    /// the target, and whether it was met.
+    public struct Goal: Sendable, Equatable {
+        /// What the goal is about (`"checkAuthentication, back-to-back"`).
+        public var name: String
+        /// The figure held against the target.
+        public var figure: Figure
+        /// The target in words (`"< 20 µs"`).
+        public var goal: String
+        /// Whether the target was met.
+        public var met: Bool
+
+        /// Creates a goal.
+        public init(_ name: String, _ figure: Figure, goal: String, met: Bool) {
+            self.name = name
+            self.figure = figure
+            self.goal = goal
+            self.met = met
+        }
+    }
+
+    /// One measurement.
     public struct Section: Sendable, Equatable {
         /// A stable key for machine readers (`"roundTrips"`, `"cpuPerFlow"`, …).
         public var key: String
@@ -53,19 +74,22 @@ extension Benchmark {
         public var rows: [Row]
         /// Sentences a reader needs to interpret the figures.
         public var notes: [String]
+        /// The product's goals this measurement decides, for the summary.
+        public var goals: [Goal]
 
         /// Creates a section.
-        public init(key: String, title: String, rows: [Row], notes: [String] = []) {
+        public init(key: String, title: String, rows: [Row], notes: [String] = [], goals: [Goal] = []) {
             self.key = key
             self.title = title
             self.rows = rows
             self.notes = notes
+            self.goals = goals
         }
     }
 
     /// The figures measured, with the machine they were measured on.
     public struct Report: Sendable {
-        /// Where the benchmark ran.
+        /// Where the benchmark ran (read when the run started).
         public var machine: Machine
         /// Every section, in the order the command prints them.
         public var sections: [Section]
@@ -76,13 +100,29 @@ extension Benchmark {
             self.sections = sections
         }
 
-        /// The report as an aligned text table, one block per section.
+        /// Every section's goals, in section order, with the key of the section that measured each.
+        public var goals: [(section: String, goal: Goal)] {
+            sections.flatMap { section in section.goals.map { (section.key, $0) } }
+        }
+
+        /// The report as an aligned text table: the machine, the goals, then one block per section.
         public var table: String { BenchmarkTableRenderer.render(self) }
 
-        /// The report as one JSON document.
+        /// The report as one JSON document: `machine`, `goals`, `sections`.
         public var json: String {
             BenchmarkJSON.object([
                 ("machine", machine.jsonValue),
+                ("goals", .array(goals.map { entry in
+                    .object([
+                        ("section", .string(entry.section)),
+                        ("name", .string(entry.goal.name)),
+                        ("figure", .string(entry.goal.figure.name)),
+                        ("value", entry.goal.figure.value.map { $0.isFinite ? .number($0) : .null } ?? .null),
+                        ("unit", .string(entry.goal.figure.unit)),
+                        ("goal", .string(entry.goal.goal)),
+                        ("met", .bool(entry.goal.met)),
+                    ])
+                })),
                 ("sections", .array(sections.map(\.jsonValue))),
             ]).text
         }
@@ -117,11 +157,20 @@ extension Benchmark.Row {
     }
 }
 
-/// Lays a report out as plain text: a machine line, then per section a heading, a table
-/// with one column per figure plus goal and met, and the section's notes.
+/// Lays a report out as plain text: a machine line, the goals, then per section a heading,
+/// a table and the section's notes. Rows that share their figures get one column per
+/// figure; a section whose rows measure different things lists each row's figures inline.
 enum BenchmarkTableRenderer {
     static func render(_ report: Benchmark.Report) -> String {
         var out = "AccessEnabler benchmark — \(report.machine.summary)\n"
+        let goals = report.goals
+        if !goals.isEmpty {
+            let met = goals.filter(\.goal.met).count
+            out += "\nGoals (\(met) of \(goals.count) met)\n"
+            out += layout([["goal", "measured", "target", "met"]] + goals.map { entry in
+                [entry.goal.name, "\(entry.goal.figure.name) \(format(entry.goal.figure))", entry.goal.goal, entry.goal.met ? "met" : "NOT MET"]
+            })
+        }
         for section in report.sections {
             out += "\n\(section.title)\n"
             out += table(section.rows)
@@ -131,26 +180,32 @@ enum BenchmarkTableRenderer {
     }
 
     private static func table(_ rows: [Benchmark.Row]) -> String {
-        // Columns: label, each figure name seen (in first-seen order), goal, met, note.
-        var figureNames: [String] = []
-        for row in rows {
-            for figure in row.figures where !figureNames.contains(figure.name) { figureNames.append(figure.name) }
-        }
-        let header = ["flow / measure"] + figureNames + ["goal", "met", "note"]
-        var lines: [[String]] = [header]
-        for row in rows {
-            var cells = [row.label]
-            for name in figureNames {
-                cells.append(row.figures.first { $0.name == name }.map(format) ?? "")
+        let nameLists = rows.map { $0.figures.map(\.name) }
+        let shared = Set(nameLists).count <= 1
+        var lines: [[String]]
+        if shared {
+            let figureNames = nameLists.first ?? []
+            lines = [["flow / measure"] + figureNames + ["goal", "met", "note"]]
+            for row in rows {
+                lines.append([row.label] + row.figures.map(format) + [row.goal ?? "", row.met.map { $0 ? "met" : "NOT MET" } ?? "", row.note ?? ""])
             }
-            cells.append(row.goal ?? "")
-            cells.append(row.met.map { $0 ? "met" : "NOT MET" } ?? "")
-            cells.append(row.note ?? "")
-            lines.append(cells)
+        } else {
+            lines = [["measure", "figures", "goal", "met", "note"]]
+            for row in rows {
+                let figures = row.figures.map { "\($0.name) \(format($0))" }.joined(separator: ", ")
+                lines.append([row.label, figures, row.goal ?? "", row.met.map { $0 ? "met" : "NOT MET" } ?? "", row.note ?? ""])
+            }
         }
+        return layout(lines)
+    }
+
+    /// Aligned columns, the first line as a header underlined with dashes; the last column
+    /// is not padded.
+    private static func layout(_ lines: [[String]]) -> String {
+        guard let header = lines.first else { return "" }
         var widths = Array(repeating: 0, count: header.count)
         for line in lines {
-            for (index, cell) in line.enumerated() { widths[index] = max(widths[index], cell.count) }
+            for (index, cell) in line.enumerated() where index < widths.count { widths[index] = max(widths[index], cell.count) }
         }
         var out = ""
         for (lineIndex, line) in lines.enumerated() {

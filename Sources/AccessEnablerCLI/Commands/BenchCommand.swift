@@ -7,28 +7,36 @@ import Foundation
 enum BenchCommand {
     static let synopsis = CommandSynopsis(
         name: "bench", argument: nil,
-        summary: "Measure round trips, CPU time, latency, scale and throughput against an embedded sandbox.",
+        summary: "Measure round trips, CPU time, latency, scale, throughput and throttling against an embedded sandbox.",
         options: [
             .init(name: "--json", value: nil, summary: "print machine-readable figures"),
             .init(name: "--quick", value: nil, summary: "fewer iterations (for smoke tests)"),
+            .init(name: "--devices", value: "N", summary: "devices in the wave that signs in at once (default \(Benchmark.defaultDevices))"),
             .init(name: "--only", value: "KEY", summary: "run one measurement (\(Benchmark.measurementKeys.joined(separator: ", ")))"),
-            .init(name: "--driver", value: "FLOW", summary: "only run FLOW --count times, for callgrind or perf (\(InstructionCountDriver.flows.joined(separator: ", ")))"),
+            .init(name: "--driver", value: "FLOW", summary: "only run FLOW --count times, for callgrind or perf (\(driverFlows.joined(separator: ", ")))"),
             .init(name: "--count", value: "N", summary: "rounds of the --driver flow (default 1000)"),
         ])
+
+    /// What `--driver` runs: the SDK's flows, and the bare URLSession yardstick.
+    static let driverFlows = InstructionCountDriver.flows + [BareSignInDriver.flow]
 
     static let help = """
     Usage: \(synopsis.usageLine)
 
-    Measures, against an embedded PassSandbox:
-      1. REST round trips per flow, next to the minimum the flow needs;
+    Measures, against an embedded PassSandbox, and reports each figure next to its goal:
+      1. REST round trips per flow, next to the minimum the flow needs, and the polls a
+         second-screen sign-in costs;
       2. CPU time the SDK spends per flow (in-process transport, median of many runs);
-      3. end-to-end time of the SSO sign-in over loopback HTTP versus bare URLSession calls;
-      4. 1,000 simulated devices signing in through SSO concurrently (completions/s, memory);
-      5. sandbox requests per second on keep-alive connections.
+      3. the partner SSO sign-in over loopback HTTP against bare URLSession calls;
+      4. \(Benchmark.defaultDevices) simulated devices signing in through SSO at once (sign-ins/s, when
+         they finished, memory per device);
+      5. sandbox requests per second on keep-alive connections;
+      6. one device's flows with Adobe's throttling on (429s received).
     --json prints machine-readable figures; --quick uses fewer iterations (for smoke tests);
-    --only KEY runs one measurement: \(Benchmark.measurementKeys.joined(separator: ", ")).
+    --devices N sets the size of the wave in 4; --only KEY runs one measurement:
+    \(Benchmark.measurementKeys.joined(separator: ", ")).
     --driver FLOW --count N runs one flow N times and nothing else, for counting its
-    instructions under valgrind --tool=callgrind (flows: \(InstructionCountDriver.flows.joined(separator: ", "))).
+    instructions under valgrind --tool=callgrind (flows: \(driverFlows.joined(separator: ", "))).
     Goals are reported next to what was measured; nothing is asserted.
     """
 
@@ -42,12 +50,20 @@ enum BenchCommand {
             return await runDriver(flow: flow, count: parsed.values["--count"])
         }
         let only = parsed.values["--only"]
+        var devices: Int?
+        if let text = parsed.values["--devices"] {
+            guard let number = Int(text), number >= 1 else {
+                printError("accessenabler bench: --devices needs a whole number of devices, 1 or more; '\(text)' is not one.\n\n\(help)")
+                return 2
+            }
+            devices = number
+        }
         if let only, !Benchmark.measurementKeys.contains(only) {
             printError("accessenabler bench: unknown measurement '\(only)'; expected one of \(Benchmark.measurementKeys.joined(separator: ", ")).\n\n\(help)")
             return 2
         }
         do {
-            let report = try await Benchmark(quick: parsed.flags.contains("--quick")).run(only: only) { progress in
+            let report = try await Benchmark(quick: parsed.flags.contains("--quick"), devices: devices).run(only: only) { progress in
                 if !parsed.flags.contains("--json") { printError(progress) }
             }
             print(parsed.flags.contains("--json") ? report.json : report.table)
@@ -58,17 +74,21 @@ enum BenchCommand {
         }
     }
 
-    /// `--driver FLOW --count N`: the flow N times and nothing else (see ``InstructionCountDriver``).
+    /// `--driver FLOW --count N`: the flow N times and nothing else (see ``InstructionCountDriver``
+    /// and ``BareSignInDriver``).
     private static func runDriver(flow: String, count text: String?) async -> Int32 {
-        guard InstructionCountDriver.flows.contains(flow) else {
-            printError("accessenabler bench: unknown driver flow '\(flow)'; expected one of \(InstructionCountDriver.flows.joined(separator: ", ")).\n\n\(help)")
+        guard driverFlows.contains(flow) else {
+            printError("accessenabler bench: unknown driver flow '\(flow)'; expected one of \(driverFlows.joined(separator: ", ")).\n\n\(help)")
             return 2
         }
         guard let count = Int(text ?? "1000"), count >= 0 else {
             printError("accessenabler bench: --count needs a whole number of rounds, 0 or more; '\(text ?? "")' is not one.\n\n\(help)")
             return 2
         }
-        let succeeded = await InstructionCountDriver.run(flow: flow, count: count) { printError($0) }
+        let report: @Sendable (String) -> Void = { printError($0) }
+        let succeeded = flow == BareSignInDriver.flow
+            ? await BareSignInDriver.run(count: count, report: report)
+            : await InstructionCountDriver.run(flow: flow, count: count, report: report)
         return succeeded == count ? 0 : 1
     }
 }
