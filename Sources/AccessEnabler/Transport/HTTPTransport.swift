@@ -32,7 +32,7 @@ public struct HTTPRequestMessage: Sendable, Equatable {
 
     /// The first value of a header, matched case-insensitively.
     public func header(_ name: String) -> String? {
-        headers.first { $0.name.caseInsensitiveCompare(name) == .orderedSame }?.value
+        headers.first { HTTPFieldName.matches($0.name, name) }?.value
     }
 
     /// Requests are equal when method, URL, headers (in order) and body are: what goes on the
@@ -61,7 +61,7 @@ public struct HTTPResponseMessage: Sendable {
 
     /// The first value of a header, matched case-insensitively.
     public func header(_ name: String) -> String? {
-        headers.first { $0.name.caseInsensitiveCompare(name) == .orderedSame }?.value
+        headers.first { HTTPFieldName.matches($0.name, name) }?.value
     }
 }
 
