@@ -70,9 +70,11 @@ enum StorageFileSystem {
     /// `file`, and returns it. The content is not durable until ``syncFile(_:)``; a crash
     /// leaves the file behind, and the next launch removes it.
     static func writeTemporary(_ data: Data, beside file: URL) throws(StorageIOError) -> URL {
-        let temporary = file.deletingLastPathComponent().appendingPathComponent(
-            ".\(file.lastPathComponent).\(Hex.encode(randomBytes(count: 6)))\(temporarySuffix)")
-        let temporaryPath = temporary.path
+        // Made on the path's text: URL's path operations cost tens of thousands of
+        // instructions each, and every record written makes a temporary file.
+        let (directory, name) = splitPath(file.path)
+        let temporaryPath = "\(directory)/.\(name).\(Hex.encode(randomBytes(count: 6)))\(temporarySuffix)"
+        let temporary = URL(fileURLWithPath: temporaryPath, isDirectory: false)
         let descriptor = open(temporaryPath, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else {
             throw StorageIOError(operation: "open", path: temporaryPath, code: errno)
@@ -88,6 +90,12 @@ enum StorageFileSystem {
             throw error
         }
         return temporary
+    }
+
+    /// `path`'s directory (without a trailing slash; empty for the root) and last component.
+    static func splitPath(_ path: String) -> (directory: String, name: String) {
+        guard let slash = path.utf8.lastIndex(of: UInt8(ascii: "/")) else { return (".", path) }
+        return (String(path[..<slash]), String(path[path.index(after: slash)...]))
     }
 
     /// Makes `file`'s content durable (`fdatasync`: the data and what is needed to read it back).

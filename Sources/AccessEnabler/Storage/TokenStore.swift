@@ -55,6 +55,11 @@ final class TokenStore: @unchecked Sendable {
     /// that lost the race to the lock is not written over a newer one.
     private let syncWriteLock = NSLock()
     nonisolated(unsafe) private var writtenChange: [String: UInt64] = [:]
+    /// The URL of each record file written so far, by file name: `URL` path operations cost
+    /// tens of thousands of instructions, and a sign-in writes four files. Guarded by
+    /// `stateLock`.
+    private var fileURLs: [String: URL] = [:]
+
     /// Holds on the writes (``holdWrites()``); guarded by `stateLock`.
     private var holds = 0
     /// Whether the statement directory exists; guarded by `stateLock`.
@@ -408,6 +413,14 @@ final class TokenStore: @unchecked Sendable {
             })
     }
 
+    /// The URL of the record file `name` in the statement directory.
+    private func fileURL(_ name: String) -> URL {
+        if let known = stateLock.withLock({ fileURLs[name] }) { return known }
+        let url = statementDirectory.appendingPathComponent(name)
+        stateLock.withLock { fileURLs[name] = url }
+        return url
+    }
+
     /// Records change number `change` of `file`: to `value`, or its deletion for nil.
     /// Writing behind, it joins the pending changes, replacing an earlier change of the same
     /// file, and goes to the committer at once unless a hold is on; otherwise it is written
@@ -419,7 +432,7 @@ final class TokenStore: @unchecked Sendable {
         protection: StorageEnvelope.Protection? = nil, submit: Bool = true
     ) {
         guard isPersistent else { return }
-        let url = statementDirectory.appendingPathComponent(file)
+        let url = fileURL(file)
         let protection = protection ?? self.protection
         let content: StorageBatch.Change.Content = value.map { value in
             .write { try StorageEnvelope.encode(value, kind: kind, protection: protection) }
