@@ -17,7 +17,8 @@ struct ServerDateTransport: HTTPTransport {
 }
 
 /// The HTTP date format (RFC 7231 IMF-fixdate: `Sun, 06 Nov 1994 08:49:37 GMT`), read
-/// without a formatter so it is cheap and thread-safe.
+/// without a formatter or a calendar (every answer carries one, and `DateComponents.date`
+/// costs about 27k instructions), so it is cheap and thread-safe.
 enum HTTPDate {
     private static let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
 
@@ -28,12 +29,22 @@ enum HTTPDate {
               let month = months.firstIndex(of: String(parts[2])).map({ $0 + 1 })
         else { return nil }
         let time = parts[4].split(separator: ":").compactMap { Int($0) }
-        guard time.count == 3 else { return nil }
-        var components = DateComponents()
-        components.calendar = Calendar(identifier: .gregorian)
-        components.timeZone = TimeZone(secondsFromGMT: 0)
-        (components.year, components.month, components.day) = (year, month, day)
-        (components.hour, components.minute, components.second) = (time[0], time[1], time[2])
-        return components.date
+        guard time.count == 3, (1...31).contains(day), (1...9999).contains(year),
+              (0...23).contains(time[0]), (0...59).contains(time[1]), (0...60).contains(time[2])
+        else { return nil }
+        let seconds = daysSince1970(year: year, month: month, day: day) * 86_400 + time[0] * 3_600 + time[1] * 60 + time[2]
+        return Date(timeIntervalSince1970: TimeInterval(seconds))
+    }
+
+    /// Days from 1970-01-01 to the proleptic Gregorian date given (negative before it):
+    /// whole 400-year eras, then the years and days within the era, with years starting in
+    /// March so that the leap day comes last.
+    static func daysSince1970(year: Int, month: Int, day: Int) -> Int {
+        let shiftedYear = month <= 2 ? year - 1 : year
+        let era = (shiftedYear >= 0 ? shiftedYear : shiftedYear - 399) / 400
+        let yearOfEra = shiftedYear - era * 400
+        let dayOfYear = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
+        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
+        return era * 146_097 + dayOfEra - 719_468
     }
 }
