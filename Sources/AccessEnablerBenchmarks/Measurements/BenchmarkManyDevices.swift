@@ -61,7 +61,9 @@ enum ManyDevicesMeasurement {
 
         func perDeviceKiB(_ count: Int) -> Double? {
             guard let peak, let rssBefore, count > 0 else { return nil }
-            return (peak - rssBefore) / Double(count)
+            // Linux keeps RSS counts per thread and folds them in late (by up to 64 pages a
+            // thread), so a wave that grew by less than that reads a little negative: none.
+            return max(0, peak - rssBefore) / Double(count)
         }
     }
 
