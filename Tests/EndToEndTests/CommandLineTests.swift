@@ -6,8 +6,7 @@ import Glibc
 #endif
 
 /// `accessenabler` as a user runs it: the demo read chapter by chapter, `scenario` exit codes
-/// and transcripts, `--version`, the usage, and the messages for misuse and bad files
-/// (SPEC §7).
+/// and transcripts, `--version`, the usage, and the messages for misuse and bad files.
 @Suite struct CommandLineTests {
     private static let scenarios = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()

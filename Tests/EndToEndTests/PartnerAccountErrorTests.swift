@@ -3,7 +3,7 @@ import AccessEnablerScenarios
 import PassSandbox
 import Testing
 
-/// SPEC §4: checkAuthentication reports APPL_ERROR when the partner framework reports an
+/// The Apple SSO cookbook: checkAuthentication reports APPL_ERROR when the partner framework reports an
 /// error — also when permission is granted but the account itself cannot be read.
 @Suite struct PartnerAccountErrorTests {
     @Test(arguments: bothWires)

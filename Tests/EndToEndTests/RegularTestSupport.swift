@@ -47,7 +47,7 @@ extension Rig {
 /// A JSON array of strings, as transcript lines hold string lists.
 func strings(_ items: String...) -> JSONValue { .array(items.map { .string($0) }) }
 
-/// The terminal callback of each facade call (SPEC §2); the hand-overs count for the
+/// The terminal callback of each facade call (the one that ends it); the hand-overs count for the
 /// interactive calls.
 func isTerminal(_ signature: String) -> Bool {
     ["setRequestorComplete", "setAuthenticationStatus", "displayProviderDialog", "navigateToUrl", "setToken",

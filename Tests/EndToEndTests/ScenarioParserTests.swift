@@ -3,7 +3,7 @@ import AccessEnablerScenarios
 import Foundation
 import Testing
 
-/// A bad scenario file is refused with the JSON path at fault (SPEC §7, exit code 2).
+/// A bad scenario file is refused with the JSON path at fault (the runner exits with code 2).
 @Suite struct ScenarioParserTests {
     private func error(of json: String) -> ScenarioError? {
         do {

@@ -2,7 +2,7 @@ import AccessEnabler
 import Foundation
 import PassSandbox
 
-/// A scenario file (SPEC §7): a device, a world, the steps an application takes, and the
+/// A scenario file (the format is in Docs/scenarios/README.md): a device, a world, the steps an application takes, and the
 /// callbacks it expects.
 public struct Scenario: Sendable {
     /// The simulated device's TV provider account at the start.

@@ -2,8 +2,8 @@ import AccessEnabler
 import Foundation
 
 /// An ``EntitlementDelegate`` and ``EntitlementStatus`` that turns every callback into a
-/// ``TranscriptLine`` (SPEC §7 keys), keeps them in order, and hands each to an optional
-/// observer as it arrives. Tests assert on ``lines``; the command line prints them.
+/// ``TranscriptLine`` (with the keys of its callback), keeps them in order, and hands each
+/// to an optional observer as it arrives. Tests assert on ``lines``; the command line prints them.
 public final class CallbackRecorder: EntitlementDelegate, EntitlementStatus, @unchecked Sendable {
     private let lock = NSLock()
     private var recorded: [TranscriptLine] = []

@@ -1,7 +1,7 @@
 import AccessEnabler
 import Foundation
 
-/// One line of a transcript (SPEC §7): a step marker, a callback, or an HTTP trace, as an
+/// One line of a transcript (the format is in Docs/scenarios/README.md): a step marker, a callback, or an HTTP trace, as an
 /// ordered JSON object.
 public struct TranscriptLine: Sendable, Equatable, CustomStringConvertible {
     /// The keys and values in the order they are printed.
