@@ -161,7 +161,7 @@ struct AuthenticationStateMachine: Sendable {
     /// no further look at the user's profile.
     mutating func authenticationRequested(by caller: Caller, authenticated: Bool, forced: Bool, viaPartner: Bool, filter: PickerFilter?) -> [Action] {
         if let refused = rejection(of: caller) { return refused }
-        var actions = endFlowForNewOne()
+        var actions = endOpenFlow()
         if case .getAuthorization(let pending) = caller { pendingAuthorization = pending }
         if authenticated && !forced {
             state = .idle
@@ -213,10 +213,11 @@ struct AuthenticationStateMachine: Sendable {
         }
     }
 
-    /// Ends what a new flow replaces: a code is never polled again, a picker is closed, a
-    /// logout page's redirect is no longer awaited (its logout ends now). A waiting
-    /// authorization stays: the new flow carries the authentication on.
-    private mutating func endFlowForNewOne() -> [Action] {
+    /// Ends whatever flow is open: a partner sign-in is cancelled and its picker closed, a
+    /// code is never polled again, a logout page's redirect is no longer awaited (that
+    /// logout ends now, with its status). A waiting authorization is the caller's to decide:
+    /// a new flow carries it on, a call that ends everything fails it.
+    private mutating func endOpenFlow() -> [Action] {
         var actions: [Action] = []
         switch state {
         case .signingInThroughPartner(let flow, let dialog):
@@ -284,36 +285,17 @@ struct AuthenticationStateMachine: Sendable {
     /// is refused by the engine before it gets here: it changes nothing.
     mutating func providerSelected(_ mvpd: String?) -> [Action] {
         guard let mvpd else {
-            var actions = cancelEverything()
+            var actions = endOpenFlow()
             let pending = takePending()
             actions.append(.status(StatusCatalog.status(.n005, message: "The user cancelled provider selection.")))
             actions.append(.setAuthenticationStatus(ACCESS_ENABLER_STATUS_ERROR, errorCode: PROVIDER_NOT_SELECTED_ERROR))
             if let pending { actions.append(.tokenRequestFailed(pending, description: "Authentication was cancelled.")) }
             return actions
         }
-        var actions = endFlowForNewOne()
+        var actions = endOpenFlow()
         let flow = newFlow()
         state = .openingSession(flow, mvpd: mvpd)
         actions.append(.createSession(flow, mvpd: mvpd, opened: nil))
-        return actions
-    }
-
-    /// Closes whatever is open (picker, poll) without owing a `setAuthenticationStatus`:
-    /// the caller ends in one itself.
-    private mutating func cancelEverything() -> [Action] {
-        var actions: [Action] = []
-        switch state {
-        case .signingInThroughPartner(let flow, let dialog):
-            actions.append(.cancelPartnerSignIn(flow))
-            if let dialog { actions.append(.dismissPicker(dialog)) }
-        case .polling(let flow, _):
-            actions.append(.stopPolling(flow))
-        case .awaitingLogoutRedirect:
-            actions.append(.setAuthenticationStatus(ACCESS_ENABLER_STATUS_ERROR, errorCode: USER_NOT_AUTHENTICATED_ERROR))
-        case .idle, .choosingProvider, .openingSession, .awaitingRedirect:
-            break
-        }
-        state = .idle
         return actions
     }
 
@@ -419,7 +401,7 @@ struct AuthenticationStateMachine: Sendable {
     /// `logout` starts: whatever is open ends (the logout's own `setAuthenticationStatus`
     /// ends an authentication in progress); a waiting authorization fails.
     mutating func logoutRequested() -> [Action] {
-        var actions = cancelEverything()
+        var actions = endOpenFlow()
         if let pending = takePending() {
             actions.append(.tokenRequestFailed(pending, description: "The user logged out before \(pending.resource) could be authorized."))
         }
@@ -448,7 +430,7 @@ struct AuthenticationStateMachine: Sendable {
         case .signingInThroughPartner, .polling, .openingSession: true
         default: false
         }
-        var actions = cancelEverything()
+        var actions = endOpenFlow()
         if ownsAuthentication {
             actions.append(.status(StatusCatalog.status(.n500, message: "setRequestor ended the authentication that was under way; call getAuthentication() again.")))
             actions.append(.setAuthenticationStatus(ACCESS_ENABLER_STATUS_ERROR, errorCode: GENERIC_AUTHENTICATION_ERROR))
