@@ -117,15 +117,24 @@ struct StorageBatchTests {
         #expect(scratch.open().accessToken == StorageSamples.token)
     }
 
-    @Test("Batches submitted while a round is on the disk are written together in the next round")
-    func groupCommit() {
-        let scratches = (0..<6).map { _ in StorageScratch() }
-        defer { scratches.forEach { $0.remove() } }
-        let log = StepLog()
+    /// `count` stores writing behind, their steps in `log`; the first store's first write
+    /// says it has begun (`gate.entered`), then waits until `gate.mayGoOn`.
+    private func storesWithTheFirstDiskBlocked(
+        _ count: Int, log: StepLog
+    ) -> (scratches: [StorageScratch], stores: [TokenStore], gate: (entered: DispatchSemaphore, mayGoOn: DispatchSemaphore)) {
+        let scratches = (0..<count).map { _ in StorageScratch() }
         let gate = (entered: DispatchSemaphore(value: 0), mayGoOn: DispatchSemaphore(value: 0))
         let stores = scratches.enumerated().map { index, scratch in
             openBehind(scratch, log.system(tag: index, blockingFirstWrite: index == 0 ? gate : nil))
         }
+        return (scratches, stores, gate)
+    }
+
+    @Test("Batches submitted while a round is on the disk are written together in the next round")
+    func groupCommit() {
+        let log = StepLog()
+        let (scratches, stores, gate) = storesWithTheFirstDiskBlocked(6, log: log)
+        defer { scratches.forEach { $0.remove() } }
         for (index, store) in stores.enumerated() {
             store.holdWrites()
             store.setAccessToken(StorageSamples.token)
@@ -147,13 +156,9 @@ struct StorageBatchTests {
 
     @Test("The process's exit waits for every batch submitted so far, of every directory, and gives up at its timeout")
     func exitWaitsForEveryBatch() {
-        let scratches = (0..<3).map { _ in StorageScratch() }
-        defer { scratches.forEach { $0.remove() } }
         let log = StepLog()
-        let gate = (entered: DispatchSemaphore(value: 0), mayGoOn: DispatchSemaphore(value: 0))
-        let stores = scratches.enumerated().map { index, scratch in
-            openBehind(scratch, log.system(tag: index, blockingFirstWrite: index == 0 ? gate : nil))
-        }
+        let (scratches, stores, gate) = storesWithTheFirstDiskBlocked(3, log: log)
+        defer { scratches.forEach { $0.remove() } }
         for (index, store) in stores.enumerated() {
             store.setAccessToken(StorageSamples.token)
             store.commitPendingWrites()
