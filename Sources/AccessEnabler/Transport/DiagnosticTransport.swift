@@ -6,6 +6,8 @@ struct DiagnosticTransport: HTTPTransport {
     let inner: any HTTPTransport
     let report: @Sendable (Diagnostic) -> Void
 
+    var keepsItsDeadline: Bool { inner.keepsItsDeadline }
+
     func send(_ request: HTTPRequestMessage, timeout: TimeInterval) async throws(TransportFailure) -> HTTPResponseMessage {
         let started = DispatchTime.now().uptimeNanoseconds
         func record(status: Int?, failure: String?) {

@@ -89,6 +89,17 @@ public protocol HTTPTransport: Sendable {
     /// Sends `request` and returns the whole response, or throws a ``TransportFailure``
     /// no later than `timeout` seconds after the call.
     func send(_ request: HTTPRequestMessage, timeout: TimeInterval) async throws(TransportFailure) -> HTTPResponseMessage
+
+    /// Whether `send` is known to end on time by itself. When it is not (the default), the
+    /// SDK also runs a backstop around each exchange, so a transport that overstays the
+    /// timeout still cannot hold a call; when it is, the backstop's task would only add a
+    /// thread hop to every exchange.
+    var keepsItsDeadline: Bool { get }
+}
+
+extension HTTPTransport {
+    /// `false`: the SDK guards the transport's timeout with a backstop of its own.
+    public var keepsItsDeadline: Bool { false }
 }
 
 /// A transport that hands each request to a closure: the in-process path to a server

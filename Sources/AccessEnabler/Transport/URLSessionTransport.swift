@@ -22,6 +22,9 @@ import FoundationNetworking
 public struct URLSessionTransport: HTTPTransport {
     private let holder: SessionHolder
 
+    /// `true`: every exchange has its deadline on the process's deadline watchdog.
+    public var keepsItsDeadline: Bool { true }
+
     /// One transport for the whole process, the default of `AccessEnablerConfiguration`:
     /// every AccessEnabler that does not bring its own shares its connections.
     public static let shared = URLSessionTransport()

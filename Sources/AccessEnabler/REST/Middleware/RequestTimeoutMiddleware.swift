@@ -8,8 +8,9 @@ import Foundation
 /// cannot hold a flow much longer than the configured time, so every facade call ends. The
 /// backstop fires ``grace`` after the timeout, so a transport that keeps its own deadline
 /// reports it first (and decorators around it see their call end before the flow moves on).
-/// The deadline is an entry on the process's deadline watchdog, cancelled as soon as the answer is in (see
-/// ``withDeadline(seconds:fallback:_:)``).
+/// The deadline is an entry on the process's deadline watchdog, cancelled as soon as the
+/// answer is in (see ``withDeadline(seconds:fallback:_:)``). A transport that keeps its own
+/// deadline (``HTTPTransport/keepsItsDeadline``) gets no backstop.
 struct RequestTimeoutMiddleware: RESTMiddleware {
     /// How long after the timeout the backstop gives up on the transport.
     static let grace: TimeInterval = 0.25
@@ -18,20 +19,9 @@ struct RequestTimeoutMiddleware: RESTMiddleware {
     let timeout: TimeInterval
 
     /// A backstop of `timeout` for `transport`, or none when the transport keeps its own
-    /// deadline (``URLSessionTransport``, alone or behind the diagnostics and server-clock
-    /// decorators): the backstop's task per request would only add a thread hop to every
-    /// exchange.
+    /// deadline (``HTTPTransport/keepsItsDeadline``).
     init(timeout: TimeInterval, transport: any HTTPTransport) {
-        self.timeout = Self.transportKeepsDeadline(transport) ? 0 : timeout
-    }
-
-    /// Casts to the concrete types: a cast to a protocol costs tens of thousands of
-    /// instructions at every new AccessEnabler.
-    private static func transportKeepsDeadline(_ transport: any HTTPTransport) -> Bool {
-        if transport is URLSessionTransport { return true }
-        if let diagnostic = transport as? DiagnosticTransport { return transportKeepsDeadline(diagnostic.inner) }
-        if let dated = transport as? ServerDateTransport { return transportKeepsDeadline(dated.inner) }
-        return false
+        self.timeout = transport.keepsItsDeadline ? 0 : timeout
     }
 
     func intercept(
