@@ -24,6 +24,13 @@ import Testing
             (.transport(operation: .configuration, .cannotConnect("refused")), "CFG404"),
             (.transport(operation: .dcrRegister, .timedOut), "CFG404"),
             (.transport(operation: .configuration, .connectionLost("reset")), "CFG404"),
+            // A passing failure answered with a 4xx is the servers' trouble, not a refused
+            // requestor or registration.
+            (Self.server(.configuration, 403, "network_received_error"), "CFG503"),
+            (Self.server(.configuration, 403, "maximum_execution_time_exceeded"), "CFG503"),
+            (Self.server(.dcrRegister, 403, "network_received_error"), "CFG503"),
+            (Self.server(.dcrToken, 403, "network_connection_timeout"), "CFG503"),
+            (Self.server(.configuration, 403, "invalid_integration"), "CFG400"),
         ]
         for (error, id) in cases {
             let status = ErrorClassification.requestorStatus(error)
@@ -50,22 +57,26 @@ import Testing
     }
 
     @Test func decisionStatuses() {
-        let cases: [(String?, String)] = [
-            (nil, "Z500"),
-            ("authorization_denied_by_mvpd", "Z100"),
-            ("authorization_denied_by_parental_controls", "Z100"),
-            ("authorization_denied_by_hba_policies", "Z100"),
-            ("authorization_denied_by_something_new", "Z100"),
-            ("network_received_error", "Z120"),
-            ("network_connection_failure", "Z120"),
-            ("network_read_timeout", "Z120"),
-            ("invalid_parameter_resources", "Z130"),
-            ("invalid_resource", "Z130"),
-            ("authorization_denied_by_degradation_rule", "Z169"),
-            ("internal_server_error", "Z500"),
+        let cases: [(EnhancedError?, String)] = [
+            // A denial with no reason is the MVPD's.
+            (nil, "Z100"),
+            (EnhancedError(status: 403, code: "authorization_denied_by_mvpd", action: "none"), "Z100"),
+            (EnhancedError(status: 403, code: "authorization_denied_by_parental_controls", action: "none"), "Z100"),
+            (EnhancedError(status: 403, code: "preauthorization_denied_by_mvpd", action: "none"), "Z100"),
+            (EnhancedError(status: 403, code: "temporary_access_resources_limit_exceeded", action: "authentication"), "Z100"),
+            (EnhancedError(status: 403, code: "network_received_error", action: "retry"), "Z120"),
+            (EnhancedError(status: 403, code: "network_connection_timeout", action: "retry"), "Z120"),
+            (EnhancedError(status: 403, code: "maximum_execution_time_exceeded", action: "retry"), "Z120"),
+            (EnhancedError(status: 400, code: "invalid_parameter_resources", action: "none"), "Z130"),
+            (EnhancedError(status: 403, code: "authorization_denied_by_degradation_rule", action: "none"), "Z169"),
+            (EnhancedError(status: 500, code: "internal_server_error", action: "none"), "Z500"),
+            // A code this SDK does not know is read by its action, then by its status.
+            (EnhancedError(status: 403, code: "authorization_denied_by_something_new", action: "none"), "Z100"),
+            (EnhancedError(status: 403, code: "some_new_partner_timeout", action: "retry"), "Z120"),
+            (EnhancedError(status: 500, code: "some_new_failure"), "Z500"),
         ]
-        for (code, id) in cases {
-            #expect(ErrorClassification.decisionStatusID(for: code.map { EnhancedError(code: $0) }).description == id, "\(code ?? "nil")")
+        for (error, id) in cases {
+            #expect(ErrorClassification.decisionStatusID(for: error).description == id, "\(error?.code ?? "nil")")
         }
     }
 

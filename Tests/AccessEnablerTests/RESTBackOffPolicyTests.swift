@@ -9,46 +9,46 @@ struct RESTBackOffPolicyTests {
     private let policy = BackOffPolicy()
     private let now = Date(timeIntervalSince1970: 1_767_225_600)
 
-    private func next(_ status: Int, action: ErrorAction? = nil, retryAfter: TimeInterval? = nil, attempt: Int = 1) -> BackOffPolicy.Decision {
-        policy.next(.response(status: status, action: action, retryAfter: retryAfter), attempt: attempt, now: now)
+    private func next(_ status: Int, advice: ServerAdvice? = nil, retryAfter: TimeInterval? = nil, attempt: Int = 1) -> BackOffPolicy.Decision {
+        policy.next(.response(status: status, advice: advice, retryAfter: retryAfter), attempt: attempt, now: now)
     }
 
     @Test func successIsDelivered() {
         #expect(next(200) == .deliver)
-        #expect(next(201, action: .retry) == .deliver)
+        #expect(next(201, advice: .transient) == .deliver)
     }
 
     @Test func throttlingIsDeliveredNotRetried() {
         #expect(next(429) == .deliver)
         #expect(next(429, retryAfter: 3) == .deliver)
-        #expect(next(429, action: .retry, retryAfter: 3) == .deliver)
+        #expect(next(429, advice: .transient, retryAfter: 3) == .deliver)
     }
 
     @Test func unauthorizedIsLeftToTheTokenRenewal() {
-        #expect(next(401, action: .retry) == .deliver)
-        #expect(next(401, action: .applicationRegistration) == .deliver)
+        #expect(next(401, advice: .transient) == .deliver)
+        #expect(next(401, advice: .clientUnknown) == .deliver)
     }
 
-    @Test func retryActionIsRetriedOnceAfterAtLeastOneSecond() {
-        #expect(next(403, action: .retry) == .retry(after: now.addingTimeInterval(1)))
-        #expect(next(500, action: .retry) == .retry(after: now.addingTimeInterval(1)))
-        #expect(next(403, action: .retry, attempt: 2) == .giveUp)
-        #expect(next(403, action: .retry, attempt: 3) == .giveUp)
+    @Test func aTransientAnswerIsRetriedOnceAfterAtLeastOneSecond() {
+        #expect(next(403, advice: .transient) == .retry(after: now.addingTimeInterval(1)))
+        #expect(next(500, advice: .transient) == .retry(after: now.addingTimeInterval(1)))
+        #expect(next(403, advice: .transient, attempt: 2) == .giveUp)
+        #expect(next(403, advice: .transient, attempt: 3) == .giveUp)
     }
 
     @Test func retryAfterHeaderLengthensTheWaitWithinBounds() {
-        #expect(next(403, action: .retry, retryAfter: 4) == .retry(after: now.addingTimeInterval(4)))
-        #expect(next(403, action: .retry, retryAfter: 0.2) == .retry(after: now.addingTimeInterval(1)))
-        #expect(next(403, action: .retry, retryAfter: 86_400) == .retry(after: now.addingTimeInterval(300)))
+        #expect(next(403, advice: .transient, retryAfter: 4) == .retry(after: now.addingTimeInterval(4)))
+        #expect(next(403, advice: .transient, retryAfter: 0.2) == .retry(after: now.addingTimeInterval(1)))
+        #expect(next(403, advice: .transient, retryAfter: 86_400) == .retry(after: now.addingTimeInterval(300)))
         #expect(policy.wait(retryAfter: nil) == 1)
         #expect(policy.wait(retryAfter: 2.5) == 2.5)
     }
 
     @Test func otherErrorsAreDelivered() {
-        #expect(next(403, action: .authentication) == .deliver)
-        #expect(next(500, action: .noRemedy) == .deliver)
+        #expect(next(403, advice: .signInEnded) == .deliver)
+        #expect(next(500, advice: .serverFailure) == .deliver)
         #expect(next(500) == .deliver)
-        #expect(next(400, action: .configuration) == .deliver)
+        #expect(next(400, advice: .configurationChanged) == .deliver)
         #expect(policy.next(.transportFailure(.timedOut), attempt: 1, now: now) == .deliver)
         #expect(policy.next(.transportFailure(.connectionLost("reset")), attempt: 1, now: now) == .deliver)
     }
@@ -56,10 +56,10 @@ struct RESTBackOffPolicyTests {
     @Test func budgetIsAdjustable() {
         var none = BackOffPolicy()
         none.retryBudget = 0
-        #expect(none.next(.response(status: 403, action: .retry, retryAfter: nil), attempt: 1, now: now) == .giveUp)
+        #expect(none.next(.response(status: 403, advice: .transient, retryAfter: nil), attempt: 1, now: now) == .giveUp)
         var twice = BackOffPolicy()
         twice.retryBudget = 2
-        #expect(twice.next(.response(status: 403, action: .retry, retryAfter: nil), attempt: 2, now: now) == .retry(after: now.addingTimeInterval(1)))
+        #expect(twice.next(.response(status: 403, advice: .transient, retryAfter: nil), attempt: 2, now: now) == .retry(after: now.addingTimeInterval(1)))
     }
 
     // MARK: Retry-After

@@ -96,6 +96,23 @@ struct RESTErrorTests {
         #expect(error?.message.contains("logout") == true)
     }
 
+    /// A status DCR does not document, whose enhanced error says Adobe Pass is in trouble
+    /// (`403 network_received_error`, retried once as its action says), is that server
+    /// failure — reported at setRequestor as CFG503, not as a refused registration.
+    @Test func aPassingServerFailureFromDCRIsAServerError() async throws {
+        let body = #"{"status":403,"code":"network_received_error","action":"retry"}"#
+        let transport = InProcessTransport { request async throws(TransportFailure) -> HTTPResponseMessage in .json(403, body) }
+        let gate = ThrottleGate(clock: ManualTimeSource(), sleeper: ImmediateSleeper())
+        let client = RESTClient(
+            baseURL: FakeAdobePass.baseURL, softwareStatement: "s", transport: transport, timeout: 30,
+            credentials: InMemoryClientCredentialsCache(), timeSource: ManualTimeSource(), userAgent: "UA", throttleGate: gate)
+        let error = await failure { () async throws(RESTClientError) in
+            try await client.configuration(serviceProvider: "SPX", context: RESTFixtures.context())
+        }
+        #expect(error == .server(operation: .dcrRegister, httpStatus: 403, error: EnhancedError(status: 403, code: "network_received_error", action: "retry")))
+        #expect(error.map(ErrorClassification.requestorStatus)?.errorId == .cfg5xx(503))
+    }
+
     @Test func redirectIsUndocumented() async throws {
         let server = FakeAdobePass()
         server.answer { _ in HTTPResponseMessage(status: 302, headers: [("Location", "https://elsewhere.example/")]) }
@@ -254,4 +271,9 @@ struct RESTErrorTests {
         #expect(badStatus?.operation == .partnerSession)
         #expect(server.requests.isEmpty)
     }
+}
+
+/// A sleeper whose waits are over at once: back-offs are decided but not waited for.
+private struct ImmediateSleeper: Sleeper {
+    func sleep(until deadline: Date) async throws(CancellationError) {}
 }

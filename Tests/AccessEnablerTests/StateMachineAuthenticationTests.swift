@@ -26,7 +26,7 @@ struct StateMachineAuthenticationTests {
         return nil
     }
 
-    func statusIDs(_ actions: [Machine.Action]) -> [String] {
+    func statusIDs(_ actions: [Machine.Action]) -> [StatusID] {
         actions.compactMap { if case .status(let status) = $0 { status.errorId } else { nil } }
     }
 

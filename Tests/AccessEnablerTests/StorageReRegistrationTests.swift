@@ -16,8 +16,8 @@ struct StorageReRegistrationTests {
             credentials: StoredCredentialsCache(store: store), timeSource: ManualTimeSource(start: StorageScratch.start), userAgent: "UA")
     }
 
-    @Test("application-registration: the new client drops the stored profiles, on disk too")
-    func applicationRegistration() async throws {
+    @Test("A single 401 with application-registration renews the token and keeps the client and the sign-in")
+    func applicationRegistrationAloneKeepsTheSignIn() async throws {
         let scratch = StorageScratch()
         defer { scratch.remove() }
         let store = scratch.open()
@@ -27,8 +27,6 @@ struct StorageReRegistrationTests {
         _ = try await rest.profiles(serviceProvider: "SPX", context: RESTFixtures.context())
         store.setProfile(StorageSamples.profile())
         store.setAuthorization(StorageSamples.authorization())
-        store.setPreauthorizations(requestor: "REF30", StorageSamples.preauthorizations)
-        store.setProfile(StorageSamples.profile("OTHER"))
         #expect(store.clientCredentials?.clientID == "client-1")
 
         let answered = Counter()
@@ -38,7 +36,23 @@ struct StorageReRegistrationTests {
                 : .json(200, #"{"profiles":{}}"#)
         }
         _ = try await rest.profiles(serviceProvider: "SPX", context: RESTFixtures.context())
-        #expect(store.clientCredentials?.clientID == "client-2")
+        #expect(store.clientCredentials?.clientID == "client-1")
+        #expect(server.registrationCount == 1)
+        #expect(store.profile(requestor: "REF30") != nil)
+        #expect(store.authorization(requestor: "REF30", resource: "res1") != nil)
+    }
+
+    @Test("A new client drops every stored profile, on disk too, and says whose")
+    func aNewClientDropsTheProfiles() throws {
+        let scratch = StorageScratch()
+        defer { scratch.remove() }
+        let store = scratch.open()
+        store.setClientCredentials(StoredClientCredentials(clientID: "client-1", clientSecret: "s"))
+        store.setProfile(StorageSamples.profile())
+        store.setAuthorization(StorageSamples.authorization())
+        store.setPreauthorizations(requestor: "REF30", StorageSamples.preauthorizations)
+        store.setProfile(StorageSamples.profile("OTHER"))
+        #expect(store.setClientCredentials(StoredClientCredentials(clientID: "client-2", clientSecret: "s")) == ["OTHER", "REF30"])
         #expect(store.profile(requestor: "REF30") == nil && store.profile(requestor: "OTHER") == nil)
         #expect(store.authorization(requestor: "REF30", resource: "res1") == nil)
         #expect(store.preauthorizations(requestor: "REF30").isEmpty)
@@ -46,6 +60,8 @@ struct StorageReRegistrationTests {
         let relaunched = scratch.open()
         #expect(relaunched.profile(requestor: "REF30") == nil)
         #expect(relaunched.clientCredentials?.clientID == "client-2")
+        // The same client again drops nothing.
+        #expect(relaunched.setClientCredentials(StoredClientCredentials(clientID: "client-2", clientSecret: "t")).isEmpty)
     }
 
     @Test("invalid_client at the token endpoint: the new registration drops the stored profiles")

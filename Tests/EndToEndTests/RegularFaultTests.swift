@@ -68,6 +68,21 @@ import Testing
         }
     }
 
+    /// A passing failure of Adobe Pass answered with a 4xx (`403 network_received_error`, whose
+    /// action is `retry`) is the servers' trouble, never "an invalid requestor" (CFG400): after
+    /// its one retry it is reported as CFG503. (The same answer from DCR: see
+    /// `RESTErrorTests` and `FlowErrorClassificationTests`.)
+    @Test(arguments: bothWires)
+    func aPassingServerFailureAtSetRequestorIsReportedAsTheServersStatus(wire: ScenarioRunner.Wire) async throws {
+        let harness = try RegularHarness(wire, requestTimeout: Self.patientTimeout)
+        defer { harness.stop() }
+        harness.sandboxes[0].inject(SandboxFault(status: 403), into: .configuration)
+        #expect(await harness.call { $0.setRequestor("REF30") } == ["status(CFG503,error)", "setRequestorComplete(0)"])
+        #expect(harness.restCalls.filter { $0.hasSuffix("/configuration") }.count == 2, "retried once, as its action says")
+        harness.sandboxes[0].clearFaults()
+        #expect(await harness.call { $0.setRequestor("REF30") } == ["setRequestorComplete(1)"])
+    }
+
     // MARK: Authentication
 
     @Test(arguments: bothWires)

@@ -292,11 +292,12 @@ import Testing
         // STATEMENT2 is registered for REF31 only.
         let rig = try Rig(wire) { $0.softwareStatement = "STATEMENT2" }
         // Adobe Pass refuses the access token for this requestor (401): the SDK renews it once
-        // (re-registering, as the error's action asks), is refused again and reports R401.
+        // (the token endpoint still knows the client, so it is not registered again), is
+        // refused again and reports R401.
         #expect(try await rig.run(.setRequestor("REF30", serviceProviders: nil)) == ["status(R401,error)", "setRequestorComplete(0)"])
         #expect(rig.restCalls == [
             "POST /o/client/register", "POST /o/client/token", "GET /api/v2/REF30/configuration",
-            "POST /o/client/register", "POST /o/client/token", "GET /api/v2/REF30/configuration",
+            "POST /o/client/token", "GET /api/v2/REF30/configuration",
         ])
     }
 

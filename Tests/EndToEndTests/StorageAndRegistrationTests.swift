@@ -26,6 +26,10 @@ import Testing
         let answer = try await rig.run(.checkAuthorization("news"))
         #expect(answer.last == "tokenRequestFailed(news,\(USER_NOT_AUTHENTICATED_ERROR))")
         #expect(rig.restCalls.contains("POST /o/client/register"))
+        // Never silently: the first status says the new registration signed the user out.
+        #expect(answer.first == "status(N130,error)")
+        let signedOut = try #require(rig.lines("status").first?["message"]?.stringValue)
+        #expect(signedOut.contains("registered again"), "\(signedOut)")
         #expect(try await rig.run(.checkAuthentication).last == notAuthenticated)
         try await rig.logIn()
         #expect(try await rig.run(.checkAuthorization("news")).last == "setToken(news)")

@@ -67,7 +67,8 @@ import Testing
         try await rig.logIn()
         rig.sandbox.inject(Self.throttled, into: .authorize)
         #expect(try await rig.run(.checkAuthorization("news")) == [
-            "status(Z100,error)", "sendTrackingData(1,false,NotBoarded)", "tokenRequestFailed(news,\(GENERIC_AUTHORIZATION_ERROR))",
+            // Z100 pairs with USER_NOT_AUTHORIZED_ERROR, throttling included.
+            "status(Z100,error)", "sendTrackingData(1,false,NotBoarded)", "tokenRequestFailed(news,\(USER_NOT_AUTHORIZED_ERROR))",
         ])
         #expect(try await rig.run(.checkAuthorization("news")).last == "setToken(news)")
         let sent = times.times(of: Self.authorize)
@@ -93,7 +94,7 @@ import Testing
         try await rig.logIn()
         var answers: [String] = []
         for _ in 0..<4 { answers.append(try await rig.run(.checkAuthorization("news")).last ?? "") }
-        #expect(answers.contains("tokenRequestFailed(news,\(GENERIC_AUTHORIZATION_ERROR))"))
+        #expect(answers.contains("tokenRequestFailed(news,\(USER_NOT_AUTHORIZED_ERROR))"))
         let sent = times.times(of: Self.authorize)
         let refusedAt = try #require(answers.firstIndex { $0.hasPrefix("tokenRequestFailed") })
         #expect(sent[refusedAt + 1].timeIntervalSince(sent[refusedAt]) >= 3, "Retry-After: 3 makes the next request wait 3 s")

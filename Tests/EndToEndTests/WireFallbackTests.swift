@@ -223,12 +223,13 @@ import Testing
         rig.sandbox.clearRequestLog()
 
         _ = try await rig.client.configuration(serviceProvider: requestor, context: rig.context)
-        // 401 with action application-registration: register again, new token, retry once.
+        // 401 (whose action is application-registration): a new token, the request once more.
+        // The token endpoint still knows the client, so the registration (and every sign-in
+        // made with it) stays.
         #expect(rig.sandbox.requestLog.map { "\($0.method) \($0.path) \($0.status)" } == [
-            "GET /api/v2/REF30/configuration 401", "POST /o/client/register 201", "POST /o/client/token 201",
-            "GET /api/v2/REF30/configuration 200",
+            "GET /api/v2/REF30/configuration 401", "POST /o/client/token 201", "GET /api/v2/REF30/configuration 200",
         ])
-        #expect(rig.credentials.loadClientCredentials()?.clientID != firstClient)
+        #expect(rig.credentials.loadClientCredentials()?.clientID == firstClient)
     }
 
     @Test func aRequestorOutsideTheSoftwareStatementStaysRefused() async throws {

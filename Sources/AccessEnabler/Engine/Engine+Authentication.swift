@@ -141,7 +141,7 @@ extension EntitlementEngine {
     /// N111 when Adobe Pass says the TempPass is used up (its time, or a promotional
     /// TempPass's resources), else `nil`.
     static func usedUpTempPass(_ error: EnhancedError?, mvpd: MVPD) -> AdvancedStatus? {
-        guard let error, error.code == "temporary_access_duration_limit_exceeded" || error.code == "temporary_access_resources_limit_exceeded" else { return nil }
+        guard let error, error.advice == .tempPassUsedUp else { return nil }
         return StatusCatalog.status(
             .n111, message: "The TempPass of \(mvpd.displayName) is used up: choose a regular TV provider to keep watching.",
             details: error.details, enhancedError: error)

@@ -54,21 +54,14 @@ extension EntitlementEngine {
                 emit(.tokenRequestFailed(resource, errorCode: USER_NOT_AUTHENTICATED_ERROR, description: ended.message ?? ""))
                 return
             }
-            if case .throttled = error {
-                // Adobe's throttling page: a throttled getAuthorization reports Z100.
-                emitStatus(StatusCatalog.status(.z100, message: error.message, resource: resource))
-                emitAuthorizationTracking(success: false, profile: profile, error: "Z100", details: error.message)
-                emit(.tokenRequestFailed(resource, errorCode: GENERIC_AUTHORIZATION_ERROR, description: error.message))
-                return
-            }
+            // A refusal about the MVPD or the resource (Z100 — throttling too —, Z120, Z130,
+            // Z169) is a "not authorized" answer even when it came for the whole request; only
+            // failures with no published reason (Z500: network, server, unreadable answer)
+            // are generic.
             let status = ErrorClassification.authorizationStatus(error, resource: resource)
             emitStatus(status)
-            emitAuthorizationTracking(success: false, profile: profile, error: status.errorId, details: error.message)
-            // A refusal about the MVPD or the resource (Z100, Z120, Z130, Z169) is a "not
-            // authorized" answer even when it came for the whole request; only failures with
-            // no published reason (Z500: network, server, unreadable answer) are generic.
-            let code = status.errorId == StatusID.z500.description ? GENERIC_AUTHORIZATION_ERROR : USER_NOT_AUTHORIZED_ERROR
-            emit(.tokenRequestFailed(resource, errorCode: code, description: error.message))
+            emitAuthorizationTracking(success: false, profile: profile, error: status.errorId.description, details: error.message)
+            emit(.tokenRequestFailed(resource, errorCode: status.errorId.authorizationErrorCode, description: error.message))
             return
         }
         guard let decision = decisions.first(where: { $0.resource == resource }) ?? decisions.first else {
@@ -101,7 +94,7 @@ extension EntitlementEngine {
             emitAuthorizationTracking(success: false, profile: profile, error: decision.error?.code ?? id.description, details: decision.error?.details ?? "")
             // The MVPD's own words (the enhanced error's details) when it gave some.
             let description = [decision.error?.details, decision.error?.message].compactMap { $0 }.first { !$0.isEmpty } ?? ""
-            emit(.tokenRequestFailed(resource, errorCode: USER_NOT_AUTHORIZED_ERROR, description: description))
+            emit(.tokenRequestFailed(resource, errorCode: id.authorizationErrorCode, description: description))
         }
     }
 

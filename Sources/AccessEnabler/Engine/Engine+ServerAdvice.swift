@@ -7,7 +7,7 @@ extension EntitlementEngine {
     func followingConfigurationAdvice<T: Sendable>(_ body: () async throws(RESTClientError) -> T) async throws(RESTClientError) -> T {
         do {
             return try await body()
-        } catch where error.enhancedError?.remedy == .configuration {
+        } catch where error.advice?.asksForConfiguration == true {
             await refreshConfiguration()
             return try await body()
         }
@@ -19,17 +19,26 @@ extension EntitlementEngine {
         catalog = refreshed
     }
 
-    /// When Adobe Pass says the user's session is over (enhanced error `action`
-    /// `authentication`: `authenticated_profile_missing`, `_expired`, `_invalidated`, an
-    /// ended authentication session), the local profile goes too, so checkAuthentication
-    /// answers 0 at once. Returns the status that tells the app why, or `nil` when the error
-    /// says nothing about the session.
+    /// When Adobe Pass says the user's sign-in is over (``ServerAdvice/signInEnded``:
+    /// `authenticated_profile_missing`, `_expired`, `_invalidated`, …, or a used-up
+    /// TempPass), the local profile goes too, so checkAuthentication answers 0 at once.
+    /// Returns the status that tells the app why, or `nil` when the error says nothing about
+    /// the sign-in.
     func dropProfileIfTheServerEndedIt(_ error: EnhancedError?, resource: String? = nil) -> AdvancedStatus? {
-        guard let error, error.remedy == .authentication, let requestor = requestorID else { return nil }
+        guard let error, let requestor = requestorID else { return nil }
+        switch error.advice {
+        case .signInEnded: break
+        case .tempPassUsedUp:
+            // A TempPass that is used up is a denial to report as such (Z100 with its
+            // reason): the caller reports it; the profile is gone all the same.
+            store.removeProfile(requestor: requestor)
+            return nil
+        case .requestRefused, .invalidResource, .integrationUnavailable, .authenticationSessionGone, .deniedByMVPD,
+             .deniedByDegradationRule, .tooManyResources, .configurationChanged, .clientUnknown, .authorizationNeeded, .transient,
+             .serverFailure:
+            return nil
+        }
         store.removeProfile(requestor: requestor)
-        // A TempPass that is used up is a denial to report as such (Z100 with its reason):
-        // the caller reports it; the profile is gone all the same.
-        if error.code.hasPrefix("temporary_access_") { return nil }
         return StatusCatalog.status(
             .n130,
             message: "Adobe Pass no longer has this sign-in (\(error.code)): it was removed from this device; sign in again with getAuthentication().",

@@ -75,7 +75,14 @@ actor EntitlementEngine {
         self.throttleGate = gate
         self.primaryClient = EntitlementEngine.makeClient(
             baseURL: configuration.environment.baseURL, softwareStatement: softwareStatement, configuration: configuration,
-            credentials: StoredCredentialsCache(store: store), throttleGate: gate, serverClock: serverClock)
+            credentials: StoredCredentialsCache(store: store, signedOut: { requestors in
+                // Told while the request that registered again is still under way: the status
+                // goes ahead of that request's own callbacks.
+                guard let current = published.snapshot.requestorID, requestors.contains(current) else { return }
+                dispatcher.dispatch(.status(StatusCatalog.status(
+                    .n130, message: "Adobe Pass no longer knew this application's registration, so the application registered again; the sign-in made with the old registration no longer holds and was removed from this device. Sign in again with getAuthentication().")))
+            }),
+            throttleGate: gate, serverClock: serverClock)
         self.clientsByBaseURL[configuration.environment.baseURL.absoluteString] = primaryClient
     }
 

@@ -12,8 +12,9 @@ public struct AdvancedStatus: Sendable, Equatable {
         case error
     }
 
-    /// The status identifier: `N003`, `VSA403`, `Z100`, `CFG404`, …
-    public var errorId: String
+    /// The status identifier: `N003`, `VSA403`, `Z100`, `CFG404`, … Typed, and still
+    /// comparable with a string spelling it (see ``StatusID``).
+    public var errorId: StatusID
     /// Its level.
     public var level: Level
     /// A sentence a person can act on.
@@ -26,7 +27,7 @@ public struct AdvancedStatus: Sendable, Equatable {
     public var enhancedError: EnhancedError?
 
     /// Creates a status.
-    public init(errorId: String, level: Level, message: String? = nil, details: String? = nil, resource: String? = nil, enhancedError: EnhancedError? = nil) {
+    public init(errorId: StatusID, level: Level, message: String? = nil, details: String? = nil, resource: String? = nil, enhancedError: EnhancedError? = nil) {
         self.errorId = errorId
         self.level = level
         self.message = message
@@ -35,10 +36,10 @@ public struct AdvancedStatus: Sendable, Equatable {
         self.enhancedError = enhancedError
     }
 
-    /// The legacy dictionary shape: `errorId`, `level`, and `message`, `details`, `resource`
+    /// The legacy dictionary shape: `errorId` (the id's legacy spelling, a `String`), `level`, and `message`, `details`, `resource`
     /// and the enhanced error's `code`, `helpUrl`, `trace` when present.
     public var dictionary: [String: Any] {
-        var result: [String: Any] = ["errorId": errorId, "level": level.rawValue]
+        var result: [String: Any] = ["errorId": errorId.description, "level": level.rawValue]
         if let message { result["message"] = message }
         if let details { result["details"] = details }
         if let resource { result["resource"] = resource }

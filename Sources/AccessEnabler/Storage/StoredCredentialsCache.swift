@@ -4,13 +4,17 @@ import Foundation
 /// registration happens once per software statement and device, across launches.
 struct StoredCredentialsCache: ClientCredentialsCache {
     let store: TokenStore
+    /// Told the requestors whose sign-in a new registration removed (a new client id: the
+    /// profiles of the old client no longer hold), so the user hears of it.
+    var signedOut: @Sendable ([String]) -> Void = { _ in }
 
     func loadClientCredentials() -> DCRClientCredentials? {
         store.clientCredentials.map { DCRClientCredentials(clientID: $0.clientID, clientSecret: $0.clientSecret) }
     }
 
     func saveClientCredentials(_ credentials: DCRClientCredentials) {
-        store.setClientCredentials(StoredClientCredentials(clientID: credentials.clientID, clientSecret: credentials.clientSecret))
+        let dropped = store.setClientCredentials(StoredClientCredentials(clientID: credentials.clientID, clientSecret: credentials.clientSecret))
+        if !dropped.isEmpty { signedOut(dropped) }
     }
 
     func loadAccessToken() -> DCRAccessToken? {

@@ -176,16 +176,20 @@ final class TokenStore: @unchecked Sendable {
     /// A client with another client id than the stored one (a new registration after
     /// `application-registration` or `invalid_client`, or after the credentials file was
     /// lost) removes every stored profile, media token and preauthorization: they were
-    /// obtained with the old client and no longer hold.
-    func setClientCredentials(_ credentials: StoredClientCredentials?) {
-        let (change, dropped) = stateLock.withLock { () -> (UInt64, [String]) in
+    /// obtained with the old client and no longer hold. Returns the requestors whose sign-in
+    /// went that way (those that had a profile), so the user can be told.
+    @discardableResult
+    func setClientCredentials(_ credentials: StoredClientCredentials?) -> [String] {
+        let (change, dropped, signedOut) = stateLock.withLock { () -> (UInt64, [String], [String]) in
             var dropped: [String] = []
+            var signedOut: [String] = []
             if let credentials, credentials.clientID != snapshot.clientCredentials?.clientID {
                 dropped = Array(snapshot.requestors.keys)
+                signedOut = snapshot.requestors.values.filter { $0.profile != nil || $0.standby != nil }.map(\.requestor).sorted()
                 snapshot.requestors = [:]
             }
             snapshot.clientCredentials = credentials
-            return (nextChange(), dropped)
+            return (nextChange(), dropped, signedOut)
         }
         persist(
             credentials, kind: StorageLayout.Kind.clientCredentials, file: StorageLayout.clientCredentialsFile,
@@ -195,6 +199,7 @@ final class TokenStore: @unchecked Sendable {
                 nil as RequestorRecord?, kind: StorageLayout.Kind.requestor, file: StorageLayout.requestorFile(requestor),
                 subject: "the sign-in of \(requestor)", change: change)
         }
+        return signedOut
     }
 
     var accessToken: StoredAccessToken? {

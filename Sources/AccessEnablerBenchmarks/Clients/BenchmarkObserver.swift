@@ -68,7 +68,7 @@ final class BenchmarkObserver: EntitlementDelegate, EntitlementStatus, @unchecke
     }
 
     func preauthorizedResources(_ resources: [String]) { lock.withLock { state.preauthorized = resources } }
-    func status(_ status: AdvancedStatus) { lock.withLock { state.statuses.append(status.errorId) } }
+    func status(_ status: AdvancedStatus) { lock.withLock { state.statuses.append(status.errorId.description) } }
 }
 
 /// Builds the AccessEnablers the benchmark drives: one software statement, tvOS, the

@@ -166,10 +166,10 @@ public final class CallbackRecorder: EntitlementDelegate, EntitlementStatus, @un
 
     /// Records an advanced status as a transcript line.
     public func status(_ status: AdvancedStatus) {
-        if status.errorId == "REGCODE", let code = status.details {
+        if status.errorId == .regcode, let code = status.details {
             lock.withLock { lastHandOverValue = .registrationCode(code) }
         }
-        var fields: [(key: String, value: JSONValue)] = [("errorId", .string(status.errorId)), ("level", .string(status.level.rawValue))]
+        var fields: [(key: String, value: JSONValue)] = [("errorId", .string(status.errorId.description)), ("level", .string(status.level.rawValue))]
         if let message = status.message { fields.append(("message", .string(message))) }
         if let details = status.details { fields.append(("details", .string(details))) }
         record("status", fields)

@@ -206,7 +206,7 @@ extension AccessEnabler {
         switch call {
         case .setAuthenticationStatus, .displayProviderDialog, .navigateToUrl, .navigateToUrlUsingSVC:
             return .terminal
-        case .status(let status) where status.errorId == StatusID.regcode.description:
+        case .status(let status) where status.errorId == .regcode:
             return .handOver(next: authenticationStatusEnds)
         default:
             return .more
@@ -221,7 +221,7 @@ extension AccessEnabler {
         case .displayProviderDialog(let mvpds): return .chooseProvider(mvpds)
         case .navigateToUrl(let url): return .openLoginPage(url: url, useSVC: false)
         case .navigateToUrlUsingSVC(let url, let svc): return .openLoginPage(url: url, useSVC: svc)
-        case .status(let status) where status.errorId == StatusID.regcode.description: return .enterCodeOnSecondScreen(code: status.details ?? "")
+        case .status(let status) where status.errorId == .regcode: return .enterCodeOnSecondScreen(code: status.details ?? "")
         default: throw AccessEnablerError(errorCode: GENERIC_AUTHENTICATION_ERROR, message: "The authentication ended without an answer.")
         }
     }

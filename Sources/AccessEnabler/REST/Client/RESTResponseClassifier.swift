@@ -18,7 +18,9 @@ enum RESTResponseClassifier {
     /// HTML page) gives ``RESTClientError/throttled(operation:retryAfter:)`` with the
     /// `Retry-After` delay measured from `now`; documented error statuses and any 5xx give
     /// ``RESTClientError/server(operation:httpStatus:error:)`` with the enhanced error when
-    /// the body holds one; everything else (1xx, 3xx, other 2xx, other 4xx such as 418) is
+    /// the body holds one, and so does any other 4xx whose enhanced error says the servers
+    /// are in trouble (``ServerAdvice/isServerTrouble``: a `403 network_received_error` from
+    /// DCR, say); everything else (1xx, 3xx, other 2xx, other 4xx such as 418) is
     /// ``RESTClientError/undocumentedStatus(operation:httpStatus:)``.
     static func classify(_ response: HTTPResponseMessage, operation: RESTOperation, now: Date) -> Outcome {
         let status = response.status
@@ -33,6 +35,9 @@ enum RESTResponseClassifier {
         }
         if operation.documentedErrorStatuses.contains(status) || (500...599).contains(status) {
             return .failure(.server(operation: operation, httpStatus: status, error: enhancedError(in: response.body)))
+        }
+        if (400...499).contains(status), let explained = enhancedError(in: response.body), explained.advice.isServerTrouble {
+            return .failure(.server(operation: operation, httpStatus: status, error: explained))
         }
         return .failure(.undocumentedStatus(operation: operation, httpStatus: status))
     }

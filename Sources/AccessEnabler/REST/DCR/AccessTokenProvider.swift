@@ -7,8 +7,10 @@ import Foundation
 /// - Reuses the access token until shortly before it expires (``expirySkew``), from memory
 ///   or from the cache.
 /// - Renews at most once at a time: concurrent callers share one in-flight renewal.
-/// - ``invalidate(rejectedToken:reregister:)`` drops a token the server refused (after a
-///   401), so the next call renews it.
+/// - ``invalidate(rejectedToken:)`` drops a token the server refused (after a 401), so the
+///   next call renews it.
+/// - Registers again only when the token endpoint says the client itself is unknown
+///   (``ServerAdvice/clientUnknown``: `invalid_client`).
 actor AccessTokenProvider {
     /// How long before its expiry a token is considered stale, so a request never leaves
     /// with a token that expires on the way.
@@ -82,14 +84,12 @@ actor AccessTokenProvider {
     }
 
     /// Forgets `rejectedToken` if it is still the current one (a token renewed meanwhile
-    /// by another caller is kept). With `reregister`, the client credentials are replaced
-    /// by a new registration too (the server asked for `application-registration`).
-    func invalidate(rejectedToken: String, reregister: Bool = false) {
+    /// by another caller is kept). The client credentials stay: the renewal's token request
+    /// tells whether the client itself is still known.
+    func invalidate(rejectedToken: String) {
         loadCacheOnce()
         guard accessToken == nil || accessToken?.value == rejectedToken else { return }
         accessToken = nil
-        // Without credentials the next renewal registers again (the cache is read only once).
-        if reregister { credentials = nil }
     }
 
     private func isFresh(_ token: DCRAccessToken) -> Bool {
@@ -139,7 +139,7 @@ actor AccessTokenProvider {
             do throws(RESTClientError) {
                 token = try await dcr.accessToken(credentials: current, deviceInfo: deviceInfo)
             } catch {
-                guard !registeredNow, error.enhancedError?.code == "invalid_client" else { throw error }
+                guard !registeredNow, error.advice == .clientUnknown else { throw error }
                 let registered = try await dcr.register(softwareStatement: softwareStatement, redirectURI: redirectURI, deviceInfo: deviceInfo)
                 cache.saveClientCredentials(registered)
                 credentials = registered

@@ -2,9 +2,13 @@ import Foundation
 
 /// Signs an `/api/v2` request with the DCR access token (`Authorization: Bearer …`, first
 /// header), and when the server refuses the token with `401`, drops it, renews it once and
-/// sends the request once more. When the `401`'s enhanced error says
-/// `application-registration`, the client credentials are replaced by a new registration
-/// before the renewal. A second `401` is returned as it is.
+/// sends the request once more, as Adobe's `401` pages say. A second `401` is returned as it
+/// is.
+///
+/// A `401` never registers the application again by itself, whatever its `action` says (one
+/// passing refusal must not sign the user out): the renewal asks the DCR token endpoint,
+/// and only when that endpoint says the client itself is unknown (``ServerAdvice/clientUnknown``:
+/// `invalid_client`) does ``AccessTokenProvider`` register again.
 ///
 /// The token itself comes from ``AccessTokenProvider``, which registers, caches and shares
 /// one renewal among concurrent callers; its DCR requests go through their own chain
@@ -20,8 +24,7 @@ struct AccessTokenMiddleware: RESTMiddleware {
         let token = try await provider.token(deviceInfo: deviceInfo)
         let response = try await next(Self.signed(request, with: token))
         guard response.status == 401 else { return response }
-        let refusal = RESTResponseClassifier.enhancedError(in: response.body)
-        await provider.invalidate(rejectedToken: token, reregister: refusal?.remedy == .applicationRegistration)
+        await provider.invalidate(rejectedToken: token)
         let renewed = try await provider.token(deviceInfo: deviceInfo)
         return try await next(Self.signed(request, with: renewed))
     }

@@ -17,7 +17,7 @@ struct BackOffMiddleware: RESTMiddleware {
             let now = gate.clock.now
             let outcome = BackOffPolicy.Outcome.response(
                 status: response.status,
-                action: Self.isError(response.status) ? RESTResponseClassifier.enhancedError(in: response.body)?.remedy : nil,
+                advice: Self.isError(response.status) ? RESTResponseClassifier.enhancedError(in: response.body)?.advice : nil,
                 retryAfter: RetryAfter.delay(in: response, now: now))
             switch policy.next(outcome, attempt: attempt, now: now) {
             case .deliver, .giveUp:

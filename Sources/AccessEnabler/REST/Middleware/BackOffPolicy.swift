@@ -6,8 +6,9 @@ import Foundation
 /// - A `429 Too Many Requests` is delivered (it becomes ``RESTClientError/throttled(operation:retryAfter:)``):
 ///   the caller decides what to do, and ``ThrottleGate`` makes the next request to that host
 ///   wait.
-/// - An enhanced error whose `action` is `retry` (for example `network_connection_timeout`)
-///   is sent again ``retryBudget`` times (once), after the throttle wait: at least
+/// - An enhanced error that ``ServerAdvice`` reads as ``ServerAdvice/transient`` (for example
+///   `network_connection_timeout`, or any code with the action `retry`) is sent again
+///   ``retryBudget`` times (once), after the throttle wait: at least
 ///   ``minimumWait``, longer when the answer's `Retry-After` says so. When the budget is
 ///   spent the answer is given up on and delivered as the error it is.
 /// - A `401` is delivered whatever its action says: ``AccessTokenMiddleware`` renews the
@@ -16,9 +17,9 @@ import Foundation
 struct BackOffPolicy: Sendable, Equatable {
     /// What came back from one attempt, as far as the policy needs to know.
     enum Outcome: Sendable, Equatable {
-        /// A response: its status, the enhanced error's `action` when the body held one,
+        /// A response: its status, what the enhanced error advises when the body held one,
         /// and the `Retry-After` delay in seconds when the header was there.
-        case response(status: Int, action: ErrorAction?, retryAfter: TimeInterval?)
+        case response(status: Int, advice: ServerAdvice?, retryAfter: TimeInterval?)
         /// No response: the transport failed.
         case transportFailure(TransportFailure)
     }
@@ -51,9 +52,9 @@ struct BackOffPolicy: Sendable, Equatable {
     /// The decision for `outcome`, the answer to attempt number `attempt` (1 for the first
     /// send), received when the clock read `now`.
     func next(_ outcome: Outcome, attempt: Int, now: Date) -> Decision {
-        guard case .response(let status, let action, let retryAfter) = outcome else { return .deliver }
+        guard case .response(let status, let advice, let retryAfter) = outcome else { return .deliver }
         if status == 429 || status == 401 || (200...299).contains(status) { return .deliver }
-        guard action == .retry else { return .deliver }
+        guard advice?.isTransient == true else { return .deliver }
         guard attempt <= retryBudget else { return .giveUp }
         return .retry(after: now.addingTimeInterval(wait(retryAfter: retryAfter)))
     }

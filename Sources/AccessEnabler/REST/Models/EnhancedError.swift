@@ -78,9 +78,6 @@ public struct EnhancedError: Sendable, Equatable, Codable {
         try container.encodeIfPresent(trace, forKey: .trace)
         try container.encodeIfPresent(action, forKey: .action)
     }
-
-    /// ``action`` as a typed remedy, for the SDK's own decisions; absent when the server sent none.
-    var remedy: ErrorAction? { action.map(ErrorAction.init(rawValue:)) }
 }
 
 extension KeyedDecodingContainer {
