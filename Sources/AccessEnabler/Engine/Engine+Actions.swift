@@ -39,7 +39,7 @@ extension EntitlementEngine {
                 startPollFetch(flow, session: session)
             case .store(let profile):
                 reportClockDifferenceIfNew()
-                store.setProfile(profile)
+                storeSignIn(profile)
             case .succeed(let pending, let cached):
                 if !cached, let expired = newProfileExpiredByAdobesTime() {
                     // A sign-in that is over already is not a success (a clock set far
@@ -54,7 +54,7 @@ extension EntitlementEngine {
                     }
                     continue
                 }
-                emitTracking(authenticationSucceeded: true, profile: requestorID.flatMap { store.profile(requestor: $0) }, cached: cached)
+                emitTracking(authenticationSucceeded: true, profile: requestorID.flatMap { currentProfile(requestor: $0) }, cached: cached)
                 emit(.setAuthenticationStatus(ACCESS_ENABLER_STATUS_SUCCESS, errorCode: USER_AUTHENTICATED))
                 if let pending { await on(behalfOf: pending.owner) { await authorize(pending.resource, data: pending.data) } }
             case .fail(let status, let code, let pending):

@@ -24,7 +24,7 @@ extension EntitlementEngine {
 
     func currentAuthentication() async -> AuthenticationVerdict {
         guard let requestor = requestorID else { return AuthenticationVerdict() }
-        let stored = store.profile(requestor: requestor)
+        let stored = currentProfile(requestor: requestor)
         var snapshot: PartnerSnapshot?
         if AuthenticationCheck.needsPartner(profile: stored, catalog: catalog, partnerConfigured: configuration.partnerFramework != nil, now: adobeNow),
            let signIn = partnerSignIn() {

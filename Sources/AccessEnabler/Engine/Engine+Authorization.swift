@@ -35,7 +35,7 @@ extension EntitlementEngine {
     /// `POST decisions/authorize/{mvpd}` for one resource → `setToken` or `tokenRequestFailed`.
     /// `snapshot` is the partner framework's answer the caller already has, if any.
     func authorize(_ resource: String, data: [String: String]?, snapshot: PartnerSnapshot? = nil) async {
-        guard let requestor = requestorID, let profile = store.profile(requestor: requestor) else {
+        guard let requestor = requestorID, let profile = currentProfile(requestor: requestor) else {
             emit(.tokenRequestFailed(resource, errorCode: USER_NOT_AUTHENTICATED_ERROR, description: "The user is not authenticated."))
             return
         }
@@ -129,7 +129,7 @@ extension EntitlementEngine {
         }
         let verdict = await currentAuthentication()
         guard let profile = verdict.profile else {
-            let expired = requestorID.flatMap { store.profile(requestor: $0) } != nil
+            let expired = requestorID.flatMap { currentProfile(requestor: $0) } != nil
             emit(.preauthorizeResult(.sdkFailure(expired ? .authenticationSessionExpired : .authenticationSessionMissing), callback))
             return
         }

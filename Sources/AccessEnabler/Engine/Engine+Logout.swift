@@ -10,7 +10,7 @@ extension EntitlementEngine {
             emit(.setAuthenticationStatus(ACCESS_ENABLER_STATUS_ERROR, errorCode: USER_NOT_AUTHENTICATED_ERROR))
             return
         }
-        guard let profile = store.profile(requestor: requestor) else {
+        guard let profile = currentProfile(requestor: requestor) else {
             emit(.setAuthenticationStatus(ACCESS_ENABLER_STATUS_ERROR, errorCode: USER_NOT_AUTHENTICATED_ERROR))
             return
         }

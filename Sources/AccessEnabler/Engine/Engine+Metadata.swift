@@ -11,7 +11,7 @@ extension EntitlementEngine {
     /// `getMetadata`: static metadata (expiries as epoch milliseconds strings, the device
     /// id) and user metadata from the profile's attributes.
     func getMetadata(_ query: MetadataQuery, arguments: MetadataArguments) async {
-        let profile = requestorID.flatMap { store.profile(requestor: $0) }
+        let profile = requestorID.flatMap { currentProfile(requestor: $0) }
         let validProfile = profile.flatMap { $0.isValid(at: adobeNow) ? $0 : nil }
         switch query {
         case .authentication:

@@ -126,12 +126,12 @@ extension EntitlementEngine {
             return
         }
         guard let requestor = requestorID else { return }
-        let stored = store.profile(requestor: requestor)
+        let stored = currentProfile(requestor: requestor)
         if let stored, stored.type == .appleSSO,
            ProfileValidity.evaluate(stored, configuredMVPDs: mvpdsByID, partner: snapshot, now: adobeNow) == .partnerSignInGone {
             store.removeProfile(requestor: requestor)
         }
-        if let current = store.profile(requestor: requestor),
+        if let current = currentProfile(requestor: requestor),
            ProfileValidity.evaluate(current, configuredMVPDs: mvpdsByID, partner: snapshot, now: adobeNow) == .valid {
             return
         }
@@ -141,7 +141,7 @@ extension EntitlementEngine {
         else { return }
         // Silent: any failure simply leaves the user unauthenticated.
         if case .authenticated(let profile, _) = await signIn.exchange(mvpd: mvpd, partnerStatus: status, interactive: false) {
-            store.setProfile(profile)
+            storeSignIn(profile)
         }
     }
 }

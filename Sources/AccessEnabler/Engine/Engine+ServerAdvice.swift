@@ -61,7 +61,7 @@ extension EntitlementEngine {
     /// CFG100 when the profile just stored is already over by Adobe's time as far as this
     /// device can tell; `nil` when it is valid.
     func newProfileExpiredByAdobesTime() -> AdvancedStatus? {
-        guard let requestorID, let profile = store.profile(requestor: requestorID), !profile.isValid(at: adobeNow) else { return nil }
+        guard let requestorID, let profile = currentProfile(requestor: requestorID), !profile.isValid(at: adobeNow) else { return nil }
         return StatusCatalog.status(
             .cfg100,
             message: "The new sign-in with \(profile.mvpd) is already over by this device's clock: check the device's date and time, then sign in again.")

@@ -213,12 +213,22 @@ actor EntitlementEngine {
 
     // MARK: - Shared helpers
 
+    /// The profile of `requestor` in force now (``ProfileSelection``), expired or not.
+    func currentProfile(requestor: String) -> StoredProfile? {
+        ProfileSelection.current(store.profiles(requestor: requestor), now: adobeNow)
+    }
+
+    /// Stores a new sign-in as ``ProfileSelection`` decides.
+    func storeSignIn(_ profile: StoredProfile) {
+        store.apply(ProfileSelection.signIn(profile, over: store.profiles(requestor: profile.requestor), now: adobeNow), requestor: profile.requestor)
+    }
+
     /// The REST client that serves `mvpd`: the service provider the user's profile with it
     /// came from (even when another one answered the configuration first this launch), else
     /// the one the configuration placed it at, else the primary one.
     func client(for mvpd: String?) -> RESTClient {
         guard let mvpd else { return primaryClient }
-        if let requestorID, let profile = store.profile(requestor: requestorID), profile.mvpd == mvpd,
+        if let requestorID, let profile = currentProfile(requestor: requestorID), profile.mvpd == mvpd,
            let url = profile.serviceProviderURL, let client = clientsByBaseURL[url] {
             return client
         }

@@ -177,8 +177,8 @@ public final class AccessEnabler: @unchecked Sendable {
         case .failed(let problem):
             return .answered(AuthenticationCheck.callbacks(requestorProblem: problem))
         case .ready:
-            let stored = state.requestorID.flatMap { store.profile(requestor: $0) }
             let now = configuration.clock.now.addingTimeInterval(serverClock.correction)
+            let stored = state.requestorID.flatMap { ProfileSelection.current(store.profiles(requestor: $0), now: now) }
             if let partner = configuration.partnerFramework, let catalog = state.catalog,
                AuthenticationCheck.needsPartner(profile: stored, catalog: catalog, partnerConfigured: true, now: now) {
                 let clock = configuration.clock, serverClock = serverClock

@@ -37,8 +37,6 @@ final class TokenStore: @unchecked Sendable {
     private let isPersistent: Bool
     private let system: StorageSystem
     private let onProblem: @Sendable (StorageProblem) -> Void
-    /// The clock (a TempPass that has ended gives way to the regular profile set aside).
-    private let now: @Sendable () -> Date
 
     private let stateLock = NSLock()
     private var snapshot: StorageSnapshot
@@ -90,7 +88,6 @@ final class TokenStore: @unchecked Sendable {
         self.writeBehind = writeBehind
         self.system = system
         self.onProblem = onProblem
-        self.now = now
         let configured = configuredDeviceIdentifier.flatMap { $0.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty ? nil : DeviceIdentifier.hashed($0) }
         // Batches of an earlier store over this directory land before this one reads.
         StorageCommitter.shared.waitUntilWritten(directoryKey)
@@ -237,50 +234,32 @@ final class TokenStore: @unchecked Sendable {
 
     // MARK: - Profiles
 
-    /// The current profile of `requestor`, expired or not (see ``StoredProfile/isValid(at:)``):
-    /// the one chosen last, or — once a TempPass chosen over a regular profile has ended —
-    /// that regular profile again.
+    /// The profiles stored for `requestor`, as they were stored: which one is in force is
+    /// ``ProfileSelection``'s to say.
+    func profiles(requestor: String) -> RequestorProfiles {
+        stateLock.withLock {
+            guard let record = snapshot.requestors[requestor] else { return .none }
+            return RequestorProfiles(chosen: record.profile, standby: record.standby)
+        }
+    }
+
+    /// The profile of `requestor` chosen last, expired or not.
     func profile(requestor: String) -> StoredProfile? {
-        let record = stateLock.withLock { snapshot.requestors[requestor] }
-        guard let record else { return nil }
-        if let current = record.profile, current.type == .temporary, let standby = record.standby {
-            let now = self.now()
-            if !current.isValid(at: now) && standby.isValid(at: now) { return standby }
-        }
-        return record.profile
+        stateLock.withLock { snapshot.requestors[requestor]?.profile }
     }
 
-    /// The MVPD of `requestor`'s current profile.
-    func selectedMVPD(requestor: String) -> String? {
-        profile(requestor: requestor)?.mvpd
-    }
-
-    /// Makes `profile` the current profile of its requestor. A TempPass chosen over a valid
-    /// regular profile of another MVPD sets that one aside (it counts again when the TempPass
-    /// ends); any other profile replaces what was stored. When the MVPD changes, the
-    /// preauthorization answers go (they were the previous MVPD's), and so do media tokens
-    /// of MVPDs no longer stored.
-    func setProfile(_ profile: StoredProfile) {
-        let now = self.now()
-        updateRecord(of: profile.requestor) { record in
-            let previous = record.profile
-            if profile.type == .temporary, let previous, previous.mvpd != profile.mvpd {
-                if previous.type != .temporary, previous.isValid(at: now) { record.standby = previous }
-            } else if profile.type != .temporary {
-                record.standby = nil
-            }
-            if let previous, previous.mvpd != profile.mvpd {
-                let kept = Set([profile.mvpd, record.standby?.mvpd].compactMap { $0 })
+    /// Stores what ``ProfileSelection`` decided for `requestor`: its profiles, and the media
+    /// tokens and preauthorization answers that no longer hold with them removed — in one
+    /// write of the requestor's record.
+    func apply(_ change: ProfileChange, requestor: String) {
+        updateRecord(of: requestor) { record in
+            record.profile = change.profiles.chosen
+            record.standby = change.profiles.standby
+            if let kept = change.keepingMediaTokensOf {
                 record.authorizations = record.authorizations.filter { kept.contains($0.value.mvpd) }
-                record.preauthorizations = [:]
             }
-            record.profile = profile
+            if change.droppingPreauthorizations { record.preauthorizations = [:] }
         }
-    }
-
-    /// The regular profile set aside for a TempPass, if any.
-    func standbyProfile(requestor: String) -> StoredProfile? {
-        stateLock.withLock { snapshot.requestors[requestor]?.standby }
     }
 
     /// Removes `requestor`'s profile with its media tokens and preauthorization answers.
