@@ -10,7 +10,9 @@ import Foundation
 /// The facade may also *claim* the engine's turn while the engine is idle (``claimIfIdle()``),
 /// to answer a call outside the engine — a checkAuthentication that only needs the partner
 /// framework's answer. Events posted meanwhile wait in the queue until the claim is released,
-/// so calls still run, and their callbacks arrive, in the order they were made.
+/// so calls still run, and their callbacks arrive, in the order they were made. The engine
+/// *holds* its turn (``holdTurn(_:)``) while work of an earlier call waits for an answer, so
+/// no claim overtakes it.
 final class EngineMailbox: @unchecked Sendable {
     let activity: ActivityTracker
     private let lock = NSLock()
@@ -23,6 +25,8 @@ final class EngineMailbox: @unchecked Sendable {
     private var handling = false
     /// The facade holds the engine's turn.
     private var claimed = false
+    /// The engine holds its turn: work of an earlier call is under way.
+    private var held = false
     private var closed = false
 
     init(activity: ActivityTracker) {
@@ -93,12 +97,23 @@ final class EngineMailbox: @unchecked Sendable {
         lock.withLock { handling = false }
     }
 
+    /// Whether events wait to be taken (the engine gathers a burst of calls until none do).
+    var hasWaitingEvents: Bool {
+        lock.withLock { head < queue.count }
+    }
+
+    /// The engine keeps its turn (`true`) while work of an earlier call waits for an answer,
+    /// or gives it back: no claim succeeds while it is held.
+    func holdTurn(_ hold: Bool) {
+        lock.withLock { held = hold }
+    }
+
     /// Takes the engine's turn when the engine is idle — no event queued or being handled,
     /// no other claim — and counts it as an event under way. Returns `false` otherwise:
     /// then post the call instead.
     func claimIfIdle() -> Bool {
         let claimedNow: Bool = lock.withLock {
-            guard !handling, !claimed, !closed, head == queue.count else { return false }
+            guard !handling, !claimed, !held, !closed, head == queue.count else { return false }
             claimed = true
             return true
         }

@@ -1,27 +1,27 @@
 import Foundation
 
-/// Handles the mailbox's events one at a time, in arrival order, and holds everything the
-/// flows remember between calls: the requestor's catalog, the authentication state machine,
-/// the options and the child tasks that wait for a person or for time.
+/// The driver of ``EngineStateMachine``: takes the mailbox's events one at a time, hands
+/// each to the machine with the facts of the moment, and carries out the actions it
+/// returns — deliver a callback, write to storage, start or cancel a child task.
 ///
-/// The engine is the driver of ``AuthenticationStateMachine``: it feeds it events and
-/// carries out the actions it returns (``perform(_:)``). Each flow lives in its own
-/// extension file; they talk to the network only through ``RESTClient``, to the device only
-/// through ``PartnerFramework``, and to the app only through ``emit(_:)``.
+/// ```
+/// event ──► machine.handle(event, facts) ──► [EngineAction] ──► carried out, in order
+///   ▲                                                              │ (I/O: a child task)
+///   └────────────── the child task's answer, posted as an event ◄──┘
+/// ```
+///
+/// Handling an event never waits: every request to Adobe Pass, every question to the
+/// partner framework and every timer runs as a child task (``EngineChildren``) whose
+/// result comes back through the mailbox. The engine holds no state of its own about
+/// authentication; it keeps only what carrying out actions needs — the REST clients, the
+/// child tasks, and what requests carry (options, the TempPass identity).
 actor EntitlementEngine {
-    /// The state of `setRequestor`.
-    enum RequestorState: Sendable, Equatable {
-        case notSet
-        case ready
-        case failed(AdvancedStatus)
-    }
-
     let configuration: AccessEnablerConfiguration
     let store: TokenStore
     let dispatcher: CallbackDispatcher
     let mailbox: EngineMailbox
     let softwareStatement: String
-    /// Waits on the configuration's clock (poll timers, back-offs).
+    /// Waits on the configuration's clock (poll timers).
     let sleeper: any Sleeper
     /// Adobe's throttling, as seen by this AccessEnabler: shared by every REST client.
     let throttleGate: ThrottleGate
@@ -30,31 +30,24 @@ actor EntitlementEngine {
     /// The REST client of the configured environment; `serviceProviders` add more, keyed by base URL.
     let primaryClient: RESTClient
     var clientsByBaseURL: [String: RESTClient] = [:]
+    /// The requestor state for synchronous readers (the state machine publishes it).
+    let published: PublishedRequestorState
 
+    /// Every decision about the flows.
+    var machine: EngineStateMachine
+    /// The child tasks under way.
+    var children = EngineChildren()
+
+    /// The options of the last `setOptions`, as requests carry them.
     var options = SDKOptions()
     /// The user identity the app gave with getAuthentication/getAuthorization, encoded for
     /// `AP-TempPass-Identity` (sent for TempPass MVPDs only: promotional TempPass).
     var tempPassIdentity: String?
     /// The `device_info` option decoded (once, when set) over the default device information.
     var optionDeviceInfo: DeviceInfo?
-    var requestorID: String? { didSet { publishRequestorState() } }
-    var requestorState: RequestorState = .notSet { didSet { publishRequestorState() } }
-    /// What the last successful setRequestor learned about the requestor.
-    var catalog: RequestorCatalog? { didSet { publishRequestorState() } }
-    /// The requestor state for synchronous readers.
-    let published: PublishedRequestorState
-    /// Tracking event fields (the user id hash is kept per user id).
-    let tracking: TrackingFields
-    /// The service providers the last setRequestor asked (for a configuration refetch).
-    var requestorClients: [RESTClient] = []
-    /// Interactive authentication and the logout round trip.
-    var machine = AuthenticationStateMachine()
-    /// The child tasks of the current flow.
-    var children = FlowChildren()
-    /// The call whose event is being handled: the callbacks emitted now belong to it.
-    var currentCall: CallID?
-    /// The call each flow in progress belongs to (the last call that carried it on).
-    var flowOwners: [FlowID: CallID] = [:]
+    /// The configuration's device information, else a description of this Linux device
+    /// (worked out once: it cannot change while the engine lives).
+    let defaultDeviceInfo: DeviceInfo
 
     init(
         softwareStatement: String, configuration: AccessEnablerConfiguration, store: TokenStore, dispatcher: CallbackDispatcher,
@@ -62,7 +55,6 @@ actor EntitlementEngine {
     ) {
         self.serverClock = serverClock
         self.published = published
-        self.tracking = tracking
         self.softwareStatement = softwareStatement
         self.configuration = configuration
         self.store = store
@@ -75,15 +67,14 @@ actor EntitlementEngine {
         self.throttleGate = gate
         self.primaryClient = EntitlementEngine.makeClient(
             baseURL: configuration.environment.baseURL, softwareStatement: softwareStatement, configuration: configuration,
-            credentials: StoredCredentialsCache(store: store, signedOut: { requestors in
-                // Told while the request that registered again is still under way: the status
-                // goes ahead of that request's own callbacks.
-                guard let current = published.snapshot.requestorID, requestors.contains(current) else { return }
-                dispatcher.dispatch(.status(StatusCatalog.status(
-                    .n130, message: "Adobe Pass no longer knew this application's registration, so the application registered again; the sign-in made with the old registration no longer holds and was removed from this device. Sign in again with getAuthentication().")))
-            }),
+            credentials: StoredCredentialsCache(store: store, signedOut: { mailbox.post(.signedOutByNewRegistration($0)) }),
             throttleGate: gate, serverClock: serverClock)
         self.clientsByBaseURL[configuration.environment.baseURL.absoluteString] = primaryClient
+        machine = EngineStateMachine(settings: EngineSettings(
+            platform: configuration.platform, loginScreen: Self.loginScreen(configuration), pollInterval: configuration.secondScreenPollInterval,
+            redirectURL: configuration.redirectURL, primaryServiceProvider: configuration.environment.baseURL,
+            partnerConfigured: configuration.partnerFramework != nil, resourceLimit: configuration.preauthorizationBatchSize,
+            deviceIdentifier: store.deviceIdentifier, tracking: tracking))
     }
 
     static func makeClient(
@@ -98,21 +89,19 @@ actor EntitlementEngine {
             userAgent: configuration.userAgent, throttleGate: throttleGate)
     }
 
-    /// The device clock: what poll timers and back-offs are set on.
-    var now: Date { configuration.clock.now }
-    /// Adobe Pass's time as this device can tell it: the device clock corrected by the
-    /// measured difference when it is significant. Adobe's timestamps (profiles, media
-    /// tokens, cached decisions) are judged with it.
-    var adobeNow: Date { configuration.clock.now.addingTimeInterval(serverClock.correction) }
-
-    private func publishRequestorState() {
-        published.publish(PublishedRequestorState.Snapshot(requestorID: requestorID, state: requestorState, catalog: catalog))
+    /// Where the MVPD login happens for `configuration`.
+    private static func loginScreen(_ configuration: AccessEnablerConfiguration) -> AuthenticationStateMachine.LoginScreen {
+        switch configuration.loginScreen {
+        case .thisDevice: .thisDevice
+        case .secondScreen: .secondScreen(pollInterval: configuration.secondScreenPollInterval)
+        }
     }
 
-    // MARK: - Events
+    // MARK: - The loop
 
     /// Takes the mailbox's events one at a time, on the engine's own executor, until the
-    /// mailbox is closed and drained.
+    /// mailbox is closed and drained. When no event is left waiting, the machine hears so
+    /// (``EngineEvent/mailboxDrained``): a burst of authorization calls goes out together.
     ///
     /// An event counts as handled once its callbacks have reached the delegate: the last
     /// block it queues on the callback queue says so (``ActivityTracker/eventHandled()``),
@@ -125,7 +114,8 @@ actor EntitlementEngine {
     func run() async {
         while let event = await mailbox.next() {
             store.holdWrites()
-            await handle(event)
+            handle(event)
+            if !mailbox.hasWaitingEvents { handle(.mailboxDrained) }
             mailbox.finishedEvent()
             store.releaseWrites()
             let (store, activity) = (store, mailbox.activity)
@@ -137,180 +127,124 @@ actor EntitlementEngine {
         }
     }
 
-    /// Handles one mailbox event to its end (or to the point where it waits for the
-    /// application, a person or the clock).
-    func handle(_ event: EngineEvent) async {
-        switch event {
-        case .command(let command, let call):
-            currentCall = call
-            await run(command)
-        case .pickerPresented(let flow, let dialog):
-            currentCall = flowOwners[flow]
-            await perform(machine.pickerPresented(flow, dialog))
-        case .pickerDismissed(let flow, let dialog):
-            currentCall = flowOwners[flow]
-            await perform(machine.pickerDismissed(flow, dialog))
-        case .partnerSignInFinished(let flow, let outcome):
-            currentCall = flowOwners[flow]
-            children.partnerSignInEnded(flow)
-            await perform(machine.partnerSignInFinished(flow, outcome))
-        case .pollDue(let flow):
-            currentCall = flowOwners[flow]
-            children.pollTimerFired(flow)
-            await perform(machine.pollTimerFired(flow, now: now))
-        case .pollAnswered(let flow, let session, let result):
-            currentCall = flowOwners[flow]
-            children.pollFetchEnded(flow)
-            await pollAnswered(flow, session: session, result)
-        }
-        // Only the flow in progress keeps an owner.
-        if flowOwners.count > 1 || (flowOwners.first.map { $0.key != machine.currentFlow } ?? false) {
-            flowOwners = machine.currentFlow.flatMap { flow in flowOwners[flow].map { [flow: $0] } } ?? [:]
-        }
-        currentCall = nil
+    /// Hands one event to the machine and carries out what it decided.
+    func handle(_ event: EngineEvent) {
+        children.answered(event)
+        for action in machine.handle(event, facts: facts()) { carryOut(action) }
     }
 
-    /// Runs one facade call.
-    private func run(_ command: Command) async {
-        switch command {
-        case .setOptions(let options):
+    /// What the machine reads of the world now: the clocks and the current requestor's storage.
+    private func facts() -> EngineFacts {
+        let now = configuration.clock.now
+        var facts = EngineFacts(now: now, adobeNow: now.addingTimeInterval(serverClock.correction), unreportedClockOffset: serverClock.unreportedOffset)
+        if let requestor = published.snapshot.requestorID {
+            facts.profiles = store.profiles(requestor: requestor)
+            facts.mediaTokens = store.authorizations(requestor: requestor)
+            facts.preauthorizations = store.preauthorizations(requestor: requestor)
+        }
+        return facts
+    }
+
+    /// Carries out one action; I/O starts a child task and returns at once.
+    private func carryOut(_ action: EngineAction) {
+        switch action {
+        case .deliver(let callback, let call):
+            dispatcher.dispatch(callback, for: call)
+        case .publish(let standing):
+            published.publish(standing)
+        case .holdTurn(let held):
+            mailbox.holdTurn(held)
+        case .applyOptions(let options):
             self.options = options
             optionDeviceInfo = options.deviceInfo.flatMap { Self.deviceInfo($0, over: defaultDeviceInfo) }
-        case .setRequestor(let id, let serviceProviders): await setRequestor(id, serviceProviders: serviceProviders)
-        case .checkAuthentication: await checkAuthentication()
-        case .getAuthentication(let force, let data, let filter):
-            rememberTempPassIdentity(data)
-            await getAuthentication(forceAuthn: force, data: data, filter: filter)
-        case .setSelectedProvider(let id): await setSelectedProvider(id)
-        case .handleExternalURL(let url): await handleExternalURL(url)
-        case .checkAuthorization(let resource, let data):
-            rememberTempPassIdentity(data)
-            await checkAuthorization(resource, data: data)
-        case .getAuthorization(let resource, let data):
-            rememberTempPassIdentity(data)
-            await getAuthorization(resource, data: data)
-        case .checkPreauthorizedResources(let resources, let cache): await checkPreauthorizedResources(resources, cache: cache)
-        case .logout: await logout()
-        case .getSelectedProvider: await getSelectedProvider()
-        case .getMetadata(let query, let arguments): await getMetadata(query, arguments: arguments)
-        case .preauthorize(let request, let callback): await preauthorize(request, callback: callback)
+        case .rememberTempPassIdentity(let value):
+            tempPassIdentity = value
+        case .storeProfiles(let change, let requestor):
+            store.apply(change, requestor: requestor)
+        case .removeProfiles(let requestor):
+            store.removeProfile(requestor: requestor)
+        case .storeMediaToken(let authorization):
+            store.setAuthorization(authorization)
+        case .storePreauthorizations(let answers, let requestor):
+            store.setPreauthorizations(requestor: requestor, answers)
+        case .clockDifferenceReported:
+            serverClock.markReported()
+        case .loadRequestor(let ticket, let requestor, let serviceProviders):
+            let clients = serviceProviders.map(client(atBaseURL:))
+            let context = context()
+            startRequest(ticket) {
+                .requestorLoaded(ticket, await Self.loadCatalog(requestor: requestor, from: clients, context: context))
+            }
+        case .refetchConfiguration(let ticket, let requestor, let serviceProviders):
+            let clients = serviceProviders.map(client(atBaseURL:))
+            let context = context()
+            startRequest(ticket) {
+                .configurationRefetched(ticket, try? await Self.loadCatalog(requestor: requestor, from: clients, context: context).get())
+            }
+        case .askPartner(let ticket, let catalog):
+            guard let signIn = partnerSignIn(catalog) else { return mailbox.post(.partnerAnswered(ticket, .timedOut)) }
+            startRequest(ticket) { .partnerAnswered(ticket, await signIn.snapshot()) }
+        case .signInSilently(let ticket, let mvpd, let partnerStatus, let catalog):
+            guard let signIn = partnerSignIn(catalog) else { return mailbox.post(.silentSignInFinished(ticket, nil)) }
+            startRequest(ticket) {
+                guard case .authenticated(let profile, _) = await signIn.exchange(mvpd: mvpd, partnerStatus: partnerStatus, interactive: false) else {
+                    return .silentSignInFinished(ticket, nil)
+                }
+                return .silentSignInFinished(ticket, profile)
+            }
+        case .startPartnerSignIn(let flow, let filter, let catalog):
+            startPartnerSignIn(flow, filter: filter, catalog: catalog)
+        case .cancelPartnerSignIn(let flow):
+            children.cancel(.partnerSignIn(flow), activity: mailbox.activity)
+        case .createSession(let flow, let target):
+            let (client, context) = (client(for: target), context(for: target))
+            let (domainName, redirectURL) = (configuration.domainName, configuration.redirectURL)
+            startChild(.session(flow)) {
+                .sessionAnswered(flow, await Self.result { () async throws(RESTClientError) in
+                    try await client.createSession(serviceProvider: target.requestor, mvpd: target.mvpd ?? "", domainName: domainName, redirectURL: redirectURL, context: context)
+                })
+            }
+        case .fetchSessionProfile(let flow, let target):
+            let (client, context) = (client(for: target), context(for: target))
+            startChild(.session(flow)) {
+                .sessionProfileAnswered(flow, await Self.result { () async throws(RESTClientError) in
+                    try await client.profile(serviceProvider: target.requestor, mvpd: target.mvpd ?? "", context: context)
+                })
+            }
+        case .cancelSession(let flow):
+            children.cancel(.session(flow), activity: mailbox.activity)
+        case .setPollTimer(let flow, let deadline):
+            setPollTimer(flow, until: deadline)
+        case .fetchProfileForCode(let flow, let code, let target):
+            let (client, context) = (client(for: target), context(for: target))
+            startChild(.pollFetch(flow)) {
+                .pollAnswered(flow, await Self.result { () async throws(RESTClientError) in try await client.profile(serviceProvider: target.requestor, code: code, context: context) })
+            }
+        case .stopPolling(let flow):
+            children.cancel(.pollTimer(flow), activity: mailbox.activity)
+            children.cancel(.pollFetch(flow), activity: mailbox.activity)
+        case .requestDecisions(let ticket, let kind, let resources, let target):
+            let (client, context) = (client(for: target), context(for: target))
+            startRequest(ticket) {
+                .decisionsAnswered(ticket, await Self.result { () async throws(RESTClientError) in
+                    switch kind {
+                    case .authorize: try await client.authorize(serviceProvider: target.requestor, mvpd: target.mvpd ?? "", resources: resources, context: context)
+                    case .preauthorize: try await client.preauthorize(serviceProvider: target.requestor, mvpd: target.mvpd ?? "", resources: resources, context: context)
+                    }
+                })
+            }
+        case .logOut(let ticket, let target):
+            let (client, context, redirectURL) = (client(for: target), context(for: target), configuration.redirectURL)
+            startRequest(ticket) {
+                .logoutAnswered(ticket, await Self.result { () async throws(RESTClientError) in
+                    try await client.logout(serviceProvider: target.requestor, mvpd: target.mvpd ?? "", redirectURL: redirectURL, context: context)
+                })
+            }
         }
     }
 
-    /// Hands a callback to the dispatcher, which delivers it on the callback queue in order,
-    /// as a callback of the call being handled.
-    func emit(_ call: DelegateCall) { dispatcher.dispatch(call, for: currentCall) }
-
-    /// Runs `body` with its callbacks belonging to `call` (a waiting authorization's own call).
-    func on<T>(behalfOf call: CallID?, _ body: () async -> T) async -> T {
-        let previous = currentCall
-        if let call { currentCall = call }
-        defer { currentCall = previous }
-        return await body()
-    }
-
-    func emitStatus(_ status: AdvancedStatus) { emit(.status(status)) }
-
-    // MARK: - Shared helpers
-
-    /// The profile of `requestor` in force now (``ProfileSelection``), expired or not.
-    func currentProfile(requestor: String) -> StoredProfile? {
-        ProfileSelection.current(store.profiles(requestor: requestor), now: adobeNow)
-    }
-
-    /// Stores a new sign-in as ``ProfileSelection`` decides.
-    func storeSignIn(_ profile: StoredProfile) {
-        store.apply(ProfileSelection.signIn(profile, over: store.profiles(requestor: profile.requestor), now: adobeNow), requestor: profile.requestor)
-    }
-
-    /// The REST client that serves `mvpd`: the service provider the user's profile with it
-    /// came from (even when another one answered the configuration first this launch), else
-    /// the one the configuration placed it at, else the primary one.
-    func client(for mvpd: String?) -> RESTClient {
-        guard let mvpd else { return primaryClient }
-        if let requestorID, let profile = currentProfile(requestor: requestorID), profile.mvpd == mvpd,
-           let url = profile.serviceProviderURL, let client = clientsByBaseURL[url] {
-            return client
-        }
-        return catalog?.clientForMVPD[mvpd] ?? primaryClient
-    }
-
-    /// The request context every REST call carries: device identity, device information,
-    /// options, and the partner status when one was validated.
-    func context(partnerStatus: PartnerFrameworkStatus? = nil, mvpd: String? = nil) -> RequestContext {
-        var context = RequestContext(
-            deviceIdentifier: store.deviceIdentifier, deviceInfo: deviceInfo, visitorID: options.visitorID,
-            userAgent: configuration.userAgent, partnerStatus: partnerStatus, applicationProfile: options.applicationProfile)
-        if let mvpd, mvpdsByID[mvpd]?.isTempPass == true { context.tempPassIdentity = tempPassIdentity }
-        return context
-    }
-
-    /// Keeps the identity a call's data gives (promotional TempPass); calls without data
-    /// keep the one given before.
-    func rememberTempPassIdentity(_ data: [String: String]?) {
-        if let data, let value = TempPassIdentity.headerValue(data) { tempPassIdentity = value }
-    }
-
-    /// The device information: the `device_info` option when it decodes, else the
-    /// configuration's, else a description of this Linux device.
-    var deviceInfo: DeviceInfo { optionDeviceInfo ?? defaultDeviceInfo }
-
-    /// The configuration's device information, else a description of this Linux device
-    /// (worked out once: it cannot change while the engine lives).
-    let defaultDeviceInfo: DeviceInfo
-
-    /// The legacy `device_info` option (Base64 JSON) laid over `fallback`: the keys it gives
-    /// win, the others keep the fallback's values. The legacy SDK requires only `model` and
-    /// `osName` there, while REST API V2 also needs `version`, `osVersion` and
-    /// `connectionType`; `nil` when the option is not Base64 JSON of the right types.
-    static func deviceInfo(_ option: String, over fallback: DeviceInfo) -> DeviceInfo? {
-        guard let data = Data(base64Encoded: option.trimmingCharacters(in: .whitespacesAndNewlines)),
-              let given = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
-              let base = (try? JSONEncoder().encode(fallback)).flatMap({ try? JSONSerialization.jsonObject(with: $0) as? [String: Any] }),
-              let merged = try? JSONSerialization.data(withJSONObject: base.merging(given) { $1 })
-        else { return nil }
-        return try? JSONDecoder().decode(DeviceInfo.self, from: merged)
-    }
-
-    /// `nil` when the requestor is ready; otherwise the status to report, having waited
-    /// (commands run in order, so a pending setRequestor has already finished).
-    func requestorProblem() -> AdvancedStatus? {
-        switch requestorState {
-        case .ready: return nil
-        case .failed(let status): return status
-        case .notSet:
-            return StatusCatalog.status(.cfg400, message: "No requestor is set: call setRequestor(_:) and wait for setRequestorComplete(1) first.")
-        }
-    }
-
-    /// The requestor's MVPDs in configuration order (empty before a successful setRequestor).
-    var mvpds: [MVPD] { catalog?.mvpds ?? [] }
-    var mvpdsByID: [String: MVPD] { catalog?.mvpdsByID ?? [:] }
-    var knownMappingIDs: Set<String> { catalog?.knownMappingIDs ?? [] }
-
-    /// The partner framework, when one is configured and the requestor has at least one
-    /// MVPD with platform services.
-    var ssoPartner: (any PartnerFramework)? {
-        guard let partner = configuration.partnerFramework, catalog?.hasPlatformServices == true else { return nil }
-        return partner
-    }
-
-    /// The partner side of authentication for the current requestor, when partner single
-    /// sign-on applies.
-    func partnerSignIn() -> PartnerSignIn? {
-        guard let partner = ssoPartner, let catalog else { return nil }
-        return PartnerSignIn(
-            partner: partner, catalog: catalog, primaryClient: primaryClient, context: context(),
-            domainName: configuration.domainName, redirectURL: configuration.redirectURL,
-            interactionTimeout: configuration.partnerInteractionTimeout, silentTimeout: configuration.requestTimeout,
-            clock: configuration.clock)
-    }
-
-    /// Where the MVPD login happens for this configuration.
-    var loginScreen: AuthenticationStateMachine.LoginScreen {
-        switch configuration.loginScreen {
-        case .thisDevice: .thisDevice
-        case .secondScreen: .secondScreen(pollInterval: configuration.secondScreenPollInterval)
-        }
+    /// A REST call's outcome as a value.
+    private static func result<T: Sendable>(_ body: () async throws(RESTClientError) -> T) async -> Result<T, RESTClientError> {
+        do throws(RESTClientError) { return .success(try await body()) } catch { return .failure(error) }
     }
 }

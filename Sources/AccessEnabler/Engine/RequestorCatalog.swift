@@ -4,14 +4,14 @@ import Foundation
 /// configuration order, which service provider serves each, and the partner mapping ids.
 /// Built by a pure merge of the configurations; replaced whole, never edited, so any
 /// reader (a flow, a child task, a synchronous check) sees a consistent picture.
-struct RequestorCatalog: Sendable {
+struct RequestorCatalog: Sendable, Equatable {
     /// The requestor id.
     let requestor: String
     /// The MVPDs in configuration order (merged across service providers).
     let mvpds: [MVPD]
     let mvpdsByID: [String: MVPD]
-    /// The REST client (service provider base URL) each MVPD came from.
-    let clientForMVPD: [String: RESTClient]
+    /// The base URL of the service provider each MVPD came from.
+    let serviceProviderForMVPD: [String: URL]
     /// MVPD ids whose login needs a Safari View Controller (`requiresSVC` in configuration).
     let svcMVPDs: Set<String>
     /// The partner mapping ids the configuration knows.
@@ -23,7 +23,8 @@ struct RequestorCatalog: Sendable {
 
     /// One service provider's configuration answer.
     struct Source: Sendable {
-        let client: RESTClient
+        /// The service provider's base URL.
+        let serviceProvider: URL
         let configuration: ServiceConfiguration
     }
 
@@ -32,21 +33,21 @@ struct RequestorCatalog: Sendable {
     init(requestor: String, merging sources: [Source]) {
         var merged: [MVPD] = []
         var byID: [String: MVPD] = [:]
-        var origin: [String: RESTClient] = [:]
+        var origin: [String: URL] = [:]
         var svc: Set<String> = []
         for source in sources {
             for configured in source.configuration.mvpds where byID[configured.id] == nil {
                 let mvpd = configured.facadeMVPD
                 merged.append(mvpd)
                 byID[mvpd.id] = mvpd
-                origin[mvpd.id] = source.client
+                origin[mvpd.id] = source.serviceProvider
                 if configured.requiresSVC == true { svc.insert(mvpd.id) }
             }
         }
         self.requestor = requestor
         mvpds = merged
         mvpdsByID = byID
-        clientForMVPD = origin
+        serviceProviderForMVPD = origin
         svcMVPDs = svc
         knownMappingIDs = Set(merged.compactMap(\.platformMappingId))
         sortedMappingIDs = knownMappingIDs.sorted()

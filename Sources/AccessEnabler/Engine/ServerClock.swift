@@ -26,13 +26,16 @@ final class ServerClock: @unchecked Sendable {
         }
     }
 
-    /// The significant difference, the first time it is asked for after it was measured
-    /// (so the app hears of it once).
-    func takeUnreportedOffset() -> TimeInterval? {
+    /// The significant difference, until it has been reported (so the app hears of it once).
+    var unreportedOffset: TimeInterval? {
         lock.withLock {
             guard !reported, let measured, abs(measured) >= Self.significantOffset else { return nil }
-            reported = true
             return measured
         }
+    }
+
+    /// The difference was reported to the app.
+    func markReported() {
+        lock.withLock { reported = true }
     }
 }

@@ -21,8 +21,9 @@ enum PartnerExchangeResult: Sendable {
 struct PartnerSignIn: Sendable {
     let partner: any PartnerFramework
     let catalog: RequestorCatalog
-    /// The client for MVPDs the catalog does not place (the configured environment).
-    let primaryClient: RESTClient
+    /// The REST client that serves an MVPD (the service provider the catalog places it
+    /// at, else the configured environment).
+    let client: @Sendable (String) -> RESTClient
     /// Device identity, device information and options, without partner status.
     let context: RequestContext
     let domainName: String
@@ -35,7 +36,6 @@ struct PartnerSignIn: Sendable {
 
     var now: Date { clock.now }
 
-    func client(for mvpd: String) -> RESTClient { catalog.clientForMVPD[mvpd] ?? primaryClient }
 
     // MARK: Silent questions
 
@@ -155,7 +155,7 @@ struct PartnerSignIn: Sendable {
     /// degraded MVPD, as the cookbook requires.
     func exchange(mvpd: MVPD, partnerStatus: PartnerFrameworkStatus, interactive: Bool) async -> PartnerExchangeResult {
         let requestor = catalog.requestor
-        let client = client(for: mvpd.id)
+        let client = client(mvpd.id)
         let context = context.with(partnerStatus: partnerStatus)
         let action: PartnerSessionAction
         do {

@@ -1,18 +1,19 @@
 import Foundation
 
 /// Where interactive authentication (and the logout round trip) stands, and what each event
-/// means for it. Pure: events in, actions out, no I/O.
+/// means for it. Pure: events in, actions out, no I/O. Part of ``EngineStateMachine``,
+/// which feeds it the facade's calls and the child tasks' answers and turns its actions
+/// into callbacks, child tasks and storage writes.
 ///
-/// The engine feeds it what happened — a facade call, the partner picker's result, a
-/// session Adobe Pass opened, a redirect, a poll timer, a poll's answer — and carries out
-/// the actions it returns, in order: deliver a callback, start or cancel the partner
-/// picker, create a session, open the login page, set or cancel a poll timer, fetch the
-/// profile for a code, store a profile, end the authentication.
+/// It knows which call each flow belongs to (``owner``: the last call that carried the
+/// flow on), so every callback it asks for names the call it ends.
 ///
 /// Its one invariant: **an authentication that has begun ends exactly once, and a
 /// `getAuthorization` waiting for it always gets its own terminal callback.** Every
 /// transition that abandons a flow returns the callbacks that flow still owes:
 /// - a picker that is open is cancelled and its `dismissTVProviderDialog` delivered;
+/// - a session being opened (`POST sessions` under way) ends with its own caller's
+///   `setAuthenticationStatus(0, …)`, since that caller has had no answer yet;
 /// - an authentication in the SDK's hands (picker open, a code being polled) ends with
 ///   the abandoning call's own `setAuthenticationStatus` when that call ends in one
 ///   (`setSelectedProvider(nil)`, `logout`, a new `getAuthentication` or
@@ -23,7 +24,7 @@ import Foundation
 /// - a logout page still waiting for its redirect ends with the logout's
 ///   `setAuthenticationStatus(0, USER_NOT_AUTHENTICATED_ERROR)`.
 struct AuthenticationStateMachine: Sendable {
-    /// The states between facade calls.
+    /// The states between events.
     enum State: Sendable, Equatable {
         /// Nothing is waiting.
         case idle
@@ -32,23 +33,42 @@ struct AuthenticationStateMachine: Sendable {
         /// The partner sign-in (permission prompt, system picker, exchange) runs as a child
         /// task; `dialog` is the picker while it is on screen.
         case signingInThroughPartner(FlowID, dialog: TVProviderDialog?)
-        /// `POST sessions` for this MVPD is under way.
-        case openingSession(FlowID, mvpd: String)
+        /// `POST sessions` for this MVPD is under way, or the profile of its `authorize` answer.
+        case openingSession(FlowID, mvpd: String, step: SessionStep)
         /// `navigateToUrl` opened the MVPD login page; the app answers with `handleExternalURL`.
         case awaitingRedirect(FlowID, AuthenticationSession)
         /// Waiting for the session's profile: a second-screen code, or after the redirect.
         case polling(FlowID, ProfilePolling)
+        /// The logout request for this profile (removed from the device already) is under way.
+        case loggingOut(Ticket, StoredProfile)
         /// `navigateToUrl` opened the MVPD logout page; `handleExternalURL` completes the logout.
         case awaitingLogoutRedirect
+    }
+
+    /// How far a session being opened has come.
+    enum SessionStep: Sendable, Equatable {
+        /// `POST sessions` is under way.
+        case creating
+        /// The session answered `authorize`: its profile is being fetched; `note` is the
+        /// status the sign-in carries (N011 for TempPass, N010 for a degraded MVPD).
+        case fetchingProfile(note: AdvancedStatus?)
     }
 
     /// Who asked for authentication.
     enum Caller: Sendable, Equatable {
         /// `getAuthentication`: ends in `setAuthenticationStatus`.
-        case getAuthentication
+        case getAuthentication(CallID?)
         /// `getAuthorization` of a user who is not authenticated: ends in `setToken` or
         /// `tokenRequestFailed`, after the authentication.
         case getAuthorization(PendingAuthorization)
+
+        /// The call the callbacks of the request belong to.
+        var call: CallID? {
+            switch self {
+            case .getAuthentication(let call): call
+            case .getAuthorization(let pending): pending.owner
+            }
+        }
     }
 
     /// Where the MVPD login happens.
@@ -73,77 +93,107 @@ struct AuthenticationStateMachine: Sendable {
         case failed(AdvancedStatus)
     }
 
-    /// One thing for the engine to do.
+    /// Why a session being opened is abandoned: by which call, and so with which code its
+    /// own caller's `setAuthenticationStatus` ends.
+    enum Abandonment: Sendable, Equatable {
+        /// `setSelectedProvider(nil)`: the user backed out.
+        case backedOut
+        /// A new `getAuthentication` or `setSelectedProvider`.
+        case replaced
+        /// `logout`.
+        case loggedOut
+        /// `setRequestor` for another requestor.
+        case requestorChanged
+    }
+
+    /// One thing for the engine to do. Callbacks name the call they belong to.
     enum Action: Sendable, Equatable {
         /// Deliver `status(_:)`.
-        case status(AdvancedStatus)
+        case status(AdvancedStatus, to: CallID?)
         /// Deliver `setAuthenticationStatus`.
-        case setAuthenticationStatus(Int32, errorCode: String)
-        /// Deliver `tokenRequestFailed(resource, USER_NOT_AUTHENTICATED_ERROR, description)`.
+        case setAuthenticationStatus(Int32, errorCode: String, to: CallID?)
+        /// Deliver `tokenRequestFailed(resource, USER_NOT_AUTHENTICATED_ERROR, description)`
+        /// to the authorization's own call.
         case tokenRequestFailed(PendingAuthorization, description: String)
         /// Deliver `presentTVProviderDialog`.
-        case presentPicker(TVProviderDialog)
+        case presentPicker(TVProviderDialog, to: CallID?)
         /// Deliver `dismissTVProviderDialog`.
-        case dismissPicker(TVProviderDialog)
+        case dismissPicker(TVProviderDialog, to: CallID?)
         /// Deliver `displayProviderDialog` with the requestor's MVPDs.
-        case showProviderDialog
+        case showProviderDialog(to: CallID?)
         /// Start the partner sign-in child task.
         case startPartnerSignIn(FlowID, PickerFilter?)
         /// Cancel the partner sign-in child task.
         case cancelPartnerSignIn(FlowID)
-        /// `POST sessions` for the MVPD (or use the session a partner fallback opened), then
-        /// report with ``AuthenticationStateMachine/loginNeeded(_:session:url:displayName:screen:now:)``,
-        /// ``AuthenticationStateMachine/signedInDirectly(_:profile:status:)`` or
-        /// ``AuthenticationStateMachine/sessionFailed(_:status:)``.
+        /// Deliver `sendTrackingData(…, TRACKING_GET_SELECTED_PROVIDER)` for the MVPD chosen.
+        case trackProviderSelection(mvpd: String, to: CallID?)
+        /// `POST sessions` for the MVPD, unless the partner fallback already opened one
+        /// (`opened`: then its answer is handled at once).
         case createSession(FlowID, mvpd: String, opened: SessionAction?)
-        /// Deliver `navigateToUrl` for the MVPD login page.
-        case openLoginPage(url: String, mvpd: String)
+        /// Fetch the profile of an `authorize` session answer.
+        case fetchSessionProfile(FlowID, mvpd: String)
+        /// Stop waiting for the session requests of `flow`.
+        case cancelSession(FlowID)
+        /// Deliver `navigateToUrl` for the MVPD's login (or logout) page.
+        case openPage(url: String, mvpd: String, to: CallID?)
         /// Set the poll timer for this instant.
         case waitForPoll(FlowID, until: Date)
         /// Cancel the poll timer and any poll in flight.
         case stopPolling(FlowID)
         /// `GET profiles/code/{code}`, then report with ``AuthenticationStateMachine/profileAnswered(_:answer:profile:failure:now:)``.
         case fetchProfile(FlowID, AuthenticationSession)
-        /// Store this profile.
-        case store(StoredProfile)
+        /// Store this profile (a new sign-in).
+        case store(StoredProfile, to: CallID?)
         /// Authentication succeeded: tracking, `setAuthenticationStatus(1, "")` (`cached`:
         /// an existing profile answered), then the waiting authorization, if any.
-        case succeed(pending: PendingAuthorization?, cached: Bool)
+        case succeed(pending: PendingAuthorization?, cached: Bool, to: CallID?)
         /// Authentication failed: the status, tracking, `setAuthenticationStatus(0, code)`,
         /// then `tokenRequestFailed` for the waiting authorization, if any.
-        case fail(AdvancedStatus?, errorCode: String, pending: PendingAuthorization?)
+        case fail(AdvancedStatus?, errorCode: String, pending: PendingAuthorization?, to: CallID?)
         /// Report the current authentication without changing it (`setAuthenticationStatus`).
-        case reportCurrentAuthentication
-
-        /// The flow the action carries on, if any.
-        var flow: FlowID? {
-            switch self {
-            case .startPartnerSignIn(let flow, _), .cancelPartnerSignIn(let flow), .createSession(let flow, _, _),
-                 .waitForPoll(let flow, _), .stopPolling(let flow), .fetchProfile(let flow, _):
-                flow
-            default:
-                nil
-            }
-        }
+        case reportCurrentAuthentication(to: CallID?)
     }
 
     private(set) var state: State = .idle
     /// The authorization waiting for this authentication.
     private(set) var pendingAuthorization: PendingAuthorization?
+    /// The call the flow in progress belongs to: the last call that carried it on.
+    private(set) var owner: CallID?
     private var flowCounter: UInt64 = 0
 
     /// The flow the SDK is driving, if any: answers for any other are stale.
     var currentFlow: FlowID? {
         switch state {
-        case .signingInThroughPartner(let id, _), .openingSession(let id, _), .awaitingRedirect(let id, _), .polling(let id, _): id
-        case .idle, .choosingProvider, .awaitingLogoutRedirect: nil
+        case .signingInThroughPartner(let id, _), .openingSession(let id, _, _), .awaitingRedirect(let id, _), .polling(let id, _): id
+        case .idle, .choosingProvider, .loggingOut, .awaitingLogoutRedirect: nil
         }
+    }
+
+    /// The logout request under way and the profile it ends, if any.
+    var logoutInFlight: (ticket: Ticket, profile: StoredProfile)? {
+        if case .loggingOut(let ticket, let profile) = state { return (ticket, profile) }
+        return nil
     }
 
     /// The code being polled, if any.
     var polling: ProfilePolling? {
         if case .polling(_, let polling) = state { return polling }
         return nil
+    }
+
+    /// Whether a request of the session or of the logout is under way: the calls made
+    /// meanwhile wait for its answer (or abandon the session, see ``abandonOpeningSession(_:)``).
+    var awaitsServer: Bool {
+        switch state {
+        case .openingSession, .loggingOut: true
+        case .idle, .choosingProvider, .signingInThroughPartner, .awaitingRedirect, .polling, .awaitingLogoutRedirect: false
+        }
+    }
+
+    /// Whether a session is being opened.
+    var isOpeningSession: Bool {
+        if case .openingSession = state { return true }
+        return false
     }
 
     private mutating func newFlow() -> FlowID {
@@ -156,16 +206,14 @@ struct AuthenticationStateMachine: Sendable {
     /// `getAuthentication` (or `getAuthorization`'s authentication) once the requestor is
     /// ready. `authenticated`: a valid profile exists; `viaPartner`: the partner framework
     /// signs in (else the app's provider dialog).
-    ///
-    /// Ask ``rejection(of:)`` first: a request refused because another flow is open needs
-    /// no further look at the user's profile.
     mutating func authenticationRequested(by caller: Caller, authenticated: Bool, forced: Bool, viaPartner: Bool, filter: PickerFilter?) -> [Action] {
         if let refused = rejection(of: caller) { return refused }
         var actions = endOpenFlow()
         if case .getAuthorization(let pending) = caller { pendingAuthorization = pending }
+        owner = caller.call
         if authenticated && !forced {
             state = .idle
-            actions.append(.succeed(pending: takePending(), cached: true))
+            actions.append(.succeed(pending: takePending(), cached: true, to: caller.call))
             return actions
         }
         if viaPartner {
@@ -174,7 +222,7 @@ struct AuthenticationStateMachine: Sendable {
             actions.append(.startPartnerSignIn(flow, filter))
         } else {
             state = .choosingProvider
-            actions.append(.showProviderDialog)
+            actions.append(.showProviderDialog(to: caller.call))
         }
         return actions
     }
@@ -204,11 +252,11 @@ struct AuthenticationStateMachine: Sendable {
             message = "An authentication flow is already waiting for the application: finish it with setSelectedProvider(_:), or cancel it with setSelectedProvider(nil)."
         }
         switch caller {
-        case .getAuthentication:
-            return [.status(StatusCatalog.status(.n500, message: message)),
-                    .setAuthenticationStatus(ACCESS_ENABLER_STATUS_ERROR, errorCode: GENERIC_AUTHENTICATION_ERROR)]
+        case .getAuthentication(let call):
+            return [.status(StatusCatalog.status(.n500, message: message), to: call),
+                    .setAuthenticationStatus(ACCESS_ENABLER_STATUS_ERROR, errorCode: GENERIC_AUTHENTICATION_ERROR, to: call)]
         case .getAuthorization(let pending):
-            return [.status(StatusCatalog.status(.n500, message: message + " getAuthorization(\(pending.resource)) was refused.")),
+            return [.status(StatusCatalog.status(.n500, message: message + " getAuthorization(\(pending.resource)) was refused."), to: pending.owner),
                     .tokenRequestFailed(pending, description: "An authentication flow is already in progress.")]
         }
     }
@@ -216,18 +264,25 @@ struct AuthenticationStateMachine: Sendable {
     /// Ends whatever flow is open: a partner sign-in is cancelled and its picker closed, a
     /// code is never polled again, a logout page's redirect is no longer awaited (that
     /// logout ends now, with its status). A waiting authorization is the caller's to decide:
-    /// a new flow carries it on, a call that ends everything fails it.
+    /// a new flow carries it on, a call that ends everything fails it. A session being opened
+    /// or a logout under way is never ended here: the engine's state machine lets no call
+    /// reach this machine meanwhile but those that abandon the session first.
     private mutating func endOpenFlow() -> [Action] {
         var actions: [Action] = []
         switch state {
         case .signingInThroughPartner(let flow, let dialog):
             actions.append(.cancelPartnerSignIn(flow))
-            if let dialog { actions.append(.dismissPicker(dialog)) }
+            if let dialog { actions.append(.dismissPicker(dialog, to: owner)) }
         case .polling(let flow, _):
             actions.append(.stopPolling(flow))
         case .awaitingLogoutRedirect:
-            actions.append(.setAuthenticationStatus(ACCESS_ENABLER_STATUS_ERROR, errorCode: USER_NOT_AUTHENTICATED_ERROR))
-        case .idle, .choosingProvider, .openingSession, .awaitingRedirect:
+            actions.append(.setAuthenticationStatus(ACCESS_ENABLER_STATUS_ERROR, errorCode: USER_NOT_AUTHENTICATED_ERROR, to: owner))
+        case .openingSession:
+            actions += abandonOpeningSession(.replaced)
+        case .loggingOut:
+            // The local profile is gone already; the logout ends without Adobe's answer.
+            actions.append(.setAuthenticationStatus(ACCESS_ENABLER_STATUS_ERROR, errorCode: USER_NOT_AUTHENTICATED_ERROR, to: owner))
+        case .idle, .choosingProvider, .awaitingRedirect:
             break
         }
         state = .idle
@@ -245,36 +300,37 @@ struct AuthenticationStateMachine: Sendable {
     mutating func pickerPresented(_ flow: FlowID, _ dialog: TVProviderDialog) -> [Action] {
         guard case .signingInThroughPartner(flow, _) = state else { return [] }
         state = .signingInThroughPartner(flow, dialog: dialog)
-        return [.presentPicker(dialog)]
+        return [.presentPicker(dialog, to: owner)]
     }
 
     /// The system picker closed.
     mutating func pickerDismissed(_ flow: FlowID, _ dialog: TVProviderDialog) -> [Action] {
         guard case .signingInThroughPartner(flow, _) = state else { return [] }
         state = .signingInThroughPartner(flow, dialog: nil)
-        return [.dismissPicker(dialog)]
+        return [.dismissPicker(dialog, to: owner)]
     }
 
     /// The partner sign-in child task ended.
     mutating func partnerSignInFinished(_ flow: FlowID, _ outcome: PartnerSignInOutcome) -> [Action] {
         guard case .signingInThroughPartner(flow, let dialog) = state else { return [] }
-        var actions: [Action] = dialog.map { [.dismissPicker($0)] } ?? []
+        var actions: [Action] = dialog.map { [.dismissPicker($0, to: owner)] } ?? []
         switch outcome {
         case .showProviderDialog(let status):
             state = .choosingProvider
-            if let status { actions.append(.status(status)) }
-            actions.append(.showProviderDialog)
+            if let status { actions.append(.status(status, to: owner)) }
+            actions.append(.showProviderDialog(to: owner))
         case .regularLogin(let mvpd, let opened):
-            state = .openingSession(flow, mvpd: mvpd)
+            state = .openingSession(flow, mvpd: mvpd, step: .creating)
+            actions.append(.trackProviderSelection(mvpd: mvpd, to: owner))
             actions.append(.createSession(flow, mvpd: mvpd, opened: opened))
         case .signedIn(let profile, let status):
             state = .idle
-            actions.append(.store(profile))
-            if let status { actions.append(.status(status)) }
-            actions.append(.succeed(pending: takePending(), cached: false))
+            actions.append(.store(profile, to: owner))
+            if let status { actions.append(.status(status, to: owner)) }
+            actions.append(.succeed(pending: takePending(), cached: false, to: owner))
         case .failed(let status):
             state = .idle
-            actions.append(.fail(status, errorCode: GENERIC_AUTHENTICATION_ERROR, pending: takePending()))
+            actions.append(.fail(status, errorCode: GENERIC_AUTHENTICATION_ERROR, pending: takePending(), to: owner))
         }
         return actions
     }
@@ -282,78 +338,110 @@ struct AuthenticationStateMachine: Sendable {
     // MARK: The provider choice and the session
 
     /// `setSelectedProvider` with a known MVPD (`nil`: the user backed out). An unknown MVPD
-    /// is refused by the engine before it gets here: it changes nothing.
-    mutating func providerSelected(_ mvpd: String?) -> [Action] {
+    /// is refused before it gets here: it changes nothing.
+    mutating func providerSelected(_ mvpd: String?, by call: CallID?) -> [Action] {
         guard let mvpd else {
             var actions = endOpenFlow()
             let pending = takePending()
-            actions.append(.status(StatusCatalog.status(.n005, message: "The user cancelled provider selection.")))
-            actions.append(.setAuthenticationStatus(ACCESS_ENABLER_STATUS_ERROR, errorCode: PROVIDER_NOT_SELECTED_ERROR))
+            owner = nil
+            actions.append(.status(StatusCatalog.status(.n005, message: "The user cancelled provider selection."), to: call))
+            actions.append(.setAuthenticationStatus(ACCESS_ENABLER_STATUS_ERROR, errorCode: PROVIDER_NOT_SELECTED_ERROR, to: call))
             if let pending { actions.append(.tokenRequestFailed(pending, description: "Authentication was cancelled.")) }
             return actions
         }
         var actions = endOpenFlow()
         let flow = newFlow()
-        state = .openingSession(flow, mvpd: mvpd)
+        owner = call
+        state = .openingSession(flow, mvpd: mvpd, step: .creating)
+        actions.append(.trackProviderSelection(mvpd: mvpd, to: call))
         actions.append(.createSession(flow, mvpd: mvpd, opened: nil))
         return actions
+    }
+
+    /// The session answered `authorize` (TempPass, degradation, an existing profile): its
+    /// profile is fetched next; `note` is the status the sign-in will carry.
+    mutating func sessionNeedsProfile(_ flow: FlowID, note: AdvancedStatus?) -> [Action] {
+        guard case .openingSession(flow, let mvpd, .creating) = state else { return [] }
+        state = .openingSession(flow, mvpd: mvpd, step: .fetchingProfile(note: note))
+        return [.fetchSessionProfile(flow, mvpd: mvpd)]
     }
 
     /// The session needs a login: on this device (the login page) or on a second screen
     /// (status `REGCODE` with the code, then polling).
     mutating func loginNeeded(_ flow: FlowID, session: AuthenticationSession, url: String, displayName: String, screen: LoginScreen, now: Date) -> [Action] {
-        guard case .openingSession(flow, _) = state else { return [] }
+        guard case .openingSession(flow, _, _) = state else { return [] }
         switch screen {
         case .thisDevice:
             state = .awaitingRedirect(flow, session)
-            return [.openLoginPage(url: url, mvpd: session.mvpd)]
+            return [.openPage(url: url, mvpd: session.mvpd, to: owner)]
         case .secondScreen(let interval):
             let polling = ProfilePolling(session: session, origin: .secondScreen, interval: interval, now: now)
             state = .polling(flow, polling)
             let message = "Sign in with \(displayName) on a second screen: on a phone or computer, open the sign-in page and enter the code \(session.code). This device checks for the sign-in every \(Int(polling.interval)) s until the code expires."
-            return [.status(StatusCatalog.status(.regcode, message: message, details: session.code)), action(for: polling.firstStep, flow: flow, polling: polling)]
+            return [.status(StatusCatalog.status(.regcode, message: message, details: session.code), to: owner), action(for: polling.firstStep, flow: flow, polling: polling)]
         }
     }
 
-    /// The session answered `authorize`/`direct` (TempPass, degradation, an existing
-    /// profile) and the engine fetched this profile.
-    mutating func signedInDirectly(_ flow: FlowID, profile: StoredProfile, status: AdvancedStatus?) -> [Action] {
-        guard case .openingSession(flow, _) = state else { return [] }
+    /// The session's profile arrived: signed in, with the note of the session's answer.
+    mutating func signedInDirectly(_ flow: FlowID, profile: StoredProfile) -> [Action] {
+        guard case .openingSession(flow, _, .fetchingProfile(let note)) = state else { return [] }
         state = .idle
-        var actions: [Action] = [.store(profile)]
-        if let status { actions.append(.status(status)) }
-        actions.append(.succeed(pending: takePending(), cached: false))
+        var actions: [Action] = [.store(profile, to: owner)]
+        if let note { actions.append(.status(note, to: owner)) }
+        actions.append(.succeed(pending: takePending(), cached: false, to: owner))
         return actions
     }
 
     /// The session could not be opened or continued.
     mutating func sessionFailed(_ flow: FlowID, status: AdvancedStatus) -> [Action] {
-        guard case .openingSession(flow, _) = state else { return [] }
+        guard case .openingSession(flow, _, _) = state else { return [] }
         state = .idle
-        return [.fail(status, errorCode: GENERIC_AUTHENTICATION_ERROR, pending: takePending())]
+        return [.fail(status, errorCode: GENERIC_AUTHENTICATION_ERROR, pending: takePending(), to: owner)]
+    }
+
+    /// A call abandons the session being opened before Adobe Pass answered: its requests
+    /// are cancelled, and the call that asked for it — which has had no answer yet — ends
+    /// now, with a status that says why. A waiting authorization stays for the abandoning
+    /// call to decide (a new flow carries it on; logout, setRequestor and backing out fail it).
+    mutating func abandonOpeningSession(_ reason: Abandonment) -> [Action] {
+        guard case .openingSession(let flow, let mvpd, _) = state else { return [] }
+        state = .idle
+        let (id, code, why): (StatusID, String, String) = switch reason {
+        case .backedOut: (.n005, PROVIDER_NOT_SELECTED_ERROR, "the user backed out (setSelectedProvider(nil))")
+        case .replaced: (.n500, GENERIC_AUTHENTICATION_ERROR, "a new authentication replaced it")
+        case .loggedOut: (.n500, USER_NOT_AUTHENTICATED_ERROR, "the user logged out")
+        case .requestorChanged: (.n500, GENERIC_AUTHENTICATION_ERROR, "setRequestor changed the requestor; call getAuthentication() again")
+        }
+        let message = "The authentication session for \(mvpd) was abandoned before Adobe Pass answered: \(why)."
+        return [.cancelSession(flow),
+                .status(StatusCatalog.status(id, message: message), to: owner),
+                .setAuthenticationStatus(ACCESS_ENABLER_STATUS_ERROR, errorCode: code, to: owner)]
     }
 
     // MARK: Redirect and polling
 
     /// `handleExternalURL` with a URL under the redirect URL.
-    mutating func redirectReceived(now: Date, pollInterval: TimeInterval) -> [Action] {
+    mutating func redirectReceived(now: Date, pollInterval: TimeInterval, by call: CallID?) -> [Action] {
         switch state {
         case .awaitingRedirect(let flow, let session):
             // REST API V2 (FAQ authentication 14): poll from the moment the redirect is reached.
             let polling = ProfilePolling(session: session, origin: .redirect, interval: pollInterval, now: now)
             state = .polling(flow, polling)
+            owner = call
             return [action(for: polling.firstStep, flow: flow, polling: polling)]
         case .polling(let flow, var polling):
             // Already waiting for this session's profile: a redirect means "look now".
+            owner = call
             guard let step = polling.pollNow() else { return [] }
             state = .polling(flow, polling)
             return [.stopPolling(flow), action(for: step, flow: flow, polling: polling)]
         case .awaitingLogoutRedirect:
             state = .idle
-            return [.setAuthenticationStatus(ACCESS_ENABLER_STATUS_ERROR, errorCode: USER_NOT_AUTHENTICATED_ERROR)]
-        case .idle, .choosingProvider, .signingInThroughPartner, .openingSession:
-            return [.status(StatusCatalog.status(.n130, message: "handleExternalURL was called but no login or logout is waiting for a redirect; nothing changed.")),
-                    .reportCurrentAuthentication]
+            owner = nil
+            return [.setAuthenticationStatus(ACCESS_ENABLER_STATUS_ERROR, errorCode: USER_NOT_AUTHENTICATED_ERROR, to: call)]
+        case .idle, .choosingProvider, .signingInThroughPartner, .openingSession, .loggingOut:
+            return [.status(StatusCatalog.status(.n130, message: "handleExternalURL was called but no login or logout is waiting for a redirect; nothing changed."), to: call),
+                    .reportCurrentAuthentication(to: call)]
         }
     }
 
@@ -373,11 +461,11 @@ struct AuthenticationStateMachine: Sendable {
         state = .polling(flow, polling)
         if step == .signedIn, let profile {
             state = .idle
-            return [.store(profile), .succeed(pending: takePending(), cached: false)]
+            return [.store(profile, to: owner), .succeed(pending: takePending(), cached: false, to: owner)]
         }
         if step == .sessionGone || step == .failed, let failure {
             state = .idle
-            return [.fail(failure, errorCode: GENERIC_AUTHENTICATION_ERROR, pending: takePending())]
+            return [.fail(failure, errorCode: GENERIC_AUTHENTICATION_ERROR, pending: takePending(), to: owner)]
         }
         return [action(for: step, flow: flow, polling: polling)]
     }
@@ -392,25 +480,34 @@ struct AuthenticationStateMachine: Sendable {
             let message = step == .expired
                 ? "The sign-in for code \(session.code) (\(session.mvpd)) was not completed before the code expired. Start again with getAuthentication()."
                 : "Adobe Pass no longer knows the authentication session of code \(session.code) (\(session.mvpd)). Start again with getAuthentication()."
-            return .fail(StatusCatalog.status(.n130, message: message, details: session.code), errorCode: GENERIC_AUTHENTICATION_ERROR, pending: takePending())
+            return .fail(StatusCatalog.status(.n130, message: message, details: session.code), errorCode: GENERIC_AUTHENTICATION_ERROR, pending: takePending(), to: owner)
         }
     }
 
     // MARK: Logout and requestor changes
 
     /// `logout` starts: whatever is open ends (the logout's own `setAuthenticationStatus`
-    /// ends an authentication in progress); a waiting authorization fails.
-    mutating func logoutRequested() -> [Action] {
+    /// ends an authentication in progress); a waiting authorization fails. With
+    /// `request`, the logout request for that profile goes out and the logout waits for
+    /// its answer (``logoutAnswered(_:openingPage:)``); without, it ends with the caller's
+    /// own callbacks, which the engine's state machine delivers.
+    mutating func logoutRequested(by call: CallID?, request: (Ticket, StoredProfile)?) -> [Action] {
         var actions = endOpenFlow()
         if let pending = takePending() {
             actions.append(.tokenRequestFailed(pending, description: "The user logged out before \(pending.resource) could be authorized."))
         }
+        owner = call
+        if let (ticket, profile) = request { state = .loggingOut(ticket, profile) }
         return actions
     }
 
-    /// The logout opened the MVPD logout page; `handleExternalURL` completes it.
-    mutating func logoutPageOpened() {
-        state = .awaitingLogoutRedirect
+    /// The logout request `ticket` answered: on to the MVPD logout page (`openingPage`,
+    /// completed by `handleExternalURL`), or over. `false` when `ticket` is not the logout
+    /// under way (its callbacks then belong to nobody). The logout's call is ``owner``.
+    mutating func logoutAnswered(_ ticket: Ticket, openingPage: Bool) -> Bool {
+        guard case .loggingOut(ticket, _) = state else { return false }
+        state = openingPage ? .awaitingLogoutRedirect : .idle
+        return true
     }
 
     /// `setRequestor` starts. A login page or provider dialog of the same requestor
@@ -419,21 +516,29 @@ struct AuthenticationStateMachine: Sendable {
     /// everything of another requestor.
     mutating func requestorChanged(sameRequestor: Bool) -> [Action] {
         switch state {
-        case .choosingProvider, .awaitingRedirect, .openingSession:
+        case .choosingProvider, .awaitingRedirect:
             if sameRequestor { return [] }
         case .idle:
             return []
+        case .openingSession:
+            // Another requestor's setRequestor abandons the session as it arrives.
+            var actions = abandonOpeningSession(.requestorChanged)
+            if let pending = takePending() {
+                actions.append(.tokenRequestFailed(pending, description: "setRequestor ended the authentication \(pending.resource) was waiting for."))
+            }
+            return actions
         default:
             break
         }
         let ownsAuthentication: Bool = switch state {
-        case .signingInThroughPartner, .polling, .openingSession: true
+        case .signingInThroughPartner, .polling: true
         default: false
         }
+        let flowOwner = owner
         var actions = endOpenFlow()
         if ownsAuthentication {
-            actions.append(.status(StatusCatalog.status(.n500, message: "setRequestor ended the authentication that was under way; call getAuthentication() again.")))
-            actions.append(.setAuthenticationStatus(ACCESS_ENABLER_STATUS_ERROR, errorCode: GENERIC_AUTHENTICATION_ERROR))
+            actions.append(.status(StatusCatalog.status(.n500, message: "setRequestor ended the authentication that was under way; call getAuthentication() again."), to: flowOwner))
+            actions.append(.setAuthenticationStatus(ACCESS_ENABLER_STATUS_ERROR, errorCode: GENERIC_AUTHENTICATION_ERROR, to: flowOwner))
         }
         if let pending = takePending() {
             actions.append(.tokenRequestFailed(pending, description: "setRequestor ended the authentication \(pending.resource) was waiting for."))

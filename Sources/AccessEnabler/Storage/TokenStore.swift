@@ -271,6 +271,11 @@ final class TokenStore: @unchecked Sendable {
 
     // MARK: - Authorizations
 
+    /// The media tokens stored for `requestor`, by resource, expired or not.
+    func authorizations(requestor: String) -> [String: StoredAuthorization] {
+        stateLock.withLock { snapshot.requestors[requestor]?.authorizations ?? [:] }
+    }
+
     /// The media token stored for `resource`, expired or not.
     func authorization(requestor: String, resource: String) -> StoredAuthorization? {
         stateLock.withLock { snapshot.requestors[requestor]?.authorizations[resource] }

@@ -1,0 +1,72 @@
+import Foundation
+
+extension EntitlementEngine {
+    /// Runs `work` as a child task for the machine's request `ticket`; its answer comes
+    /// back as an event.
+    func startRequest(_ ticket: Ticket, _ work: @escaping @Sendable () async -> EngineEvent) {
+        startChild(.request(ticket), work)
+    }
+
+    /// Runs `work` as a child task under `key`; unless the child is cancelled meanwhile,
+    /// the event it returns is posted to the mailbox. A child already under `key` is
+    /// cancelled.
+    func startChild(_ key: EngineChildren.Key, _ work: @escaping @Sendable () async -> EngineEvent) {
+        let token = mailbox.activity.childStarted()
+        let task = Self.spawn(posting: work, to: mailbox, token: token)
+        if let replaced = children.started(EngineChildren.Child(task: task, token: token, isTimer: false), as: key) {
+            EngineChildren.cancel(replaced, activity: mailbox.activity)
+        }
+    }
+
+    /// The child task itself, started outside the engine's isolation: it never needs the
+    /// engine (the mailbox and the tracker are thread-safe), so it costs no hop onto the
+    /// engine's executor, neither to start nor to end.
+    private nonisolated static func spawn(
+        posting work: @escaping @Sendable () async -> EngineEvent, to mailbox: EngineMailbox, token: UInt64
+    ) -> Task<Void, Never> {
+        Task {
+            let event = await work()
+            if !Task.isCancelled { mailbox.post(event) }
+            mailbox.activity.childEnded(token)
+        }
+    }
+
+    /// Runs the interactive partner sign-in as a child task; its picker and its outcome
+    /// come back as events, so the engine keeps answering other calls meanwhile.
+    func startPartnerSignIn(_ flow: FlowID, filter: PickerFilter?, catalog: RequestorCatalog) {
+        guard let signIn = partnerSignIn(catalog) else {
+            return mailbox.post(.partnerSignInFinished(flow, .showProviderDialog(nil)))
+        }
+        let mailbox = mailbox
+        startChild(.partnerSignIn(flow)) {
+            .partnerSignInFinished(flow, await signIn.interactive(
+                filter: filter,
+                presented: { mailbox.post(.pickerPresented(flow, $0)) },
+                dismissed: { mailbox.post(.pickerDismissed(flow, $0)) }))
+        }
+    }
+
+    /// Sets the poll timer of `flow` on the configuration's clock.
+    func setPollTimer(_ flow: FlowID, until deadline: Date) {
+        let token = mailbox.activity.timerSet(for: deadline)
+        let task = Self.spawnTimer(flow, until: deadline, sleeper: sleeper, mailbox: mailbox, token: token)
+        if let replaced = children.started(EngineChildren.Child(task: task, token: token, isTimer: true), as: .pollTimer(flow)) {
+            EngineChildren.cancel(replaced, activity: mailbox.activity)
+        }
+    }
+
+    /// The poll timer's task, outside the engine's isolation.
+    private nonisolated static func spawnTimer(
+        _ flow: FlowID, until deadline: Date, sleeper: any Sleeper, mailbox: EngineMailbox, token: UInt64
+    ) -> Task<Void, Never> {
+        Task {
+            do throws(CancellationError) {
+                try await sleeper.sleep(until: deadline)
+            } catch {
+                mailbox.activity.timerEnded(token)
+                return
+            }
+            mailbox.activity.timerFired(token) { mailbox.postCounted(.pollDue(flow)) }
+        }
+    }
+}

@@ -1,0 +1,117 @@
+import Foundation
+
+/// Authorization calls that arrived together (an app decorating a grid calls
+/// checkAuthorization for every tile), asked in as few `decisions/authorize` requests as
+/// the server's limit allows, each call still answered on its own, in call order.
+///
+/// Pure: the engine's state machine gathers calls while more are waiting in the mailbox,
+/// then sends the round's requests and records their answers here; once every request has
+/// answered it renders each call's callbacks from its resource's outcome.
+struct AuthorizationRound: Sendable {
+    /// One authorization call: its resource and the call it ends.
+    struct Call: Sendable, Equatable {
+        var resource: String
+        var owner: CallID?
+    }
+
+    /// What Adobe Pass said about one resource.
+    enum Outcome: Sendable {
+        /// The resource's decision.
+        case decision(Decision)
+        /// The request that carried the resource failed as a whole.
+        case failure(RESTClientError)
+        /// The answer had no decision for the resource.
+        case missing
+    }
+
+    /// One decisions request: its resources and which attempt it is (a second one follows
+    /// a configuration refetch).
+    struct Request: Sendable, Equatable {
+        var resources: [String]
+        var attempt: Int
+    }
+
+    /// The profile the decisions are asked for (its MVPD, its service provider).
+    let profile: StoredProfile
+    /// The validated `AP-Partner-Framework-Status` the requests carry (an `appleSSO` profile).
+    let partnerStatus: PartnerFrameworkStatus?
+    /// The partner framework's answer the round was judged with, if one was needed: a call
+    /// that joins is judged with it too.
+    let snapshot: PartnerSnapshot?
+    /// The calls, in call order.
+    private(set) var calls: [Call]
+    /// Calls may still join; nothing has been sent.
+    private(set) var isGathering = true
+    /// Requests in flight, by ticket.
+    private(set) var asking: [Ticket: Request] = [:]
+    /// Requests waiting for a configuration refetch, by the refetch's ticket.
+    private(set) var refetching: [Ticket: Request] = [:]
+    /// The outcome of each resource answered so far.
+    private(set) var outcomes: [String: Outcome] = [:]
+
+    init(first call: Call, profile: StoredProfile, partnerStatus: PartnerFrameworkStatus?, snapshot: PartnerSnapshot?) {
+        calls = [call]
+        self.profile = profile
+        self.partnerStatus = partnerStatus
+        self.snapshot = snapshot
+    }
+
+    /// Adds a call that arrived while the round is gathering.
+    mutating func join(_ call: Call) {
+        calls.append(call)
+    }
+
+    /// Ends the gathering: the round's resources (each once, in call order) in requests of
+    /// at most `limit`.
+    mutating func close(limit: Int) -> [[String]] {
+        isGathering = false
+        var seen: Set<String> = []
+        let resources = calls.map(\.resource).filter { seen.insert($0).inserted }
+        return stride(from: 0, to: resources.count, by: max(1, limit)).map { Array(resources[$0..<min($0 + max(1, limit), resources.count)]) }
+    }
+
+    /// Records that `request` went out as `ticket`.
+    mutating func sent(_ request: Request, as ticket: Ticket) {
+        asking[ticket] = request
+    }
+
+    /// The request `ticket` answered; `nil` when it is not one of this round's.
+    mutating func answered(_ ticket: Ticket) -> Request? {
+        asking.removeValue(forKey: ticket)
+    }
+
+    /// Records the decisions of `request`: each resource's own, or `missing`. A request for
+    /// one resource whose answer names another takes the only decision there is.
+    mutating func record(_ decisions: [Decision], for request: Request) {
+        for resource in request.resources {
+            if let decision = decisions.first(where: { $0.resource == resource }) ?? (request.resources.count == 1 ? decisions.first : nil) {
+                outcomes[resource] = .decision(decision)
+            } else {
+                outcomes[resource] = .missing
+            }
+        }
+    }
+
+    /// Records that `request` failed as a whole.
+    mutating func record(_ error: RESTClientError, for request: Request) {
+        for resource in request.resources { outcomes[resource] = .failure(error) }
+    }
+
+    /// `request` waits for the configuration refetch `ticket`.
+    mutating func awaitRefetch(_ request: Request, as ticket: Ticket) {
+        refetching[ticket] = Request(resources: request.resources, attempt: request.attempt + 1)
+    }
+
+    /// The configuration refetch `ticket` ended; `false` when it is not one of this round's.
+    mutating func configurationRefetched(_ ticket: Ticket) -> Bool {
+        refetching[ticket] != nil
+    }
+
+    /// The request that waited for the refetch `ticket`, to send again.
+    mutating func takeRefetched(_ ticket: Ticket) -> Request? {
+        refetching.removeValue(forKey: ticket)
+    }
+
+    /// Every request has answered: each call can be told.
+    var isComplete: Bool { !isGathering && asking.isEmpty && refetching.isEmpty }
+}

@@ -1,0 +1,58 @@
+import Foundation
+
+/// What reaches the engine's state machine, one at a time in arrival order: the facade's
+/// calls, and what the child tasks found out — every answer of the network, the partner
+/// framework and the clock comes back as one of these; nothing is awaited inside a step.
+enum EngineEvent: Sendable {
+    /// A facade call; `call` identifies it for the callbacks it ends in.
+    case command(Command, call: CallID?)
+
+    // MARK: setRequestor
+
+    /// The requestor's configuration (DCR first when needed) from every service provider, merged.
+    case requestorLoaded(Ticket, Result<RequestorCatalog, RESTClientError>)
+    /// The partner framework's silent answers (permission, signed-in account).
+    case partnerAnswered(Ticket, PartnerSnapshot)
+    /// The silent exchange of a system-level sign-in ended: the profile, when it gave one.
+    case silentSignInFinished(Ticket, StoredProfile?)
+    /// The configuration fetched again after Adobe Pass advised it (`nil`: it failed).
+    case configurationRefetched(Ticket, RequestorCatalog?)
+
+    // MARK: Interactive authentication
+
+    /// The partner sign-in of `flow` opened the system picker.
+    case pickerPresented(FlowID, TVProviderDialog)
+    /// The system picker of `flow` closed.
+    case pickerDismissed(FlowID, TVProviderDialog)
+    /// The partner sign-in of `flow` ended.
+    case partnerSignInFinished(FlowID, AuthenticationStateMachine.PartnerSignInOutcome)
+    /// `POST sessions` of `flow` answered.
+    case sessionAnswered(FlowID, Result<SessionAction, RESTClientError>)
+    /// The profile of an `authorize` session answer (TempPass, degradation, an existing profile).
+    case sessionProfileAnswered(FlowID, Result<[Profile], RESTClientError>)
+    /// The poll timer of `flow` fired.
+    case pollDue(FlowID)
+    /// A poll of `flow` answered.
+    case pollAnswered(FlowID, Result<[Profile], RESTClientError>)
+
+    // MARK: Authorization, logout
+
+    /// A decisions request (authorize or preauthorize) answered.
+    case decisionsAnswered(Ticket, Result<[Decision], RESTClientError>)
+    /// The logout request answered.
+    case logoutAnswered(Ticket, Result<[LogoutAction], RESTClientError>)
+
+    // MARK: Elsewhere
+
+    /// A new registration of the application removed the sign-in of these requestors.
+    case signedOutByNewRegistration([String])
+    /// Nothing else is waiting in the mailbox: work gathered from a burst of calls goes out.
+    case mailboxDrained
+}
+
+/// Identifies one request a child task carries out for the state machine, so that an
+/// answer for work that was abandoned meanwhile is recognised and dropped.
+struct Ticket: Hashable, Sendable, CustomStringConvertible {
+    let value: UInt64
+    var description: String { "ticket#\(value)" }
+}

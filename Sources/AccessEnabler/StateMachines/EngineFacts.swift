@@ -1,0 +1,68 @@
+import Foundation
+
+/// What the state machine reads of the world when an event arrives: the clocks and what
+/// storage holds for the current requestor. The engine reads it just before each event;
+/// the machine decides from it and never reads storage itself.
+struct EngineFacts: Sendable {
+    /// The device clock: what poll timers are set on.
+    var now: Date
+    /// Adobe Pass's time as this device can tell it (the device clock corrected by the
+    /// measured difference when it is significant): profiles and tokens are judged with it.
+    var adobeNow: Date
+    /// The current requestor's profiles as stored.
+    var profiles: RequestorProfiles = .none
+    /// The current requestor's media tokens, by resource.
+    var mediaTokens: [String: StoredAuthorization] = [:]
+    /// The current requestor's cached preauthorization answers, by resource.
+    var preauthorizations: [String: StoredPreauthorization] = [:]
+    /// A significant difference between the device clock and Adobe's not yet reported
+    /// (seconds to add to the device clock), if any.
+    var unreportedClockOffset: TimeInterval?
+
+    /// The profile in force (``ProfileSelection``), expired or not.
+    var currentProfile: StoredProfile? { ProfileSelection.current(profiles, now: adobeNow) }
+}
+
+/// What the state machine knows of the configuration: fixed for the engine's life.
+struct EngineSettings: Sendable {
+    var platform: AccessEnablerConfiguration.Platform = .iOS
+    /// Where the MVPD login happens.
+    var loginScreen: AuthenticationStateMachine.LoginScreen = .thisDevice
+    /// Seconds between polls for a profile after a redirect (a second screen's interval is in `loginScreen`).
+    var pollInterval: TimeInterval = 5
+    var redirectURL: String = "adobepass://ios.app"
+    /// The base URL of the configured environment (the service provider when none is named).
+    var primaryServiceProvider = URL(string: "https://api.auth.adobe.com")!
+    /// Whether a partner framework is configured.
+    var partnerConfigured: Bool = false
+    /// At most this many resources per decisions request (`nil`: the defaults below).
+    var resourceLimit: Int?
+    /// The device identifier (`METADATA_DEVICE_ID`).
+    var deviceIdentifier: String = ""
+    /// The fields of the tracking events.
+    var tracking: TrackingFields = TrackingFields(platform: .iOS)
+
+    /// Resources per authorization request when no limit is configured: Adobe Pass's usual
+    /// limit ("usually up to 5").
+    static let defaultAuthorizationLimit = 5
+
+    /// At most this many resources per `decisions/authorize` request.
+    var authorizationLimit: Int { max(1, resourceLimit ?? Self.defaultAuthorizationLimit) }
+    /// At most this many per `decisions/preauthorize` request (`nil`: one request, and the
+    /// server refuses too many with P100).
+    var preauthorizationLimit: Int? { resourceLimit.map { max(1, $0) } }
+}
+
+/// The requestor as the last setRequestor left it, for synchronous readers.
+struct RequestorStanding: Sendable {
+    /// The state of `setRequestor`.
+    enum State: Sendable, Equatable {
+        case notSet
+        case ready
+        case failed(AdvancedStatus)
+    }
+
+    var requestorID: String?
+    var state: State = .notSet
+    var catalog: RequestorCatalog?
+}

@@ -1,0 +1,258 @@
+import Foundation
+
+extension EngineStateMachine {
+    // MARK: Calls
+
+    /// `checkAuthentication`: answered from storage and the cached configuration, with no
+    /// network call; the partner framework is asked only when no regular profile decides.
+    mutating func checkAuthentication(call: CallID?, _ step: inout Step) {
+        if let problem = requestorProblem {
+            for callback in AuthenticationCheck.callbacks(requestorProblem: problem) { step.deliver(callback, to: call) }
+            return
+        }
+        withVerdict(.checkAuthentication(call: call), &step)
+    }
+
+    /// `getAuthentication` in all its forms.
+    mutating func getAuthentication(forced: Bool, filter: PickerFilter?, call: CallID?, _ step: inout Step) {
+        if let problem = requestorProblem {
+            step.deliver(.status(problem), to: call)
+            step.deliver(.setAuthenticationStatus(ACCESS_ENABLER_STATUS_ERROR, errorCode: GENERIC_AUTHENTICATION_ERROR), to: call)
+            return
+        }
+        // A request refused because another flow is open needs no look at the user's profile.
+        if let refused = authentication.rejection(of: .getAuthentication(call)) { return perform(refused, &step) }
+        withVerdict(.getAuthentication(forced: forced, filter: filter, call: call), &step)
+    }
+
+    /// `setSelectedProvider`: `nil` backs out, an unknown id is refused, a known one starts
+    /// an authentication session.
+    mutating func setSelectedProvider(_ id: String?, call: CallID?, _ step: inout Step) {
+        if let problem = requestorProblem {
+            step.deliver(.status(problem), to: call)
+            step.deliver(.setAuthenticationStatus(ACCESS_ENABLER_STATUS_ERROR, errorCode: GENERIC_AUTHENTICATION_ERROR), to: call)
+            return
+        }
+        if let id, catalog?.mvpdsByID[id] == nil {
+            let choices = (catalog?.mvpds ?? []).map(\.id).joined(separator: ", ")
+            step.deliver(.status(StatusCatalog.status(.n500, message: "setSelectedProvider was given \(id), which is not an MVPD of requestor \(standing.requestorID ?? "?"). Choose one of: \(choices).")), to: call)
+            step.deliver(.setAuthenticationStatus(ACCESS_ENABLER_STATUS_ERROR, errorCode: PROVIDER_NOT_AVAILABLE_ERROR), to: call)
+            return
+        }
+        perform(authentication.providerSelected(id, by: call), &step)
+    }
+
+    /// `handleExternalURL`: completes a login (the profile by code, polled until it is
+    /// there) or a logout.
+    mutating func handleExternalURL(_ url: String, call: CallID?, _ step: inout Step) {
+        guard RedirectURLMatcher(redirectURL: settings.redirectURL).matches(url) else {
+            step.deliver(.status(StatusCatalog.status(.n500, message: "handleExternalURL ignored a URL that is not under the redirect URL \(settings.redirectURL); nothing changed.", details: url)), to: call)
+            return withVerdict(.reportAuthentication(call: call), &step)
+        }
+        perform(authentication.redirectReceived(now: step.facts.now, pollInterval: settings.pollInterval, by: call), &step)
+    }
+
+    // MARK: Answers
+
+    /// `POST sessions` answered: a login (on this device or a second screen), a profile to
+    /// fetch (TempPass, degradation, an existing profile), or a failure.
+    mutating func sessionAnswered(_ flow: FlowID, _ result: Result<SessionAction, RESTClientError>, _ step: inout Step) {
+        guard case .openingSession(flow, let id, .creating) = authentication.state, let mvpd = catalog?.mvpdsByID[id] else { return }
+        let action: SessionAction
+        switch result {
+        case .success(let answer):
+            action = answer
+        case .failure(let error):
+            return perform(authentication.sessionFailed(flow, status: sessionFailureStatus(error, mvpd: mvpd)), &step)
+        }
+        switch action.actionName {
+        case .authenticate:
+            guard let code = action.code, let url = action.url else { break }
+            let base = target(mvpd: mvpd.id, step.facts).serviceProvider ?? settings.primaryServiceProvider
+            let absolute = URL(string: url, relativeTo: base)?.absoluteString ?? url
+            // The session's end is Adobe's time: the wait is timed on the device clock.
+            let notAfter = action.notAfter?.addingTimeInterval(step.facts.now.timeIntervalSince(step.facts.adobeNow))
+            let session = AuthenticationSession(mvpd: mvpd.id, code: code, notAfter: notAfter, now: step.facts.now)
+            return perform(authentication.loginNeeded(flow, session: session, url: absolute, displayName: mvpd.displayName, screen: settings.loginScreen, now: step.facts.now), &step)
+        case .authorize:
+            return perform(authentication.sessionNeedsProfile(flow, note: Self.sessionNote(action.reasonType, mvpd: mvpd)), &step)
+        case .resume, .retry, .partnerProfile, .unknown:
+            break
+        }
+        perform(authentication.sessionFailed(flow, status: StatusCatalog.status(
+            .n500, message: "Adobe Pass answered the authentication session for \(mvpd.id) with \(action.actionName)/\(action.actionType), which this SDK cannot continue.")), &step)
+    }
+
+    /// The note an `authorize` session answer's sign-in carries: N011 for TempPass, N010
+    /// for a degraded MVPD.
+    private static func sessionNote(_ reason: ReasonType?, mvpd: MVPD) -> AdvancedStatus? {
+        switch reason {
+        case .temporary: StatusCatalog.status(.n011, message: "The user is authenticated with TempPass (\(mvpd.displayName)).")
+        case .degraded: StatusCatalog.status(.n010, message: "\(mvpd.displayName) is degraded: the user is authenticated by a degradation rule.")
+        case .noReason, .authenticated, .authenticatedSSO, .partnerFrameworkStatusFallback, .configurationFallback,
+             .missingParametersFallback, .unknown, nil: nil
+        }
+    }
+
+    /// The profile of an `authorize` session answer arrived (or not).
+    mutating func sessionProfileAnswered(_ flow: FlowID, _ result: Result<[Profile], RESTClientError>, _ step: inout Step) {
+        guard case .openingSession(flow, let id, .fetchingProfile) = authentication.state, let mvpd = catalog?.mvpdsByID[id],
+              let requestor = standing.requestorID else { return }
+        switch result {
+        case .success(let profiles):
+            guard let profile = profiles.first(where: { $0.mvpd == mvpd.id }) ?? profiles.first else {
+                let error = RESTClientError.malformedBody(operation: .profileForMVPD, reason: "the profile for \(mvpd.id) was missing from the answer")
+                return perform(authentication.sessionFailed(flow, status: ErrorClassification.authenticationStatus(error)), &step)
+            }
+            let stored = StoredProfile(profile, requestor: requestor, tokenSource: nil, partnerProviderID: nil, serviceProvider: target(mvpd: mvpd.id, step.facts).serviceProvider ?? settings.primaryServiceProvider)
+            perform(authentication.signedInDirectly(flow, profile: stored), &step)
+        case .failure(let error):
+            // A used-up TempPass is refused when its profile is asked for (N111).
+            let status = Self.usedUpTempPass(error.enhancedError, mvpd: mvpd) ?? ErrorClassification.authenticationStatus(error)
+            perform(authentication.sessionFailed(flow, status: status), &step)
+        }
+    }
+
+    /// Why a session could not be opened: N111 for a used-up TempPass, `REG500` when a
+    /// second screen needed its code, else the authentication status of the failure.
+    private func sessionFailureStatus(_ error: RESTClientError, mvpd: MVPD) -> AdvancedStatus {
+        if let usedUp = Self.usedUpTempPass(error.enhancedError, mvpd: mvpd) { return usedUp }
+        let status = ErrorClassification.authenticationStatus(error)
+        guard case .secondScreen = settings.loginScreen else { return status }
+        return StatusCatalog.status(
+            .reg500, message: "The registration code for \(mvpd.displayName) could not be obtained from Adobe Pass: \(error.message)",
+            details: status.details, enhancedError: status.enhancedError)
+    }
+
+    /// N111 when Adobe Pass says the TempPass is used up (its time, or a promotional
+    /// TempPass's resources), else `nil`.
+    static func usedUpTempPass(_ error: EnhancedError?, mvpd: MVPD) -> AdvancedStatus? {
+        guard let error, error.advice == .tempPassUsedUp else { return nil }
+        return StatusCatalog.status(
+            .n111, message: "The TempPass of \(mvpd.displayName) is used up: choose a regular TV provider to keep watching.",
+            details: error.details, enhancedError: error)
+    }
+
+    /// A poll answered: a profile, not yet, throttled, a passing failure, or a session the
+    /// server no longer knows.
+    mutating func pollAnswered(_ flow: FlowID, _ result: Result<[Profile], RESTClientError>, _ step: inout Step) {
+        guard let polling = authentication.polling, authentication.currentFlow == flow, let requestor = standing.requestorID else { return }
+        let session = polling.session
+        let answer: ProfilePolling.Answer
+        var stored: StoredProfile?
+        var failure: AdvancedStatus?
+        switch result {
+        case .success(let profiles):
+            if let profile = profiles.first(where: { $0.mvpd == session.mvpd }) ?? profiles.first {
+                answer = .profile
+                stored = StoredProfile(
+                    profile, requestor: requestor, tokenSource: nil, partnerProviderID: nil,
+                    serviceProvider: target(mvpd: session.mvpd, step.facts).serviceProvider ?? settings.primaryServiceProvider)
+            } else {
+                answer = .notYet
+            }
+        case .failure(.throttled(_, let retryAfter)):
+            answer = .throttled(retryAfter: retryAfter)
+        case .failure(let error):
+            answer = ErrorClassification.isSessionGone(error) ? .sessionGone : .transientFailure
+            failure = ErrorClassification.authenticationStatus(error)
+        }
+        perform(authentication.profileAnswered(flow, answer: answer, profile: stored, failure: failure, now: step.facts.now), &step)
+    }
+
+    // MARK: Carrying out the authentication machine's actions
+
+    /// Turns the authentication machine's actions into the engine's, in order.
+    mutating func perform(_ actions: [AuthenticationStateMachine.Action], _ step: inout Step) {
+        for action in actions {
+            switch action {
+            case .status(let status, let call):
+                step.deliver(.status(status), to: call)
+            case .setAuthenticationStatus(let status, let code, let call):
+                step.deliver(.setAuthenticationStatus(status, errorCode: code), to: call)
+            case .tokenRequestFailed(let pending, let description):
+                step.deliver(.tokenRequestFailed(pending.resource, errorCode: USER_NOT_AUTHENTICATED_ERROR, description: description), to: pending.owner)
+            case .presentPicker(let dialog, let call):
+                step.deliver(.presentTVProviderDialog(dialog), to: call)
+            case .dismissPicker(let dialog, let call):
+                step.deliver(.dismissTVProviderDialog(dialog), to: call)
+            case .showProviderDialog(let call):
+                step.deliver(.displayProviderDialog(catalog?.mvpds ?? []), to: call)
+            case .startPartnerSignIn(let flow, let filter):
+                if partnerSignInApplies, let catalog {
+                    step.actions.append(.startPartnerSignIn(flow, filter, catalog))
+                } else {
+                    perform(authentication.partnerSignInFinished(flow, .showProviderDialog(nil)), &step)
+                }
+            case .cancelPartnerSignIn(let flow):
+                step.actions.append(.cancelPartnerSignIn(flow))
+            case .trackProviderSelection(let mvpd, let call):
+                step.deliver(.sendTrackingData([mvpd] + settings.tracking.deviceFields, event: TRACKING_GET_SELECTED_PROVIDER), to: call)
+            case .createSession(let flow, let mvpd, let opened):
+                if let opened {
+                    sessionAnswered(flow, .success(opened), &step)
+                } else if standing.requestorID == nil || catalog?.mvpdsByID[mvpd] == nil {
+                    perform(authentication.sessionFailed(flow, status: StatusCatalog.status(.n500, message: "\(mvpd) is not an MVPD of the current requestor.")), &step)
+                } else {
+                    step.actions.append(.createSession(flow, target(mvpd: mvpd, step.facts)))
+                }
+            case .fetchSessionProfile(let flow, let mvpd):
+                step.actions.append(.fetchSessionProfile(flow, target(mvpd: mvpd, step.facts)))
+            case .cancelSession(let flow):
+                step.actions.append(.cancelSession(flow))
+            case .openPage(let url, let mvpd, let call):
+                step.deliver(navigation(to: url, mvpd: mvpd), to: call)
+            case .waitForPoll(let flow, let until):
+                step.actions.append(.setPollTimer(flow, until: until))
+            case .stopPolling(let flow):
+                step.actions.append(.stopPolling(flow))
+            case .fetchProfile(let flow, let session):
+                step.actions.append(.fetchProfileForCode(flow, code: session.code, target(mvpd: session.mvpd, step.facts)))
+            case .store(let profile, let call):
+                reportClockDifferenceIfNew(to: call, &step)
+                step.storeSignIn(profile)
+            case .succeed(let pending, let cached, let call):
+                succeed(pending: pending, cached: cached, call: call, &step)
+            case .fail(let status, let code, let pending, let call):
+                if let status { step.deliver(.status(status), to: call) }
+                step.deliver(settings.tracking.authentication(succeeded: false, profile: nil, cached: false), to: call)
+                step.deliver(.setAuthenticationStatus(ACCESS_ENABLER_STATUS_ERROR, errorCode: code), to: call)
+                if let pending {
+                    step.deliver(.tokenRequestFailed(pending.resource, errorCode: USER_NOT_AUTHENTICATED_ERROR, description: "The user could not be authenticated, so \(pending.resource) was not authorized."), to: pending.owner)
+                }
+            case .reportCurrentAuthentication(let call):
+                withVerdict(.reportAuthentication(call: call), &step)
+            }
+        }
+    }
+
+    /// Authentication succeeded: tracking and `setAuthenticationStatus(1, "")`, then the
+    /// waiting authorization — unless the new sign-in is over already by Adobe's time (a
+    /// clock set far ahead with no `Date` header to correct it), which is not a success.
+    private mutating func succeed(pending: PendingAuthorization?, cached: Bool, call: CallID?, _ step: inout Step) {
+        let profile = step.facts.currentProfile
+        if !cached, let profile, !profile.isValid(at: step.facts.adobeNow) {
+            let expired = StatusCatalog.status(
+                .cfg100, message: "The new sign-in with \(profile.mvpd) is already over by this device's clock: check the device's date and time, then sign in again.")
+            step.deliver(.status(expired), to: call)
+            step.deliver(settings.tracking.authentication(succeeded: false, profile: nil, cached: false), to: call)
+            step.deliver(.setAuthenticationStatus(ACCESS_ENABLER_STATUS_ERROR, errorCode: GENERIC_AUTHENTICATION_ERROR), to: call)
+            if let pending {
+                step.deliver(.tokenRequestFailed(pending.resource, errorCode: USER_NOT_AUTHENTICATED_ERROR, description: expired.message ?? ""), to: pending.owner)
+            }
+            return
+        }
+        step.deliver(settings.tracking.authentication(succeeded: true, profile: profile, cached: cached), to: call)
+        step.deliver(.setAuthenticationStatus(ACCESS_ENABLER_STATUS_SUCCESS, errorCode: USER_AUTHENTICATED), to: call)
+        if let pending { queue.insert(.authorizePending(pending), at: 0) }
+    }
+
+    /// `navigateToUrl`, or its SVC form when the app handles Safari View Controllers and the
+    /// MVPD needs one.
+    func navigation(to url: String, mvpd: String) -> DelegateCall {
+        if options.handleSVC && catalog?.svcMVPDs.contains(mvpd) == true {
+            return .navigateToUrlUsingSVC(url, useSVC: true)
+        }
+        return .navigateToUrl(url)
+    }
+}

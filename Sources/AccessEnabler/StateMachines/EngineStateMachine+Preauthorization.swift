@@ -1,0 +1,90 @@
+import Foundation
+
+extension EngineStateMachine {
+    /// `checkPreauthorizedResources` and the Preauthorize API: cached decisions answer
+    /// repeated questions with no round trip unless the cache is off; both project from
+    /// the same ledger.
+    mutating func preauthorization(_ work: VerdictWork, _ step: inout Step) {
+        if let problem = requestorProblem {
+            switch work {
+            case .checkPreauthorizedResources(_, _, let call):
+                step.deliver(.status(problem), to: call)
+                step.deliver(.preauthorizedResources([]), to: call)
+            case .preauthorize(_, let callback, let call):
+                step.deliver(.preauthorizeResult(.sdkFailure(.requestorNotConfigured), callback), to: call)
+            default:
+                break
+            }
+            return
+        }
+        withVerdict(work, &step)
+    }
+
+    /// A ledger for `resources`, with the cached answers when `useCache`.
+    func ledger(_ resources: [String], useCache: Bool, _ facts: EngineFacts) -> PreauthorizationLedger {
+        PreauthorizationLedger(requested: resources, cached: facts.preauthorizations, useCache: useCache, now: facts.adobeNow)
+    }
+
+    /// Starts a round of preauthorizations with `call`; calls that arrive while it gathers join it.
+    mutating func preauthorize(_ call: PreauthorizationRound.Call, profile: StoredProfile, snapshot: PartnerSnapshot?, _ step: inout Step) {
+        foreground = .preauthorizing(PreauthorizationRound(
+            first: call, profile: profile, partnerStatus: decisionPartnerStatus(for: profile, snapshot: snapshot, step.facts), snapshot: snapshot))
+    }
+
+    /// Asks the round's next batch, or answers every call when nothing is left to ask.
+    mutating func askNextPreauthorizationBatch(_ step: inout Step) {
+        guard case .preauthorizing(var round)? = foreground else { return }
+        if round.isComplete { return finish(round, &step) }
+        guard let resources = round.nextBatch else { return }
+        let ticket = newTicket()
+        round.sent(as: ticket)
+        foreground = .preauthorizing(round)
+        step.actions.append(.requestDecisions(
+            ticket, .preauthorize, resources: resources, target(mvpd: round.profile.mvpd, partnerStatus: round.partnerStatus, step.facts)))
+    }
+
+    /// A preauthorization request answered.
+    mutating func preauthorizationAnswered(_ ticket: Ticket, _ result: Result<[Decision], RESTClientError>, _ step: inout Step) {
+        guard case .preauthorizing(var round)? = foreground, let request = round.answered(ticket) else { return }
+        switch result {
+        case .success(let decisions):
+            round.record(decisions)
+            let fresh = round.calls.first?.ledger.answersToCache(decisions, now: step.facts.adobeNow) ?? [:]
+            step.facts.preauthorizations.merge(fresh) { $1 }
+            step.actions.append(.storePreauthorizations(step.facts.preauthorizations, requestor: round.profile.requestor))
+        case .failure(let error) where error.advice?.asksForConfiguration == true && request.attempt == 1:
+            // A dashboard change the cached configuration does not know: fetch it, then ask once more.
+            let refetch = newTicket()
+            round.awaitRefetch(request, as: refetch)
+            step.actions.append(.refetchConfiguration(refetch, requestor: round.profile.requestor, serviceProviders: serviceProviders))
+        case .failure(let error):
+            round.stop(error)
+        }
+        foreground = .preauthorizing(round)
+        askNextPreauthorizationBatch(&step)
+    }
+
+    /// Nothing more will be asked: every call is answered, in call order.
+    private mutating func finish(_ round: PreauthorizationRound, _ step: inout Step) {
+        foreground = nil
+        var signedOut = false
+        for call in round.calls {
+            let error = round.failed(call) ? round.failure : nil
+            switch call.answer {
+            case .legacy:
+                if let error {
+                    step.deliver(.status(signInEnded(error.enhancedError, signedOut: &signedOut, &step)
+                        ?? StatusCatalog.status(.p100, message: "Preauthorization failed: \(error.message)", details: error.enhancedError?.details, enhancedError: error.enhancedError)), to: call.owner)
+                }
+                step.deliver(.preauthorizedResources(call.ledger.permitted), to: call.owner)
+            case .preauthorizeAPI(let callback):
+                if let error {
+                    _ = signInEnded(error.enhancedError, signedOut: &signedOut, &step)
+                    step.deliver(.preauthorizeResult(PreauthorizationRound.preauthorizeOutcome(for: error), callback), to: call.owner)
+                } else {
+                    step.deliver(.preauthorizeResult(.decisions(call.ledger.resourceDecisions), callback), to: call.owner)
+                }
+            }
+        }
+    }
+}

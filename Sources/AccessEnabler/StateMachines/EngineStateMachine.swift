@@ -1,0 +1,431 @@
+import Foundation
+
+/// Everything the engine remembers between events, and what each event means: the
+/// requestor, the options, interactive authentication (``AuthenticationStateMachine``),
+/// the work under way and the calls waiting for it. Pure: an event and the facts of the
+/// moment in, actions out (``handle(_:facts:)``); no I/O, no clock of its own.
+///
+/// **Order.** Calls run in the order they were made. While work of an earlier call waits
+/// for an answer (setRequestor's configuration, the partner framework's silent answers, a
+/// decisions request, `POST sessions`, the logout request), later calls wait in ``queue``
+/// and run when it ends — with two exceptions: a call that abandons a session being opened
+/// (logout, setSelectedProvider, getAuthentication, setRequestor for another requestor)
+/// ends that session as it arrives, and authorizations that arrive while others are being
+/// gathered join them (one decisions request for several resources).
+///
+/// **Ownership.** Every callback names the facade call it ends: the command's own, the
+/// call a flow belongs to (``AuthenticationStateMachine/owner``), or a waiting
+/// authorization's.
+///
+/// Its state is read and changed only by its own extensions (one file per flow) and by
+/// tests; the engine reads nothing of it but the actions ``handle(_:facts:)`` returns.
+struct EngineStateMachine: Sendable {
+    /// A call waiting for its turn, or work the machine gave itself.
+    enum Work: Sendable {
+        case command(Command, call: CallID?)
+        /// A `getAuthorization` whose authentication just succeeded.
+        case authorizePending(PendingAuthorization)
+    }
+
+    /// What a call needs the user's authentication for, once it is known (with the
+    /// partner framework's answer when judging it needs one).
+    enum VerdictWork: Sendable {
+        case checkAuthentication(call: CallID?)
+        case getAuthentication(forced: Bool, filter: PickerFilter?, call: CallID?)
+        case getAuthorization(resource: String, data: [String: String]?, call: CallID?)
+        case checkAuthorization(resource: String, call: CallID?)
+        case checkPreauthorizedResources([String], cache: Bool, call: CallID?)
+        case preauthorize(PreauthorizeRequest, AccessEnablerCallback<PreauthorizeResponse>, call: CallID?)
+        case getSelectedProvider(call: CallID?)
+        case reportAuthentication(call: CallID?)
+        case authorizePending(PendingAuthorization)
+    }
+
+    /// The work of an earlier call that later calls wait for.
+    enum Foreground: Sendable {
+        /// setRequestor: configuration, then the partner framework's silent checks.
+        case requestor(RequestorStep)
+        /// A call waiting for the partner framework's silent answers to judge the user's
+        /// authentication.
+        case awaitingPartner(Ticket, VerdictWork)
+        /// Authorizations gathered from a burst of calls, then asked together.
+        case authorizing(AuthorizationRound)
+        /// Preauthorizations gathered, then asked.
+        case preauthorizing(PreauthorizationRound)
+    }
+
+    /// Where setRequestor stands.
+    enum RequestorStep: Sendable {
+        /// The configuration (and DCR) is being fetched.
+        case loading(Ticket, call: CallID?)
+        /// The partner framework is asked whether a system-level sign-in applies.
+        case checkingPartner(Ticket, call: CallID?)
+        /// A system-level sign-in is being exchanged for a profile.
+        case signingInSilently(Ticket, call: CallID?)
+    }
+
+    let settings: EngineSettings
+    /// The requestor as the last setRequestor left it.
+    var standing = RequestorStanding()
+    /// The service providers the last setRequestor asked (for a configuration refetch).
+    var serviceProviders: [URL]
+    /// Every service provider a client exists for (by base URL): a profile is sent back to
+    /// the one it came from when it is among them.
+    private var knownServiceProviders: Set<String>
+    /// The options of the last `setOptions`.
+    var options = SDKOptions()
+    /// Interactive authentication and the logout round trip.
+    var authentication = AuthenticationStateMachine()
+    /// The work the calls in ``queue`` wait for.
+    var foreground: Foreground?
+    /// Calls waiting for their turn, oldest first.
+    var queue: [Work] = []
+    private var ticketCounter: UInt64 = 0
+    /// Whether the facade's turn is held (calls must queue behind the work under way).
+    private var turnHeld = false
+
+    init(settings: EngineSettings) {
+        self.settings = settings
+        serviceProviders = [settings.primaryServiceProvider]
+        knownServiceProviders = [settings.primaryServiceProvider.absoluteString]
+    }
+
+    /// The requestor's catalog (after a successful setRequestor).
+    var catalog: RequestorCatalog? { standing.catalog }
+
+    /// Whether work is under way that later calls must wait for.
+    var isBusy: Bool { foreground != nil || authentication.awaitsServer || !queue.isEmpty }
+
+    // MARK: Events
+
+    /// What `event` means, given what the engine read of the world just before it.
+    mutating func handle(_ event: EngineEvent, facts initial: EngineFacts) -> [EngineAction] {
+        var step = Step(facts: initial)
+        switch event {
+        case .command(let command, let call):
+            arrived(command, call: call, &step)
+        case .requestorLoaded(let ticket, let result):
+            requestorLoaded(ticket, result, &step)
+        case .partnerAnswered(let ticket, let snapshot):
+            partnerAnswered(ticket, snapshot, &step)
+        case .silentSignInFinished(let ticket, let profile):
+            silentSignInFinished(ticket, profile, &step)
+        case .configurationRefetched(let ticket, let catalog):
+            configurationRefetched(ticket, catalog, &step)
+        case .pickerPresented(let flow, let dialog):
+            perform(authentication.pickerPresented(flow, dialog), &step)
+        case .pickerDismissed(let flow, let dialog):
+            perform(authentication.pickerDismissed(flow, dialog), &step)
+        case .partnerSignInFinished(let flow, let outcome):
+            perform(authentication.partnerSignInFinished(flow, outcome), &step)
+        case .sessionAnswered(let flow, let result):
+            sessionAnswered(flow, result, &step)
+        case .sessionProfileAnswered(let flow, let result):
+            sessionProfileAnswered(flow, result, &step)
+        case .pollDue(let flow):
+            perform(authentication.pollTimerFired(flow, now: step.facts.now), &step)
+        case .pollAnswered(let flow, let result):
+            pollAnswered(flow, result, &step)
+        case .decisionsAnswered(let ticket, let result):
+            decisionsAnswered(ticket, result, &step)
+        case .logoutAnswered(let ticket, let result):
+            logoutAnswered(ticket, result, &step)
+        case .signedOutByNewRegistration(let requestors):
+            if let current = standing.requestorID, requestors.contains(current) {
+                step.deliver(.status(StatusCatalog.status(
+                    .n130, message: "Adobe Pass no longer knew this application's registration, so the application registered again; the sign-in made with the old registration no longer holds and was removed from this device. Sign in again with getAuthentication().")),
+                    to: nil)
+            }
+        case .mailboxDrained:
+            mailboxDrained(&step)
+        }
+        runWaitingWork(&step)
+        if isBusy != turnHeld {
+            turnHeld = isBusy
+            step.actions.append(.holdTurn(turnHeld))
+        }
+        return step.actions
+    }
+
+    /// A facade call arrived: it runs now, joins the authorizations being gathered, or
+    /// waits for the work under way (after abandoning a session being opened, when it is
+    /// one of the calls that do).
+    private mutating func arrived(_ command: Command, call: CallID?, _ step: inout Step) {
+        if authentication.isOpeningSession, let reason = abandonment(by: command) {
+            perform(authentication.abandonOpeningSession(reason), &step)
+        }
+        guard isBusy else { return run(.command(command, call: call), &step) }
+        queue.append(.command(command, call: call))
+    }
+
+    /// Whether `command` abandons a session being opened, and why.
+    private func abandonment(by command: Command) -> AuthenticationStateMachine.Abandonment? {
+        switch command {
+        case .setSelectedProvider(nil): .backedOut
+        case .setSelectedProvider, .getAuthentication: .replaced
+        case .logout: .loggedOut
+        case .setRequestor(let id, _):
+            id.trimmingCharacters(in: .whitespaces) == standing.requestorID ? nil : .requestorChanged
+        case .setOptions, .checkAuthentication, .handleExternalURL, .checkAuthorization, .getAuthorization,
+             .checkPreauthorizedResources, .getSelectedProvider, .getMetadata, .preauthorize:
+            nil
+        }
+    }
+
+    /// Runs the calls that waited, in order, as long as nothing is under way; while
+    /// authorizations are being gathered, the ones waiting join them, and the first call
+    /// that cannot join ends the gathering (its round goes out, the call waits for it).
+    private mutating func runWaitingWork(_ step: inout Step) {
+        while let next = queue.first {
+            if foreground == nil, !authentication.awaitsServer {
+                queue.removeFirst()
+                run(next, &step)
+            } else if isGathering, joinGatheredRound(next, &step) {
+                queue.removeFirst()
+            } else {
+                sendGatheredWork(&step)
+                return
+            }
+        }
+    }
+
+    /// Nothing else is in the mailbox: gathered work goes out.
+    private mutating func mailboxDrained(_ step: inout Step) {
+        sendGatheredWork(&step)
+    }
+
+    /// Runs one call (or work the machine gave itself).
+    private mutating func run(_ work: Work, _ step: inout Step) {
+        switch work {
+        case .authorizePending(let pending):
+            withVerdict(.authorizePending(pending), &step)
+        case .command(let command, let call):
+            switch command {
+            case .setOptions(let options):
+                self.options = options
+                step.actions.append(.applyOptions(options))
+            case .setRequestor(let id, let serviceProviders):
+                setRequestor(id, serviceProviders: serviceProviders, call: call, &step)
+            case .checkAuthentication:
+                checkAuthentication(call: call, &step)
+            case .getAuthentication(let forced, let data, let filter):
+                rememberTempPassIdentity(data, &step)
+                getAuthentication(forced: forced, filter: filter, call: call, &step)
+            case .setSelectedProvider(let mvpd):
+                setSelectedProvider(mvpd, call: call, &step)
+            case .handleExternalURL(let url):
+                handleExternalURL(url, call: call, &step)
+            case .checkAuthorization(let resource, let data):
+                rememberTempPassIdentity(data, &step)
+                authorization(.checkAuthorization(resource: resource, call: call), &step)
+            case .getAuthorization(let resource, let data):
+                rememberTempPassIdentity(data, &step)
+                authorization(.getAuthorization(resource: resource, data: data, call: call), &step)
+            case .checkPreauthorizedResources(let resources, let cache):
+                preauthorization(.checkPreauthorizedResources(resources, cache: cache, call: call), &step)
+            case .preauthorize(let request, let callback):
+                preauthorization(.preauthorize(request, callback, call: call), &step)
+            case .logout:
+                logout(call: call, &step)
+            case .getSelectedProvider:
+                withVerdict(.getSelectedProvider(call: call), &step)
+            case .getMetadata(let query, let arguments):
+                getMetadata(query, arguments: arguments, call: call, &step)
+            }
+        }
+    }
+
+    /// Keeps the identity a call's data gives (promotional TempPass); calls without data
+    /// keep the one given before.
+    func rememberTempPassIdentity(_ data: [String: String]?, _ step: inout Step) {
+        if let data, let value = TempPassIdentity.headerValue(data) { step.actions.append(.rememberTempPassIdentity(value)) }
+    }
+
+    // MARK: The user's authentication
+
+    /// Runs `work` once the user's authentication is judged: at once, or after the partner
+    /// framework's silent answers when judging needs them (an `appleSSO` profile, or no
+    /// valid regular profile while partner single sign-on applies).
+    mutating func withVerdict(_ work: VerdictWork, _ step: inout Step) {
+        if let catalog,
+           AuthenticationCheck.needsPartner(profile: step.facts.currentProfile, catalog: catalog, partnerConfigured: settings.partnerConfigured, now: step.facts.adobeNow) {
+            let ticket = newTicket()
+            foreground = .awaitingPartner(ticket, work)
+            step.actions.append(.askPartner(ticket, catalog))
+            return
+        }
+        continueWithVerdict(work, snapshot: nil, &step)
+    }
+
+    /// The partner framework's silent answers arrived.
+    private mutating func partnerAnswered(_ ticket: Ticket, _ snapshot: PartnerSnapshot, _ step: inout Step) {
+        switch foreground {
+        case .awaitingPartner(ticket, let work)?:
+            foreground = nil
+            continueWithVerdict(work, snapshot: snapshot, &step)
+        case .requestor(.checkingPartner(ticket, let call))?:
+            reconcilePartnerSignIn(snapshot, call: call, &step)
+        default:
+            break
+        }
+    }
+
+    /// Runs `work` with the user's authentication judged (`snapshot`: the partner
+    /// framework's answer, when it was needed).
+    private mutating func continueWithVerdict(_ work: VerdictWork, snapshot: PartnerSnapshot?, _ step: inout Step) {
+        let verdict = AuthenticationCheck.verdict(profile: step.facts.currentProfile, catalog: catalog, snapshot: snapshot, now: step.facts.adobeNow)
+        switch work {
+        case .checkAuthentication(let call):
+            for callback in AuthenticationCheck.callbacks(profile: verdict.profile, status: verdict.status, tracking: settings.tracking) {
+                step.deliver(callback, to: call)
+            }
+        case .getAuthentication(let forced, let filter, let call):
+            perform(authentication.authenticationRequested(
+                by: .getAuthentication(call), authenticated: verdict.profile != nil, forced: forced, viaPartner: partnerSignInApplies,
+                filter: filter), &step)
+        case .getAuthorization(let resource, let data, let call):
+            if let profile = verdict.profile {
+                authorize(AuthorizationRound.Call(resource: resource, owner: call), profile: profile, snapshot: snapshot, &step)
+            } else {
+                perform(authentication.authenticationRequested(
+                    by: .getAuthorization(PendingAuthorization(resource: resource, data: data, owner: call)), authenticated: false,
+                    forced: false, viaPartner: partnerSignInApplies, filter: nil), &step)
+            }
+        case .checkAuthorization(let resource, let call):
+            guard let profile = verdict.profile else {
+                step.deliver(.status(StatusCatalog.status(.n000, message: "The user is not authenticated, so \(resource) cannot be authorized.")), to: call)
+                step.deliver(.tokenRequestFailed(resource, errorCode: USER_NOT_AUTHENTICATED_ERROR, description: "The user is not authenticated."), to: call)
+                return
+            }
+            authorize(AuthorizationRound.Call(resource: resource, owner: call), profile: profile, snapshot: snapshot, &step)
+        case .authorizePending(let pending):
+            guard let profile = verdict.profile else {
+                step.deliver(.tokenRequestFailed(pending.resource, errorCode: USER_NOT_AUTHENTICATED_ERROR, description: "The user is not authenticated."), to: pending.owner)
+                return
+            }
+            authorize(AuthorizationRound.Call(resource: pending.resource, owner: pending.owner), profile: profile, snapshot: snapshot, &step)
+        case .checkPreauthorizedResources(let resources, let cache, let call):
+            guard let profile = verdict.profile else {
+                step.deliver(.status(StatusCatalog.status(.n000, message: "The user is not authenticated: no resource is preauthorized.")), to: call)
+                step.deliver(.preauthorizedResources([]), to: call)
+                return
+            }
+            preauthorize(PreauthorizationRound.Call(
+                owner: call, answer: .legacy, ledger: ledger(resources, useCache: cache, step.facts)), profile: profile, snapshot: snapshot, &step)
+        case .preauthorize(let request, let callback, let call):
+            guard let profile = verdict.profile else {
+                let expired = step.facts.currentProfile != nil
+                step.deliver(.preauthorizeResult(.sdkFailure(expired ? .authenticationSessionExpired : .authenticationSessionMissing), callback), to: call)
+                return
+            }
+            // REST API V2 has no control over Adobe Pass's own cache: REMOTE_CACHE cannot be honoured.
+            preauthorize(PreauthorizationRound.Call(
+                owner: call, answer: .preauthorizeAPI(callback), ledger: ledger(request.resources, useCache: request.isEnabled(.LOCAL_CACHE), step.facts)),
+                profile: profile, snapshot: snapshot, &step)
+        case .getSelectedProvider(let call):
+            step.deliver(.selectedProvider(verdict.profile.flatMap { catalog?.mvpdsByID[$0.mvpd] }), to: call)
+        case .reportAuthentication(let call):
+            step.deliver(verdict.profile != nil
+                ? .setAuthenticationStatus(ACCESS_ENABLER_STATUS_SUCCESS, errorCode: USER_AUTHENTICATED)
+                : .setAuthenticationStatus(ACCESS_ENABLER_STATUS_ERROR, errorCode: USER_NOT_AUTHENTICATED_ERROR), to: call)
+        }
+    }
+
+    /// Whether the partner framework signs the user in (else the app's provider dialog):
+    /// one is configured and the requestor has an MVPD with platform services.
+    var partnerSignInApplies: Bool { settings.partnerConfigured && catalog?.hasPlatformServices == true }
+
+    /// `nil` when the requestor is ready; otherwise the status a call reports.
+    var requestorProblem: AdvancedStatus? {
+        switch standing.state {
+        case .ready: nil
+        case .failed(let status): status
+        case .notSet: StatusCatalog.status(.cfg400, message: "No requestor is set: call setRequestor(_:) and wait for setRequestorComplete(1) first.")
+        }
+    }
+
+    // MARK: Shared
+
+    mutating func newTicket() -> Ticket {
+        ticketCounter += 1
+        return Ticket(value: ticketCounter)
+    }
+
+    /// Where a request about `mvpd` goes, and what it carries: the service provider the
+    /// user's profile with that MVPD came from (when a client for it exists), else the one
+    /// the configuration placed the MVPD at, else the configured environment.
+    func target(mvpd: String?, partnerStatus: PartnerFrameworkStatus? = nil, _ facts: EngineFacts) -> RESTTarget {
+        var serviceProvider: URL?
+        if let mvpd {
+            if let profile = facts.currentProfile, profile.mvpd == mvpd, let url = profile.serviceProviderURL, knownServiceProviders.contains(url) {
+                serviceProvider = URL(string: url)
+            } else {
+                serviceProvider = catalog?.serviceProviderForMVPD[mvpd]
+            }
+        }
+        return RESTTarget(
+            requestor: standing.requestorID ?? "", mvpd: mvpd, serviceProvider: serviceProvider, partnerStatus: partnerStatus,
+            tempPassIdentity: mvpd.flatMap { catalog?.mvpdsByID[$0]?.isTempPass } ?? false)
+    }
+
+    /// Records that setRequestor named these service providers (clients exist for them from now on).
+    mutating func rememberServiceProviders(_ urls: [URL]) {
+        serviceProviders = urls
+        for url in urls { knownServiceProviders.insert(url.absoluteString) }
+    }
+
+    /// Changes the requestor's standing and publishes it.
+    mutating func setStanding(_ change: (inout RequestorStanding) -> Void, _ step: inout Step) {
+        change(&standing)
+        step.actions.append(.publish(standing))
+    }
+
+    /// Reports a significant difference between the device clock and Adobe's, once: CFG100.
+    func reportClockDifferenceIfNew(to call: CallID?, _ step: inout Step) {
+        guard let offset = step.facts.unreportedClockOffset else { return }
+        step.facts.unreportedClockOffset = nil
+        let direction = offset > 0 ? "behind" : "ahead of"
+        step.deliver(.status(StatusCatalog.status(
+            .cfg100,
+            message: "This device's clock is \(Self.duration(abs(offset))) \(direction) Adobe Pass's. The SDK judges sign-ins with Adobe's time, but ask the user to set the correct date and time.",
+            details: "offset \(Int(offset.rounded())) s")), to: call)
+        step.actions.append(.clockDifferenceReported)
+    }
+
+    private static func duration(_ seconds: TimeInterval) -> String {
+        if seconds >= 86_400 { return "\(Int((seconds / 86_400).rounded())) day(s)" }
+        if seconds >= 3_600 { return "\(Int((seconds / 3_600).rounded())) hour(s)" }
+        return "\(Int((seconds / 60).rounded())) minute(s)"
+    }
+}
+
+extension EngineStateMachine {
+    /// The actions one event produces, and the facts as they stand after the writes made so
+    /// far (a profile stored earlier in the same event counts for the decisions after it).
+    struct Step {
+        var facts: EngineFacts
+        var actions: [EngineAction] = []
+
+        /// Delivers `callback` as a callback of `call`.
+        mutating func deliver(_ callback: DelegateCall, to call: CallID?) {
+            actions.append(.deliver(callback, to: call))
+        }
+
+        /// Stores a new sign-in as ``ProfileSelection`` decides.
+        mutating func storeSignIn(_ profile: StoredProfile) {
+            let change = ProfileSelection.signIn(profile, over: facts.profiles, now: facts.adobeNow)
+            facts.profiles = change.profiles
+            if let kept = change.keepingMediaTokensOf { facts.mediaTokens = facts.mediaTokens.filter { kept.contains($0.value.mvpd) } }
+            if change.droppingPreauthorizations { facts.preauthorizations = [:] }
+            actions.append(.storeProfiles(change, requestor: profile.requestor))
+        }
+
+        /// Removes the requestor's profiles (with its media tokens and preauthorization answers).
+        mutating func removeProfiles(of requestor: String) {
+            facts.profiles = .none
+            facts.mediaTokens = [:]
+            facts.preauthorizations = [:]
+            actions.append(.removeProfiles(requestor: requestor))
+        }
+    }
+}

@@ -1,0 +1,143 @@
+import Foundation
+
+/// Preauthorization calls that arrived together (`checkPreauthorizedResources` and the
+/// Preauthorize API), asked in one series of `decisions/preauthorize` requests: the
+/// resources none of the calls' caches answer, each once, in requests of at most the
+/// configured limit, one after another until one fails.
+///
+/// Pure: the engine's state machine gathers the calls, sends the requests one at a time
+/// and records their answers here; then each call is answered from its own
+/// ``PreauthorizationLedger``.
+struct PreauthorizationRound: Sendable {
+    /// How a call wants its answer.
+    enum Answer: Sendable {
+        /// `preauthorizedResources` (the legacy call).
+        case legacy
+        /// The Preauthorize API's callback.
+        case preauthorizeAPI(AccessEnablerCallback<PreauthorizeResponse>)
+    }
+
+    /// One preauthorization call.
+    struct Call: Sendable {
+        var owner: CallID?
+        var answer: Answer
+        var ledger: PreauthorizationLedger
+    }
+
+    /// The request in flight (or waiting for a configuration refetch).
+    struct Request: Sendable, Equatable {
+        var ticket: Ticket
+        var resources: [String]
+        var attempt: Int
+    }
+
+    let profile: StoredProfile
+    /// The validated `AP-Partner-Framework-Status` the requests carry (an `appleSSO` profile).
+    let partnerStatus: PartnerFrameworkStatus?
+    /// The partner framework's answer the round was judged with, if one was needed.
+    let snapshot: PartnerSnapshot?
+    private(set) var calls: [Call]
+    /// Calls may still join; nothing has been sent.
+    private(set) var isGathering = true
+    /// The resources still to ask, in requests.
+    private(set) var batches: [[String]] = []
+    /// The request in flight.
+    private(set) var asking: Request?
+    /// The request waiting for the configuration refetch.
+    private(set) var refetching: Request?
+    /// Why the asking stopped early, if it did.
+    private(set) var failure: RESTClientError?
+    /// The attempt the next request is: 2 for a batch asked again after a configuration refetch.
+    private var nextAttempt = 1
+
+    init(first call: Call, profile: StoredProfile, partnerStatus: PartnerFrameworkStatus?, snapshot: PartnerSnapshot?) {
+        calls = [call]
+        self.profile = profile
+        self.partnerStatus = partnerStatus
+        self.snapshot = snapshot
+    }
+
+    mutating func join(_ call: Call) {
+        calls.append(call)
+    }
+
+    /// Ends the gathering: what no call's cache answers, each resource once, in requests of
+    /// at most `limit` (one request when `nil`).
+    mutating func close(limit: Int?) {
+        isGathering = false
+        var seen: Set<String> = []
+        let missing = calls.flatMap(\.ledger.missing).filter { seen.insert($0).inserted }
+        guard !missing.isEmpty else { return }
+        guard let limit, limit > 0, missing.count > limit else { return batches = [missing] }
+        batches = stride(from: 0, to: missing.count, by: limit).map { Array(missing[$0..<min($0 + limit, missing.count)]) }
+    }
+
+    /// The next resources to ask, once nothing is in flight and nothing failed.
+    var nextBatch: [String]? { asking == nil && refetching == nil && failure == nil ? batches.first : nil }
+
+    /// Records that the next batch went out as `ticket`.
+    mutating func sent(as ticket: Ticket) {
+        guard let resources = batches.first else { return }
+        asking = Request(ticket: ticket, resources: resources, attempt: nextAttempt)
+        nextAttempt = 1
+    }
+
+    /// The request `ticket` answered; `nil` when it is not this round's.
+    mutating func answered(_ ticket: Ticket) -> Request? {
+        guard let request = asking, request.ticket == ticket else { return nil }
+        asking = nil
+        return request
+    }
+
+    /// The decisions of the batch in flight: every call records them.
+    mutating func record(_ decisions: [Decision]) {
+        if !batches.isEmpty { batches.removeFirst() }
+        for index in calls.indices { calls[index].ledger.record(decisions) }
+    }
+
+    /// The asking stops: `error` ends it.
+    mutating func stop(_ error: RESTClientError) {
+        failure = error
+    }
+
+    /// `request` waits for the configuration refetch `ticket`.
+    mutating func awaitRefetch(_ request: Request, as ticket: Ticket) {
+        refetching = Request(ticket: ticket, resources: request.resources, attempt: request.attempt)
+    }
+
+    /// The configuration refetch `ticket` ended; `false` when it is not this round's. The
+    /// batch is asked once more, as the next attempt.
+    mutating func configurationRefetched(_ ticket: Ticket) -> Bool {
+        guard let waiting = refetching, waiting.ticket == ticket else { return false }
+        refetching = nil
+        nextAttempt = waiting.attempt + 1
+        return true
+    }
+
+    /// Nothing more will be asked.
+    var isComplete: Bool { !isGathering && asking == nil && refetching == nil && (failure != nil || batches.isEmpty) }
+
+    /// Whether `call` lacks answers because the asking stopped.
+    func failed(_ call: Call) -> Bool { failure != nil && !call.ledger.missing.isEmpty }
+
+    /// The Preauthorize API's shape of a failed request: a server error (with its status)
+    /// is a response; what the SDK could not get at all is a failure.
+    static func preauthorizeOutcome(for error: RESTClientError) -> PreauthorizeOutcome {
+        switch error {
+        case .server(let operation, let httpStatus, let enhanced):
+            if operation == .dcrRegister || operation == .dcrToken { return .sdkFailure(.accessTokenUnavailable) }
+            guard let enhanced else { return .sdkFailure(.serverResponseFormatUnknown) }
+            return .serverError(httpStatus: httpStatus, enhanced)
+        case .throttled(_, let retryAfter):
+            let wait = retryAfter.map { " Retry after \(Int($0.rounded(.up))) s." } ?? " Retry after at least 1 s."
+            return .serverError(httpStatus: 429, EnhancedError(
+                status: 429, code: "too_many_requests", message: "Adobe Pass throttled this device." + wait, action: "retry-after"))
+        case .transport:
+            return .sdkFailure(.networkError)
+        case .malformedBody, .undocumentedStatus:
+            return .sdkFailure(.serverResponseFormatUnknown)
+        case .invalidDeviceInfo, .invalidRequest:
+            return .sdkFailure(.accessTokenUnavailable)
+        }
+    }
+}

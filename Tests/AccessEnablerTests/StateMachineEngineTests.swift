@@ -1,0 +1,201 @@
+import Foundation
+import Testing
+
+@testable import AccessEnabler
+
+/// The engine's state machine event by event, with no I/O: calls in order, I/O as child
+/// tasks whose answers are events, bursts of authorizations gathered, sessions abandoned.
+@Suite("Engine state machine")
+struct StateMachineEngineTests {
+    typealias Harness = MachineHarness
+
+    func isDecisions(_ child: Harness.Child) -> Bool { if case .decisions = child { true } else { false } }
+
+    // MARK: Order
+
+    @Test func callsMadeWhileSetRequestorLoadsWaitAndRunInOrderAfterIt() {
+        var harness = Harness()
+        let set = harness.call(.setRequestor("REF30", serviceProviders: nil))
+        #expect(harness.turnHeld, "the facade may not answer a call past the loading requestor")
+        let check = harness.call(.checkAuthentication)
+        let selected = harness.call(.getSelectedProvider)
+        #expect(harness.delivered.isEmpty)
+        guard case .loadRequestor(let ticket)? = harness.take({ _ in true }) else { Issue.record("\(harness.children)"); return }
+        harness.send(.requestorLoaded(ticket, .success(Harness.catalog)))
+        #expect(harness.callbacks(of: set).map(Harness.signature) == ["setRequestorComplete(1)"])
+        #expect(harness.callbacks(of: check).map(Harness.signature) == ["status(N000)", "sendTrackingData(0,false)", "setAuthenticationStatus(0,\(USER_NOT_AUTHENTICATED_ERROR))"])
+        #expect(harness.callbacks(of: selected).map(Harness.signature) == ["selectedProvider(nil)"])
+        #expect(harness.signatures.first == "setRequestorComplete(1)", "in call order")
+        #expect(!harness.turnHeld)
+    }
+
+    @Test func aLateAnswerForWorkThatEndedIsDropped() {
+        var harness = Harness()
+        harness.call(.setRequestor("REF30", serviceProviders: nil))
+        harness.send(.requestorLoaded(Ticket(value: 99), .success(Harness.catalog)))
+        #expect(harness.delivered.isEmpty)
+        #expect(harness.machine.isBusy)
+    }
+
+    // MARK: Authorizations gathered
+
+    @Test func twentyAuthorizationsWaitingAtOnceGoOutInFourRequestsAndEndInCallOrder() throws {
+        var harness = Harness.signedIn()
+        let resources = (1...20).map { "r\($0)" }
+        let calls = resources.map { harness.call(.checkAuthorization($0, data: nil)) }
+        #expect(!harness.children.contains(where: isDecisions), "gathered until the mailbox is empty")
+        harness.drain()
+        let requests = harness.children.filter(isDecisions)
+        #expect(requests.count == 4)
+        // The answers arrive in any order; the callbacks still follow the calls.
+        for child in requests.reversed() {
+            guard case .decisions(let ticket, .authorize, let asked) = child else { continue }
+            _ = harness.take { $0 == child }
+            harness.send(.decisionsAnswered(ticket, .success(asked.map { Harness.decision($0, permitted: Int($0.dropFirst())! % 2 == 0) })))
+            if child != requests.first { #expect(harness.delivered.isEmpty, "nothing before every request answered") }
+        }
+        for (index, call) in calls.enumerated() {
+            let expected = (index + 1) % 2 == 0
+                ? ["sendTrackingData(1,true)", "setToken(r\(index + 1))"]
+                : ["status(Z100)", "sendTrackingData(1,false)", "tokenRequestFailed(r\(index + 1),\(USER_NOT_AUTHORIZED_ERROR))"]
+            #expect(harness.callbacks(of: call).map(Harness.signature) == expected)
+        }
+        let terminals = harness.delivered.filter { if case .setToken = $0.call { true } else if case .tokenRequestFailed = $0.call { true } else { false } }
+        #expect(terminals.map(\.owner) == calls)
+        #expect(harness.mediaTokens["REF30"]?.count == 10)
+    }
+
+    @Test func aWholeRequestFailureReachesEachCallWithItsOwnStatusAndTheSignInEndsOnce() throws {
+        var harness = Harness.signedIn()
+        let calls = ["a", "b", "c"].map { harness.call(.checkAuthorization($0, data: nil)) }
+        harness.drain()
+        guard case .decisions(let ticket, _, _)? = harness.take(isDecisions) else { Issue.record("no request"); return }
+        let ended = EnhancedError(status: 403, code: "authenticated_profile_invalidated", action: "authentication")
+        harness.send(.decisionsAnswered(ticket, .failure(.server(operation: .authorize, httpStatus: 403, error: ended))))
+        for (call, resource) in zip(calls, ["a", "b", "c"]) {
+            let got = harness.callbacks(of: call)
+            #expect(got.map(Harness.signature) == ["status(N130)", "sendTrackingData(1,false)", "tokenRequestFailed(\(resource),\(USER_NOT_AUTHENTICATED_ERROR))"])
+            guard case .status(let status) = try #require(got.first) else { continue }
+            #expect(status.resource == resource)
+        }
+        #expect(harness.profiles["REF30"] == nil, "the sign-in Adobe Pass ended is gone")
+    }
+
+    @Test func tooManyResourcesAsksEachResourceOnItsOwn() {
+        var harness = Harness.signedIn(settings: Harness.settings(limit: 3))
+        ["a", "b", "c"].forEach { harness.call(.checkAuthorization($0, data: nil)) }
+        harness.drain()
+        guard case .decisions(let ticket, _, let asked)? = harness.take(isDecisions) else { Issue.record("no request"); return }
+        #expect(asked == ["a", "b", "c"])
+        let tooMany = EnhancedError(status: 403, code: "too_many_resources", action: "configuration")
+        harness.send(.decisionsAnswered(ticket, .failure(.server(operation: .authorize, httpStatus: 403, error: tooMany))))
+        let singles = harness.children.filter(isDecisions)
+        #expect(singles.map { if case .decisions(_, _, let resources) = $0 { resources } else { [] } } == [["a"], ["b"], ["c"]])
+    }
+
+    @Test func aConfigurationAdviceRefetchesItThenAsksOnceMore() {
+        var harness = Harness.signedIn()
+        let call = harness.call(.checkAuthorization("a", data: nil))
+        harness.drain()
+        guard case .decisions(let first, _, _)? = harness.take(isDecisions) else { Issue.record("no request"); return }
+        let changed = EnhancedError(status: 500, code: "invalid_configuration_platform", action: "configuration")
+        harness.send(.decisionsAnswered(first, .failure(.server(operation: .authorize, httpStatus: 500, error: changed))))
+        guard case .refetch(let refetch)? = harness.take({ if case .refetch = $0 { true } else { false } }) else { Issue.record("\(harness.children)"); return }
+        harness.send(.configurationRefetched(refetch, Harness.catalog))
+        guard case .decisions(let second, _, _)? = harness.take(isDecisions) else { Issue.record("no second request"); return }
+        harness.send(.decisionsAnswered(second, .failure(.server(operation: .authorize, httpStatus: 500, error: changed))))
+        #expect(harness.children.isEmpty, "asked twice at most")
+        #expect(harness.callbacks(of: call).last.map(Harness.signature) == "tokenRequestFailed(a,\(GENERIC_AUTHORIZATION_ERROR))")
+    }
+
+    @Test func aCallThatCannotJoinEndsTheGatheringAndWaitsItsTurn() {
+        var harness = Harness.signedIn()
+        let first = harness.call(.checkAuthorization("a", data: nil))
+        let metadata = harness.call(.getMetadata(.deviceID, arguments: MetadataArguments(dictionary: [:])))
+        let second = harness.call(.checkAuthorization("b", data: nil))
+        #expect(harness.children.filter(isDecisions).count == 1, "the round of `a` went out when getMetadata arrived")
+        guard case .decisions(let ticket, _, let asked)? = harness.take(isDecisions) else { return }
+        #expect(asked == ["a"])
+        harness.send(.decisionsAnswered(ticket, .success([Harness.decision("a", permitted: true)])))
+        harness.drain()
+        #expect(harness.callbacks(of: first).last.map(Harness.signature) == "setToken(a)")
+        #expect(harness.callbacks(of: metadata).map(Harness.signature) == ["setMetadataStatus"])
+        #expect(harness.children.filter(isDecisions).count == 1, "b goes in a round of its own")
+        #expect(harness.callbacks(of: second).isEmpty)
+    }
+
+    // MARK: Sessions
+
+    @Test func logoutAbandonsASessionBeingOpenedAndItsCallerEndsOnce() {
+        var harness = Harness.signedIn()
+        harness.profiles["REF30"] = nil
+        harness.call(.getAuthentication(forceAuthn: false, data: nil, filter: nil))
+        let select = harness.call(.setSelectedProvider("Plain1"))
+        guard case .session(let flow)? = harness.take({ if case .session = $0 { true } else { false } }) else { Issue.record("\(harness.children)"); return }
+        #expect(harness.turnHeld, "POST sessions holds the calls after it")
+        let logout = harness.call(.logout)
+        #expect(harness.callbacks(of: select).map(Harness.signature) == ["sendTrackingData(2,Plain1)", "status(N500)", "setAuthenticationStatus(0,\(USER_NOT_AUTHENTICATED_ERROR))"])
+        #expect(harness.callbacks(of: logout).map(Harness.signature) == ["setAuthenticationStatus(0,\(USER_NOT_AUTHENTICATED_ERROR))"])
+        // The session's late answer changes nothing.
+        let before = harness.delivered.count
+        harness.send(.sessionAnswered(flow, .success(SessionAction(actionName: .authenticate, actionType: .interactive, code: "C", url: "/x", mvpd: "Plain1"))))
+        #expect(harness.delivered.count == before)
+        #expect(!harness.turnHeld)
+    }
+
+    @Test func anAuthorizeAnswerFetchesTheProfileThenTheWaitingAuthorizationRuns() {
+        var harness = Harness.signedIn()
+        harness.profiles["REF30"] = nil
+        let getAuthorization = harness.call(.getAuthorization("news", data: nil))
+        let select = harness.call(.setSelectedProvider("TempPass"))
+        guard case .session(let flow)? = harness.take({ if case .session = $0 { true } else { false } }) else { Issue.record("\(harness.children)"); return }
+        harness.send(.sessionAnswered(flow, .success(SessionAction(actionName: .authorize, actionType: .direct, reasonType: .temporary, mvpd: "TempPass"))))
+        guard case .sessionProfile(let same)? = harness.take({ if case .sessionProfile = $0 { true } else { false } }) else { Issue.record("\(harness.children)"); return }
+        #expect(same == flow)
+        harness.send(.sessionProfileAnswered(flow, .success([harness.profile("TempPass", type: .temporary)])))
+        #expect(harness.callbacks(of: select).map(Harness.signature) == ["sendTrackingData(2,TempPass)", "status(N011)", "sendTrackingData(0,true)", "setAuthenticationStatus(1,)"])
+        harness.drain()
+        guard case .decisions(let ticket, _, let asked)? = harness.take(isDecisions) else { Issue.record("\(harness.children)"); return }
+        #expect(asked == ["news"])
+        harness.send(.decisionsAnswered(ticket, .success([Harness.decision("news", permitted: true)])))
+        #expect(harness.callbacks(of: getAuthorization).map(Harness.signature).last == "setToken(news)")
+    }
+
+    @Test func aSignInAlreadyOverByAdobesTimeIsNotASuccess() {
+        var harness = Harness.signedIn()
+        harness.profiles["REF30"] = nil
+        harness.call(.getAuthentication(forceAuthn: false, data: nil, filter: nil))
+        let select = harness.call(.setSelectedProvider("TempPass"))
+        guard case .session(let flow)? = harness.take({ _ in true }) else { return }
+        harness.send(.sessionAnswered(flow, .success(SessionAction(actionName: .authorize, actionType: .direct, mvpd: "TempPass"))))
+        _ = harness.take { _ in true }
+        harness.send(.sessionProfileAnswered(flow, .success([harness.profile("TempPass", lasting: -10)])))
+        #expect(harness.callbacks(of: select).map(Harness.signature).suffix(3) == ["status(CFG100)", "sendTrackingData(0,false)", "setAuthenticationStatus(0,\(GENERIC_AUTHENTICATION_ERROR))"])
+    }
+
+    // MARK: Logout
+
+    @Test func logoutRemovesTheProfileAtOnceAndEndsWhenAdobePassAnswers() {
+        var harness = Harness.signedIn()
+        let logout = harness.call(.logout)
+        #expect(harness.profiles["REF30"] == nil, "gone whatever the network says")
+        let check = harness.call(.checkAuthentication)
+        #expect(harness.callbacks(of: check).isEmpty, "waits behind the logout request")
+        guard case .logout(let ticket)? = harness.take({ _ in true }) else { Issue.record("\(harness.children)"); return }
+        harness.send(.logoutAnswered(ticket, .success([LogoutAction(mvpd: "Plain1", actionName: .logout, actionType: .interactive, url: "/logout")])))
+        #expect(harness.callbacks(of: logout).map(Harness.signature) == ["navigateToUrl"])
+        #expect(harness.callbacks(of: check).map(Harness.signature).last == "setAuthenticationStatus(0,\(USER_NOT_AUTHENTICATED_ERROR))")
+        let redirect = harness.call(.handleExternalURL("adobepass://ios.app/done"))
+        #expect(harness.callbacks(of: redirect).map(Harness.signature) == ["setAuthenticationStatus(0,\(USER_NOT_AUTHENTICATED_ERROR))"])
+    }
+
+    // MARK: Storage's word
+
+    @Test func aNewRegistrationThatSignedTheUserOutSaysSo() {
+        var harness = Harness.signedIn()
+        harness.send(.signedOutByNewRegistration(["OTHER"]))
+        #expect(harness.delivered.isEmpty)
+        harness.send(.signedOutByNewRegistration(["REF30"]))
+        #expect(harness.signatures == ["status(N130)"])
+    }
+}
