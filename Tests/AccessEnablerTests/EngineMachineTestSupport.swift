@@ -47,8 +47,8 @@ struct MachineHarness {
     var requestor: String?
     /// Children started and not yet answered or cancelled, oldest first.
     var children: [Child] = []
-    /// Every callback delivered, in order, with its call.
-    var delivered: [(call: DelegateCall, owner: CallID?)] = []
+    /// Every callback delivered, in order, with the calls it belongs to.
+    var delivered: [(call: DelegateCall, owners: [CallID])] = []
     /// Whether the facade's turn is held.
     var turnHeld = false
     private var callCounter: UInt64 = 0
@@ -98,7 +98,8 @@ struct MachineHarness {
 
     private mutating func play(_ action: EngineAction) {
         switch action {
-        case .deliver(let call, let owner): delivered.append((call, owner))
+        case .deliver(let call, let owner, let others):
+            delivered.append((call, (owner.map { [$0] } ?? []) + others))
         case .publish(let standing): requestor = standing.requestorID
         case .holdTurn(let held): turnHeld = held
         case .applyOptions, .rememberTempPassIdentity, .clockDifferenceReported: break
@@ -140,7 +141,7 @@ struct MachineHarness {
     // MARK: Reading what was delivered
 
     /// The callbacks of `call`, in order.
-    func callbacks(of call: CallID) -> [DelegateCall] { delivered.filter { $0.owner == call }.map(\.call) }
+    func callbacks(of call: CallID) -> [DelegateCall] { delivered.filter { $0.owners.contains(call) }.map(\.call) }
 
     /// Every callback as a short signature (`setToken(news)`, `status(Z100)`, …).
     var signatures: [String] { delivered.map { Self.signature($0.call) } }

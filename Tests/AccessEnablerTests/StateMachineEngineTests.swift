@@ -61,7 +61,7 @@ struct StateMachineEngineTests {
             #expect(harness.callbacks(of: call).map(Harness.signature) == expected)
         }
         let terminals = harness.delivered.filter { if case .setToken = $0.call { true } else if case .tokenRequestFailed = $0.call { true } else { false } }
-        #expect(terminals.map(\.owner) == calls)
+        #expect(terminals.map(\.owners) == calls.map { [$0] })
         #expect(harness.mediaTokens["REF30"]?.count == 10)
     }
 

@@ -7,8 +7,8 @@ final class CallbackDispatcher: @unchecked Sendable {
     private let lock = NSLock()
     private weak var delegate: EntitlementDelegate?
     private weak var statusDelegate: EntitlementStatus?
-    /// Sees every callback after the delegates, with the call it belongs to (the async API).
-    private var observer: (@Sendable (DelegateCall, CallID?) -> Void)?
+    /// Sees every callback after the delegates, with the calls it belongs to (the async API).
+    private var observer: (@Sendable (DelegateCall, [CallID]) -> Void)?
 
     /// The app's diagnostics handler, if any.
     private let diagnostics: (@Sendable (Diagnostic) -> Void)?
@@ -31,21 +31,24 @@ final class CallbackDispatcher: @unchecked Sendable {
     var currentDelegate: EntitlementDelegate? { lock.withLock { delegate } }
     var currentStatusDelegate: EntitlementStatus? { lock.withLock { statusDelegate } }
 
-    /// Installs the observer that sees every callback after the delegates.
-    func setObserver(_ observer: @escaping @Sendable (DelegateCall, CallID?) -> Void) { lock.withLock { self.observer = observer } }
+    /// Installs the observer that sees every callback after the delegates, with the facade
+    /// calls it belongs to (none, one, or several when it ends calls a flow was carried on from).
+    func setObserver(_ observer: @escaping @Sendable (DelegateCall, [CallID]) -> Void) { lock.withLock { self.observer = observer } }
 
     /// Queues `call` for delivery after every call queued before it; `owner` is the facade
-    /// call it belongs to.
-    func dispatch(_ call: DelegateCall, for owner: CallID? = nil) {
-        queue.async { [self] in deliver(call, for: owner) }
+    /// call it belongs to, and `others` the calls it also ends (the delegate receives it once).
+    func dispatch(_ call: DelegateCall, for owner: CallID? = nil, alsoEnding others: [CallID] = []) {
+        let owners = (owner.map { [$0] } ?? []) + others
+        queue.async { [self] in deliver(call, for: owners) }
     }
 
     /// Queues `calls` for delivery, in order, after every call queued before them: one trip
     /// to the callback queue for all of them. `then` runs on the callback queue once they
     /// are delivered.
     func dispatch(_ calls: [DelegateCall], for owner: CallID? = nil, then delivered: (@Sendable () -> Void)? = nil) {
+        let owners = owner.map { [$0] } ?? []
         queue.async { [self] in
-            for call in calls { deliver(call, for: owner) }
+            for call in calls { deliver(call, for: owners) }
             delivered?()
         }
     }
@@ -55,11 +58,11 @@ final class CallbackDispatcher: @unchecked Sendable {
     /// waits for the task, so order holds.
     func deliverOnCallbackQueue(_ calls: [DelegateCall]) {
         dispatchPrecondition(condition: .onQueue(queue))
-        for call in calls { deliver(call, for: nil) }
+        for call in calls { deliver(call, for: []) }
     }
 
     /// Delivers one call to the delegates, then the observer. Runs on the callback queue.
-    private func deliver(_ call: DelegateCall, for owner: CallID?) {
+    private func deliver(_ call: DelegateCall, for owners: [CallID]) {
         let (delegate, statusDelegate, observer) = lock.withLock { (self.delegate, self.statusDelegate, self.observer) }
         if let diagnostics {
             if case .status(let status) = call { diagnostics(.status(status)) }
@@ -70,7 +73,7 @@ final class CallbackDispatcher: @unchecked Sendable {
         } else {
             call.deliver(to: delegate, statusDelegate: statusDelegate)
         }
-        observer?(call, owner)
+        observer?(call, owners)
     }
 
     /// Returns once every call dispatched so far has been delivered, and every other block

@@ -148,8 +148,8 @@ actor EntitlementEngine {
     /// Carries out one action; I/O starts a child task and returns at once.
     private func carryOut(_ action: EngineAction) {
         switch action {
-        case .deliver(let callback, let call):
-            dispatcher.dispatch(callback, for: call)
+        case .deliver(let callback, let call, let others):
+            dispatcher.dispatch(callback, for: call, alsoEnding: others)
         case .publish(let standing):
             published.publish(standing)
         case .holdTurn(let held):

@@ -92,8 +92,8 @@ public final class AccessEnabler: @unchecked Sendable {
         storageProblems = problems
         problems.connect(dispatcher, diagnostics: configuration.diagnostics)
         let (replies, eventHub) = (replies, eventHub)
-        dispatcher.setObserver { call, owner in
-            replies.deliver(call, for: owner)
+        dispatcher.setObserver { call, owners in
+            for owner in owners { replies.deliver(call, for: owner) }
             eventHub.publish(call)
         }
         Task { await engine.run() }

@@ -159,6 +159,13 @@ struct AuthenticationStateMachine: Sendable {
     private(set) var pendingAuthorization: PendingAuthorization?
     /// The call the flow in progress belongs to: the last call that carried it on.
     private(set) var owner: CallID?
+    /// Calls whose flow a later call carried on (or ended) before they had any answer — a
+    /// partner sign-in that setSelectedProvider or logout took over: the answer that ends
+    /// the flow next ends them too (the delegate hears it once; each call's reply has it).
+    private(set) var carriedOver: [CallID] = []
+    /// Whether ``owner`` has had its answer (a hand-over or its status): a flow whose owner
+    /// has not is owed to it when another call takes the flow over.
+    private var ownerAnswered = true
     private var flowCounter: UInt64 = 0
 
     /// The flow the SDK is driving, if any: answers for any other are stale.
@@ -209,8 +216,16 @@ struct AuthenticationStateMachine: Sendable {
     mutating func authenticationRequested(by caller: Caller, authenticated: Bool, forced: Bool, viaPartner: Bool, filter: PickerFilter?) -> [Action] {
         if let refused = rejection(of: caller) { return refused }
         var actions = endOpenFlow()
-        if case .getAuthorization(let pending) = caller { pendingAuthorization = pending }
+        if case .getAuthorization(let pending) = caller {
+            // An earlier authorization still waiting (its flow was abandoned a moment ago)
+            // does not ride on this one.
+            if let earlier = takePending() {
+                actions.append(.tokenRequestFailed(earlier, description: "getAuthorization(\(pending.resource)) started a new authentication; \(earlier.resource) was not authorized."))
+            }
+            pendingAuthorization = pending
+        }
         owner = caller.call
+        ownerAnswered = true
         if authenticated && !forced {
             state = .idle
             actions.append(.succeed(pending: takePending(), cached: true, to: caller.call))
@@ -219,6 +234,7 @@ struct AuthenticationStateMachine: Sendable {
         if viaPartner {
             let flow = newFlow()
             state = .signingInThroughPartner(flow, dialog: nil)
+            ownerAnswered = false
             actions.append(.startPartnerSignIn(flow, filter))
         } else {
             state = .choosingProvider
@@ -267,7 +283,7 @@ struct AuthenticationStateMachine: Sendable {
     /// a new flow carries it on, a call that ends everything fails it. A session being opened
     /// or a logout under way is never ended here: the engine's state machine lets no call
     /// reach this machine meanwhile but those that abandon the session first.
-    private mutating func endOpenFlow() -> [Action] {
+    private mutating func endOpenFlow(carryingOver: Bool = true) -> [Action] {
         var actions: [Action] = []
         switch state {
         case .signingInThroughPartner(let flow, let dialog):
@@ -285,6 +301,10 @@ struct AuthenticationStateMachine: Sendable {
         case .idle, .choosingProvider, .awaitingRedirect:
             break
         }
+        // A caller that has had no answer is answered by the call that takes over (a
+        // getAuthorization's own answer is its token, which it gets whatever happens).
+        if carryingOver, !ownerAnswered, let owner, owner != pendingAuthorization?.owner { carriedOver.append(owner) }
+        ownerAnswered = true
         state = .idle
         return actions
     }
@@ -292,6 +312,19 @@ struct AuthenticationStateMachine: Sendable {
     private mutating func takePending() -> PendingAuthorization? {
         defer { pendingAuthorization = nil }
         return pendingAuthorization
+    }
+
+    /// A waiting authorization left with no flow to carry it (the session it waited for was
+    /// abandoned by a call that then started nothing, an unknown MVPD say) fails now.
+    mutating func failOrphanedAuthorization() -> [Action] {
+        guard state == .idle, let pending = takePending() else { return [] }
+        return [.tokenRequestFailed(pending, description: "The authentication \(pending.resource) was waiting for ended without a sign-in.")]
+    }
+
+    /// The calls the next answer of the authentication ends besides its own (see ``carriedOver``).
+    mutating func takeCarriedOver() -> [CallID] {
+        defer { carriedOver = [] }
+        return carriedOver
     }
 
     // MARK: The partner sign-in
@@ -314,6 +347,8 @@ struct AuthenticationStateMachine: Sendable {
     mutating func partnerSignInFinished(_ flow: FlowID, _ outcome: PartnerSignInOutcome) -> [Action] {
         guard case .signingInThroughPartner(flow, let dialog) = state else { return [] }
         var actions: [Action] = dialog.map { [.dismissPicker($0, to: owner)] } ?? []
+        // Every outcome but a login continuing the flow answers its caller now.
+        if case .regularLogin = outcome {} else { ownerAnswered = true }
         switch outcome {
         case .showProviderDialog(let status):
             state = .choosingProvider
@@ -352,6 +387,7 @@ struct AuthenticationStateMachine: Sendable {
         var actions = endOpenFlow()
         let flow = newFlow()
         owner = call
+        ownerAnswered = false
         state = .openingSession(flow, mvpd: mvpd, step: .creating)
         actions.append(.trackProviderSelection(mvpd: mvpd, to: call))
         actions.append(.createSession(flow, mvpd: mvpd, opened: nil))
@@ -370,6 +406,7 @@ struct AuthenticationStateMachine: Sendable {
     /// (status `REGCODE` with the code, then polling).
     mutating func loginNeeded(_ flow: FlowID, session: AuthenticationSession, url: String, displayName: String, screen: LoginScreen, now: Date) -> [Action] {
         guard case .openingSession(flow, _, _) = state else { return [] }
+        ownerAnswered = true
         switch screen {
         case .thisDevice:
             state = .awaitingRedirect(flow, session)
@@ -386,6 +423,7 @@ struct AuthenticationStateMachine: Sendable {
     mutating func signedInDirectly(_ flow: FlowID, profile: StoredProfile) -> [Action] {
         guard case .openingSession(flow, _, .fetchingProfile(let note)) = state else { return [] }
         state = .idle
+        ownerAnswered = true
         var actions: [Action] = [.store(profile, to: owner)]
         if let note { actions.append(.status(note, to: owner)) }
         actions.append(.succeed(pending: takePending(), cached: false, to: owner))
@@ -396,6 +434,7 @@ struct AuthenticationStateMachine: Sendable {
     mutating func sessionFailed(_ flow: FlowID, status: AdvancedStatus) -> [Action] {
         guard case .openingSession(flow, _, _) = state else { return [] }
         state = .idle
+        ownerAnswered = true
         return [.fail(status, errorCode: GENERIC_AUTHENTICATION_ERROR, pending: takePending(), to: owner)]
     }
 
@@ -406,6 +445,7 @@ struct AuthenticationStateMachine: Sendable {
     mutating func abandonOpeningSession(_ reason: Abandonment) -> [Action] {
         guard case .openingSession(let flow, let mvpd, _) = state else { return [] }
         state = .idle
+        ownerAnswered = true
         let (id, code, why): (StatusID, String, String) = switch reason {
         case .backedOut: (.n005, PROVIDER_NOT_SELECTED_ERROR, "the user backed out (setSelectedProvider(nil))")
         case .replaced: (.n500, GENERIC_AUTHENTICATION_ERROR, "a new authentication replaced it")
@@ -428,10 +468,14 @@ struct AuthenticationStateMachine: Sendable {
             let polling = ProfilePolling(session: session, origin: .redirect, interval: pollInterval, now: now)
             state = .polling(flow, polling)
             owner = call
+            ownerAnswered = false
             return [action(for: polling.firstStep, flow: flow, polling: polling)]
         case .polling(let flow, var polling):
-            // Already waiting for this session's profile: a redirect means "look now".
+            // Already waiting for this session's profile: a redirect means "look now". An
+            // earlier redirect's call still waiting for its answer is answered with this one's.
+            if !ownerAnswered, let owner, owner != call { carriedOver.append(owner) }
             owner = call
+            ownerAnswered = false
             guard let step = polling.pollNow() else { return [] }
             state = .polling(flow, polling)
             return [.stopPolling(flow), action(for: step, flow: flow, polling: polling)]
@@ -461,10 +505,12 @@ struct AuthenticationStateMachine: Sendable {
         state = .polling(flow, polling)
         if step == .signedIn, let profile {
             state = .idle
+            ownerAnswered = true
             return [.store(profile, to: owner), .succeed(pending: takePending(), cached: false, to: owner)]
         }
         if step == .sessionGone || step == .failed, let failure {
             state = .idle
+            ownerAnswered = true
             return [.fail(failure, errorCode: GENERIC_AUTHENTICATION_ERROR, pending: takePending(), to: owner)]
         }
         return [action(for: step, flow: flow, polling: polling)]
@@ -476,6 +522,7 @@ struct AuthenticationStateMachine: Sendable {
         case .wait(let until): return .waitForPoll(flow, until: until)
         case .signedIn, .sessionGone, .expired, .failed:
             state = .idle
+            ownerAnswered = true
             let session = polling.session
             let message = step == .expired
                 ? "The sign-in for code \(session.code) (\(session.mvpd)) was not completed before the code expired. Start again with getAuthentication()."
@@ -497,6 +544,8 @@ struct AuthenticationStateMachine: Sendable {
             actions.append(.tokenRequestFailed(pending, description: "The user logged out before \(pending.resource) could be authorized."))
         }
         owner = call
+        // The logout answers its own call (the engine's state machine delivers it).
+        ownerAnswered = true
         if let (ticket, profile) = request { state = .loggingOut(ticket, profile) }
         return actions
     }
@@ -519,7 +568,9 @@ struct AuthenticationStateMachine: Sendable {
         case .choosingProvider, .awaitingRedirect:
             if sameRequestor { return [] }
         case .idle:
-            return []
+            // A session abandoned as this setRequestor arrived may have left its authorization.
+            guard !sameRequestor, let pending = takePending() else { return [] }
+            return [.tokenRequestFailed(pending, description: "setRequestor ended the authentication \(pending.resource) was waiting for.")]
         case .openingSession:
             // Another requestor's setRequestor abandons the session as it arrives.
             var actions = abandonOpeningSession(.requestorChanged)
@@ -535,7 +586,7 @@ struct AuthenticationStateMachine: Sendable {
         default: false
         }
         let flowOwner = owner
-        var actions = endOpenFlow()
+        var actions = endOpenFlow(carryingOver: false)
         if ownsAuthentication {
             actions.append(.status(StatusCatalog.status(.n500, message: "setRequestor ended the authentication that was under way; call getAuthentication() again."), to: flowOwner))
             actions.append(.setAuthenticationStatus(ACCESS_ENABLER_STATUS_ERROR, errorCode: GENERIC_AUTHENTICATION_ERROR, to: flowOwner))

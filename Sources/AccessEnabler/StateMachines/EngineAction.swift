@@ -7,8 +7,10 @@ import Foundation
 enum EngineAction: Sendable {
     // MARK: To the application
 
-    /// Deliver `call`, as a callback of the facade call `owner`.
-    case deliver(DelegateCall, to: CallID?)
+    /// Deliver `call`, as a callback of the facade call `owner` — and of the calls in
+    /// `alsoEnding`, whose flow another call took over before they had an answer (the
+    /// delegate receives it once).
+    case deliver(DelegateCall, to: CallID?, alsoEnding: [CallID] = [])
     /// Publish the requestor's state for synchronous readers (the facade's checkAuthentication).
     case publish(RequestorStanding)
     /// Keep the facade's turn while the machine has work under way (calls made meanwhile

@@ -25,10 +25,10 @@ extension EngineStateMachine {
         withVerdict(.getAuthentication(forced: forced, filter: filter, call: call), &step)
     }
 
-    /// `setSelectedProvider`: `nil` backs out, an unknown id is refused, a known one starts
-    /// an authentication session.
+    /// `setSelectedProvider`: `nil` backs out (always possible: it needs no requestor), an
+    /// unknown id is refused, a known one starts an authentication session.
     mutating func setSelectedProvider(_ id: String?, call: CallID?, _ step: inout Step) {
-        if let problem = requestorProblem {
+        if id != nil, let problem = requestorProblem {
             step.deliver(.status(problem), to: call)
             step.deliver(.setAuthenticationStatus(ACCESS_ENABLER_STATUS_ERROR, errorCode: GENERIC_AUTHENTICATION_ERROR), to: call)
             return
@@ -166,10 +166,14 @@ extension EngineStateMachine {
     mutating func perform(_ actions: [AuthenticationStateMachine.Action], _ step: inout Step) {
         for action in actions {
             switch action {
+            case .status(let status, let call) where status.errorId == .regcode:
+                // A registration code hands the authentication over: it answers a call the
+                // flow was carried on from too.
+                step.deliver(.status(status), to: call, alsoEnding: authentication.takeCarriedOver())
             case .status(let status, let call):
                 step.deliver(.status(status), to: call)
             case .setAuthenticationStatus(let status, let code, let call):
-                step.deliver(.setAuthenticationStatus(status, errorCode: code), to: call)
+                step.deliver(.setAuthenticationStatus(status, errorCode: code), to: call, alsoEnding: authentication.takeCarriedOver())
             case .tokenRequestFailed(let pending, let description):
                 step.deliver(.tokenRequestFailed(pending.resource, errorCode: USER_NOT_AUTHENTICATED_ERROR, description: description), to: pending.owner)
             case .presentPicker(let dialog, let call):
@@ -177,7 +181,7 @@ extension EngineStateMachine {
             case .dismissPicker(let dialog, let call):
                 step.deliver(.dismissTVProviderDialog(dialog), to: call)
             case .showProviderDialog(let call):
-                step.deliver(.displayProviderDialog(catalog?.mvpds ?? []), to: call)
+                step.deliver(.displayProviderDialog(catalog?.mvpds ?? []), to: call, alsoEnding: authentication.takeCarriedOver())
             case .startPartnerSignIn(let flow, let filter):
                 if partnerSignInApplies, let catalog {
                     step.actions.append(.startPartnerSignIn(flow, filter, catalog))
@@ -201,7 +205,7 @@ extension EngineStateMachine {
             case .cancelSession(let flow):
                 step.actions.append(.cancelSession(flow))
             case .openPage(let url, let mvpd, let call):
-                step.deliver(navigation(to: url, mvpd: mvpd), to: call)
+                step.deliver(navigation(to: url, mvpd: mvpd), to: call, alsoEnding: authentication.takeCarriedOver())
             case .waitForPoll(let flow, let until):
                 step.actions.append(.setPollTimer(flow, until: until))
             case .stopPolling(let flow):
@@ -216,7 +220,7 @@ extension EngineStateMachine {
             case .fail(let status, let code, let pending, let call):
                 if let status { step.deliver(.status(status), to: call) }
                 step.deliver(settings.tracking.authentication(succeeded: false, profile: nil, cached: false), to: call)
-                step.deliver(.setAuthenticationStatus(ACCESS_ENABLER_STATUS_ERROR, errorCode: code), to: call)
+                step.deliver(.setAuthenticationStatus(ACCESS_ENABLER_STATUS_ERROR, errorCode: code), to: call, alsoEnding: authentication.takeCarriedOver())
                 if let pending {
                     step.deliver(.tokenRequestFailed(pending.resource, errorCode: USER_NOT_AUTHENTICATED_ERROR, description: "The user could not be authenticated, so \(pending.resource) was not authorized."), to: pending.owner)
                 }
@@ -236,14 +240,14 @@ extension EngineStateMachine {
                 .cfg100, message: "The new sign-in with \(profile.mvpd) is already over by this device's clock: check the device's date and time, then sign in again.")
             step.deliver(.status(expired), to: call)
             step.deliver(settings.tracking.authentication(succeeded: false, profile: nil, cached: false), to: call)
-            step.deliver(.setAuthenticationStatus(ACCESS_ENABLER_STATUS_ERROR, errorCode: GENERIC_AUTHENTICATION_ERROR), to: call)
+            step.deliver(.setAuthenticationStatus(ACCESS_ENABLER_STATUS_ERROR, errorCode: GENERIC_AUTHENTICATION_ERROR), to: call, alsoEnding: authentication.takeCarriedOver())
             if let pending {
                 step.deliver(.tokenRequestFailed(pending.resource, errorCode: USER_NOT_AUTHENTICATED_ERROR, description: expired.message ?? ""), to: pending.owner)
             }
             return
         }
         step.deliver(settings.tracking.authentication(succeeded: true, profile: profile, cached: cached), to: call)
-        step.deliver(.setAuthenticationStatus(ACCESS_ENABLER_STATUS_SUCCESS, errorCode: USER_AUTHENTICATED), to: call)
+        step.deliver(.setAuthenticationStatus(ACCESS_ENABLER_STATUS_SUCCESS, errorCode: USER_AUTHENTICATED), to: call, alsoEnding: authentication.takeCarriedOver())
         if let pending { queue.insert(.authorizePending(pending), at: 0) }
     }
 

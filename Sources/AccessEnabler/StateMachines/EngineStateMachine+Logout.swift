@@ -7,7 +7,7 @@ extension EngineStateMachine {
     mutating func logout(call: CallID?, _ step: inout Step) {
         guard let requestor = standing.requestorID, let profile = step.facts.currentProfile else {
             perform(authentication.logoutRequested(by: call, request: nil), &step)
-            step.deliver(.setAuthenticationStatus(ACCESS_ENABLER_STATUS_ERROR, errorCode: USER_NOT_AUTHENTICATED_ERROR), to: call)
+            step.deliver(.setAuthenticationStatus(ACCESS_ENABLER_STATUS_ERROR, errorCode: USER_NOT_AUTHENTICATED_ERROR), to: call, alsoEnding: authentication.takeCarriedOver())
             return
         }
         let ticket = newTicket()
@@ -36,12 +36,12 @@ extension EngineStateMachine {
                 let absolute = URL(string: url, relativeTo: base)?.absoluteString ?? url
                 _ = authentication.logoutAnswered(ticket, openingPage: true)
                 // handleExternalURL completes the logout.
-                return step.deliver(navigation(to: absolute, mvpd: profile.mvpd), to: call)
+                return step.deliver(navigation(to: absolute, mvpd: profile.mvpd), to: call, alsoEnding: authentication.takeCarriedOver())
             } else {
                 _ = authentication.logoutAnswered(ticket, openingPage: false)
             }
         }
-        step.deliver(.setAuthenticationStatus(ACCESS_ENABLER_STATUS_ERROR, errorCode: USER_NOT_AUTHENTICATED_ERROR), to: call)
+        step.deliver(.setAuthenticationStatus(ACCESS_ENABLER_STATUS_ERROR, errorCode: USER_NOT_AUTHENTICATED_ERROR), to: call, alsoEnding: authentication.takeCarriedOver())
     }
 
     /// VSA203: signed out of the app, still signed in at system level.

@@ -140,6 +140,9 @@ struct EngineStateMachine: Sendable {
             mailboxDrained(&step)
         }
         runWaitingWork(&step)
+        // Once every call that could carry it on has run, an authorization left waiting with
+        // no flow ends.
+        if queue.isEmpty { perform(authentication.failOrphanedAuthorization(), &step) }
         if isBusy != turnHeld {
             turnHeld = isBusy
             step.actions.append(.holdTurn(turnHeld))
@@ -182,8 +185,10 @@ struct EngineStateMachine: Sendable {
                 run(next, &step)
             } else if isGathering, joinGatheredRound(next, &step) {
                 queue.removeFirst()
-            } else {
+            } else if isGathering {
+                // The burst is over; its round may even end at once (every answer cached).
                 sendGatheredWork(&step)
+            } else {
                 return
             }
         }
@@ -407,8 +412,8 @@ extension EngineStateMachine {
         var actions: [EngineAction] = []
 
         /// Delivers `callback` as a callback of `call`.
-        mutating func deliver(_ callback: DelegateCall, to call: CallID?) {
-            actions.append(.deliver(callback, to: call))
+        mutating func deliver(_ callback: DelegateCall, to call: CallID?, alsoEnding others: [CallID] = []) {
+            actions.append(.deliver(callback, to: call, alsoEnding: others))
         }
 
         /// Stores a new sign-in as ``ProfileSelection`` decides.
