@@ -8,17 +8,17 @@ import Foundation
 struct MachineHarness {
     /// A child task the machine started and that has not answered yet.
     enum Child: Equatable, CustomStringConvertible {
-        case loadRequestor(Ticket)
-        case refetch(Ticket)
-        case partner(Ticket)
-        case silentSignIn(Ticket)
+        case loadRequestor(RequestTicket)
+        case refetch(RequestTicket)
+        case partner(RequestTicket)
+        case silentSignIn(RequestTicket)
         case partnerSignIn(FlowID)
         case session(FlowID)
         case sessionProfile(FlowID)
         case pollTimer(FlowID, until: Date)
         case poll(FlowID)
-        case decisions(Ticket, DecisionKind, resources: [String])
-        case logout(Ticket)
+        case decisions(RequestTicket, DecisionKind, resources: [String])
+        case logout(RequestTicket)
 
         var description: String {
             switch self {

@@ -198,11 +198,11 @@ struct StateMachineAuthenticationTests {
 
     @Test func aLogoutPageWaitingForItsRedirectEndsWhenANewFlowStarts() {
         var machine = Machine()
-        let ticket = Ticket(value: 7)
+        let ticket = RequestTicket(value: 7)
         _ = machine.logoutRequested(by: otherCall, request: (ticket, profile()))
         #expect(machine.awaitsServer)
         #expect(machine.logoutInFlight?.ticket == ticket)
-        let stale = machine.logoutAnswered(Ticket(value: 8), openingPage: true)
+        let stale = machine.logoutAnswered(RequestTicket(value: 8), openingPage: true)
         #expect(!stale, "another ticket's answer is not this logout's")
         let answered = machine.logoutAnswered(ticket, openingPage: true)
         #expect(answered)
@@ -315,7 +315,7 @@ struct StateMachineAuthenticationTests {
         let actions = machine.redirectReceived(now: start, pollInterval: 5, by: redirectCall)
         #expect(statusIDs(actions) == ["N130"])
         #expect(actions.last == .reportCurrentAuthentication(to: redirectCall))
-        let ticket = Ticket(value: 1)
+        let ticket = RequestTicket(value: 1)
         _ = machine.logoutRequested(by: otherCall, request: (ticket, profile()))
         _ = machine.logoutAnswered(ticket, openingPage: true)
         #expect(machine.redirectReceived(now: start, pollInterval: 5, by: redirectCall) == [.setAuthenticationStatus(0, errorCode: USER_NOT_AUTHENTICATED_ERROR, to: redirectCall)])

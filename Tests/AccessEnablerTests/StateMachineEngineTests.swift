@@ -32,7 +32,7 @@ struct StateMachineEngineTests {
     @Test func aLateAnswerForWorkThatEndedIsDropped() {
         var harness = Harness()
         harness.call(.setRequestor("REF30", serviceProviders: nil))
-        harness.send(.requestorLoaded(Ticket(value: 99), .success(Harness.catalog)))
+        harness.send(.requestorLoaded(RequestTicket(value: 99), .success(Harness.catalog)))
         #expect(harness.delivered.isEmpty)
         #expect(harness.machine.isBusy)
     }

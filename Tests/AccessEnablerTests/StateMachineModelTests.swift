@@ -168,7 +168,7 @@ struct RandomWorld {
     /// An answer for a ticket or flow nobody waits for: it must change nothing.
     private mutating func stale() {
         staleTicket += 1
-        let ticket = Ticket(value: staleTicket)
+        let ticket = RequestTicket(value: staleTicket)
         let flow = FlowID(value: staleTicket)
         let before = harness.delivered.count
         switch Int.random(in: 0..<4, using: &random) {

@@ -19,7 +19,7 @@ enum AuthenticationCheck {
         if let stored, ProfileValidity.evaluate(stored, configuredMVPDs: catalog?.mvpdsByID ?? [:], partner: snapshot, now: now) == .valid {
             return (stored, nil)
         }
-        var status = snapshot.flatMap { PartnerSignIn.permissionStatus($0.access, errorID: .applError) }
+        var status = snapshot.flatMap { PartnerPermission.status($0.access, errorID: .applError) }
         if status == nil, let failure = snapshot?.metadataError {
             // Permission granted, but the account could not be read: a partner framework error.
             status = StatusCatalog.status(.applError, message: "The TV provider account service could not be read.", details: "\(failure.code): \(failure.message)")

@@ -1,32 +1,5 @@
 import Foundation
 
-/// A requestor's stored profiles: the one chosen last, and a regular profile set aside while
-/// a TempPass of another MVPD is the chosen one (REST API V2 keeps both: when the TempPass
-/// ends, the regular sign-in counts again).
-struct RequestorProfiles: Sendable, Equatable {
-    /// The profile of the MVPD the user chose last.
-    var chosen: StoredProfile?
-    /// The regular profile set aside for a TempPass, if any.
-    var standby: StoredProfile?
-
-    /// No profile at all.
-    static let none = RequestorProfiles()
-
-    /// Whether no profile is stored.
-    var isEmpty: Bool { chosen == nil && standby == nil }
-}
-
-/// What a change of the profiles does to a requestor's record: the profiles afterwards, and
-/// what no longer holds with them.
-struct ProfileChange: Sendable, Equatable {
-    /// The profiles to store.
-    var profiles: RequestorProfiles
-    /// The MVPDs whose media tokens are kept; `nil` keeps them all.
-    var keepingMediaTokensOf: Set<String>?
-    /// Whether the cached preauthorization answers go (they were another MVPD's).
-    var droppingPreauthorizations: Bool
-}
-
 /// Which of a requestor's profiles is in force, and what a new sign-in does to them — the
 /// TempPass rule, as pure decisions (storage only stores what they return).
 enum ProfileSelection {

@@ -311,7 +311,7 @@ public final class AccessEnabler: @unchecked Sendable {
     /// reach a throttling back-off's end (``Quiescence/waitingForClock(until:)``: with a
     /// manual clock, move it there and wait again). Callbacks produced so far have been
     /// delivered when it returns. For test rigs and scenario runners.
-    public func waitUntilQuiescent() async -> Quiescence {
+    package func waitUntilQuiescent() async -> Quiescence {
         // An event or a call answered outside the engine counts as under way until its
         // callbacks have reached the delegate, so quiescence means they are delivered.
         await mailbox.activity.waitUntilQuiescent(clock: configuration.clock)

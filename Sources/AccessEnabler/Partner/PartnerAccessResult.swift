@@ -15,7 +15,7 @@ public enum PartnerAccessResult: Sendable, Equatable {
     case error(code: String, message: String)
 
     /// The value written in `frameworkPermissionInfo.accessStatus`.
-    public var wireValue: String {
+    var wireValue: String {
         switch self {
         case .granted: "granted"
         case .denied: "denied"

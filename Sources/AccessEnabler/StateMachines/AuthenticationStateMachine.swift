@@ -40,7 +40,7 @@ struct AuthenticationStateMachine: Sendable {
         /// Waiting for the session's profile: a second-screen code, or after the redirect.
         case polling(FlowID, ProfilePolling)
         /// The logout request for this profile (removed from the device already) is under way.
-        case loggingOut(Ticket, StoredProfile)
+        case loggingOut(RequestTicket, StoredProfile)
         /// `navigateToUrl` opened the MVPD logout page; `handleExternalURL` completes the logout.
         case awaitingLogoutRedirect
     }
@@ -177,7 +177,7 @@ struct AuthenticationStateMachine: Sendable {
     }
 
     /// The logout request under way and the profile it ends, if any.
-    var logoutInFlight: (ticket: Ticket, profile: StoredProfile)? {
+    var logoutInFlight: (ticket: RequestTicket, profile: StoredProfile)? {
         if case .loggingOut(let ticket, let profile) = state { return (ticket, profile) }
         return nil
     }
@@ -538,7 +538,7 @@ struct AuthenticationStateMachine: Sendable {
     /// `request`, the logout request for that profile goes out and the logout waits for
     /// its answer (``logoutAnswered(_:openingPage:)``); without, it ends with the caller's
     /// own callbacks, which the engine's state machine delivers.
-    mutating func logoutRequested(by call: CallID?, request: (Ticket, StoredProfile)?) -> [Action] {
+    mutating func logoutRequested(by call: CallID?, request: (RequestTicket, StoredProfile)?) -> [Action] {
         var actions = endOpenFlow()
         if let pending = takePending() {
             actions.append(.tokenRequestFailed(pending, description: "The user logged out before \(pending.resource) could be authorized."))
@@ -553,7 +553,7 @@ struct AuthenticationStateMachine: Sendable {
     /// The logout request `ticket` answered: on to the MVPD logout page (`openingPage`,
     /// completed by `handleExternalURL`), or over. `false` when `ticket` is not the logout
     /// under way (its callbacks then belong to nobody). The logout's call is ``owner``.
-    mutating func logoutAnswered(_ ticket: Ticket, openingPage: Bool) -> Bool {
+    mutating func logoutAnswered(_ ticket: RequestTicket, openingPage: Bool) -> Bool {
         guard case .loggingOut(ticket, _) = state else { return false }
         state = openingPage ? .awaitingLogoutRedirect : .idle
         return true

@@ -43,9 +43,9 @@ struct AuthorizationRound: Sendable {
     /// Calls may still join; nothing has been sent.
     private(set) var isGathering = true
     /// Requests in flight, by ticket.
-    private(set) var asking: [Ticket: Request] = [:]
+    private(set) var asking: [RequestTicket: Request] = [:]
     /// Requests waiting for a configuration refetch, by the refetch's ticket.
-    private(set) var refetching: [Ticket: Request] = [:]
+    private(set) var refetching: [RequestTicket: Request] = [:]
     /// The outcome of each resource answered so far.
     private(set) var outcomes: [String: Outcome] = [:]
 
@@ -71,12 +71,12 @@ struct AuthorizationRound: Sendable {
     }
 
     /// Records that `request` went out as `ticket`.
-    mutating func sent(_ request: Request, as ticket: Ticket) {
+    mutating func sent(_ request: Request, as ticket: RequestTicket) {
         asking[ticket] = request
     }
 
     /// The request `ticket` answered; `nil` when it is not one of this round's.
-    mutating func answered(_ ticket: Ticket) -> Request? {
+    mutating func answered(_ ticket: RequestTicket) -> Request? {
         asking.removeValue(forKey: ticket)
     }
 
@@ -98,17 +98,17 @@ struct AuthorizationRound: Sendable {
     }
 
     /// `request` waits for the configuration refetch `ticket`.
-    mutating func awaitRefetch(_ request: Request, as ticket: Ticket) {
+    mutating func awaitRefetch(_ request: Request, as ticket: RequestTicket) {
         refetching[ticket] = Request(resources: request.resources, attempt: request.attempt + 1)
     }
 
     /// The configuration refetch `ticket` ended; `false` when it is not one of this round's.
-    mutating func configurationRefetched(_ ticket: Ticket) -> Bool {
+    mutating func configurationRefetched(_ ticket: RequestTicket) -> Bool {
         refetching[ticket] != nil
     }
 
     /// The request that waited for the refetch `ticket`, to send again.
-    mutating func takeRefetched(_ ticket: Ticket) -> Request? {
+    mutating func takeRefetched(_ ticket: RequestTicket) -> Request? {
         refetching.removeValue(forKey: ticket)
     }
 

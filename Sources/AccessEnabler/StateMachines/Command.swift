@@ -42,14 +42,6 @@ struct SDKOptions: Sendable, Equatable {
     init() {}
 }
 
-/// Which providers the system picker shows: `getAuthentication(filter:)`'s argument.
-struct PickerFilter: Sendable, Equatable {
-    /// MVPD ids to show, in order.
-    var providers: [String]
-    /// MVPD ids to feature.
-    var featured: [String]
-}
-
 /// A parsed `getMetadata` request.
 enum MetadataQuery: Sendable, Equatable {
     case authentication

@@ -28,14 +28,14 @@ enum EngineAction: Sendable {
 
     /// DCR when needed, then the configuration of every service provider (by base URL),
     /// merged; answers ``EngineEvent/requestorLoaded(_:_:)``.
-    case loadRequestor(Ticket, requestor: String, serviceProviders: [URL])
+    case loadRequestor(RequestTicket, requestor: String, serviceProviders: [URL])
     /// The configuration again, after Adobe Pass advised it; answers ``EngineEvent/configurationRefetched(_:_:)``.
-    case refetchConfiguration(Ticket, requestor: String, serviceProviders: [URL])
+    case refetchConfiguration(RequestTicket, requestor: String, serviceProviders: [URL])
     /// The partner framework's silent answers; ``EngineEvent/partnerAnswered(_:_:)``.
-    case askPartner(Ticket, RequestorCatalog)
+    case askPartner(RequestTicket, RequestorCatalog)
     /// Exchange the system-level sign-in for an Adobe profile, without interrupting the
     /// user; ``EngineEvent/silentSignInFinished(_:_:)``.
-    case signInSilently(Ticket, mvpd: MVPD, partnerStatus: PartnerFrameworkStatus, catalog: RequestorCatalog)
+    case signInSilently(RequestTicket, mvpd: MVPD, partnerStatus: PartnerFrameworkStatus, catalog: RequestorCatalog)
     /// The interactive partner sign-in (permission prompt, system picker, exchange).
     case startPartnerSignIn(FlowID, PickerFilter?, RequestorCatalog)
     /// Stop the partner sign-in of `flow`.
@@ -54,9 +54,9 @@ enum EngineAction: Sendable {
     case stopPolling(FlowID)
     /// `POST decisions/authorize` or `…/preauthorize` for `resources`;
     /// ``EngineEvent/decisionsAnswered(_:_:)``.
-    case requestDecisions(Ticket, DecisionKind, resources: [String], RESTTarget)
+    case requestDecisions(RequestTicket, DecisionKind, resources: [String], RESTTarget)
     /// `GET logout/{mvpd}`; ``EngineEvent/logoutAnswered(_:_:)``.
-    case logOut(Ticket, RESTTarget)
+    case logOut(RequestTicket, RESTTarget)
 
     // MARK: Storage
 

@@ -10,13 +10,13 @@ enum EngineEvent: Sendable {
     // MARK: setRequestor
 
     /// The requestor's configuration (DCR first when needed) from every service provider, merged.
-    case requestorLoaded(Ticket, Result<RequestorCatalog, RESTClientError>)
+    case requestorLoaded(RequestTicket, Result<RequestorCatalog, RESTClientError>)
     /// The partner framework's silent answers (permission, signed-in account).
-    case partnerAnswered(Ticket, PartnerSnapshot)
+    case partnerAnswered(RequestTicket, PartnerSnapshot)
     /// The silent exchange of a system-level sign-in ended: the profile, when it gave one.
-    case silentSignInFinished(Ticket, StoredProfile?)
+    case silentSignInFinished(RequestTicket, StoredProfile?)
     /// The configuration fetched again after Adobe Pass advised it (`nil`: it failed).
-    case configurationRefetched(Ticket, RequestorCatalog?)
+    case configurationRefetched(RequestTicket, RequestorCatalog?)
 
     // MARK: Interactive authentication
 
@@ -38,9 +38,9 @@ enum EngineEvent: Sendable {
     // MARK: Authorization, logout
 
     /// A decisions request (authorize or preauthorize) answered.
-    case decisionsAnswered(Ticket, Result<[Decision], RESTClientError>)
+    case decisionsAnswered(RequestTicket, Result<[Decision], RESTClientError>)
     /// The logout request answered.
-    case logoutAnswered(Ticket, Result<[LogoutAction], RESTClientError>)
+    case logoutAnswered(RequestTicket, Result<[LogoutAction], RESTClientError>)
 
     // MARK: Elsewhere
 
@@ -48,11 +48,4 @@ enum EngineEvent: Sendable {
     case signedOutByNewRegistration([String])
     /// Nothing else is waiting in the mailbox: work gathered from a burst of calls goes out.
     case mailboxDrained
-}
-
-/// Identifies one request a child task carries out for the state machine, so that an
-/// answer for work that was abandoned meanwhile is recognised and dropped.
-struct Ticket: Hashable, Sendable, CustomStringConvertible {
-    let value: UInt64
-    var description: String { "ticket#\(value)" }
 }

@@ -98,14 +98,14 @@ extension EngineStateMachine {
     }
 
     /// Sends again the request that waited for the configuration refetch `ticket`.
-    mutating func resend(_ ticket: Ticket, _ step: inout Step) {
+    mutating func resend(_ ticket: RequestTicket, _ step: inout Step) {
         guard case .authorizing(var round)? = foreground, let request = round.takeRefetched(ticket) else { return }
         foreground = .authorizing(round)
         send(request, &step)
     }
 
     /// A decisions request answered.
-    mutating func decisionsAnswered(_ ticket: Ticket, _ result: Result<[Decision], RESTClientError>, _ step: inout Step) {
+    mutating func decisionsAnswered(_ ticket: RequestTicket, _ result: Result<[Decision], RESTClientError>, _ step: inout Step) {
         switch foreground {
         case .authorizing(var round)?:
             guard let request = round.answered(ticket) else { return }

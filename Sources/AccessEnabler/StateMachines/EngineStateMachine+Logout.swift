@@ -18,7 +18,7 @@ extension EngineStateMachine {
     }
 
     /// The logout request answered.
-    mutating func logoutAnswered(_ ticket: Ticket, _ result: Result<[LogoutAction], RESTClientError>, _ step: inout Step) {
+    mutating func logoutAnswered(_ ticket: RequestTicket, _ result: Result<[LogoutAction], RESTClientError>, _ step: inout Step) {
         guard let (current, profile) = authentication.logoutInFlight, current == ticket else { return }
         let call = authentication.owner
         switch result {

@@ -44,7 +44,7 @@ extension EngineStateMachine {
     }
 
     /// A preauthorization request answered.
-    mutating func preauthorizationAnswered(_ ticket: Ticket, _ result: Result<[Decision], RESTClientError>, _ step: inout Step) {
+    mutating func preauthorizationAnswered(_ ticket: RequestTicket, _ result: Result<[Decision], RESTClientError>, _ step: inout Step) {
         guard case .preauthorizing(var round)? = foreground, let request = round.answered(ticket) else { return }
         switch result {
         case .success(let decisions):

@@ -32,7 +32,7 @@ extension EngineStateMachine {
     }
 
     /// The configuration arrived (or could not be had).
-    mutating func requestorLoaded(_ ticket: Ticket, _ result: Result<RequestorCatalog, RESTClientError>, _ step: inout Step) {
+    mutating func requestorLoaded(_ ticket: RequestTicket, _ result: Result<RequestorCatalog, RESTClientError>, _ step: inout Step) {
         guard case .requestor(.loading(ticket, let call))? = foreground else { return }
         foreground = nil
         switch result {
@@ -56,7 +56,7 @@ extension EngineStateMachine {
     /// system sign-in for an Adobe profile when no valid profile is stored.
     mutating func reconcilePartnerSignIn(_ snapshot: PartnerSnapshot, call: CallID?, _ step: inout Step) {
         foreground = nil
-        if let status = PartnerSignIn.permissionStatus(snapshot.access, errorID: .appl) {
+        if let status = PartnerPermission.status(snapshot.access, errorID: .appl) {
             step.deliver(.status(status), to: call)
             return completeRequestor(call: call, &step)
         }
@@ -85,7 +85,7 @@ extension EngineStateMachine {
     }
 
     /// The silent exchange ended; any failure simply leaves the user unauthenticated.
-    mutating func silentSignInFinished(_ ticket: Ticket, _ profile: StoredProfile?, _ step: inout Step) {
+    mutating func silentSignInFinished(_ ticket: RequestTicket, _ profile: StoredProfile?, _ step: inout Step) {
         guard case .requestor(.signingInSilently(ticket, let call))? = foreground else { return }
         foreground = nil
         if let profile { step.storeSignIn(profile) }
@@ -104,7 +104,7 @@ extension EngineStateMachine {
 
     /// Adobe Pass advised fetching the configuration again; `refetched` is the new one
     /// (`nil`: it could not be had, the cached one stays).
-    mutating func configurationRefetched(_ ticket: Ticket, _ refetched: RequestorCatalog?, _ step: inout Step) {
+    mutating func configurationRefetched(_ ticket: RequestTicket, _ refetched: RequestorCatalog?, _ step: inout Step) {
         if let refetched, refetched.requestor == standing.requestorID {
             setStanding({ $0.catalog = refetched }, &step)
         }

@@ -47,7 +47,7 @@ struct EngineStateMachine: Sendable {
         case requestor(RequestorStep)
         /// A call waiting for the partner framework's silent answers to judge the user's
         /// authentication.
-        case awaitingPartner(Ticket, VerdictWork)
+        case awaitingPartner(RequestTicket, VerdictWork)
         /// Authorizations gathered from a burst of calls, then asked together.
         case authorizing(AuthorizationRound)
         /// Preauthorizations gathered, then asked.
@@ -57,11 +57,11 @@ struct EngineStateMachine: Sendable {
     /// Where setRequestor stands.
     enum RequestorStep: Sendable {
         /// The configuration (and DCR) is being fetched.
-        case loading(Ticket, call: CallID?)
+        case loading(RequestTicket, call: CallID?)
         /// The partner framework is asked whether a system-level sign-in applies.
-        case checkingPartner(Ticket, call: CallID?)
+        case checkingPartner(RequestTicket, call: CallID?)
         /// A system-level sign-in is being exchanged for a profile.
-        case signingInSilently(Ticket, call: CallID?)
+        case signingInSilently(RequestTicket, call: CallID?)
     }
 
     let settings: EngineSettings
@@ -263,7 +263,7 @@ struct EngineStateMachine: Sendable {
     }
 
     /// The partner framework's silent answers arrived.
-    private mutating func partnerAnswered(_ ticket: Ticket, _ snapshot: PartnerSnapshot, _ step: inout Step) {
+    private mutating func partnerAnswered(_ ticket: RequestTicket, _ snapshot: PartnerSnapshot, _ step: inout Step) {
         switch foreground {
         case .awaitingPartner(ticket, let work)?:
             foreground = nil
@@ -351,9 +351,9 @@ struct EngineStateMachine: Sendable {
 
     // MARK: Shared
 
-    mutating func newTicket() -> Ticket {
+    mutating func newTicket() -> RequestTicket {
         ticketCounter += 1
-        return Ticket(value: ticketCounter)
+        return RequestTicket(value: ticketCounter)
     }
 
     /// Where a request about `mvpd` goes, and what it carries: the service provider the

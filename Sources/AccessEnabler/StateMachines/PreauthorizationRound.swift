@@ -26,7 +26,7 @@ struct PreauthorizationRound: Sendable {
 
     /// The request in flight (or waiting for a configuration refetch).
     struct Request: Sendable, Equatable {
-        var ticket: Ticket
+        var ticket: RequestTicket
         var resources: [String]
         var attempt: Int
     }
@@ -76,14 +76,14 @@ struct PreauthorizationRound: Sendable {
     var nextBatch: [String]? { asking == nil && refetching == nil && failure == nil ? batches.first : nil }
 
     /// Records that the next batch went out as `ticket`.
-    mutating func sent(as ticket: Ticket) {
+    mutating func sent(as ticket: RequestTicket) {
         guard let resources = batches.first else { return }
         asking = Request(ticket: ticket, resources: resources, attempt: nextAttempt)
         nextAttempt = 1
     }
 
     /// The request `ticket` answered; `nil` when it is not this round's.
-    mutating func answered(_ ticket: Ticket) -> Request? {
+    mutating func answered(_ ticket: RequestTicket) -> Request? {
         guard let request = asking, request.ticket == ticket else { return nil }
         asking = nil
         return request
@@ -101,13 +101,13 @@ struct PreauthorizationRound: Sendable {
     }
 
     /// `request` waits for the configuration refetch `ticket`.
-    mutating func awaitRefetch(_ request: Request, as ticket: Ticket) {
+    mutating func awaitRefetch(_ request: Request, as ticket: RequestTicket) {
         refetching = Request(ticket: ticket, resources: request.resources, attempt: request.attempt)
     }
 
     /// The configuration refetch `ticket` ended; `false` when it is not this round's. The
     /// batch is asked once more, as the next attempt.
-    mutating func configurationRefetched(_ ticket: Ticket) -> Bool {
+    mutating func configurationRefetched(_ ticket: RequestTicket) -> Bool {
         guard let waiting = refetching, waiting.ticket == ticket else { return false }
         refetching = nil
         nextAttempt = waiting.attempt + 1

@@ -101,7 +101,7 @@ enum DispatchTimerWait {
 ///
 /// Clocks call ``wait(until:now:)`` from their ``Sleeper`` conformance and ``fire(now:)``
 /// after every move. Thread-safe.
-public final class ClockAlarms: @unchecked Sendable {
+package final class ClockAlarms: @unchecked Sendable {
     private struct Alarm {
         let id: UInt64
         let deadline: Date
@@ -113,13 +113,13 @@ public final class ClockAlarms: @unchecked Sendable {
     private var nextID: UInt64 = 0
 
     /// Creates an empty set of alarms.
-    public init() {}
+    package init() {}
 
     /// The earliest deadline still waited for, if any.
-    public var earliestDeadline: Date? { lock.withLock { alarms.map(\.deadline).min() } }
+    package var earliestDeadline: Date? { lock.withLock { alarms.map(\.deadline).min() } }
 
     /// How many waits are pending.
-    public var count: Int { lock.withLock { alarms.count } }
+    package var count: Int { lock.withLock { alarms.count } }
 
     /// Waits until ``fire(now:)`` is called with an instant at or past `deadline`; `now`
     /// reads the clock. Throws `CancellationError` when the task is cancelled first.
@@ -127,7 +127,7 @@ public final class ClockAlarms: @unchecked Sendable {
     /// The clock is read again while the wait is registered: a clock moved past `deadline`
     /// between the first reading and the registration has already fired its alarms, so
     /// the wait would otherwise sleep until the next move.
-    public func wait(until deadline: Date, now: @autoclosure () -> Date) async throws(CancellationError) {
+    package func wait(until deadline: Date, now: @autoclosure () -> Date) async throws(CancellationError) {
         if deadline <= now() {
             if Task.isCancelled { throw CancellationError() }
             return
@@ -157,7 +157,7 @@ public final class ClockAlarms: @unchecked Sendable {
     }
 
     /// Resumes every wait whose deadline is at or before `now`, earliest first.
-    public func fire(now: Date) {
+    package func fire(now: Date) {
         let due: [Alarm] = lock.withLock {
             let due = alarms.filter { $0.deadline <= now }.sorted { ($0.deadline, $0.id) < ($1.deadline, $1.id) }
             guard !due.isEmpty else { return [] }

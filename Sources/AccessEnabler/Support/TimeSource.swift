@@ -50,8 +50,8 @@ public final class ManualTimeSource: TimeSource, Sleeper, @unchecked Sendable {
     }
 
     /// The earliest deadline a wait on this clock is waiting for, if any.
-    public var earliestWaitDeadline: Date? { alarms.earliestDeadline }
+    package var earliestWaitDeadline: Date? { alarms.earliestDeadline }
 
     /// How many waits on this clock are pending.
-    public var pendingWaitCount: Int { alarms.count }
+    package var pendingWaitCount: Int { alarms.count }
 }

@@ -61,19 +61,6 @@ struct PartnerSignIn: Sendable {
         }
     }
 
-    /// The advanced status a partner permission implies for status checks (VSA403,
-    /// VSA404, or `errorID` for an error), `nil` when permission is granted.
-    static func permissionStatus(_ access: PartnerAccessResult, errorID: StatusID) -> AdvancedStatus? {
-        switch access {
-        case .granted: return nil
-        case .denied: return StatusCatalog.status(.vsa403, message: "The user's TV provider permission is denied for this application.")
-        case .restricted: return StatusCatalog.status(.vsa403, message: "The user's TV provider permission is restricted for this application.")
-        case .notDetermined: return StatusCatalog.status(.vsa404, message: "The user's TV provider permission is undetermined for this application.")
-        case .error(let code, let message):
-            return StatusCatalog.status(errorID, message: "The TV provider account service reported an error.", details: "\(code): \(message)")
-        }
-    }
-
     // MARK: The interactive sign-in (getAuthentication)
 
     /// Permission (prompting), the system picker unless the user is already signed in at
@@ -92,7 +79,7 @@ struct PartnerSignIn: Sendable {
         case .error(let code, let message):
             return .showProviderDialog(StatusCatalog.status(.vsa503, message: "The TV provider permission query failed: \(message)", details: code))
         default:
-            return .showProviderDialog(Self.permissionStatus(access, errorID: .vsa503))
+            return .showProviderDialog(PartnerPermission.status(access, errorID: .vsa503))
         }
 
         let pickerMVPDs = catalog.pickerProviders(filter: filter)

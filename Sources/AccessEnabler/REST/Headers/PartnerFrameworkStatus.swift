@@ -3,35 +3,35 @@ import Foundation
 /// What the partner framework reported, as sent in the `AP-Partner-Framework-Status`
 /// header: Base64 of
 /// `{"frameworkPermissionInfo":{"accessStatus":…,"error":{…}},"frameworkProviderInfo":{"id":…,"expirationDate":"<epoch ms>"}}`.
-public struct PartnerFrameworkStatus: Sendable, Equatable {
+struct PartnerFrameworkStatus: Sendable, Equatable {
     /// A partner framework error carried in the header.
-    public struct FrameworkError: Sendable, Equatable {
+    struct FrameworkError: Sendable, Equatable {
         /// The partner framework's error code.
-        public var code: String
+        var code: String
         /// The partner framework's description of the error.
-        public var message: String
+        var message: String
 
         /// Creates an error.
-        public init(code: String, message: String) {
+        init(code: String, message: String) {
             self.code = code
             self.message = message
         }
     }
 
     /// The documented `accessStatus` values.
-    public static let allowedAccessStatuses: Set<String> = ["granted", "denied", "restricted", "notDetermined"]
+    static let allowedAccessStatuses: Set<String> = ["granted", "denied", "restricted", "notDetermined"]
 
     /// `frameworkPermissionInfo.accessStatus`: `granted`, `denied`, `restricted` or `notDetermined`.
-    public var accessStatus: String
+    var accessStatus: String
     /// `frameworkProviderInfo.id`: the provider mapping id the user is signed in with, if any.
-    public var providerID: String?
+    var providerID: String?
     /// `frameworkProviderInfo.expirationDate`: when the system-level sign-in ends.
-    public var expirationDate: Date?
+    var expirationDate: Date?
     /// `frameworkPermissionInfo.error`: the error the permission query reported, if any.
-    public var error: FrameworkError?
+    var error: FrameworkError?
 
     /// Creates a status from its wire values.
-    public init(accessStatus: String, providerID: String? = nil, expirationDate: Date? = nil, error: FrameworkError? = nil) {
+    init(accessStatus: String, providerID: String? = nil, expirationDate: Date? = nil, error: FrameworkError? = nil) {
         self.accessStatus = accessStatus
         self.providerID = providerID
         self.expirationDate = expirationDate
@@ -43,7 +43,7 @@ public struct PartnerFrameworkStatus: Sendable, Equatable {
     /// - Parameters:
     ///   - access: the permission query's result; an error becomes `notDetermined` plus ``error``.
     ///   - metadata: the account metadata, when it was read.
-    public init(access: PartnerAccessResult, metadata: PartnerAccountMetadata?) {
+    init(access: PartnerAccessResult, metadata: PartnerAccountMetadata?) {
         self.accessStatus = access.wireValue
         self.providerID = metadata?.accountProviderIdentifier
         self.expirationDate = metadata?.authenticationExpirationDate
@@ -55,7 +55,7 @@ public struct PartnerFrameworkStatus: Sendable, Equatable {
     }
 
     /// What breaks the header's rules, or `nil` when the values are valid.
-    public var validationProblem: String? {
+    var validationProblem: String? {
         if !Self.allowedAccessStatuses.contains(accessStatus) {
             return "accessStatus \"\(accessStatus)\" is not one of \(Self.allowedAccessStatuses.sorted().joined(separator: ", "))"
         }
@@ -68,7 +68,7 @@ public struct PartnerFrameworkStatus: Sendable, Equatable {
     /// The header value: Base64 of the JSON document (keys sorted; the provider keys are
     /// written only when known, so a status without a signed-in provider sends
     /// `"frameworkProviderInfo":{}`).
-    public var headerValue: String {
+    var headerValue: String {
         let document = WireDocument(
             frameworkPermissionInfo: .init(
                 accessStatus: accessStatus,

@@ -121,7 +121,7 @@ final class ActivityTracker: @unchecked Sendable {
 }
 
 /// Whether the SDK has anything left to do on its own.
-public enum Quiescence: Sendable, Equatable {
+package enum Quiescence: Sendable, Equatable {
     /// Nothing is queued, running or due; the SDK waits for the application or a person.
     case idle
     /// Everything under way waits for the clock to reach `until` (a throttling back-off).

@@ -3,7 +3,7 @@ import Foundation
 extension EntitlementEngine {
     /// Runs `work` as a child task for the machine's request `ticket`; its answer comes
     /// back as an event.
-    func startRequest(_ ticket: Ticket, _ work: @escaping @Sendable () async -> EngineEvent) {
+    func startRequest(_ ticket: RequestTicket, _ work: @escaping @Sendable () async -> EngineEvent) {
         startChild(.request(ticket), work)
     }
 

@@ -8,7 +8,7 @@ import Foundation
 struct EngineChildren: Sendable {
     /// What a child task does, and for whom.
     enum Key: Hashable, Sendable {
-        case request(Ticket)
+        case request(RequestTicket)
         case partnerSignIn(FlowID)
         case session(FlowID)
         case pollTimer(FlowID)

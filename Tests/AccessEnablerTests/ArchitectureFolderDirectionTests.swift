@@ -1,0 +1,94 @@
+import Foundation
+import Testing
+
+/// The SDK's folders depend one way: a file may name what its own folder and the folders
+/// below it declare, never what a higher folder declares. The order (lowest first) is the
+/// one Docs/Architecture.md draws.
+///
+/// How it is checked, simply: every top-level declaration (type, type alias, global
+/// constant or function) belongs to the folder of its file; a file's code — with comments
+/// and string literals removed — is split into words, and a word that is the name of a
+/// higher folder's declaration is a violation. Names are the whole test: a nested type
+/// that happens to share a higher folder's top-level name would be reported too (rename
+/// one of them: two names for two things).
+@Suite struct ArchitectureFolderDirectionTests {
+    /// Lowest first.
+    static let layers = [
+        "Support", "Transport", "Storage", "Partner", "REST", "API", "Decisions", "StateMachines",
+        "Engine/Delivery", "Engine/Mailbox", "Engine/Work", "Engine/Driver", "Facade",
+    ]
+
+    static let sources = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("Sources/AccessEnabler")
+
+    /// The layer a file belongs to: the longest layer its path starts with.
+    static func layer(of path: String) -> Int? {
+        layers.indices.filter { path.hasPrefix(layers[$0] + "/") }.max { layers[$0].count < layers[$1].count }
+    }
+
+    /// The Swift files of the SDK, by path under `Sources/AccessEnabler`.
+    static func files() throws -> [(path: String, source: String)] {
+        let enumerator = try #require(FileManager.default.enumerator(at: sources, includingPropertiesForKeys: nil))
+        var files: [(String, String)] = []
+        for case let url as URL in enumerator where url.pathExtension == "swift" {
+            let path = String(url.standardizedFileURL.path.dropFirst(sources.standardizedFileURL.path.count + 1))
+            files.append((path, try String(contentsOf: url, encoding: .utf8)))
+        }
+        return files.sorted { $0.0 < $1.0 }
+    }
+
+    /// The source without comments and string literals.
+    static func code(_ source: String) -> String {
+        var text = source.replacingOccurrences(of: #""""[\s\S]*?""""#, with: "\"\"", options: .regularExpression)
+        text = text.replacingOccurrences(of: #"/\*[\s\S]*?\*/"#, with: "", options: .regularExpression)
+        text = text.replacingOccurrences(of: #"//[^\n]*"#, with: "", options: .regularExpression)
+        text = text.replacingOccurrences(of: #""(?:\\.|[^"\\\n])*""#, with: "\"\"", options: .regularExpression)
+        return text
+    }
+
+    /// The names a file declares at the top level.
+    static func declarations(_ source: String) -> [String] {
+        let pattern = #"(?m)^(?:(?:public|package|internal|private|fileprivate|final|nonisolated|indirect)\s+)*(?:struct|class|enum|protocol|actor|typealias|func|let|var)\s+([A-Za-z_][A-Za-z0-9_]*)"#
+        let regex = try! NSRegularExpression(pattern: pattern)
+        let range = NSRange(source.startIndex..., in: source)
+        return regex.matches(in: source, range: range).compactMap { Range($0.range(at: 1), in: source).map { String(source[$0]) } }
+    }
+
+    static func words(_ code: String) -> Set<String> {
+        Set(code.split { !($0.isLetter || $0.isNumber || $0 == "_") }.map(String.init))
+    }
+
+    @Test func everyFileBelongsToALayer() throws {
+        let stray = try Self.files().map(\.path).filter { Self.layer(of: $0) == nil }
+        #expect(stray.isEmpty, "files outside the layers: \(stray)")
+    }
+
+    @Test func noFolderNamesWhatAHigherFolderDeclares() throws {
+        let files = try Self.files()
+        var owner: [String: Int] = [:]
+        for file in files {
+            guard let layer = Self.layer(of: file.path) else { continue }
+            for name in Self.declarations(file.source) where owner[name] == nil { owner[name] = layer }
+        }
+        var violations: [String] = []
+        for file in files {
+            guard let layer = Self.layer(of: file.path) else { continue }
+            for word in Self.words(Self.code(file.source)).sorted() {
+                if let declared = owner[word], declared > layer {
+                    violations.append("\(file.path) names \(word), declared in \(Self.layers[declared])")
+                }
+            }
+        }
+        #expect(violations.isEmpty, "\(violations.joined(separator: "\n"))")
+    }
+
+    @Test func theCheckSeesAViolation() {
+        // The check itself: a lower folder naming a higher one's declaration is caught.
+        let facade = "final class AccessEnabler {}"
+        let support = "// AccessEnabler in a comment is fine\nlet x = \"AccessEnabler\"\nlet y = AccessEnabler()"
+        #expect(Self.declarations(facade) == ["AccessEnabler"])
+        #expect(Self.words(Self.code(support)).contains("AccessEnabler"), "the code line names it")
+        #expect(!Self.words(Self.code("// AccessEnabler\nlet z = \"AccessEnabler\"")).contains("AccessEnabler"), "comments and strings do not")
+    }
+}
