@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// Makes a delegate that cannot receive a terminal callback impossible to miss.
 ///
@@ -7,7 +8,7 @@ import Foundation
 /// forever. The default implementations that are only reached in that case call
 /// ``unimplemented(_:by:)``, which prints one diagnostic to standard error per callback name
 /// per process and hands every report to the observers (a diagnostics hook, a test).
-final class CallbackDiagnostics: @unchecked Sendable {
+final class CallbackDiagnostics: Sendable {
     /// One terminal callback that reached neither spelling.
     struct Report: Sendable, Equatable {
         /// The callback.
@@ -24,10 +25,13 @@ final class CallbackDiagnostics: @unchecked Sendable {
     /// standard error.
     static let shared = CallbackDiagnostics(print: CallbackDiagnostics.writeToStandardError)
 
-    private let lock = NSLock()
-    private var printedCallbacks: Set<TerminalCallback> = []
-    private var printCounts: [TerminalCallback: Int] = [:]
-    private var observers: [UUID: @Sendable (Report) -> Void] = [:]
+    private struct State {
+        var printedCallbacks: Set<TerminalCallback> = []
+        var printCounts: [TerminalCallback: Int] = [:]
+        var observers: [UUID: @Sendable (Report) -> Void] = [:]
+    }
+
+    private let state = Mutex(State())
     private let print: @Sendable (String) -> Void
 
     /// A ledger that prints through `print` (tests pass a collector).
@@ -59,33 +63,33 @@ final class CallbackDiagnostics: @unchecked Sendable {
     /// hands the report to every observer.
     @discardableResult
     func report(_ callback: TerminalCallback, delegateType: String) -> Report {
-        let first = lock.withLock { () -> Bool in
-            let inserted = printedCallbacks.insert(callback).inserted
-            if inserted { printCounts[callback, default: 0] += 1 }
+        let first = state.withLock { state in
+            let inserted = state.printedCallbacks.insert(callback).inserted
+            if inserted { state.printCounts[callback, default: 0] += 1 }
             return inserted
         }
         let report = Report(callback: callback, delegateType: delegateType, printed: first, message: Self.message(for: callback, delegateType: delegateType))
         if first { print(report.message) }
-        let current = lock.withLock { Array(observers.values) }
+        let current = state.withLock { Array($0.observers.values) }
         for observer in current { observer(report) }
         return report
     }
 
     /// How many times the diagnostic of `callback` was printed (0 or 1).
     func printCount(for callback: TerminalCallback) -> Int {
-        lock.withLock { printCounts[callback, default: 0] }
+        state.withLock { $0.printCounts[callback, default: 0] }
     }
 
     /// Adds an observer of every report (printed or not); returns the token that removes it.
     func addObserver(_ observer: @escaping @Sendable (Report) -> Void) -> UUID {
         let token = UUID()
-        lock.withLock { observers[token] = observer }
+        state.withLock { $0.observers[token] = observer }
         return token
     }
 
     /// Removes the observer added with `token`.
     func removeObserver(_ token: UUID) {
-        lock.withLock { _ = observers.removeValue(forKey: token) }
+        state.withLock { _ = $0.observers.removeValue(forKey: token) }
     }
 
     /// The diagnostic: which callback, on which delegate, the accepted spellings, what to do.

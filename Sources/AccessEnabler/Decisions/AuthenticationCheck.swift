@@ -44,37 +44,3 @@ enum AuthenticationCheck {
         [.status(requestorProblem), .setAuthenticationStatus(ACCESS_ENABLER_STATUS_ERROR, errorCode: USER_NOT_AUTHENTICATED_ERROR)]
     }
 }
-
-/// The documented fields of the tracking events, with the user id hash computed once per
-/// user id (MD5 is the expensive part of a `checkAuthentication`).
-final class TrackingFields: @unchecked Sendable {
-    /// Device type, client type and operating system: the tail of every tracking event.
-    let deviceFields: [String]
-    private let lock = NSLock()
-    private var lastHash: (userID: String, hex: String)?
-
-    init(platform: AccessEnablerConfiguration.Platform) {
-        deviceFields = [platform == .iOS ? "mobile" : "unknown", "ios", "Linux"]
-    }
-
-    /// The MD5 of the profile's `userID`, hex, as the tracking events document; empty when unknown.
-    func hashedUserID(_ profile: StoredProfile?) -> String {
-        guard let attribute = profile?.attributes["userID"], case .string(let userID) = attribute.value else { return "" }
-        if let known = lock.withLock({ lastHash }), known.userID == userID { return known.hex }
-        let hex = MD5.hex(Array(userID.utf8))
-        lock.withLock { lastHash = (userID, hex) }
-        return hex
-    }
-
-    /// `sendTrackingData(…, TRACKING_AUTHENTICATION)`: success, MVPD, hashed user id,
-    /// whether the token came from the cache, then the device fields.
-    func authentication(succeeded: Bool, profile: StoredProfile?, cached: Bool) -> DelegateCall {
-        .sendTrackingData([succeeded ? "true" : "false", profile?.mvpd ?? "", hashedUserID(profile), cached ? "true" : "false"] + deviceFields, event: TRACKING_AUTHENTICATION)
-    }
-
-    /// `sendTrackingData(…, TRACKING_AUTHORIZATION)`: success, MVPD, hashed user id, cached,
-    /// error, details, then the device fields.
-    func authorization(success: Bool, profile: StoredProfile, error: String, details: String) -> DelegateCall {
-        .sendTrackingData([success ? "true" : "false", profile.mvpd, hashedUserID(profile), "false", error, details] + deviceFields, event: TRACKING_AUTHORIZATION)
-    }
-}

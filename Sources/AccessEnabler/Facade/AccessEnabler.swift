@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// The AccessEnabler facade: the legacy iOS/tvOS SDK's entry point, running on Adobe Pass
 /// REST API V2.
@@ -14,7 +15,7 @@ import Foundation
 /// accessEnabler.setRequestor("REF30")
 /// accessEnabler.checkAuthentication()
 /// ```
-public final class AccessEnabler: @unchecked Sendable {
+public final class AccessEnabler: Sendable {
     private let engine: EntitlementEngine
     private let store: TokenStore
     private let dispatcher: CallbackDispatcher
@@ -32,13 +33,13 @@ public final class AccessEnabler: @unchecked Sendable {
     /// How far the device clock is from Adobe Pass's, shared with the engine.
     private let serverClock: ServerClock
     /// State of the async API: the call whose second-screen sign-in ``secondScreenSignIn()`` waits for.
-    let asyncState = NSLockedValue(AsyncState())
+    let asyncState = Mutex(AsyncState())
 
     struct AsyncState: Sendable {
         var secondScreenCall: CallID?
     }
-    private let optionsLock = NSLock()
-    private var options = SDKOptions()
+    /// The options given so far: each `setOptions` changes the keys it names.
+    private let options = Mutex(SDKOptions())
 
     /// The receiver of entitlement callbacks. Held weakly.
     public weak var delegate: EntitlementDelegate? {
@@ -122,9 +123,9 @@ public final class AccessEnabler: @unchecked Sendable {
     /// `navigateToUrl(_:useSVC:)` for MVPDs needing a Safari View Controller) and
     /// `device_info` (base64 JSON client information, sent as X-Device-Info).
     public func setOptions(_ options: [String: Any]) {
-        let merged = optionsLock.withLock { () -> SDKOptions in
-            self.options = SDKOptions(dictionary: options, previous: self.options)
-            return self.options
+        let merged = self.options.withLock { current in
+            current = SDKOptions(dictionary: options, previous: current)
+            return current
         }
         submit(.setOptions(merged))
     }

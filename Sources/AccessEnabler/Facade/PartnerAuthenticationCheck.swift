@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// A `checkAuthentication` answered outside the engine, while the facade holds the
 /// engine's turn (``EngineMailbox/claimIfIdle()``), when the answer needs only the partner
@@ -12,7 +13,7 @@ import Foundation
 /// late answer is then dropped) — and gives the engine's turn back, so calls made
 /// meanwhile run after it. The answer is the engine's: the same pure
 /// ``AuthenticationCheck`` decides.
-final class PartnerAuthenticationCheck: DeadlineExpiring, @unchecked Sendable {
+final class PartnerAuthenticationCheck: DeadlineExpiring, Sendable {
     /// What the check reads, captured when the call is made.
     struct Inputs: Sendable {
         var partner: any PartnerFramework
@@ -28,9 +29,8 @@ final class PartnerAuthenticationCheck: DeadlineExpiring, @unchecked Sendable {
     private let inputs: Inputs
     private let dispatcher: CallbackDispatcher
     private let mailbox: EngineMailbox
-    private let lock = NSLock()
-    private var answered = false
-    private var deadline: DeadlineWatchdog.Ticket?
+    /// Whether an answer was delivered, and the deadline set meanwhile.
+    private let state = Mutex<(answered: Bool, deadline: DeadlineWatchdog.Ticket?)>((false, nil))
 
     init(_ inputs: Inputs, dispatcher: CallbackDispatcher, mailbox: EngineMailbox) {
         self.inputs = inputs
@@ -42,9 +42,9 @@ final class PartnerAuthenticationCheck: DeadlineExpiring, @unchecked Sendable {
     /// gives back once it has answered.
     func start() {
         let ticket = DeadlineWatchdog.shared.schedule(after: inputs.timeout, self)
-        let stillOpen: Bool = lock.withLock {
-            guard !answered else { return false }
-            deadline = ticket
+        let stillOpen: Bool = state.withLock { state in
+            guard !state.answered else { return false }
+            state.deadline = ticket
             return true
         }
         guard stillOpen else { return DeadlineWatchdog.shared.cancel(ticket) }
@@ -62,11 +62,11 @@ final class PartnerAuthenticationCheck: DeadlineExpiring, @unchecked Sendable {
     /// Delivers the answer `snapshot` implies, unless an answer was delivered already:
     /// there and then on the callback queue, else queued there.
     private func answer(with snapshot: PartnerSnapshot, onCallbackQueue: Bool) {
-        let (first, ticket): (Bool, DeadlineWatchdog.Ticket?) = lock.withLock {
-            guard !answered else { return (false, nil) }
-            answered = true
-            defer { deadline = nil }
-            return (true, deadline)
+        let (first, ticket): (Bool, DeadlineWatchdog.Ticket?) = state.withLock { state in
+            guard !state.answered else { return (false, nil) }
+            state.answered = true
+            defer { state.deadline = nil }
+            return (true, state.deadline)
         }
         guard first else { return }
         if let ticket { DeadlineWatchdog.shared.cancel(ticket) }

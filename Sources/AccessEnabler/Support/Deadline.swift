@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import Synchronization
 
 /// Runs `operation`, returning `fallback` if it has not finished after `seconds`. The
 /// operation is cancelled then and its late answer dropped; unlike a task group, this
@@ -31,33 +32,36 @@ func withDeadline<T: Sendable>(seconds: TimeInterval, fallback: T, _ operation: 
 /// The race between an operation and its deadline: resumes the caller exactly once, with
 /// whoever comes first, then cancels the deadline (the answer came first) or the operation
 /// (the deadline came first).
-private final class DeadlineRace<T: Sendable>: DeadlineExpiring, @unchecked Sendable {
-    private let lock = NSLock()
+private final class DeadlineRace<T: Sendable>: DeadlineExpiring, Sendable {
+    private struct State {
+        var continuation: CheckedContinuation<T, Never>?
+        var finished = false
+        var ticket: DeadlineWatchdog.Ticket?
+        var work: Task<Void, Never>?
+        var workCancelled = false
+    }
+
     private let fallback: T
-    private var continuation: CheckedContinuation<T, Never>?
-    private var finished = false
-    private var ticket: DeadlineWatchdog.Ticket?
-    private var work: Task<Void, Never>?
-    private var workCancelled = false
+    private let state = Mutex(State())
 
     init(fallback: T) { self.fallback = fallback }
 
     func install(_ continuation: CheckedContinuation<T, Never>) {
-        lock.withLock { self.continuation = continuation }
+        state.withLock { $0.continuation = continuation }
     }
 
     /// Sets the deadline unless the answer is already in; keeps `work` to cancel.
     func arm(seconds: TimeInterval, work: Task<Void, Never>) {
-        let (finished, cancelWork): (Bool, Bool) = lock.withLock {
-            self.work = work
-            return (self.finished, workCancelled)
+        let (finished, cancelWork): (Bool, Bool) = state.withLock {
+            $0.work = work
+            return ($0.finished, $0.workCancelled)
         }
         if cancelWork { work.cancel() }
         if finished { return }
         let ticket = DeadlineWatchdog.shared.schedule(after: seconds, self)
-        let keep: Bool = lock.withLock {
-            guard !self.finished else { return false }
-            self.ticket = ticket
+        let keep: Bool = state.withLock {
+            guard !$0.finished else { return false }
+            $0.ticket = ticket
             return true
         }
         // The answer came in meanwhile: the deadline goes.
@@ -71,14 +75,14 @@ private final class DeadlineRace<T: Sendable>: DeadlineExpiring, @unchecked Send
     /// Resumes the caller with `value` if nobody has yet; returns whether this call did.
     @discardableResult
     func finish(with value: T) -> Bool {
-        let (pending, ticket): (CheckedContinuation<T, Never>?, DeadlineWatchdog.Ticket?) = lock.withLock {
-            guard !finished else { return (nil, nil) }
-            finished = true
+        let (pending, ticket): (CheckedContinuation<T, Never>?, DeadlineWatchdog.Ticket?) = state.withLock { state in
+            guard !state.finished else { return (nil, nil) }
+            state.finished = true
             defer {
-                continuation = nil
-                self.ticket = nil
+                state.continuation = nil
+                state.ticket = nil
             }
-            return (continuation, self.ticket)
+            return (state.continuation, state.ticket)
         }
         if let ticket { DeadlineWatchdog.shared.cancel(ticket) }
         pending?.resume(returning: value)
@@ -87,9 +91,9 @@ private final class DeadlineRace<T: Sendable>: DeadlineExpiring, @unchecked Send
 
     /// Cancels the operation (now, or as soon as its task exists).
     func cancelWork() {
-        let work: Task<Void, Never>? = lock.withLock {
-            workCancelled = true
-            return self.work
+        let work: Task<Void, Never>? = state.withLock {
+            $0.workCancelled = true
+            return $0.work
         }
         work?.cancel()
     }

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// Where the SDK reads the current time: every TTL decision (profile `notAfter`, access
 /// token expiry, authorization token expiry, partner sign-in expiry) goes through it,
@@ -18,29 +19,28 @@ public struct SystemTimeSource: TimeSource {
 
 /// A clock that moves only when told to; for tests and scenarios. It is also a
 /// ``Sleeper``: a wait on it ends when the clock is moved to or past its deadline.
-public final class ManualTimeSource: TimeSource, Sleeper, @unchecked Sendable {
-    private let lock = NSLock()
-    private var current: Date
+public final class ManualTimeSource: TimeSource, Sleeper, Sendable {
+    private let current: Mutex<Date>
     private let alarms = ClockAlarms()
 
     /// Creates a clock standing at `start`.
-    public init(start: Date = Date(timeIntervalSince1970: 1_767_225_600)) { current = start }
+    public init(start: Date = Date(timeIntervalSince1970: 1_767_225_600)) { current = Mutex(start) }
 
     /// Where the clock stands.
-    public var now: Date { lock.withLock { current } }
+    public var now: Date { current.withLock { $0 } }
 
     /// Moves the clock forward by `seconds`, waking the waits that are then due.
     public func advance(by seconds: TimeInterval) {
-        let now = lock.withLock {
-            current += seconds
-            return current
+        let now = current.withLock {
+            $0 += seconds
+            return $0
         }
         alarms.fire(now: now)
     }
 
     /// Sets the clock to `date`, waking the waits that are then due.
     public func set(_ date: Date) {
-        lock.withLock { current = date }
+        current.withLock { $0 = date }
         alarms.fire(now: date)
     }
 

@@ -2,6 +2,9 @@ import Foundation
 
 /// Delivers ``DelegateCall``s on the configured queue, in order, to the delegates the
 /// facade holds weakly, and lets observers (transcripts, test rigs) see each one.
+///
+/// The delegates are the app's objects, not `Sendable`: they are set and read under a lock
+/// and called only on the callback queue (a `Mutex` cannot hold what is not `Sendable`).
 final class CallbackDispatcher: @unchecked Sendable {
     private let queue: DispatchQueue
     private let lock = NSLock()

@@ -2,7 +2,7 @@ import Dispatch
 
 /// A task executor over the callback queue: the jobs of a task that prefers it run on the
 /// callback queue, in order with the callbacks queued there.
-final class CallbackQueueExecutor: TaskExecutor, @unchecked Sendable {
+final class CallbackQueueExecutor: TaskExecutor, Sendable {
     private let queue: DispatchQueue
 
     init(queue: DispatchQueue) { self.queue = queue }

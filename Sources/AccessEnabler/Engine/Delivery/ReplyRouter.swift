@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// Hands each async facade call the callbacks of its own call: it sees every callback the
 /// dispatcher delivers, with the call it belongs to, collects them per call, and resumes
@@ -8,7 +9,7 @@ import Foundation
 /// a reply that is complete before anyone awaits it is kept until it is taken. A call whose
 /// reply is a hand-over that the SDK itself carries on (a second-screen code) gets a next
 /// stage at once, so its later callbacks are collected too.
-final class ReplyRouter: @unchecked Sendable {
+final class ReplyRouter: Sendable {
     /// What a callback means for the call waiting for it.
     enum Disposition: Sendable {
         /// Not the end: keep collecting.
@@ -49,21 +50,24 @@ final class ReplyRouter: @unchecked Sendable {
         var continuation: CheckedContinuation<Reply, Never>?
     }
 
-    private let lock = NSLock()
-    private var counter: UInt64 = 0
-    private var pending: [Key: Pending] = [:]
+    private struct State {
+        var counter: UInt64 = 0
+        var pending: [Key: Pending] = [:]
+    }
+
+    private let state = Mutex(State())
 
     /// A new call id.
     func newCall() -> CallID {
-        lock.withLock {
-            counter += 1
-            return CallID(value: counter)
+        state.withLock {
+            $0.counter += 1
+            return CallID(value: $0.counter)
         }
     }
 
     /// Starts collecting the callbacks of `call` until `disposition` says one ends it.
     func expect(_ call: CallID, until disposition: @escaping @Sendable (DelegateCall) -> Disposition) {
-        lock.withLock { pending[Key(call: call, stage: 0)] = Pending(isTerminal: disposition) }
+        state.withLock { $0.pending[Key(call: call, stage: 0)] = Pending(isTerminal: disposition) }
     }
 
     /// Waits for the reply of `call` (registered with ``expect(_:until:)``); a cancelled
@@ -75,20 +79,20 @@ final class ReplyRouter: @unchecked Sendable {
 
     /// Whether a stage of `call` is registered (a hand-over left the call going on).
     func hasStage(_ stage: Int, of call: CallID) -> Bool {
-        lock.withLock { pending[Key(call: call, stage: stage)] != nil }
+        state.withLock { $0.pending[Key(call: call, stage: stage)] != nil }
     }
 
     private func waitForReply(_ call: Key) async -> Reply {
         await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<Reply, Never>) in
-                let ready: Reply? = lock.withLock {
-                    guard var entry = pending[call] else { return Reply(cancelled: true) }
+                let ready: Reply? = state.withLock { state in
+                    guard var entry = state.pending[call] else { return Reply(cancelled: true) }
                     if entry.done {
-                        pending[call] = nil
+                        state.pending[call] = nil
                         return entry.reply
                     }
                     entry.continuation = continuation
-                    pending[call] = entry
+                    state.pending[call] = entry
                     return nil
                 }
                 if let ready { continuation.resume(returning: ready) }
@@ -100,8 +104,8 @@ final class ReplyRouter: @unchecked Sendable {
 
     /// Stops waiting for `call`.
     private func cancel(_ call: Key) {
-        let waiter: (CheckedContinuation<Reply, Never>, Reply)? = lock.withLock {
-            guard let entry = pending.removeValue(forKey: call) else { return nil }
+        let waiter: (CheckedContinuation<Reply, Never>, Reply)? = state.withLock { state in
+            guard let entry = state.pending.removeValue(forKey: call) else { return nil }
             var reply = entry.reply
             reply.cancelled = true
             return entry.continuation.map { ($0, reply) }
@@ -112,27 +116,27 @@ final class ReplyRouter: @unchecked Sendable {
     /// A callback was delivered for `owner`.
     func deliver(_ callback: DelegateCall, for call: CallID?) {
         guard let call else { return }
-        let resumed: (CheckedContinuation<Reply, Never>, Reply)? = lock.withLock {
+        let resumed: (CheckedContinuation<Reply, Never>, Reply)? = state.withLock { state in
             // The open stage of the call: the highest one not done yet.
-            guard let owner = pending.keys.filter({ $0.call == call && pending[$0]?.done == false }).max(by: { $0.stage < $1.stage }),
-                  var entry = pending[owner]
+            guard let owner = state.pending.filter({ $0.key.call == call && !$0.value.done }).keys.max(by: { $0.stage < $1.stage }),
+                  var entry = state.pending[owner]
             else { return nil }
             entry.reply.callbacks.append(callback)
             switch entry.isTerminal(callback) {
             case .more:
-                pending[owner] = entry
+                state.pending[owner] = entry
                 return nil
             case .terminal:
                 break
             case .handOver(let next):
-                pending[Key(call: call, stage: owner.stage + 1)] = Pending(isTerminal: next)
+                state.pending[Key(call: call, stage: owner.stage + 1)] = Pending(isTerminal: next)
             }
             entry.done = true
             if let continuation = entry.continuation {
-                pending[owner] = nil
+                state.pending[owner] = nil
                 return (continuation, entry.reply)
             }
-            pending[owner] = entry
+            state.pending[owner] = entry
             return nil
         }
         resumed.map { $0.0.resume(returning: $0.1) }

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// Turns the store's problems (a failed write: a directory in the way, a read-only
 /// directory, a full disk) into what the app sees: status N500 with the store's sentence,
@@ -8,26 +9,29 @@ import Foundation
 /// legacy pattern creates the AccessEnabler, then assigns `delegate`): their diagnostics go
 /// out as soon as the relay is connected, their statuses wait for the app's first call and
 /// come ahead of that call's callbacks, so none is delivered to nobody.
-final class StorageProblemRelay: @unchecked Sendable {
-    private let lock = NSLock()
-    /// Problems reported before ``connect(_:diagnostics:)``.
-    private var unconnected: [StorageProblem] = []
-    /// Statuses waiting for the app's first call.
-    private var waitingForFirstCall: [StorageProblem] = []
-    private var firstCallMade = false
-    private var dispatcher: CallbackDispatcher?
-    private var diagnostics: (@Sendable (Diagnostic) -> Void)?
+final class StorageProblemRelay: Sendable {
+    private struct State {
+        /// Problems reported before ``connect(_:diagnostics:)``.
+        var unconnected: [StorageProblem] = []
+        /// Statuses waiting for the app's first call.
+        var waitingForFirstCall: [StorageProblem] = []
+        var firstCallMade = false
+        var dispatcher: CallbackDispatcher?
+        var diagnostics: (@Sendable (Diagnostic) -> Void)?
+    }
+
+    private let state = Mutex(State())
 
     /// Reports `problem`: at once when connected and the app has made a call, otherwise as
     /// described above.
     func report(_ problem: StorageProblem) {
-        let route: (target: CallbackDispatcher, diagnostics: (@Sendable (Diagnostic) -> Void)?, statusNow: Bool)? = lock.withLock {
-            guard let connected = dispatcher else {
-                unconnected.append(problem)
+        let route: (target: CallbackDispatcher, diagnostics: (@Sendable (Diagnostic) -> Void)?, statusNow: Bool)? = state.withLock { state in
+            guard let connected = state.dispatcher else {
+                state.unconnected.append(problem)
                 return nil
             }
-            if !firstCallMade { waitingForFirstCall.append(problem) }
-            return (connected, diagnostics, firstCallMade)
+            if !state.firstCallMade { state.waitingForFirstCall.append(problem) }
+            return (connected, state.diagnostics, state.firstCallMade)
         }
         guard let route else { return }
         route.diagnostics?(.storageProblem(message: problem.message))
@@ -36,12 +40,12 @@ final class StorageProblemRelay: @unchecked Sendable {
 
     /// From now on, problems go to `dispatcher` (as statuses) and to `diagnostics`.
     func connect(_ dispatcher: CallbackDispatcher, diagnostics: (@Sendable (Diagnostic) -> Void)?) {
-        let held: [StorageProblem] = lock.withLock {
-            self.dispatcher = dispatcher
-            self.diagnostics = diagnostics
-            defer { unconnected.removeAll() }
-            waitingForFirstCall.append(contentsOf: unconnected)
-            return unconnected
+        let held: [StorageProblem] = state.withLock { state in
+            state.dispatcher = dispatcher
+            state.diagnostics = diagnostics
+            defer { state.unconnected.removeAll() }
+            state.waitingForFirstCall.append(contentsOf: state.unconnected)
+            return state.unconnected
         }
         for problem in held { diagnostics?(.storageProblem(message: problem.message)) }
     }
@@ -49,13 +53,13 @@ final class StorageProblemRelay: @unchecked Sendable {
     /// The app made a call: its delegate is in place, so held statuses are delivered now,
     /// ahead of the call's own callbacks.
     func appMadeACall() {
-        let held: [StorageProblem] = lock.withLock {
-            guard !firstCallMade, dispatcher != nil else { return [] }
-            firstCallMade = true
-            defer { waitingForFirstCall.removeAll() }
-            return waitingForFirstCall
+        let (held, target): ([StorageProblem], CallbackDispatcher?) = state.withLock { state in
+            guard !state.firstCallMade, let dispatcher = state.dispatcher else { return ([], nil) }
+            state.firstCallMade = true
+            defer { state.waitingForFirstCall.removeAll() }
+            return (state.waitingForFirstCall, dispatcher)
         }
-        guard !held.isEmpty, let target = lock.withLock({ dispatcher }) else { return }
+        guard !held.isEmpty, let target else { return }
         for problem in held { Self.dispatchStatus(of: problem, to: target) }
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// Knows whether the SDK still has work under way, so a test rig or a scenario runner can
 /// wait until it is quiescent: no event queued or being handled, no child task in flight
@@ -9,98 +10,107 @@ import Foundation
 /// everything that runs is waiting for the clock to reach a back-off deadline, the tracker
 /// says so (``Quiescence/waitingForClock(until:)``), so a runner with a manual clock can move
 /// it there instead of blocking.
-final class ActivityTracker: @unchecked Sendable {
-    private let lock = NSLock()
-    /// Events posted and not yet handled.
-    private var queuedEvents = 0
-    /// Child tasks in flight, by token.
-    private var children: Set<UInt64> = []
-    /// Back-off waits in progress, by token, with their deadlines.
-    private var backOffs: [UInt64: Date] = [:]
-    /// Poll timers set, by token, with their deadlines.
-    private var timers: [UInt64: Date] = [:]
-    private var nextToken: UInt64 = 0
-    /// Waiters to wake on the next change (they evaluate again).
-    private var waiters: [@Sendable () -> Void] = []
+final class ActivityTracker: Sendable {
+    private struct State {
+        /// Events posted and not yet handled.
+        var queuedEvents = 0
+        /// Child tasks in flight, by token.
+        var children: Set<UInt64> = []
+        /// Back-off waits in progress, by token, with their deadlines.
+        var backOffs: [UInt64: Date] = [:]
+        /// Poll timers set, by token, with their deadlines.
+        var timers: [UInt64: Date] = [:]
+        var nextToken: UInt64 = 0
+        /// Waiters to wake on the next change (they evaluate again).
+        var waiters: [@Sendable () -> Void] = []
+
+        mutating func newToken() -> UInt64 {
+            nextToken += 1
+            return nextToken
+        }
+
+        func evaluate(now: Date) -> Quiescence? {
+            let running = min(queuedEvents, 1) + children.count
+            let dueTimer = timers.values.contains { $0 <= now }
+            if running == 0 && queuedEvents == 0 && !dueTimer { return .idle }
+            guard running > 0, !dueTimer else { return nil }
+            let blocked = backOffs.values.filter { $0 > now }
+            if blocked.count >= running, let until = blocked.min() { return .waitingForClock(until: until) }
+            return nil
+        }
+    }
+
+    private let state = Mutex(State())
 
     // MARK: Recording
 
-    func eventPosted() { change { queuedEvents += 1 } }
-    func eventHandled() { change { queuedEvents -= 1 } }
+    func eventPosted() { change { $0.queuedEvents += 1 } }
+    func eventHandled() { change { $0.queuedEvents -= 1 } }
     /// A child task starts; returns its token for ``childEnded(_:)``.
     func childStarted() -> UInt64 {
-        change {
-            nextToken += 1
-            children.insert(nextToken)
-            return nextToken
+        change { state in
+            let token = state.newToken()
+            state.children.insert(token)
+            return token
         }
     }
 
     /// The child task ended, or was cancelled (it may still be unwinding: a cancelled task
     /// no longer counts as work under way). Ending twice is harmless.
-    func childEnded(_ token: UInt64) { change { _ = children.remove(token) } }
+    func childEnded(_ token: UInt64) { change { _ = $0.children.remove(token) } }
 
     /// A back-off wait until `deadline` begins; returns its token for ``backOffEnded(_:)``.
     func backOffStarted(until deadline: Date) -> UInt64 {
-        change {
-            nextToken += 1
-            backOffs[nextToken] = deadline
-            return nextToken
+        change { state in
+            let token = state.newToken()
+            state.backOffs[token] = deadline
+            return token
         }
     }
 
-    func backOffEnded(_ token: UInt64) { change { backOffs[token] = nil } }
+    func backOffEnded(_ token: UInt64) { change { $0.backOffs[token] = nil } }
 
     /// A poll timer is set for `deadline`; returns its token.
     func timerSet(for deadline: Date) -> UInt64 {
-        change {
-            nextToken += 1
-            timers[nextToken] = deadline
-            return nextToken
+        change { state in
+            let token = state.newToken()
+            state.timers[token] = deadline
+            return token
         }
     }
 
     /// The timer fired (and posted its event) or was cancelled.
-    func timerEnded(_ token: UInt64) { change { timers[token] = nil } }
+    func timerEnded(_ token: UInt64) { change { $0.timers[token] = nil } }
 
     /// Ends a timer and posts its event under one lock, so nobody sees a moment where the
     /// timer is gone and its event not yet queued.
     func timerFired(_ token: UInt64, post: () -> Void) {
-        change {
-            timers[token] = nil
-            queuedEvents += 1
+        change { state in
+            state.timers[token] = nil
+            state.queuedEvents += 1
             post()
         }
     }
 
-    private func change<T>(_ body: () -> T) -> T {
-        let (result, ready): (T, [@Sendable () -> Void]) = lock.withLock {
-            let result = body()
-            defer { waiters.removeAll() }
-            return (result, waiters)
+    /// Applies `body` and wakes the waiters (after the lock is released).
+    private func change<T: Sendable>(_ body: (inout State) -> T) -> T {
+        let (result, ready): (T, [@Sendable () -> Void]) = state.withLock { state in
+            let result = body(&state)
+            defer { state.waiters.removeAll() }
+            return (result, state.waiters)
         }
         ready.forEach { $0() }
         return result
     }
 
     /// Whether no event is queued or being handled (the engine is free).
-    var engineIsFree: Bool { lock.withLock { queuedEvents == 0 } }
+    var engineIsFree: Bool { state.withLock { $0.queuedEvents == 0 } }
 
     // MARK: Waiting
 
     /// Whether the SDK is quiescent at `now`.
     func quiescence(now: Date) -> Quiescence? {
-        lock.withLock { evaluate(now: now) }
-    }
-
-    private func evaluate(now: Date) -> Quiescence? {
-        let running = min(queuedEvents, 1) + children.count
-        let dueTimer = timers.values.contains { $0 <= now }
-        if running == 0 && queuedEvents == 0 && !dueTimer { return .idle }
-        guard running > 0, !dueTimer else { return nil }
-        let blocked = backOffs.values.filter { $0 > now }
-        if blocked.count >= running, let until = blocked.min() { return .waitingForClock(until: until) }
-        return nil
+        state.withLock { $0.evaluate(now: now) }
     }
 
     /// Returns once the SDK is quiescent, reading the time from `clock`.
@@ -108,12 +118,12 @@ final class ActivityTracker: @unchecked Sendable {
         while true {
             let outcome: Quiescence? = await withCheckedContinuation { (continuation: CheckedContinuation<Quiescence?, Never>) in
                 let now = clock.now
-                let answer: Quiescence?? = lock.withLock {
-                    if let state = evaluate(now: now) { return .some(state) }
-                    waiters.append { continuation.resume(returning: nil) }
+                let answer: Quiescence?? = state.withLock { state in
+                    if let quiescence = state.evaluate(now: now) { return .some(quiescence) }
+                    state.waiters.append { continuation.resume(returning: nil) }
                     return .none
                 }
-                if case .some(let state) = answer { continuation.resume(returning: state) }
+                if case .some(let quiescence) = answer { continuation.resume(returning: quiescence) }
             }
             if let outcome { return outcome }
         }

@@ -1,9 +1,10 @@
 import Foundation
+import Synchronization
 
 /// The engine's inbox: the facade's calls and the child tasks' answers, in arrival order.
 /// Every event posted is counted by the ``ActivityTracker`` until the engine has handled it.
 ///
-/// A queue under a lock with one parked reader (the engine's loop), rather than an
+/// A queue under a mutex with one parked reader (the engine's loop), rather than an
 /// `AsyncStream`: posting to an idle engine hands the event straight to the parked loop,
 /// and a loop that finds an event waiting takes it without suspending.
 ///
@@ -13,21 +14,41 @@ import Foundation
 /// so calls still run, and their callbacks arrive, in the order they were made. The engine
 /// *holds* its turn (``holdTurn(_:)``) while work of an earlier call waits for an answer, so
 /// no claim overtakes it.
-final class EngineMailbox: @unchecked Sendable {
+final class EngineMailbox: Sendable {
     let activity: ActivityTracker
-    private let lock = NSLock()
-    /// Events not yet taken, oldest first from `head`.
-    private var queue: [EngineEvent] = []
-    private var head = 0
-    /// The engine's loop, waiting for the next event.
-    private var parked: CheckedContinuation<EngineEvent?, Never>?
-    /// The loop is handling an event it took.
-    private var handling = false
-    /// The facade holds the engine's turn.
-    private var claimed = false
-    /// The engine holds its turn: work of an earlier call is under way.
-    private var held = false
-    private var closed = false
+
+    private struct State {
+        /// Events not yet taken, oldest first from `head`.
+        var queue: [EngineEvent] = []
+        var head = 0
+        /// The engine's loop, waiting for the next event.
+        var parked: CheckedContinuation<EngineEvent?, Never>?
+        /// The loop is handling an event it took.
+        var handling = false
+        /// The facade holds the engine's turn.
+        var claimed = false
+        /// The engine holds its turn: work of an earlier call is under way.
+        var held = false
+        var closed = false
+
+        /// `.some(event)` to hand out now, `.some(nil)` when closed and drained, `nil` to wait.
+        mutating func takeIfReady() -> EngineEvent?? {
+            guard !claimed else { return nil }
+            if head < queue.count {
+                let event = queue[head]
+                head += 1
+                if head == queue.count {
+                    queue.removeAll(keepingCapacity: queue.count <= 64)
+                    head = 0
+                }
+                handling = true
+                return .some(event)
+            }
+            return closed ? .some(nil) : nil
+        }
+    }
+
+    private let state = Mutex(State())
 
     init(activity: ActivityTracker) {
         self.activity = activity
@@ -46,14 +67,14 @@ final class EngineMailbox: @unchecked Sendable {
     }
 
     private func enqueue(_ event: EngineEvent) {
-        let reader: CheckedContinuation<EngineEvent?, Never>? = lock.withLock {
+        let reader: CheckedContinuation<EngineEvent?, Never>? = state.withLock { state in
             // A parked loop with no claim in the way has taken everything queued before.
-            if let parked, !claimed {
-                self.parked = nil
-                handling = true
+            if let parked = state.parked, !state.claimed {
+                state.parked = nil
+                state.handling = true
                 return parked
             }
-            queue.append(event)
+            state.queue.append(event)
             return nil
         }
         reader?.resume(returning: event)
@@ -64,57 +85,40 @@ final class EngineMailbox: @unchecked Sendable {
     /// event that is already there costs no hop. Only the engine's loop calls it, and it
     /// calls ``finishedEvent()`` after handling each event.
     func next(isolation: isolated (any Actor)? = #isolation) async -> EngineEvent? {
-        if let ready = lock.withLock({ takeIfReady() }) { return ready }
+        if let ready = state.withLock({ $0.takeIfReady() }) { return ready }
         return await withCheckedContinuation(isolation: isolation) { (continuation: CheckedContinuation<EngineEvent?, Never>) in
-            let ready: EngineEvent?? = lock.withLock {
-                if let ready = takeIfReady() { return ready }
-                parked = continuation
+            let ready: EngineEvent?? = state.withLock { state in
+                if let ready = state.takeIfReady() { return ready }
+                state.parked = continuation
                 return .none
             }
             if let ready { continuation.resume(returning: ready) }
         }
     }
 
-    /// `.some(event)` to hand out now, `.some(nil)` when closed and drained, `nil` to wait.
-    /// Must be called with `lock` held.
-    private func takeIfReady() -> EngineEvent?? {
-        guard !claimed else { return nil }
-        if head < queue.count {
-            let event = queue[head]
-            head += 1
-            if head == queue.count {
-                queue.removeAll(keepingCapacity: queue.count <= 64)
-                head = 0
-            }
-            handling = true
-            return .some(event)
-        }
-        return closed ? .some(nil) : nil
-    }
-
     /// The loop has handled the event it took last.
     func finishedEvent() {
-        lock.withLock { handling = false }
+        state.withLock { $0.handling = false }
     }
 
     /// Whether events wait to be taken (the engine gathers a burst of calls until none do).
     var hasWaitingEvents: Bool {
-        lock.withLock { head < queue.count }
+        state.withLock { $0.head < $0.queue.count }
     }
 
     /// The engine keeps its turn (`true`) while work of an earlier call waits for an answer,
     /// or gives it back: no claim succeeds while it is held.
     func holdTurn(_ hold: Bool) {
-        lock.withLock { held = hold }
+        state.withLock { $0.held = hold }
     }
 
     /// Takes the engine's turn when the engine is idle — no event queued or being handled,
-    /// no other claim — and counts it as an event under way. Returns `false` otherwise:
-    /// then post the call instead.
+    /// no work under way, no other claim — and counts it as an event under way. Returns
+    /// `false` otherwise: then post the call instead.
     func claimIfIdle() -> Bool {
-        let claimedNow: Bool = lock.withLock {
-            guard !handling, !claimed, !held, !closed, head == queue.count else { return false }
-            claimed = true
+        let claimedNow: Bool = state.withLock { state in
+            guard !state.handling, !state.claimed, !state.held, !state.closed, state.head == state.queue.count else { return false }
+            state.claimed = true
             return true
         }
         if claimedNow { activity.eventPosted() }
@@ -129,12 +133,11 @@ final class EngineMailbox: @unchecked Sendable {
     /// the callbacks have reached the delegate).
     func releaseClaim(delivering deliver: (_ delivered: @escaping @Sendable () -> Void) -> Void) {
         let activity = activity
-        let handOver: (CheckedContinuation<EngineEvent?, Never>, EngineEvent?)? = lock.withLock {
+        let handOver: (CheckedContinuation<EngineEvent?, Never>, EngineEvent?)? = state.withLock { state in
             deliver { activity.eventHandled() }
-            claimed = false
-            guard let parked else { return nil }
-            guard let ready = takeIfReady() else { return nil }
-            self.parked = nil
+            state.claimed = false
+            guard let parked = state.parked, let ready = state.takeIfReady() else { return nil }
+            state.parked = nil
             return (parked, ready)
         }
         if let (reader, event) = handOver { reader.resume(returning: event) }
@@ -142,10 +145,10 @@ final class EngineMailbox: @unchecked Sendable {
 
     /// No more events: the engine's loop ends once the queue is drained.
     func close() {
-        let reader: CheckedContinuation<EngineEvent?, Never>? = lock.withLock {
-            closed = true
-            guard !claimed, head == queue.count, let parked else { return nil }
-            self.parked = nil
+        let reader: CheckedContinuation<EngineEvent?, Never>? = state.withLock { state in
+            state.closed = true
+            guard !state.claimed, state.head == state.queue.count, let parked = state.parked else { return nil }
+            state.parked = nil
             return parked
         }
         reader?.resume(returning: nil)

@@ -1,28 +1,32 @@
 import Foundation
+import Synchronization
 
 /// Streams every delivered callback, as an ``AccessEnablerEvent``, to each subscriber.
-final class EventHub: @unchecked Sendable {
-    private let lock = NSLock()
-    private var subscribers: [UInt64: AsyncStream<AccessEnablerEvent>.Continuation] = [:]
-    private var counter: UInt64 = 0
+final class EventHub: Sendable {
+    private struct Subscribers {
+        var continuations: [UInt64: AsyncStream<AccessEnablerEvent>.Continuation] = [:]
+        var counter: UInt64 = 0
+    }
+
+    private let subscribers = Mutex(Subscribers())
 
     /// A new stream of the events delivered from now on.
     func subscribe() -> AsyncStream<AccessEnablerEvent> {
         let (stream, continuation) = AsyncStream<AccessEnablerEvent>.makeStream()
-        let id: UInt64 = lock.withLock {
-            counter += 1
-            subscribers[counter] = continuation
-            return counter
+        let id: UInt64 = subscribers.withLock {
+            $0.counter += 1
+            $0.continuations[$0.counter] = continuation
+            return $0.counter
         }
         continuation.onTermination = { [weak self] _ in
-            _ = self?.lock.withLock { self?.subscribers.removeValue(forKey: id) }
+            _ = self?.subscribers.withLock { $0.continuations.removeValue(forKey: id) }
         }
         return stream
     }
 
     /// Hands `call` to every subscriber.
     func publish(_ call: DelegateCall) {
-        let targets = lock.withLock { Array(subscribers.values) }
+        let targets = subscribers.withLock { Array($0.continuations.values) }
         guard !targets.isEmpty else { return }
         let event = AccessEnablerEvent(call)
         targets.forEach { $0.yield(event) }
@@ -30,9 +34,9 @@ final class EventHub: @unchecked Sendable {
 
     /// Ends every stream.
     func finish() {
-        let targets = lock.withLock { () -> [AsyncStream<AccessEnablerEvent>.Continuation] in
-            defer { subscribers.removeAll() }
-            return Array(subscribers.values)
+        let targets = subscribers.withLock { subscribers in
+            defer { subscribers.continuations.removeAll() }
+            return Array(subscribers.continuations.values)
         }
         targets.forEach { $0.finish() }
     }

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// The client credentials Dynamic Client Registration issued for a software statement.
 /// Kept for the life of the installation; secret, never logged.
@@ -51,18 +52,17 @@ protocol ClientCredentialsCache: Sendable {
 }
 
 /// A cache held in memory only: for tests and for callers that do not persist.
-final class InMemoryClientCredentialsCache: ClientCredentialsCache, @unchecked Sendable {
-    private let lock = NSLock()
-    private var credentials: DCRClientCredentials?
-    private var token: DCRAccessToken?
+final class InMemoryClientCredentialsCache: ClientCredentialsCache, Sendable {
+    private let credentials: Mutex<DCRClientCredentials?>
+    private let token: Mutex<DCRAccessToken?>
 
     init(credentials: DCRClientCredentials? = nil, token: DCRAccessToken? = nil) {
-        self.credentials = credentials
-        self.token = token
+        self.credentials = Mutex(credentials)
+        self.token = Mutex(token)
     }
 
-    func loadClientCredentials() -> DCRClientCredentials? { lock.withLock { credentials } }
-    func saveClientCredentials(_ credentials: DCRClientCredentials) { lock.withLock { self.credentials = credentials } }
-    func loadAccessToken() -> DCRAccessToken? { lock.withLock { token } }
-    func saveAccessToken(_ token: DCRAccessToken) { lock.withLock { self.token = token } }
+    func loadClientCredentials() -> DCRClientCredentials? { credentials.withLock { $0 } }
+    func saveClientCredentials(_ credentials: DCRClientCredentials) { self.credentials.withLock { $0 = credentials } }
+    func loadAccessToken() -> DCRAccessToken? { token.withLock { $0 } }
+    func saveAccessToken(_ token: DCRAccessToken) { self.token.withLock { $0 = token } }
 }

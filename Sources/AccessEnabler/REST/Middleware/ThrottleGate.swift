@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// Adobe Pass throttling, remembered per host for one AccessEnabler: after a
 /// `429 Too Many Requests` every later request to that host waits until at least one second
@@ -13,8 +14,8 @@ import Foundation
 /// Waiting costs no thread and no busy loop: waiters sleep on the ``Sleeper`` until the
 /// host's deadline, all waking together when it passes; a new `429` meanwhile moves the
 /// deadline and they sleep on. Time is read from and waited on the configuration's clock,
-/// so a test or a scenario moves a manual clock instead of waiting. Thread-safe.
-final class ThrottleGate: @unchecked Sendable {
+/// so a test or a scenario moves a manual clock instead of waiting. Thread-safe (one mutex).
+final class ThrottleGate: Sendable {
     /// Where the gate reads the time.
     let clock: any TimeSource
     /// What waits until a deadline on ``clock``.
@@ -23,8 +24,8 @@ final class ThrottleGate: @unchecked Sendable {
     /// the AccessEnabler's clients).
     let policy: BackOffPolicy
 
-    private let lock = NSLock()
-    private var deadlines: [String: Date] = [:]
+    /// Until when each throttled host waits.
+    private let deadlines = Mutex<[String: Date]>([:])
 
     /// Creates a gate reading `clock`.
     ///
@@ -45,7 +46,7 @@ final class ThrottleGate: @unchecked Sendable {
 
     /// Until when requests to `host` wait, when they do.
     func deadline(forHost host: String) -> Date? {
-        lock.withLock { deadlines[host] }
+        deadlines.withLock { $0[host] }
     }
 
     /// Returns once `host` may be sent a request: at once when it is not throttled, else
@@ -55,9 +56,10 @@ final class ThrottleGate: @unchecked Sendable {
     func waitForTurn(host: String) async throws(CancellationError) {
         var waited: Date?
         while true {
-            let deadline: Date? = lock.withLock {
+            let now = clock.now
+            let deadline: Date? = deadlines.withLock { deadlines in
                 guard let deadline = deadlines[host] else { return nil }
-                if deadline <= clock.now {
+                if deadline <= now {
                     deadlines[host] = nil
                     return nil
                 }
@@ -76,7 +78,7 @@ final class ThrottleGate: @unchecked Sendable {
     @discardableResult
     func recordThrottling(host: String, retryAfter: TimeInterval?, arrival: Date) -> Date {
         let deadline = arrival.addingTimeInterval(policy.wait(retryAfter: retryAfter))
-        return lock.withLock {
+        return deadlines.withLock { deadlines in
             let moved = max(deadlines[host] ?? deadline, deadline)
             deadlines[host] = moved
             return moved
