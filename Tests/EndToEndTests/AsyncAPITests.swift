@@ -149,17 +149,29 @@ import Testing
         #expect(try await outcome == .authenticated)
     }
 
+    /// The cancellation lands while the SDK holds the call (it waits behind a setRequestor
+    /// whose configuration is slow): the wait ends at once with CancellationError, and the
+    /// call, already made, still reaches the delegate in its turn. Were the cancellation
+    /// ignored, the call would return a status once the configuration arrived.
     @Test(arguments: bothWires)
     func aCancelledCallEndsAtOnceAndTheNextCallIsAnsweredNormally(wire: ScenarioRunner.Wire) async throws {
         let rig = try Self.rig(wire)
         let ae = rig.accessEnabler
         try await ae.configure(requestor: "REF30")
-        let task = Task {
-            try await Task.sleep(nanoseconds: 1_000_000_000)
-            return try await ae.authenticationStatus()
-        }
+        rig.sandbox.inject(SandboxFault(latency: SanitizerTiming.scaled(3), remaining: 1), into: .configuration)
+        rig.recorder.reset()
+        ae.setRequestor("REF30")
+        let task = Task { try await ae.authenticationStatus() }
+        // Cancel only once the SDK has the call (not before it was made).
+        while ae.callsAwaitingReply == 0 { await Task.yield() }
         task.cancel()
         await #expect(throws: CancellationError.self) { try await task.value }
+        #expect(ae.callsAwaitingReply == 0)
+        #expect(!rig.recorder.callbacks.contains { $0.callback == "setRequestorComplete" }, "cancelled before the configuration arrived")
+        await rig.runner.settle()
+        // The call was made: the delegate hears it after setRequestor, in call order.
+        let names: [String] = rig.recorder.callbacks.compactMap(\.callback)
+        #expect(names.filter { ["setRequestorComplete", "setAuthenticationStatus"].contains($0) } == ["setRequestorComplete", "setAuthenticationStatus"])
         #expect(try await ae.authenticationStatus().isAuthenticated == false)
     }
 

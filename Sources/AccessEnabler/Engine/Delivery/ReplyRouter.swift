@@ -77,6 +77,16 @@ final class ReplyRouter: Sendable {
         return await waitForReply(call)
     }
 
+    /// How many stages of calls are registered and not yet taken (waited for or complete).
+    var pendingCount: Int {
+        state.withLock { $0.pending.count }
+    }
+
+    /// How many registered stages have a caller waiting for them.
+    var waitingCount: Int {
+        state.withLock { $0.pending.values.filter { $0.continuation != nil }.count }
+    }
+
     /// Whether a stage of `call` is registered (a hand-over left the call going on).
     func hasStage(_ stage: Int, of call: CallID) -> Bool {
         state.withLock { $0.pending[Key(call: call, stage: stage)] != nil }

@@ -161,6 +161,10 @@ extension AccessEnabler {
 
     // MARK: Plumbing
 
+    /// How many async calls are waiting for their reply now (for test rigs: a call is known
+    /// to be in the SDK's hands once this counts it).
+    package var callsAwaitingReply: Int { replies.waitingCount }
+
     /// Submits `command` as a call of its own and waits for its terminal callback.
     func ask(_ command: Command, until disposition: @escaping @Sendable (DelegateCall) -> ReplyRouter.Disposition) async throws -> ReplyRouter.Reply {
         try Task.checkCancellation()
