@@ -13,6 +13,22 @@ import FoundationNetworking
 // `DocReferenceTests` checks that each ```swift block of Migration.md still appears
 // here line for line. Keep the two in step: change the snippet here, then paste it there.
 
+// MARK: - Migration.md: "Status ids are typed"
+
+/// What an app written against string status ids does with them, unchanged.
+func legacyReactions(to status: AdvancedStatus, codeFromServer: String) -> [String] {
+    var seen: [String] = []
+    if status.errorId == "REGCODE" { seen.append("show the code") }     // a string literal is a StatusID
+    switch status.errorId {                                              // literal patterns match
+    case "N003": seen.append("another provider")
+    default: break
+    }
+    seen.append("\(status.errorId)")                                      // description is the legacy spelling
+    if let id = status.dictionary["errorId"] as? String { seen.append(id) } // the legacy dictionary keeps a String
+    if status.errorId == codeFromServer { seen.append("same id") }      // a StatusID equals a String spelling it
+    return seen
+}
+
 // MARK: - Migration.md: "Configuration you must supply"
 
 /// The configuration a production TV app sets up.
@@ -340,6 +356,13 @@ func sendDiagnostics(of configuration: inout AccessEnablerConfiguration, to log:
 
     static func removeStorage(of accessEnabler: AccessEnabler) {
         try? FileManager.default.removeItem(at: accessEnabler.configuration.storageDirectory)
+    }
+
+    @Test func legacyCodeReadingStringStatusIDsStillWorks() {
+        let regcode = AdvancedStatus(errorId: .regcode, level: .info, message: "m", details: "CODE")
+        #expect(legacyReactions(to: regcode, codeFromServer: "REGCODE") == ["show the code", "REGCODE", "REGCODE", "same id"])
+        let other = AdvancedStatus(errorId: "N003", level: .info)
+        #expect(legacyReactions(to: other, codeFromServer: "N130") == ["another provider", "N003", "N003"])
     }
 
     @Test func theProductionConfigurationIsATVOnProductionWithASecondScreen() throws {

@@ -27,7 +27,7 @@ final class BenchmarkObserver: EntitlementDelegate, EntitlementStatus, @unchecke
         var tokens = 0
         var tokenFailures = 0
         var preauthorized: [String]?
-        var statuses: [String] = []
+        var statuses: [StatusID] = []
     }
 
     /// What arrived so far.
@@ -68,7 +68,7 @@ final class BenchmarkObserver: EntitlementDelegate, EntitlementStatus, @unchecke
     }
 
     func preauthorizedResources(_ resources: [String]) { lock.withLock { state.preauthorized = resources } }
-    func status(_ status: AdvancedStatus) { lock.withLock { state.statuses.append(status.errorId.description) } }
+    func status(_ status: AdvancedStatus) { lock.withLock { state.statuses.append(status.errorId) } }
 }
 
 /// Builds the AccessEnablers the benchmark drives: one software statement, tvOS, the

@@ -43,7 +43,7 @@ struct DemoNarrator {
             if line["http"] != nil && !traceHTTP { continue }
             out.append(HumanTranscriptFormatter.render(line))
             if let note = HumanTranscriptFormatter.note(for: line) { out.append("      ↳ \(note)") }
-            if line.callback == "status", line["errorId"]?.stringValue == "REGCODE", let code = line["details"]?.stringValue {
+            if line.callback == "status", line["errorId"]?.stringValue.map({ StatusID($0) }) == .regcode, let code = line["details"]?.stringValue {
                 out.append("      ↳ the TV shows: On your phone, open \(activation.absoluteString) and enter \(code)")
             }
         }
