@@ -62,7 +62,7 @@ struct SandboxJWTClaims: Sendable, Equatable {
 
     /// A JSON number (not a boolean, which `JSONSerialization` also hands over as a number).
     private static func number(_ value: Any?) -> Double? {
-        guard let number = value as? NSNumber, !(value is String), String(cString: number.objCType) != "c" else { return nil }
+        guard let number = value as? NSNumber, String(cString: number.objCType) != "c" else { return nil }
         let double = number.doubleValue
         return double.isFinite ? double : nil
     }

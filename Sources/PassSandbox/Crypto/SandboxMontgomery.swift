@@ -34,7 +34,7 @@ struct SandboxMontgomery: Sendable {
         let reduced = base < modulusValue ? base : base % modulusValue
         if exponent.isZero { return SandboxBigUInt(1) % modulusValue }
         let baseForm = toMontgomery(reduced)
-        // A 4-bit fixed window: the odd and even powers base^0 … base^15 in Montgomery form.
+        // A 4-bit fixed window: the powers base^0 … base^15 in Montgomery form.
         var table = [[UInt64]](repeating: [], count: 16)
         table[0] = toMontgomery(SandboxBigUInt(1))
         table[1] = baseForm
