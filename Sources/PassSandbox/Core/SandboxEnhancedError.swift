@@ -72,6 +72,12 @@ extension SandboxEnhancedError {
     /// Not in the REST API V2 list (which has no code for a wrong method): the sandbox's
     /// answer to a method an endpoint does not serve, with the 405 status the list allows.
     static let methodNotAllowed = Self(status: 405, code: "method_not_allowed", message: "The HTTP method is not allowed for the requested resource.", action: "none")
+    /// Not in the REST API V2 list, which has no code for an identity token Adobe Pass
+    /// refuses: named as the list names its other header errors, status 400, action `none`,
+    /// with `details` saying what is wrong with the `AD-Service-Token`.
+    static let invalidServiceToken = Self(status: 400, code: "invalid_header_service_token", message: "The service token header value is invalid.", action: "none")
+    /// The same for the `Adobe-Subject-Token` (platform identity) header.
+    static let invalidSubjectToken = Self(status: 400, code: "invalid_header_subject_token", message: "The subject token (platform identity) header value is invalid.", action: "none")
     static let networkReceivedError = Self(status: 403, code: "network_received_error", message: "There was a read error while retrieving the response from the associated partner service. Retrying the request might solve the issue.", action: "retry")
 
     /// The error an injected status fault answers with.

@@ -199,9 +199,11 @@ public final class PassSandbox: SandboxImmediateHandler, @unchecked Sendable {
     /// `fingerprint ` prefix), for every client and requestor. Afterwards the profile
     /// endpoints leave them out (or answer `403 authenticated_profile_invalidated` when
     /// asked for that MVPD or session code) and decisions answer
-    /// `403 authenticated_profile_invalidated` until the user signs in again. TempPass is
-    /// left alone (see ``resetTempPass(mvpd:deviceIdentifier:)``). Returns how many
-    /// profiles were invalidated.
+    /// `403 authenticated_profile_invalidated` until the user signs in again. Profiles shared
+    /// through identity tokens are invalidated with the login that created them (all of
+    /// `mvpd`'s when `deviceIdentifier` is `nil`). TempPass is left alone (see
+    /// ``resetTempPass(mvpd:deviceIdentifier:)``). Returns how many profiles were
+    /// invalidated, shared ones included.
     @discardableResult
     public func invalidateProfiles(mvpd: String? = nil, deviceIdentifier: String? = nil) -> Int {
         let device = deviceIdentifier.map(Self.bareDeviceIdentifier)
@@ -214,7 +216,7 @@ public final class PassSandbox: SandboxImmediateHandler, @unchecked Sendable {
                     count += 1
                 }
             }
-            return count
+            return count + engine.invalidateSharedProfiles(mvpd: mvpd, deviceID: device)
         }
     }
 

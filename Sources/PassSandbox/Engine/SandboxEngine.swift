@@ -25,6 +25,13 @@ final class SandboxEngine {
     var accessTokens: [String: AccessTokenGrant] = [:]
     var sessions: [String: AuthenticationSession] = [:]
     var profiles: [ProfileOwner: [String: StoredProfile]] = [:]
+    /// Profiles shared through identity tokens, world-wide.
+    var singleSignOnProfiles: [SingleSignOnKey: SingleSignOnRecord] = [:]
+    /// The keys of the world's identity services.
+    let identityKeyring: SandboxIdentityKeyring
+    /// Identity tokens whose signature already verified, so a token sent with every
+    /// request is verified once (its times are still checked each time).
+    var verifiedTokens: [VerifiedTokenKey: (identity: VerifiedIdentity, claims: SandboxJWTClaims)] = [:]
     var pendingSAMLRequests: [String: PendingSAMLRequest] = [:]
     var tempPassStarts: [TempPassKey: Date] = [:]
     /// Promotional TempPass trials, and which identity or device holds which trial.
@@ -43,11 +50,14 @@ final class SandboxEngine {
     var samlRequestExpiries = ExpiryQueue<String>()
     /// The number of profile owners at which expired and orphaned profiles are next swept.
     var profileSweepAt = SandboxEngine.minimumProfileSweep
+    /// The number of single sign-on profiles at which expired ones are next swept.
+    var singleSignOnSweepAt = SandboxEngine.minimumProfileSweep
 
     init(world: SandboxWorld, clock: SandboxClock, baseURL: URL) {
         self.world = world
         self.clock = clock
         self.baseURL = baseURL
+        identityKeyring = SandboxIdentityKeyring(services: world.identityServicesInForce)
         var generator = SystemRandomNumberGenerator()
         secret = (0..<32).map { _ in UInt8.random(in: 0...255, using: &generator) }
     }
@@ -266,6 +276,7 @@ final class SandboxEngine {
             pendingSAMLRequests[$0] = nil
         }
         if profiles.count > profileSweepAt { sweepProfiles(now: now) }
+        if singleSignOnProfiles.count > singleSignOnSweepAt { sweepSingleSignOnProfiles(now: now) }
     }
 
     /// Drops expired profiles and the profiles of clients no longer registered (nobody can
