@@ -10,6 +10,7 @@ extension SandboxEngine {
         let caller = try authorizeCaller(request, serviceProvider: serviceProvider, now: now)
         let deviceID = try deviceIdentifier(request)
         try deviceInfo(request, required: true)
+        try requireBody(.json, request)
         let mvpd = try activeIntegration(caller.provider, mvpdID)
         let resources = try Self.requestedResources(request)
         let limit = authorize ? Self.maximumAuthorizeResources : Self.maximumPreauthorizeResources

@@ -20,6 +20,7 @@ extension SandboxEngine {
         let caller = try authorizeCaller(request, serviceProvider: serviceProvider, now: now)
         let deviceID = try deviceIdentifier(request)
         let info = try deviceInfo(request, required: true)
+        try requireBody(.form, request)
         guard Self.supportedPartners.contains(partner) else { throw SandboxEnhancedError.invalidPartner }
         let form = formParameters(request)
         let redirectUrl = try form["redirectUrl"].map(Self.checkedRedirectURL)
@@ -75,6 +76,7 @@ extension SandboxEngine {
         let caller = try authorizeCaller(request, serviceProvider: serviceProvider, now: now)
         let deviceID = try deviceIdentifier(request)
         try deviceInfo(request, required: true)
+        try requireBody(.form, request)
         guard Self.supportedPartners.contains(partner) else { throw SandboxEnhancedError.invalidPartner }
         let mvpd = try PartnerFrameworkStatus.validate(header: request.header("AP-Partner-Framework-Status"), provider: caller.provider, now: now).get()
         guard mvpd.integrationActive else { throw SandboxEnhancedError.invalidIntegration }

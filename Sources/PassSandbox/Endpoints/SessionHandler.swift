@@ -9,6 +9,7 @@ extension SandboxEngine {
         let caller = try authorizeCaller(request, serviceProvider: serviceProvider, now: now)
         let deviceID = try deviceIdentifier(request)
         let info = try deviceInfo(request, required: true)
+        try requireBody(.form, request)
         let form = formParameters(request)
         let mvpd = try form["mvpd"].map { (id: String) throws(SandboxEnhancedError) in try activeIntegration(caller.provider, id) }
         let redirectUrl = try form["redirectUrl"].map(Self.checkedRedirectURL)
@@ -29,6 +30,7 @@ extension SandboxEngine {
     /// `POST /api/v2/{sp}/sessions/{code}`: adds the missing parameters.
     func resumeSession(_ request: SandboxRequest, serviceProvider: String, code: String, now: Date) throws(SandboxEnhancedError) -> SandboxResponse {
         let caller = try authorizeCaller(request, serviceProvider: serviceProvider, now: now)
+        try requireBody(.form, request)
         var session = try openSession(code: code, serviceProvider: serviceProvider, now: now)
         let form = formParameters(request)
         if let id = form["mvpd"] { session.mvpd = try activeIntegration(caller.provider, id).id }

@@ -106,7 +106,7 @@ public final class PassSandbox: SandboxImmediateHandler, @unchecked Sendable {
 
     /// The endpoint's answer, or what the fault puts in its place.
     private func answer(_ route: SandboxRoute?, _ request: SandboxRequest, fault: SandboxFault?) -> SandboxResponse {
-        guard let route else { return .text("Not Found", status: 404) }
+        guard let route else { return SandboxEngine.notFound(path: request.path) }
         if fault?.dropConnection == true { return SandboxResponse(status: 0, dropConnection: true) }
         if let status = fault?.status {
             switch route.endpoint {
@@ -143,12 +143,14 @@ public final class PassSandbox: SandboxImmediateHandler, @unchecked Sendable {
     }
 
     /// An `HTTPTransport` that answers the SDK's requests in-process, without sockets.
-    /// A dropped-connection fault becomes `TransportFailure.connectionLost`.
+    /// A dropped-connection fault becomes `TransportFailure.connectionLost`; the answer to a
+    /// `HEAD` has no body, as over HTTP.
     public var inProcessTransport: InProcessTransport {
         InProcessTransport { [self] message throws(TransportFailure) in
             let response = await respond(to: SandboxRequest(message: message))
             if response.dropConnection { throw TransportFailure.connectionLost("The sandbox dropped the connection.") }
-            return HTTPResponseMessage(status: response.status, headers: response.headers, body: Data(response.body))
+            let body = message.method == "HEAD" ? Data() : Data(response.body)
+            return HTTPResponseMessage(status: response.status, headers: response.headers, body: body)
         }
     }
 
