@@ -48,7 +48,8 @@ extension SandboxEngine {
         return .json(Self.authenticateAnswer(session, reasonType: "none"))
     }
 
-    /// `GET /api/v2/{sp}/sessions/{code}`: the parameters given so far and the device.
+    /// `GET /api/v2/{sp}/sessions/{code}`: the parameters given so far and the device that
+    /// opened the session (``SandboxDeviceDescription``).
     func sessionInformation(_ request: SandboxRequest, serviceProvider: String, code: String, now: Date) throws(SandboxEnhancedError) -> SandboxResponse {
         _ = try authorizeCaller(request, serviceProvider: serviceProvider, now: now)
         let session = try openSession(code: code, serviceProvider: serviceProvider, now: now)
@@ -61,7 +62,7 @@ extension SandboxEngine {
                 ("redirectUrl", session.redirectUrl.map(SandboxJSON.string)),
                 ("serviceProvider", .string(session.serviceProvider))
             )),
-            ("device", session.deviceInfo ?? .object([])),
+            ("device", SandboxDeviceDescription(deviceInfo: session.deviceInfo).json),
             ("notBefore", .string(String(session.notBefore.epochMilliseconds))),
             ("notAfter", .string(String(session.notAfter.epochMilliseconds)))
         ))
