@@ -124,7 +124,8 @@ public final class PassSandbox: SandboxImmediateHandler, @unchecked Sendable {
         return response
     }
 
-    /// Dates the answer by the sandbox clock and logs it.
+    /// Dates the answer by the sandbox clock and logs it (and records it when
+    /// `PASS_SANDBOX_RECORD` asks for it: see ``SandboxRequestRecorder``).
     private func finish(_ response: SandboxResponse, _ request: SandboxRequest, _ route: SandboxRoute?) -> SandboxResponse {
         var dated = response
         let second = Int(clock.now.timeIntervalSince1970.rounded(.down))
@@ -139,6 +140,7 @@ public final class PassSandbox: SandboxImmediateHandler, @unchecked Sendable {
             return journal.dateText
         }
         if !response.dropConnection { dated.headers.append(("Date", date)) }
+        SandboxRequestRecorder.shared?.record(request, status: entry.status)
         return dated
     }
 
