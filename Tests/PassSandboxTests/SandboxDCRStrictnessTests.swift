@@ -71,8 +71,9 @@ struct SandboxDCRStrictnessTests {
             #expect(refusal.code == "invalid_request", "\(target) \(body)")
             #expect(refusal.description?.contains(says) == true, "\(body): \(refusal.description ?? "no description")")
         }
-        // An empty value counts as omitted; the right request still gets its token.
-        let issued = try await wire.send("POST", "/o/client/token", headers: form, body: credentials + "&scope=")
+        // An empty value counts as omitted, and parameters the endpoint does not define are
+        // ignored, repeated or not: the right request still gets its token.
+        let issued = try await wire.send("POST", "/o/client/token", headers: form, body: credentials + "&scope=&extra=1&extra=2")
         #expect(issued.status == 201)
         #expect(try WireExchange.object(issued).string("access_token")?.isEmpty == false)
     }

@@ -111,9 +111,46 @@ struct SandboxWireRefusalTests {
                 #expect(error.string("code") == "invalid_header_content_type", "\(path)")
                 #expect(error.string("details")?.contains(expected) == true, "\(path): \(error.string("details") ?? "")")
             }
+            // Without a body there is nothing to type: the parameters are missing instead.
+            let bodiless = try await wire.send("POST", path, headers: wire.deviceHeaders(), body: "")
+            #expect((try? WireExchange.object(bodiless).string("code")) != "invalid_header_content_type", "\(path): \(bodiless.text)")
             // Parameters and case do not matter.
             let accepted = try await wire.send("POST", path, headers: wire.deviceHeaders() + [("Content-Type", expected.uppercased() + "; charset=UTF-8")], body: body)
             #expect((try? WireExchange.object(accepted).string("code")) != "invalid_header_content_type", "\(path): \(accepted.text)")
+        }
+    }
+
+    /// An empty redirectUrl is not a URL: it is refused. Any other session parameter sent
+    /// empty, or left out, is missing, and the session asks to resume with it (an empty mvpd
+    /// is "no MVPD chosen yet").
+    @Test func anEmptyRedirectURLIsInvalidAndOtherEmptyParametersAreMissing() async throws {
+        let wire = try await WireExchange()
+        defer { wire.shutdown() }
+        let headers = wire.deviceHeaders() + [("Content-Type", "application/x-www-form-urlencoded")]
+        let code = try await wire.openSession()
+        for path in ["/api/v2/REF30/sessions", "/api/v2/REF30/sessions/\(code)"] {
+            let emptyRedirect = try WireExchange.object(try await wire.send("POST", path, headers: headers, body: "mvpd=NotBoarded&domainName=adobe.com&redirectUrl="))
+            #expect(emptyRedirect.string("code") == "invalid_parameter_redirect_url", "\(path)")
+            #expect(emptyRedirect.int("status") == 400, "\(path)")
+        }
+        let emptyMVPD = try WireExchange.object(try await wire.send("POST", "/api/v2/REF30/sessions", headers: headers, body: "mvpd=&domainName=adobe.com&domainName="))
+        #expect(emptyMVPD.string("actionName") == "resume")
+        #expect(emptyMVPD["missingParameters"] as? [String] == ["mvpd", "redirectUrl"])
+        let none = try WireExchange.object(try await wire.send("POST", "/api/v2/REF30/sessions", headers: wire.deviceHeaders()))
+        #expect(none["missingParameters"] as? [String] == ["mvpd", "domainName", "redirectUrl"], "no body, no Content-Type: every parameter is missing")
+    }
+
+    /// The partner authentication request's page: a missing *or invalid* parameter makes the
+    /// client resume (`missing_parameters_fallback`); it is not refused.
+    @Test func anInvalidPartnerRedirectURLFallsBackToResume() async throws {
+        let wire = try await WireExchange()
+        defer { wire.shutdown() }
+        for redirect in ["no-scheme", ""] {
+            let answer = try WireExchange.object(try await wire.send("POST", "/api/v2/REF30/sessions/sso/Apple",
+                                                                     headers: wire.deviceHeaders() + [("Content-Type", "application/x-www-form-urlencoded")],
+                                                                     body: "domainName=adobe.com&redirectUrl=\(redirect)"))
+            #expect(answer.string("reasonType") == "missing_parameters_fallback", "\(redirect)")
+            #expect((answer["missingParameters"] as? [String])?.contains("redirectUrl") == true, "\(redirect)")
         }
     }
 

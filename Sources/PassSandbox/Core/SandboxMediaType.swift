@@ -22,10 +22,11 @@ enum SandboxMediaType: String, Sendable {
 
 extension SandboxEngine {
     /// Refuses a REST API V2 request whose body is not of `type`
-    /// (`invalid_header_content_type`, 400).
+    /// (`invalid_header_content_type`, 400). A request without a body has no content to
+    /// type (RFC 9110 §8.3): its parameters are simply missing.
     func requireBody(_ type: SandboxMediaType, _ request: SandboxRequest) throws(SandboxEnhancedError) {
         let contentType = request.header("Content-Type")
-        guard type.matches(contentType) else {
+        guard request.body.isEmpty || type.matches(contentType) else {
             throw SandboxEnhancedError.invalidContentType.with(details: type.problem(with: contentType))
         }
     }

@@ -13,7 +13,8 @@ extension SandboxEngine {
         .json(.object(("error", .string(code)), ("error_description", description.map(SandboxJSON.string))), status: status)
     }
 
-    /// The checks both DCR endpoints share: `X-Device-Info`, then the body's media type.
+    /// The checks both DCR endpoints share: `X-Device-Info`, then the body's media type (a
+    /// request without a body has none to name).
     private func dcrRefusal(_ request: SandboxRequest, bodyType: SandboxMediaType) -> SandboxResponse? {
         do {
             try deviceInfo(request, required: true)
@@ -21,7 +22,7 @@ extension SandboxEngine {
             return Self.oauthError("invalid_request", description: "X-Device-Info: \(error.details ?? error.message)")
         }
         let contentType = request.header("Content-Type")
-        guard bodyType.matches(contentType) else {
+        guard request.body.isEmpty || bodyType.matches(contentType) else {
             return Self.oauthError("invalid_request", description: bodyType.problem(with: contentType))
         }
         return nil
@@ -78,9 +79,10 @@ extension SandboxEngine {
             return Self.oauthError("invalid_request", description: "\(named.name) must be sent in the form body, not in the URL.")
         }
         var parameters: [String: String] = [:]
-        for (name, value) in SandboxRequest.decodeForm(String(decoding: request.body, as: UTF8.self)) {
-            // A parameter without a value counts as omitted (RFC 6749 §3.1).
-            guard !value.isEmpty else { continue }
+        // Parameters the endpoint does not define are ignored; a parameter without a value
+        // counts as omitted (RFC 6749 §3.1).
+        for (name, value) in SandboxRequest.decodeForm(String(decoding: request.body, as: UTF8.self))
+        where Self.tokenParameters.contains(name) && !value.isEmpty {
             guard parameters[name] == nil else {
                 return Self.oauthError("invalid_request", description: "The parameter \(name) is repeated.")
             }

@@ -10,7 +10,7 @@ extension SandboxEngine {
         let deviceID = try deviceIdentifier(request)
         let info = try deviceInfo(request, required: true)
         try requireBody(.form, request)
-        let form = formParameters(request)
+        let form = try sessionParameters(request)
         let mvpd = try form["mvpd"].map { (id: String) throws(SandboxEnhancedError) in try activeIntegration(caller.provider, id) }
         let redirectUrl = try form["redirectUrl"].map(Self.checkedRedirectURL)
         let owner = ProfileOwner(clientID: caller.grant.clientID, deviceID: deviceID, serviceProvider: serviceProvider)
@@ -32,7 +32,7 @@ extension SandboxEngine {
         let caller = try authorizeCaller(request, serviceProvider: serviceProvider, now: now)
         try requireBody(.form, request)
         var session = try openSession(code: code, serviceProvider: serviceProvider, now: now)
-        let form = formParameters(request)
+        let form = try sessionParameters(request)
         if let id = form["mvpd"] { session.mvpd = try activeIntegration(caller.provider, id).id }
         if let domain = form["domainName"] { session.domainName = domain }
         if let url = form["redirectUrl"] { session.redirectUrl = try Self.checkedRedirectURL(url) }
@@ -160,6 +160,17 @@ extension SandboxEngine {
             ("notBefore", .string(String(session.notBefore.epochMilliseconds))),
             ("notAfter", .string(String(session.notAfter.epochMilliseconds)))
         )
+    }
+
+    /// The form parameters of a session request (`mvpd`, `domainName`, `redirectUrl`). A
+    /// parameter left out, or sent empty, is missing (the session asks to resume with it; an
+    /// empty `mvpd` is "no MVPD chosen yet"), except `redirectUrl`: an empty one is not a URL
+    /// (`invalid_parameter_redirect_url`).
+    func sessionParameters(_ request: SandboxRequest) throws(SandboxEnhancedError) -> [String: String] {
+        for (name, value) in SandboxRequest.decodeForm(String(decoding: request.body, as: UTF8.self)) where name == "redirectUrl" && value.isEmpty {
+            throw SandboxEnhancedError.invalidRedirectURL.with(details: "The redirectUrl parameter is empty.")
+        }
+        return formParameters(request)
     }
 
     /// A redirect URL must be absolute (have a scheme).
