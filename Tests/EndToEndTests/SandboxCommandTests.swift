@@ -42,7 +42,9 @@ import FoundationNetworking
         #expect(registration.status == 201)
         let clientID = try #require(registration.json?["client_id"] as? String)
         let clientSecret = try #require(registration.json?["client_secret"] as? String)
-        let tokenAnswer = try await http.send("POST", base, "/o/client/token", headers: ["Content-Type": "application/x-www-form-urlencoded"],
+        let tokenAnswer = try await http.send("POST", base, "/o/client/token", headers: [
+            "Content-Type": "application/x-www-form-urlencoded", "X-Device-Info": Self.deviceInfo,
+        ],
             body: PlainHTTP.form(["client_id": clientID, "client_secret": clientSecret, "grant_type": "client_credentials"]))
         #expect(tokenAnswer.status == 201)
         let token = try #require(tokenAnswer.json?["access_token"] as? String)

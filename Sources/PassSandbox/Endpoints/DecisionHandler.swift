@@ -11,6 +11,7 @@ extension SandboxEngine {
         let deviceID = try deviceIdentifier(request)
         try deviceInfo(request, required: true)
         let identities = try presentedIdentities(request, now: now)
+        try requireBody(.json, request)
         let mvpd = try activeIntegration(caller.provider, mvpdID)
         let resources = try Self.requestedResources(request)
         let limit = authorize ? Self.maximumAuthorizeResources : Self.maximumPreauthorizeResources

@@ -13,7 +13,8 @@ extension SandboxEngine {
         let deviceID = try deviceIdentifier(request)
         let info = try deviceInfo(request, required: true)
         let identities = try presentedIdentities(request, now: now)
-        let form = formParameters(request)
+        try requireBody(.form, request)
+        let form = try sessionParameters(request)
         let mvpd = try form["mvpd"].map { (id: String) throws(SandboxEnhancedError) in try activeIntegration(caller.provider, id) }
         let redirectUrl = try form["redirectUrl"].map(Self.checkedRedirectURL)
         let owner = ProfileOwner(clientID: caller.grant.clientID, deviceID: deviceID, serviceProvider: serviceProvider)
@@ -33,8 +34,9 @@ extension SandboxEngine {
     /// `POST /api/v2/{sp}/sessions/{code}`: adds the missing parameters.
     func resumeSession(_ request: SandboxRequest, serviceProvider: String, code: String, now: Date) throws(SandboxEnhancedError) -> SandboxResponse {
         let caller = try authorizeCaller(request, serviceProvider: serviceProvider, now: now)
+        try requireBody(.form, request)
         var session = try openSession(code: code, serviceProvider: serviceProvider, now: now)
-        let form = formParameters(request)
+        let form = try sessionParameters(request)
         if let id = form["mvpd"] { session.mvpd = try activeIntegration(caller.provider, id).id }
         if let domain = form["domainName"] { session.domainName = domain }
         if let url = form["redirectUrl"] { session.redirectUrl = try Self.checkedRedirectURL(url) }
@@ -51,7 +53,8 @@ extension SandboxEngine {
         return .json(Self.authenticateAnswer(session, reasonType: "none"))
     }
 
-    /// `GET /api/v2/{sp}/sessions/{code}`: the parameters given so far and the device.
+    /// `GET /api/v2/{sp}/sessions/{code}`: the parameters given so far and the device that
+    /// opened the session (``SandboxDeviceDescription``).
     func sessionInformation(_ request: SandboxRequest, serviceProvider: String, code: String, now: Date) throws(SandboxEnhancedError) -> SandboxResponse {
         _ = try authorizeCaller(request, serviceProvider: serviceProvider, now: now)
         let session = try openSession(code: code, serviceProvider: serviceProvider, now: now)
@@ -64,7 +67,7 @@ extension SandboxEngine {
                 ("redirectUrl", session.redirectUrl.map(SandboxJSON.string)),
                 ("serviceProvider", .string(session.serviceProvider))
             )),
-            ("device", session.deviceInfo ?? .object([])),
+            ("device", SandboxDeviceDescription(deviceInfo: session.deviceInfo).json),
             ("notBefore", .string(String(session.notBefore.epochMilliseconds))),
             ("notAfter", .string(String(session.notAfter.epochMilliseconds)))
         ))
@@ -166,6 +169,17 @@ extension SandboxEngine {
             ("notBefore", .string(String(session.notBefore.epochMilliseconds))),
             ("notAfter", .string(String(session.notAfter.epochMilliseconds)))
         )
+    }
+
+    /// The form parameters of a session request (`mvpd`, `domainName`, `redirectUrl`). A
+    /// parameter left out, or sent empty, is missing (the session asks to resume with it; an
+    /// empty `mvpd` is "no MVPD chosen yet"), except `redirectUrl`: an empty one is not a URL
+    /// (`invalid_parameter_redirect_url`).
+    func sessionParameters(_ request: SandboxRequest) throws(SandboxEnhancedError) -> [String: String] {
+        for (name, value) in SandboxRequest.decodeForm(String(decoding: request.body, as: UTF8.self)) where name == "redirectUrl" && value.isEmpty {
+            throw SandboxEnhancedError.invalidRedirectURL.with(details: "The redirectUrl parameter is empty.")
+        }
+        return formParameters(request)
     }
 
     /// A redirect URL must be absolute (have a scheme).
