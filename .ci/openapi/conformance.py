@@ -7,9 +7,10 @@ openapi-core; it needs nothing else. Three steps:
   overlay   REFERENCE_DIR OUT_DIR
       Copies Adobe's restApiV2.json and dcrApi.json into OUT_DIR with the corrections of
       overlay.json applied (each names the Adobe page that contradicts the OpenAPI file).
-  fuzz      SPECS_DIR BASE_URL WORK_DIR
+  fuzz      SPECS_DIR BASE_URL WORK_DIR SANDBOX_LOG
       Creates fixtures in the running sandbox at BASE_URL (a registered client and its
-      access token, authentication sessions and their codes, a signed-in profile), then runs
+      access token, authentication sessions and their codes, a signed-in profile; the single
+      sign-on tokens the sandbox printed in SANDBOX_LOG), then runs
       Schemathesis with every phase (examples, coverage, fuzzing, stateful) against both
       corrected descriptions. Prints the figures; fails on any failed check.
   validate  SPECS_DIR RECORDING
@@ -21,6 +22,7 @@ import base64
 import copy
 import json
 import os
+import re
 import subprocess
 import sys
 import time
@@ -293,6 +295,8 @@ def schemathesis_configs(fixtures, max_examples, max_time):
         "header.Authorization": fixtures["bearer"],
         "header.AP-Device-Identifier": DEVICE,
         "header.X-Device-Info": DEVICE_INFO,
+        "header.AD-Service-Token": fixtures["identity_tokens"]["AD-Service-Token"],
+        "header.Adobe-Subject-Token": fixtures["identity_tokens"]["Adobe-Subject-Token"],
     }.items()]
     rest += operation("createSessionUsingPOST", {"body.mvpd": "SVCProvider"})
     rest += operation("resumeSessionUsingPOST", {"path.code": fixtures["resumable_code"], "body.mvpd": "SVCProvider"})
@@ -364,9 +368,26 @@ def summarize(report_dir):
     return figures
 
 
-def command_fuzz(specs_dir, base, work_dir):
+def identity_tokens(sandbox_log):
+    """The single sign-on tokens `accessenabler sandbox` printed for its default identity
+    services, by header name: the valid values of the optional AD-Service-Token and
+    Adobe-Subject-Token headers (a random string is a token the sandbox rightly refuses)."""
+    tokens = {}
+    with open(sandbox_log, encoding="utf-8") as handle:
+        for line in handle:
+            match = re.match(r"\s+sandbox-(identity|platform) \([^,]+, ([A-Za-z-]+)\): ([A-Za-z0-9_.-]+)$", line.rstrip("\n"))
+            if match:
+                tokens[match.group(2)] = match.group(3)
+    for header in ("AD-Service-Token", "Adobe-Subject-Token"):
+        if header not in tokens:
+            raise SystemExit(f"conformance: the sandbox printed no {header} token (see {sandbox_log})")
+    return tokens
+
+
+def command_fuzz(specs_dir, base, work_dir, sandbox_log):
     os.makedirs(work_dir, exist_ok=True)
     fixtures = create_fixtures(base)
+    fixtures["identity_tokens"] = identity_tokens(sandbox_log)
     configs = schemathesis_configs(fixtures, MAX_EXAMPLES, MAX_SECONDS)
     specs = {}
     for name in SPEC_FILES:
@@ -470,8 +491,8 @@ def main(argv):
     if len(argv) >= 3 and argv[0] == "overlay":
         command_overlay(argv[1], argv[2])
         return 0
-    if len(argv) >= 4 and argv[0] == "fuzz":
-        return command_fuzz(argv[1], argv[2].rstrip("/"), argv[3])
+    if len(argv) >= 5 and argv[0] == "fuzz":
+        return command_fuzz(argv[1], argv[2].rstrip("/"), argv[3], argv[4])
     if len(argv) >= 3 and argv[0] == "validate":
         return command_validate(argv[1], argv[2])
     print(__doc__, file=sys.stderr)

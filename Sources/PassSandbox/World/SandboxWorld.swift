@@ -61,8 +61,9 @@ public struct SandboxWorld: Codable, Sendable, Equatable {
         serviceProviders.first { $0.id == id }
     }
 
-    /// Every identity service in force: the defaults not replaced, then the listed ones.
-    var identityServicesInForce: [SandboxIdentityService] {
+    /// Every identity service in force: the two defaults (``SandboxIdentityService/defaults``)
+    /// unless the world lists their issuer, then the ones the world lists.
+    public var identityServicesInForce: [SandboxIdentityService] {
         let listed = Set(identityServices.map(\.issuer))
         return SandboxIdentityService.defaults.filter { !listed.contains($0.issuer) } + identityServices
     }
