@@ -129,7 +129,7 @@ final class RegularHarness: @unchecked Sendable {
     /// first (or at `environmentURL`).
     init(
         _ wire: ScenarioRunner.Wire, worlds: [SandboxWorld] = [.default], platform: AccessEnablerConfiguration.Platform = .tvOS,
-        requestTimeout: TimeInterval = 5, environmentURL: URL? = nil, softwareStatement: String = "STATEMENT",
+        requestTimeout: TimeInterval = SanitizerTiming.healthyRequestTimeout, environmentURL: URL? = nil, softwareStatement: String = "STATEMENT",
         storageCheck: IntegrityCheckType = .INTEGRITY_CHECK_NONE
     ) throws {
         self.wire = wire
