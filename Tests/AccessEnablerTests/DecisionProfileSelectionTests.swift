@@ -28,8 +28,26 @@ import Testing
     @Test func aRegularSignInReplacesWhatWasChosenAndEndsWhatWasSetAside() {
         let aside = RequestorProfiles(chosen: profile("TempPass", .temporary), standby: profile("Plain1"))
         let change = ProfileSelection.signIn(profile("Plain2"), over: aside, now: now)
-        #expect(change.profiles == RequestorProfiles(chosen: profile("Plain2"), standby: nil))
+        // Adobe Pass still holds the other two: not in force, but a logout ends them too.
+        #expect(change.profiles == RequestorProfiles(chosen: profile("Plain2"), standby: nil, others: [profile("TempPass", .temporary), profile("Plain1")]))
         #expect(change.keepingMediaTokensOf == ["Plain2"])
+    }
+
+    @Test func anotherRegularSignInKeepsTheEarlierOneAmongTheOthersUntilItEnds() {
+        let change = ProfileSelection.signIn(profile("Plain2"), over: RequestorProfiles(chosen: profile("Plain1")), now: now)
+        #expect(change.profiles.others == [profile("Plain1")])
+        // Signing in with Plain1 again takes it out of the others, and Plain2 joins them.
+        let back = ProfileSelection.signIn(profile("Plain1", lasting: 50), over: change.profiles, now: now)
+        #expect(back.profiles == RequestorProfiles(chosen: profile("Plain1", lasting: 50), others: [profile("Plain2")]))
+        // An ended one is not kept.
+        let ended = ProfileSelection.signIn(profile("Plain2"), over: RequestorProfiles(chosen: profile("Plain1", lasting: -1)), now: now)
+        #expect(ended.profiles.others.isEmpty)
+    }
+
+    @Test func aNewSignInReplacesAPendingLogoutOfTheSameMVPD() {
+        let pending = RequestorProfiles(pendingLogouts: [PendingLogout(mvpd: "Plain1"), PendingLogout(mvpd: "Plain2")])
+        let change = ProfileSelection.signIn(profile("Plain1"), over: pending, now: now)
+        #expect(change.profiles.pendingLogouts == [PendingLogout(mvpd: "Plain2")])
     }
 
     @Test func theSameMVPDAgainKeepsItsMediaTokensAndPreauthorizations() {

@@ -103,7 +103,7 @@ struct MachineHarness {
         case .publish(let standing): requestor = standing.requestorID
         case .holdTurn(let held): turnHeld = held
         case .applyOptions, .rememberTempPassIdentity, .clockDifferenceReported: break
-        case .loadRequestor(let ticket, _, _): children.append(.loadRequestor(ticket))
+        case .loadRequestor(let ticket, _, _, _, _): children.append(.loadRequestor(ticket))
         case .refetchConfiguration(let ticket, _, _): children.append(.refetch(ticket))
         case .askPartner(let ticket, _): children.append(.partner(ticket))
         case .signInSilently(let ticket, _, _, _): children.append(.silentSignIn(ticket))

@@ -195,7 +195,13 @@ struct RandomWorld {
         log.append("answer \(child)")
         switch child {
         case .loadRequestor(let ticket):
-            harness.send(.requestorLoaded(ticket, chance(0.8) ? .success(catalog()) : .failure(.server(operation: .configuration, httpStatus: 503, error: nil))))
+            var load: RequestorLoad = chance(0.8) ? .success(catalog()) : .failure(.server(operation: .configuration, httpStatus: 503, error: nil))
+            let profileAnswers: [Result<[StoredProfile], RESTClientError>?] = [
+                nil, .success([]), .success([harness.stored("Plain1")]), .success([partnerProfile(), harness.stored("Plain1")]),
+                .failure(.transport(operation: .profiles, .timedOut)), .failure(.throttled(operation: .profiles, retryAfter: nil)),
+            ]
+            load.profiles = profileAnswers.randomElement(using: &random)!
+            harness.send(.requestorLoaded(ticket, load))
         case .refetch(let ticket):
             harness.send(.configurationRefetched(ticket, chance(0.7) ? catalog() : nil))
         case .partner(let ticket):
@@ -242,7 +248,7 @@ struct RandomWorld {
                 .success([LogoutAction(mvpd: "AppleBoarded", actionName: .partnerLogout, actionType: .partnerInteractive)]),
                 .success([]), .failure(.transport(operation: .logout, .timedOut)),
             ]
-            harness.send(.logoutAnswered(ticket, answers.randomElement(using: &random)!))
+            harness.send(.logoutAnswered(ticket, LogoutAnswers(byMVPD: [:], lead: answers.randomElement(using: &random)!)))
         }
     }
 

@@ -70,7 +70,7 @@ struct SentRequest: Sendable {
 
 /// A transport decorator that keeps every request (method, URL, headers) for assertions.
 final class RequestCapture: HTTPTransport, @unchecked Sendable {
-    private let inner: any HTTPTransport
+    let inner: any HTTPTransport
     private let lock = NSLock()
     private var sent: [SentRequest] = []
     private var timeline: [String] = []
@@ -127,39 +127,50 @@ final class RegularHarness: @unchecked Sendable {
 
     /// Starts one sandbox per world (sharing one clock) and an AccessEnabler pointed at the
     /// first (or at `environmentURL`).
+    ///
+    /// With `sharing`, the new harness is another app on the same sandboxes (their clock and
+    /// wire), with storage of its own: another device, or another app of the same device.
+    /// `configure` changes the configuration last (single sign-on tokens, for example).
     init(
         _ wire: ScenarioRunner.Wire, worlds: [SandboxWorld] = [.default], platform: AccessEnablerConfiguration.Platform = .tvOS,
         requestTimeout: TimeInterval = SanitizerTiming.healthyRequestTimeout, environmentURL: URL? = nil, softwareStatement: String = "STATEMENT",
-        storageCheck: IntegrityCheckType = .INTEGRITY_CHECK_NONE
+        storageCheck: IntegrityCheckType = .INTEGRITY_CHECK_NONE, sharing: RegularHarness? = nil,
+        configure: @escaping @Sendable (inout AccessEnablerConfiguration) -> Void = { _ in }
     ) throws {
-        self.wire = wire
+        self.wire = sharing?.wire ?? wire
         self.storageCheck = storageCheck
         self.softwareStatement = softwareStatement
-        let clock = SandboxClock()
+        let clock = sharing?.clock ?? SandboxClock()
         self.clock = clock
-        let sandboxes = worlds.map { PassSandbox(world: $0, clock: clock) }
+        let sandboxes = sharing?.sandboxes ?? worlds.map { PassSandbox(world: $0, clock: clock) }
         self.sandboxes = sandboxes
         var urls: [URL] = []
         let transport: any HTTPTransport
-        switch wire {
-        case .loopbackHTTP:
-            for sandbox in sandboxes {
-                let server = LoopbackHTTPServer(port: 0, handler: sandbox)
-                _ = try server.start()
-                servers.append(server)
-                sandbox.baseURLForLinks = server.baseURL!
-                urls.append(server.baseURL!)
+        if let sharing {
+            // The first app's servers and routes serve this one too.
+            urls = sharing.baseURLs
+            transport = sharing.capture.inner
+        } else {
+            switch wire {
+            case .loopbackHTTP:
+                for sandbox in sandboxes {
+                    let server = LoopbackHTTPServer(port: 0, handler: sandbox)
+                    _ = try server.start()
+                    servers.append(server)
+                    sandbox.baseURLForLinks = server.baseURL!
+                    urls.append(server.baseURL!)
+                }
+                transport = URLSessionTransport()
+            case .inProcess:
+                var routes: [(host: String, transport: InProcessTransport)] = []
+                for (index, sandbox) in sandboxes.enumerated() {
+                    let url = URL(string: "http://sandbox\(index).invalid")!
+                    sandbox.baseURLForLinks = url
+                    urls.append(url)
+                    routes.append((url.host!, sandbox.inProcessTransport))
+                }
+                transport = RoutingTransport(routes: routes)
             }
-            transport = URLSessionTransport()
-        case .inProcess:
-            var routes: [(host: String, transport: InProcessTransport)] = []
-            for (index, sandbox) in sandboxes.enumerated() {
-                let url = URL(string: "http://sandbox\(index).invalid")!
-                sandbox.baseURLForLinks = url
-                urls.append(url)
-                routes.append((url.host!, sandbox.inProcessTransport))
-            }
-            transport = RoutingTransport(routes: routes)
         }
         baseURLs = urls
         capture = RequestCapture(transport)
@@ -173,6 +184,7 @@ final class RegularHarness: @unchecked Sendable {
             configuration.requestTimeout = requestTimeout
             // These rows are about the MVPD page; the second-screen suites cover the other way.
             configuration.loginScreen = .thisDevice
+            configure(&configuration)
             return configuration
         }
         relaunch()

@@ -83,6 +83,21 @@ public struct AccessEnablerConfiguration: Sendable {
     /// The device's TV provider account service. `nil`: no partner single sign-on; the
     /// regular flows only.
     public var partnerFramework: (any PartnerFramework)?
+    /// The app's service token for single sign-on: a JWS its own identity service issued for
+    /// the signed-in user, sent as `AD-Service-Token` on the requests whose Adobe Pass pages
+    /// list that header (creating a session, the profiles requests, decisions, logout).
+    /// Another app presenting a token of the same user (same issuer and subject) finds the
+    /// sign-in at its next `setRequestor`, and a logout ends it for every app. `nil` (the
+    /// default): no service token.
+    ///
+    /// Called before each request that carries the header, so a renewed token is used at
+    /// once; keep it cheap (return the token your app caches). Returning `nil` sends no
+    /// header for that request. The token never appears in diagnostics.
+    public var serviceToken: (@Sendable () async -> String?)? = nil
+    /// The device platform's identity for single sign-on: a JWS the platform issued for its
+    /// user or device, sent as `Adobe-Subject-Token` on the same requests as
+    /// ``serviceToken``, with the same rules. `nil` (the default): none.
+    public var platformIdentity: (@Sendable () async -> String?)? = nil
     /// The queue delegate callbacks arrive on. It should be serial: callbacks are dispatched
     /// in order, and a concurrent queue would reorder them.
     public var callbackQueue: DispatchQueue = DispatchQueue(label: "accessenabler.callbacks")

@@ -37,6 +37,7 @@ enum ErrorClassification {
     /// Authentication failures: N130 when the session, its code or the sign-in is missing or
     /// over, N500 otherwise.
     static func authenticationStatus(_ error: RESTClientError) -> AdvancedStatus {
+        if let refused = refusedSingleSignOnToken(error) { return refused }
         guard case .server(_, let httpStatus, let enhanced) = error else { return StatusCatalog.status(.n500, message: error.message) }
         let gone: Bool
         switch enhanced?.advice {
@@ -46,6 +47,24 @@ enum ErrorClassification {
             gone = httpStatus == 404
         }
         return StatusCatalog.status(gone ? .n130 : .n500, message: error.message, details: enhanced?.details, enhancedError: enhanced)
+    }
+
+    /// When Adobe Pass refused the single sign-on token a request presented
+    /// (`AD-Service-Token` or `Adobe-Subject-Token`: malformed, expired, an unknown issuer, a
+    /// bad signature): N500 saying which token and what to do; `nil` for any other failure.
+    /// The token itself is never repeated.
+    static func refusedSingleSignOnToken(_ error: RESTClientError) -> AdvancedStatus? {
+        guard case .server(_, _, let enhanced?) = error else { return nil }
+        let header: String
+        switch enhanced.codeWord {
+        case .invalidHeaderServiceToken: header = "the service token (AD-Service-Token)"
+        case .invalidHeaderSubjectToken: header = "the platform identity (Adobe-Subject-Token)"
+        default: return nil
+        }
+        let reason = enhanced.details.map { " \($0)" } ?? ""
+        return StatusCatalog.status(
+            .n500, message: "Adobe Pass refused \(header) the app presented for single sign-on.\(reason) Get a new token from the identity service, or present none.",
+            details: enhanced.details, enhancedError: enhanced)
     }
 
     /// Whether `error` says the authentication session (or its code) no longer exists —
@@ -79,6 +98,9 @@ enum ErrorClassification {
     /// An authorization call that failed as a whole (no decision came back): the status
     /// its enhanced error implies, or Z500 (network, server, unreadable answer).
     static func authorizationStatus(_ error: RESTClientError, resource: String) -> AdvancedStatus {
+        if let refused = refusedSingleSignOnToken(error) {
+            return StatusCatalog.status(.z500, message: refused.message, details: refused.details, resource: resource, enhancedError: refused.enhancedError)
+        }
         switch error {
         case .server(_, _, let enhanced?):
             return StatusCatalog.status(decisionStatusID(for: enhanced.advice), message: error.message, details: enhanced.details, resource: resource, enhancedError: enhanced)

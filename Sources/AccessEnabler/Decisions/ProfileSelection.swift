@@ -16,8 +16,10 @@ enum ProfileSelection {
 
     /// What signing in with `profile` does at `now`. A TempPass chosen over a valid regular
     /// profile of another MVPD sets that one aside; any other profile replaces what was
-    /// chosen (a regular one also ends any profile set aside). When the MVPD changes, the
-    /// preauthorization answers go, and so do media tokens of MVPDs no longer stored.
+    /// chosen (a regular one also ends any profile set aside). A profile of another MVPD that
+    /// is no longer chosen nor set aside joins the others: Adobe Pass still holds it. When the
+    /// MVPD changes, the preauthorization answers go, and so do media tokens of MVPDs no
+    /// longer chosen or set aside.
     static func signIn(_ profile: StoredProfile, over profiles: RequestorProfiles, now: Date) -> ProfileChange {
         var next = profiles
         let previous = profiles.chosen
@@ -27,6 +29,15 @@ enum ProfileSelection {
             next.standby = nil
         }
         next.chosen = profile
+        // A profile no longer chosen nor set aside is still held by Adobe Pass: a logout ends it too.
+        let replaced = [previous, profiles.standby].compactMap { $0 }.filter { $0.mvpd != next.standby?.mvpd && $0.notAfter > now }
+        next.others = (profiles.others + replaced).reduce(into: [StoredProfile]()) { kept, other in
+            guard other.mvpd != profile.mvpd, other.mvpd != next.standby?.mvpd else { return }
+            kept.removeAll { $0.mvpd == other.mvpd }
+            kept.append(other)
+        }
+        // A new sign-in replaces, at Adobe Pass too, whatever a pending logout was to end.
+        next.pendingLogouts.removeAll { $0.mvpd == profile.mvpd }
         guard let previous, previous.mvpd != profile.mvpd else {
             return ProfileChange(profiles: next, keepingMediaTokensOf: nil, droppingPreauthorizations: false)
         }

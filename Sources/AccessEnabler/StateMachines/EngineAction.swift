@@ -26,9 +26,10 @@ enum EngineAction: Sendable {
 
     // MARK: Child tasks
 
-    /// DCR when needed, then the configuration of every service provider (by base URL),
-    /// merged; answers ``EngineEvent/requestorLoaded(_:_:)``.
-    case loadRequestor(RequestTicket, requestor: String, serviceProviders: [URL])
+    /// DCR when needed; the pending logouts (each once, concurrently); then the
+    /// configuration of every service provider (by base URL, merged) when `configuration`,
+    /// concurrently with `GET profiles` of each; answers ``EngineEvent/requestorLoaded(_:_:)``.
+    case loadRequestor(RequestTicket, requestor: String, serviceProviders: [URL], pendingLogouts: [RESTTarget], configuration: Bool)
     /// The configuration again, after Adobe Pass advised it; answers ``EngineEvent/configurationRefetched(_:_:)``.
     case refetchConfiguration(RequestTicket, requestor: String, serviceProviders: [URL])
     /// The partner framework's silent answers; ``EngineEvent/partnerAnswered(_:_:)``.
@@ -55,8 +56,8 @@ enum EngineAction: Sendable {
     /// `POST decisions/authorize` or `…/preauthorize` for `resources`;
     /// ``EngineEvent/decisionsAnswered(_:_:)``.
     case requestDecisions(RequestTicket, DecisionKind, resources: [String], RESTTarget)
-    /// `GET logout/{mvpd}`; ``EngineEvent/logoutAnswered(_:_:)``.
-    case logOut(RequestTicket, RESTTarget)
+    /// `GET logout/{mvpd}` for each target, concurrently; ``EngineEvent/logoutAnswered(_:_:)``.
+    case logOut(RequestTicket, [RESTTarget])
 
     // MARK: Storage
 

@@ -9,8 +9,9 @@ enum EngineEvent: Sendable {
 
     // MARK: setRequestor
 
-    /// The requestor's configuration (DCR first when needed) from every service provider, merged.
-    case requestorLoaded(RequestTicket, Result<RequestorCatalog, RESTClientError>)
+    /// The requestor's configuration (DCR first when needed) from every service provider,
+    /// merged, with the profiles Adobe Pass holds and the pending logouts sent first.
+    case requestorLoaded(RequestTicket, RequestorLoad)
     /// The partner framework's silent answers (permission, signed-in account).
     case partnerAnswered(RequestTicket, PartnerSnapshot)
     /// The silent exchange of a system-level sign-in ended: the profile, when it gave one.
@@ -39,8 +40,8 @@ enum EngineEvent: Sendable {
 
     /// A decisions request (authorize or preauthorize) answered.
     case decisionsAnswered(RequestTicket, Result<[Decision], RESTClientError>)
-    /// The logout request answered.
-    case logoutAnswered(RequestTicket, Result<[LogoutAction], RESTClientError>)
+    /// The logout requests answered (one per MVPD).
+    case logoutAnswered(RequestTicket, LogoutAnswers)
 
     // MARK: Elsewhere
 

@@ -15,6 +15,9 @@ struct EngineFacts: Sendable {
     var mediaTokens: [String: StoredAuthorization] = [:]
     /// The current requestor's cached preauthorization answers, by resource.
     var preauthorizations: [String: StoredPreauthorization] = [:]
+    /// Every requestor's logouts Adobe Pass has not confirmed, by requestor (a setRequestor
+    /// for another requestor, or the first after a launch, sends them first).
+    var pendingLogouts: [String: [PendingLogout]] = [:]
     /// A significant difference between the device clock and Adobe's not yet reported
     /// (seconds to add to the device clock), if any.
     var unreportedClockOffset: TimeInterval?

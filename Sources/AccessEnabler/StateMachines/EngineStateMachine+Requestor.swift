@@ -23,32 +23,76 @@ extension EngineStateMachine {
         // Apps call setRequestor again when they come back to the foreground; a login the
         // user is finishing in the web view for the same requestor survives that (the
         // authentication machine decides what ends, and delivers what the ended flow owes).
-        perform(authentication.requestorChanged(sameRequestor: standing.requestorID == trimmed), &step)
+        let sameRequestor = standing.requestorID == trimmed
+        perform(authentication.requestorChanged(sameRequestor: sameRequestor), &step)
         setStanding({ $0.requestorID = trimmed }, &step)
         rememberServiceProviders(urls)
         let ticket = newTicket()
         foreground = .requestor(.loading(ticket, call: call))
-        step.actions.append(.loadRequestor(ticket, requestor: trimmed, serviceProviders: urls))
+        // Logouts Adobe Pass has not confirmed go first, before the profiles are asked.
+        let pending = pendingLogoutTargets(step.facts.pendingLogouts[trimmed] ?? [])
+        step.actions.append(.loadRequestor(ticket, requestor: trimmed, serviceProviders: urls, pendingLogouts: pending, configuration: true))
     }
 
-    /// The configuration arrived (or could not be had).
-    mutating func requestorLoaded(_ ticket: RequestTicket, _ result: Result<RequestorCatalog, RESTClientError>, _ step: inout Step) {
-        guard case .requestor(.loading(ticket, let call))? = foreground else { return }
+    /// The configuration and the profiles arrived (or could not be had).
+    mutating func requestorLoaded(_ ticket: RequestTicket, _ load: RequestorLoad, _ step: inout Step) {
+        guard case .requestor(.loading(ticket, let call))? = foreground, let requestor = standing.requestorID else { return }
         foreground = nil
-        switch result {
-        case .failure(let error):
-            failRequestor(ErrorClassification.requestorStatus(error), call: call, &step)
-        case .success(let catalog):
+        forgetConfirmedLogouts(load.logoutsConfirmed, requestor: requestor, &step)
+        switch load.catalog {
+        case .failure(let error)?:
+            return failRequestor(ErrorClassification.requestorStatus(error), call: call, &step)
+        case .success(let catalog)?:
             setStanding({
                 $0.catalog = catalog
                 $0.state = .ready
             }, &step)
             reportClockDifferenceIfNew(to: call, &step)
-            guard partnerSignInApplies else { return completeRequestor(call: call, &step) }
-            let next = newTicket()
-            foreground = .requestor(.checkingPartner(next, call: call))
-            step.actions.append(.askPartner(next, catalog))
+        case nil:
+            break
         }
+        // Logouts of this requestor not sent yet (stored while its setRequestor waited)
+        // go first, then the profiles are asked again.
+        if load.logoutsSent.isEmpty, !step.facts.profiles.pendingLogouts.isEmpty {
+            let next = newTicket()
+            foreground = .requestor(.loading(next, call: call))
+            step.actions.append(.loadRequestor(
+                next, requestor: requestor, serviceProviders: serviceProviders, pendingLogouts: pendingLogoutTargets(step.facts.profiles.pendingLogouts),
+                configuration: false))
+            return
+        }
+        switch load.profiles {
+        case .success(let answered)?:
+            step.store(ProfileReconciliation.reconcile(step.facts.profiles, answered: answered, now: step.facts.adobeNow), requestor: requestor)
+        case .failure(let error)?:
+            if case .throttled = error { return failRequestor(ErrorClassification.requestorStatus(error), call: call, &step) }
+            // Otherwise the stored profiles stay; a refused single sign-on token is said.
+            if let refused = ErrorClassification.refusedSingleSignOnToken(error) { step.deliver(.status(refused), to: call) }
+        case nil:
+            break
+        }
+        guard let catalog, partnerSignInApplies else { return completeRequestor(call: call, &step) }
+        let next = newTicket()
+        foreground = .requestor(.checkingPartner(next, call: call))
+        step.actions.append(.askPartner(next, catalog))
+    }
+
+    /// Where the requestor's pending logouts go.
+    func pendingLogoutTargets(_ logouts: [PendingLogout]) -> [RESTTarget] {
+        logouts.map { logout in
+            RESTTarget(
+                requestor: standing.requestorID ?? "", mvpd: logout.mvpd,
+                serviceProvider: logout.serviceProviderURL.flatMap { knownServiceProviders.contains($0) ? URL(string: $0) : nil })
+        }
+    }
+
+    /// Logouts Adobe Pass confirmed are no longer pending.
+    mutating func forgetConfirmedLogouts(_ confirmed: [PendingLogout], requestor: String, _ step: inout Step) {
+        let mvpds = Set(confirmed.map(\.mvpd))
+        guard !mvpds.isEmpty, step.facts.profiles.pendingLogouts.contains(where: { mvpds.contains($0.mvpd) }) else { return }
+        var profiles = step.facts.profiles
+        profiles.pendingLogouts.removeAll { mvpds.contains($0.mvpd) }
+        step.store(ProfileChange(profiles: profiles, keepingMediaTokensOf: nil, droppingPreauthorizations: false), requestor: requestor)
     }
 
     /// The silent part of setRequestor with a partner framework: report a permission

@@ -71,13 +71,16 @@ struct EngineStateMachine: Sendable {
     var serviceProviders: [URL]
     /// Every service provider a client exists for (by base URL): a profile is sent back to
     /// the one it came from when it is among them.
-    private var knownServiceProviders: Set<String>
+    var knownServiceProviders: Set<String>
     /// The options of the last `setOptions`.
     var options = SDKOptions()
     /// Interactive authentication and the logout round trip.
     var authentication = AuthenticationStateMachine()
     /// The work the calls in ``queue`` wait for.
     var foreground: Foreground?
+    /// The MVPD whose logout page the logout under way may open (the regular profile that
+    /// was in force); the other MVPDs of the same logout end without a page.
+    var logoutOpensPageFor: String?
     /// Calls waiting for their turn, oldest first.
     var queue: [Work] = []
     private var ticketCounter: UInt64 = 0
@@ -418,16 +421,21 @@ extension EngineStateMachine {
 
         /// Stores a new sign-in as ``ProfileSelection`` decides.
         mutating func storeSignIn(_ profile: StoredProfile) {
-            let change = ProfileSelection.signIn(profile, over: facts.profiles, now: facts.adobeNow)
+            store(ProfileSelection.signIn(profile, over: facts.profiles, now: facts.adobeNow), requestor: profile.requestor)
+        }
+
+        /// Stores `change` of the requestor's profiles (and what no longer holds with them).
+        mutating func store(_ change: ProfileChange, requestor: String) {
             facts.profiles = change.profiles
             if let kept = change.keepingMediaTokensOf { facts.mediaTokens = facts.mediaTokens.filter { kept.contains($0.value.mvpd) } }
             if change.droppingPreauthorizations { facts.preauthorizations = [:] }
-            actions.append(.storeProfiles(change, requestor: profile.requestor))
+            actions.append(.storeProfiles(change, requestor: requestor))
         }
 
-        /// Removes the requestor's profiles (with its media tokens and preauthorization answers).
+        /// Removes the requestor's profiles (with its media tokens and preauthorization
+        /// answers); logouts Adobe Pass has not confirmed stay.
         mutating func removeProfiles(of requestor: String) {
-            facts.profiles = .none
+            facts.profiles = RequestorProfiles(pendingLogouts: facts.profiles.pendingLogouts)
             facts.mediaTokens = [:]
             facts.preauthorizations = [:]
             actions.append(.removeProfiles(requestor: requestor))

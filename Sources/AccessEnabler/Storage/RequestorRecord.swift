@@ -9,6 +9,11 @@ struct RequestorRecord: Codable, Sendable, Equatable {
     /// A regular profile set aside while a TempPass of another MVPD is current: REST API V2
     /// keeps both, and when the TempPass ends the regular sign-in counts again.
     var standby: StoredProfile?
+    /// Profiles of other MVPDs Adobe Pass still holds for this device (`nil`: none; older
+    /// files have no such field).
+    var others: [StoredProfile]?
+    /// Logouts Adobe Pass has not confirmed, sent again at the next `setRequestor`.
+    var pendingLogouts: [PendingLogout]?
     /// Media tokens by resource.
     var authorizations: [String: StoredAuthorization] = [:]
     /// Cached preauthorization answers by resource.
@@ -16,7 +21,8 @@ struct RequestorRecord: Codable, Sendable, Equatable {
 
     /// Whether nothing is left to store.
     var isEmpty: Bool {
-        profile == nil && standby == nil && authorizations.isEmpty && preauthorizations.isEmpty
+        profile == nil && standby == nil && (others ?? []).isEmpty && (pendingLogouts ?? []).isEmpty
+            && authorizations.isEmpty && preauthorizations.isEmpty
     }
 
     /// The record without media tokens and preauthorization answers that ended before `date`.
@@ -32,7 +38,7 @@ struct RequestorRecord: Codable, Sendable, Equatable {
 extension RequestorRecord: StoredValueValidating {
     var validationProblem: String? {
         if requestor.isEmpty { return "record without requestor" }
-        for profile in [profile, standby].compactMap({ $0 }) {
+        for profile in [profile, standby].compactMap({ $0 }) + (others ?? []) {
             if profile.requestor != requestor { return "profile of another requestor" }
             if let problem = profile.validationProblem { return problem }
         }

@@ -10,6 +10,14 @@ enum StoredProfileType: String, Codable, Sendable, Equatable {
     case degraded
     /// TempPass or promotional TempPass.
     case temporary
+    /// Shared through single sign-on with a service token (`AD-Service-Token`): a sign-in
+    /// made in another app presenting a token of the same user.
+    case serviceTokenSSO
+    /// Shared through single sign-on with a platform identity (`Adobe-Subject-Token`).
+    case platformSSO
+
+    /// Whether the profile was shared through a single sign-on token.
+    var isSharedThroughToken: Bool { self == .serviceTokenSSO || self == .platformSSO }
 }
 
 /// One user metadata value of a profile.
@@ -27,7 +35,8 @@ struct StoredProfile: Codable, Sendable, Equatable {
     var notBefore: Date
     var notAfter: Date
     var attributes: [String: StoredAttribute]
-    /// "Apple" when the profile came from partner single sign-on.
+    /// Who vouched for the sign-in: "Apple" for partner single sign-on, the identity
+    /// service's issuer for a profile shared through a service token or platform identity.
     var tokenSource: String?
     /// The mapping id of the partner (device) sign-in the profile came from.
     var partnerProviderID: String?

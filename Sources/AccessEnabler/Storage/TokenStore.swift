@@ -239,7 +239,15 @@ final class TokenStore: @unchecked Sendable {
     func profiles(requestor: String) -> RequestorProfiles {
         stateLock.withLock {
             guard let record = snapshot.requestors[requestor] else { return .none }
-            return RequestorProfiles(chosen: record.profile, standby: record.standby)
+            return RequestorProfiles(
+                chosen: record.profile, standby: record.standby, others: record.others ?? [], pendingLogouts: record.pendingLogouts ?? [])
+        }
+    }
+
+    /// Every requestor's logouts Adobe Pass has not confirmed, by requestor (only those with some).
+    func pendingLogouts() -> [String: [PendingLogout]] {
+        stateLock.withLock {
+            snapshot.requestors.compactMapValues { record in record.pendingLogouts.flatMap { $0.isEmpty ? nil : $0 } }
         }
     }
 
@@ -255,6 +263,8 @@ final class TokenStore: @unchecked Sendable {
         updateRecord(of: requestor) { record in
             record.profile = change.profiles.chosen
             record.standby = change.profiles.standby
+            record.others = change.profiles.others.isEmpty ? nil : change.profiles.others
+            record.pendingLogouts = change.profiles.pendingLogouts.isEmpty ? nil : change.profiles.pendingLogouts
             if let kept = change.keepingMediaTokensOf {
                 record.authorizations = record.authorizations.filter { kept.contains($0.value.mvpd) }
             }
@@ -262,10 +272,11 @@ final class TokenStore: @unchecked Sendable {
         }
     }
 
-    /// Removes `requestor`'s profile with its media tokens and preauthorization answers.
+    /// Removes `requestor`'s profiles with its media tokens and preauthorization answers;
+    /// logouts Adobe Pass has not confirmed stay, to be sent again.
     func removeProfile(requestor: String) {
         updateRecord(of: requestor) { record in
-            record = RequestorRecord(requestor: requestor)
+            record = RequestorRecord(requestor: requestor, pendingLogouts: record.pendingLogouts)
         }
     }
 

@@ -83,10 +83,12 @@ actor EntitlementEngine {
     ) -> RESTClient {
         let reported: any HTTPTransport = configuration.diagnostics.map { DiagnosticTransport(inner: configuration.transport, report: $0) } ?? configuration.transport
         let transport = ServerDateTransport(inner: reported, clock: configuration.clock, serverClock: serverClock)
-        return RESTClient(
+        var client = RESTClient(
             baseURL: baseURL, softwareStatement: softwareStatement, transport: transport,
             timeout: configuration.requestTimeout, credentials: credentials, timeSource: configuration.clock,
             userAgent: configuration.userAgent, throttleGate: throttleGate)
+        client.singleSignOn = SingleSignOnTokenSource(serviceToken: configuration.serviceToken, platformIdentity: configuration.platformIdentity)
+        return client
     }
 
     /// Where the MVPD login happens for `configuration`.
@@ -137,6 +139,7 @@ actor EntitlementEngine {
     private func facts() -> EngineFacts {
         let now = configuration.clock.now
         var facts = EngineFacts(now: now, adobeNow: now.addingTimeInterval(serverClock.correction), unreportedClockOffset: serverClock.unreportedOffset)
+        facts.pendingLogouts = store.pendingLogouts()
         if let requestor = published.snapshot.requestorID {
             facts.profiles = store.profiles(requestor: requestor)
             facts.mediaTokens = store.authorizations(requestor: requestor)
@@ -169,11 +172,21 @@ actor EntitlementEngine {
             store.setPreauthorizations(requestor: requestor, answers)
         case .clockDifferenceReported:
             serverClock.markReported()
-        case .loadRequestor(let ticket, let requestor, let serviceProviders):
+        case .loadRequestor(let ticket, let requestor, let serviceProviders, let pendingLogouts, let withConfiguration):
             let clients = serviceProviders.map(client(atBaseURL:))
             let context = context()
+            let logouts = pendingLogouts.map { target in
+                (PendingLogout(mvpd: target.mvpd ?? "", serviceProviderURL: target.serviceProvider?.absoluteString),
+                 ProfileRequests.Logout(mvpd: target.mvpd ?? "", requestor: target.requestor, client: client(for: target), context: self.context(for: target)))
+            }
+            let loadCatalog: @Sendable () async -> Result<RequestorCatalog, RESTClientError> = {
+                await Self.loadCatalog(requestor: requestor, from: clients, context: context)
+            }
+            let catalog = withConfiguration ? loadCatalog : nil
+            let redirectURL = configuration.redirectURL
             startRequest(ticket) {
-                .requestorLoaded(ticket, await Self.loadCatalog(requestor: requestor, from: clients, context: context))
+                .requestorLoaded(ticket, await ProfileRequests.load(
+                    requestor: requestor, clients: clients, context: context, pendingLogouts: logouts, redirectURL: redirectURL, catalog: catalog))
             }
         case .refetchConfiguration(let ticket, let requestor, let serviceProviders):
             let clients = serviceProviders.map(client(atBaseURL:))
@@ -233,12 +246,13 @@ actor EntitlementEngine {
                     }
                 })
             }
-        case .logOut(let ticket, let target):
-            let (client, context, redirectURL) = (client(for: target), context(for: target), configuration.redirectURL)
+        case .logOut(let ticket, let targets):
+            let logouts = targets.map { target in
+                ProfileRequests.Logout(mvpd: target.mvpd ?? "", requestor: target.requestor, client: client(for: target), context: context(for: target))
+            }
+            let redirectURL = configuration.redirectURL
             startRequest(ticket) {
-                .logoutAnswered(ticket, await Self.result { () async throws(RESTClientError) in
-                    try await client.logout(serviceProvider: target.requestor, mvpd: target.mvpd ?? "", redirectURL: redirectURL, context: context)
-                })
+                .logoutAnswered(ticket, LogoutAnswers(byMVPD: await ProfileRequests.logOut(logouts, redirectURL: redirectURL)))
             }
         }
     }

@@ -233,11 +233,14 @@ struct PartnerSignIn: Sendable {
 extension StoredProfile {
     /// The stored form of a REST profile. `serviceProvider` is the base URL of the service
     /// provider that issued it, so later calls for its MVPD go there after a relaunch too.
+    /// A profile shared through a single sign-on token names the token's issuer as its
+    /// `tokenSource` when `tokenSource` is not given.
     init(_ profile: Profile, requestor: String, tokenSource: String?, partnerProviderID: String?, serviceProvider: URL?) {
         let type = StoredProfileType(rawValue: profile.type) ?? (tokenSource == "Apple" ? .appleSSO : .regular)
         self.init(
             requestor: requestor, mvpd: profile.mvpd, type: type, notBefore: profile.notBefore, notAfter: profile.notAfter,
             attributes: profile.attributes.mapValues { StoredAttribute(value: $0.value, encrypted: $0.state == "enc") },
-            tokenSource: tokenSource, partnerProviderID: partnerProviderID, serviceProviderURL: serviceProvider?.absoluteString)
+            tokenSource: tokenSource ?? profile.tokenIssuer ?? (type.isSharedThroughToken ? profile.issuer : nil), partnerProviderID: partnerProviderID,
+            serviceProviderURL: serviceProvider?.absoluteString)
     }
 }

@@ -49,7 +49,8 @@ enum ServerAdvice: Sendable, Equatable {
              .invalidParameterSAMLResponse, .invalidHeaderDeviceInfo, .invalidHeaderDeviceIdentifier,
              .invalidHeaderIdentityForTemporaryAccess, .invalidHeaderPFSPermissionAccessNotPresent,
              .invalidHeaderPFSPermissionAccessNotDetermined, .invalidHeaderPFSPermissionAccessNotGranted,
-             .invalidHeaderPFSProviderIDNotDetermined, .invalidHeaderPFSProviderIDMismatch, .invalidHeaderPFSProviderInfoExpired:
+             .invalidHeaderPFSProviderIDNotDetermined, .invalidHeaderPFSProviderIDMismatch, .invalidHeaderPFSProviderInfoExpired,
+             .invalidHeaderServiceToken, .invalidHeaderSubjectToken:
             self = .requestRefused
         case .invalidParameterResources:
             self = .invalidResource

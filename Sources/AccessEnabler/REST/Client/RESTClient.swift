@@ -17,6 +17,9 @@ struct RESTClient: Sendable {
     /// The throttling state this client shares with the other clients of its AccessEnabler.
     var throttleGate: ThrottleGate { exchange.gate }
 
+    /// Where the single sign-on tokens come from (none unless the configuration gives providers).
+    var singleSignOn: SingleSignOnTokenSource = .none
+
     private let urls: RESTURLBuilder
     private let exchange: RESTExchange
     private let userAgent: String
@@ -141,15 +144,27 @@ struct RESTClient: Sendable {
 
     /// `GET /api/v2/{serviceProvider}/profiles`: every valid profile, ordered by MVPD id.
     func profiles(serviceProvider: String, context: RequestContext) async throws(RESTClientError) -> [Profile] {
-        try await perform(.profiles, "GET", [serviceProvider, "profiles"], context: context, decoding: ProfilesResponse.self)
-            .profiles
+        let (answer, tokens) = try await performPresentingTokens(
+            .profiles, "GET", [serviceProvider, "profiles"], context: context, decoding: ProfilesResponse.self)
+        return Self.naming(answer.profiles, issuersOf: tokens)
     }
 
     /// `GET /api/v2/{serviceProvider}/profiles/{mvpd}`.
     func profile(serviceProvider: String, mvpd: String, context: RequestContext) async throws(RESTClientError) -> [Profile] {
-        try await perform(
-            .profileForMVPD, "GET", [serviceProvider, "profiles", mvpd], context: context, decoding: ProfilesResponse.self
-        ).profiles
+        let (answer, tokens) = try await performPresentingTokens(
+            .profileForMVPD, "GET", [serviceProvider, "profiles", mvpd], context: context, decoding: ProfilesResponse.self)
+        return Self.naming(answer.profiles, issuersOf: tokens)
+    }
+
+    /// Profiles shared through a token (`serviceTokenSSO`, `platformSSO`) name the issuer of
+    /// the token this request presented: the identity service the sign-in came through.
+    private static func naming(_ profiles: [Profile], issuersOf tokens: SingleSignOnTokens) -> [Profile] {
+        guard tokens != .none else { return profiles }
+        return profiles.map { profile in
+            var named = profile
+            named.tokenIssuer = tokens.issuer(forProfileType: profile.type)
+            return named
+        }
     }
 
     /// `GET /api/v2/{serviceProvider}/profiles/code/{code}`.
@@ -258,6 +273,16 @@ struct RESTClient: Sendable {
         query: [(name: String, value: String)] = [], body: RESTRequestBody = .none, context: RequestContext,
         decoding: Response.Type
     ) async throws(RESTClientError) -> Response {
+        try await performPresentingTokens(operation, method, segments, query: query, body: body, context: context, decoding: decoding).0
+    }
+
+    /// ``perform(_:_:_:query:body:context:decoding:)``, also answering the single sign-on
+    /// tokens the request presented (asked of their providers just before it is built).
+    private func performPresentingTokens<Response: Decodable>(
+        _ operation: RESTOperation, _ method: String, _ segments: [String],
+        query: [(name: String, value: String)] = [], body: RESTRequestBody = .none, context: RequestContext,
+        decoding: Response.Type
+    ) async throws(RESTClientError) -> (Response, SingleSignOnTokens) {
         if segments.contains(where: \.isEmpty) {
             throw .invalidRequest(operation: operation, reason: "a path parameter is empty")
         }
@@ -265,14 +290,16 @@ struct RESTClient: Sendable {
             throw .invalidRequest(operation: operation, reason: "the base URL cannot form the request URL")
         }
         // The Authorization header is added by the access token middleware.
-        let headers = try RESTHeaders.build(operation: operation, accessToken: nil, body: body, context: context, userAgent: userAgent)
+        let tokens = operation.acceptsSingleSignOnTokens ? await singleSignOn.current() : .none
+        let headers = try RESTHeaders.build(
+            operation: operation, accessToken: nil, body: body, context: context, userAgent: userAgent, tokens: tokens)
         let request = HTTPRequestMessage(method: method, url: url, headers: headers, body: body.data, operationName: operation.rawValue)
         let response = try await exchange.send(
             request, operation: operation,
             through: [AccessTokenMiddleware(provider: tokenProvider, deviceInfo: context.deviceInfo)])
         switch RESTResponseClassifier.classify(response, operation: operation, now: exchange.gate.clock.now) {
         case .success(let data):
-            return try RESTResponseClassifier.decode(Response.self, from: data, operation: operation)
+            return (try RESTResponseClassifier.decode(Response.self, from: data, operation: operation), tokens)
         case .unauthorized(let error):
             throw .server(operation: operation, httpStatus: 401, error: error)
         case .failure(let error):

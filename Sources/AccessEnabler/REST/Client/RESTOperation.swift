@@ -89,6 +89,15 @@ enum RESTOperation: String, Sendable, CaseIterable {
         }
     }
 
+    /// Whether the operation's page lists `AD-Service-Token` and `Adobe-Subject-Token`
+    /// (single sign-on with a service token or a platform identity).
+    var acceptsSingleSignOnTokens: Bool {
+        switch self {
+        case .createSession, .profiles, .profileForMVPD, .authorize, .preauthorize, .logout: true
+        default: false
+        }
+    }
+
     /// Whether the operation accepts `AP-Visitor-Identifier`.
     var acceptsVisitorIdentifier: Bool {
         switch self {

@@ -9,6 +9,8 @@ enum RESTHeaderName {
     static let partnerFrameworkStatus = "AP-Partner-Framework-Status"
     static let visitorIdentifier = "AP-Visitor-Identifier"
     static let tempPassIdentity = "AP-TempPass-Identity"
+    static let serviceToken = "AD-Service-Token"
+    static let subjectToken = "Adobe-Subject-Token"
     static let accept = "Accept"
     static let userAgent = "User-Agent"
 }
@@ -44,16 +46,18 @@ enum RESTRequestBody: Sendable {
 
 /// Builds the header list of one request from typed values, in a fixed order:
 /// Authorization, Content-Type, AP-Device-Identifier, X-Device-Info,
-/// AP-Partner-Framework-Status, AP-Visitor-Identifier, Accept, User-Agent.
+/// AP-Partner-Framework-Status, AP-Visitor-Identifier, AP-TempPass-Identity,
+/// AD-Service-Token, Adobe-Subject-Token, Accept, User-Agent.
 enum RESTHeaders {
     /// The headers for `operation`; validates the device values before anything is sent.
     ///
     /// - Parameters:
     ///   - accessToken: the DCR bearer token, `nil` for the DCR endpoints themselves.
     ///   - deviceInfo: for DCR calls, which take `X-Device-Info` without a full context.
+    ///   - tokens: the single sign-on tokens, sent when the operation's page lists their headers.
     static func build(
         operation: RESTOperation, accessToken: String?, body: RESTRequestBody, context: RequestContext?,
-        deviceInfo: DeviceInfo? = nil, userAgent: String
+        deviceInfo: DeviceInfo? = nil, userAgent: String, tokens: SingleSignOnTokens = .none
     ) throws(RESTClientError) -> [(name: String, value: String)] {
         var headers: [(name: String, value: String)] = []
         headers.reserveCapacity(8)
@@ -83,6 +87,10 @@ enum RESTHeaders {
         }
         if let identity = context?.tempPassIdentity, operation.acceptsTempPassIdentity {
             headers.append((RESTHeaderName.tempPassIdentity, identity))
+        }
+        if operation.acceptsSingleSignOnTokens {
+            if let token = tokens.serviceToken { headers.append((RESTHeaderName.serviceToken, token)) }
+            if let token = tokens.platformIdentity { headers.append((RESTHeaderName.subjectToken, token)) }
         }
         headers.append((RESTHeaderName.accept, RESTContentType.json))
         let agent = context.map(\.userAgent).flatMap { $0.isEmpty ? nil : $0 } ?? userAgent

@@ -16,6 +16,9 @@ struct Profile: Sendable, Equatable {
     var attributes: [String: ProfileAttribute]
     /// An opaque id for tracking, when sent.
     var sessionId: String?
+    /// For a profile shared through a single sign-on token (`serviceTokenSSO`,
+    /// `platformSSO`): the issuer of the token the request presented. Not on the wire.
+    var tokenIssuer: String?
 
     init(
         mvpd: String, type: String, notBefore: Date, notAfter: Date, issuer: String? = nil,

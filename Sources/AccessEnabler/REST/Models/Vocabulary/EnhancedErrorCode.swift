@@ -22,6 +22,9 @@ enum EnhancedErrorCode: WireVocabulary {
     case invalidHeaderPFSProviderIDNotDetermined
     case invalidHeaderPFSProviderIDMismatch
     case invalidHeaderPFSProviderInfoExpired
+    // A single sign-on token refused (PassSandbox's words; Adobe's list names none).
+    case invalidHeaderServiceToken
+    case invalidHeaderSubjectToken
     case invalidIntegration
     case invalidAuthenticationSession
     case preauthorizationDeniedByMVPD
@@ -74,7 +77,7 @@ enum EnhancedErrorCode: WireVocabulary {
         .invalidHeaderDeviceIdentifier, .invalidHeaderIdentityForTemporaryAccess, .invalidHeaderPFSPermissionAccessNotPresent,
         .invalidHeaderPFSPermissionAccessNotDetermined, .invalidHeaderPFSPermissionAccessNotGranted,
         .invalidHeaderPFSProviderIDNotDetermined, .invalidHeaderPFSProviderIDMismatch, .invalidHeaderPFSProviderInfoExpired,
-        .invalidIntegration, .invalidAuthenticationSession, .preauthorizationDeniedByMVPD, .authorizationDeniedByMVPD,
+        .invalidHeaderServiceToken, .invalidHeaderSubjectToken, .invalidIntegration, .invalidAuthenticationSession, .preauthorizationDeniedByMVPD, .authorizationDeniedByMVPD,
         .authorizationDeniedByParentalControls, .authorizationDeniedByDegradationRule, .internalServerError,
         .tooManyResources, .invalidConfigurationUserMetadataCertificate, .invalidConfigurationTemporaryAccess,
         .invalidConfigurationPlatform, .invalidConfigurationPlatformID, .invalidConfigurationPlatformTrait,
@@ -107,6 +110,8 @@ enum EnhancedErrorCode: WireVocabulary {
         case .invalidHeaderPFSProviderIDNotDetermined: "invalid_header_pfs_provider_id_not_determined"
         case .invalidHeaderPFSProviderIDMismatch: "invalid_header_pfs_provider_id_mismatch"
         case .invalidHeaderPFSProviderInfoExpired: "invalid_header_pfs_provider_info_expired"
+        case .invalidHeaderServiceToken: "invalid_header_service_token"
+        case .invalidHeaderSubjectToken: "invalid_header_subject_token"
         case .invalidIntegration: "invalid_integration"
         case .invalidAuthenticationSession: "invalid_authentication_session"
         case .preauthorizationDeniedByMVPD: "preauthorization_denied_by_mvpd"

@@ -1,0 +1,92 @@
+import Foundation
+
+/// What setRequestor and logout ask Adobe Pass about the device's profiles, as child tasks:
+/// logouts (one per MVPD, all at once) and `GET profiles` of every service provider.
+enum ProfileRequests {
+    /// One `GET logout/{mvpd}` to send.
+    struct Logout: Sendable {
+        var mvpd: String
+        var requestor: String
+        var client: RESTClient
+        var context: RequestContext
+    }
+
+    /// setRequestor's requests: the pending logouts first (all at once), then the
+    /// configuration (when `catalog` is given) and the profiles, concurrently — so a
+    /// cold start is register, token, then configuration ∥ profiles.
+    static func load(
+        requestor: String, clients: [RESTClient], context: RequestContext, pendingLogouts: [(PendingLogout, Logout)],
+        redirectURL: String, catalog: (@Sendable () async -> Result<RequestorCatalog, RESTClientError>)?
+    ) async -> RequestorLoad {
+        let answers = await logOut(pendingLogouts.map(\.1), redirectURL: redirectURL)
+        let confirmed = pendingLogouts.map(\.0).filter { if case .success? = answers[$0.mvpd] { true } else { false } }
+        async let configuration = catalog?()
+        async let profiles = profiles(requestor: requestor, from: clients, context: context)
+        return RequestorLoad(
+            catalog: await configuration, profiles: await profiles, logoutsSent: pendingLogouts.map(\.0), logoutsConfirmed: confirmed)
+    }
+
+    /// Every logout at once; each MVPD's answer.
+    static func logOut(_ logouts: [Logout], redirectURL: String) async -> [String: Result<[LogoutAction], RESTClientError>] {
+        @Sendable func send(_ logout: Logout) async -> (String, Result<[LogoutAction], RESTClientError>) {
+            do throws(RESTClientError) {
+                return (logout.mvpd, .success(try await logout.client.logout(
+                    serviceProvider: logout.requestor, mvpd: logout.mvpd, redirectURL: redirectURL, context: logout.context)))
+            } catch {
+                return (logout.mvpd, .failure(error))
+            }
+        }
+        if logouts.isEmpty { return [:] }
+        if logouts.count == 1, let only = logouts.first {
+            let (mvpd, result) = await send(only)
+            return [mvpd: result]
+        }
+        return await withTaskGroup(of: (String, Result<[LogoutAction], RESTClientError>).self) { group in
+            for logout in logouts { group.addTask { await send(logout) } }
+            var answers: [String: Result<[LogoutAction], RESTClientError>] = [:]
+            for await (mvpd, result) in group { answers[mvpd] = result }
+            return answers
+        }
+    }
+
+    /// `GET profiles` of every service provider at once, as stored profiles (each names the
+    /// service provider that answered it; the first to list an MVPD wins). Fails when any
+    /// service provider failed — a 429 first — since the profiles it holds are then unknown.
+    static func profiles(requestor: String, from clients: [RESTClient], context: RequestContext) async -> Result<[StoredProfile], RESTClientError> {
+        @Sendable func fetch(_ index: Int, _ client: RESTClient) async -> (Int, Result<[StoredProfile], RESTClientError>) {
+            do throws(RESTClientError) {
+                let profiles = try await client.profiles(serviceProvider: requestor, context: context)
+                return (index, .success(profiles.map {
+                    StoredProfile($0, requestor: requestor, tokenSource: nil, partnerProviderID: nil, serviceProvider: client.baseURL)
+                }))
+            } catch {
+                return (index, .failure(error))
+            }
+        }
+        var outcomes: [(Int, Result<[StoredProfile], RESTClientError>)]
+        if clients.count == 1, let client = clients.first {
+            outcomes = [await fetch(0, client)]
+        } else {
+            outcomes = await withTaskGroup(of: (Int, Result<[StoredProfile], RESTClientError>).self) { group in
+                for (index, client) in clients.enumerated() { group.addTask { await fetch(index, client) } }
+                var all: [(Int, Result<[StoredProfile], RESTClientError>)] = []
+                for await outcome in group { all.append(outcome) }
+                return all
+            }
+        }
+        outcomes.sort { $0.0 < $1.0 }
+        var errors: [RESTClientError] = []
+        var merged: [StoredProfile] = []
+        for (_, result) in outcomes {
+            switch result {
+            case .success(let profiles):
+                merged += profiles.filter { profile in !merged.contains { $0.mvpd == profile.mvpd } }
+            case .failure(let error):
+                errors.append(error)
+            }
+        }
+        if let throttled = errors.first(where: { if case .throttled = $0 { true } else { false } }) { return .failure(throttled) }
+        if let first = errors.first { return .failure(first) }
+        return .success(merged)
+    }
+}

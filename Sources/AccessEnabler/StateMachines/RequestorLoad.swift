@@ -1,0 +1,41 @@
+import Foundation
+
+/// What setRequestor's requests found out, together: logouts sent again first, then the
+/// configuration and the profiles Adobe Pass holds for this device, asked concurrently.
+struct RequestorLoad: Sendable {
+    /// The merged configuration; `nil` when it was not asked this time (a second round that
+    /// only sends pending logouts and asks the profiles again).
+    var catalog: Result<RequestorCatalog, RESTClientError>?
+    /// Every profile `GET profiles` answered, of every service provider; `nil`: not asked.
+    var profiles: Result<[StoredProfile], RESTClientError>?
+    /// The pending logouts that were sent.
+    var logoutsSent: [PendingLogout] = []
+    /// Those Adobe Pass confirmed.
+    var logoutsConfirmed: [PendingLogout] = []
+
+    /// The configuration alone.
+    static func success(_ catalog: RequestorCatalog) -> RequestorLoad { RequestorLoad(catalog: .success(catalog)) }
+    /// The configuration could not be had.
+    static func failure(_ error: RESTClientError) -> RequestorLoad { RequestorLoad(catalog: .failure(error)) }
+}
+
+/// The answers to one logout: `GET logout/{mvpd}` for every MVPD whose profile it ends, by MVPD.
+struct LogoutAnswers: Sendable {
+    /// Each MVPD's answer.
+    var byMVPD: [String: Result<[LogoutAction], RESTClientError>]
+    /// The answer for the lead MVPD (the profile in force), when only that one was asked.
+    var lead: Result<[LogoutAction], RESTClientError>? = nil
+
+    /// Only the lead MVPD was asked, and it answered.
+    static func success(_ actions: [LogoutAction]) -> LogoutAnswers { LogoutAnswers(byMVPD: [:], lead: .success(actions)) }
+    /// Only the lead MVPD was asked, and it failed.
+    static func failure(_ error: RESTClientError) -> LogoutAnswers { LogoutAnswers(byMVPD: [:], lead: .failure(error)) }
+
+    /// The answer for `mvpd`.
+    func answer(for mvpd: String) -> Result<[LogoutAction], RESTClientError>? { byMVPD[mvpd] ?? lead }
+
+    /// The MVPDs whose logout failed.
+    var failedMVPDs: Set<String> {
+        Set(byMVPD.compactMap { mvpd, result in if case .failure = result { mvpd } else { nil } })
+    }
+}

@@ -1,0 +1,107 @@
+import AccessEnabler
+import AccessEnablerScenarios
+import Foundation
+import PassSandbox
+import Testing
+
+/// Logout ends every profile the device holds for the requestor (one `GET logout/{mvpd}` per
+/// MVPD), a logout that failed is sent again at the next setRequestor, and every
+/// setRequestor reconciles the stored profiles with what `GET profiles` answers.
+@Suite struct SessionLogoutAndReconcileTests {
+    static let warmSetRequestor = ["GET /api/v2/REF30/configuration", "GET /api/v2/REF30/profiles"]
+
+    /// Shared TV, first story: Alice signs in with NotBoarded, then picks TempPass; her
+    /// logout ends both, so choosing NotBoarded again asks for a login.
+    @Test(arguments: bothWires)
+    func aLogoutBehindATempPassEndsTheMVPDSignInToo(wire: ScenarioRunner.Wire) async throws {
+        let rig = try await Rig.loggedIn(wire, mvpd: "NotBoarded", username: "alice")
+        #expect(try await rig.run(.getAuthentication(forceAuthn: true, filter: [], featured: [])) == [regularDialog])
+        #expect(try await rig.run(.setSelectedProvider("TempPass")) == [
+            "sendTrackingData(2,TempPass)", "status(N011,info)", "sendTrackingData(0,true,TempPass)", authenticated,
+        ])
+        #expect(try await rig.run(.logout) == [notAuthenticated])
+        #expect(rig.restCalls.sorted() == ["GET /api/v2/REF30/logout/NotBoarded", "GET /api/v2/REF30/logout/TempPass"])
+        #expect(try await rig.run(.checkAuthentication) == ["status(N000,info)", "sendTrackingData(0,false,)", notAuthenticated])
+        // The next person choosing NotBoarded meets the login page, not Alice's sign-in.
+        #expect(try await rig.run(.getAuthentication(forceAuthn: false, filter: [], featured: [])) == [regularDialog])
+        #expect(try await rig.run(.setSelectedProvider("NotBoarded")) == ["sendTrackingData(2,NotBoarded)", "navigateToUrl(authenticate)"])
+    }
+
+    /// Shared TV, second story: Bob signs in with another MVPD over Alice's sign-in and logs
+    /// out; after a restart, choosing Alice's MVPD asks for a login.
+    @Test(arguments: bothWires)
+    func aLogoutEndsTheSignInsOfOtherMVPDsMadeEarlierOnThisDevice(wire: ScenarioRunner.Wire) async throws {
+        let rig = try await Rig.loggedIn(wire, mvpd: "NotBoarded", username: "alice")
+        #expect(try await rig.run(.getAuthentication(forceAuthn: true, filter: [], featured: [])) == [regularDialog])
+        #expect(try await rig.run(.setSelectedProvider("SVCProvider")) == ["sendTrackingData(2,SVCProvider)", "navigateToUrl(authenticate)"])
+        #expect(try await rig.run(.login(username: "bob", password: "bob123")) == ["sendTrackingData(0,true,SVCProvider)", authenticated])
+        #expect(try await rig.run(.logout) == [notAuthenticated])
+        #expect(rig.restCalls.sorted() == ["GET /api/v2/REF30/logout/NotBoarded", "GET /api/v2/REF30/logout/SVCProvider"])
+        #expect(try await rig.run(.restart) == [])
+        #expect(try await rig.run(.setRequestor("REF30", serviceProviders: nil)) == ["setRequestorComplete(1)"])
+        #expect(rig.restCalls.sorted() == Self.warmSetRequestor)
+        #expect(try await rig.run(.checkAuthentication) == ["status(N000,info)", "sendTrackingData(0,false,)", notAuthenticated])
+        #expect(try await rig.run(.getAuthentication(forceAuthn: false, filter: [], featured: [])) == [regularDialog])
+        #expect(try await rig.run(.setSelectedProvider("NotBoarded")) == ["sendTrackingData(2,NotBoarded)", "navigateToUrl(authenticate)"])
+    }
+
+    /// On iOS only the profile in force opens its MVPD's logout page; the others end without one.
+    @Test(arguments: bothWires)
+    func onIOSOnlyTheProfileInForceOpensItsLogoutPage(wire: ScenarioRunner.Wire) async throws {
+        let rig = try await Rig.loggedIn(wire, mvpd: "NotBoarded", username: "alice", platform: .iOS)
+        #expect(try await rig.run(.getAuthentication(forceAuthn: true, filter: [], featured: [])) == [regularDialog])
+        #expect(try await rig.run(.setSelectedProvider("SVCProvider")) == ["sendTrackingData(2,SVCProvider)", "navigateToUrl(authenticate)"])
+        #expect(try await rig.run(.login(username: "bob", password: "bob123")) == ["sendTrackingData(0,true,SVCProvider)", authenticated])
+        let navigation = await rig.call { $0.logout() }
+        #expect(navigation == ["navigateToUrl(logout)"])
+        #expect(rig.restCalls.sorted() == ["GET /api/v2/REF30/logout/NotBoarded", "GET /api/v2/REF30/logout/SVCProvider"])
+        let url = try #require(rig.lines("navigateToUrl").first?["url"]?.stringValue)
+        #expect(url.contains("SVCProvider"), "the page is the logout page of the MVPD in force: \(url)")
+    }
+
+    /// A logout Adobe Pass could not be told of is sent again at the next setRequestor, before
+    /// the profiles are asked, so the profile is not adopted again.
+    @Test(arguments: bothWires)
+    func aFailedLogoutIsSentAgainAtTheNextSetRequestor(wire: ScenarioRunner.Wire) async throws {
+        let rig = try await Rig.loggedIn(wire, mvpd: "NotBoarded", username: "alice")
+        rig.sandbox.inject(SandboxFault(status: 503), into: .logout)
+        #expect(try await rig.run(.logout) == ["status(N500,error)", notAuthenticated])
+        rig.sandbox.clearFaults()
+        #expect(try await rig.run(.restart) == [])
+        #expect(try await rig.run(.setRequestor("REF30", serviceProviders: nil)) == ["setRequestorComplete(1)"])
+        #expect(rig.restCalls.first == "GET /api/v2/REF30/logout/NotBoarded", "the pending logout goes first: \(rig.restCalls)")
+        #expect(rig.restCalls.dropFirst().sorted() == Self.warmSetRequestor)
+        #expect(try await rig.run(.checkAuthentication) == ["status(N000,info)", "sendTrackingData(0,false,)", notAuthenticated])
+        // Sent once: the next setRequestor has nothing pending.
+        #expect(try await rig.run(.setRequestor("REF30", serviceProviders: nil)) == ["setRequestorComplete(1)"])
+        #expect(rig.restCalls.sorted() == Self.warmSetRequestor)
+        #expect(try await rig.run(.getAuthentication(forceAuthn: false, filter: [], featured: [])) == [regularDialog])
+        #expect(try await rig.run(.setSelectedProvider("NotBoarded")) == ["sendTrackingData(2,NotBoarded)", "navigateToUrl(authenticate)"])
+    }
+
+    /// A profile Adobe Pass no longer holds (signed out elsewhere) is dropped at setRequestor;
+    /// checkAuthentication then answers 0 without a network call.
+    @Test(arguments: bothWires)
+    func aProfileSignedOutElsewhereIsDroppedAtSetRequestor(wire: ScenarioRunner.Wire) async throws {
+        let rig = try await Rig.loggedIn(wire)
+        #expect(rig.sandbox.serverLogout(mvpd: "NotBoarded") == 1)
+        #expect(try await rig.run(.checkAuthentication) == ["sendTrackingData(0,true,NotBoarded)", authenticated], "checkAuthentication stays local")
+        #expect(rig.restCalls.isEmpty)
+        #expect(try await rig.run(.setRequestor("REF30", serviceProviders: nil)) == ["setRequestorComplete(1)"])
+        #expect(rig.restCalls.sorted() == Self.warmSetRequestor)
+        #expect(try await rig.run(.checkAuthentication) == ["status(N000,info)", "sendTrackingData(0,false,)", notAuthenticated])
+        #expect(rig.restCalls.isEmpty)
+    }
+
+    /// When the profiles request fails, the stored profiles stay; a 429 on it is CFG429.
+    @Test(arguments: bothWires)
+    func aFailedProfilesRequestKeepsWhatIsStoredAndA429IsCFG429(wire: ScenarioRunner.Wire) async throws {
+        let rig = try await Rig.loggedIn(wire)
+        rig.sandbox.inject(SandboxFault(status: 503), into: .profiles)
+        #expect(try await rig.run(.setRequestor("REF30", serviceProviders: nil)) == ["setRequestorComplete(1)"])
+        #expect(try await rig.run(.checkAuthentication) == ["sendTrackingData(0,true,NotBoarded)", authenticated])
+        rig.sandbox.clearFaults()
+        rig.sandbox.inject(SandboxFault(status: 429), into: .profiles)
+        #expect(try await rig.run(.setRequestor("REF30", serviceProviders: nil)) == ["status(CFG429,error)", "setRequestorComplete(0)"])
+    }
+}
