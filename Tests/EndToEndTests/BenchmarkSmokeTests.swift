@@ -67,7 +67,7 @@ import Testing
 
         let throttled = try section("throttled", of: report)
         #expect(throttled.rows.map { figure("429s", of: $0) } == [0, 0, 0, 1])
-        #expect(throttled.rows.map { figure("requests", of: $0) } == [5, 1, 17, 12])
+        #expect(throttled.rows.map { figure("requests", of: $0) } == [6, 1, 18, 12])
         #expect(throttled.rows.allSatisfy { $0.met == true }, "\(throttled.rows.map { "\($0.label): \($0.note ?? "")" })")
         #expect(report.goals.last?.goal.met == true)
 

@@ -153,6 +153,14 @@ import Testing
             #expect(status.message?.contains(refused) == false, "the token is never repeated")
             first.accessEnabler.statusDelegate = first.recorder
         }
+        // Signed in with a good token, then presenting a bad one: authorization and logout say so.
+        box.token = good
+        #expect(await first.call { $0.setRequestor("REF30") } == ["setRequestorComplete(1)"])
+        try await first.logIn(mvpd: "NotBoarded", expectDialog: [regularDialog])
+        box.token = parts.joined(separator: ".")
+        let authorization = await first.call { $0.checkAuthorization("news") }
+        #expect(authorization == ["status(Z500,error)", "sendTrackingData(1,false,NotBoarded)", "tokenRequestFailed(news,\(GENERIC_AUTHORIZATION_ERROR))"], "\(authorization)")
+        #expect(await first.call { $0.logout() } == ["status(N500,error)", notAuthenticated])
     }
 
     @Test(arguments: bothWires)

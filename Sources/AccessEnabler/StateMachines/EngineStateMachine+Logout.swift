@@ -52,7 +52,9 @@ extension EngineStateMachine {
         switch leadAnswer {
         case .failure(let error):
             _ = authentication.logoutAnswered(ticket, openingPage: false)
-            step.deliver(.status(StatusCatalog.status(.n500, message: "Signed out on this device, but Adobe Pass could not be told: \(error.message) The logout is sent again at the next setRequestor.")), to: call)
+            let status = ErrorClassification.refusedSingleSignOnToken(error)
+                ?? StatusCatalog.status(.n500, message: "Signed out on this device, but Adobe Pass could not be told: \(error.message) The logout is sent again at the next setRequestor.")
+            step.deliver(.status(status), to: call)
             if profile.type == .appleSSO { step.deliver(.status(vsa203), to: call) }
         case .success(let actions):
             let action = actions.first(where: { $0.mvpd == profile.mvpd }) ?? actions.first

@@ -76,9 +76,10 @@ enum RoundTripMeasurement {
     /// Device granted but signed in nowhere; the picker will select AppleBoarded.
     private static func ssoFlows() -> [Flow] {
         [
-            Flow(label: "setRequestor, cold (empty storage)", steps: [.setRequestor("REF30", serviceProviders: nil)], minimum: 3,
+            // Cold: register, token, then configuration ∥ profiles; warm: configuration ∥ profiles.
+            Flow(label: "setRequestor, cold (empty storage)", steps: [.setRequestor("REF30", serviceProviders: nil)], minimum: 4,
                  succeeded: { has($0, "setRequestorComplete", status: 1) }),
-            Flow(label: "setRequestor, warm (after relaunch)", steps: [.restart, .setRequestor("REF30", serviceProviders: nil)], minimum: 1,
+            Flow(label: "setRequestor, warm (after relaunch)", steps: [.restart, .setRequestor("REF30", serviceProviders: nil)], minimum: 2,
                  succeeded: { has($0, "setRequestorComplete", status: 1) }),
             Flow(label: "getAuthentication via partner SSO (picker)", steps: [.getAuthentication(forceAuthn: false, filter: [], featured: [])], minimum: 2,
                  succeeded: { has($0, "setAuthenticationStatus", status: 1) }),
