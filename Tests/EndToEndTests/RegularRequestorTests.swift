@@ -346,7 +346,8 @@ import Testing
             "selectedProvider(null)",
             "setMetadataStatus(0,false,null)",
         ])
-        #expect(rig.restCalls == ["POST /o/client/register", "POST /o/client/token", "GET /api/v2/REF30/configuration", "GET /api/v2/REF30/profiles"].map { $0.replacingOccurrences(of: "REF30", with: "NOPE") })
+        let setUp = ["POST /o/client/register", "POST /o/client/token", "GET /api/v2/REF30/configuration", "GET /api/v2/REF30/profiles"]
+        #expect(rig.restCalls == setUp.map { $0.replacingOccurrences(of: "REF30", with: "NOPE") })
     }
 
     @Test(arguments: bothWires)

@@ -14,7 +14,8 @@ enum ProfileReconciliation {
         let ending = Set(stored.pendingLogouts.map(\.mvpd))
         let known = Dictionary(stored.all.map { ($0.mvpd, $0) }, uniquingKeysWith: { first, _ in first })
         var seen: Set<String> = []
-        var adopted = answered
+        var adopted =
+            answered
             .filter { !ending.contains($0.mvpd) && seen.insert($0.mvpd).inserted }
             .map { keepingWhatOnlyTheDeviceKnows(fresh: $0, stored: known[$0.mvpd]) }
         // Adobe Pass lists an `appleSSO` profile only to a request presenting the partner

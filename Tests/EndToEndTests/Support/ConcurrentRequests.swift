@@ -8,7 +8,8 @@ func inSetUpOrder(_ calls: [String]) -> [String] {
     while index + 1 < ordered.count {
         let (first, second) = (ordered[index], ordered[index + 1])
         if first.hasPrefix("GET /api/v2/"), first.hasSuffix("/profiles"), second.hasPrefix("GET /api/v2/"), second.hasSuffix("/configuration"),
-           first.dropLast("/profiles".count) == second.dropLast("/configuration".count) {
+            first.dropLast("/profiles".count) == second.dropLast("/configuration".count)
+        {
             ordered.swapAt(index, index + 1)
             index += 2
         } else {
