@@ -105,4 +105,23 @@ import Testing
         rig.sandbox.inject(SandboxFault(status: 429), into: .profiles)
         #expect(try await rig.run(.setRequestor("REF30", serviceProviders: nil)) == ["status(CFG429,error)", "setRequestorComplete(0)"])
     }
+
+    /// Two AccessEnablers of one app over one storage directory: a sign-in by one is adopted
+    /// by the other at its setRequestor, and so is a logout.
+    @Test(arguments: bothWires)
+    func anotherAccessEnablerOverTheSameStorageSeesASignInAndALogoutAtSetRequestor(wire: ScenarioRunner.Wire) async throws {
+        let first = try RegularHarness(wire)
+        defer { first.stop() }
+        #expect(await first.call { $0.setRequestor("REF30") } == ["setRequestorComplete(1)"])
+        let second = try RegularHarness(wire, sharing: first, storage: first.storage)
+        #expect(await second.call { $0.setRequestor("REF30") } == ["setRequestorComplete(1)"])
+        #expect(await second.call { $0.checkAuthentication() } == ["status(N000,info)", "sendTrackingData(0,false,)", notAuthenticated])
+        try await first.logIn(mvpd: "NotBoarded", expectDialog: [regularDialog])
+        #expect(await second.call { $0.setRequestor("REF30") } == ["setRequestorComplete(1)"])
+        #expect(second.restCalls == Self.warmSetRequestor)
+        #expect(await second.call { $0.checkAuthentication() } == ["sendTrackingData(0,true,NotBoarded)", authenticated])
+        #expect(await second.call { $0.logout() } == [notAuthenticated])
+        #expect(await first.call { $0.setRequestor("REF30") } == ["setRequestorComplete(1)"])
+        #expect(await first.call { $0.checkAuthentication() } == ["status(N000,info)", "sendTrackingData(0,false,)", notAuthenticated])
+    }
 }
