@@ -28,15 +28,18 @@ import Testing
     /// A tvOS rig choosing the provider on the second screen, with REF30 set.
     static func rig(_ wire: ScenarioRunner.Wire) async throws -> (Rig, Box) {
         let box = Box()
-        let rig = try Rig(wire, configuration: { configuration in
-            configuration.providerChoice = .onSecondScreen
-            let recorder = SessionBodies(configuration.transport)
-            box.set(recorder)
-            configuration.transport = recorder
-        }, scenario: { scenario in
-            scenario.platform = .tvOS
-            scenario.loginScreen = nil
-        })
+        let rig = try Rig(
+            wire,
+            configuration: { configuration in
+                configuration.providerChoice = .onSecondScreen
+                let recorder = SessionBodies(configuration.transport)
+                box.set(recorder)
+                configuration.transport = recorder
+            },
+            scenario: { scenario in
+                scenario.platform = .tvOS
+                scenario.loginScreen = nil
+            })
         #expect(try await rig.run(.setRequestor("REF30", serviceProviders: nil)) == ["setRequestorComplete(1)"])
         return (rig, box)
     }
@@ -92,9 +95,10 @@ import Testing
         #expect(try await rig.run(.getAuthorization("news")) == ["status(REGCODE,info)"])
         let code = try #require(rig.lines("status").last?["details"]?.stringValue)
         try await Self.person(rig, wire).activate(code: code, username: "alice", password: "alice123", mvpd: "NotBoarded")
-        #expect(try await rig.run(.advanceClock(5)) == [
-            "sendTrackingData(0,true,NotBoarded)", authenticated, "sendTrackingData(1,true,NotBoarded)", "setToken(news)",
-        ])
+        #expect(
+            try await rig.run(.advanceClock(5)) == [
+                "sendTrackingData(0,true,NotBoarded)", authenticated, "sendTrackingData(1,true,NotBoarded)", "setToken(news)",
+            ])
     }
 
     @Test(arguments: bothWires)
@@ -110,9 +114,10 @@ import Testing
     func aCodeNobodyUsesExpiresWithN130(wire: ScenarioRunner.Wire) async throws {
         let (rig, box) = try await Self.rig(wire)
         let code = try await Self.requestCode(rig, box)
-        #expect(try await rig.run(.advanceClock(1_800)) == [
-            "status(N130,error)", "sendTrackingData(0,false,)", "setAuthenticationStatus(0,\(GENERIC_AUTHENTICATION_ERROR))",
-        ])
+        #expect(
+            try await rig.run(.advanceClock(1_800)) == [
+                "status(N130,error)", "sendTrackingData(0,false,)", "setAuthenticationStatus(0,\(GENERIC_AUTHENTICATION_ERROR))",
+            ])
         #expect(rig.lines("status").first?["details"]?.stringValue == code)
     }
 
@@ -120,9 +125,10 @@ import Testing
     func aFailedSessionIsREG500(wire: ScenarioRunner.Wire) async throws {
         let (rig, _) = try await Self.rig(wire)
         rig.sandbox.inject(SandboxFault(status: 503, remaining: 1), into: .createSession)
-        #expect(try await rig.run(.getAuthentication(forceAuthn: false, filter: [], featured: [])) == [
-            "status(REG500,error)", "sendTrackingData(0,false,)", "setAuthenticationStatus(0,\(GENERIC_AUTHENTICATION_ERROR))",
-        ])
+        #expect(
+            try await rig.run(.getAuthentication(forceAuthn: false, filter: [], featured: [])) == [
+                "status(REG500,error)", "sendTrackingData(0,false,)", "setAuthenticationStatus(0,\(GENERIC_AUTHENTICATION_ERROR))",
+            ])
     }
 
     @Test(arguments: bothWires)

@@ -19,10 +19,12 @@ import Testing
     }
 
     static func rig(_ wire: ScenarioRunner.Wire, statuses: Statuses) async throws -> Rig {
-        let rig = try Rig(wire, configuration: { $0.diagnostics = { statuses.record($0) } }, scenario: { scenario in
-            scenario.platform = .tvOS
-            scenario.loginScreen = nil
-        })
+        let rig = try Rig(
+            wire, configuration: { $0.diagnostics = { statuses.record($0) } },
+            scenario: { scenario in
+                scenario.platform = .tvOS
+                scenario.loginScreen = nil
+            })
         #expect(try await rig.run(.setRequestor("REF30", serviceProviders: nil)) == ["setRequestorComplete(1)"])
         #expect(try await rig.run(.getAuthentication(forceAuthn: false, filter: [], featured: [])) == [regularDialog])
         #expect(try await rig.run(.setSelectedProvider("NotBoarded")) == ["sendTrackingData(2,NotBoarded)", "status(REGCODE,info)"])

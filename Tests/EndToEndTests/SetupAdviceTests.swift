@@ -96,9 +96,10 @@ import Testing
     func anOptionTheSDKDoesNotUseIsReported(wire: ScenarioRunner.Wire) async throws {
         let setup = try Setup(wire) { $0.platform = .tvOS }
         defer { setup.stop() }
-        #expect(await setup.call {
-            $0.setOptions(["ap_vi": "visitor-7", "visitorId": "misspelt", "analytics": true, "handleSVC": false])
-        } == [])
+        #expect(
+            await setup.call {
+                $0.setOptions(["ap_vi": "visitor-7", "visitorId": "misspelt", "analytics": true, "handleSVC": false])
+            } == [])
         #expect(setup.log.unusedOptions == ["analytics", "visitorId"])
         let message = try #require(setup.log.all.compactMap { if case .unusedOption("visitorId", let message) = $0 { message } else { nil } }.first)
         #expect(message.contains("visitorID") && message.contains("ap_vi") && message.contains("no effect"))
@@ -111,10 +112,11 @@ import Testing
     func apViIsTheVisitorIdentifier(wire: ScenarioRunner.Wire) async throws {
         let harness = try RegularHarness(wire)
         defer { harness.stop() }
-        #expect(await harness.call {
-            $0.setOptions(["ap_vi": "visitor-android"])
-            $0.setRequestor("REF30")
-        } == ["setRequestorComplete(1)"])
+        #expect(
+            await harness.call {
+                $0.setOptions(["ap_vi": "visitor-android"])
+                $0.setRequestor("REF30")
+            } == ["setRequestorComplete(1)"])
         _ = await harness.call { $0.getAuthentication() }
         #expect(await harness.call { $0.setSelectedProvider("NotBoarded") } == ["sendTrackingData(2,NotBoarded)", "navigateToUrl(authenticate)"])
         let session = try #require(harness.capture.requests.first { $0.line == "POST /api/v2/REF30/sessions" })
@@ -130,9 +132,10 @@ import Testing
 
     static var promotionalWorld: SandboxWorld {
         var world = SandboxWorld.default
-        world.serviceProviders[0].mvpds.append(SandboxMVPDConfig(
-            id: "Promo", displayName: "Promotional TempPass", tempPass: true, tempPassResourceLimit: 2,
-            authenticationTTL: 86_400, authorizationTTL: 300))
+        world.serviceProviders[0].mvpds.append(
+            SandboxMVPDConfig(
+                id: "Promo", displayName: "Promotional TempPass", tempPass: true, tempPassResourceLimit: 2,
+                authenticationTTL: 86_400, authorizationTTL: 300))
         return world
     }
 

@@ -31,9 +31,15 @@ final class SetupAdvice: Sendable {
 
     /// `setRequestor` was called: the first time, a platform left at its default is reported.
     func requestorSet() {
-        guard platformLeftAtDefault, platformAdvised.withLock({ advised in defer { advised = true }; return !advised }) else { return }
+        guard platformLeftAtDefault,
+            platformAdvised.withLock({ advised in
+                defer { advised = true }; return !advised
+            })
+        else { return }
         diagnostics?(.defaultPlatform(message: Self.defaultPlatformMessage))
-        let first = Self.printedInThisProcess.withLock { printed in defer { printed = true }; return !printed }
+        let first = Self.printedInThisProcess.withLock { printed in
+            defer { printed = true }; return !printed
+        }
         if first { print("AccessEnabler: " + Self.defaultPlatformMessage + "\n") }
     }
 

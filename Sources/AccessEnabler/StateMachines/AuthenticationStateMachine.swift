@@ -427,18 +427,18 @@ struct AuthenticationStateMachine: Sendable {
         case .secondScreen(let interval):
             let polling = ProfilePolling(session: session, origin: .secondScreen, interval: interval, now: now)
             state = .polling(flow, polling)
-            let what = session.mvpd == nil
-                ? "Sign in on a second screen: on a phone or computer, open the sign-in page, enter the code \(session.code) and choose your TV provider."
-                : "Sign in with \(displayName) on a second screen: on a phone or computer, open the sign-in page and enter the code \(session.code)."
-            let message = what + " This device checks for the sign-in every \(Int(polling.interval)) s until the code expires."
+            let steps = session.mvpd == nil ? "enter the code \(session.code) and choose your TV provider" : "enter the code \(session.code)"
+            let who = session.mvpd == nil ? "Sign in" : "Sign in with \(displayName)"
+            let message = "\(who) on a second screen: on a phone or computer, open the sign-in page and \(steps). "
+                + "This device checks for the sign-in every \(Int(polling.interval)) s until the code expires."
             var regcode = StatusCatalog.status(.regcode, message: message, details: session.code)
             regcode.expiresAt = session.notAfter
             return [.status(regcode, to: owner), action(for: polling.firstStep, flow: flow, polling: polling)]
         }
         // A session without an MVPD cannot open a login page on this device.
         state = .idle
-        return [.fail(StatusCatalog.status(.n500, message: "A session without a TV provider needs a second screen to choose one."),
-                      errorCode: GENERIC_AUTHENTICATION_ERROR, pending: takePending(), to: owner)]
+        let refusal = StatusCatalog.status(.n500, message: "A session without a TV provider needs a second screen to choose one.")
+        return [.fail(refusal, errorCode: GENERIC_AUTHENTICATION_ERROR, pending: takePending(), to: owner)]
     }
 
     /// The session's profile arrived: signed in, with the note of the session's answer.
@@ -474,7 +474,8 @@ struct AuthenticationStateMachine: Sendable {
         case .loggedOut: (.n500, USER_NOT_AUTHENTICATED_ERROR, "the user logged out")
         case .requestorChanged: (.n500, GENERIC_AUTHENTICATION_ERROR, "setRequestor changed the requestor; call getAuthentication() again")
         }
-        let message = "The authentication session for \(mvpd ?? "a TV provider to be chosen on a second screen") was abandoned before Adobe Pass answered: \(why)."
+        let subject = mvpd ?? "a TV provider to be chosen on a second screen"
+        let message = "The authentication session for \(subject) was abandoned before Adobe Pass answered: \(why)."
         return [.cancelSession(flow),
                 .status(StatusCatalog.status(id, message: message), to: owner),
                 .setAuthenticationStatus(ACCESS_ENABLER_STATUS_ERROR, errorCode: code, to: owner)]

@@ -82,8 +82,10 @@ extension EngineStateMachine {
         case .resume, .retry, .partnerProfile, .unknown:
             break
         }
-        perform(authentication.sessionFailed(flow, status: StatusCatalog.status(
-            .n500, message: "Adobe Pass answered the authentication session for \(mvpd?.id ?? "a TV provider to be chosen on a second screen") with \(action.actionName)/\(action.actionType), which this SDK cannot continue.")), &step)
+        let subject = mvpd?.id ?? "a TV provider to be chosen on a second screen"
+        let answer = "\(action.actionName)/\(action.actionType)"
+        let message = "Adobe Pass answered the authentication session for \(subject) with \(answer), which this SDK cannot continue."
+        perform(authentication.sessionFailed(flow, status: StatusCatalog.status(.n500, message: message)), &step)
     }
 
     /// The session needs a login (`mvpd` `nil`: the person also chooses the MVPD on the second screen).
@@ -93,8 +95,9 @@ extension EngineStateMachine {
         // The session's end is Adobe's time: the wait is timed on the device clock.
         let notAfter = action.notAfter?.addingTimeInterval(step.facts.now.timeIntervalSince(step.facts.adobeNow))
         let session = AuthenticationSession(mvpd: mvpd?.id, code: code, notAfter: notAfter, now: step.facts.now)
-        perform(authentication.loginNeeded(
-            flow, session: session, url: absolute, displayName: mvpd?.displayName ?? "your TV provider", screen: settings.loginScreen, now: step.facts.now), &step)
+        let name = mvpd?.displayName ?? "your TV provider"
+        let actions = authentication.loginNeeded(flow, session: session, url: absolute, displayName: name, screen: settings.loginScreen, now: step.facts.now)
+        perform(actions, &step)
     }
 
     /// The note an `authorize` session answer's sign-in carries: N011 for TempPass, N010
