@@ -138,4 +138,19 @@ import Testing
         #expect(try await rig.run(.setRequestor("REF30", serviceProviders: nil)) == ["setRequestorComplete(1)"])
         try await rig.logIn()
     }
+
+    @Test(arguments: bothWires)
+    func theAsyncAPIGetsTheCodeAtOnceAndAwaitsTheSignIn(wire: ScenarioRunner.Wire) async throws {
+        let (rig, _) = try await Self.rig(wire)
+        let ae = rig.accessEnabler
+        guard case .enterCodeOnSecondScreen(let code) = try await ae.authenticate() else {
+            Issue.record("expected a code at once")
+            return
+        }
+        try await Self.person(rig, wire).activate(code: code, username: "alice", password: "alice123", mvpd: "NotBoarded")
+        async let signedIn = ae.secondScreenSignIn()
+        #expect(try await rig.run(.advanceClock(5)) == ["sendTrackingData(0,true,NotBoarded)", authenticated])
+        #expect(try await signedIn == .authenticated)
+        #expect(try await ae.selectedProvider()?.id == "NotBoarded")
+    }
 }
