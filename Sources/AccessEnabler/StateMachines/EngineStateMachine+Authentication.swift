@@ -214,7 +214,8 @@ extension EngineStateMachine {
                 if let opened {
                     sessionAnswered(flow, .success(opened), &step)
                 } else if standing.requestorID == nil || mvpd.map({ catalog?.mvpdsByID[$0] == nil }) ?? (catalog == nil) {
-                    perform(authentication.sessionFailed(flow, status: StatusCatalog.status(.n500, message: "\(mvpd ?? "A TV provider") is not an MVPD of the current requestor.")), &step)
+                    let message = mvpd.map { "\($0) is not an MVPD of the current requestor." } ?? "No requestor is ready for a sign-in: call setRequestor(_:) first."
+                    perform(authentication.sessionFailed(flow, status: StatusCatalog.status(.n500, message: message)), &step)
                 } else {
                     step.actions.append(.createSession(flow, sessionTarget(mvpd: mvpd, step.facts)))
                 }
