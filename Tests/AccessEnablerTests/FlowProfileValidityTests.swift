@@ -30,7 +30,25 @@ import Testing
     @Test func theWindowIsHalfOpen() {
         #expect(ProfileValidity.evaluate(Self.profile("NotBoarded", from: 0, to: 10), configuredMVPDs: Self.mvpds, partner: nil, now: Self.now) == .valid)
         #expect(ProfileValidity.evaluate(Self.profile("NotBoarded", from: -10, to: 0), configuredMVPDs: Self.mvpds, partner: nil, now: Self.now) == .expired)
-        #expect(ProfileValidity.evaluate(Self.profile("NotBoarded", from: 1, to: 10), configuredMVPDs: Self.mvpds, partner: nil, now: Self.now) == .expired, "not yet valid")
+    }
+
+    @Test func aNotBeforeUpTo300SecondsAheadIsTolerated() {
+        // HTTP dates carry whole seconds and clocks drift: a profile minted this second may start "after" now.
+        #expect(ProfileValidity.evaluate(Self.profile("NotBoarded", from: 1, to: 3_600), configuredMVPDs: Self.mvpds, partner: nil, now: Self.now) == .valid)
+        #expect(ProfileValidity.evaluate(Self.profile("NotBoarded", from: 300, to: 3_600), configuredMVPDs: Self.mvpds, partner: nil, now: Self.now) == .valid)
+        #expect(ProfileValidity.evaluate(Self.profile("NotBoarded", from: 301, to: 3_600), configuredMVPDs: Self.mvpds, partner: nil, now: Self.now) == .expired, "not valid yet")
+        #expect(Self.profile("NotBoarded", from: 301, to: 3_600).timing(at: Self.now) == .notValidYet)
+        #expect(Self.profile("NotBoarded", from: 300, to: 3_600).timing(at: Self.now) == .inForce)
+        #expect(Self.profile("NotBoarded", from: -10, to: 0).timing(at: Self.now) == .alreadyOver)
+        #expect(Self.profile("NotBoarded", from: 400, to: 0).timing(at: Self.now) == .alreadyOver, "over wins over not begun")
+    }
+
+    @Test func aNewSignInOutsideItsWindowIsNamedForWhatItIs() {
+        let ahead = EngineStateMachine.clockProblem(Self.profile("NotBoarded", from: -7_200, to: -3_600), at: Self.now)
+        #expect(ahead?.contains("already over") == true)
+        let behind = EngineStateMachine.clockProblem(Self.profile("NotBoarded", from: 3_600, to: 7_200), at: Self.now)
+        #expect(behind?.contains("not valid yet") == true)
+        #expect(EngineStateMachine.clockProblem(Self.profile("NotBoarded", from: 200, to: 7_200), at: Self.now) == nil)
     }
 
     @Test func anMVPDMissingFromTheConfigurationInvalidatesItsProfile() {

@@ -321,4 +321,57 @@ struct StateMachineAuthenticationTests {
         #expect(machine.redirectReceived(now: start, pollInterval: 5, by: redirectCall) == [.setAuthenticationStatus(0, errorCode: USER_NOT_AUTHENTICATED_ERROR, to: redirectCall)])
         #expect(machine.state == .idle)
     }
+    // MARK: The provider chosen on the second screen
+
+    @Test func withTheProviderChosenOnTheSecondScreenTheCodeIsAskedForAtOnce() throws {
+        var machine = Machine()
+        let actions = machine.authenticationRequested(
+            by: .getAuthentication(otherCall), authenticated: false, forced: false, viaPartner: true, filter: nil, providerOnSecondScreen: true)
+        guard case .createSession(let flow, nil, nil) = actions.last, actions.count == 1 else {
+            Issue.record("expected only a session without an MVPD, got \(actions)")
+            return
+        }
+        #expect(machine.state == .openingSession(flow, mvpd: nil, step: .creating))
+        // The session answers with its code: REGCODE (with its expiry), then the wait.
+        let open = AuthenticationSession(mvpd: nil, code: "ABC1234", notAfter: start.addingTimeInterval(1_800), now: start)
+        let login = machine.loginNeeded(flow, session: open, url: "", displayName: "your TV provider", screen: secondScreen, now: start)
+        let regcode = try #require(regCodeStatus(of: login))
+        #expect(regcode.details == "ABC1234")
+        #expect(regcode.expiresAt == start.addingTimeInterval(1_800))
+        #expect(regcode.message?.contains("choose your TV provider") == true)
+        #expect(login.last == .waitForPoll(flow, until: start.addingTimeInterval(5)))
+        // Whatever MVPD the profile names is the sign-in.
+        _ = machine.pollTimerFired(flow, now: start.addingTimeInterval(5))
+        let done = machine.profileAnswered(flow, answer: .profile, profile: profile("Plain1"), failure: nil, now: start.addingTimeInterval(6))
+        #expect(done == [.store(profile("Plain1"), to: otherCall), .succeed(pending: nil, cached: false, to: otherCall)])
+    }
+
+    @Test func aSessionWithoutAnMVPDCannotOpenALoginPageOnThisDevice() {
+        var machine = Machine()
+        let actions = machine.authenticationRequested(
+            by: .getAuthentication(otherCall), authenticated: false, forced: false, viaPartner: false, filter: nil, providerOnSecondScreen: true)
+        guard case .createSession(let flow, nil, nil) = actions.last else { Issue.record("expected a session"); return }
+        let open = AuthenticationSession(mvpd: nil, code: "ABC1234", notAfter: nil, now: start)
+        let login = machine.loginNeeded(flow, session: open, url: "", displayName: "", screen: .thisDevice, now: start)
+        #expect(statusIDs(login) == [])
+        guard case .fail(let status?, GENERIC_AUTHENTICATION_ERROR, nil, otherCall) = login.last else { Issue.record("expected a failure, got \(login)"); return }
+        #expect(status.errorId == .n500)
+        #expect(machine.state == .idle)
+    }
+
+    @Test func pollsThatKeepFailingAreReportedOnceThenCleared() {
+        var machine = Machine()
+        let (opened, flow) = openingSession(from: machine)
+        machine = opened
+        _ = machine.loginNeeded(flow, session: session(), url: "", displayName: "Not Boarded", screen: secondScreen, now: start)
+        var reported: [StatusID] = []
+        for second in stride(from: 5, through: 40, by: 5) {
+            let now = start.addingTimeInterval(TimeInterval(second))
+            _ = machine.pollTimerFired(flow, now: now)
+            let answer: ProfilePolling.Answer = second < 40 ? .transientFailure : .notYet
+            reported += statusIDs(machine.profileAnswered(flow, answer: answer, profile: nil, failure: nil, now: now))
+        }
+        #expect(reported == [.reg404, .reg200])
+        #expect(StatusID.reg404.level == .warning && StatusID.reg200.level == .info)
+    }
 }

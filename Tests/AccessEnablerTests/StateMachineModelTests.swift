@@ -95,6 +95,8 @@ struct RandomWorld {
         let partner = Bool.random(using: &random)
         let screen: AuthenticationStateMachine.LoginScreen = Bool.random(using: &random) ? .thisDevice : .secondScreen(pollInterval: 5)
         var settings = MachineHarness.settings(partner: partner, loginScreen: screen, limit: [nil, 2, 5].randomElement(using: &random)!)
+        // With a second screen, half the worlds let the person choose the provider there.
+        if case .secondScreen = screen { settings.providerOnSecondScreen = Bool.random(using: &random) }
         settings.platform = Bool.random(using: &random) ? .iOS : .tvOS
         harness = MachineHarness(settings: settings)
         // Half the worlds start with the user signed in (a relaunch).
@@ -221,6 +223,8 @@ struct RandomWorld {
                 .success(SessionAction(actionName: .authenticate, actionType: .interactive, code: "C\(flow.value)", url: "/authenticate", notAfter: now.addingTimeInterval(120))),
                 .success(SessionAction(actionName: .authorize, actionType: .direct, reasonType: .temporary)),
                 .success(SessionAction(actionName: .resume, actionType: .interactive)),
+                // A session opened without an MVPD: the code for the second screen.
+                .success(SessionAction(actionName: .resume, actionType: .direct, code: "R\(flow.value)", missingParameters: ["mvpd"], notAfter: now.addingTimeInterval(120))),
                 .failure(.server(operation: .createSession, httpStatus: 500, error: EnhancedError(status: 500, code: "internal_server_error"))),
                 .failure(.server(operation: .createSession, httpStatus: 403, error: EnhancedError(status: 403, code: "temporary_access_duration_limit_exceeded", action: "authentication"))),
                 .failure(.transport(operation: .createSession, .timedOut)),

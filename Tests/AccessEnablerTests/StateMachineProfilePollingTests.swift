@@ -63,4 +63,33 @@ import Testing
         var found = ProfilePolling(session: session(), origin: .redirect, interval: 5, now: start)
         #expect(found.answered(.profile, now: start) == .signedIn)
     }
+    @Test func aSecondScreenSaysOnceWhenPollsFailFor30SecondsAndWhenTheyAnswerAgain() {
+        var polling = ProfilePolling(session: session(lasting: 600), origin: .secondScreen, interval: 5, now: start)
+        func at(_ seconds: TimeInterval) -> Date { start.addingTimeInterval(seconds) }
+        #expect(polling.reachability(after: .notYet, now: at(5)) == nil)
+        #expect(polling.reachability(after: .transientFailure, now: at(10)) == nil)
+        #expect(polling.reachability(after: .transientFailure, now: at(34)) == nil, "29 s since the last answer")
+        #expect(polling.reachability(after: .transientFailure, now: at(35)) == .lost(since: at(5)))
+        #expect(polling.reachability(after: .transientFailure, now: at(40)) == nil, "said once")
+        #expect(polling.reachability(after: .throttled(retryAfter: nil), now: at(45)) == .restored, "a 429 is an answer")
+        #expect(polling.reachability(after: .notYet, now: at(50)) == nil)
+        #expect(polling.reachability(after: .transientFailure, now: at(79)) == nil)
+        #expect(polling.reachability(after: .transientFailure, now: at(80)) == .lost(since: at(50)))
+        #expect(polling.reachability(after: .profile, now: at(85)) == .restored)
+    }
+
+    @Test func aHangingPollCountsFromTheLastAnswerAndARedirectNeverWarns() {
+        var screen = ProfilePolling(session: session(lasting: 600), origin: .secondScreen, interval: 5, now: start)
+        // The first poll went at 5 s and its failure came back at 35 s (a request timeout).
+        #expect(screen.reachability(after: .transientFailure, now: start.addingTimeInterval(35)) == .lost(since: start))
+        var redirect = ProfilePolling(session: session(lasting: 600), origin: .redirect, interval: 5, now: start)
+        #expect(redirect.reachability(after: .transientFailure, now: start.addingTimeInterval(60)) == nil)
+    }
+
+    @Test func aSessionWithoutAnMVPDIsNamedForTheChoiceToCome() {
+        let open = AuthenticationSession(mvpd: nil, code: "CODE", notAfter: nil, now: start)
+        #expect(open.notAfter == start.addingTimeInterval(AuthenticationSession.defaultLifetime))
+        #expect(open.mvpdName.contains("second screen"))
+        #expect(session().mvpdName == "Plain1")
+    }
 }

@@ -176,10 +176,11 @@ struct StorageTokenStoreTests {
         #expect(later.preauthorizations(requestor: "REF30").isEmpty)
     }
 
-    @Test("Profile validity is notBefore <= now < notAfter")
+    @Test("Profile validity is notBefore - 300 s <= now < notAfter")
     func profileValidity() {
         let profile = StorageSamples.profile()
-        #expect(!profile.isValid(at: profile.notBefore - 1))
+        #expect(!profile.isValid(at: profile.notBefore - 301))
+        #expect(profile.isValid(at: profile.notBefore - 300))
         #expect(profile.isValid(at: profile.notBefore))
         #expect(profile.isValid(at: profile.notAfter - 1))
         #expect(!profile.isValid(at: profile.notAfter))

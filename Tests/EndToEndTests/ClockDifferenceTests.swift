@@ -80,7 +80,59 @@ import Testing
         #expect(try await rig.run(.login(username: "alice", password: "alice123")) == [
             "status(CFG100,warning)", "sendTrackingData(0,false,)", "setAuthenticationStatus(0,\(GENERIC_AUTHENTICATION_ERROR))",
         ])
+        #expect(rig.lines("status").first?["message"]?.stringValue?.contains("already over") == true)
         #expect(try await rig.run(.checkAuthentication).last == notAuthenticated)
+    }
+
+    /// A set-top box without a battery clock, 328 days behind Adobe's; the request reaches
+    /// Adobe Pass 0.6 s into a second, so the `Date` header (whole seconds) puts Adobe's time
+    /// 0.6 s early and a profile minted this very moment starts "after" it.
+    static let clock328DaysBehind: TimeInterval = -328 * 86_400
+
+    @Test(arguments: bothWires, [false, true])
+    func aFreshSignInWithTheClock328DaysBehindIsASuccess(wire: ScenarioRunner.Wire, namingServiceProvider: Bool) async throws {
+        let rig = try Self.rig(wire, offset: Self.clock328DaysBehind)
+        rig.sandbox.clock.advance(by: 0.6)
+        let serviceProviders = namingServiceProvider ? [rig.runner.baseURL.absoluteString] : nil
+        #expect(try await rig.run(.setRequestor("REF30", serviceProviders: serviceProviders)) == ["status(CFG100,warning)", "setRequestorComplete(1)"])
+        #expect(try await rig.run(.getAuthentication(forceAuthn: false, filter: [], featured: [])) == [regularDialog])
+        #expect(try await rig.run(.setSelectedProvider("NotBoarded")) == ["sendTrackingData(2,NotBoarded)", "navigateToUrl(authenticate)"])
+        #expect(try await rig.run(.login(username: "alice", password: "alice123")) == ["sendTrackingData(0,true,NotBoarded)", authenticated])
+        #expect(try await rig.run(.checkAuthentication) == ["sendTrackingData(0,true,NotBoarded)", authenticated])
+        #expect(try await rig.run(.checkAuthorization("news")).last == "setToken(news)")
+    }
+
+    @Test(arguments: bothWires)
+    func aSecondScreenSignInWithTheClock328DaysBehindIsASuccess(wire: ScenarioRunner.Wire) async throws {
+        let rig = try Self.rig(wire, offset: Self.clock328DaysBehind, screen: .secondScreen)
+        rig.sandbox.clock.advance(by: 0.6)
+        #expect(try await rig.run(.setRequestor("REF30", serviceProviders: nil)) == ["status(CFG100,warning)", "setRequestorComplete(1)"])
+        #expect(try await rig.run(.getAuthentication(forceAuthn: false, filter: [], featured: [])) == [regularDialog])
+        #expect(try await rig.run(.setSelectedProvider("NotBoarded")).last == "status(REGCODE,info)")
+        #expect(try await rig.run(.login(username: "alice", password: "alice123")) == ["sendTrackingData(0,true,NotBoarded)", authenticated])
+        #expect(try await rig.run(.checkAuthentication).last == authenticated)
+    }
+
+    @Test(arguments: bothWires)
+    func withoutAServerDateASignInNotValidYetSaysSo(wire: ScenarioRunner.Wire) async throws {
+        // Ten minutes behind, and nothing to correct with: the sign-in starts 600 s after the
+        // device's now, past the 300 s tolerance.
+        let rig = try Self.rig(wire, offset: -600, stripDate: true)
+        #expect(try await rig.run(.setRequestor("REF30", serviceProviders: nil)) == ["setRequestorComplete(1)"])
+        #expect(try await rig.run(.getAuthentication(forceAuthn: false, filter: [], featured: [])) == [regularDialog])
+        #expect(try await rig.run(.setSelectedProvider("NotBoarded")).last == "navigateToUrl(authenticate)")
+        #expect(try await rig.run(.login(username: "alice", password: "alice123")) == [
+            "status(CFG100,warning)", "sendTrackingData(0,false,)", "setAuthenticationStatus(0,\(GENERIC_AUTHENTICATION_ERROR))",
+        ])
+        #expect(rig.lines("status").first?["message"]?.stringValue?.contains("not valid yet") == true)
+    }
+
+    @Test(arguments: bothWires)
+    func withoutAServerDateAClockFourMinutesBehindIsWithinTheTolerance(wire: ScenarioRunner.Wire) async throws {
+        let rig = try Self.rig(wire, offset: -240, stripDate: true)
+        #expect(try await rig.run(.setRequestor("REF30", serviceProviders: nil)) == ["setRequestorComplete(1)"])
+        try await rig.logIn()
+        #expect(try await rig.run(.checkAuthentication) == ["sendTrackingData(0,true,NotBoarded)", authenticated])
     }
 
     @Test(arguments: bothWires)

@@ -71,8 +71,12 @@ final class TVSignInPresenter: EntitlementDelegate, EntitlementStatus {
 
     func status(_ status: AdvancedStatus) {
         lastStatus = status
-        if status.errorId == "REGCODE", let code = status.details {
-            show("On your phone or computer, go to \(activationAddress) and enter \(code)")
+        switch status.errorId {
+        case "REGCODE", "REG200":                    // the code; again once the TV reaches Adobe Pass again
+            if let code = status.details { show("On your phone or computer, go to \(activationAddress) and enter \(code)") }
+        case "REG404":                               // the TV has not reached Adobe Pass for a while; the code still works
+            show("This TV cannot reach your TV provider right now: check its network connection.")
+        default: break
         }
     }
 
@@ -290,7 +294,8 @@ func sendDiagnostics(of configuration: inout AccessEnablerConfiguration, to log:
         switch diagnostic {
         case .restExchange(let exchange): log("\(exchange)")      // POST /api/v2/REF30/sessions → 200 (12 ms)
         case .status(let status): log("\(status.errorId): \(status.message ?? "")")
-        case .storageProblem(let message), .unimplementedCallback(_, let message): log(message)
+        case .storageProblem(let message), .unimplementedCallback(_, let message), .unusedOption(_, let message),
+             .defaultPlatform(let message): log(message)
         }
     }
 }
@@ -437,6 +442,37 @@ func sendDiagnostics(of configuration: inout AccessEnablerConfiguration, to log:
         accessEnabler.setSelectedProvider(nil)
         await accessEnabler.waitUntilIdle()
         #expect(screen.lines.last == "")
+    }
+
+    @Test func theTVPresenterSaysWhenTheTVCannotReachTheProviderAndShowsTheCodeAgain() async throws {
+        let (accessEnabler, sandbox, server) = try makeSandboxedAccessEnabler(platform: .tvOS)
+        defer { server.shutdown(); Self.removeStorage(of: accessEnabler) }
+        let screen = Screen()
+        let presenter = TVSignInPresenter(activationAddress: sandbox.activationURL.absoluteString) { screen.show($0) }
+        accessEnabler.delegate = presenter
+        accessEnabler.statusDelegate = presenter
+        accessEnabler.setRequestor("REF30")
+        accessEnabler.getAuthentication()
+        accessEnabler.setSelectedProvider("NotBoarded")
+        await accessEnabler.waitUntilIdle()
+        let prompt = try #require(screen.lines.last)
+        // The network goes: after 30 s of failed polls the TV says so.
+        sandbox.inject(SandboxFault(dropConnection: true), into: .profileForCode)
+        for _ in 0..<6 {
+            sandbox.clock.advance(by: 5)
+            await accessEnabler.waitUntilIdle()
+        }
+        #expect(screen.lines.last == "This TV cannot reach your TV provider right now: check its network connection.")
+        // It comes back: the code is shown again, and it still works.
+        sandbox.clearFaults()
+        sandbox.clock.advance(by: 5)
+        await accessEnabler.waitUntilIdle()
+        #expect(screen.lines.last == prompt)
+        let code = try #require(prompt.split(separator: " ").last.map(String.init))
+        _ = try await SimulatedUserAgent(httpBase: sandbox.baseURLForLinks).activate(code: code, username: "alice", password: "alice123")
+        sandbox.clock.advance(by: 5)
+        await accessEnabler.waitUntilIdle()
+        #expect(screen.lines.last == "You're signed in.")
     }
 
     @Test func theTVPresenterSaysWhenNoCodeCanBeHad() async throws {

@@ -47,6 +47,9 @@ import Testing
         #expect(try await rig.run(.getMetadata(opCode: "deviceId", key: nil, resource: nil)) == ["setMetadataStatus(2,false,\"\(first)\")"])
         #expect(try await rig.run(.logout) == [notAuthenticated])
         #expect(try await rig.run(.restart) == [])
+        // Before any setRequestor, getMetadata fails like every other call.
+        #expect(try await rig.run(.getMetadata(opCode: "deviceId", key: nil, resource: nil)) == ["status(CFG400,error)", "setMetadataStatus(2,false,null)"])
+        #expect(try await rig.run(.setRequestor("REF30", serviceProviders: nil)) == ["setRequestorComplete(1)"])
         #expect(try await rig.run(.getMetadata(opCode: "deviceId", key: nil, resource: nil)) == ["setMetadataStatus(2,false,\"\(first)\")"])
     }
 

@@ -355,6 +355,24 @@ import Testing
         let rig = try Rig(wire)
         #expect(try await rig.run(.checkAuthentication) == ["status(CFG400,error)", notAuthenticated])
         #expect(try await rig.run(.checkAuthorization("news")) == ["status(CFG400,error)", "tokenRequestFailed(news,\(GENERIC_AUTHORIZATION_ERROR))"])
+        #expect(try await rig.run(.getMetadata(opCode: "authentication", key: nil, resource: nil)) == ["status(CFG400,error)", "setMetadataStatus(0,false,null)"])
+        #expect(try await rig.run(.getMetadata(opCode: "deviceId", key: nil, resource: nil)) == ["status(CFG400,error)", "setMetadataStatus(2,false,null)"])
+        #expect(try await rig.run(.logout) == ["status(CFG400,error)", notAuthenticated])
         #expect(rig.restCalls.isEmpty)
+    }
+
+    @Test(arguments: bothWires)
+    func aSignedInUserRelaunchedLogsOutAndReadsMetadataOnlyAfterSetRequestor(wire: ScenarioRunner.Wire) async throws {
+        let rig = try Rig(wire)
+        #expect(try await rig.run(.setRequestor("REF30", serviceProviders: nil)) == ["setRequestorComplete(1)"])
+        try await rig.logIn()
+        #expect(try await rig.run(.restart) == [])
+        #expect(try await rig.run(.getMetadata(opCode: "userMeta", key: "userID", resource: nil)) == ["status(CFG400,error)", "setMetadataStatus(3,false,null)"])
+        #expect(try await rig.run(.logout) == ["status(CFG400,error)", notAuthenticated])
+        #expect(rig.restCalls.isEmpty)
+        // Nothing was lost: after setRequestor the sign-in is still there.
+        #expect(try await rig.run(.setRequestor("REF30", serviceProviders: nil)) == ["setRequestorComplete(1)"])
+        #expect(try await rig.run(.getMetadata(opCode: "userMeta", key: "userID", resource: nil)) == [#"setMetadataStatus(3,false,"u-alice")"#])
+        #expect(try await rig.run(.checkAuthentication).last == authenticated)
     }
 }

@@ -44,8 +44,16 @@ public struct AccessEnablerConfiguration: Sendable {
 
     /// The Adobe Pass deployment. Default: production.
     public var environment: Environment = .production
-    /// The SDK flavour. Default: iOS.
-    public var platform: Platform = .iOS
+    /// The SDK flavour. Default: iOS — a phone or tablet flavour: a TV or set-top box sets
+    /// ``Platform/tvOS``. Left at its default, the first `setRequestor` says so through
+    /// ``diagnostics`` (``Diagnostic/defaultPlatform(message:)``) and standard error.
+    public var platform: Platform {
+        get { explicitPlatform ?? .iOS }
+        set { explicitPlatform = newValue }
+    }
+    private var explicitPlatform: Platform?
+    /// Whether ``platform`` was never set (the default applies).
+    var platformLeftAtDefault: Bool { explicitPlatform == nil }
     /// Where the MVPD login happens. Default: ``LoginScreen/secondScreen`` when
     /// ``platform`` is tvOS (a TV has no browser), ``LoginScreen/thisDevice`` on iOS.
     public var loginScreen: LoginScreen {
@@ -53,6 +61,9 @@ public struct AccessEnablerConfiguration: Sendable {
         set { explicitLoginScreen = newValue }
     }
     private var explicitLoginScreen: LoginScreen?
+    /// Where the person chooses the provider when ``loginScreen`` is
+    /// ``LoginScreen/secondScreen``. Default: ``ProviderChoice/onDevice``.
+    public var providerChoice: ProviderChoice = .onDevice
     /// Seconds between two polls for the profile of a second-screen sign-in (and after a
     /// login page reached the redirect URL). Default 5; values under 3 are raised to 3, the
     /// least REST API V2 allows.
@@ -141,12 +152,12 @@ public struct AccessEnablerConfiguration: Sendable {
 
     /// A configuration with the most used fields set.
     public init(
-        environment: Environment, platform: Platform = .iOS, storageDirectory: URL? = nil,
+        environment: Environment, platform: Platform? = nil, storageDirectory: URL? = nil,
         partnerFramework: (any PartnerFramework)? = nil, transport: (any HTTPTransport)? = nil,
         clock: (any TimeSource)? = nil, callbackQueue: DispatchQueue? = nil
     ) {
         self.environment = environment
-        self.platform = platform
+        if let platform { self.platform = platform }
         if let storageDirectory { self.storageDirectory = storageDirectory }
         self.partnerFramework = partnerFramework
         if let transport { self.transport = transport }

@@ -25,6 +25,11 @@ public struct AdvancedStatus: Sendable, Equatable {
     public var resource: String?
     /// The REST API V2 enhanced error that caused this status, when there was one.
     public var enhancedError: EnhancedError?
+    /// When the registration code of a `REGCODE` status (and of `REG404` / `REG200`) stops
+    /// working, by this device's clock: a TV can count down to it. In the legacy dictionary
+    /// it is `expiresAt`, epoch milliseconds as a string (the format of `getMetadata`'s
+    /// expiries). `nil` for other statuses.
+    public var expiresAt: Date?
 
     /// Creates a status.
     public init(errorId: StatusID, level: Level, message: String? = nil, details: String? = nil, resource: String? = nil, enhancedError: EnhancedError? = nil) {
@@ -36,11 +41,13 @@ public struct AdvancedStatus: Sendable, Equatable {
         self.enhancedError = enhancedError
     }
 
-    /// The legacy dictionary shape: `errorId` (the id's legacy spelling, a `String`), `level`, and `message`, `details`, `resource`
-    /// and the enhanced error's `code`, `helpUrl`, `trace` when present.
+    /// The legacy dictionary shape: `errorId` (the id's legacy spelling, a `String`), `level`, and `message`, `details`, `resource`,
+    /// `expiresAt` (a registration code's end, epoch milliseconds as a `String`) and the enhanced error's `code`, `helpUrl`, `trace`
+    /// when present.
     public var dictionary: [String: Any] {
         var result: [String: Any] = ["errorId": errorId.description, "level": level.rawValue]
         if let message { result["message"] = message }
+        if let expiresAt { result["expiresAt"] = String(Int64((expiresAt.timeIntervalSince1970 * 1000).rounded())) }
         if let details { result["details"] = details }
         if let resource { result["resource"] = resource }
         if let enhancedError {

@@ -14,6 +14,14 @@ public enum Diagnostic: Sendable, Equatable {
     /// A terminal callback reached a delegate that implements it under no accepted
     /// spelling: the app will wait for an answer it never sees. `message` says how to fix it.
     case unimplementedCallback(name: String, message: String)
+    /// `setOptions` was given a key the SDK does not use (misspelt, or another SDK's option):
+    /// it has no effect. `message` names the keys the SDK reads.
+    case unusedOption(key: String, message: String)
+    /// ``AccessEnablerConfiguration/platform`` was left at its default, iOS, which signs in
+    /// through `navigateToUrl` and opens the MVPD logout page: a TV app that waits for a
+    /// registration code would wait forever. Reported at the first `setRequestor` (and
+    /// printed once per process to standard error); set the platform to silence it.
+    case defaultPlatform(message: String)
 }
 
 /// One REST exchange, as ``Diagnostic/restExchange(_:)`` reports it.

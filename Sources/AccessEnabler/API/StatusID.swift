@@ -56,6 +56,11 @@ public enum StatusID: Sendable, Hashable, CustomStringConvertible, ExpressibleBy
     case regcode
     /// The registration code could not be obtained.
     case reg500
+    /// A second-screen sign-in cannot be checked: the polls for its profile have failed for
+    /// longer than the SDK waits quietly (this SDK's own id: the legacy table has none).
+    case reg404
+    /// The polls of a second-screen sign-in answer again after ``reg404`` (this SDK's own id).
+    case reg200
     /// Authorized by a degradation rule.
     case z010
     /// Authorized through TempPass.
@@ -78,7 +83,7 @@ public enum StatusID: Sendable, Hashable, CustomStringConvertible, ExpressibleBy
     /// Every id the SDK reports, but the `CFG5xx` family.
     static let reported: [StatusID] = [
         .n000, .n003, .n004, .n005, .n010, .n011, .n111, .n130, .n500, .vsa203, .vsa403, .vsa404, .vsa503, .appl, .applError,
-        .cfg100, .cfg400, .cfg404, .cfg429, .r400, .r401, .regcode, .reg500, .z010, .z011, .z100, .z120, .z130, .z169, .z500, .p100,
+        .cfg100, .cfg400, .cfg404, .cfg429, .r400, .r401, .regcode, .reg500, .reg404, .reg200, .z010, .z011, .z100, .z120, .z130, .z169, .z500, .p100,
     ]
 
     /// The id spelled `spelling` (`"N130"`, `"CFG503"`, `"APPL_ERROR"`); an id the SDK never
@@ -125,6 +130,8 @@ public enum StatusID: Sendable, Hashable, CustomStringConvertible, ExpressibleBy
         case .r401: "R401"
         case .regcode: "REGCODE"
         case .reg500: "REG500"
+        case .reg404: "REG404"
+        case .reg200: "REG200"
         case .z010: "Z010"
         case .z011: "Z011"
         case .z100: "Z100"
@@ -140,8 +147,8 @@ public enum StatusID: Sendable, Hashable, CustomStringConvertible, ExpressibleBy
     /// The documented level (an id the SDK never reports counts as an error).
     public var level: AdvancedStatus.Level {
         switch self {
-        case .n000, .n003, .n004, .n005, .n011, .vsa203, .vsa403, .vsa404, .vsa503, .regcode, .z011: .info
-        case .n010, .n111, .z010, .cfg100: .warning
+        case .n000, .n003, .n004, .n005, .n011, .vsa203, .vsa403, .vsa404, .vsa503, .regcode, .reg200, .z011: .info
+        case .n010, .n111, .z010, .cfg100, .reg404: .warning
         case .n130, .n500, .appl, .applError, .cfg400, .cfg404, .cfg429, .cfg5xx, .r400, .r401, .reg500,
              .z100, .z120, .z130, .z169, .z500, .p100, .other:
             .error

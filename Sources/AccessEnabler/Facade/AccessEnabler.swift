@@ -41,6 +41,8 @@ public final class AccessEnabler: Sendable {
     }
     /// The options given so far: each `setOptions` changes the keys it names.
     private let options = Mutex(SDKOptions())
+    /// Reports set-up the app likely did not mean (unused options, a default platform).
+    let setupAdvice: SetupAdvice
 
     /// The receiver of entitlement callbacks. Held weakly.
     public weak var delegate: EntitlementDelegate? {
@@ -73,6 +75,7 @@ public final class AccessEnabler: Sendable {
     /// Creates an AccessEnabler whose storage is checked as `storageCheck` says.
     public init(storageCheck: IntegrityCheckType, softwareStatement: String, configuration: AccessEnablerConfiguration) {
         self.configuration = configuration
+        setupAdvice = SetupAdvice(configuration: configuration)
         let dispatcher = CallbackDispatcher(queue: configuration.callbackQueue, diagnostics: configuration.diagnostics)
         tracking = TrackingFields(platform: configuration.platform)
         let clock = configuration.clock
@@ -120,10 +123,14 @@ public final class AccessEnabler: Sendable {
     // MARK: Setup
 
     /// Sets global options, passed to Adobe Pass with every later request:
-    /// `applicationProfile`, `visitorID` (AP-Visitor-Identifier), `handleSVC` (Bool: use
-    /// `navigateToUrl(_:useSVC:)` for MVPDs needing a Safari View Controller) and
-    /// `device_info` (base64 JSON client information, sent as X-Device-Info).
+    /// `applicationProfile`, `visitorID` (AP-Visitor-Identifier; `ap_vi`, the Android SDK's
+    /// spelling, is read too, and `visitorID` wins when both are given), `handleSVC` (Bool:
+    /// use `navigateToUrl(_:useSVC:)` for MVPDs needing a Safari View Controller) and
+    /// `device_info` (base64 JSON client information, sent as X-Device-Info). Any other key
+    /// has no effect and is reported through the configuration's `diagnostics`
+    /// (``Diagnostic/unusedOption(key:message:)``).
     public func setOptions(_ options: [String: Any]) {
+        setupAdvice.optionsGiven(options)
         let merged = self.options.withLock { current in
             current = SDKOptions(dictionary: options, previous: current)
             return current
@@ -134,12 +141,14 @@ public final class AccessEnabler: Sendable {
     /// Sets the requestor (the programmer's channel id) and loads its configuration.
     /// Ends in `setRequestorComplete`.
     public func setRequestor(_ requestorID: String) {
+        setupAdvice.requestorSet()
         submit(.setRequestor(requestorID, serviceProviders: nil))
     }
 
     /// Sets the requestor, loading its configuration from each of `serviceProviders`
     /// concurrently; each MVPD is served afterwards by the URL it first came from.
     public func setRequestor(_ requestorID: String, serviceProviders: [String]) {
+        setupAdvice.requestorSet()
         submit(.setRequestor(requestorID, serviceProviders: serviceProviders))
     }
 
@@ -322,8 +331,8 @@ public final class AccessEnabler: Sendable {
     /// Waits until every call made so far has run, its callbacks have been delivered and
     /// what it stored is on disk. Waiting for a person (a provider choice, a login page, a
     /// second-screen code) counts as idle; a throttling back-off does not, so with a manual
-    /// clock use ``waitUntilQuiescent()`` and move the clock. For test rigs and scenario
-    /// runners; an application never needs it.
+    /// clock move the clock past the back-off. For test rigs and scenario runners; an
+    /// application never needs it.
     public func waitUntilIdle() async {
         while case .waitingForClock = await mailbox.activity.waitUntilQuiescent(clock: configuration.clock) {
             // Real time moves a wall clock past the back-off: look again shortly.

@@ -7,18 +7,22 @@ struct AuthenticationSession: Sendable, Equatable {
     /// (the documentation's samples give 30 minutes).
     static let defaultLifetime: TimeInterval = 1_800
 
-    var mvpd: String
+    /// `nil` while the person is to choose the MVPD on the second screen.
+    var mvpd: String?
     var code: String
     /// The end of the session: past it, the code cannot be completed any more.
     var notAfter: Date
 
     /// The session a `sessions` answer opened, valid until its `notAfter` (or the default
     /// lifetime from `now`).
-    init(mvpd: String, code: String, notAfter: Date?, now: Date) {
+    init(mvpd: String?, code: String, notAfter: Date?, now: Date) {
         self.mvpd = mvpd
         self.code = code
         self.notAfter = notAfter ?? now.addingTimeInterval(Self.defaultLifetime)
     }
+
+    /// The MVPD as messages name it.
+    var mvpdName: String { mvpd ?? "the TV provider chosen on the second screen" }
 }
 
 /// An authorization waiting for authentication to finish (`getAuthorization` on a user who

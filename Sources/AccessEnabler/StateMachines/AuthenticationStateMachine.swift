@@ -33,8 +33,9 @@ struct AuthenticationStateMachine: Sendable {
         /// The partner sign-in (permission prompt, system picker, exchange) runs as a child
         /// task; `dialog` is the picker while it is on screen.
         case signingInThroughPartner(FlowID, dialog: TVProviderDialog?)
-        /// `POST sessions` for this MVPD is under way, or the profile of its `authorize` answer.
-        case openingSession(FlowID, mvpd: String, step: SessionStep)
+        /// `POST sessions` for this MVPD is under way, or the profile of its `authorize` answer;
+        /// `mvpd` `nil`: a session without one, the person chooses on the second screen.
+        case openingSession(FlowID, mvpd: String?, step: SessionStep)
         /// `navigateToUrl` opened the MVPD login page; the app answers with `handleExternalURL`.
         case awaitingRedirect(FlowID, AuthenticationSession)
         /// Waiting for the session's profile: a second-screen code, or after the redirect.
@@ -127,9 +128,9 @@ struct AuthenticationStateMachine: Sendable {
         case cancelPartnerSignIn(FlowID)
         /// Deliver `sendTrackingData(…, TRACKING_GET_SELECTED_PROVIDER)` for the MVPD chosen.
         case trackProviderSelection(mvpd: String, to: CallID?)
-        /// `POST sessions` for the MVPD, unless the partner fallback already opened one
-        /// (`opened`: then its answer is handled at once).
-        case createSession(FlowID, mvpd: String, opened: SessionAction?)
+        /// `POST sessions` for the MVPD (`nil`: without one), unless the partner fallback
+        /// already opened one (`opened`: then its answer is handled at once).
+        case createSession(FlowID, mvpd: String?, opened: SessionAction?)
         /// Fetch the profile of an `authorize` session answer.
         case fetchSessionProfile(FlowID, mvpd: String)
         /// Stop waiting for the session requests of `flow`.
@@ -213,7 +214,13 @@ struct AuthenticationStateMachine: Sendable {
     /// `getAuthentication` (or `getAuthorization`'s authentication) once the requestor is
     /// ready. `authenticated`: a valid profile exists; `viaPartner`: the partner framework
     /// signs in (else the app's provider dialog).
-    mutating func authenticationRequested(by caller: Caller, authenticated: Bool, forced: Bool, viaPartner: Bool, filter: PickerFilter?) -> [Action] {
+    ///
+    /// `providerOnSecondScreen`: the person chooses the provider on the second screen, so
+    /// neither the partner framework nor the app's provider dialog is asked: a session
+    /// without an MVPD is opened at once, and its code is shown (status `REGCODE`).
+    mutating func authenticationRequested(
+        by caller: Caller, authenticated: Bool, forced: Bool, viaPartner: Bool, filter: PickerFilter?, providerOnSecondScreen: Bool = false
+    ) -> [Action] {
         if let refused = rejection(of: caller) { return refused }
         var actions = endOpenFlow()
         if case .getAuthorization(let pending) = caller {
@@ -231,7 +238,12 @@ struct AuthenticationStateMachine: Sendable {
             actions.append(.succeed(pending: takePending(), cached: true, to: caller.call))
             return actions
         }
-        if viaPartner {
+        if providerOnSecondScreen {
+            let flow = newFlow()
+            state = .openingSession(flow, mvpd: nil, step: .creating)
+            ownerAnswered = false
+            actions.append(.createSession(flow, mvpd: nil, opened: nil))
+        } else if viaPartner {
             let flow = newFlow()
             state = .signingInThroughPartner(flow, dialog: nil)
             ownerAnswered = false
@@ -397,7 +409,7 @@ struct AuthenticationStateMachine: Sendable {
     /// The session answered `authorize` (TempPass, degradation, an existing profile): its
     /// profile is fetched next; `note` is the status the sign-in will carry.
     mutating func sessionNeedsProfile(_ flow: FlowID, note: AdvancedStatus?) -> [Action] {
-        guard case .openingSession(flow, let mvpd, .creating) = state else { return [] }
+        guard case .openingSession(flow, let mvpd?, .creating) = state else { return [] }
         state = .openingSession(flow, mvpd: mvpd, step: .fetchingProfile(note: note))
         return [.fetchSessionProfile(flow, mvpd: mvpd)]
     }
@@ -409,14 +421,24 @@ struct AuthenticationStateMachine: Sendable {
         ownerAnswered = true
         switch screen {
         case .thisDevice:
+            guard let mvpd = session.mvpd else { break }
             state = .awaitingRedirect(flow, session)
-            return [.openPage(url: url, mvpd: session.mvpd, to: owner)]
+            return [.openPage(url: url, mvpd: mvpd, to: owner)]
         case .secondScreen(let interval):
             let polling = ProfilePolling(session: session, origin: .secondScreen, interval: interval, now: now)
             state = .polling(flow, polling)
-            let message = "Sign in with \(displayName) on a second screen: on a phone or computer, open the sign-in page and enter the code \(session.code). This device checks for the sign-in every \(Int(polling.interval)) s until the code expires."
-            return [.status(StatusCatalog.status(.regcode, message: message, details: session.code), to: owner), action(for: polling.firstStep, flow: flow, polling: polling)]
+            let steps = session.mvpd == nil ? "enter the code \(session.code) and choose your TV provider" : "enter the code \(session.code)"
+            let who = session.mvpd == nil ? "Sign in" : "Sign in with \(displayName)"
+            let message = "\(who) on a second screen: on a phone or computer, open the sign-in page and \(steps). "
+                + "This device checks for the sign-in every \(Int(polling.interval)) s until the code expires."
+            var regcode = StatusCatalog.status(.regcode, message: message, details: session.code)
+            regcode.expiresAt = session.notAfter
+            return [.status(regcode, to: owner), action(for: polling.firstStep, flow: flow, polling: polling)]
         }
+        // A session without an MVPD cannot open a login page on this device.
+        state = .idle
+        let refusal = StatusCatalog.status(.n500, message: "A session without a TV provider needs a second screen to choose one.")
+        return [.fail(refusal, errorCode: GENERIC_AUTHENTICATION_ERROR, pending: takePending(), to: owner)]
     }
 
     /// The session's profile arrived: signed in, with the note of the session's answer.
@@ -452,7 +474,8 @@ struct AuthenticationStateMachine: Sendable {
         case .loggedOut: (.n500, USER_NOT_AUTHENTICATED_ERROR, "the user logged out")
         case .requestorChanged: (.n500, GENERIC_AUTHENTICATION_ERROR, "setRequestor changed the requestor; call getAuthentication() again")
         }
-        let message = "The authentication session for \(mvpd) was abandoned before Adobe Pass answered: \(why)."
+        let subject = mvpd ?? "a TV provider to be chosen on a second screen"
+        let message = "The authentication session for \(subject) was abandoned before Adobe Pass answered: \(why)."
         return [.cancelSession(flow),
                 .status(StatusCatalog.status(id, message: message), to: owner),
                 .setAuthenticationStatus(ACCESS_ENABLER_STATUS_ERROR, errorCode: code, to: owner)]
@@ -501,19 +524,45 @@ struct AuthenticationStateMachine: Sendable {
     /// error after a redirect).
     mutating func profileAnswered(_ flow: FlowID, answer: ProfilePolling.Answer, profile: StoredProfile?, failure: AdvancedStatus?, now: Date) -> [Action] {
         guard case .polling(flow, var polling) = state else { return [] }
-        let step = polling.answered(profile == nil && answer == .profile ? .notYet : answer, now: now)
+        let effective = profile == nil && answer == .profile ? .notYet : answer
+        // The person at the TV hears when the wait cannot be checked, and when it can again.
+        let notice = polling.reachability(after: effective, now: now).map { Self.reachabilityStatus($0, polling: polling, now: now) }
+        var actions: [Action] = notice.map { [.status($0, to: owner)] } ?? []
+        let step = polling.answered(effective, now: now)
         state = .polling(flow, polling)
         if step == .signedIn, let profile {
             state = .idle
             ownerAnswered = true
-            return [.store(profile, to: owner), .succeed(pending: takePending(), cached: false, to: owner)]
+            return actions + [.store(profile, to: owner), .succeed(pending: takePending(), cached: false, to: owner)]
         }
         if step == .sessionGone || step == .failed, let failure {
             state = .idle
             ownerAnswered = true
-            return [.fail(failure, errorCode: GENERIC_AUTHENTICATION_ERROR, pending: takePending(), to: owner)]
+            return actions + [.fail(failure, errorCode: GENERIC_AUTHENTICATION_ERROR, pending: takePending(), to: owner)]
         }
-        return [action(for: step, flow: flow, polling: polling)]
+        actions.append(action(for: step, flow: flow, polling: polling))
+        return actions
+    }
+
+    /// REG404 when a second-screen sign-in has not been checkable for a while, REG200 when it
+    /// is again; each with the code and its end, so the TV can keep showing them.
+    private static func reachabilityStatus(_ notice: ProfilePolling.ReachabilityNotice, polling: ProfilePolling, now: Date) -> AdvancedStatus {
+        let session = polling.session
+        var status: AdvancedStatus
+        switch notice {
+        case .lost(let since):
+            let silence = Int(now.timeIntervalSince(since).rounded())
+            status = StatusCatalog.status(
+                .reg404,
+                message: "This device cannot reach Adobe Pass to check the sign-in with code \(session.code): no answer for \(silence) s. "
+                    + "Check the device's network connection; the code stays valid until it expires, and this device keeps checking every \(Int(polling.interval)) s.",
+                details: session.code)
+        case .restored:
+            status = StatusCatalog.status(
+                .reg200, message: "This device reaches Adobe Pass again: the sign-in with code \(session.code) is being checked again.", details: session.code)
+        }
+        status.expiresAt = session.notAfter
+        return status
     }
 
     private mutating func action(for step: ProfilePolling.Step, flow: FlowID, polling: ProfilePolling) -> Action {
@@ -525,8 +574,8 @@ struct AuthenticationStateMachine: Sendable {
             ownerAnswered = true
             let session = polling.session
             let message = step == .expired
-                ? "The sign-in for code \(session.code) (\(session.mvpd)) was not completed before the code expired. Start again with getAuthentication()."
-                : "Adobe Pass no longer knows the authentication session of code \(session.code) (\(session.mvpd)). Start again with getAuthentication()."
+                ? "The sign-in for code \(session.code) (\(session.mvpdName)) was not completed before the code expired. Start again with getAuthentication()."
+                : "Adobe Pass no longer knows the authentication session of code \(session.code) (\(session.mvpdName)). Start again with getAuthentication()."
             return .fail(StatusCatalog.status(.n130, message: message, details: session.code), errorCode: GENERIC_AUTHENTICATION_ERROR, pending: takePending(), to: owner)
         }
     }

@@ -26,10 +26,21 @@ struct SDKOptions: Sendable, Equatable {
     /// The caller's `device_info`: base64-encoded JSON client information.
     var deviceInfo: String?
 
-    /// Reads the legacy options dictionary; unknown keys are ignored.
+    /// The keys the SDK reads: the iOS/tvOS SDK's, and `ap_vi`, the Android SDK's spelling
+    /// of the visitor id. Any other key is reported (``unusedKeys(_:)``), never used.
+    static let knownKeys: Set<String> = ["applicationProfile", "visitorID", "ap_vi", "handleSVC", "device_info"]
+
+    /// The keys of `dictionary` the SDK does not use, sorted.
+    static func unusedKeys(_ dictionary: [String: Any]) -> [String] {
+        dictionary.keys.filter { !knownKeys.contains($0) }.sorted()
+    }
+
+    /// Reads the legacy options dictionary; keys it does not know are left out (the facade
+    /// reports them).
     init(dictionary: [String: Any], previous: SDKOptions = SDKOptions()) {
         self = previous
         if let value = dictionary["applicationProfile"] as? String { applicationProfile = value }
+        if let value = dictionary["ap_vi"] as? String { visitorID = value }
         if let value = dictionary["visitorID"] as? String { visitorID = value }
         if let value = dictionary["handleSVC"] {
             if let bool = value as? Bool { handleSVC = bool }

@@ -31,6 +31,9 @@ struct EngineSettings: Sendable {
     var platform: AccessEnablerConfiguration.Platform = .iOS
     /// Where the MVPD login happens.
     var loginScreen: AuthenticationStateMachine.LoginScreen = .thisDevice
+    /// Whether the person chooses the provider on the second screen (``ProviderChoice/onSecondScreen``
+    /// with a second-screen login): authentication then opens a session without an MVPD.
+    var providerOnSecondScreen: Bool = false
     /// Seconds between polls for a profile after a redirect (a second screen's interval is in `loginScreen`).
     var pollInterval: TimeInterval = 5
     var redirectURL: String = "adobepass://ios.app"

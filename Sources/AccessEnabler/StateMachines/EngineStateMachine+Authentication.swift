@@ -57,7 +57,10 @@ extension EngineStateMachine {
     /// `POST sessions` answered: a login (on this device or a second screen), a profile to
     /// fetch (TempPass, degradation, an existing profile), or a failure.
     mutating func sessionAnswered(_ flow: FlowID, _ result: Result<SessionAction, RESTClientError>, _ step: inout Step) {
-        guard case .openingSession(flow, let id, .creating) = authentication.state, let mvpd = catalog?.mvpdsByID[id] else { return }
+        guard case .openingSession(flow, let id, .creating) = authentication.state else { return }
+        // A session without an MVPD: the person chooses it on the second screen.
+        let mvpd = id.flatMap { catalog?.mvpdsByID[$0] }
+        if id != nil && mvpd == nil { return }
         let action: SessionAction
         switch result {
         case .success(let answer):
@@ -68,19 +71,33 @@ extension EngineStateMachine {
         switch action.actionName {
         case .authenticate:
             guard let code = action.code, let url = action.url else { break }
-            let base = target(mvpd: mvpd.id, step.facts).serviceProvider ?? settings.primaryServiceProvider
-            let absolute = URL(string: url, relativeTo: base)?.absoluteString ?? url
-            // The session's end is Adobe's time: the wait is timed on the device clock.
-            let notAfter = action.notAfter?.addingTimeInterval(step.facts.now.timeIntervalSince(step.facts.adobeNow))
-            let session = AuthenticationSession(mvpd: mvpd.id, code: code, notAfter: notAfter, now: step.facts.now)
-            return perform(authentication.loginNeeded(flow, session: session, url: absolute, displayName: mvpd.displayName, screen: settings.loginScreen, now: step.facts.now), &step)
+            return loginNeeded(flow, action, code: code, url: url, mvpd: mvpd, &step)
+        case .resume where mvpd == nil:
+            // Opened without an MVPD: the second screen resumes it with the person's choice.
+            guard let code = action.code else { break }
+            return loginNeeded(flow, action, code: code, url: action.url ?? "", mvpd: nil, &step)
         case .authorize:
+            guard let mvpd else { break }
             return perform(authentication.sessionNeedsProfile(flow, note: Self.sessionNote(action.reasonType, mvpd: mvpd)), &step)
         case .resume, .retry, .partnerProfile, .unknown:
             break
         }
-        perform(authentication.sessionFailed(flow, status: StatusCatalog.status(
-            .n500, message: "Adobe Pass answered the authentication session for \(mvpd.id) with \(action.actionName)/\(action.actionType), which this SDK cannot continue.")), &step)
+        let subject = mvpd?.id ?? "a TV provider to be chosen on a second screen"
+        let answer = "\(action.actionName)/\(action.actionType)"
+        let message = "Adobe Pass answered the authentication session for \(subject) with \(answer), which this SDK cannot continue."
+        perform(authentication.sessionFailed(flow, status: StatusCatalog.status(.n500, message: message)), &step)
+    }
+
+    /// The session needs a login (`mvpd` `nil`: the person also chooses the MVPD on the second screen).
+    private mutating func loginNeeded(_ flow: FlowID, _ action: SessionAction, code: String, url: String, mvpd: MVPD?, _ step: inout Step) {
+        let base = sessionTarget(mvpd: mvpd?.id, step.facts).serviceProvider ?? settings.primaryServiceProvider
+        let absolute = URL(string: url, relativeTo: base)?.absoluteString ?? url
+        // The session's end is Adobe's time: the wait is timed on the device clock.
+        let notAfter = action.notAfter?.addingTimeInterval(step.facts.now.timeIntervalSince(step.facts.adobeNow))
+        let session = AuthenticationSession(mvpd: mvpd?.id, code: code, notAfter: notAfter, now: step.facts.now)
+        let name = mvpd?.displayName ?? "your TV provider"
+        let actions = authentication.loginNeeded(flow, session: session, url: absolute, displayName: name, screen: settings.loginScreen, now: step.facts.now)
+        perform(actions, &step)
     }
 
     /// The note an `authorize` session answer's sign-in carries: N011 for TempPass, N010
@@ -96,7 +113,7 @@ extension EngineStateMachine {
 
     /// The profile of an `authorize` session answer arrived (or not).
     mutating func sessionProfileAnswered(_ flow: FlowID, _ result: Result<[Profile], RESTClientError>, _ step: inout Step) {
-        guard case .openingSession(flow, let id, .fetchingProfile) = authentication.state, let mvpd = catalog?.mvpdsByID[id],
+        guard case .openingSession(flow, let id, .fetchingProfile) = authentication.state, let id, let mvpd = catalog?.mvpdsByID[id],
               let requestor = standing.requestorID else { return }
         switch result {
         case .success(let profiles):
@@ -115,12 +132,12 @@ extension EngineStateMachine {
 
     /// Why a session could not be opened: N111 for a used-up TempPass, `REG500` when a
     /// second screen needed its code, else the authentication status of the failure.
-    private func sessionFailureStatus(_ error: RESTClientError, mvpd: MVPD) -> AdvancedStatus {
-        if let usedUp = Self.usedUpTempPass(error.enhancedError, mvpd: mvpd) { return usedUp }
+    private func sessionFailureStatus(_ error: RESTClientError, mvpd: MVPD?) -> AdvancedStatus {
+        if let mvpd, let usedUp = Self.usedUpTempPass(error.enhancedError, mvpd: mvpd) { return usedUp }
         let status = ErrorClassification.authenticationStatus(error)
         guard case .secondScreen = settings.loginScreen else { return status }
         return StatusCatalog.status(
-            .reg500, message: "The registration code for \(mvpd.displayName) could not be obtained from Adobe Pass: \(error.message)",
+            .reg500, message: "The registration code for \(mvpd?.displayName ?? "a sign-in on a second screen") could not be obtained from Adobe Pass: \(error.message)",
             details: status.details, enhancedError: status.enhancedError)
     }
 
@@ -143,11 +160,12 @@ extension EngineStateMachine {
         var failure: AdvancedStatus?
         switch result {
         case .success(let profiles):
+            // Without an MVPD in the session, the profile names the one chosen on the second screen.
             if let profile = profiles.first(where: { $0.mvpd == session.mvpd }) ?? profiles.first {
                 answer = .profile
                 stored = StoredProfile(
                     profile, requestor: requestor, tokenSource: nil, partnerProviderID: nil,
-                    serviceProvider: target(mvpd: session.mvpd, step.facts).serviceProvider ?? settings.primaryServiceProvider)
+                    serviceProvider: sessionTarget(mvpd: session.mvpd, step.facts).serviceProvider ?? settings.primaryServiceProvider)
             } else {
                 answer = .notYet
             }
@@ -195,14 +213,15 @@ extension EngineStateMachine {
             case .createSession(let flow, let mvpd, let opened):
                 if let opened {
                     sessionAnswered(flow, .success(opened), &step)
-                } else if standing.requestorID == nil || catalog?.mvpdsByID[mvpd] == nil {
-                    perform(authentication.sessionFailed(flow, status: StatusCatalog.status(.n500, message: "\(mvpd) is not an MVPD of the current requestor.")), &step)
+                } else if standing.requestorID == nil || mvpd.map({ catalog?.mvpdsByID[$0] == nil }) ?? (catalog == nil) {
+                    let message = mvpd.map { "\($0) is not an MVPD of the current requestor." } ?? "No requestor is ready for a sign-in: call setRequestor(_:) first."
+                    perform(authentication.sessionFailed(flow, status: StatusCatalog.status(.n500, message: message)), &step)
                 } else {
                     // A logout of this MVPD Adobe Pass has not confirmed goes first: the session
                     // must not find the sign-in the user ended.
-                    var sessionTarget = target(mvpd: mvpd, step.facts)
-                    sessionTarget.logsOutFirst = step.facts.profiles.pendingLogouts.contains { $0.mvpd == mvpd }
-                    step.actions.append(.createSession(flow, sessionTarget))
+                    var target = sessionTarget(mvpd: mvpd, step.facts)
+                    target.logsOutFirst = step.facts.profiles.pendingLogouts.contains { $0.mvpd == mvpd }
+                    step.actions.append(.createSession(flow, target))
                 }
             case .fetchSessionProfile(let flow, let mvpd):
                 step.actions.append(.fetchSessionProfile(flow, target(mvpd: mvpd, step.facts)))
@@ -215,7 +234,7 @@ extension EngineStateMachine {
             case .stopPolling(let flow):
                 step.actions.append(.stopPolling(flow))
             case .fetchProfile(let flow, let session):
-                step.actions.append(.fetchProfileForCode(flow, code: session.code, target(mvpd: session.mvpd, step.facts)))
+                step.actions.append(.fetchProfileForCode(flow, code: session.code, sessionTarget(mvpd: session.mvpd, step.facts)))
             case .store(let profile, let call):
                 reportClockDifferenceIfNew(to: call, &step)
                 step.storeSignIn(profile)
@@ -239,9 +258,8 @@ extension EngineStateMachine {
     /// clock set far ahead with no `Date` header to correct it), which is not a success.
     private mutating func succeed(pending: PendingAuthorization?, cached: Bool, call: CallID?, _ step: inout Step) {
         let profile = step.facts.currentProfile
-        if !cached, let profile, !profile.isValid(at: step.facts.adobeNow) {
-            let expired = StatusCatalog.status(
-                .cfg100, message: "The new sign-in with \(profile.mvpd) is already over by this device's clock: check the device's date and time, then sign in again.")
+        if !cached, let profile, let problem = Self.clockProblem(profile, at: step.facts.adobeNow) {
+            let expired = StatusCatalog.status(.cfg100, message: problem)
             step.deliver(.status(expired), to: call)
             step.deliver(settings.tracking.authentication(succeeded: false, profile: nil, cached: false), to: call)
             step.deliver(.setAuthenticationStatus(ACCESS_ENABLER_STATUS_ERROR, errorCode: GENERIC_AUTHENTICATION_ERROR), to: call, alsoEnding: authentication.takeCarriedOver())
@@ -253,6 +271,19 @@ extension EngineStateMachine {
         step.deliver(settings.tracking.authentication(succeeded: true, profile: profile, cached: cached), to: call)
         step.deliver(.setAuthenticationStatus(ACCESS_ENABLER_STATUS_SUCCESS, errorCode: USER_AUTHENTICATED), to: call, alsoEnding: authentication.takeCarriedOver())
         if let pending { queue.insert(.authorizePending(pending), at: 0) }
+    }
+
+    /// Why a new sign-in is not in force by the time the device knows (a clock set far off
+    /// with no `Date` header to correct it), in the words of CFG100; `nil` when it is.
+    static func clockProblem(_ profile: StoredProfile, at adobeNow: Date) -> String? {
+        switch profile.timing(at: adobeNow) {
+        case .inForce:
+            return nil
+        case .alreadyOver:
+            return "The new sign-in with \(profile.mvpd) is already over by this device's clock: check the device's date and time, then sign in again."
+        case .notValidYet:
+            return "The new sign-in with \(profile.mvpd) is not valid yet by this device's clock (it starts more than \(Int(StoredProfile.notBeforeTolerance)) s ahead of it): check the device's date and time, then sign in again."
+        }
     }
 
     /// `navigateToUrl`, or its SVC form when the app handles Safari View Controllers and the

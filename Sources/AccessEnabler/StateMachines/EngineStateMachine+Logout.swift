@@ -9,6 +9,13 @@ extension EngineStateMachine {
     /// An `appleSSO` profile in force ends with VSA203 (the system sign-in must be removed in
     /// the device's settings); a regular one navigates to the MVPD logout page on iOS.
     mutating func logout(call: CallID?, _ step: inout Step) {
+        // Before any setRequestor, like every other call: CFG400, then its own terminal callback.
+        if standing.state == .notSet, let problem = requestorProblem {
+            perform(authentication.logoutRequested(by: call, request: nil), &step)
+            step.deliver(.status(problem), to: call)
+            step.deliver(.setAuthenticationStatus(ACCESS_ENABLER_STATUS_ERROR, errorCode: USER_NOT_AUTHENTICATED_ERROR), to: call, alsoEnding: authentication.takeCarriedOver())
+            return
+        }
         let profiles = step.facts.profiles
         let inForce = step.facts.currentProfile
         var ending = profiles.all

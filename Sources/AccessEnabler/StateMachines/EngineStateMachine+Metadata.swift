@@ -4,6 +4,12 @@ extension EngineStateMachine {
     /// `getMetadata`: static metadata (expiries as epoch milliseconds strings, the device
     /// id) and user metadata from the profile's attributes — from storage, with no network call.
     func getMetadata(_ query: MetadataQuery, arguments: MetadataArguments, call: CallID?, _ step: inout Step) {
+        // Before any setRequestor, like every other call: CFG400, then an empty answer.
+        if standing.state == .notSet, let problem = requestorProblem {
+            step.deliver(.status(problem), to: call)
+            step.deliver(.setMetadataStatus(nil, encrypted: false, key: query.key, arguments: arguments), to: call)
+            return
+        }
         let facts = step.facts
         let validProfile = standing.requestorID == nil ? nil : facts.currentProfile.flatMap { $0.isValid(at: facts.adobeNow) ? $0 : nil }
         let answer: (value: JSONValue?, encrypted: Bool)

@@ -290,14 +290,14 @@ struct EngineStateMachine: Sendable {
         case .getAuthentication(let forced, let filter, let call):
             perform(authentication.authenticationRequested(
                 by: .getAuthentication(call), authenticated: verdict.profile != nil, forced: forced, viaPartner: partnerSignInApplies,
-                filter: filter), &step)
+                filter: filter, providerOnSecondScreen: settings.providerOnSecondScreen), &step)
         case .getAuthorization(let resource, let data, let call):
             if let profile = verdict.profile {
                 authorize(AuthorizationRound.Call(resource: resource, owner: call), profile: profile, snapshot: snapshot, &step)
             } else {
                 perform(authentication.authenticationRequested(
                     by: .getAuthorization(PendingAuthorization(resource: resource, data: data, owner: call)), authenticated: false,
-                    forced: false, viaPartner: partnerSignInApplies, filter: nil), &step)
+                    forced: false, viaPartner: partnerSignInApplies, filter: nil, providerOnSecondScreen: settings.providerOnSecondScreen), &step)
             }
         case .checkAuthorization(let resource, let call):
             guard let profile = verdict.profile else {
@@ -374,6 +374,16 @@ struct EngineStateMachine: Sendable {
         return RESTTarget(
             requestor: standing.requestorID ?? "", mvpd: mvpd, serviceProvider: serviceProvider, partnerStatus: partnerStatus,
             tempPassIdentity: mvpd.flatMap { catalog?.mvpdsByID[$0]?.isTempPass } ?? false)
+    }
+
+    /// Where a request about an authentication session goes: ``target(mvpd:partnerStatus:_:)``
+    /// for a session with an MVPD; for one without (the provider is chosen on the second
+    /// screen), the first service provider setRequestor named, where the profile will be.
+    func sessionTarget(mvpd: String?, _ facts: EngineFacts) -> RESTTarget {
+        if mvpd != nil { return target(mvpd: mvpd, facts) }
+        var target = target(mvpd: nil, facts)
+        target.serviceProvider = serviceProviders.first
+        return target
     }
 
     /// Records that setRequestor named these service providers (clients exist for them from now on).

@@ -57,8 +57,20 @@ struct ProfilePolling: Sendable, Equatable {
         case failed
     }
 
+    /// What the polls' failures mean for the person waiting at the TV.
+    enum ReachabilityNotice: Sendable, Equatable {
+        /// Adobe Pass has not answered since `since` (every poll since failed), for
+        /// ``quietFailureLimit`` or longer: say so.
+        case lost(since: Date)
+        /// A poll answered again after ``lost(since:)``.
+        case restored
+    }
+
     /// The shortest interval between polls: REST API V2 asks for 3 seconds or more.
     static let minimumInterval: TimeInterval = 3
+    /// How long polls of a second screen may fail (no answer, a server error) before the
+    /// person is told (status REG404): a few polls, not the code's whole life.
+    static let quietFailureLimit: TimeInterval = 30
     /// How much longer the next poll waits after a 429 at the least (Adobe's throttling
     /// expires one second after the first 429).
     static let throttleBackOff: TimeInterval = 1
@@ -70,6 +82,10 @@ struct ProfilePolling: Sendable, Equatable {
     private(set) var phase: Phase
     /// Polls sent so far.
     private(set) var polls = 0
+    /// The last time Adobe Pass answered: the session's opening, then every good poll.
+    private(set) var lastHeardFrom: Date
+    /// Whether ``ReachabilityNotice/lost(since:)`` was given and no good answer came since.
+    private(set) var reportedUnreachable = false
 
     /// Starts waiting for `session`'s profile. A second screen waits one interval before
     /// its first poll (the person has just been shown the code); after a redirect the
@@ -78,6 +94,7 @@ struct ProfilePolling: Sendable, Equatable {
         self.session = session
         self.origin = origin
         self.interval = max(interval, Self.minimumInterval)
+        lastHeardFrom = now
         switch origin {
         case .secondScreen: phase = .waiting(until: min(now.addingTimeInterval(self.interval), session.notAfter))
         case .redirect:
@@ -113,6 +130,23 @@ struct ProfilePolling: Sendable, Equatable {
         phase = .asking
         polls += 1
         return .ask
+    }
+
+    /// What a poll's answer at `now` changes for the person waiting: on a second screen, a
+    /// failed poll when Adobe Pass has not answered for ``quietFailureLimit`` or longer
+    /// (once, until Adobe Pass answers again), or the first answer after that (a 429
+    /// included: the server is there).
+    mutating func reachability(after answer: Answer, now: Date) -> ReachabilityNotice? {
+        switch answer {
+        case .transientFailure:
+            guard origin == .secondScreen, !reportedUnreachable, now.timeIntervalSince(lastHeardFrom) >= Self.quietFailureLimit else { return nil }
+            reportedUnreachable = true
+            return .lost(since: lastHeardFrom)
+        case .profile, .notYet, .sessionGone, .throttled:
+            lastHeardFrom = now
+            defer { reportedUnreachable = false }
+            return reportedUnreachable ? .restored : nil
+        }
     }
 
     /// A poll answered at `now`.

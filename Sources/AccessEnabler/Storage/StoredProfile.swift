@@ -42,9 +42,31 @@ struct StoredProfile: Codable, Sendable, Equatable {
     var partnerProviderID: String?
     var serviceProviderURL: String?
 
-    /// Whether the profile is in force at `date`: `notBefore <= date < notAfter`.
+    /// How far ahead of the time it is judged at a profile's `notBefore` may be and the
+    /// profile still count: HTTP dates carry whole seconds, and clocks drift, so a profile
+    /// minted this second can look a moment early.
+    static let notBeforeTolerance: TimeInterval = 300
+
+    /// Where `date` stands against the profile's time window.
+    enum Timing: Sendable, Equatable {
+        /// In force: `notBefore - 300 s <= date < notAfter`.
+        case inForce
+        /// `notBefore` is more than ``StoredProfile/notBeforeTolerance`` ahead of `date`.
+        case notValidYet
+        /// `notAfter` has passed.
+        case alreadyOver
+    }
+
+    /// Where `date` stands against the profile's time window (see ``Timing``).
+    func timing(at date: Date) -> Timing {
+        if date >= notAfter { return .alreadyOver }
+        if notBefore.addingTimeInterval(-Self.notBeforeTolerance) > date { return .notValidYet }
+        return .inForce
+    }
+
+    /// Whether the profile is in force at `date`: `notBefore - 300 s <= date < notAfter`.
     func isValid(at date: Date) -> Bool {
-        notBefore <= date && date < notAfter
+        timing(at: date) == .inForce
     }
 }
 

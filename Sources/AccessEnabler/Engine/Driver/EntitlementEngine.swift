@@ -71,7 +71,9 @@ actor EntitlementEngine {
             throttleGate: gate, serverClock: serverClock)
         self.clientsByBaseURL[configuration.environment.baseURL.absoluteString] = primaryClient
         machine = EngineStateMachine(settings: EngineSettings(
-            platform: configuration.platform, loginScreen: Self.loginScreen(configuration), pollInterval: configuration.secondScreenPollInterval,
+            platform: configuration.platform, loginScreen: Self.loginScreen(configuration),
+            providerOnSecondScreen: configuration.loginScreen == .secondScreen && configuration.providerChoice == .onSecondScreen,
+            pollInterval: configuration.secondScreenPollInterval,
             redirectURL: configuration.redirectURL, primaryServiceProvider: configuration.environment.baseURL,
             partnerConfigured: configuration.partnerFramework != nil, resourceLimit: configuration.preauthorizationBatchSize,
             deviceIdentifier: store.deviceIdentifier, tracking: tracking))
@@ -217,7 +219,7 @@ actor EntitlementEngine {
             startChild(.session(flow)) {
                 _ = await ProfileRequests.logOut(logoutFirst, redirectURL: redirectURL)
                 return .sessionAnswered(flow, await Self.result { () async throws(RESTClientError) in
-                    try await client.createSession(serviceProvider: target.requestor, mvpd: target.mvpd ?? "", domainName: domainName, redirectURL: redirectURL, context: context)
+                    try await client.createSession(serviceProvider: target.requestor, mvpd: target.mvpd, domainName: domainName, redirectURL: redirectURL, context: context)
                 })
             }
         case .fetchSessionProfile(let flow, let target):

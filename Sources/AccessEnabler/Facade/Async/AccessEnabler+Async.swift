@@ -12,12 +12,12 @@ import Foundation
 /// |---|---|---|
 /// | `setRequestor` | ``configure(requestor:serviceProviders:)`` | (throws on failure) |
 /// | `checkAuthentication` | ``authenticationStatus()`` | ``AuthenticationStatus`` |
-/// | `getAuthentication` | ``authenticate(forceAuthn:filter:featured:)`` | ``AuthenticationStep`` |
+/// | `getAuthentication` | ``authenticate(forceAuthn:filter:featured:withData:)`` | ``AuthenticationStep`` |
 /// | `setSelectedProvider` | ``selectProvider(_:)`` | ``AuthenticationStep`` |
 /// | (second screen) | ``secondScreenSignIn()`` | ``AuthenticationStep`` |
 /// | `handleExternalURL` | ``handleRedirect(_:)`` | ``AuthenticationStatus`` |
-/// | `checkAuthorization` | ``mediaToken(for:)`` | ``MediaToken`` |
-/// | `getAuthorization` | ``authorize(_:)`` | ``MediaToken`` |
+/// | `checkAuthorization` | ``mediaToken(for:withData:)`` | ``MediaToken`` |
+/// | `getAuthorization` | ``authorize(_:withData:)`` | ``MediaToken`` |
 /// | `checkPreauthorizedResources` | ``preauthorizedResources(_:cache:)`` | `[String]` |
 /// | `logout` | ``signOut()`` | ``SignOutStep`` |
 /// | `getSelectedProvider` | ``selectedProvider()`` | `MVPD?` |
@@ -37,6 +37,7 @@ extension AccessEnabler {
     /// the silent sign-in). Throws ``AccessEnablerError`` with the status (CFG400, CFG404,
     /// CFG429, R400, …) when it fails.
     public func configure(requestor: String, serviceProviders: [String]? = nil) async throws {
+        setupAdvice.requestorSet()
         let reply = try await ask(.setRequestor(requestor, serviceProviders: serviceProviders)) {
             if case .setRequestorComplete = $0 { .terminal } else { .more }
         }
@@ -54,10 +55,14 @@ extension AccessEnabler {
     }
 
     /// `getAuthentication`: the user is authenticated, or the next step for the app or the
-    /// person. `filter` and `featured` shape the system TV provider picker.
-    public func authenticate(forceAuthn: Bool = false, filter: [String]? = nil, featured: [String] = []) async throws -> AuthenticationStep {
+    /// person. `filter` and `featured` shape the system TV provider picker. `data` is the
+    /// legacy `withData:` dictionary: the identity of a promotional TempPass (for example
+    /// `["email": "…"]`), sent as `AP-TempPass-Identity` with the TempPass requests.
+    public func authenticate(
+        forceAuthn: Bool = false, filter: [String]? = nil, featured: [String] = [], withData data: [String: String]? = nil
+    ) async throws -> AuthenticationStep {
         let picker = filter.map { PickerFilter(providers: $0, featured: featured) }
-        return try await step(.getAuthentication(forceAuthn: forceAuthn, data: nil, filter: picker))
+        return try await step(.getAuthentication(forceAuthn: forceAuthn, data: data, filter: picker))
     }
 
     /// `setSelectedProvider`: continues with the MVPD the user chose (`nil`: the user backed
@@ -91,15 +96,17 @@ extension AccessEnabler {
     // MARK: Authorization
 
     /// `checkAuthorization`: the media token for `resource`, for an authenticated user.
-    public func mediaToken(for resource: String) async throws -> MediaToken {
-        try Self.token(try await ask(.checkAuthorization(resource, data: nil), until: Self.authorizationEnds))
+    /// `data` is the legacy `withData:` dictionary (a promotional TempPass's identity).
+    public func mediaToken(for resource: String, withData data: [String: String]? = nil) async throws -> MediaToken {
+        try Self.token(try await ask(.checkAuthorization(resource, data: data), until: Self.authorizationEnds))
     }
 
     /// `getAuthorization`: the media token for `resource`, authenticating first when
     /// needed (the provider dialog or login page then reaches the app through ``events``
     /// and the delegates, and the app answers with ``selectProvider(_:)``).
-    public func authorize(_ resource: String) async throws -> MediaToken {
-        try Self.token(try await ask(.getAuthorization(resource, data: nil), until: Self.authorizationEnds))
+    /// `data` is the legacy `withData:` dictionary (a promotional TempPass's identity).
+    public func authorize(_ resource: String, withData data: [String: String]? = nil) async throws -> MediaToken {
+        try Self.token(try await ask(.getAuthorization(resource, data: data), until: Self.authorizationEnds))
     }
 
     /// `checkPreauthorizedResources`: which of `resources` the user may play.

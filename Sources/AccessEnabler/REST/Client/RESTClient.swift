@@ -82,18 +82,21 @@ struct RESTClient: Sendable {
     // MARK: Sessions
 
     /// `POST /api/v2/{serviceProvider}/sessions`, form `mvpd`, `domainName`, `redirectUrl`.
+    /// `mvpd` `nil`: the session is opened without one (the person chooses the MVPD in a
+    /// secondary application, which resumes the session): Adobe Pass answers `resume`.
     func createSession(
-        serviceProvider: String, mvpd: String, domainName: String, redirectURL: String, context: RequestContext
+        serviceProvider: String, mvpd: String?, domainName: String, redirectURL: String, context: RequestContext
     ) async throws(RESTClientError) -> SessionAction {
-        try await perform(
+        let mvpdField: [(String, String)] = mvpd.map { [("mvpd", $0)] } ?? []
+        return try await perform(
             .createSession, "POST", [serviceProvider, "sessions"],
-            body: .form([("mvpd", mvpd), ("domainName", domainName), ("redirectUrl", redirectURL)]),
+            body: .form(mvpdField + [("domainName", domainName), ("redirectUrl", redirectURL)]),
             context: context, decoding: SessionAction.self)
     }
 
     /// ``createSession(serviceProvider:mvpd:domainName:redirectURL:context:)`` with a URL.
     func createSession(
-        serviceProvider: String, mvpd: String, domainName: String, redirectURL: URL, context: RequestContext
+        serviceProvider: String, mvpd: String?, domainName: String, redirectURL: URL, context: RequestContext
     ) async throws(RESTClientError) -> SessionAction {
         try await createSession(
             serviceProvider: serviceProvider, mvpd: mvpd, domainName: domainName, redirectURL: redirectURL.absoluteString,

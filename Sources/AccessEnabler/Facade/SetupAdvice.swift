@@ -1,0 +1,58 @@
+import Foundation
+import Synchronization
+
+/// Says where the app's set-up will not do what the app likely expects, through the
+/// diagnostics hook: an option `setOptions` does not use, and a platform left at its
+/// default (iOS) — the trap of a TV app ported with `AccessEnabler(statement)` alone, which
+/// gets a login page it never opens and then waits. An app built that way has no
+/// diagnostics hook either, so the platform advice is also printed to standard error, once
+/// per process.
+final class SetupAdvice: Sendable {
+    private let diagnostics: (@Sendable (Diagnostic) -> Void)?
+    private let platformLeftAtDefault: Bool
+    private let platformAdvised = Mutex(false)
+    private static let printedInThisProcess = Mutex(false)
+    private let print: @Sendable (String) -> Void
+
+    init(configuration: AccessEnablerConfiguration, print: @escaping @Sendable (String) -> Void = SetupAdvice.writeToStandardError) {
+        diagnostics = configuration.diagnostics
+        platformLeftAtDefault = configuration.platformLeftAtDefault
+        self.print = print
+    }
+
+    /// The message of ``Diagnostic/defaultPlatform(message:)``.
+    static let defaultPlatformMessage = """
+        AccessEnablerConfiguration.platform was left at its default, iOS: a sign-in opens the \
+        MVPD login page through navigateToUrl(_:) and a logout opens the MVPD logout page, which \
+        the app must open and hand back through handleExternalURL(_:). A TV or set-top box without \
+        a browser sets configuration.platform = .tvOS: the sign-in is then a registration code for \
+        a second screen (status REGCODE). Set the platform explicitly to silence this message.
+        """
+
+    /// `setRequestor` was called: the first time, a platform left at its default is reported.
+    func requestorSet() {
+        guard platformLeftAtDefault,
+            platformAdvised.withLock({ advised in
+                defer { advised = true }; return !advised
+            })
+        else { return }
+        diagnostics?(.defaultPlatform(message: Self.defaultPlatformMessage))
+        let first = Self.printedInThisProcess.withLock { printed in
+            defer { printed = true }; return !printed
+        }
+        if first { print("AccessEnabler: " + Self.defaultPlatformMessage + "\n") }
+    }
+
+    /// `setOptions` was given `options`: each key the SDK does not use is reported.
+    func optionsGiven(_ options: [String: Any]) {
+        guard let diagnostics else { return }
+        let used = SDKOptions.knownKeys.sorted().joined(separator: ", ")
+        for key in SDKOptions.unusedKeys(options) {
+            diagnostics(.unusedOption(key: key, message: "setOptions was given \"\(key)\", which this SDK does not use: it has no effect. The options it reads are \(used)."))
+        }
+    }
+
+    private static func writeToStandardError(_ message: String) {
+        FileHandle.standardError.write(Data(message.utf8))
+    }
+}
