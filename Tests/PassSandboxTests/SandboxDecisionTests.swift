@@ -14,7 +14,7 @@ struct SandboxDecisionTests {
         let client = try await SandboxTestClient()
         _ = try await client.login(mvpd: "NotBoarded", username: "bob", password: "bob123")
         let list = try decisions(await client.postJSON("/api/v2/REF30/decisions/authorize/NotBoarded", #"{"resources":["news","sports"]}"#))
-        #expect(list.count == 2)
+        try #require(list.count == 2)
         let now = client.sandbox.clock.now.epochMilliseconds
         let permit = list[0]
         #expect(permit.string("resource") == "news")

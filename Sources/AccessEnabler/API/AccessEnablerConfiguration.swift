@@ -110,8 +110,9 @@ public struct AccessEnablerConfiguration: Sendable {
     /// for the app's own logging. Secrets are never included. Called on the SDK's threads;
     /// keep it quick. `nil`: nothing is reported.
     public var diagnostics: (@Sendable (Diagnostic) -> Void)?
-    /// The `User-Agent` sent with every request.
-    public var userAgent: String = "AccessEnabler-Linux/1.0"
+    /// The `User-Agent` sent with every request. Default: `AccessEnabler-Linux/` and the
+    /// SDK's version (``AccessEnabler/getVersion()-swift.type.method``).
+    public var userAgent: String = "AccessEnabler-Linux/\(SDKVersion.current)"
 
     /// The sleeper the SDK uses: ``sleeper``, else the clock when it can wait, else real time.
     var effectiveSleeper: any Sleeper {
