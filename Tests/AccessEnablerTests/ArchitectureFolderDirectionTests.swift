@@ -49,7 +49,8 @@ import Testing
 
     /// The names a file declares at the top level.
     static func declarations(_ source: String) -> [String] {
-        let pattern = #"(?m)^(?:(?:public|package|internal|private|fileprivate|final|nonisolated|indirect)\s+)*(?:struct|class|enum|protocol|actor|typealias|func|let|var)\s+([A-Za-z_][A-Za-z0-9_]*)"#
+        let pattern =
+            #"(?m)^(?:(?:public|package|internal|private|fileprivate|final|nonisolated|indirect)\s+)*(?:struct|class|enum|protocol|actor|typealias|func|let|var)\s+([A-Za-z_][A-Za-z0-9_]*)"#
         let regex = try! NSRegularExpression(pattern: pattern)
         let range = NSRange(source.startIndex..., in: source)
         return regex.matches(in: source, range: range).compactMap { Range($0.range(at: 1), in: source).map { String(source[$0]) } }

@@ -20,10 +20,12 @@ import Testing
         return try! JSONDecoder().decode(ServiceConfiguration.self, from: Data(json.utf8))
     }
 
-    static let catalog = RequestorCatalog(requestor: "REF30", merging: [
-        .init(serviceProvider: primary, configuration: configuration([("A", true, true, false), ("B", false, false, true), ("C", false, true, false)])),
-        .init(serviceProvider: secondary, configuration: configuration([("B", true, true, false), ("D", true, false, false)])),
-    ])
+    static let catalog = RequestorCatalog(
+        requestor: "REF30",
+        merging: [
+            .init(serviceProvider: primary, configuration: configuration([("A", true, true, false), ("B", false, false, true), ("C", false, true, false)])),
+            .init(serviceProvider: secondary, configuration: configuration([("B", true, true, false), ("D", true, false, false)])),
+        ])
 
     @Test func theFirstServiceProviderToNameAnMVPDWinsIt() {
         let catalog = Self.catalog

@@ -170,12 +170,12 @@ struct MachineHarness {
     /// A catalog of REF30: a regular MVPD, a TempPass one and a partner-SSO one.
     static let catalog: RequestorCatalog = {
         let json = """
-        {"requestor":{"id":"REF30","domains":[],"mvpds":[
-          {"id":"Plain1","displayName":"Plain One","enablePlatformServices":false,"displayInPlatformPicker":false,"isTempPass":false,"isProxy":false,"enforcePlatformPermissions":false},
-          {"id":"TempPass","displayName":"Temp Pass","enablePlatformServices":false,"displayInPlatformPicker":false,"isTempPass":true,"isProxy":false,"enforcePlatformPermissions":false},
-          {"id":"AppleBoarded","displayName":"Apple Boarded","enablePlatformServices":true,"displayInPlatformPicker":true,"boardingStatus":"SUPPORTED","platformMappingId":"AppleBoarded","isTempPass":false,"isProxy":false,"enforcePlatformPermissions":false}
-        ]}}
-        """
+            {"requestor":{"id":"REF30","domains":[],"mvpds":[
+              {"id":"Plain1","displayName":"Plain One","enablePlatformServices":false,"displayInPlatformPicker":false,"isTempPass":false,"isProxy":false,"enforcePlatformPermissions":false},
+              {"id":"TempPass","displayName":"Temp Pass","enablePlatformServices":false,"displayInPlatformPicker":false,"isTempPass":true,"isProxy":false,"enforcePlatformPermissions":false},
+              {"id":"AppleBoarded","displayName":"Apple Boarded","enablePlatformServices":true,"displayInPlatformPicker":true,"boardingStatus":"SUPPORTED","platformMappingId":"AppleBoarded","isTempPass":false,"isProxy":false,"enforcePlatformPermissions":false}
+            ]}}
+            """
         let configuration = try! JSONDecoder().decode(ServiceConfiguration.self, from: Data(json.utf8))
         return RequestorCatalog(requestor: "REF30", merging: [.init(serviceProvider: URL(string: "https://api.auth.adobe.com")!, configuration: configuration)])
     }()
@@ -206,6 +206,7 @@ struct MachineHarness {
     static func decision(_ resource: String, permitted: Bool) -> Decision {
         permitted
             ? Decision(resource: resource, source: .mvpd, authorized: true, token: DecisionToken(serializedToken: "token-\(resource)"))
-            : Decision(resource: resource, source: .mvpd, authorized: false, error: EnhancedError(status: 403, code: "authorization_denied_by_mvpd", message: "Denied", action: "none"))
+            : Decision(
+                resource: resource, source: .mvpd, authorized: false, error: EnhancedError(status: 403, code: "authorization_denied_by_mvpd", message: "Denied", action: "none"))
     }
 }

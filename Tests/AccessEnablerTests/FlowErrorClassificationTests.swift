@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import AccessEnabler
 
 /// REST failures → the legacy advanced status codes, per flow.
@@ -92,8 +93,10 @@ import Testing
     @Test func documentedLevelsOfEveryID() {
         let info: [StatusID] = [.n000, .n003, .n004, .n005, .n011, .vsa203, .vsa403, .vsa404, .vsa503, .regcode, .z011]
         let warning: [StatusID] = [.n010, .n111, .z010, .cfg100]
-        let error: [StatusID] = [.n130, .n500, .appl, .applError, .cfg400, .cfg404, .cfg429, .cfg5xx(503), .r400, .r401, .reg500,
-                                 .z100, .z120, .z130, .z169, .z500, .p100]
+        let error: [StatusID] = [
+            .n130, .n500, .appl, .applError, .cfg400, .cfg404, .cfg429, .cfg5xx(503), .r400, .r401, .reg500,
+            .z100, .z120, .z130, .z169, .z500, .p100,
+        ]
         for id in info { #expect(id.level == .info, "\(id)") }
         for id in warning { #expect(id.level == .warning, "\(id)") }
         for id in error { #expect(id.level == .error, "\(id)") }

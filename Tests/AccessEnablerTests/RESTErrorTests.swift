@@ -23,21 +23,25 @@ struct RESTErrorTests {
 
     @Test func enhancedErrorBodyIsDecoded() async throws {
         let server = FakeAdobePass()
-        server.answer(status: 400, json: """
-            {"action":"none","status":400,"code":"invalid_parameter_service_provider",
-             "message":"The service provider parameter value is missing or invalid.",
-             "helpUrl":"https://help.example/errors","trace":"trace-1"}
-            """)
+        server.answer(
+            status: 400,
+            json: """
+                {"action":"none","status":400,"code":"invalid_parameter_service_provider",
+                 "message":"The service provider parameter value is missing or invalid.",
+                 "helpUrl":"https://help.example/errors","trace":"trace-1"}
+                """)
         let client = RESTFixtures.client(server)
         let error = await failure { () async throws(RESTClientError) in
             try await client.configuration(serviceProvider: "NOPE", context: RESTFixtures.context())
         }
-        #expect(error == .server(
-            operation: .configuration, httpStatus: 400,
-            error: EnhancedError(
-                status: 400, code: "invalid_parameter_service_provider",
-                message: "The service provider parameter value is missing or invalid.",
-                helpUrl: "https://help.example/errors", trace: "trace-1", action: "none")))
+        #expect(
+            error
+                == .server(
+                    operation: .configuration, httpStatus: 400,
+                    error: EnhancedError(
+                        status: 400, code: "invalid_parameter_service_provider",
+                        message: "The service provider parameter value is missing or invalid.",
+                        helpUrl: "https://help.example/errors", trace: "trace-1", action: "none")))
         let message = try #require(error?.message)
         #expect(message.contains("configuration"))
         #expect(message.contains("400"))
@@ -46,9 +50,11 @@ struct RESTErrorTests {
 
     @Test func forbiddenProfileCarriesEnhancedError() async throws {
         let server = FakeAdobePass()
-        server.answer(status: 403, json: """
-            {"status":403,"code":"temporary_access_duration_limit_exceeded","message":"Time is up.","action":"authentication"}
-            """)
+        server.answer(
+            status: 403,
+            json: """
+                {"status":403,"code":"temporary_access_duration_limit_exceeded","message":"Time is up.","action":"authentication"}
+                """)
         let client = RESTFixtures.client(server)
         let error = await failure { () async throws(RESTClientError) in
             try await client.profile(serviceProvider: "SPX", mvpd: "TempPass_X", context: RESTFixtures.context())

@@ -20,8 +20,9 @@ struct RESTMiddlewareChainTests {
             request, operation: .profiles, through: [Recording(name: "outer", log: log), Recording(name: "inner", log: log)])
         #expect(response.status == 200)
         #expect(log.entries == ["outer in", "inner in", "inner out", "outer out"])
-        #expect(exchange.middlewares.map { String(describing: type(of: $0)) }
-            == ["BackOffMiddleware", "ThrottleGateMiddleware", "RequestTimeoutMiddleware"])
+        #expect(
+            exchange.middlewares.map { String(describing: type(of: $0)) }
+                == ["BackOffMiddleware", "ThrottleGateMiddleware", "RequestTimeoutMiddleware"])
     }
 
     @Test func unauthorizedRenewsTheTokenAndRetriesOnce() async throws {
@@ -74,8 +75,10 @@ struct RESTMiddlewareChainTests {
     @Test func retryActionThatSucceedsTheSecondTimeIsASuccess() async throws {
         let clock = ManualTimeSource()
         let transport = ScriptedTransport(clock: clock)
-        transport.script(path, HTTPResponseMessage(
-            status: 403, headers: [("Retry-After", "4")], body: Data(Self.retryBody.utf8)))
+        transport.script(
+            path,
+            HTTPResponseMessage(
+                status: 403, headers: [("Retry-After", "4")], body: Data(Self.retryBody.utf8)))
         let client = MiddlewareFixtures.client(transport, clock: clock)
         let start = clock.now
         let call = Task { try await client.profiles(serviceProvider: "SPX", context: RESTFixtures.context()) }

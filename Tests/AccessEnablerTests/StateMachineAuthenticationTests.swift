@@ -1,6 +1,7 @@
-@testable import AccessEnabler
 import Foundation
 import Testing
+
+@testable import AccessEnabler
 
 /// The authentication state machine, event by event, with no I/O: what each event means in
 /// each state, which call each callback belongs to, and that every abandoned flow delivers
@@ -39,7 +40,10 @@ struct StateMachineAuthenticationTests {
     /// A machine whose getAuthorization("news") opened the provider dialog.
     func dialogForNews() -> Machine {
         var machine = Machine()
-        #expect(machine.authenticationRequested(by: .getAuthorization(news), authenticated: false, forced: false, viaPartner: false, filter: nil) == [.showProviderDialog(to: getAuthorizationCall)])
+        #expect(
+            machine.authenticationRequested(by: .getAuthorization(news), authenticated: false, forced: false, viaPartner: false, filter: nil) == [
+                .showProviderDialog(to: getAuthorizationCall)
+            ])
         #expect(machine.state == .choosingProvider)
         #expect(machine.pendingAuthorization == news)
         return machine
@@ -73,9 +77,15 @@ struct StateMachineAuthenticationTests {
 
     @Test func anAuthenticatedUserIsAnsweredAtOnceUnlessForced() {
         var machine = Machine()
-        #expect(machine.authenticationRequested(by: .getAuthentication(otherCall), authenticated: true, forced: false, viaPartner: true, filter: nil) == [.succeed(pending: nil, cached: true, to: otherCall)])
+        #expect(
+            machine.authenticationRequested(by: .getAuthentication(otherCall), authenticated: true, forced: false, viaPartner: true, filter: nil) == [
+                .succeed(pending: nil, cached: true, to: otherCall)
+            ])
         #expect(machine.state == .idle)
-        #expect(machine.authenticationRequested(by: .getAuthentication(otherCall), authenticated: true, forced: true, viaPartner: false, filter: nil) == [.showProviderDialog(to: otherCall)])
+        #expect(
+            machine.authenticationRequested(by: .getAuthentication(otherCall), authenticated: true, forced: true, viaPartner: false, filter: nil) == [
+                .showProviderDialog(to: otherCall)
+            ])
     }
 
     @Test func thePartnerSignInRunsAsAFlowWhoseLateAnswersAreDroppedAndWhoseCallbacksAreItsCallers() {
@@ -86,9 +96,10 @@ struct StateMachineAuthenticationTests {
         #expect(machine.pickerPresented(flow, dialog) == [.presentPicker(dialog, to: otherCall)])
         #expect(machine.pickerPresented(FlowID(value: 99), dialog) == [])
         #expect(machine.pickerDismissed(flow, dialog) == [.dismissPicker(dialog, to: otherCall)])
-        #expect(machine.partnerSignInFinished(flow, .signedIn(profile("AppleBoarded"), status: nil)) == [
-            .store(profile("AppleBoarded"), to: otherCall), .succeed(pending: nil, cached: false, to: otherCall),
-        ])
+        #expect(
+            machine.partnerSignInFinished(flow, .signedIn(profile("AppleBoarded"), status: nil)) == [
+                .store(profile("AppleBoarded"), to: otherCall), .succeed(pending: nil, cached: false, to: otherCall),
+            ])
         #expect(machine.state == .idle)
         // The same flow cannot end twice.
         #expect(machine.partnerSignInFinished(flow, .failed(StatusCatalog.status(.n500, message: "x"))) == [])
@@ -96,7 +107,10 @@ struct StateMachineAuthenticationTests {
 
     @Test func aSecondRequestWhileTheLoginPageIsOpenIsRefusedWithItsOwnTerminal() {
         var (machine, flow) = openingSession()
-        #expect(machine.loginNeeded(flow, session: session(), url: "u", displayName: "Not Boarded", screen: .thisDevice, now: start) == [.openPage(url: "u", mvpd: "NotBoarded", to: selectCall)])
+        #expect(
+            machine.loginNeeded(flow, session: session(), url: "u", displayName: "Not Boarded", screen: .thisDevice, now: start) == [
+                .openPage(url: "u", mvpd: "NotBoarded", to: selectCall)
+            ])
         let refusedAuthentication = machine.rejection(of: .getAuthentication(otherCall)) ?? []
         #expect(statusIDs(refusedAuthentication) == ["N500"])
         #expect(refusedAuthentication.last == .setAuthenticationStatus(0, errorCode: GENERIC_AUTHENTICATION_ERROR, to: otherCall))
@@ -113,9 +127,10 @@ struct StateMachineAuthenticationTests {
         #expect(machine.sessionNeedsProfile(flow, note: note) == [.fetchSessionProfile(flow, mvpd: "NotBoarded")])
         #expect(machine.awaitsServer, "the profile request is part of opening the session")
         #expect(machine.sessionNeedsProfile(flow, note: note) == [], "asked once")
-        #expect(machine.signedInDirectly(flow, profile: profile()) == [
-            .store(profile(), to: selectCall), .status(note, to: selectCall), .succeed(pending: nil, cached: false, to: selectCall),
-        ])
+        #expect(
+            machine.signedInDirectly(flow, profile: profile()) == [
+                .store(profile(), to: selectCall), .status(note, to: selectCall), .succeed(pending: nil, cached: false, to: selectCall),
+            ])
         #expect(!machine.awaitsServer)
         #expect(machine.signedInDirectly(flow, profile: profile()) == [], "a late answer changes nothing")
     }
@@ -169,10 +184,11 @@ struct StateMachineAuthenticationTests {
         guard case .startPartnerSignIn(let flow, _) = started.first else { Issue.record("\(started)"); return }
         let dialog = TVProviderDialog(providers: ["AppleBoarded"], featured: [])
         _ = machine.pickerPresented(flow, dialog)
-        #expect(machine.logoutRequested(by: otherCall, request: nil) == [
-            .cancelPartnerSignIn(flow), .dismissPicker(dialog, to: getAuthorizationCall),
-            .tokenRequestFailed(news, description: "The user logged out before news could be authorized."),
-        ])
+        #expect(
+            machine.logoutRequested(by: otherCall, request: nil) == [
+                .cancelPartnerSignIn(flow), .dismissPicker(dialog, to: getAuthorizationCall),
+                .tokenRequestFailed(news, description: "The user logged out before news could be authorized."),
+            ])
         // The picker's late answer changes nothing.
         #expect(machine.partnerSignInFinished(flow, .showProviderDialog(nil)) == [])
     }
@@ -184,15 +200,19 @@ struct StateMachineAuthenticationTests {
         let actions = machine.requestorChanged(sameRequestor: true)
         #expect(actions.first == .cancelPartnerSignIn(flow))
         #expect(statusIDs(actions) == ["N500"])
-        #expect(actions.filter { if case .setAuthenticationStatus = $0 { true } else { false } } == [.setAuthenticationStatus(0, errorCode: GENERIC_AUTHENTICATION_ERROR, to: otherCall)])
+        #expect(
+            actions.filter { if case .setAuthenticationStatus = $0 { true } else { false } } == [
+                .setAuthenticationStatus(0, errorCode: GENERIC_AUTHENTICATION_ERROR, to: otherCall)
+            ])
     }
 
     @Test func backingOutEndsEverythingWithN005() {
         var (machine, flow) = pollingForNews()
-        #expect(machine.providerSelected(nil, by: otherCall) == [
-            .stopPolling(flow), .status(StatusCatalog.status(.n005, message: "The user cancelled provider selection."), to: otherCall),
-            .setAuthenticationStatus(0, errorCode: PROVIDER_NOT_SELECTED_ERROR, to: otherCall), .tokenRequestFailed(news, description: "Authentication was cancelled."),
-        ])
+        #expect(
+            machine.providerSelected(nil, by: otherCall) == [
+                .stopPolling(flow), .status(StatusCatalog.status(.n005, message: "The user cancelled provider selection."), to: otherCall),
+                .setAuthenticationStatus(0, errorCode: PROVIDER_NOT_SELECTED_ERROR, to: otherCall), .tokenRequestFailed(news, description: "Authentication was cancelled."),
+            ])
         #expect(machine.pollTimerFired(flow, now: start.addingTimeInterval(5)) == [], "the old code is never polled again")
     }
 
@@ -207,9 +227,10 @@ struct StateMachineAuthenticationTests {
         let answered = machine.logoutAnswered(ticket, openingPage: true)
         #expect(answered)
         #expect(machine.state == .awaitingLogoutRedirect)
-        #expect(machine.authenticationRequested(by: .getAuthentication(selectCall), authenticated: false, forced: false, viaPartner: false, filter: nil) == [
-            .setAuthenticationStatus(0, errorCode: USER_NOT_AUTHENTICATED_ERROR, to: otherCall), .showProviderDialog(to: selectCall),
-        ])
+        #expect(
+            machine.authenticationRequested(by: .getAuthentication(selectCall), authenticated: false, forced: false, viaPartner: false, filter: nil) == [
+                .setAuthenticationStatus(0, errorCode: USER_NOT_AUTHENTICATED_ERROR, to: otherCall), .showProviderDialog(to: selectCall),
+            ])
     }
 
     // MARK: Second screen
@@ -217,13 +238,15 @@ struct StateMachineAuthenticationTests {
     @Test func aSecondScreenCodeIsPolledUntilItsProfileArrives() {
         var (machine, flow) = pollingForNews()
         #expect(machine.pollTimerFired(flow, now: start.addingTimeInterval(5)) == [.fetchProfile(flow, session())])
-        #expect(machine.profileAnswered(flow, answer: .notYet, profile: nil, failure: nil, now: start.addingTimeInterval(5.2)) == [
-            .waitForPoll(flow, until: start.addingTimeInterval(10.2)),
-        ])
+        #expect(
+            machine.profileAnswered(flow, answer: .notYet, profile: nil, failure: nil, now: start.addingTimeInterval(5.2)) == [
+                .waitForPoll(flow, until: start.addingTimeInterval(10.2))
+            ])
         #expect(machine.pollTimerFired(flow, now: start.addingTimeInterval(10.2)) == [.fetchProfile(flow, session())])
-        #expect(machine.profileAnswered(flow, answer: .profile, profile: profile(), failure: nil, now: start.addingTimeInterval(10.3)) == [
-            .store(profile(), to: selectCall), .succeed(pending: news, cached: false, to: selectCall),
-        ])
+        #expect(
+            machine.profileAnswered(flow, answer: .profile, profile: profile(), failure: nil, now: start.addingTimeInterval(10.3)) == [
+                .store(profile(), to: selectCall), .succeed(pending: news, cached: false, to: selectCall),
+            ])
         #expect(machine.state == .idle)
         #expect(machine.polling == nil)
     }
@@ -256,26 +279,30 @@ struct StateMachineAuthenticationTests {
     @Test func aThrottledPollWaitsAtLeastASecondLongerAndNeverEndsTheFlow() {
         var (machine, flow) = pollingForNews()
         _ = machine.pollTimerFired(flow, now: start.addingTimeInterval(5))
-        #expect(machine.profileAnswered(flow, answer: .throttled(retryAfter: nil), profile: nil, failure: nil, now: start.addingTimeInterval(5)) == [
-            .waitForPoll(flow, until: start.addingTimeInterval(11)),
-        ])
+        #expect(
+            machine.profileAnswered(flow, answer: .throttled(retryAfter: nil), profile: nil, failure: nil, now: start.addingTimeInterval(5)) == [
+                .waitForPoll(flow, until: start.addingTimeInterval(11))
+            ])
         _ = machine.pollTimerFired(flow, now: start.addingTimeInterval(11))
-        #expect(machine.profileAnswered(flow, answer: .throttled(retryAfter: 4), profile: nil, failure: nil, now: start.addingTimeInterval(11)) == [
-            .waitForPoll(flow, until: start.addingTimeInterval(20)),
-        ])
+        #expect(
+            machine.profileAnswered(flow, answer: .throttled(retryAfter: 4), profile: nil, failure: nil, now: start.addingTimeInterval(11)) == [
+                .waitForPoll(flow, until: start.addingTimeInterval(20))
+            ])
         _ = machine.pollTimerFired(flow, now: start.addingTimeInterval(20))
-        #expect(machine.profileAnswered(flow, answer: .transientFailure, profile: nil, failure: nil, now: start.addingTimeInterval(20)) == [
-            .waitForPoll(flow, until: start.addingTimeInterval(25)),
-        ], "a network error on one poll is retried at the next interval")
+        #expect(
+            machine.profileAnswered(flow, answer: .transientFailure, profile: nil, failure: nil, now: start.addingTimeInterval(20)) == [
+                .waitForPoll(flow, until: start.addingTimeInterval(25))
+            ], "a network error on one poll is retried at the next interval")
     }
 
     @Test func theSessionGoneEndsTheFlowWithTheServersReason() {
         var (machine, flow) = pollingForNews()
         _ = machine.pollTimerFired(flow, now: start.addingTimeInterval(5))
         let reason = StatusCatalog.status(.n130, message: "gone")
-        #expect(machine.profileAnswered(flow, answer: .sessionGone, profile: nil, failure: reason, now: start.addingTimeInterval(5)) == [
-            .fail(reason, errorCode: GENERIC_AUTHENTICATION_ERROR, pending: news, to: selectCall),
-        ])
+        #expect(
+            machine.profileAnswered(flow, answer: .sessionGone, profile: nil, failure: reason, now: start.addingTimeInterval(5)) == [
+                .fail(reason, errorCode: GENERIC_AUTHENTICATION_ERROR, pending: news, to: selectCall)
+            ])
     }
 
     @Test func theSecondScreenPollIntervalHasAFloorOfThreeSeconds() {
@@ -305,9 +332,10 @@ struct StateMachineAuthenticationTests {
         // The redirect again: look now.
         #expect(machine.redirectReceived(now: start.addingTimeInterval(1), pollInterval: 5, by: redirectCall) == [.stopPolling(flow), .fetchProfile(flow, session())])
         let failure = StatusCatalog.status(.n500, message: "server error")
-        #expect(machine.profileAnswered(flow, answer: .transientFailure, profile: nil, failure: failure, now: start.addingTimeInterval(1)) == [
-            .fail(failure, errorCode: GENERIC_AUTHENTICATION_ERROR, pending: nil, to: redirectCall),
-        ])
+        #expect(
+            machine.profileAnswered(flow, answer: .transientFailure, profile: nil, failure: failure, now: start.addingTimeInterval(1)) == [
+                .fail(failure, errorCode: GENERIC_AUTHENTICATION_ERROR, pending: nil, to: redirectCall)
+            ])
     }
 
     @Test func aRedirectWithNothingPendingChangesNothing() {

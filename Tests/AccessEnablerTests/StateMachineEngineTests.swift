@@ -55,7 +55,8 @@ struct StateMachineEngineTests {
             if child != requests.first { #expect(harness.delivered.isEmpty, "nothing before every request answered") }
         }
         for (index, call) in calls.enumerated() {
-            let expected = (index + 1) % 2 == 0
+            let expected =
+                (index + 1) % 2 == 0
                 ? ["sendTrackingData(1,true)", "setToken(r\(index + 1))"]
                 : ["status(Z100)", "sendTrackingData(1,false)", "tokenRequestFailed(r\(index + 1),\(USER_NOT_AUTHORIZED_ERROR))"]
             #expect(harness.callbacks(of: call).map(Harness.signature) == expected)
@@ -134,7 +135,8 @@ struct StateMachineEngineTests {
         guard case .session(let flow)? = harness.take({ if case .session = $0 { true } else { false } }) else { Issue.record("\(harness.children)"); return }
         #expect(harness.turnHeld, "POST sessions holds the calls after it")
         let logout = harness.call(.logout)
-        #expect(harness.callbacks(of: select).map(Harness.signature) == ["sendTrackingData(2,Plain1)", "status(N500)", "setAuthenticationStatus(0,\(USER_NOT_AUTHENTICATED_ERROR))"])
+        #expect(
+            harness.callbacks(of: select).map(Harness.signature) == ["sendTrackingData(2,Plain1)", "status(N500)", "setAuthenticationStatus(0,\(USER_NOT_AUTHENTICATED_ERROR))"])
         #expect(harness.callbacks(of: logout).map(Harness.signature) == ["setAuthenticationStatus(0,\(USER_NOT_AUTHENTICATED_ERROR))"])
         // The session's late answer changes nothing.
         let before = harness.delivered.count
@@ -153,7 +155,8 @@ struct StateMachineEngineTests {
         guard case .sessionProfile(let same)? = harness.take({ if case .sessionProfile = $0 { true } else { false } }) else { Issue.record("\(harness.children)"); return }
         #expect(same == flow)
         harness.send(.sessionProfileAnswered(flow, .success([harness.profile("TempPass", type: .temporary)])))
-        #expect(harness.callbacks(of: select).map(Harness.signature) == ["sendTrackingData(2,TempPass)", "status(N011)", "sendTrackingData(0,true)", "setAuthenticationStatus(1,)"])
+        #expect(
+            harness.callbacks(of: select).map(Harness.signature) == ["sendTrackingData(2,TempPass)", "status(N011)", "sendTrackingData(0,true)", "setAuthenticationStatus(1,)"])
         harness.drain()
         guard case .decisions(let ticket, _, let asked)? = harness.take(isDecisions) else { Issue.record("\(harness.children)"); return }
         #expect(asked == ["news"])
@@ -170,7 +173,10 @@ struct StateMachineEngineTests {
         harness.send(.sessionAnswered(flow, .success(SessionAction(actionName: .authorize, actionType: .direct, mvpd: "TempPass"))))
         _ = harness.take { _ in true }
         harness.send(.sessionProfileAnswered(flow, .success([harness.profile("TempPass", lasting: -10)])))
-        #expect(harness.callbacks(of: select).map(Harness.signature).suffix(3) == ["status(CFG100)", "sendTrackingData(0,false)", "setAuthenticationStatus(0,\(GENERIC_AUTHENTICATION_ERROR))"])
+        #expect(
+            harness.callbacks(of: select).map(Harness.signature).suffix(3) == [
+                "status(CFG100)", "sendTrackingData(0,false)", "setAuthenticationStatus(0,\(GENERIC_AUTHENTICATION_ERROR))",
+            ])
     }
 
     // MARK: Logout

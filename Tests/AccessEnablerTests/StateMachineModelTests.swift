@@ -162,7 +162,11 @@ struct RandomWorld {
         case 12: call(.preauthorize(PreauthorizeRequest(resources: [resource, "kids"]), AccessEnablerCallback(onResponse: { _ in }, onFailure: { _ in })), .preauthorize)
         case 13: call(.logout, .interactive)
         case 14: call(.getSelectedProvider, .selectedProvider)
-        case 15: call(.getMetadata([.authentication, .deviceID, .userMeta(name: "zip"), .authorization(resource: resource)].randomElement(using: &random)!, arguments: MetadataArguments(dictionary: [:])), .metadata)
+        case 15:
+            call(
+                .getMetadata(
+                    [.authentication, .deviceID, .userMeta(name: "zip"), .authorization(resource: resource)].randomElement(using: &random)!,
+                    arguments: MetadataArguments(dictionary: [:])), .metadata)
         default: call(.setOptions(SDKOptions()), .options)
         }
     }
@@ -226,12 +230,19 @@ struct RandomWorld {
                 // A session opened without an MVPD: the code for the second screen.
                 .success(SessionAction(actionName: .resume, actionType: .direct, code: "R\(flow.value)", missingParameters: ["mvpd"], notAfter: now.addingTimeInterval(120))),
                 .failure(.server(operation: .createSession, httpStatus: 500, error: EnhancedError(status: 500, code: "internal_server_error"))),
-                .failure(.server(operation: .createSession, httpStatus: 403, error: EnhancedError(status: 403, code: "temporary_access_duration_limit_exceeded", action: "authentication"))),
+                .failure(
+                    .server(
+                        operation: .createSession, httpStatus: 403, error: EnhancedError(status: 403, code: "temporary_access_duration_limit_exceeded", action: "authentication"))),
                 .failure(.transport(operation: .createSession, .timedOut)),
             ]
             harness.send(.sessionAnswered(flow, answers.randomElement(using: &random)!))
         case .sessionProfile(let flow):
-            harness.send(.sessionProfileAnswered(flow, chance(0.7) ? .success([harness.profile(["TempPass", "Plain1"].randomElement(using: &random)!, type: .temporary)]) : chance(0.5) ? .success([]) : .failure(.transport(operation: .profileForMVPD, .timedOut))))
+            harness.send(
+                .sessionProfileAnswered(
+                    flow,
+                    chance(0.7)
+                        ? .success([harness.profile(["TempPass", "Plain1"].randomElement(using: &random)!, type: .temporary)])
+                        : chance(0.5) ? .success([]) : .failure(.transport(operation: .profileForMVPD, .timedOut))))
         case .pollTimer(let flow, let until):
             guard allowTimers else { return harness.children.append(child) }
             if harness.now < until { harness.now = until }
@@ -267,8 +278,12 @@ struct RandomWorld {
             var answered: [Decision] = []
             for resource in resources {
                 switch Int.random(in: 0..<5, using: &random) {
-                case 0: continue // missing from the answer
-                case 1: answered.append(Decision(resource: resource, authorized: false, error: EnhancedError(status: 403, code: "authorization_denied_by_session_invalidated", action: "authentication")))
+                case 0: continue  // missing from the answer
+                case 1:
+                    answered.append(
+                        Decision(
+                            resource: resource, authorized: false, error: EnhancedError(status: 403, code: "authorization_denied_by_session_invalidated", action: "authentication"))
+                    )
                 case 2: answered.append(MachineHarness.decision(resource, permitted: false))
                 default: answered.append(MachineHarness.decision(resource, permitted: true))
                 }

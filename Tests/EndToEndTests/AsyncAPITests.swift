@@ -8,7 +8,9 @@ import Testing
 /// else is delivered meanwhile; cancellation ends the wait at once (and backs out of an
 /// authentication waiting for a person); delegates keep receiving every callback.
 @Suite struct AsyncAPITests {
-    static func rig(_ wire: ScenarioRunner.Wire, platform: AccessEnablerConfiguration.Platform = .iOS, device: Bool = false, loginScreen: AccessEnablerConfiguration.LoginScreen? = .thisDevice) throws -> Rig {
+    static func rig(
+        _ wire: ScenarioRunner.Wire, platform: AccessEnablerConfiguration.Platform = .iOS, device: Bool = false, loginScreen: AccessEnablerConfiguration.LoginScreen? = .thisDevice
+    ) throws -> Rig {
         try Rig(wire) { scenario in
             scenario.platform = platform
             scenario.loginScreen = loginScreen

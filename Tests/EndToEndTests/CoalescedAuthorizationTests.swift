@@ -14,7 +14,11 @@ import Testing
 
     /// A rig where alice is signed in to NotBoarded, with the resource limit set.
     static func signedIn(_ wire: ScenarioRunner.Wire) async throws -> Rig {
-        let rig = try Rig(wire, configuration: { $0.preauthorizationBatchSize = limit }, scenario: { $0.platform = .tvOS; $0.loginScreen = .thisDevice })
+        let rig = try Rig(
+            wire, configuration: { $0.preauthorizationBatchSize = limit },
+            scenario: {
+                $0.platform = .tvOS; $0.loginScreen = .thisDevice
+            })
         #expect(try await rig.run(.setRequestor("REF30", serviceProviders: nil)) == ["setRequestorComplete(1)"])
         try await rig.logIn()
         return rig
@@ -68,9 +72,11 @@ import Testing
         let events = rig.accessEnabler.events
         let signatures = await Self.burst(rig) { ae in calls.forEach(ae.checkAuthorization) }
         #expect(rig.restCalls.filter { $0 == Self.authorize }.count == 2, "5 + 2 resources")
-        #expect(signatures == ["setRequestorComplete(1)"] + calls.flatMap { resource in
-            ["status(Z500,error)", "sendTrackingData(1,false,NotBoarded)", "tokenRequestFailed(\(resource),\(GENERIC_AUTHORIZATION_ERROR))"]
-        })
+        #expect(
+            signatures == ["setRequestorComplete(1)"]
+                + calls.flatMap { resource in
+                    ["status(Z500,error)", "sendTrackingData(1,false,NotBoarded)", "tokenRequestFailed(\(resource),\(GENERIC_AUTHORIZATION_ERROR))"]
+                })
         var statusResources: [String] = []
         var ended = 0
         for await event in events {
@@ -91,7 +97,8 @@ import Testing
             ae.checkAuthorization("channel3")
         }
         #expect(rig.restCalls.filter { $0 == Self.authorize }.count == 2, "the authorizations before and after the other call go apart")
-        #expect(signatures == ["setRequestorComplete(1)"] + Self.answer("news") + Self.answer("sports")
-            + ["sendTrackingData(0,true,NotBoarded)", authenticated] + Self.answer("channel3"))
+        #expect(
+            signatures == ["setRequestorComplete(1)"] + Self.answer("news") + Self.answer("sports")
+                + ["sendTrackingData(0,true,NotBoarded)", authenticated] + Self.answer("channel3"))
     }
 }

@@ -93,9 +93,10 @@ import Testing
             #expect(await harness.call { $0.setRequestor("REF30") } == ["setRequestorComplete(1)"])
             harness.sandboxes[0].inject(failure.fault, into: .createSession)
             #expect(await harness.call { $0.getAuthentication() } == [regularDialog])
-            #expect(await harness.call { $0.setSelectedProvider("NotBoarded") } == [
-                "sendTrackingData(2,NotBoarded)", "status(N500,error)", "sendTrackingData(0,false,)", "setAuthenticationStatus(0,\(GENERIC_AUTHENTICATION_ERROR))",
-            ], "\(failure)")
+            #expect(
+                await harness.call { $0.setSelectedProvider("NotBoarded") } == [
+                    "sendTrackingData(2,NotBoarded)", "status(N500,error)", "sendTrackingData(0,false,)", "setAuthenticationStatus(0,\(GENERIC_AUTHENTICATION_ERROR))",
+                ], "\(failure)")
             harness.sandboxes[0].clearFaults()
 
             // The profile call after the login fails the same way.
@@ -104,9 +105,10 @@ import Testing
             let url = try #require(harness.recorder.lastNavigationURL)
             let landing = try await harness.userAgent(for: url).login(startingAt: url, username: "alice", password: "alice123", redirectPrefix: "adobepass://ios.app")
             harness.sandboxes[0].inject(failure.fault, into: .profileForCode)
-            #expect(await harness.call { $0.handleExternalURL(landing) } == [
-                "status(N500,error)", "sendTrackingData(0,false,)", "setAuthenticationStatus(0,\(GENERIC_AUTHENTICATION_ERROR))",
-            ], "\(failure)")
+            #expect(
+                await harness.call { $0.handleExternalURL(landing) } == [
+                    "status(N500,error)", "sendTrackingData(0,false,)", "setAuthenticationStatus(0,\(GENERIC_AUTHENTICATION_ERROR))",
+                ], "\(failure)")
             #expect(await harness.call { $0.checkAuthentication() } == ["status(N000,info)", "sendTrackingData(0,false,)", notAuthenticated])
         }
     }
@@ -123,9 +125,10 @@ import Testing
             try await harness.logIn(mvpd: "NotBoarded", expectDialog: [regularDialog])
 
             sandbox.inject(failure.fault, into: .authorize)
-            #expect(await harness.call { $0.checkAuthorization("news") } == [
-                "status(Z500,error)", "sendTrackingData(1,false,NotBoarded)", "tokenRequestFailed(news,\(GENERIC_AUTHORIZATION_ERROR))",
-            ], "\(failure)")
+            #expect(
+                await harness.call { $0.checkAuthorization("news") } == [
+                    "status(Z500,error)", "sendTrackingData(1,false,NotBoarded)", "tokenRequestFailed(news,\(GENERIC_AUTHORIZATION_ERROR))",
+                ], "\(failure)")
             #expect(await harness.call { $0.checkAuthentication() } == ["sendTrackingData(0,true,NotBoarded)", authenticated], "\(failure)")
 
             sandbox.inject(failure.fault, into: .preauthorize)
@@ -148,9 +151,10 @@ import Testing
         #expect(await harness.call { $0.setRequestor("REF30") } == ["setRequestorComplete(1)"])
         try await harness.logIn(mvpd: "NotBoarded")
         harness.stopServing()
-        #expect(await harness.call { $0.checkAuthorization("news") } == [
-            "status(Z500,error)", "sendTrackingData(1,false,NotBoarded)", "tokenRequestFailed(news,\(GENERIC_AUTHORIZATION_ERROR))",
-        ])
+        #expect(
+            await harness.call { $0.checkAuthorization("news") } == [
+                "status(Z500,error)", "sendTrackingData(1,false,NotBoarded)", "tokenRequestFailed(news,\(GENERIC_AUTHORIZATION_ERROR))",
+            ])
         #expect(await harness.call { $0.checkPreauthorizedResources(["news"]) } == ["status(P100,error)", "preauthorizedResources()"])
         #expect(await harness.call { $0.checkAuthentication() } == ["sendTrackingData(0,true,NotBoarded)", authenticated])
         #expect(await harness.call { $0.setRequestor("REF30") } == ["status(CFG404,error)", "setRequestorComplete(0)"])
@@ -174,11 +178,12 @@ import Testing
             accessEnabler.logout()
         }
         let terminals = signatures.filter(isTerminal)
-        #expect(terminals == [
-            "setRequestorComplete(1)", authenticated, authenticated, "setToken(news)", "setToken(sports)",
-            "preauthorizedResources(news)", "selectedProvider(NotBoarded)", "setMetadataStatus(3,false,\"u-alice\")",
-            authenticated, notAuthenticated,
-        ])
+        #expect(
+            terminals == [
+                "setRequestorComplete(1)", authenticated, authenticated, "setToken(news)", "setToken(sports)",
+                "preauthorizedResources(news)", "selectedProvider(NotBoarded)", "setMetadataStatus(3,false,\"u-alice\")",
+                authenticated, notAuthenticated,
+            ])
     }
 
     @Test(arguments: bothWires)
@@ -198,7 +203,8 @@ import Testing
             accessEnabler.setRequestor("REF30")
             accessEnabler.checkAuthentication()
         }
-        #expect(signatures.filter(isTerminal) == ["tokenRequestFailed(news,\(GENERIC_AUTHORIZATION_ERROR))", "preauthorizedResources()", "setRequestorComplete(0)", notAuthenticated])
+        #expect(
+            signatures.filter(isTerminal) == ["tokenRequestFailed(news,\(GENERIC_AUTHORIZATION_ERROR))", "preauthorizedResources()", "setRequestorComplete(0)", notAuthenticated])
     }
 }
 
@@ -238,7 +244,10 @@ import Testing
         let unreachable = try #require(statuses.last)
         #expect(unreachable.enhancedError?.code == "network_received_error")
         #expect(unreachable.enhancedError?.status == 403)
-        #expect(collector.callbacks == ["status", "sendTrackingData", "tokenRequestFailed", "status", "sendTrackingData", "tokenRequestFailed", "sendTrackingData", "setAuthenticationStatus"])
+        #expect(
+            collector.callbacks == [
+                "status", "sendTrackingData", "tokenRequestFailed", "status", "sendTrackingData", "tokenRequestFailed", "sendTrackingData", "setAuthenticationStatus",
+            ])
         #expect(collector.callbacksOffQueue == 0)
     }
 

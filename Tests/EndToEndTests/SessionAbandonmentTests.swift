@@ -27,12 +27,13 @@ import Testing
             ae.setSelectedProvider("NotBoarded")
             ae.logout()
         }
-        #expect(signatures == [
-            // setSelectedProvider's own end: it had no answer yet.
-            "sendTrackingData(2,NotBoarded)", "status(N500,error)", notAuthenticated,
-            // logout's.
-            notAuthenticated,
-        ])
+        #expect(
+            signatures == [
+                // setSelectedProvider's own end: it had no answer yet.
+                "sendTrackingData(2,NotBoarded)", "status(N500,error)", notAuthenticated,
+                // logout's.
+                notAuthenticated,
+            ])
         #expect(rig.lines("status").first?["message"]?.stringValue?.contains("abandoned") == true)
         #expect(try await rig.run(.checkAuthentication).last == notAuthenticated)
     }
@@ -55,9 +56,10 @@ import Testing
             ae.setSelectedProvider("NotBoarded")
             ae.getAuthentication()
         }
-        #expect(signatures == [
-            "sendTrackingData(2,NotBoarded)", "status(N500,error)", "setAuthenticationStatus(0,\(GENERIC_AUTHENTICATION_ERROR))", regularDialog,
-        ])
+        #expect(
+            signatures == [
+                "sendTrackingData(2,NotBoarded)", "status(N500,error)", "setAuthenticationStatus(0,\(GENERIC_AUTHENTICATION_ERROR))", regularDialog,
+            ])
         // The new flow works: the next session answers at once.
         #expect(try await rig.run(.setSelectedProvider("NotBoarded")) == ["sendTrackingData(2,NotBoarded)", "navigateToUrl(authenticate)"])
     }

@@ -32,15 +32,18 @@ import Testing
 
     static func rig(_ wire: ScenarioRunner.Wire, world: SandboxWorld = .default, screen: AccessEnablerConfiguration.LoginScreen = .thisDevice) throws -> (Rig, SendTimes) {
         let box = NSLockedBox<SendTimes>()
-        let rig = try Rig(wire, configuration: { configuration in
-            let stamped = SendTimes(configuration.transport, clock: configuration.clock)
-            box.value = stamped
-            configuration.transport = stamped
-        }, scenario: { scenario in
-            scenario.platform = .tvOS
-            scenario.loginScreen = screen
-            scenario.world = world
-        })
+        let rig = try Rig(
+            wire,
+            configuration: { configuration in
+                let stamped = SendTimes(configuration.transport, clock: configuration.clock)
+                box.value = stamped
+                configuration.transport = stamped
+            },
+            scenario: { scenario in
+                scenario.platform = .tvOS
+                scenario.loginScreen = screen
+                scenario.world = world
+            })
         return (rig, try #require(box.value))
     }
 
@@ -66,10 +69,11 @@ import Testing
         #expect(try await rig.run(.setRequestor("REF30", serviceProviders: nil)) == ["setRequestorComplete(1)"])
         try await rig.logIn()
         rig.sandbox.inject(Self.throttled, into: .authorize)
-        #expect(try await rig.run(.checkAuthorization("news")) == [
-            // Z100 pairs with USER_NOT_AUTHORIZED_ERROR, throttling included.
-            "status(Z100,error)", "sendTrackingData(1,false,NotBoarded)", "tokenRequestFailed(news,\(USER_NOT_AUTHORIZED_ERROR))",
-        ])
+        #expect(
+            try await rig.run(.checkAuthorization("news")) == [
+                // Z100 pairs with USER_NOT_AUTHORIZED_ERROR, throttling included.
+                "status(Z100,error)", "sendTrackingData(1,false,NotBoarded)", "tokenRequestFailed(news,\(USER_NOT_AUTHORIZED_ERROR))",
+            ])
         #expect(try await rig.run(.checkAuthorization("news")).last == "setToken(news)")
         let sent = times.times(of: Self.authorize)
         try #require(sent.count == 2)

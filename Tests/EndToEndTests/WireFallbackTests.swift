@@ -205,7 +205,8 @@ import Testing
         #expect(notGranted == (400, "invalid_header_pfs_permission_access_not_granted", "none"))
 
         let unknownPartner = await code { () async throws(RESTClientError) in
-            _ = try await rig.client.partnerSession(serviceProvider: requestor, partner: "Roku", domainName: WireRig.domainName, redirectURL: WireRig.redirectURL, context: rig.partnerContext())
+            _ = try await rig.client.partnerSession(
+                serviceProvider: requestor, partner: "Roku", domainName: WireRig.domainName, redirectURL: WireRig.redirectURL, context: rig.partnerContext())
         }
         #expect(unknownPartner == (400, "invalid_parameter_partner", "none"))
 
@@ -230,9 +231,10 @@ import Testing
         // 401 (whose action is application-registration): a new token, the request once more.
         // The token endpoint still knows the client, so the registration (and every sign-in
         // made with it) stays.
-        #expect(rig.sandbox.requestLog.map { "\($0.method) \($0.path) \($0.status)" } == [
-            "GET /api/v2/REF30/configuration 401", "POST /o/client/token 201", "GET /api/v2/REF30/configuration 200",
-        ])
+        #expect(
+            rig.sandbox.requestLog.map { "\($0.method) \($0.path) \($0.status)" } == [
+                "GET /api/v2/REF30/configuration 401", "POST /o/client/token 201", "GET /api/v2/REF30/configuration 200",
+            ])
         #expect(rig.credentials.loadClientCredentials()?.clientID == firstClient)
     }
 

@@ -150,7 +150,7 @@ public enum StatusID: Sendable, Hashable, CustomStringConvertible, ExpressibleBy
         case .n000, .n003, .n004, .n005, .n011, .vsa203, .vsa403, .vsa404, .vsa503, .regcode, .reg200, .z011: .info
         case .n010, .n111, .z010, .cfg100, .reg404: .warning
         case .n130, .n500, .appl, .applError, .cfg400, .cfg404, .cfg429, .cfg5xx, .r400, .r401, .reg500,
-             .z100, .z120, .z130, .z169, .z500, .p100, .other:
+            .z100, .z120, .z130, .z169, .z500, .p100, .other:
             .error
         }
     }
@@ -160,6 +160,7 @@ public enum StatusID: Sendable, Hashable, CustomStringConvertible, ExpressibleBy
         lhs.description == rhs.description
     }
 
+    /// Hashes the spelling, which is what `==` compares.
     public func hash(into hasher: inout Hasher) {
         hasher.combine(description)
     }

@@ -331,8 +331,8 @@ public final class AccessEnabler: Sendable {
     /// Waits until every call made so far has run, its callbacks have been delivered and
     /// what it stored is on disk. Waiting for a person (a provider choice, a login page, a
     /// second-screen code) counts as idle; a throttling back-off does not, so with a manual
-    /// clock move the clock past the back-off. For test rigs and scenario runners; an
-    /// application never needs it.
+    /// clock, move the clock past the back-off (``ManualTimeSource/advance(by:)``). For test
+    /// rigs and scenario runners; an application never needs it.
     public func waitUntilIdle() async {
         while case .waitingForClock = await mailbox.activity.waitUntilQuiescent(clock: configuration.clock) {
             // Real time moves a wall clock past the back-off: look again shortly.
