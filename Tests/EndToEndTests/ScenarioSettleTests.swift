@@ -73,10 +73,11 @@ struct ScenarioStallTests {
         scenario.device.present = false
         let runner = ScenarioRunner(scenario: scenario, wire: wire)
         runner.settleTimeout = 0.5
+        runner.configure = { $0.requestTimeout = 60 }
         try runner.start()
         let storage = try #require(runner.storageDirectory)
-        // The configuration answers after 3 s: longer than the bound, shorter than the timeout.
-        runner.sandbox.inject(SandboxFault(latency: 3), into: .configuration)
+        // The configuration answers after 30 s: longer than the bound, shorter than the timeout.
+        runner.sandbox.inject(SandboxFault(latency: 30), into: .configuration)
         var stall: ScenarioStall?
         do {
             try await runner.step(.setRequestor("REF30", serviceProviders: nil))
@@ -92,9 +93,11 @@ struct ScenarioStallTests {
     @Test func runEndsWithTheStallAndRemovesTheScratch() async throws {
         var scenario = Scenario()
         scenario.device.present = false
-        scenario.steps = [.setRequestor("REF30", serviceProviders: nil), .fault(endpoint: "configuration", status: nil, malformedBody: false, dropConnection: false, latency: 3, count: 1), .setRequestor("REF30", serviceProviders: nil)]
+        scenario.steps = [.setRequestor("REF30", serviceProviders: nil), .fault(endpoint: "configuration", status: nil, malformedBody: false, dropConnection: false, latency: 30, count: 1), .setRequestor("REF30", serviceProviders: nil)]
         let runner = ScenarioRunner(scenario: scenario, wire: .inProcess)
-        runner.settleTimeout = 1
+        // Long enough for a healthy step on a loaded machine, far shorter than the fault.
+        runner.settleTimeout = SanitizerTiming.scaled(4)
+        runner.configure = { $0.requestTimeout = 60 }
         var stall: ScenarioStall?
         do {
             _ = try await runner.run()

@@ -10,12 +10,21 @@ extension EntitlementEngine {
             fail(requestor: StatusCatalog.status(.cfg400, message: "setRequestor needs a requestor id; an empty one was given."))
             return
         }
+        let security = TransportSecurityPolicy(allowsInsecureHTTP: configuration.allowsInsecureHTTP)
+        if let refusal = security.refusal(for: configuration.environment.baseURL, role: "The environment") {
+            fail(requestor: StatusCatalog.status(.cfg400, message: refusal))
+            return
+        }
         var clients: [RESTClient] = [primaryClient]
         if let serviceProviders, !serviceProviders.isEmpty {
             var parsed: [RESTClient] = []
             for text in serviceProviders {
                 guard let url = URL(string: text), let scheme = url.scheme, ["http", "https"].contains(scheme.lowercased()), url.host != nil else {
                     fail(requestor: StatusCatalog.status(.cfg404, message: "setRequestor was given a service provider URL that is not an http(s) URL: \(text)"))
+                    return
+                }
+                if let refusal = security.refusal(for: url, role: "The service provider URL") {
+                    fail(requestor: StatusCatalog.status(.cfg404, message: refusal))
                     return
                 }
                 parsed.append(clientForBaseURL(url))

@@ -112,6 +112,13 @@ public struct AccessEnablerConfiguration: Sendable {
     public var diagnostics: (@Sendable (Diagnostic) -> Void)?
     /// The `User-Agent` sent with every request.
     public var userAgent: String = "AccessEnabler-Linux/1.0"
+    /// Whether the SDK may talk plain `http://` to a host other than this machine. Default
+    /// `false`: a ``Environment/custom(_:)`` environment or a `serviceProviders` URL with
+    /// `http://` is refused at `setRequestor` (status CFG400 for the environment, CFG404 for
+    /// a service provider URL) unless its host is loopback (`127.0.0.0/8`, `::1`,
+    /// `localhost`). Set it only for a test rig on a trusted network: over plain HTTP the
+    /// client secret, access tokens and media tokens cross the network in clear.
+    public var allowsInsecureHTTP = false
 
     /// The sleeper the SDK uses: ``sleeper``, else the clock when it can wait, else real time.
     var effectiveSleeper: any Sleeper {

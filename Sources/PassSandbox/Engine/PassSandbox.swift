@@ -47,12 +47,14 @@ public final class PassSandbox: SandboxImmediateHandler, @unchecked Sendable {
     /// Creates a sandbox serving `world`.
     public init(world: SandboxWorld = .default, clock: SandboxClock = SandboxClock()) {
         self.clock = clock
-        engine = SandboxEngine(world: world, clock: clock, baseURL: URL(string: "http://sandbox.invalid")!)
+        engine = SandboxEngine(world: world, clock: clock, baseURL: URL(string: "http://sandbox.localhost")!)
         controls = HTTPLocked(Controls(throttle: SandboxThrottleGate(settings: world.throttle)))
     }
 
     /// Scheme, host and port of the absolute URLs the sandbox writes (authenticate redirect,
-    /// login page, logout page). The HTTP server sets it to `http://127.0.0.1:PORT`.
+    /// login page, logout page). The HTTP server sets it to `http://127.0.0.1:PORT`; in-process it is
+    /// `http://sandbox.localhost` (a name that always means this machine, so the SDK accepts
+    /// its plain HTTP).
     public var baseURLForLinks: URL {
         get { engineLock.withLock { engine.baseURL } }
         set { engineLock.withLock { engine.baseURL = newValue } }
