@@ -83,7 +83,8 @@ actor EntitlementEngine {
         baseURL: URL, softwareStatement: String, configuration: AccessEnablerConfiguration, credentials: any ClientCredentialsCache,
         throttleGate: ThrottleGate, serverClock: ServerClock
     ) -> RESTClient {
-        let reported: any HTTPTransport = configuration.diagnostics.map { DiagnosticTransport(inner: configuration.transport, report: $0) } ?? configuration.transport
+        let bounded = ResponseSizeLimit(inner: configuration.transport, limit: max(1, configuration.maximumResponseBodySize))
+        let reported: any HTTPTransport = configuration.diagnostics.map { DiagnosticTransport(inner: bounded, report: $0) } ?? bounded
         let transport = ServerDateTransport(inner: reported, clock: configuration.clock, serverClock: serverClock)
         return RESTClient(
             baseURL: baseURL, softwareStatement: softwareStatement, transport: transport,

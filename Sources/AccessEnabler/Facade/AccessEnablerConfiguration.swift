@@ -92,6 +92,12 @@ public struct AccessEnablerConfiguration: Sendable {
     public var domainName: String = "adobe.com"
     /// How long one REST call may take before it fails with a timeout, in seconds.
     public var requestTimeout: TimeInterval = 30
+    /// The most bytes of response body the SDK reads from Adobe Pass for one request.
+    /// Default 4 MiB, far above any documented answer (a configuration with hundreds of
+    /// MVPDs is tens of KiB). A longer body is not read past the limit and the call fails as
+    /// for an answer that is not the documented JSON: setRequestor with status CFG500, an
+    /// authentication with N500, an authorization with Z500.
+    public var maximumResponseBodySize = 4 * 1024 * 1024
     /// How long the partner framework may take to answer a question that involves the user
     /// (the permission prompt, the system picker, the MVPD login), in seconds. Past it the
     /// answer counts as a failed request (VSA503) and the regular flow takes over. Silent

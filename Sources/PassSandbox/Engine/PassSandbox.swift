@@ -123,7 +123,18 @@ public final class PassSandbox: SandboxImmediateHandler, @unchecked Sendable {
             let kept = response.body.prefix(response.body.count / 2)
             response = SandboxResponse(status: 200, headers: [("Content-Type", SandboxResponse.jsonContentType)], body: Array(kept) + Array("{\"garbled\":[".utf8))
         }
+        if let size = fault?.oversizedBody {
+            response = SandboxResponse(status: 200, headers: [("Content-Type", SandboxResponse.jsonContentType)], body: Self.padding(bytes: size))
+        }
         return response
+    }
+
+    /// A JSON object of exactly `bytes` bytes (at least its braces): `{"padding":"aaa…"}`.
+    private static func padding(bytes: Int) -> [UInt8] {
+        let open = Array(#"{"padding":""#.utf8), close = Array(#""}"#.utf8)
+        let fill = max(0, bytes - open.count - close.count)
+        guard fill > 0 || bytes >= open.count + close.count else { return Array("{}".utf8) }
+        return open + [UInt8](repeating: UInt8(ascii: "a"), count: fill) + close
     }
 
     /// Dates the answer by the sandbox clock and logs it.
