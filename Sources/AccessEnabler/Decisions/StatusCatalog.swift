@@ -68,6 +68,9 @@ enum StatusID: Sendable, Hashable, CustomStringConvertible {
     case z500
     /// Preauthorization failed.
     case p100
+    /// Stored tokens were discarded (a corrupt or tampered storage file, a store cleared by
+    /// the integrity check): the user is no longer authenticated with them.
+    case sec412
 
     /// The id as the legacy table writes it (`N000`, `APPL_ERROR`, `CFG503`, …).
     var description: String {
@@ -104,6 +107,7 @@ enum StatusID: Sendable, Hashable, CustomStringConvertible {
         case .z169: "Z169"
         case .z500: "Z500"
         case .p100: "P100"
+        case .sec412: "SEC412"
         }
     }
 
@@ -111,7 +115,7 @@ enum StatusID: Sendable, Hashable, CustomStringConvertible {
     var level: AdvancedStatus.Level {
         switch self {
         case .n000, .n003, .n004, .n005, .n011, .vsa203, .vsa403, .vsa404, .vsa503, .regcode, .z011: .info
-        case .n010, .n111, .z010, .cfg100: .warning
+        case .n010, .n111, .z010, .cfg100, .sec412: .warning
         case .n130, .n500, .appl, .applError, .cfg400, .cfg404, .cfg429, .cfg5xx, .r400, .r401, .reg500,
              .z100, .z120, .z130, .z169, .z500, .p100:
             .error

@@ -137,6 +137,8 @@ actor EntitlementEngine {
         switch event {
         case .command(let command, let call):
             currentCall = call
+            // Each call reads what other AccessEnablers over the same storage wrote since.
+            store.refreshIfChanged()
             await run(command)
         case .pickerPresented(let flow, let dialog):
             currentCall = flowOwners[flow]

@@ -80,7 +80,7 @@ public final class AccessEnabler: @unchecked Sendable {
         let store = TokenStore(
             directory: configuration.storageDirectory, softwareStatement: softwareStatement, integrityCheck: storageCheck,
             writeBehind: true, configuredDeviceIdentifier: configuration.deviceIdentifier,
-            onProblem: { problems.report($0) }, now: { clock.now.addingTimeInterval(serverClock.correction) })
+            onProblem: { problems.report($0) }, onDiscard: { problems.report($0) }, now: { clock.now.addingTimeInterval(serverClock.correction) })
         let mailbox = EngineMailbox(activity: ActivityTracker())
         let engine = EntitlementEngine(
             softwareStatement: softwareStatement, configuration: configuration, store: store, dispatcher: dispatcher,
@@ -151,6 +151,9 @@ public final class AccessEnabler: @unchecked Sendable {
         // engine would, with the same pure function.
         storageProblems.appMadeACall()
         guard mailbox.claimIfIdle() else { return submit(.checkAuthentication) }
+        // What another AccessEnabler over the same storage wrote since (one load from shared
+        // memory when nothing changed).
+        store.refreshIfChanged()
         switch quickAuthenticationCheck() {
         case .answered(let callbacks):
             mailbox.releaseClaim { delivered in dispatcher.dispatch(callbacks, then: delivered) }
