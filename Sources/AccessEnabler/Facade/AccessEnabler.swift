@@ -25,6 +25,8 @@ public final class AccessEnabler: @unchecked Sendable {
     let replies = ReplyRouter()
     /// Streams callbacks to ``events`` subscribers.
     let eventHub = EventHub()
+    /// Follows every call to its terminal callback, for test rigs.
+    let monitor = CallMonitor()
     /// The engine's requestor state, for the synchronous checkAuthentication.
     private let published = PublishedRequestorState()
     /// Tracking event fields, shared with the engine.
@@ -91,10 +93,11 @@ public final class AccessEnabler: @unchecked Sendable {
         self.mailbox = mailbox
         storageProblems = problems
         problems.connect(dispatcher, diagnostics: configuration.diagnostics)
-        let (replies, eventHub) = (replies, eventHub)
+        let (replies, eventHub, monitor) = (replies, eventHub, monitor)
         dispatcher.setObserver { call, owner in
             replies.deliver(call, for: owner)
             eventHub.publish(call)
+            monitor.delivered(call, for: owner)
         }
         Task { await engine.run() }
     }
@@ -109,9 +112,12 @@ public final class AccessEnabler: @unchecked Sendable {
         store.commitPendingWrites()
     }
 
-    /// Queues `command`; `call` identifies it when an async call waits for its reply.
+    /// Queues `command` as the call `call` (an async call waits for its reply under that
+    /// id), or as a new call: every call carries an id, and its callbacks carry it too.
     func submit(_ command: Command, call: CallID? = nil) {
         storageProblems.appMadeACall()
+        let call = call ?? replies.newCall()
+        monitor.callMade(call, command)
         mailbox.post(.command(command, call: call))
     }
 
@@ -151,14 +157,16 @@ public final class AccessEnabler: @unchecked Sendable {
         // engine would, with the same pure function.
         storageProblems.appMadeACall()
         guard mailbox.claimIfIdle() else { return submit(.checkAuthentication) }
+        let call = replies.newCall()
+        monitor.callMade(call, .checkAuthentication)
         // What another AccessEnabler over the same storage wrote since (one load from shared
         // memory when nothing changed).
         store.refreshIfChanged()
         switch quickAuthenticationCheck() {
         case .answered(let callbacks):
-            mailbox.releaseClaim { delivered in dispatcher.dispatch(callbacks, then: delivered) }
+            mailbox.releaseClaim { delivered in dispatcher.dispatch(callbacks, for: call, then: delivered) }
         case .askPartner(let inputs):
-            PartnerAuthenticationCheck(inputs, dispatcher: dispatcher, mailbox: mailbox).start()
+            PartnerAuthenticationCheck(inputs, call: call, dispatcher: dispatcher, mailbox: mailbox).start()
         }
     }
 
