@@ -32,7 +32,9 @@ final class RunningCommand: @unchecked Sendable {
     private var ending: Ending?
     private var openStreams = 2
 
-    init(_ executable: URL, _ arguments: [String]) throws {
+    /// Starts `executable` with `arguments`, in this process's environment with `environment`'s
+    /// variables added (or replaced).
+    init(_ executable: URL, _ arguments: [String], environment: [String: String] = [:]) throws {
         var outputPipe: [Int32] = [-1, -1]
         var errorPipe: [Int32] = [-1, -1]
         // Close-on-exec at once, so no other child started meanwhile keeps a write end open.
@@ -69,8 +71,12 @@ final class RunningCommand: @unchecked Sendable {
         let path = executable.path
         let argv: [UnsafeMutablePointer<CChar>?] = ([path] + arguments).map { strdup($0) } + [nil]
         defer { for pointer in argv { free(pointer) } }
+        var variables = ProcessInfo.processInfo.environment
+        variables.merge(environment) { $1 }
+        let envp: [UnsafeMutablePointer<CChar>?] = variables.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer { for pointer in envp { free(pointer) } }
         var child: pid_t = 0
-        let status = posix_spawn(&child, path, &actions, &attributes, argv, environ)
+        let status = posix_spawn(&child, path, &actions, &attributes, argv, envp)
         close(outputPipe[1])
         close(errorPipe[1])
         guard status == 0 else {
