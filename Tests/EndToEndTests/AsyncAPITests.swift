@@ -149,6 +149,33 @@ import Testing
         #expect(try await outcome == .authenticated)
     }
 
+    /// A call that ends the second-screen wait (setRequestor, logout) delivers the
+    /// `setAuthenticationStatus` that ends it under its own name; the awaited sign-in still
+    /// returns, with that outcome, instead of waiting for ever.
+    @Test(arguments: bothWires, ["setRequestor", "logout"])
+    func anAwaitedSecondScreenSignInEndedByAnotherCallReturns(wire: ScenarioRunner.Wire, ender: String) async throws {
+        let rig = try Self.rig(wire, platform: .tvOS, loginScreen: nil)
+        let ae = rig.accessEnabler
+        try await ae.configure(requestor: "REF30")
+        guard case .chooseProvider = try await ae.authenticate() else { Issue.record("expected the dialog"); return }
+        guard case .enterCodeOnSecondScreen = try await ae.selectProvider("NotBoarded") else { Issue.record("expected a code"); return }
+        let waiting = Task { () -> Bool in
+            do {
+                _ = try await ae.secondScreenSignIn()
+                return false
+            } catch is CancellationError {
+                return false
+            } catch {
+                // Not authenticated: the wait ended with the other call's status.
+                return true
+            }
+        }
+        ender == "logout" ? ae.logout() : ae.setRequestor("REF30")
+        let ended = await withinDeadline(seconds: SanitizerTiming.scaled(10)) { _ = await waiting.value }
+        #expect(ended, "the awaited sign-in returned after \(ender) ended the wait")
+        if ended { #expect(await waiting.value, "it failed with the wait's end") } else { waiting.cancel() }
+    }
+
     @Test(arguments: bothWires)
     func aCancelledCallEndsAtOnceAndTheNextCallIsAnsweredNormally(wire: ScenarioRunner.Wire) async throws {
         let rig = try Self.rig(wire)

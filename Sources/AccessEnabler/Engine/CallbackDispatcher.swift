@@ -9,6 +9,8 @@ final class CallbackDispatcher: @unchecked Sendable {
     private weak var statusDelegate: EntitlementStatus?
     /// Sees every callback after the delegates, with the call it belongs to (the async API).
     private var observer: (@Sendable (DelegateCall, CallID?) -> Void)?
+    /// Told, in order with the callbacks, when a call takes over a flow another call started.
+    private var takeoverObserver: (@Sendable (_ old: CallID, _ new: CallID) -> Void)?
 
     /// The app's diagnostics handler, if any.
     private let diagnostics: (@Sendable (Diagnostic) -> Void)?
@@ -33,6 +35,17 @@ final class CallbackDispatcher: @unchecked Sendable {
 
     /// Installs the observer that sees every callback after the delegates.
     func setObserver(_ observer: @escaping @Sendable (DelegateCall, CallID?) -> Void) { lock.withLock { self.observer = observer } }
+
+    /// Installs the observer told when a call takes over another call's flow.
+    func setTakeoverObserver(_ observer: @escaping @Sendable (_ old: CallID, _ new: CallID) -> Void) {
+        lock.withLock { takeoverObserver = observer }
+    }
+
+    /// Queues the news that `new` took over the flow `old` owned, behind every callback
+    /// queued before it: what `new` delivers afterwards ends what `old` waited for.
+    func dispatchTakeover(of old: CallID, by new: CallID) {
+        queue.async { [self] in lock.withLock { takeoverObserver }?(old, new) }
+    }
 
     /// Queues `call` for delivery after every call queued before it; `owner` is the facade
     /// call it belongs to.

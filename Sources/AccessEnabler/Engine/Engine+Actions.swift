@@ -4,8 +4,13 @@ extension EntitlementEngine {
     /// Carries out the state machine's actions, in order.
     func perform(_ actions: [AuthenticationStateMachine.Action]) async {
         for action in actions {
-            // A flow belongs to the last call that carried it on.
-            if let flow = action.flow, let currentCall { flowOwners[flow] = currentCall }
+            // A flow belongs to the last call that carried it on; the call it belonged to
+            // until now hears of it (an async call waiting on the flow then ends with the
+            // new owner's callbacks).
+            if let flow = action.flow, let currentCall {
+                if let previous = flowOwners[flow], previous != currentCall { dispatcher.dispatchTakeover(of: previous, by: currentCall) }
+                flowOwners[flow] = currentCall
+            }
             switch action {
             case .status(let status):
                 emitStatus(status)

@@ -52,6 +52,9 @@ final class ReplyRouter: @unchecked Sendable {
     private let lock = NSLock()
     private var counter: UInt64 = 0
     private var pending: [Key: Pending] = [:]
+    /// Per call, the calls whose open stage ends with its callbacks: another call took over
+    /// the flow they waited on (see ``takeOver(_:by:)``).
+    private var followers: [CallID: [CallID]] = [:]
 
     /// A new call id.
     func newCall() -> CallID {
@@ -109,32 +112,62 @@ final class ReplyRouter: @unchecked Sendable {
         waiter.map { $0.0.resume(returning: $0.1) }
     }
 
+    /// The flow `old` waited on was taken over by the call `new` (a setRequestor ending a
+    /// partner sign-in or a second-screen wait, a logout ending it, a new provider choice):
+    /// the callback that ends the flow now belongs to `new`, so whatever `old` still waits
+    /// for is ended by `new`'s callbacks instead — an async call never waits for a callback
+    /// that will come under another call's name.
+    func takeOver(_ old: CallID, by new: CallID) {
+        lock.withLock {
+            guard old != new else { return }
+            let moved = followers.removeValue(forKey: old) ?? []
+            let waits = pending.contains { $0.key.call == old && !$0.value.done }
+            let taken = (waits ? [old] : []) + moved
+            if !taken.isEmpty { followers[new, default: []].append(contentsOf: taken) }
+        }
+    }
+
     /// A callback was delivered for `owner`.
     func deliver(_ callback: DelegateCall, for call: CallID?) {
         guard let call else { return }
-        let resumed: (CheckedContinuation<Reply, Never>, Reply)? = lock.withLock {
-            // The open stage of the call: the highest one not done yet.
-            guard let owner = pending.keys.filter({ $0.call == call && pending[$0]?.done == false }).max(by: { $0.stage < $1.stage }),
-                  var entry = pending[owner]
-            else { return nil }
-            entry.reply.callbacks.append(callback)
-            switch entry.isTerminal(callback) {
-            case .more:
-                pending[owner] = entry
-                return nil
-            case .terminal:
-                break
-            case .handOver(let next):
-                pending[Key(call: call, stage: owner.stage + 1)] = Pending(isTerminal: next)
+        let resumed: [(CheckedContinuation<Reply, Never>, Reply)] = lock.withLock {
+            var resumed: [(CheckedContinuation<Reply, Never>, Reply)] = []
+            if let ready = feed(callback, to: call) { resumed.append(ready) }
+            guard let waiting = followers[call] else { return resumed }
+            var still: [CallID] = []
+            for follower in waiting {
+                if let ready = feed(callback, to: follower) { resumed.append(ready) }
+                if pending.contains(where: { $0.key.call == follower && !$0.value.done }) { still.append(follower) }
             }
-            entry.done = true
-            if let continuation = entry.continuation {
-                pending[owner] = nil
-                return (continuation, entry.reply)
-            }
+            followers[call] = still.isEmpty ? nil : still
+            return resumed
+        }
+        for (continuation, reply) in resumed { continuation.resume(returning: reply) }
+    }
+
+    /// Adds `callback` to the open stage of `call`; the waiter to resume when it ended the
+    /// stage and someone waits. Must be called with `lock` held.
+    private func feed(_ callback: DelegateCall, to call: CallID) -> (CheckedContinuation<Reply, Never>, Reply)? {
+        // The open stage of the call: the highest one not done yet.
+        guard let owner = pending.keys.filter({ $0.call == call && pending[$0]?.done == false }).max(by: { $0.stage < $1.stage }),
+              var entry = pending[owner]
+        else { return nil }
+        entry.reply.callbacks.append(callback)
+        switch entry.isTerminal(callback) {
+        case .more:
             pending[owner] = entry
             return nil
+        case .terminal:
+            break
+        case .handOver(let next):
+            pending[Key(call: call, stage: owner.stage + 1)] = Pending(isTerminal: next)
         }
-        resumed.map { $0.0.resume(returning: $0.1) }
+        entry.done = true
+        if let continuation = entry.continuation {
+            pending[owner] = nil
+            return (continuation, entry.reply)
+        }
+        pending[owner] = entry
+        return nil
     }
 }

@@ -99,6 +99,10 @@ public final class AccessEnabler: @unchecked Sendable {
             eventHub.publish(call)
             monitor.delivered(call, for: owner)
         }
+        dispatcher.setTakeoverObserver { old, new in
+            replies.takeOver(old, by: new)
+            monitor.flowTakenOver(old, by: new)
+        }
         Task { await engine.run() }
     }
 

@@ -17,8 +17,8 @@ import Foundation
 ///   and the state machine's rule holds: an authentication in the SDK's hands (a partner
 ///   sign-in, a code being polled, a login whose profile is being fetched) that a later call
 ///   abandons ends with that later call's `setAuthenticationStatus` — so an authentication
-///   call may end in nothing of its own when a later authentication call or setRequestor
-///   took its flow over; and a logout page still waiting for its redirect ends with one
+///   call may end in nothing of its own when the SDK says another call took its flow over
+///   (``CallMonitor``'s takeovers); and a logout page still waiting for its redirect ends with one
 ///   `setAuthenticationStatus(0, USER_NOT_AUTHENTICATED_ERROR)` delivered with the call that
 ///   abandoned it, ahead of that call's own.
 final class CallLedger: @unchecked Sendable {
@@ -53,9 +53,6 @@ final class CallLedger: @unchecked Sendable {
                 return false
             }
         }
-
-        /// Whether calls of this kind can take an open authentication flow over.
-        var takesFlowsOver: Bool { self == .authentication || self == .setRequestor }
     }
 
     private struct Entry {
@@ -95,6 +92,8 @@ final class CallLedger: @unchecked Sendable {
     /// Per AccessEnabler: the call that handed a registration code over and whose
     /// continuation is still to come.
     private var codeHandedOver: [Int: Key] = [:]
+    /// Calls whose flow another call took over, with that call.
+    private var takenOver: [Key: Key] = [:]
     /// The action under way, set by the run.
     private var currentAction = 0
     /// Every call and callback in order (`A1 #5 call getAuthentication`, `A1 #5 ← navigateToUrl`),
@@ -118,6 +117,12 @@ final class CallLedger: @unchecked Sendable {
             },
             callbacks: { [self] callback, owner in
                 lock.withLock { record(callback, owner: owner, instance: instance) }
+            },
+            takeovers: { [self] old, new in
+                lock.withLock {
+                    takenOver[Key(instance: instance, call: old)] = Key(instance: instance, call: new)
+                    events.append("A\(instance) #\(old.value) taken over by #\(new.value)")
+                }
             })
     }
 
@@ -198,13 +203,8 @@ final class CallLedger: @unchecked Sendable {
             if entry.handOvers.count > 1 || own > 1 || (entry.handOvers.count == 1 && own == 1 && !entry.handOvers[0].hasPrefix("status(REGCODE)")) {
                 return "ended more than once: hand-overs \(entry.handOvers), statuses \(entry.statuses)"
             }
-            guard entry.handOvers.isEmpty, own == 0, !abandoned else { return nil }
-            // Taken over: a later call that may end an abandoned authentication was made.
-            let takenOver = order.contains { other in
-                guard other.instance == key.instance, let later = entries[other] else { return false }
-                return later.sequence > entry.sequence && later.kind.takesFlowsOver
-            }
-            return takenOver ? nil : "never ended"
+            guard entry.handOvers.isEmpty, own == 0, !abandoned, takenOver[key] == nil else { return nil }
+            return "never ended"
         default:
             if entry.terminals.count > 1 { return "ended \(entry.terminals.count) times: \(entry.terminals)" }
             if entry.terminals.isEmpty, !abandoned { return "never ended" }
