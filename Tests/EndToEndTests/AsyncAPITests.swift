@@ -149,6 +149,26 @@ import Testing
         #expect(try await outcome == .authenticated)
     }
 
+    /// The same redirect handed over twice at once (a web view that reports it twice): the
+    /// second joins the profile fetch the first started, and both calls return.
+    @Test(arguments: bothWires)
+    func aRedirectHandedOverTwiceAtOnceEndsBothCalls(wire: ScenarioRunner.Wire) async throws {
+        let rig = try Self.rig(wire)
+        let ae = rig.accessEnabler
+        try await ae.configure(requestor: "REF30")
+        guard case .chooseProvider = try await ae.authenticate() else { Issue.record("expected the provider dialog"); return }
+        guard case .openLoginPage(let url, false) = try await ae.selectProvider("NotBoarded") else { Issue.record("expected the login page"); return }
+        let landing = try await Self.logIn(rig, at: url, wire: wire)
+        let outcomes = NSLockedBox<[AuthenticationStatus]>()
+        let ended = await withinDeadline(seconds: SanitizerTiming.scaled(10)) {
+            async let first = try? ae.handleRedirect(landing)
+            async let second = try? ae.handleRedirect(landing)
+            outcomes.value = [await first, await second].compactMap { $0 }
+        }
+        #expect(ended, "both calls returned")
+        #expect(outcomes.value?.map(\.isAuthenticated) == [true, true])
+    }
+
     /// A call that ends the second-screen wait (setRequestor, logout) delivers the
     /// `setAuthenticationStatus` that ends it under its own name; the awaited sign-in still
     /// returns, with that outcome, instead of waiting for ever.

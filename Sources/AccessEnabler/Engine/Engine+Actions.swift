@@ -4,13 +4,7 @@ extension EntitlementEngine {
     /// Carries out the state machine's actions, in order.
     func perform(_ actions: [AuthenticationStateMachine.Action]) async {
         for action in actions {
-            // A flow belongs to the last call that carried it on; the call it belonged to
-            // until now hears of it (an async call waiting on the flow then ends with the
-            // new owner's callbacks).
-            if let flow = action.flow, let currentCall {
-                if let previous = flowOwners[flow], previous != currentCall { dispatcher.dispatchTakeover(of: previous, by: currentCall) }
-                flowOwners[flow] = currentCall
-            }
+            if let flow = action.flow { carryOn(flow) }
             switch action {
             case .status(let status):
                 emitStatus(status)
@@ -75,6 +69,15 @@ extension EntitlementEngine {
                 await reportCurrentAuthentication()
             }
         }
+    }
+
+    /// A flow belongs to the last call that carried it on; the call it belonged to until
+    /// now hears of it, in order with the callbacks (an async call waiting on the flow then
+    /// ends with the new owner's callbacks).
+    func carryOn(_ flow: FlowID) {
+        guard let currentCall else { return }
+        if let previous = flowOwners[flow], previous != currentCall { dispatcher.dispatchTakeover(of: previous, by: currentCall) }
+        flowOwners[flow] = currentCall
     }
 
     // MARK: Child tasks

@@ -167,7 +167,11 @@ extension EntitlementEngine {
             await reportCurrentAuthentication()
             return
         }
-        await perform(machine.redirectReceived(now: now, pollInterval: configuration.secondScreenPollInterval))
+        let actions = machine.redirectReceived(now: now, pollInterval: configuration.secondScreenPollInterval)
+        // A redirect while the profile is already being fetched joins that fetch: this call
+        // carries the flow on, and the flow's one setAuthenticationStatus ends it.
+        if actions.isEmpty, let flow = machine.currentFlow { carryOn(flow) }
+        await perform(actions)
     }
 
     /// A poll answered: a profile, not yet, throttled, a passing failure, or a session the

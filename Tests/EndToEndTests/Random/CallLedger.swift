@@ -71,7 +71,9 @@ final class CallLedger: @unchecked Sendable {
         var handOvers: [String] = []
         /// `setAuthenticationStatus` delivered with an authentication call.
         var statuses: [String] = []
-        /// Of those, the ends of abandoned logout pages and the second-screen continuation.
+        /// Where in ``events`` the first of them came.
+        var firstStatusEvent: Int?
+        /// Of those, the second-screen continuation and a setRequestor's ends of flows.
         var notItsOwn = 0
     }
 
@@ -86,9 +88,8 @@ final class CallLedger: @unchecked Sendable {
     private var order: [Key] = []
     /// Terminal callbacks that belong to no call, or to a call never seen.
     private var strays: [String] = []
-    /// Per AccessEnabler: a logout page is open (its logout ended in `navigateToUrl` and no
-    /// `setAuthenticationStatus` has ended it yet).
-    private var logoutPageOpen: Set<Int> = []
+    /// Per AccessEnabler: where in ``events`` each logout handed a logout page over.
+    private var logoutPages: [Int: [Int]] = [:]
     /// Per AccessEnabler: the call that handed a registration code over and whose
     /// continuation is still to come.
     private var codeHandedOver: [Int: Key] = [:]
@@ -149,18 +150,16 @@ final class CallLedger: @unchecked Sendable {
                 if entry.kind.isTerminal(callback) { entry.terminals.append(text) }
                 return
             }
-            // The end of an abandoned logout page comes with the call that abandoned it.
-            let endsALogoutPage = logoutPageOpen.remove(instance) != nil
-            entry.statuses.append(text)
-            if endsALogoutPage, status == ACCESS_ENABLER_STATUS_ERROR, code == USER_NOT_AUTHENTICATED_ERROR {
-                entry.notItsOwn += 1
+            if entry.statuses.isEmpty, entry.handOvers.isEmpty, status == ACCESS_ENABLER_STATUS_ERROR, code == USER_NOT_AUTHENTICATED_ERROR {
+                entry.firstStatusEvent = events.count - 1
             }
+            entry.statuses.append(text)
             // A setRequestor ends the authentication it abandoned with this status; it is not its own end.
             if entry.kind == .setRequestor { entry.notItsOwn += 1 }
         case .displayProviderDialog, .navigateToUrl, .navigateToUrlUsingSVC:
             guard entry.kind == .authentication else { return }
             entry.handOvers.append(Self.describe(callback))
-            if entry.isLogout { logoutPageOpen.insert(instance) }
+            if entry.isLogout { logoutPages[instance, default: []].append(events.count - 1) }
         case .status(let status) where status.errorId == "REGCODE":
             guard entry.kind == .authentication else { return }
             entry.handOvers.append("status(REGCODE)")
@@ -199,11 +198,15 @@ final class CallLedger: @unchecked Sendable {
         case .setOptions:
             return entry.terminals.isEmpty ? nil : "ended in \(entry.terminals), which it never should"
         case .authentication:
-            let own = entry.statuses.count - entry.notItsOwn
-            if entry.handOvers.count > 1 || own > 1 || (entry.handOvers.count == 1 && own == 1 && !entry.handOvers[0].hasPrefix("status(REGCODE)")) {
+            var endings = entry.handOvers.count + entry.statuses.count - entry.notItsOwn
+            // The end of a logout page the call abandoned comes first, with the call.
+            if endings > 1, let first = entry.firstStatusEvent, logoutPages[key.instance, default: []].contains(where: { $0 < first }) {
+                endings -= 1
+            }
+            if entry.handOvers.count > 1 || endings > 1 {
                 return "ended more than once: hand-overs \(entry.handOvers), statuses \(entry.statuses)"
             }
-            guard entry.handOvers.isEmpty, own == 0, !abandoned, takenOver[key] == nil else { return nil }
+            guard entry.handOvers.isEmpty, entry.statuses.isEmpty, !abandoned, takenOver[key] == nil else { return nil }
             return "never ended"
         default:
             if entry.terminals.count > 1 { return "ended \(entry.terminals.count) times: \(entry.terminals)" }
