@@ -100,7 +100,7 @@ struct StorageProblemTests {
         store.setAccessToken(StoredAccessToken(value: "new", expiresAt: StorageScratch.start + 60))
         store.removeProfile(requestor: "REF30")
         let problems = reports.all
-        #expect(problems.count == 2)
+        try #require(problems.count == 2)
         #expect(problems.allSatisfy { $0.cause == .diskFull })
         #expect(problems.map(\.operation) == [.save, .delete])
         #expect(problems[0].message.hasPrefix("Could not save the access token (\(scratch.file(StorageLayout.accessTokenFile).path)): the disk is full. Free some space"))

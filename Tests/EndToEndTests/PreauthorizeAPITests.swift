@@ -19,7 +19,7 @@ import Testing
         #expect(line["result"] == .string("response"))
         #expect(line["status"] == nil)
         guard case .array(let resources)? = line["resources"] else { Issue.record("no resources"); return }
-        #expect(resources.count == 3)
+        try #require(resources.count == 3)
         #expect(resources[0] == .object(["id": .string("news"), "authorized": .bool(true)]))
         #expect(resources[1]["id"] == .string("premium"))
         #expect(resources[1]["authorized"] == .bool(false))
