@@ -8,7 +8,8 @@ import Testing
 ///
 /// The seeds are fixed here. To run others by hand:
 /// `ACCESSENABLER_RANDOM_SEEDS=1-500 ACCESSENABLER_RANDOM_ACTIONS=80 swift test --filter RandomRobustnessTests`
-/// (a list `3,17,40` works too); the seeds given then replace both lists below.
+/// (a list `3,17,40` works too); the seeds given then replace both lists below, and
+/// `ACCESSENABLER_RANDOM_REPORT=1` prints each run's call count and time.
 @Suite("Random robustness", .timeLimit(.minutes(5)))
 struct RandomRobustnessTests {
     static let manualSeeds: [UInt64] = RandomRunSeeds.fromEnvironment ?? Array(1...12)
@@ -26,7 +27,11 @@ struct RandomRobustnessTests {
 
     private static func check(_ settings: RandomRun.Settings) async throws {
         let run = try RandomRun(settings)
+        let started = Date()
         let problems = await run.run()
+        if RandomRunSeeds.report {
+            print("random run: \(run.label): \(run.callCount) calls in \(String(format: "%.2f", Date().timeIntervalSince(started))) s")
+        }
         #expect(problems.isEmpty, "\(problems.joined(separator: "\n"))")
         #expect(run.callCount > settings.actions / 2, "the run made calls")
     }
@@ -44,6 +49,9 @@ enum RandomRunSeeds {
         }
         return seeds.isEmpty ? nil : seeds
     }()
+
+    /// `ACCESSENABLER_RANDOM_REPORT=1`: print each run's calls and time.
+    static let report = ProcessInfo.processInfo.environment["ACCESSENABLER_RANDOM_REPORT"] != nil
 
     /// `ACCESSENABLER_RANDOM_ACTIONS`: actions per run.
     static let actions: Int? = ProcessInfo.processInfo.environment["ACCESSENABLER_RANDOM_ACTIONS"].flatMap(Int.init)
