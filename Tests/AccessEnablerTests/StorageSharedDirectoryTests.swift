@@ -41,6 +41,39 @@ struct StorageSharedDirectoryTests {
             onProblem: reports.onProblem, onDiscard: reports.onDiscard, now: { StorageScratch.start })
     }
 
+    @Test("A lock another holder never lets go delays a store by its patience, never hangs it")
+    func aStuckHolderOfTheLockDoesNotHangAStore() async throws {
+        let scratch = StorageScratch()
+        defer { scratch.remove() }
+        let first = open(scratch)
+        first.setAccessToken(StorageSamples.token)
+        first.flush()
+        // A stuck process: it holds the directory's lock and never lets go.
+        let lockPath = scratch.statementDirectory.appendingPathComponent(StorageDirectoryLock.fileName).path
+        let stuck = Foundation.open(lockPath, O_RDWR | O_CLOEXEC)
+        try #require(stuck >= 0)
+        defer { close(stuck) }
+        try #require(flock(stuck, LOCK_EX | LOCK_NB) == 0)
+        let opened = DispatchSemaphore(value: 0)
+        let token = NSLockedValue<StoredAccessToken?>(nil)
+        Thread.detachNewThread {
+            let second = open(scratch)
+            token.withLock { $0 = second.accessToken }
+            opened.signal()
+        }
+        let bound = StorageDirectoryLock.patience + 30
+        let waited = await offThePoolWait(opened, seconds: bound)
+        #expect(waited, "a store opening behind a stuck lock holder returned within \(bound) s")
+        #expect(token.withLock { $0 } == StorageSamples.token, "it read the directory without the lock")
+    }
+
+    /// Waits up to `seconds` for `semaphore` on a thread of its own.
+    private func offThePoolWait(_ semaphore: DispatchSemaphore, seconds: TimeInterval) async -> Bool {
+        let result = NSLockedValue(false)
+        await offThePool { result.withLock { $0 = semaphore.wait(timeout: .now() + seconds) == .success } }
+        return result.withLock { $0 }
+    }
+
     @Test("Stores opening a new directory at the same moment share one device identity")
     func racingFirstOpensShareOneIdentity() async throws {
         for _ in 0..<3 {
@@ -205,10 +238,15 @@ struct StorageDiscardReportTests {
         try scratch.overwrite(scratch.requestorFile("REF30"), with: "not json")
         let (store, discards) = reopen(scratch, .INTEGRITY_CHECK_NONE)
         #expect(store.profile(requestor: "REF30") == nil)
-        #expect(discards == [StorageDiscard(
-            scope: .file, path: scratch.requestorFile("REF30").path, subject: "a requestor's sign-in, media tokens and preauthorizations",
-            reason: StorageFileProblem.notJSON.description)])
-        #expect(discards.first?.message.hasPrefix("Discarded a requestor's sign-in, media tokens and preauthorizations (\(scratch.requestorFile("REF30").path)): not a JSON object") == true)
+        #expect(
+            discards == [
+                StorageDiscard(
+                    scope: .file, path: scratch.requestorFile("REF30").path, subject: "a requestor's sign-in, media tokens and preauthorizations",
+                    reason: StorageFileProblem.notJSON.description)
+            ])
+        #expect(
+            discards.first?.message.hasPrefix("Discarded a requestor's sign-in, media tokens and preauthorizations (\(scratch.requestorFile("REF30").path)): not a JSON object")
+                == true)
     }
 
     @Test func aCorruptFileUnderALLClearsTheStoreAndSaysWhy() throws {

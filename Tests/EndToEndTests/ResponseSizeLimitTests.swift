@@ -26,9 +26,10 @@ import Testing
         #expect(try await rig.run(.setRequestor("REF30", serviceProviders: nil)) == ["setRequestorComplete(1)"])
         try await rig.logIn()
         rig.sandbox.inject(SandboxFault(oversizedBody: (64 << 10) + 1, remaining: 1), into: .authorize)
-        #expect(try await rig.run(.checkAuthorization("news")) == [
-            "status(Z500,error)", "sendTrackingData(1,false,NotBoarded)", "tokenRequestFailed(news,\(GENERIC_AUTHORIZATION_ERROR))",
-        ])
+        #expect(
+            try await rig.run(.checkAuthorization("news")) == [
+                "status(Z500,error)", "sendTrackingData(1,false,NotBoarded)", "tokenRequestFailed(news,\(GENERIC_AUTHORIZATION_ERROR))",
+            ])
         #expect(rig.lines("status").first?["message"]?.stringValue?.contains("larger than 64 KiB") == true)
         #expect(try await rig.run(.checkAuthorization("news")).last == "setToken(news)")
     }

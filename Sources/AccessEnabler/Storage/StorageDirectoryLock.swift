@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -66,14 +67,36 @@ final class StorageDirectoryLock: @unchecked Sendable {
         return (after &- 1, after)
     }
 
+    /// How long a store waits for another holder of the lock (seconds of real time). A
+    /// holder keeps it for a batch's renames or a reload — milliseconds — so a longer hold
+    /// means a process that is stuck: past this bound the store goes on without the lock
+    /// rather than hang its caller (an app's call, or `AccessEnabler`'s initialiser).
+    static let patience: TimeInterval = 5
+
     /// Runs `body` holding the lock exclusively, against every other holder in this and
-    /// other processes. When the file cannot be opened the body runs unlocked (the store
-    /// keeps working; only the coordination is lost).
+    /// other processes. When the file cannot be opened, or another holder keeps the lock
+    /// longer than ``patience``, the body runs unlocked (the store keeps working; only the
+    /// coordination is lost).
     func withExclusiveLock<T>(_ body: () throws -> T) rethrows -> T {
         let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else { return try body() }
         defer { close(descriptor) }
-        while flock(descriptor, LOCK_EX) != 0 && errno == EINTR {}
+        Self.lock(descriptor, giveUpAfter: Self.patience)
         return try body()
+    }
+
+    /// Takes `flock(LOCK_EX)` on `descriptor`, waiting at most `patience` seconds for
+    /// another holder; `false` when it was not taken.
+    @discardableResult
+    static func lock(_ descriptor: Int32, giveUpAfter patience: TimeInterval) -> Bool {
+        let giveUp = DispatchTime.now().uptimeNanoseconds + UInt64(patience * 1_000_000_000)
+        var pause: useconds_t = 200
+        while true {
+            if flock(descriptor, LOCK_EX | LOCK_NB) == 0 { return true }
+            guard errno == EWOULDBLOCK || errno == EINTR else { return false }
+            if DispatchTime.now().uptimeNanoseconds >= giveUp { return false }
+            usleep(pause)
+            pause = min(pause * 2, 20_000)
+        }
     }
 }

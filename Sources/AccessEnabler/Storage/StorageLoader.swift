@@ -128,9 +128,10 @@ struct StorageLoader {
                     integrityFailures.append("\(name): \(error)")
                 } else {
                     notes.append(discard(name, because: error, failures: &writeFailures))
-                    discards.append(StorageDiscard(
-                        scope: .file, path: directory.appendingPathComponent(name).path, subject: StorageDiscard.subject(ofFile: name),
-                        reason: error.description))
+                    discards.append(
+                        StorageDiscard(
+                            scope: .file, path: directory.appendingPathComponent(name).path, subject: StorageDiscard.subject(ofFile: name),
+                            reason: error.description))
                     changed = true
                 }
             }
@@ -230,9 +231,10 @@ struct StorageLoader {
             return identity
         } catch {
             notes.append(discard(StorageLayout.identityFile, because: error, failures: &writeFailures) + "; created a new device identifier")
-            discards.append(StorageDiscard(
-                scope: .file, path: file.path, subject: StorageDiscard.subject(ofFile: StorageLayout.identityFile),
-                reason: "\(error); a new device identifier was created"))
+            discards.append(
+                StorageDiscard(
+                    scope: .file, path: file.path, subject: StorageDiscard.subject(ofFile: StorageLayout.identityFile),
+                    reason: "\(error); a new device identifier was created"))
             isNew = true
             return StoredIdentity.generate()
         }

@@ -507,9 +507,10 @@ final class TokenStore: @unchecked Sendable {
                         // Not usable here (another store's damage, or an identity this one
                         // does not share): what this store held of it goes, the file stays.
                         apply(.absent, fileName: name)
-                        discards.append(StorageDiscard(
-                            scope: .file, path: statementDirectory.appendingPathComponent(name).path,
-                            subject: StorageDiscard.subject(ofFile: name), reason: reason.description))
+                        discards.append(
+                            StorageDiscard(
+                                scope: .file, path: statementDirectory.appendingPathComponent(name).path,
+                                subject: StorageDiscard.subject(ofFile: name), reason: reason.description))
                     }
                     signatures[name] = changed[name]
                 }
@@ -582,9 +583,10 @@ final class TokenStore: @unchecked Sendable {
         guard isPersistent else { return }
         let url = fileURL(file)
         let protection = protection ?? self.protection
-        let content: StorageBatch.Change.Content = value.map { value in
-            .write { try StorageEnvelope.encode(value, kind: kind, protection: protection) }
-        } ?? .delete
+        let content: StorageBatch.Change.Content =
+            value.map { value in
+                .write { try StorageEnvelope.encode(value, kind: kind, protection: protection) }
+            } ?? .delete
         let entry = (change: change, file: StorageBatch.Change(file: url, subject: subject, content: content))
         stateLock.withLock { outstanding[file] = max(outstanding[file] ?? 0, change) }
         guard writeBehind else {
