@@ -37,6 +37,7 @@ struct RESTOperationWireTests {
         #expect(configuration.requestor.name == "Example Sports")
         #expect(configuration.requestor.domains == [.init(name: "example.com", mvpdInitiated: false)])
         #expect(configuration.mvpds.map(\.id) == ["CableCo", "TempPass_X", "ProxyCo"])
+        try #require(configuration.mvpds.count == 3)
         let cable = configuration.mvpds[0]
         #expect(cable.displayName == "Cable Co")
         #expect(cable.logoUrl == "https://logos.example/cable.png")
@@ -195,6 +196,7 @@ struct RESTOperationWireTests {
         #expect(request.header("AP-Partner-Framework-Status") == status.headerValue)
 
         #expect(profiles.map(\.mvpd) == ["CableCo", "TempPass_X"])
+        try #require(profiles.count == 2)
         let regular = profiles[0]
         #expect(regular.type == "regular" && regular.issuer == "CableCo")
         #expect(regular.notBefore == Date(timeIntervalSince1970: 1_767_225_600))
@@ -386,6 +388,7 @@ struct RESTOperationWireTests {
         #expect(request.header("Content-Type") == "application/json")
         expectCommonHeaders(request, deviceHeaders: true)
         #expect(decisions.map(\.authorized) == [true, false])
+        try #require(decisions.count == 2)
         #expect(decisions[1].error?.code == "preauthorization_denied_by_mvpd")
         #expect(decisions[1].source == .degradation)
     }
@@ -413,6 +416,7 @@ struct RESTOperationWireTests {
         #expect(request.header("AP-Partner-Framework-Status") == nil)
         #expect(request.header("AP-Visitor-Identifier") == "ecid-5")
         #expect(actions.map(\.mvpd) == ["Apple-Co", "CableCo", "DishLike"])
+        try #require(actions.count == 3)
         #expect(actions[0] == LogoutAction(mvpd: "Apple-Co", actionName: .partnerLogout, actionType: .partnerInteractive))
         #expect(actions[1].url == "https://pass.example.test/adobe-services/logout?mso_id=CableCo&redirect_url=x")
         #expect(actions[2].actionName == .complete && actions[2].url == nil)

@@ -11,11 +11,11 @@ import Glibc
 /// answers, a closed port, a redirect, a truncated body and a plain answer.
 @Suite("URLSession transport", .timeLimit(.minutes(1)))
 struct RESTURLSessionTransportTests {
-    private func send(_ url: URL, timeout: TimeInterval = 5, body: Data? = nil) async -> Result<HTTPResponseMessage, TransportFailure> {
+    private func send(_ url: URL, timeout: TimeInterval = 5, body: Data? = nil, limit: Int? = nil) async -> Result<HTTPResponseMessage, TransportFailure> {
         let transport = URLSessionTransport()
         let request = HTTPRequestMessage(
             method: body == nil ? "GET" : "POST", url: url,
-            headers: [("Accept", "application/json"), ("X-Test", "one")], body: body)
+            headers: [("Accept", "application/json"), ("X-Test", "one")], body: body, maximumResponseBodySize: limit)
         do {
             return .success(try await transport.send(request, timeout: timeout))
         } catch {
@@ -61,6 +61,43 @@ struct RESTURLSessionTransportTests {
             Issue.record("expected connectionLost, got \(result)")
             return
         }
+    }
+
+    /// 64 MiB offered: far more than the socket buffers between the two ends can hold
+    /// (about 10 MiB on loopback), so a client that read it all would let the server write
+    /// it all, and one that stopped lets it write little more than those buffers.
+    private static let huge = 64 << 20
+
+    @Test func aBodyGrowingPastTheLimitIsNotReadPastIt() async throws {
+        let listener = try RawListener()
+        // No Content-Length: the body runs until the server closes.
+        listener.streamOnce(head: "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nConnection: close\r\n\r\n", bodyBytes: Self.huge)
+        let result = await send(URL(string: "http://127.0.0.1:\(listener.port)/api/v2/SPX/configuration")!, limit: 256 << 10)
+        guard case .failure(.responseTooLarge(let limit)) = result else {
+            Issue.record("expected responseTooLarge, got \(result)")
+            return
+        }
+        #expect(limit == 256 << 10)
+        let sent = listener.bodyBytesSent()
+        #expect(sent < Self.huge / 4, "the transport stopped reading: the server could write only \(sent) bytes")
+    }
+
+    @Test func aContentLengthOverTheLimitIsRefusedBeforeTheBody() async throws {
+        let listener = try RawListener()
+        listener.streamOnce(head: "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: \(Self.huge)\r\n\r\n", bodyBytes: Self.huge)
+        let result = await send(URL(string: "http://127.0.0.1:\(listener.port)/api/v2/SPX/configuration")!, limit: 1 << 20)
+        guard case .failure(.responseTooLarge(1 << 20)) = result else {
+            Issue.record("expected responseTooLarge, got \(result)")
+            return
+        }
+        #expect(listener.bodyBytesSent() < Self.huge / 4)
+    }
+
+    @Test func aBodyAtTheLimitIsRead() async throws {
+        let listener = try RawListener()
+        listener.streamOnce(head: "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 300000\r\n\r\n", bodyBytes: 300_000)
+        let response = try await send(URL(string: "http://127.0.0.1:\(listener.port)/api/v2/SPX/configuration")!, limit: 300_000).get()
+        #expect(response.body.count == 300_000)
     }
 
     @Test func plainAnswerCarriesStatusHeadersAndBody() async throws {
@@ -167,6 +204,53 @@ private final class RawListener: @unchecked Sendable {
             _ = bytes.withUnsafeBytes { send(connection, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
             shutdown(connection, Int32(SHUT_RDWR))
         }
+    }
+
+    /// Accepts one connection, reads the request, writes `head` and then up to `bodyBytes`
+    /// bytes of body in 64 KiB pieces, half a millisecond apart (about 128 MB/s, a fast
+    /// network rather than a memory copy), until the client stops reading (a write fails),
+    /// and closes. ``bodyBytesSent()`` then says how much of the body went out.
+    func streamOnce(head: String, bodyBytes: Int) {
+        serving = true
+        let listenFD = socketFD
+        Thread.detachNewThread { [self] in
+            defer { done.signal() }
+            var poller = pollfd(fd: listenFD, events: Int16(POLLIN), revents: 0)
+            guard poll(&poller, 1, 5000) > 0 else { return }
+            let connection = accept(listenFD, nil, nil)
+            guard connection >= 0 else { return }
+            defer { close(connection) }
+            var timeout = timeval(tv_sec: 5, tv_usec: 0)
+            setsockopt(connection, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+            setsockopt(connection, SOL_SOCKET, SO_SNDTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+            var received = Data()
+            var buffer = [UInt8](repeating: 0, count: 4096)
+            while !Self.isComplete(received) {
+                let count = recv(connection, &buffer, buffer.count, 0)
+                if count <= 0 { break }
+                received.append(contentsOf: buffer[0..<count])
+            }
+            let headBytes = Array(head.utf8)
+            _ = headBytes.withUnsafeBytes { send(connection, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            let piece = [UInt8](repeating: UInt8(ascii: "a"), count: 64 * 1024)
+            var sent = 0
+            while sent < bodyBytes {
+                let count = piece.withUnsafeBytes { send(connection, $0.baseAddress, min($0.count, bodyBytes - sent), Int32(MSG_NOSIGNAL)) }
+                if count <= 0 { break }
+                sent += count
+                usleep(500)
+            }
+            lock.withLock { streamed = sent }
+            shutdown(connection, Int32(SHUT_RDWR))
+        }
+    }
+
+    private var streamed = 0
+
+    /// How many body bytes ``streamOnce(head:bodyBytes:)`` wrote before the client stopped reading.
+    func bodyBytesSent() -> Int {
+        if serving { _ = done.wait(timeout: .now() + 10); done.signal() }
+        return lock.withLock { streamed }
     }
 
     /// The request bytes received by ``answerOnce(_:)``.

@@ -50,17 +50,19 @@ struct StorageBatchTests {
             writeBehind: true, system: system, now: { StorageScratch.start })
     }
 
-    @Test("Opening writes nothing: the directory and the new device identifier come with the first batch")
-    func directoryCreatedWithTheFirstBatch() {
+    @Test("Opening creates the directory and the device identity at once; the first batch makes the identity durable with the rest")
+    func identityCreatedAtOpenAndMadeDurableWithTheFirstBatch() throws {
         let scratch = StorageScratch()
         defer { scratch.remove() }
         let store = openBehind(scratch)
-        #expect(!FileManager.default.fileExists(atPath: scratch.root.path))
-        #expect(store.hasQueuedWrites, "the new device identifier waits")
+        // Any store opening the directory from now on (in this process or another) reads this identity.
+        #expect(scratch.fileNames() == [StorageLayout.identityFile])
+        #expect(scratch.open().deviceIdentifier == store.deviceIdentifier)
+        #expect(store.hasQueuedWrites, "the identity's durable write waits for the first batch")
         store.holdWrites()
         StorageSamples.fill(store)
         store.releaseWrites()
-        #expect(!FileManager.default.fileExists(atPath: scratch.root.path), "nothing is written before the batch is committed")
+        #expect(scratch.fileNames() == [StorageLayout.identityFile], "nothing else is written before the batch is committed")
         store.commitPendingWrites()
         store.flush()
         #expect(!store.hasQueuedWrites)
@@ -88,10 +90,11 @@ struct StorageBatchTests {
         store.releaseWrites()
         store.commitPendingWrites()
         store.flush()
-        // Identity, client, access token (its last value), requestor record (profile and media token).
-        #expect(steps["writeTemporary"] == 4)
+        // At open, the new identity (not yet durable); then the batch: identity, client, access
+        // token (its last value), requestor record (profile and media token).
+        #expect(steps["writeTemporary"] == 1 + 4)
         #expect(steps["syncFiles"] == 1, "one call makes the batch durable")
-        #expect(steps["replace"] == 4)
+        #expect(steps["replace"] == 1 + 4)
         #expect(steps["syncDirectory"] == 1)
         #expect(steps["ensureDirectory"] == 1)
         #expect(scratch.open().accessToken == StorageSamples.token)
@@ -117,8 +120,9 @@ struct StorageBatchTests {
         #expect(scratch.open().accessToken == StorageSamples.token)
     }
 
-    /// `count` stores writing behind, their steps in `log`; the first store's first write
-    /// says it has begun (`gate.entered`), then waits until `gate.mayGoOn`.
+    /// `count` stores writing behind, their steps in `log`; the first store's first batch,
+    /// once its files are written, says it has begun (`gate.entered`), then waits until
+    /// `gate.mayGoOn` before making them durable.
     private func storesWithTheFirstDiskBlocked(
         _ count: Int, log: StepLog
     ) -> (scratches: [StorageScratch], stores: [TokenStore], gate: (entered: DispatchSemaphore, mayGoOn: DispatchSemaphore)) {
@@ -135,6 +139,8 @@ struct StorageBatchTests {
         let log = StepLog()
         let (scratches, stores, gate) = storesWithTheFirstDiskBlocked(6, log: log)
         defer { scratches.forEach { $0.remove() } }
+        // Each opening wrote its new identity (not yet durably): only the batches count here.
+        log.reset()
         for (index, store) in stores.enumerated() {
             store.holdWrites()
             store.setAccessToken(StorageSamples.token)
@@ -181,12 +187,20 @@ struct StorageBatchTests {
 
         var steps: [(tag: Int, step: String)] { lock.withLock { entries } }
 
-        /// `gate`: the first write says it has begun, then waits until it may go on.
+        /// Forgets the steps so far (the stores' openings).
+        func reset() { lock.withLock { entries.removeAll() } }
+
+        /// `gate`: the first batch, its files written, says it has begun, then waits until
+        /// it may make them durable.
         func system(tag: Int, blockingFirstWrite gate: (entered: DispatchSemaphore, mayGoOn: DispatchSemaphore)?) -> StorageSystem {
             var system = StorageSystem.posix
             let posix = StorageSystem.posix
             let blocked = NSLockedValue(gate.map { [$0.entered, $0.mayGoOn] } ?? [])
             system.writeTemporary = { [self] (data, url) throws(StorageIOError) in
+                lock.withLock { entries.append((tag, "writeTemporary")) }
+                return try posix.writeTemporary(data, url)
+            }
+            system.syncFiles = { [self] (urls) throws(StorageIOError) in
                 let pending = blocked.withLock { semaphores in
                     defer { semaphores = [] }
                     return semaphores
@@ -195,10 +209,6 @@ struct StorageBatchTests {
                     pending[0].signal()
                     pending[1].wait()
                 }
-                lock.withLock { entries.append((tag, "writeTemporary")) }
-                return try posix.writeTemporary(data, url)
-            }
-            system.syncFiles = { [self] (urls) throws(StorageIOError) in
                 lock.withLock { entries.append((tag, "syncFiles")) }
                 try posix.syncFiles(urls)
             }
@@ -252,6 +262,12 @@ struct StorageBatchTests {
         store.releaseWrites()
         store.commitPendingWrites()
         store.flush()
+        // The process that "crashed" is gone: its temporary files now name a writer that no
+        // longer exists (this test process, which played it, lives on).
+        for name in try FileManager.default.contentsOfDirectory(atPath: scratch.statementDirectory.path) where StorageLayout.isTemporaryFile(name) {
+            let orphan = name.replacingOccurrences(of: ".\(getpid()).", with: ".\(Int32.max).")
+            try FileManager.default.moveItem(at: scratch.file(name), to: scratch.file(orphan))
+        }
 
         let relaunched = scratch.open(.INTEGRITY_CHECK_ALL)
         #expect(relaunched.lastError == nil, "\(relaunched.lastError ?? "")")

@@ -43,7 +43,7 @@ struct StorageIntegrityTests {
         #expect(StorageSamples.isFilled(checked))
         #expect(checked.lastError == nil)
         #expect(checked.deviceIdentifier == deviceIdentifier)
-        #expect(!scratch.fileNames().contains(StorageLayout.probeFile))
+        #expect(!scratch.fileNames().contains(StorageLayout.probeFile(writer: getpid())))
     }
 
     @Test("ALL accepts a file whose values are intact but whose whitespace changed")

@@ -28,8 +28,11 @@ struct StorageScratch {
 
     func requestorFile(_ requestor: String) -> URL { file(StorageLayout.requestorFile(requestor)) }
 
+    /// The store's files, without its lock file (``StorageDirectoryLock/fileName``, present
+    /// in every store directory).
     func fileNames() -> [String] {
-        ((try? FileManager.default.contentsOfDirectory(atPath: statementDirectory.path)) ?? []).sorted()
+        ((try? FileManager.default.contentsOfDirectory(atPath: statementDirectory.path)) ?? [])
+            .filter { $0 != StorageDirectoryLock.fileName }.sorted()
     }
 
     func text(of url: URL) throws -> String { try String(decoding: Data(contentsOf: url), as: UTF8.self) }

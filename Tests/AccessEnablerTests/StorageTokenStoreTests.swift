@@ -94,16 +94,40 @@ struct StorageTokenStoreTests {
         #expect((object?["integrity"] as? String)?.count == 64)
     }
 
-    @Test("A temporary file left by an interrupted write is removed at launch")
+    @Test("A temporary file whose writer is gone is removed at launch; one whose writer lives stays")
     func leftoverTemporaryFile() throws {
         let scratch = StorageScratch()
         defer { scratch.remove() }
         StorageSamples.fill(scratch.open())
-        let leftover = scratch.file(".access-token.json.0123456789ab.tmp")
-        try scratch.overwrite(leftover, with: "{\"formatVers")
+        // No process has this id (above any pid_max): its writer is gone.
+        let orphan = scratch.file(StorageLayout.temporaryFileName(for: StorageLayout.accessTokenFile, writer: Int32.max, token: "0123456789ab"))
+        try scratch.overwrite(orphan, with: "{\"formatVers")
+        // This process is alive: a write it has in progress (another store's) stays.
+        let inProgress = scratch.file(StorageLayout.temporaryFileName(for: StorageLayout.clientCredentialsFile, writer: getpid(), token: "ba9876543210"))
+        try scratch.overwrite(inProgress, with: "{\"formatVers")
+        // An older build's name says no writer: removed only once no write can still be under way.
+        let unnamedRecent = scratch.file(".access-token.json.00112233aabb.tmp")
+        let unnamedOld = scratch.file(".access-token.json.ffeeddccbbaa.tmp")
+        try scratch.overwrite(unnamedRecent, with: "{")
+        try scratch.overwrite(unnamedOld, with: "{")
+        var old = [timeval(tv_sec: time(nil) - 3600, tv_usec: 0), timeval(tv_sec: time(nil) - 3600, tv_usec: 0)]
+        #expect(utimes(unnamedOld.path, &old) == 0)
         let relaunched = scratch.open()
-        #expect(!FileManager.default.fileExists(atPath: leftover.path))
+        #expect(!FileManager.default.fileExists(atPath: orphan.path))
+        #expect(FileManager.default.fileExists(atPath: inProgress.path))
+        #expect(FileManager.default.fileExists(atPath: unnamedRecent.path))
+        #expect(!FileManager.default.fileExists(atPath: unnamedOld.path))
         #expect(StorageSamples.isFilled(relaunched))
+    }
+
+    @Test("A temporary file's name carries its writer")
+    func temporaryFileNames() {
+        let name = StorageLayout.temporaryFileName(for: "requestor-ab.json", writer: 4242, token: "00ff00ff00ff")
+        #expect(name == ".requestor-ab.json.4242.00ff00ff00ff.tmp")
+        #expect(StorageLayout.isTemporaryFile(name))
+        #expect(StorageLayout.temporaryFileWriter(name) == 4242)
+        #expect(StorageLayout.temporaryFileWriter(".requestor-ab.json.00ff00ff00ff.tmp") == nil)
+        #expect(StorageLayout.temporaryFileWriter("requestor-ab.json") == nil)
     }
 
     @Test("Removing a profile removes the requestor's media tokens and preauthorizations, on disk too")

@@ -151,6 +151,53 @@ import Testing
         #expect(try await outcome == .authenticated)
     }
 
+    /// The same redirect handed over twice at once (a web view that reports it twice): the
+    /// second joins the profile fetch the first started, and both calls return.
+    @Test(arguments: bothWires)
+    func aRedirectHandedOverTwiceAtOnceEndsBothCalls(wire: ScenarioRunner.Wire) async throws {
+        let rig = try Self.rig(wire)
+        let ae = rig.accessEnabler
+        try await ae.configure(requestor: "REF30")
+        guard case .chooseProvider = try await ae.authenticate() else { Issue.record("expected the provider dialog"); return }
+        guard case .openLoginPage(let url, false) = try await ae.selectProvider("NotBoarded") else { Issue.record("expected the login page"); return }
+        let landing = try await Self.logIn(rig, at: url, wire: wire)
+        let outcomes = NSLockedBox<[AuthenticationStatus]>()
+        let ended = await withinDeadline(seconds: SanitizerTiming.scaled(10)) {
+            async let first = try? ae.handleRedirect(landing)
+            async let second = try? ae.handleRedirect(landing)
+            outcomes.value = [await first, await second].compactMap { $0 }
+        }
+        #expect(ended, "both calls returned")
+        #expect(outcomes.value?.map(\.isAuthenticated) == [true, true])
+    }
+
+    /// A call that ends the second-screen wait (setRequestor, logout) delivers the
+    /// `setAuthenticationStatus` that ends it under its own name; the awaited sign-in still
+    /// returns, with that outcome, instead of waiting for ever.
+    @Test(arguments: bothWires, ["setRequestor", "logout"])
+    func anAwaitedSecondScreenSignInEndedByAnotherCallReturns(wire: ScenarioRunner.Wire, ender: String) async throws {
+        let rig = try Self.rig(wire, platform: .tvOS, loginScreen: nil)
+        let ae = rig.accessEnabler
+        try await ae.configure(requestor: "REF30")
+        guard case .chooseProvider = try await ae.authenticate() else { Issue.record("expected the dialog"); return }
+        guard case .enterCodeOnSecondScreen = try await ae.selectProvider("NotBoarded") else { Issue.record("expected a code"); return }
+        let waiting = Task { () -> Bool in
+            do {
+                _ = try await ae.secondScreenSignIn()
+                return false
+            } catch is CancellationError {
+                return false
+            } catch {
+                // Not authenticated: the wait ended with the other call's status.
+                return true
+            }
+        }
+        ender == "logout" ? ae.logout() : ae.setRequestor("REF30")
+        let ended = await withinDeadline(seconds: SanitizerTiming.scaled(10)) { _ = await waiting.value }
+        #expect(ended, "the awaited sign-in returned after \(ender) ended the wait")
+        if ended { #expect(await waiting.value, "it failed with the wait's end") } else { waiting.cancel() }
+    }
+
     /// The cancellation lands while the SDK holds the call (it waits behind a setRequestor
     /// whose configuration is slow): the wait ends at once with CancellationError, and the
     /// call, already made, still reaches the delegate in its turn. Were the cancellation

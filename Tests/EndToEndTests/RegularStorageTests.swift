@@ -72,7 +72,11 @@ import Glibc
             #expect(try await rig.run(.restart) == [])
             // Adobe Pass cannot be asked: what the device stored — nothing readable — stands.
             rig.sandbox.inject(SandboxFault(status: 503), into: .profiles)
-            #expect(try await rig.run(.setRequestor("REF30", serviceProviders: nil)) == ["setRequestorComplete(1)"])
+            // The discarded file is reported (a warning the app can log), ahead of the first call's callbacks.
+            #expect(try await rig.run(.setRequestor("REF30", serviceProviders: nil)) == ["status(SEC412,warning)", "setRequestorComplete(1)"])
+            let message = try #require(rig.lines("status").first?["message"]?.stringValue)
+            #expect(message.hasPrefix("Discarded a requestor's sign-in"))
+            #expect(message.contains(try #require(requestorFiles.first).path))
             #expect(try await rig.run(.checkAuthentication) == ["status(N000,info)", "sendTrackingData(0,false,)", notAuthenticated])
             #expect(try await rig.run(.getSelectedProvider) == ["selectedProvider(null)"])
             // The next setRequestor asks Adobe Pass, which still holds the sign-in: it is adopted again.
@@ -89,7 +93,9 @@ import Glibc
         #expect(try await rig.run(.restart) == [])
         for file in Self.files(under: rig.storageDirectory) { try Data("garbage".utf8).write(to: file) }
         #expect(try await rig.run(.restart) == [])
-        #expect(try await rig.run(.setRequestor("REF30", serviceProviders: nil)) == ["setRequestorComplete(1)"])
+        // One warning per discarded file (identity, client, access token, sign-in), then the requestor.
+        let signatures = try await rig.run(.setRequestor("REF30", serviceProviders: nil))
+        #expect(signatures == Array(repeating: "status(SEC412,warning)", count: 4) + ["setRequestorComplete(1)"])
         #expect(try await rig.run(.checkAuthentication) == ["status(N000,info)", "sendTrackingData(0,false,)", notAuthenticated])
     }
 

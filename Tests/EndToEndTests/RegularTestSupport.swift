@@ -166,7 +166,7 @@ final class RegularHarness: @unchecked Sendable {
             case .inProcess:
                 var routes: [(host: String, transport: InProcessTransport)] = []
                 for (index, sandbox) in sandboxes.enumerated() {
-                    let url = URL(string: "http://sandbox\(index).invalid")!
+                    let url = URL(string: "http://sandbox\(index).localhost")!
                     sandbox.baseURLForLinks = url
                     urls.append(url)
                     routes.append((url.host!, sandbox.inProcessTransport))

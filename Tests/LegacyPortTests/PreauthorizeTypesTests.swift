@@ -71,6 +71,7 @@ import Testing
         #expect(response.getStatus() == nil)
         #expect(response.getDecisions().map { $0.getId() } == ["resource1", "resource2", "resource3"])
         #expect(response.decisions.map { $0.isAuthorized() } == [true, false, false])
+        try #require(response.decisions.count == 3)
         #expect(response.decisions[0].getError() == nil)
         #expect(response.decisions[2].getError() == nil, "a deny without enhanced error reporting has no reason")
         let reason: PreauthorizeResponse.Status = try #require(response.decisions[1].getError())

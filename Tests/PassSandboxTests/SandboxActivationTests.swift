@@ -64,7 +64,7 @@ struct SandboxActivationTests {
 
     @Test func theActivationURLIsAbsoluteOnTheLinkBase() {
         let sandbox = PassSandbox()
-        #expect(sandbox.activationURL.absoluteString == "http://sandbox.invalid/activate")
+        #expect(sandbox.activationURL.absoluteString == "http://sandbox.localhost/activate")
         sandbox.baseURLForLinks = URL(string: "http://127.0.0.1:8123/")!
         #expect(sandbox.activationURL.absoluteString == "http://127.0.0.1:8123/activate")
         #expect(SandboxRoute(method: "POST", path: "/activate/") == .activate)

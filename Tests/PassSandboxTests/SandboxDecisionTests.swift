@@ -50,6 +50,7 @@ struct SandboxDecisionTests {
         let mrss = #"<rss version=\"2.0\" xmlns:media=\"http://search.yahoo.com/mrss/\"><channel><title>sports</title><item><title>Final</title></item></channel></rss>"#
         let body = #"{"resources":["\#(mrss)", "<rss><channel>", "  "]}"#
         let list = try decisions(await client.postJSON("/api/v2/REF30/decisions/authorize/NotBoarded", body))
+        try #require(list.count == 3)
         #expect(list[0]["authorized"] as? Bool == true)
         for bad in list[1...] {
             #expect(bad["authorized"] as? Bool == false)
@@ -87,6 +88,7 @@ struct SandboxDecisionTests {
         let client = try await SandboxTestClient()
         _ = try await client.login(mvpd: "NotBoarded", username: "bob", password: "bob123")
         let list = try decisions(await client.postJSON("/api/v2/REF30/decisions/preauthorize/NotBoarded", #"{"resources":["news","sports"]}"#))
+        try #require(list.count == 2)
         #expect(list[0]["authorized"] as? Bool == true)
         #expect(list[0]["token"] == nil)
         #expect(list[0]["notAfter"] == nil)
@@ -117,11 +119,13 @@ struct SandboxDecisionTests {
     @Test func tempPassPermitsUntilItsWindowEnds() async throws {
         let client = try await SandboxTestClient()
         let first = try decisions(await client.postJSON("/api/v2/REF30/decisions/authorize/TempPass", #"{"resources":["news"]}"#))
+        try #require(first.count == 1)
         #expect(first[0]["authorized"] as? Bool == true)
         #expect(first[0].string("source") == "temppass")
         #expect(first[0].int("notAfter") == client.sandbox.clock.now.epochMilliseconds + 300_000)
         client.sandbox.clock.advance(by: 1_800)
         let later = try decisions(await client.postJSON("/api/v2/REF30/decisions/authorize/TempPass", #"{"resources":["news"]}"#))
+        try #require(later.count == 1)
         #expect(later[0]["authorized"] as? Bool == false)
         #expect(later[0].object("error").string("code") == "temporary_access_duration_limit_exceeded")
     }
@@ -137,6 +141,7 @@ struct SandboxDecisionTests {
         #expect(await client.postForm("/api/v2/REF30/profiles/sso/Apple", "SAMLResponse=" + SandboxEngine.formEncode(Data(saml.utf8).base64EncodedString()), partnerStatus: pfs).status == 201)
 
         let permitted = try decisions(await client.postJSON("/api/v2/REF30/decisions/authorize/AppleBoarded", #"{"resources":["sports"]}"#, partnerStatus: pfs))
+        try #require(permitted.count == 1)
         #expect(permitted[0]["authorized"] as? Bool == true)
         let withoutStatus = await client.postJSON("/api/v2/REF30/decisions/authorize/AppleBoarded", #"{"resources":["sports"]}"#)
         #expect(withoutStatus.status == 400)

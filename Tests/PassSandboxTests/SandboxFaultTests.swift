@@ -47,6 +47,17 @@ struct SandboxFaultTests {
         #expect(await client.get("/api/v2/REF30/profiles").dropConnection == false)
     }
 
+    @Test func anOversizedBodyIsWellFormedJSONOfTheGivenSize() async throws {
+        let client = try await SandboxTestClient()
+        client.sandbox.inject(SandboxFault(oversizedBody: 100_000, remaining: 1), into: .configuration)
+        let oversized = await client.get("/api/v2/REF30/configuration")
+        #expect(oversized.status == 200)
+        #expect(oversized.body.count == 100_000)
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(oversized.body)) as? [String: Any])
+        #expect((object["padding"] as? String)?.count == 100_000 - #"{"padding":""}"#.count)
+        #expect(await client.get("/api/v2/REF30/configuration").body.count < 100_000, "the fault was used up")
+    }
+
     @Test func latencyDelaysButStillAnswers() async throws {
         let client = try await SandboxTestClient()
         client.sandbox.inject(SandboxFault(latency: 0.05, remaining: 1), into: .configuration)

@@ -103,7 +103,7 @@ struct SandboxLoginTests {
         let client = try await SandboxTestClient()
         let code = try #require(try SandboxTestClient.object(await client.createSession(mvpd: "NotBoarded")).string("code"))
         let agent = SimulatedUserAgent(sandbox: client.sandbox)
-        let landing = try await agent.login(startingAt: "http://sandbox.invalid/api/v2/authenticate/REF30/\(code)", username: "alice", password: "alice123", redirectPrefix: "adobepass://")
+        let landing = try await agent.login(startingAt: "http://sandbox.localhost/api/v2/authenticate/REF30/\(code)", username: "alice", password: "alice123", redirectPrefix: "adobepass://")
         #expect(landing == "adobepass://ios.app")
         #expect(try SandboxTestClient.object(await client.get("/api/v2/REF30/profiles/code/\(code)")).object("profiles").count == 1)
     }
@@ -115,7 +115,7 @@ struct SandboxLoginTests {
         await #expect(throws: SimulatedUserAgentError.loginRejected("The username or password is incorrect.")) {
             try await agent.login(startingAt: "/api/v2/authenticate/REF30/\(code)", username: "alice", password: "wrong", redirectPrefix: "adobepass://")
         }
-        await #expect(throws: SimulatedUserAgentError.unexpectedResponse(status: 400, url: "http://sandbox.invalid/api/v2/authenticate/REF30/NOCODE0")) {
+        await #expect(throws: SimulatedUserAgentError.unexpectedResponse(status: 400, url: "http://sandbox.localhost/api/v2/authenticate/REF30/NOCODE0")) {
             try await agent.login(startingAt: "/api/v2/authenticate/REF30/NOCODE0", username: "alice", password: "alice123", redirectPrefix: "adobepass://")
         }
     }

@@ -133,6 +133,7 @@ struct SandboxTempPassTests {
         #expect(profile.object("attributes").object("used_assets")["value"] as? [String] == ["a"])
         let (_, second) = try await decide(client, ["b", "c", "a"], identity: alice)
         #expect(second.map { $0["authorized"] as? Bool } == [true, false, true])
+        try #require(second.count == 3)
         #expect(errorCode(second[1]) == "temporary_access_resources_limit_exceeded")
         #expect(second[1].object("error").int("status") == 403)
         #expect(second[1].object("error").string("action") == "authentication")

@@ -118,6 +118,12 @@ public struct AccessEnablerConfiguration: Sendable {
     public var domainName: String = "adobe.com"
     /// How long one REST call may take before it fails with a timeout, in seconds.
     public var requestTimeout: TimeInterval = 30
+    /// The most bytes of response body the SDK reads from Adobe Pass for one request.
+    /// Default 4 MiB, far above any documented answer (a configuration with hundreds of
+    /// MVPDs is tens of KiB). A longer body is not read past the limit and the call fails as
+    /// for an answer that is not the documented JSON: setRequestor with status CFG500, an
+    /// authentication with N500, an authorization with Z500.
+    public var maximumResponseBodySize = 4 * 1024 * 1024
     /// How long the partner framework may take to answer a question that involves the user
     /// (the permission prompt, the system picker, the MVPD login), in seconds. Past it the
     /// answer counts as a failed request (VSA503) and the regular flow takes over. Silent
@@ -139,6 +145,13 @@ public struct AccessEnablerConfiguration: Sendable {
     /// The `User-Agent` sent with every request. Default: `AccessEnabler-Linux/` and the
     /// SDK's version (``AccessEnabler/getVersion()-swift.type.method``).
     public var userAgent: String = "AccessEnabler-Linux/\(SDKVersion.current)"
+    /// Whether the SDK may talk plain `http://` to a host other than this machine. Default
+    /// `false`: a ``Environment/custom(_:)`` environment or a `serviceProviders` URL with
+    /// `http://` is refused at `setRequestor` (status CFG400 for the environment, CFG404 for
+    /// a service provider URL) unless its host is loopback (`127.0.0.0/8`, `::1`,
+    /// `localhost`). Set it only for a test rig on a trusted network: over plain HTTP the
+    /// client secret, access tokens and media tokens cross the network in clear.
+    public var allowsInsecureHTTP = false
 
     /// The sleeper the SDK uses: ``sleeper``, else the clock when it can wait, else real time.
     var effectiveSleeper: any Sleeper {

@@ -6,7 +6,7 @@
 /// a string literal is a `StatusID` (`status.errorId == "N130"`, `case "N003":`), a
 /// `StatusID` compares equal to a `String` spelling it, and ``description`` is the legacy
 /// spelling (`"\(status.errorId)"`). Any other spelling (an id of the legacy table the SDK
-/// never reports, such as `SEC412`) is kept as ``other(_:)``.
+/// never reports, such as `SEC420`) is kept as ``other(_:)``.
 public enum StatusID: Sendable, Hashable, CustomStringConvertible, ExpressibleByStringLiteral {
     /// The user is not authenticated.
     case n000
@@ -77,13 +77,16 @@ public enum StatusID: Sendable, Hashable, CustomStringConvertible, ExpressibleBy
     case z500
     /// Preauthorization failed.
     case p100
+    /// Stored tokens were discarded (a corrupt or tampered storage file, a store cleared by
+    /// the integrity check): the user is no longer authenticated with them.
+    case sec412
     /// An id this SDK never reports, spelled as given.
     case other(String)
 
     /// Every id the SDK reports, but the `CFG5xx` family.
     static let reported: [StatusID] = [
         .n000, .n003, .n004, .n005, .n010, .n011, .n111, .n130, .n500, .vsa203, .vsa403, .vsa404, .vsa503, .appl, .applError,
-        .cfg100, .cfg400, .cfg404, .cfg429, .r400, .r401, .regcode, .reg500, .reg404, .reg200, .z010, .z011, .z100, .z120, .z130, .z169, .z500, .p100,
+        .cfg100, .cfg400, .cfg404, .cfg429, .r400, .r401, .regcode, .reg500, .reg404, .reg200, .z010, .z011, .z100, .z120, .z130, .z169, .z500, .p100, .sec412,
     ]
 
     /// The id spelled `spelling` (`"N130"`, `"CFG503"`, `"APPL_ERROR"`); an id the SDK never
@@ -140,6 +143,7 @@ public enum StatusID: Sendable, Hashable, CustomStringConvertible, ExpressibleBy
         case .z169: "Z169"
         case .z500: "Z500"
         case .p100: "P100"
+        case .sec412: "SEC412"
         case .other(let spelling): spelling
         }
     }
@@ -148,7 +152,7 @@ public enum StatusID: Sendable, Hashable, CustomStringConvertible, ExpressibleBy
     public var level: AdvancedStatus.Level {
         switch self {
         case .n000, .n003, .n004, .n005, .n011, .vsa203, .vsa403, .vsa404, .vsa503, .regcode, .reg200, .z011: .info
-        case .n010, .n111, .z010, .cfg100, .reg404: .warning
+        case .n010, .n111, .z010, .cfg100, .reg404, .sec412: .warning
         case .n130, .n500, .appl, .applError, .cfg400, .cfg404, .cfg429, .cfg5xx, .r400, .r401, .reg500,
             .z100, .z120, .z130, .z169, .z500, .p100, .other:
             .error

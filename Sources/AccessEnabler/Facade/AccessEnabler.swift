@@ -27,6 +27,8 @@ public final class AccessEnabler: Sendable {
     let replies = ReplyRouter()
     /// Streams callbacks to ``events`` subscribers.
     let eventHub = EventHub()
+    /// Follows every call to its terminal callback, for test rigs.
+    let monitor = CallMonitor()
     /// The engine's requestor state, for the synchronous checkAuthentication.
     private let published = PublishedRequestorState()
     /// Tracking event fields, shared with the engine.
@@ -85,7 +87,7 @@ public final class AccessEnabler: Sendable {
         let store = TokenStore(
             directory: configuration.storageDirectory, softwareStatement: softwareStatement, integrityCheck: storageCheck,
             writeBehind: true, configuredDeviceIdentifier: configuration.deviceIdentifier,
-            onProblem: { problems.report($0) }, now: { clock.now.addingTimeInterval(serverClock.correction) })
+            onProblem: { problems.report($0) }, onDiscard: { problems.report($0) }, now: { clock.now.addingTimeInterval(serverClock.correction) })
         let mailbox = EngineMailbox(activity: ActivityTracker())
         let engine = EntitlementEngine(
             softwareStatement: softwareStatement, configuration: configuration, store: store, dispatcher: dispatcher,
@@ -96,10 +98,14 @@ public final class AccessEnabler: Sendable {
         self.mailbox = mailbox
         storageProblems = problems
         problems.connect(dispatcher, diagnostics: configuration.diagnostics)
-        let (replies, eventHub) = (replies, eventHub)
+        let (replies, eventHub, monitor) = (replies, eventHub, monitor)
         dispatcher.setObserver { call, owners in
             for owner in owners { replies.deliver(call, for: owner) }
             eventHub.publish(call)
+            // A callback that also ends calls which carried the flow before its owner: for a
+            // test rig following each call, those calls' flow was taken over by the owner.
+            if let owner = owners.first { for earlier in owners.dropFirst() { monitor.flowTakenOver(earlier, by: owner) } }
+            monitor.delivered(call, for: owners.first)
         }
         Task { await engine.run() }
     }
@@ -114,9 +120,12 @@ public final class AccessEnabler: Sendable {
         store.commitPendingWrites()
     }
 
-    /// Queues `command`; `call` identifies it when an async call waits for its reply.
+    /// Queues `command` as the call `call` (an async call waits for its reply under that
+    /// id), or as a new call: every call carries an id, and its callbacks carry it too.
     func submit(_ command: Command, call: CallID? = nil) {
         storageProblems.appMadeACall()
+        let call = call ?? replies.newCall()
+        monitor.callMade(call, command)
         mailbox.post(.command(command, call: call))
     }
 
@@ -162,11 +171,16 @@ public final class AccessEnabler: Sendable {
         // engine would, with the same pure function.
         storageProblems.appMadeACall()
         guard mailbox.claimIfIdle() else { return submit(.checkAuthentication) }
+        let call = replies.newCall()
+        monitor.callMade(call, .checkAuthentication)
+        // What another AccessEnabler over the same storage wrote since (one load from shared
+        // memory when nothing changed).
+        store.refreshIfChanged()
         switch quickAuthenticationCheck() {
         case .answered(let callbacks):
-            mailbox.releaseClaim { delivered in dispatcher.dispatch(callbacks, then: delivered) }
+            mailbox.releaseClaim { delivered in dispatcher.dispatch(callbacks, for: call, then: delivered) }
         case .askPartner(let inputs):
-            PartnerAuthenticationCheck(inputs, dispatcher: dispatcher, mailbox: mailbox).start()
+            PartnerAuthenticationCheck(inputs, call: call, dispatcher: dispatcher, mailbox: mailbox).start()
         }
     }
 

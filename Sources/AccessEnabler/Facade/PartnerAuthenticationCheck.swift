@@ -27,13 +27,16 @@ final class PartnerAuthenticationCheck: DeadlineExpiring, Sendable {
     }
 
     private let inputs: Inputs
+    /// The checkAuthentication call this answers; its callbacks carry it.
+    private let call: CallID
     private let dispatcher: CallbackDispatcher
     private let mailbox: EngineMailbox
     /// Whether an answer was delivered, and the deadline set meanwhile.
     private let state = Mutex<(answered: Bool, deadline: DeadlineWatchdog.Ticket?)>((false, nil))
 
-    init(_ inputs: Inputs, dispatcher: CallbackDispatcher, mailbox: EngineMailbox) {
+    init(_ inputs: Inputs, call: CallID, dispatcher: CallbackDispatcher, mailbox: EngineMailbox) {
         self.inputs = inputs
+        self.call = call
         self.dispatcher = dispatcher
         self.mailbox = mailbox
     }
@@ -73,14 +76,14 @@ final class PartnerAuthenticationCheck: DeadlineExpiring, Sendable {
         let verdict = AuthenticationCheck.verdict(profile: inputs.profile, catalog: inputs.catalog, snapshot: snapshot, now: inputs.adobeNow())
         let callbacks = AuthenticationCheck.callbacks(profile: verdict.profile, status: verdict.status, tracking: inputs.tracking)
         guard onCallbackQueue else {
-            return mailbox.releaseClaim { delivered in dispatcher.dispatch(callbacks, then: delivered) }
+            return mailbox.releaseClaim { delivered in dispatcher.dispatch(callbacks, for: call, then: delivered) }
         }
         // Calls made from now on queue their callbacks behind this task, which is on the
         // callback queue: delivering here, after giving the turn back, keeps the order (and
         // a delegate may call the facade again from its callback).
         var delivered: (@Sendable () -> Void)?
         mailbox.releaseClaim { delivered = $0 }
-        dispatcher.deliverOnCallbackQueue(callbacks)
+        dispatcher.deliverOnCallbackQueue(callbacks, for: call)
         delivered?()
     }
 }

@@ -303,6 +303,9 @@ struct AuthenticationStateMachine: Sendable {
             if let dialog { actions.append(.dismissPicker(dialog, to: owner)) }
         case .polling(let flow, _):
             actions.append(.stopPolling(flow))
+            // The call that handed the code over still waits for the sign-in's end (the
+            // async API's second stage): the status that ends this flow ends it too.
+            if carryingOver, let owner, owner != pendingAuthorization?.owner, !carriedOver.contains(owner) { carriedOver.append(owner) }
         case .awaitingLogoutRedirect:
             actions.append(.setAuthenticationStatus(ACCESS_ENABLER_STATUS_ERROR, errorCode: USER_NOT_AUTHENTICATED_ERROR, to: owner))
         case .openingSession:
@@ -315,7 +318,7 @@ struct AuthenticationStateMachine: Sendable {
         }
         // A caller that has had no answer is answered by the call that takes over (a
         // getAuthorization's own answer is its token, which it gets whatever happens).
-        if carryingOver, !ownerAnswered, let owner, owner != pendingAuthorization?.owner { carriedOver.append(owner) }
+        if carryingOver, !ownerAnswered, let owner, owner != pendingAuthorization?.owner, !carriedOver.contains(owner) { carriedOver.append(owner) }
         ownerAnswered = true
         state = .idle
         return actions

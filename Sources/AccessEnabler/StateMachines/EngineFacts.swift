@@ -39,6 +39,9 @@ struct EngineSettings: Sendable {
     var redirectURL: String = "adobepass://ios.app"
     /// The base URL of the configured environment (the service provider when none is named).
     var primaryServiceProvider = URL(string: "https://api.auth.adobe.com")!
+    /// Plain `http://` to a host other than this machine is refused unless this allows it
+    /// (`AccessEnablerConfiguration.allowsInsecureHTTP`).
+    var transportSecurity = TransportSecurityPolicy(allowsInsecureHTTP: false)
     /// Whether a partner framework is configured.
     var partnerConfigured: Bool = false
     /// At most this many resources per decisions request (`nil`: the defaults below).

@@ -9,12 +9,18 @@ extension EngineStateMachine {
         guard !trimmed.isEmpty else {
             return failRequestor(StatusCatalog.status(.cfg400, message: "setRequestor needs a requestor id; an empty one was given."), call: call, &step)
         }
+        if let refusal = settings.transportSecurity.refusal(for: settings.primaryServiceProvider, role: "The environment") {
+            return failRequestor(StatusCatalog.status(.cfg400, message: refusal), call: call, &step)
+        }
         var urls = [settings.primaryServiceProvider]
         if let named, !named.isEmpty {
             var parsed: [URL] = []
             for text in named {
                 guard let url = URL(string: text), let scheme = url.scheme, ["http", "https"].contains(scheme.lowercased()), url.host != nil else {
                     return failRequestor(StatusCatalog.status(.cfg404, message: "setRequestor was given a service provider URL that is not an http(s) URL: \(text)"), call: call, &step)
+                }
+                if let refusal = settings.transportSecurity.refusal(for: url, role: "The service provider URL") {
+                    return failRequestor(StatusCatalog.status(.cfg404, message: refusal), call: call, &step)
                 }
                 parsed.append(url)
             }

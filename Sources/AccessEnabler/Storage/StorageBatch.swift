@@ -31,10 +31,26 @@ struct StorageBatch: Sendable {
     let changes: [Change]
     /// The file operations.
     let system: StorageSystem
+    /// The directory's lock, held while the batch's files are renamed into place; `nil`
+    /// when the store has none (the changes are then made unlocked).
+    let lock: StorageDirectoryLock?
     /// Told about each change that could not be made, with the file's name.
     let failed: @Sendable (StorageProblem, _ fileName: String) -> Void
-    /// Told once the batch is written, with whether the directory now exists.
-    let written: @Sendable (_ directoryExists: Bool) -> Void
+    /// Told once the batch is written.
+    let written: @Sendable (StorageBatchOutcome) -> Void
+}
+
+/// What became of a batch, for the store that submitted it.
+struct StorageBatchOutcome: Sendable {
+    /// Whether the directory exists now.
+    var directoryExists: Bool
+    /// The files changed, by name: each written file's new signature (read while the lock
+    /// was held, so it is this batch's version), `nil` for a file deleted. Changes that
+    /// failed are absent.
+    var committed: [String: FileSignature?]
+    /// The directory's change counter before and after this batch, when it has a lock and
+    /// changed a file.
+    var generation: (before: UInt64, after: UInt64)?
 }
 
 /// Writes batches so that a crash at any instant leaves every file either as it was or as
@@ -43,7 +59,10 @@ struct StorageBatch: Sendable {
 /// 1. each directory that may be missing is created (0700);
 /// 2. each new content goes to a temporary file beside its file (0600);
 /// 3. the temporary files are made durable, with one call per batch;
-/// 4. each is renamed over its file, and deletions are made, in the order of the changes;
+/// 4. each is renamed over its file, and deletions are made, in the order of the changes,
+///    holding the directory's lock (``StorageDirectoryLock``) and then advancing its change
+///    counter, so other stores over the directory see the whole batch or none of it and know
+///    to look again;
 /// 5. each directory is made durable once.
 ///
 /// A crash before step 4 leaves only temporary files, which the next launch removes; a
@@ -110,29 +129,48 @@ enum StorageBatchWriter {
             }
         }
 
+        // Step 4, one batch at a time under its directory's lock: another store over the
+        // directory (in this process or another) sees all of a batch or none of it.
         var touched: [(batch: Int, changes: [Int])] = []
+        var outcomes = [StorageBatchOutcome](repeating: StorageBatchOutcome(directoryExists: true, committed: [:]), count: batches.count)
+        var readyByBatch = [[(change: Int, temporary: URL?)]](repeating: [], count: batches.count)
+        var batchOrder: [Int] = []
         for entry in ready {
-            let batch = batches[entry.batch]
-            let change = batch.changes[entry.change]
-            do throws(StorageIOError) {
-                if let temporary = entry.temporary {
+            if readyByBatch[entry.batch].isEmpty { batchOrder.append(entry.batch) }
+            readyByBatch[entry.batch].append((entry.change, entry.temporary))
+        }
+        for batchIndex in batchOrder {
+            let batch = batches[batchIndex]
+            let apply = {
+                var changed: [Int] = []
+                var committed: [String: FileSignature?] = [:]
+                for (changeIndex, temporary) in readyByBatch[batchIndex] {
+                    let change = batch.changes[changeIndex]
                     do throws(StorageIOError) {
-                        try batch.system.replace(temporary, change.file)
+                        if let temporary {
+                            do throws(StorageIOError) {
+                                try batch.system.replace(temporary, change.file)
+                            } catch {
+                                try? batch.system.unlink(temporary)
+                                throw error
+                            }
+                            committed[change.file.lastPathComponent] = .some(FileSignature(path: change.file.path))
+                        } else {
+                            try batch.system.unlink(change.file)
+                            committed[change.file.lastPathComponent] = .some(nil)
+                        }
+                        changed.append(changeIndex)
                     } catch {
-                        try? batch.system.unlink(temporary)
-                        throw error
+                        report(error, for: change, in: batch)
                     }
-                } else {
-                    try batch.system.unlink(change.file)
                 }
-                if touched.last?.batch == entry.batch {
-                    touched[touched.count - 1].changes.append(entry.change)
-                } else {
-                    touched.append((entry.batch, [entry.change]))
-                }
-            } catch {
-                report(error, for: change, in: batch)
+                let generation = changed.isEmpty ? nil : batch.lock?.advance()
+                return (changed, committed, generation)
             }
+            let (changed, committed, generation) = batch.lock.map { $0.withExclusiveLock(apply) } ?? apply()
+            outcomes[batchIndex].committed = committed
+            outcomes[batchIndex].generation = generation
+            if !changed.isEmpty { touched.append((batchIndex, changed)) }
         }
 
         var synced: Set<String> = []
@@ -145,7 +183,10 @@ enum StorageBatchWriter {
                 for change in changes { report(error, for: batch.changes[change], in: batch) }
             }
         }
-        for (index, batch) in batches.enumerated() { batch.written(directoryExists[index]) }
+        for (index, batch) in batches.enumerated() {
+            outcomes[index].directoryExists = directoryExists[index]
+            batch.written(outcomes[index])
+        }
     }
 
     private static func report(_ error: StorageIOError, for change: StorageBatch.Change, in batch: StorageBatch) {

@@ -67,13 +67,15 @@ enum StorageFileSystem {
     }
 
     /// Writes `data` to a new temporary file (mode 0600) in `file`'s directory, named after
-    /// `file`, and returns it. The content is not durable until ``syncFile(_:)``; a crash
-    /// leaves the file behind, and the next launch removes it.
+    /// `file` and its writer (``StorageLayout/temporaryFileName(for:writer:token:)``), and
+    /// returns it. The content is not durable until ``syncFile(_:)``; a crash leaves the file
+    /// behind, and a later launch removes it once this process is gone.
     static func writeTemporary(_ data: Data, beside file: URL) throws(StorageIOError) -> URL {
         // Made on the path's text: URL's path operations cost tens of thousands of
         // instructions each, and every record written makes a temporary file.
         let (directory, name) = splitPath(file.path)
-        let temporaryPath = "\(directory)/.\(name).\(Hex.encode(randomBytes(count: 6)))\(temporarySuffix)"
+        let temporaryName = StorageLayout.temporaryFileName(for: name, writer: currentProcess, token: Hex.encode(randomBytes(count: 6)))
+        let temporaryPath = "\(directory)/\(temporaryName)"
         let temporary = URL(fileURLWithPath: temporaryPath, isDirectory: false)
         let descriptor = open(temporaryPath, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else {
@@ -191,6 +193,23 @@ enum StorageFileSystem {
             throw StorageIOError(operation: "unlink", path: file.path, code: errno)
         }
         try syncDirectory(file.deletingLastPathComponent())
+    }
+
+    /// This process's id, read once.
+    static let currentProcess = getpid()
+
+    /// Whether a process with id `pid` exists (possibly another user's).
+    static func processExists(_ pid: pid_t) -> Bool {
+        // kill(pid, 0) fails with ESRCH only when no such process exists.
+        kill(pid, 0) == 0 || errno != ESRCH
+    }
+
+    /// How many seconds ago `file` was last modified, or `nil` when it cannot be read.
+    static func age(of file: URL) -> TimeInterval? {
+        var info = stat()
+        guard stat(file.path, &info) == 0 else { return nil }
+        let modified = TimeInterval(info.st_mtim.tv_sec) + TimeInterval(info.st_mtim.tv_nsec) / 1_000_000_000
+        return Date().timeIntervalSince1970 - modified
     }
 
     /// Names of the entries of `directory` (empty when it cannot be listed).

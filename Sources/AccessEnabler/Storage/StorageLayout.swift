@@ -10,6 +10,8 @@ import Foundation
 ///     access-token.json                      OAuth access token
 ///     requestor-<SHA-256 of requestor>.json  profile, media tokens, preauthorizations
 ///     service-provider-<SHA-256 of URL>.json DCR client and token of an extra service provider
+///     store.lock                             lock and change counter shared by every process
+///     .<file>.<pid>.<token>.tmp              a write in progress by process <pid>
 /// ```
 /// Every file is 0600 and uses ``StorageEnvelope``. The requestor id is hashed into the file
 /// name so that any requestor string gives a safe, fixed-length name.
@@ -29,8 +31,9 @@ enum StorageLayout {
     static let requestorFilePrefix = "requestor-"
     static let serviceProviderFilePrefix = "service-provider-"
     static let fileExtension = ".json"
-    /// The scratch file of the ``IntegrityCheckType/INTEGRITY_CHECK_ALL`` operability check.
-    static let probeFile = "operability-probe.json"
+    /// The scratch file of the ``IntegrityCheckType/INTEGRITY_CHECK_ALL`` operability check
+    /// made by the process `writer`.
+    static func probeFile(writer: Int32) -> String { "operability-probe-\(writer).json" }
 
     /// The directory of one software statement's store.
     static func statementDirectory(in storageDirectory: URL, softwareStatement: String) -> URL {
@@ -76,8 +79,26 @@ enum StorageLayout {
         name == clientCredentialsFile || name == accessTokenFile || isRequestorFile(name) || isServiceProviderFile(name)
     }
 
-    /// Whether `name` is a temporary file left by an interrupted write.
+    /// Whether `name` is a temporary file: a write in progress, or left by an interrupted one.
     static func isTemporaryFile(_ name: String) -> Bool {
         name.hasPrefix(".") && name.hasSuffix(StorageFileSystem.temporarySuffix)
+    }
+
+    /// The name of a temporary file for `file`, owned by the process `writer`:
+    /// `.<file>.<pid>.<token>.tmp`. The owner is in the name so that a launch removes only
+    /// what a process that no longer exists left behind, never a write another process has
+    /// in progress.
+    static func temporaryFileName(for file: String, writer: Int32, token: String) -> String {
+        ".\(file).\(writer).\(token)\(StorageFileSystem.temporarySuffix)"
+    }
+
+    /// The process that owns the temporary file `name`, or `nil` when the name does not say
+    /// (an older build's `.<file>.<token>.tmp`).
+    static func temporaryFileWriter(_ name: String) -> Int32? {
+        guard isTemporaryFile(name) else { return nil }
+        let parts = name.dropLast(StorageFileSystem.temporarySuffix.count).split(separator: ".", omittingEmptySubsequences: false)
+        // "", file name parts…, pid, token
+        guard parts.count >= 4, let pid = Int32(parts[parts.count - 2]), pid > 0 else { return nil }
+        return pid
     }
 }

@@ -21,14 +21,13 @@ struct StorageLoadResult: Sendable {
     var identityToSave: StoredIdentity?
     /// Every write or deletion that failed while loading.
     var writeFailures: [StorageProblem] = []
+    /// Every file discarded as unusable (or the whole store, cleared by the integrity
+    /// check), for the application to hear about.
+    var discards: [StorageDiscard] = []
+    /// Whether loading changed the directory (a file deleted, the identity written), so
+    /// other stores over it must look again.
+    var changedDirectory = false
 
-    /// A store whose directory does not exist yet: nothing stored, a new identity to save
-    /// (carrying the configured device identifier, when there is one).
-    static func fresh(configuredDeviceIdentifier: String?) -> StorageLoadResult {
-        var identity = StoredIdentity.generate()
-        if let configuredDeviceIdentifier { identity.deviceIdentifier = configuredDeviceIdentifier }
-        return StorageLoadResult(snapshot: StorageSnapshot(identity: identity), identityToSave: identity)
-    }
 }
 
 /// Reads a software statement's store at launch and applies the ``IntegrityCheckType``:
@@ -43,6 +42,10 @@ struct StorageLoadResult: Sendable {
 ///
 /// The identity (device identifier and integrity key) is replaced only when its own file cannot
 /// be read or is malformed; a stable device identifier is what lets Adobe Pass find profiles.
+/// A new identity is written at once (not yet durably; the caller saves it again with its
+/// first batch), so that every store opening the directory after this one — in this process
+/// or another — reads the same identity instead of drawing its own: the caller holds the
+/// directory's lock (``StorageDirectoryLock``) around ``load()``.
 /// When it is replaced — or when the application configures another device identifier — the
 /// stored profiles, media tokens and preauthorizations are deleted: Adobe Pass binds them to
 /// the `AP-Device-Identifier` they were obtained with, so they no longer hold. When the
@@ -67,16 +70,19 @@ struct StorageLoader {
         self.system = system
     }
 
-    /// Reads the store. Nothing is written here except deletions (and a tampered identity's
-    /// new integrity code): a new identity is returned for the caller to save.
+    /// Reads the store. Nothing is written here except deletions and the identity (a new
+    /// one, or a tampered one's new integrity code); a new identity is also returned for the
+    /// caller to save durably.
     func load() -> StorageLoadResult {
-        removeTemporaryFiles()
+        var changed = removeTemporaryFiles()
         var notes: [String] = []
         var integrityFailures: [String] = []
         var writeFailures: [StorageProblem] = []
+        var discards: [StorageDiscard] = []
 
         var identityIsNew = false
-        var identity = loadIdentity(notes: &notes, integrityFailures: &integrityFailures, writeFailures: &writeFailures, isNew: &identityIsNew)
+        var identity = loadIdentity(
+            notes: &notes, integrityFailures: &integrityFailures, writeFailures: &writeFailures, discards: &discards, isNew: &identityIsNew)
         var identityToSave: StoredIdentity? = identityIsNew ? identity : nil
         var identifierChanged = identityIsNew
         if let configured = configuredDeviceIdentifier, configured != identity.deviceIdentifier {
@@ -85,23 +91,31 @@ struct StorageLoader {
             identifierChanged = true
         }
         let identityFile = directory.appendingPathComponent(StorageLayout.identityFile)
-        if identityToSave != nil, let obstacle = system.creationObstacle(identityFile) {
-            // Nothing could keep a drawn identifier: derive one that every launch finds again.
-            writeFailures.append(StorageProblem(subject: "the device identifier", path: identityFile.path, operation: .save, cause: .init(errno: obstacle.code)))
-            if configuredDeviceIdentifier == nil {
-                identity = StoredIdentity.derived(statementDirectory: directory, machineID: system.machineID())
-                notes.append("the device identifier cannot be saved (\(obstacle)); using one derived from this machine")
+        if let newIdentity = identityToSave {
+            do throws(StorageIOError) {
+                if let obstacle = system.creationObstacle(identityFile) { throw obstacle }
+                try writeNow(newIdentity, to: identityFile)
+                changed = true
+            } catch {
+                // Nothing could keep a drawn identifier: derive one that every launch finds again.
+                writeFailures.append(StorageProblem(subject: "the device identifier", path: identityFile.path, operation: .save, cause: .init(errno: error.code)))
+                if configuredDeviceIdentifier == nil {
+                    identity = StoredIdentity.derived(statementDirectory: directory, machineID: system.machineID())
+                    notes.append("the device identifier cannot be saved (\(error)); using one derived from this machine")
+                }
+                identityToSave = nil
             }
-            identityToSave = nil
         }
         var snapshot = StorageSnapshot(identity: identity)
 
         if integrityCheck == .INTEGRITY_CHECK_CLEAR {
-            removeClearableFiles(failures: &writeFailures)
-            return StorageLoadResult(snapshot: snapshot, notes: joined(notes), identityToSave: identityToSave, writeFailures: writeFailures)
+            changed = removeClearableFiles(failures: &writeFailures) || changed
+            return StorageLoadResult(
+                snapshot: snapshot, notes: joined(notes), identityToSave: identityToSave, writeFailures: writeFailures,
+                discards: discards, changedDirectory: changed)
         }
         if integrityCheck == .INTEGRITY_CHECK_ALL, let problem = probeOperability(failures: &writeFailures) {
-            integrityFailures.append("\(StorageLayout.probeFile): \(problem)")
+            integrityFailures.append("\(StorageLayout.probeFile(writer: StorageFileSystem.currentProcess)): \(problem)")
         }
 
         let verify = integrityCheck == .INTEGRITY_CHECK_ALL
@@ -114,28 +128,72 @@ struct StorageLoader {
                     integrityFailures.append("\(name): \(error)")
                 } else {
                     notes.append(discard(name, because: error, failures: &writeFailures))
+                    discards.append(
+                        StorageDiscard(
+                            scope: .file, path: directory.appendingPathComponent(name).path, subject: StorageDiscard.subject(ofFile: name),
+                            reason: error.description))
+                    changed = true
                 }
             }
         }
 
         if !integrityFailures.isEmpty {
             snapshot = StorageSnapshot(identity: identity)
-            notes.append("storage integrity check failed (\(integrityFailures.joined(separator: "; "))); "
-                + "cleared all stored values except the device identifier")
-            removeClearableFiles(failures: &writeFailures)
+            let failures = integrityFailures.joined(separator: "; ")
+            notes.append("storage integrity check failed (\(failures)); cleared all stored values except the device identifier")
+            discards.append(StorageDiscard(scope: .everything, path: directory.path, subject: "every stored value", reason: failures))
+            changed = removeClearableFiles(failures: &writeFailures) || changed
         } else if identifierChanged, !snapshot.requestors.isEmpty {
             notes.append("the device identifier changed, so the stored profiles no longer hold: removed them")
             removeRequestorFiles(of: snapshot, failures: &writeFailures)
             snapshot.requestors = [:]
+            changed = true
         }
         snapshot.requestors = snapshot.requestors.mapValues { $0.droppingExpiredEntries(at: now) }
-        return StorageLoadResult(snapshot: snapshot, notes: joined(notes), identityToSave: identityToSave, writeFailures: writeFailures)
+        return StorageLoadResult(
+            snapshot: snapshot, notes: joined(notes), identityToSave: identityToSave, writeFailures: writeFailures,
+            discards: discards, changedDirectory: changed)
+    }
+
+    /// Reads the record file `name` again (another store over the directory changed it):
+    /// the record, checked as the integrity check says, or why it cannot be used.
+    func reload(_ name: String, protection: StorageEnvelope.Protection) -> Result<StorageRecord, StorageFileProblem> {
+        var snapshot = StorageSnapshot(identity: StoredIdentity(deviceIdentifier: "", integrityKey: ""))
+        do throws(StorageFileProblem) {
+            try loadFile(name, into: &snapshot, protection: protection, verify: integrityCheck == .INTEGRITY_CHECK_ALL)
+        } catch {
+            return .failure(error)
+        }
+        if let credentials = snapshot.clientCredentials { return .success(.clientCredentials(credentials)) }
+        if let token = snapshot.accessToken { return .success(.accessToken(token)) }
+        if let record = snapshot.requestors.values.first { return .success(.requestor(record.droppingExpiredEntries(at: now))) }
+        if let client = snapshot.serviceProviderClients.values.first { return .success(.serviceProviderClient(client)) }
+        return .success(.absent)
+    }
+
+    /// Writes `identity` to `file` at once, atomically but not yet durably: a temporary file
+    /// renamed over it.
+    private func writeNow(_ identity: StoredIdentity, to file: URL) throws(StorageIOError) {
+        let data: Data
+        do {
+            data = try StorageEnvelope.encode(identity, kind: StorageLayout.Kind.identity, protection: .digest)
+        } catch {
+            throw StorageIOError(operation: "encode", path: file.path, code: EINVAL)
+        }
+        let temporary = try system.writeTemporary(data, file)
+        do throws(StorageIOError) {
+            try system.replace(temporary, file)
+        } catch {
+            try? system.unlink(temporary)
+            throw error
+        }
     }
 
     // MARK: - Identity
 
     private func loadIdentity(
-        notes: inout [String], integrityFailures: inout [String], writeFailures: inout [StorageProblem], isNew: inout Bool
+        notes: inout [String], integrityFailures: inout [String], writeFailures: inout [StorageProblem], discards: inout [StorageDiscard],
+        isNew: inout Bool
     ) -> StoredIdentity {
         let file = directory.appendingPathComponent(StorageLayout.identityFile)
         do throws(StorageFileProblem) {
@@ -173,6 +231,10 @@ struct StorageLoader {
             return identity
         } catch {
             notes.append(discard(StorageLayout.identityFile, because: error, failures: &writeFailures) + "; created a new device identifier")
+            discards.append(
+                StorageDiscard(
+                    scope: .file, path: file.path, subject: StorageDiscard.subject(ofFile: StorageLayout.identityFile),
+                    reason: "\(error); a new device identifier was created"))
             isNew = true
             return StoredIdentity.generate()
         }
@@ -225,9 +287,10 @@ struct StorageLoader {
         }
     }
 
-    /// Writes a scratch file and reads it back, for the operability check.
+    /// Writes a scratch file and reads it back, for the operability check. The file's name
+    /// carries this process's id: two launches checking at once must not read each other's.
     private func probeOperability(failures: inout [StorageProblem]) -> String? {
-        let file = directory.appendingPathComponent(StorageLayout.probeFile)
+        let file = directory.appendingPathComponent(StorageLayout.probeFile(writer: StorageFileSystem.currentProcess))
         let sample = Data(Hex.encode(StorageFileSystem.randomBytes(count: 16)).utf8)
         do throws(StorageIOError) {
             try system.writeAtomically(sample, file)
@@ -253,9 +316,11 @@ struct StorageLoader {
         return note
     }
 
-    /// Deletes every file but the identity.
-    private func removeClearableFiles(failures: inout [StorageProblem]) {
-        remove(StorageFileSystem.fileNames(in: directory).filter(StorageLayout.isClearableFile), subject: "a stored value", failures: &failures)
+    /// Deletes every file but the identity; `true` when there was one.
+    private func removeClearableFiles(failures: inout [StorageProblem]) -> Bool {
+        let names = StorageFileSystem.fileNames(in: directory).filter(StorageLayout.isClearableFile)
+        remove(names, subject: "a stored value", failures: &failures)
+        return !names.isEmpty
     }
 
     /// Deletes the files of `snapshot`'s requestors.
@@ -274,10 +339,23 @@ struct StorageLoader {
         }
     }
 
-    private func removeTemporaryFiles() {
+    /// Removes the temporary files whose writer is gone: a process that no longer exists
+    /// (it crashed or was killed mid-write). Another live process's — or this one's — are
+    /// writes in progress and stay. A name without its writer (an older build's) is removed
+    /// once it is ten minutes old, longer than any write takes. `true` when one was removed.
+    private func removeTemporaryFiles() -> Bool {
+        var removed = false
         for name in StorageFileSystem.fileNames(in: directory) where StorageLayout.isTemporaryFile(name) {
-            try? system.remove(directory.appendingPathComponent(name))
+            let file = directory.appendingPathComponent(name)
+            if let writer = StorageLayout.temporaryFileWriter(name) {
+                if StorageFileSystem.processExists(writer) { continue }
+            } else if (StorageFileSystem.age(of: file) ?? 0) < 600 {
+                continue
+            }
+            try? system.remove(file)
+            removed = true
         }
+        return removed
     }
 
     private func joined(_ notes: [String]) -> String? {

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// The SDK's persistent state for one software statement: DCR client, access token, device
 /// identifier, and per requestor the current profile, media tokens and preauthorization answers.
@@ -24,6 +25,17 @@ import Foundation
 /// `AP-Device-Identifier` or the client credentials change), so a new device identifier or
 /// a new client id removes them all.
 ///
+/// Several stores may share one directory — AccessEnablers of one app, in one process or in
+/// two (an app and its helper). The directory's lock (``StorageDirectoryLock``) is held
+/// while a store reads it at launch (so however many first launches race, one device
+/// identity is created and every store reads it), while a batch renames its files into
+/// place, and while a store reloads what another one changed: ``refreshIfChanged()``,
+/// called at the start of each facade call, compares the directory's change counter with
+/// the one this store saw last (one load from shared memory) and only when it moved reads
+/// the files whose signature changed — never one this store has a change on its way for
+/// (that change is newer, and will be written over it). A file another store wrote that
+/// this one cannot use is left alone and reported (``StorageDiscard``).
+///
 /// All methods are thread-safe. A write that was overtaken by a newer change to the same file
 /// is skipped.
 final class TokenStore: @unchecked Sendable {
@@ -37,6 +49,22 @@ final class TokenStore: @unchecked Sendable {
     private let isPersistent: Bool
     private let system: StorageSystem
     private let onProblem: @Sendable (StorageProblem) -> Void
+    /// Told about stored values found unusable and discarded.
+    private let onDiscard: @Sendable (StorageDiscard) -> Void
+    private let integrityCheck: IntegrityCheckType
+    /// The directory's lock and change counter; `nil` for a store that keeps nothing, or
+    /// whose directory has no usable lock file.
+    private let directoryLock: StorageDirectoryLock?
+    /// The directory's change counter as of this store's last look (load, reload, or its
+    /// own batch when nobody else wrote in between).
+    private let seenGeneration = Atomic<UInt64>(0)
+    /// The version of each record file this store holds in memory (read or written by it),
+    /// by file name; guarded by `stateLock`.
+    private var signatures: [String: FileSignature] = [:]
+    /// Per file name, the newest change of this store not yet on disk; guarded by `stateLock`.
+    private var outstanding: [String: UInt64] = [:]
+    /// The clock: a reload drops media tokens and preauthorization answers that have ended.
+    private let now: @Sendable () -> Date
 
     private let stateLock = NSLock()
     private var snapshot: StorageSnapshot
@@ -76,39 +104,53 @@ final class TokenStore: @unchecked Sendable {
     ///   - onProblem: told about every write or deletion that fails, with a sentence naming
     ///     the file and what to do. Called on the caller's thread while the store opens and
     ///     on the write queue afterwards; keep it short.
+    ///   - onDiscard: told about every stored value found unusable and discarded (a corrupt
+    ///     or tampered file, a store cleared by the integrity check), while the store opens
+    ///     or reloads.
     ///   - now: the clock; media tokens and preauthorization answers that have ended are
     ///     dropped when the store is read.
     init(
         directory: URL, softwareStatement: String, integrityCheck: IntegrityCheckType, writeBehind: Bool = false,
         configuredDeviceIdentifier: String? = nil, system: StorageSystem = .posix,
-        onProblem: @escaping @Sendable (StorageProblem) -> Void = { _ in }, now: @escaping @Sendable () -> Date
+        onProblem: @escaping @Sendable (StorageProblem) -> Void = { _ in }, onDiscard: @escaping @Sendable (StorageDiscard) -> Void = { _ in },
+        now: @escaping @Sendable () -> Date
     ) {
         statementDirectory = StorageLayout.statementDirectory(in: directory, softwareStatement: softwareStatement)
         directoryKey = StorageCommitter.key(for: statementDirectory)
         self.writeBehind = writeBehind
         self.system = system
         self.onProblem = onProblem
+        self.onDiscard = onDiscard
+        self.integrityCheck = integrityCheck
+        self.now = now
         let configured = configuredDeviceIdentifier.flatMap { $0.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty ? nil : DeviceIdentifier.hashed($0) }
         // Batches of an earlier store over this directory land before this one reads.
         StorageCommitter.shared.waitUntilWritten(directoryKey)
         var result: StorageLoadResult
-        var exists = true
+        var lock: StorageDirectoryLock?
+        var loaded: (signatures: [String: FileSignature], generation: UInt64) = ([:], 0)
         do throws(StorageIOError) {
             if writeBehind, let obstacle = system.directoryObstacle(statementDirectory) {
                 throw obstacle
             }
-            // Writing behind, a missing directory is created with the first batch; there is
-            // nothing to read in it. Otherwise it is created now.
-            if writeBehind && !FileManager.default.fileExists(atPath: statementDirectory.path) {
-                exists = false
-                result = StorageLoadResult.fresh(configuredDeviceIdentifier: configured)
-            } else {
-                try system.ensureDirectory(statementDirectory, true)
-                let loader = StorageLoader(
-                    directory: statementDirectory, integrityCheck: integrityCheck, now: now(),
-                    configuredDeviceIdentifier: configured, system: system)
-                result = loader.load()
+            try system.ensureDirectory(statementDirectory, true)
+            let loader = StorageLoader(
+                directory: statementDirectory, integrityCheck: integrityCheck, now: now(),
+                configuredDeviceIdentifier: configured, system: system)
+            let directoryLock = StorageDirectoryLock(directory: statementDirectory)
+            lock = directoryLock
+            let directory = statementDirectory
+            // Under the lock: a store opening meanwhile (another launch) waits, then reads
+            // the identity this one may have created, and no batch lands half-read.
+            let load = { () -> (StorageLoadResult, [String: FileSignature], UInt64) in
+                let result = loader.load()
+                if result.changedDirectory { directoryLock?.advance() }
+                return (result, Self.signatures(in: directory), directoryLock?.generation ?? 0)
             }
+            let signed: [String: FileSignature]
+            let generation: UInt64
+            (result, signed, generation) = directoryLock.map { $0.withExclusiveLock(load) } ?? load()
+            loaded = (signed, generation)
             isPersistent = true
         } catch {
             // Nothing can be kept; the device identifier must still be the same at every launch.
@@ -120,15 +162,20 @@ final class TokenStore: @unchecked Sendable {
                 writeFailures: [StorageProblem(subject: "the sign-in data", operation: .save, error: error)])
             isPersistent = false
         }
-        directoryExists = exists
+        directoryLock = lock
+        signatures = loaded.signatures
+        seenGeneration.store(loaded.generation, ordering: .releasing)
+        directoryExists = isPersistent
         snapshot = result.snapshot
         problem = result.notes
         identity = result.snapshot.identity
         protection = .keyed(result.snapshot.identity.integrityKeyBytes)
         for failure in result.writeFailures { onProblem(failure) }
+        for discard in result.discards { onDiscard(discard) }
         if let newIdentity = result.identityToSave {
-            // A new device identifier is the first change of the first batch. Writing behind,
-            // it waits for the first hold to end (or a flush), so opening costs no write.
+            // The loader wrote the new identity at once, for the stores that open next; here
+            // it becomes durable, as the first change of the first batch. Writing behind, it
+            // waits for the first hold to end (or a flush), so opening costs no fsync.
             let change = stateLock.withLock { nextChange() }
             persist(
                 newIdentity, kind: StorageLayout.Kind.identity, file: StorageLayout.identityFile, subject: "the device identifier",
@@ -384,7 +431,7 @@ final class TokenStore: @unchecked Sendable {
         // their changes were made.
         stateLock.withLock {
             guard !pending.isEmpty else { return }
-            StorageCommitter.shared.submit(makeBatch(pending.map(\.file)))
+            StorageCommitter.shared.submit(makeBatch(pending))
             pending = []
         }
     }
@@ -401,16 +448,121 @@ final class TokenStore: @unchecked Sendable {
     }
 
     /// A batch of `changes`. Must be called with `stateLock` held.
-    private func makeBatch(_ changes: [StorageBatch.Change]) -> StorageBatch {
-        StorageBatch(
-            directory: statementDirectory, directoryKey: directoryKey, createDirectory: !directoryExists, changes: changes, system: system,
+    private func makeBatch(_ changes: [(change: UInt64, file: StorageBatch.Change)]) -> StorageBatch {
+        let numbers = changes.map { (name: $0.file.file.lastPathComponent, change: $0.change) }
+        return StorageBatch(
+            directory: statementDirectory, directoryKey: directoryKey, createDirectory: !directoryExists, changes: changes.map(\.file),
+            system: system, lock: directoryLock,
             failed: { [self] failure, fileName in
                 stateLock.withLock { problem = "could not save \(fileName): \(failure.message)" }
                 onProblem(failure)
             },
-            written: { [self] exists in
-                if exists { stateLock.withLock { directoryExists = true } }
+            written: { [self] outcome in
+                stateLock.withLock {
+                    if outcome.directoryExists { directoryExists = true }
+                    for (name, change) in numbers {
+                        if let newest = outstanding[name], newest <= change { outstanding[name] = nil }
+                        guard let committed = outcome.committed[name] else { continue }
+                        signatures[name] = committed
+                    }
+                    // Nobody else changed the directory since this store last looked: what
+                    // this batch wrote is what it holds, so nothing needs reloading.
+                    if let generation = outcome.generation {
+                        _ = seenGeneration.compareExchange(expected: generation.before, desired: generation.after, ordering: .acquiringAndReleasing)
+                    }
+                }
             })
+    }
+
+    // MARK: - Other stores over the directory
+
+    /// Takes in what other stores over the same directory (other AccessEnablers, in this
+    /// process or another) wrote since this store last looked. Costs one load from shared
+    /// memory when nothing changed; otherwise the changed record files are read again under
+    /// the directory's lock. Call it between two calls of the app (the engine's turn), not
+    /// while a flow is reading the store.
+    func refreshIfChanged() {
+        guard let lock = directoryLock, lock.generation != seenGeneration.load(ordering: .acquiring) else { return }
+        reloadChangedFiles(lock)
+    }
+
+    private func reloadChangedFiles(_ lock: StorageDirectoryLock) {
+        let loader = StorageLoader(directory: statementDirectory, integrityCheck: integrityCheck, now: now(), system: system)
+        let discards: [StorageDiscard] = lock.withExclusiveLock {
+            let generation = lock.generation
+            let onDisk = Self.signatures(in: statementDirectory)
+            let (known, busy) = stateLock.withLock { (signatures, Set(outstanding.keys)) }
+            let changed = onDisk.filter { known[$0.key] != $0.value && !busy.contains($0.key) }
+            let gone = known.keys.filter { onDisk[$0] == nil && !busy.contains($0) }
+            var read: [String: Result<StorageRecord, StorageFileProblem>] = [:]
+            for name in changed.keys { read[name] = loader.reload(name, protection: protection) }
+            var discards: [StorageDiscard] = []
+            stateLock.withLock {
+                for name in gone where outstanding[name] == nil {
+                    apply(.absent, fileName: name)
+                    signatures[name] = nil
+                }
+                for (name, result) in read where outstanding[name] == nil {
+                    switch result {
+                    case .success(let record):
+                        apply(record, fileName: name)
+                    case .failure(let reason):
+                        // Not usable here (another store's damage, or an identity this one
+                        // does not share): what this store held of it goes, the file stays.
+                        apply(.absent, fileName: name)
+                        discards.append(
+                            StorageDiscard(
+                                scope: .file, path: statementDirectory.appendingPathComponent(name).path,
+                                subject: StorageDiscard.subject(ofFile: name), reason: reason.description))
+                    }
+                    signatures[name] = changed[name]
+                }
+                seenGeneration.store(generation, ordering: .releasing)
+            }
+            return discards
+        }
+        for discard in discards {
+            stateLock.withLock { problem = discard.message }
+            onDiscard(discard)
+        }
+    }
+
+    /// Puts `record`, read from the file `fileName`, in place of what memory held for that
+    /// file. Must be called with `stateLock` held.
+    private func apply(_ record: StorageRecord, fileName: String) {
+        switch record {
+        case .clientCredentials(let credentials):
+            snapshot.clientCredentials = credentials
+        case .accessToken(let token):
+            snapshot.accessToken = token
+        case .requestor(let record):
+            snapshot.requestors[record.requestor] = record.isEmpty ? nil : record
+        case .serviceProviderClient(let client):
+            snapshot.serviceProviderClients[client.baseURL] = client
+        case .absent:
+            switch fileName {
+            case StorageLayout.clientCredentialsFile: snapshot.clientCredentials = nil
+            case StorageLayout.accessTokenFile: snapshot.accessToken = nil
+            case _ where StorageLayout.isServiceProviderFile(fileName):
+                if let url = snapshot.serviceProviderClients.keys.first(where: { StorageLayout.serviceProviderFile($0) == fileName }) {
+                    snapshot.serviceProviderClients[url] = nil
+                }
+            default:
+                if let requestor = snapshot.requestors.keys.first(where: { StorageLayout.requestorFile($0) == fileName }) {
+                    snapshot.requestors[requestor] = nil
+                }
+            }
+        }
+    }
+
+    /// The signature of every record file in `directory`, by name.
+    private static func signatures(in directory: URL) -> [String: FileSignature] {
+        var found: [String: FileSignature] = [:]
+        let base = directory.path
+        for name in StorageFileSystem.fileNames(in: directory) where StorageLayout.isClearableFile(name) {
+            if let signature = FileSignature(path: base + "/" + name) { found[name] = signature }
+        }
+        return found
     }
 
     /// The URL of the record file `name` in the statement directory.
@@ -434,16 +586,18 @@ final class TokenStore: @unchecked Sendable {
         guard isPersistent else { return }
         let url = fileURL(file)
         let protection = protection ?? self.protection
-        let content: StorageBatch.Change.Content = value.map { value in
-            .write { try StorageEnvelope.encode(value, kind: kind, protection: protection) }
-        } ?? .delete
+        let content: StorageBatch.Change.Content =
+            value.map { value in
+                .write { try StorageEnvelope.encode(value, kind: kind, protection: protection) }
+            } ?? .delete
         let entry = (change: change, file: StorageBatch.Change(file: url, subject: subject, content: content))
+        stateLock.withLock { outstanding[file] = max(outstanding[file] ?? 0, change) }
         guard writeBehind else {
             // Written here and now, on the caller's thread, in the order of the changes.
             syncWriteLock.withLock {
                 if let written = writtenChange[file], written > change { return }
                 writtenChange[file] = change
-                let batch = stateLock.withLock { makeBatch([entry.file]) }
+                let batch = stateLock.withLock { makeBatch([entry]) }
                 StorageBatchWriter.write([batch])
             }
             return

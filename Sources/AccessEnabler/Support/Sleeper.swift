@@ -35,6 +35,10 @@ public struct SystemSleeper: Sleeper {
 }
 
 /// One cancellable wait on a dispatch timer (no sleeping task, no thread held).
+///
+/// libdispatch traps when a timer source that was never resumed is released, so the timer
+/// is created only once the wait is installed (a wait cancelled before that never makes
+/// one), and a timer that exists is always resumed before it can be cancelled and released.
 enum DispatchTimerWait {
     /// The queue every SDK timer fires on: handlers only resume a continuation.
     static let queue = DispatchQueue(label: "accessenabler.timers")
@@ -44,13 +48,15 @@ enum DispatchTimerWait {
         let state = TimerState()
         let completed: Bool = await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
+                // Cancelled already: the continuation is resumed and no timer is made.
+                guard state.install(continuation) else { return }
                 let timer = DispatchSource.makeTimerSource(queue: queue)
                 // Clamped: a huge wait ("never") must not overflow the nanosecond count.
                 let nanoseconds = Int(min(max(seconds, 0), 1_000_000_000) * 1_000_000_000)
                 timer.schedule(deadline: .now() + .nanoseconds(nanoseconds), leeway: .milliseconds(1))
                 timer.setEventHandler { state.finish(true) }
-                if !state.install(continuation, timer: timer) { return }
                 timer.resume()
+                state.attach(timer)
             }
         } onCancel: {
             state.finish(false)
@@ -58,19 +64,19 @@ enum DispatchTimerWait {
         if !completed { throw CancellationError() }
     }
 
-    /// Resumes the continuation exactly once: timer fired (`true`) or cancelled (`false`).
+    /// Resumes the continuation exactly once: timer fired (`true`) or cancelled (`false`),
+    /// and cancels the timer (always a resumed one) once the wait has ended.
     private final class TimerState: @unchecked Sendable {
         private let lock = NSLock()
         private var continuation: CheckedContinuation<Bool, Never>?
         private var timer: DispatchSourceTimer?
         private var outcome: Bool?
 
-        /// Keeps the continuation; `false` (and resumes it) when the wait already ended.
-        func install(_ continuation: CheckedContinuation<Bool, Never>, timer: DispatchSourceTimer) -> Bool {
+        /// Keeps the continuation; `false` (having resumed it) when the wait already ended.
+        func install(_ continuation: CheckedContinuation<Bool, Never>) -> Bool {
             let early: Bool? = lock.withLock {
                 if let outcome { return outcome }
                 self.continuation = continuation
-                self.timer = timer
                 return nil
             }
             if let early {
@@ -78,6 +84,17 @@ enum DispatchTimerWait {
                 return false
             }
             return true
+        }
+
+        /// Keeps the running timer so the end of the wait can cancel it; cancels it at once
+        /// when the wait ended while it was being made.
+        func attach(_ timer: DispatchSourceTimer) {
+            let ended: Bool = lock.withLock {
+                if outcome != nil { return true }
+                self.timer = timer
+                return false
+            }
+            if ended { timer.cancel() }
         }
 
         func finish(_ fired: Bool) {

@@ -18,16 +18,23 @@ public struct HTTPRequestMessage: Sendable, Equatable {
     /// transport or a decorator (tracing, diagnostics) can label it without parsing the URL.
     /// `nil` for a request the SDK did not make. Not sent on the wire.
     public var operationName: String?
+    /// The most bytes of response body the SDK accepts for this request, or `nil` for no
+    /// limit. A transport should stop reading once the body grows past it and fail with
+    /// ``TransportFailure/responseTooLarge(limit:)`` (``URLSessionTransport`` does); the SDK
+    /// refuses a longer body from any transport anyway. Not sent on the wire.
+    public var maximumResponseBodySize: Int?
 
     /// Creates a request message.
     public init(
-        method: String, url: URL, headers: [(name: String, value: String)] = [], body: Data? = nil, operationName: String? = nil
+        method: String, url: URL, headers: [(name: String, value: String)] = [], body: Data? = nil, operationName: String? = nil,
+        maximumResponseBodySize: Int? = nil
     ) {
         self.method = method
         self.url = url
         self.headers = headers
         self.body = body
         self.operationName = operationName
+        self.maximumResponseBodySize = maximumResponseBodySize
     }
 
     /// The first value of a header, matched case-insensitively.
@@ -36,7 +43,7 @@ public struct HTTPRequestMessage: Sendable, Equatable {
     }
 
     /// Requests are equal when method, URL, headers (in order) and body are: what goes on the
-    /// wire (``operationName`` is a label and does not count).
+    /// wire (``operationName`` and ``maximumResponseBodySize`` are not sent and do not count).
     public static func == (lhs: HTTPRequestMessage, rhs: HTTPRequestMessage) -> Bool {
         lhs.method == rhs.method && lhs.url == rhs.url && lhs.body == rhs.body
             && lhs.headers.map { "\($0.name):\($0.value)" } == rhs.headers.map { "\($0.name):\($0.value)" }
@@ -75,6 +82,9 @@ public enum TransportFailure: Error, Sendable, Equatable {
     case connectionLost(String)
     /// The request was cancelled.
     case cancelled
+    /// The response body grew past the request's ``HTTPRequestMessage/maximumResponseBodySize``
+    /// (`limit` bytes); the rest was not read.
+    case responseTooLarge(limit: Int)
     /// Any other failure, described for a person.
     case other(String)
 }

@@ -17,6 +17,9 @@ import FoundationNetworking
 ///   request goes out on a new connection instead. Without this, a POST that meets a
 ///   connection the server just closed costs the whole request timeout (see
 ///   `KeepAliveReuse` in the source for why detecting and repeating it is not an option).
+/// - Reads no more of a body than the request's ``HTTPRequestMessage/maximumResponseBodySize``:
+///   a `Content-Length` over it, or a body that grows past it, ends the exchange at once
+///   with ``TransportFailure/responseTooLarge(limit:)``; what is left is never read.
 /// - Failures map onto ``TransportFailure``: refused or unresolvable → `cannotConnect`,
 ///   reset or truncated → `connectionLost`, task cancelled → `cancelled`.
 public struct URLSessionTransport: HTTPTransport {
@@ -52,15 +55,16 @@ public struct URLSessionTransport: HTTPTransport {
         }
         urlRequest.httpBody = request.body
 
-        let exchange = PendingExchange()
+        let exchange = PendingExchange(limit: request.maximumResponseBodySize)
         let host = SessionHolder.key(for: request.url)
-        let session = holder.session(for: request, host: host)
+        let (session, delegate) = holder.session(for: request, host: host)
         let result: Result<HTTPResponseMessage, TransportFailure> = await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<Result<HTTPResponseMessage, TransportFailure>, Never>) in
                 exchange.install(continuation)
-                let task = session.dataTask(with: urlRequest) { data, response, error in
-                    exchange.finish(Self.outcome(data: data, response: response, error: error))
-                }
+                // No completion handler: the session's delegate hands the body over as it
+                // arrives, so the exchange can stop reading past its limit.
+                let task = session.dataTask(with: urlRequest)
+                delegate.register(exchange, for: task)
                 // The transport's own deadline, in case the session's timer does not fire.
                 exchange.attach(task, session: session, deadline: boundedTimeout)
                 task.resume()
@@ -73,7 +77,7 @@ public struct URLSessionTransport: HTTPTransport {
     }
 
     /// Maps a data task's completion onto a response or a failure.
-    private static func outcome(data: Data?, response: URLResponse?, error: (any Error)?) -> Result<HTTPResponseMessage, TransportFailure> {
+    static func outcome(data: Data?, response: URLResponse?, error: (any Error)?) -> Result<HTTPResponseMessage, TransportFailure> {
         if let error {
             return .failure(failure(for: error))
         }
@@ -138,12 +142,14 @@ private final class SessionHolder: @unchecked Sendable {
 
     private let lock = NSLock()
     private var current: URLSession
+    /// The delegate of `current`.
+    private var currentDelegate: ExchangeDelegate
     private var pooled: [String: PooledConnection] = [:]
     private let assumedServerTimeout: TimeInterval
 
     init(assumedServerTimeout: TimeInterval) {
         self.assumedServerTimeout = assumedServerTimeout
-        current = Self.makeSession()
+        (current, currentDelegate) = Self.makeSession()
     }
 
     deinit {
@@ -155,11 +161,11 @@ private final class SessionHolder: @unchecked Sendable {
         "\(url.scheme ?? "")://\(url.host ?? ""):\(url.port.map(String.init) ?? "")"
     }
 
-    /// The session to send `request` on: a new one when the request cannot be repeated by
-    /// the HTTP stack and the host's idle connection may be closing.
-    func session(for request: HTTPRequestMessage, host: String) -> URLSession {
+    /// The session to send `request` on, with its delegate: a new one when the request
+    /// cannot be repeated by the HTTP stack and the host's idle connection may be closing.
+    func session(for request: HTTPRequestMessage, host: String) -> (URLSession, ExchangeDelegate) {
         let now = DispatchTime.now().uptimeNanoseconds
-        let (session, retired): (URLSession, URLSession?) = lock.withLock {
+        let (session, retired): ((URLSession, ExchangeDelegate), URLSession?) = lock.withLock {
             var retired: URLSession?
             if !KeepAliveReuse.isRepeatableByTheHTTPStack(body: request.body), let connection = pooled[host],
                 connection.inFlight == 0,
@@ -168,11 +174,11 @@ private final class SessionHolder: @unchecked Sendable {
                     assumedTimeout: assumedServerTimeout)
             {
                 retired = current
-                current = Self.makeSession()
+                (current, currentDelegate) = Self.makeSession()
                 pooled.removeAll()
             }
             pooled[host, default: PooledConnection(idleSince: now)].inFlight += 1
-            return (current, retired)
+            return ((current, currentDelegate), retired)
         }
         // Requests still running on the old session finish there.
         retired?.finishTasksAndInvalidate()
@@ -198,7 +204,7 @@ private final class SessionHolder: @unchecked Sendable {
         }
     }
 
-    private static func makeSession() -> URLSession {
+    private static func makeSession() -> (URLSession, ExchangeDelegate) {
         let configuration = URLSessionConfiguration.ephemeral
         configuration.httpCookieStorage = nil
         configuration.httpShouldSetCookies = false
@@ -206,17 +212,48 @@ private final class SessionHolder: @unchecked Sendable {
         configuration.urlCache = nil
         configuration.urlCredentialStorage = nil
         configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
-        return URLSession(configuration: configuration, delegate: RedirectRefusingDelegate(), delegateQueue: nil)
+        let delegate = ExchangeDelegate()
+        return (URLSession(configuration: configuration, delegate: delegate, delegateQueue: nil), delegate)
     }
 }
 
-/// Declines every redirect so the 3xx response itself completes the task.
-private final class RedirectRefusingDelegate: NSObject, URLSessionTaskDelegate, @unchecked Sendable {
+/// The delegate of one session: hands each task's response and body to its exchange as
+/// they arrive, and declines every redirect so the 3xx response itself completes the task.
+private final class ExchangeDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendable {
+    private let lock = NSLock()
+    private var exchanges: [Int: PendingExchange] = [:]
+
+    /// `task`'s events go to `exchange` until the task completes.
+    func register(_ exchange: PendingExchange, for task: URLSessionTask) {
+        lock.withLock { exchanges[task.taskIdentifier] = exchange }
+    }
+
+    private func exchange(of task: URLSessionTask) -> PendingExchange? {
+        lock.withLock { exchanges[task.taskIdentifier] }
+    }
+
     func urlSession(
         _ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
         newRequest request: URLRequest, completionHandler: @escaping @Sendable (URLRequest?) -> Void
     ) {
         completionHandler(nil)
+    }
+
+    func urlSession(
+        _ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
+        completionHandler: @escaping @Sendable (URLSession.ResponseDisposition) -> Void
+    ) {
+        let accepted = exchange(of: dataTask)?.received(response) ?? true
+        completionHandler(accepted ? .allow : .cancel)
+    }
+
+    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
+        exchange(of: dataTask)?.received(data)
+    }
+
+    func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
+        let exchange = lock.withLock { exchanges.removeValue(forKey: task.taskIdentifier) }
+        exchange?.completed(error: error)
     }
 }
 
@@ -226,12 +263,46 @@ private final class RedirectRefusingDelegate: NSObject, URLSessionTaskDelegate, 
 /// until then, so a session replaced meanwhile lives until its last request ends.
 private final class PendingExchange: DeadlineExpiring, @unchecked Sendable {
     private let lock = NSLock()
+    /// The most bytes of body read, or `nil` for no limit.
+    private let limit: Int?
+    private var response: URLResponse?
+    private var body = Data()
     private var continuation: CheckedContinuation<Result<HTTPResponseMessage, TransportFailure>, Never>?
     private var task: URLSessionDataTask?
     private var session: URLSession?
     private var deadline: DeadlineWatchdog.Ticket?
     private var earlyResult: Result<HTTPResponseMessage, TransportFailure>?
     private var finished = false
+
+    init(limit: Int?) { self.limit = limit }
+
+    /// The response head arrived: `false` (and the exchange fails) when its `Content-Length`
+    /// already says the body is over the limit.
+    func received(_ response: URLResponse) -> Bool {
+        if let limit, response.expectedContentLength > Int64(limit) {
+            finish(.failure(.responseTooLarge(limit: limit)))
+            return false
+        }
+        lock.withLock { self.response = response }
+        return true
+    }
+
+    /// A piece of the body arrived; past the limit the exchange fails and the task stops.
+    func received(_ data: Data) {
+        let over: Bool = lock.withLock {
+            guard !finished else { return false }
+            if let limit, body.count + data.count > limit { return true }
+            body.append(data)
+            return false
+        }
+        if over, let limit { finish(.failure(.responseTooLarge(limit: limit))) }
+    }
+
+    /// The task ended: the whole response, or the failure.
+    func completed(error: (any Error)?) {
+        let (response, body) = lock.withLock { (self.response, self.body) }
+        finish(URLSessionTransport.outcome(data: body, response: response, error: error))
+    }
 
     func install(_ continuation: CheckedContinuation<Result<HTTPResponseMessage, TransportFailure>, Never>) {
         let early: Result<HTTPResponseMessage, TransportFailure>? = lock.withLock {
@@ -275,6 +346,7 @@ private final class PendingExchange: DeadlineExpiring, @unchecked Sendable {
                 continuation = nil
                 deadline = nil
                 session = nil
+                body = Data()
             }
             return (continuation, task, deadline)
         }

@@ -40,6 +40,12 @@ public final class ScenarioRunner: @unchecked Sendable {
     /// Adjusts each AccessEnabler's configuration after the runner set it up (test rigs use
     /// it for settings the scenario format does not carry, such as the poll interval).
     public var configure: (@Sendable (inout AccessEnablerConfiguration) -> Void)?
+    /// The most real time, in seconds, the SDK may take to settle after a step (each
+    /// throttling back-off moved through on the scenario clock); past it the run ends with
+    /// ``ScenarioStall``. Default 60.
+    public var settleTimeout: TimeInterval = 60
+    /// The step under way, for ``ScenarioStall``.
+    private var currentStep: (index: Int, name: String) = (0, "")
 
     /// Prepares a run. `observer` sees each transcript line as it is produced; HTTP trace
     /// lines reach it only with `traceHTTP`, but they are always recorded, so expectations
@@ -68,28 +74,52 @@ public final class ScenarioRunner: @unchecked Sendable {
         return result()
     }
 
-    /// Runs one step: its marker, the step itself, then waits for quiescence.
+    /// Runs one step: its marker, the step itself, then waits for quiescence. Throws
+    /// ``ScenarioStall`` when the step does not settle within ``settleTimeout``.
     public func step(_ step: Scenario.Step) async throws {
         recorder.append(.step(stepIndex, name: step.name))
+        currentStep = (stepIndex, step.name)
         stepIndex += 1
         try await perform(step)
-        await settle()
+        try await settleOrStall()
     }
 
     /// Waits until the SDK has nothing left to run or deliver. A call waiting out a
     /// throttling back-off is not quiescent: the scenario clock is moved to the end of the
     /// wait. Waiting for a person (a provider choice, a login page, a second-screen code) is.
-    public func settle() async {
-        guard let accessEnabler else { return }
-        while case .waitingForClock(let until) = await accessEnabler.waitUntilQuiescent() {
-            let now = sandbox.clock.now
-            if until > now { sandbox.clock.advance(by: until.timeIntervalSince(now)) }
+    ///
+    /// Returns `false` when that did not happen within ``settleTimeout`` seconds of real
+    /// time (the SDK is left as it is).
+    @discardableResult
+    public func settle() async -> Bool {
+        guard let accessEnabler else { return true }
+        let clock = sandbox.clock
+        let giveUp = Date().addingTimeInterval(settleTimeout)
+        while true {
+            let left = giveUp.timeIntervalSinceNow
+            guard left > 0, let quiescence = await withinRealTime(left, { await accessEnabler.waitUntilQuiescent() }) else { return false }
+            if case .waitingForClock(let until) = quiescence {
+                let now = clock.now
+                if until > now { clock.advance(by: until.timeIntervalSince(now)) }
+                continue
+            }
+            // Idle: what the calls stored goes to disk, and a failed write's status is
+            // delivered. Bounded in short slices, so a back-off that starts meanwhile (which
+            // `waitUntilIdle` would wait out in real time) sends us back to move the clock.
+            if await withinRealTime(min(left, 2), { await accessEnabler.waitUntilIdle() }) != nil { break }
         }
-        await accessEnabler.waitUntilIdle()
         // The transcript's HTTP lines are queued on the callback queue as exchanges end
         // (one whose flow was abandoned meanwhile ends no event): let them land too.
         let queue = callbackQueue
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in queue.async { continuation.resume() } }
+        return true
+    }
+
+    /// ``settle()``, throwing ``ScenarioStall`` for the current step when it times out.
+    private func settleOrStall() async throws(ScenarioStall) {
+        guard await settle() else {
+            throw ScenarioStall(step: currentStep.index, name: currentStep.name, seconds: settleTimeout)
+        }
     }
 
     /// The transcript so far, checked against the scenario's expectations.
@@ -202,7 +232,7 @@ public final class ScenarioRunner: @unchecked Sendable {
             }
         case .setSelectedProvider(let id): ae.setSelectedProvider(id)
         case .login(let username, let password):
-            await settle()
+            try await settleOrStall()
             switch recorder.lastHandOver {
             case .page(let url):
                 // A rejected login leaves the user on the form: no redirect, nothing to hand over.
@@ -210,7 +240,7 @@ public final class ScenarioRunner: @unchecked Sendable {
                     ae.handleExternalURL(landing)
                 }
             case .registrationCode(let code):
-                await signInOnSecondScreen(code: code, username: username, password: password)
+                try await signInOnSecondScreen(code: code, username: username, password: password)
             case nil:
                 return
             }
@@ -240,7 +270,8 @@ public final class ScenarioRunner: @unchecked Sendable {
         case .logout:
             let before = recorder.lastNavigationURL
             ae.logout()
-            await ae.waitUntilIdle()
+            // Settled, not only waited for: the logout request may wait out a back-off.
+            try await settleOrStall()
             // The app's hidden web view follows the MVPD logout page back to the redirect URL.
             if scenario.platform == .iOS, let url = recorder.lastNavigationURL, url != before,
                let landing = try? await userAgent().follow(url, redirectPrefix: ae.configuration.redirectURL) {
@@ -265,7 +296,7 @@ public final class ScenarioRunner: @unchecked Sendable {
         case .resetTempPass(let mvpd):
             _ = sandbox.resetTempPass(mvpd: mvpd)
         case .restart:
-            await ae.waitUntilIdle()
+            try await settleOrStall()
             accessEnabler = nil
             makeAccessEnabler()
         case .setOptions(let values):
@@ -283,7 +314,7 @@ public final class ScenarioRunner: @unchecked Sendable {
     /// The person enters `code` on a second screen and signs in; then the scenario clock
     /// moves one poll interval at a time (bounded by the code's lifetime) until the SDK's
     /// polling has found the profile and ended the authentication.
-    private func signInOnSecondScreen(code: String, username: String, password: String) async {
+    private func signInOnSecondScreen(code: String, username: String, password: String) async throws(ScenarioStall) {
         guard let ae = accessEnabler else { return }
         let before = recorder.authenticationStatusCount
         // A rejected sign-in leaves the person on the page: the SDK keeps polling.
@@ -293,7 +324,7 @@ public final class ScenarioRunner: @unchecked Sendable {
         var polls = 0
         while recorder.authenticationStatusCount == before, polls < limit {
             sandbox.clock.advance(by: interval)
-            await settle()
+            try await settleOrStall()
             polls += 1
         }
     }

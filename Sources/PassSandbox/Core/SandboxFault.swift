@@ -15,15 +15,23 @@ public struct SandboxFault: Sendable, Equatable {
     public var malformedBody: Bool
     /// When `true`, the connection closes without any response.
     public var dropConnection: Bool
+    /// When set, the endpoint does its work but answers 200 with a well-formed JSON body of
+    /// this many bytes (padding), as a hostile or broken server might: to check that a
+    /// client bounds what it reads.
+    public var oversizedBody: Int?
     /// How many requests the fault still applies to; `nil` means until cleared.
     public var remaining: Int?
 
     /// Creates a fault.
-    public init(latency: TimeInterval = 0, status: Int? = nil, malformedBody: Bool = false, dropConnection: Bool = false, remaining: Int? = nil) {
+    public init(
+        latency: TimeInterval = 0, status: Int? = nil, malformedBody: Bool = false, dropConnection: Bool = false, oversizedBody: Int? = nil,
+        remaining: Int? = nil
+    ) {
         self.latency = latency
         self.status = status
         self.malformedBody = malformedBody
         self.dropConnection = dropConnection
+        self.oversizedBody = oversizedBody
         self.remaining = remaining
     }
 }

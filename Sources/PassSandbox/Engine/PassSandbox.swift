@@ -47,12 +47,14 @@ public final class PassSandbox: SandboxImmediateHandler, @unchecked Sendable {
     /// Creates a sandbox serving `world`.
     public init(world: SandboxWorld = .default, clock: SandboxClock = SandboxClock()) {
         self.clock = clock
-        engine = SandboxEngine(world: world, clock: clock, baseURL: URL(string: "http://sandbox.invalid")!)
+        engine = SandboxEngine(world: world, clock: clock, baseURL: URL(string: "http://sandbox.localhost")!)
         controls = HTTPLocked(Controls(throttle: SandboxThrottleGate(settings: world.throttle)))
     }
 
     /// Scheme, host and port of the absolute URLs the sandbox writes (authenticate redirect,
-    /// login page, logout page). The HTTP server sets it to `http://127.0.0.1:PORT`.
+    /// login page, logout page). The HTTP server sets it to `http://127.0.0.1:PORT`; in-process it is
+    /// `http://sandbox.localhost` (a name that always means this machine, so the SDK accepts
+    /// its plain HTTP).
     public var baseURLForLinks: URL {
         get { engineLock.withLock { engine.baseURL } }
         set { engineLock.withLock { engine.baseURL = newValue } }
@@ -121,7 +123,18 @@ public final class PassSandbox: SandboxImmediateHandler, @unchecked Sendable {
             let kept = response.body.prefix(response.body.count / 2)
             response = SandboxResponse(status: 200, headers: [("Content-Type", SandboxResponse.jsonContentType)], body: Array(kept) + Array("{\"garbled\":[".utf8))
         }
+        if let size = fault?.oversizedBody {
+            response = SandboxResponse(status: 200, headers: [("Content-Type", SandboxResponse.jsonContentType)], body: Self.padding(bytes: size))
+        }
         return response
+    }
+
+    /// A JSON object of exactly `bytes` bytes (at least its braces): `{"padding":"aaa…"}`.
+    private static func padding(bytes: Int) -> [UInt8] {
+        let open = Array(#"{"padding":""#.utf8), close = Array(#""}"#.utf8)
+        let fill = max(0, bytes - open.count - close.count)
+        guard fill > 0 || bytes >= open.count + close.count else { return Array("{}".utf8) }
+        return open + [UInt8](repeating: UInt8(ascii: "a"), count: fill) + close
     }
 
     /// Dates the answer by the sandbox clock and logs it (and records it when

@@ -59,9 +59,9 @@ final class CallbackDispatcher: @unchecked Sendable {
     /// Delivers `calls` now, in order. Only on the callback queue (a task running on
     /// ``executor``), after everything queued before the task; what is queued meanwhile
     /// waits for the task, so order holds.
-    func deliverOnCallbackQueue(_ calls: [DelegateCall]) {
+    func deliverOnCallbackQueue(_ calls: [DelegateCall], for owner: CallID? = nil) {
         dispatchPrecondition(condition: .onQueue(queue))
-        for call in calls { deliver(call, for: []) }
+        for call in calls { deliver(call, for: owner.map { [$0] } ?? []) }
     }
 
     /// Delivers one call to the delegates, then the observer. Runs on the callback queue.

@@ -1,71 +1,84 @@
 import Foundation
 import Synchronization
 
-/// Turns the store's problems (a failed write: a directory in the way, a read-only
-/// directory, a full disk) into what the app sees: status N500 with the store's sentence,
-/// and a ``Diagnostic/storageProblem(message:)``.
+/// Turns what the store reports into what the app sees: a failed write (a directory in the
+/// way, a read-only directory, a full disk) becomes status N500 with the store's sentence,
+/// a discarded file or a cleared store becomes status SEC412 (warning) with the file and
+/// the reason, and each also a ``Diagnostic/storageProblem(message:)``.
 ///
 /// Problems found while the store opens come before the app could set its delegate (the
 /// legacy pattern creates the AccessEnabler, then assigns `delegate`): their diagnostics go
 /// out as soon as the relay is connected, their statuses wait for the app's first call and
 /// come ahead of that call's callbacks, so none is delivered to nobody.
-final class StorageProblemRelay: Sendable {
-    private struct State {
-        /// Problems reported before ``connect(_:diagnostics:)``.
-        var unconnected: [StorageProblem] = []
-        /// Statuses waiting for the app's first call.
-        var waitingForFirstCall: [StorageProblem] = []
-        var firstCallMade = false
-        var dispatcher: CallbackDispatcher?
-        var diagnostics: (@Sendable (Diagnostic) -> Void)?
+final class StorageProblemRelay: @unchecked Sendable {
+    /// One report: the status it becomes and the sentence it carries.
+    private struct Report: Sendable {
+        var status: StatusID
+        var message: String
     }
 
-    private let state = Mutex(State())
+    private let lock = NSLock()
+    /// Reports made before ``connect(_:diagnostics:)``.
+    private var unconnected: [Report] = []
+    /// Statuses waiting for the app's first call.
+    private var waitingForFirstCall: [Report] = []
+    private var firstCallMade = false
+    private var dispatcher: CallbackDispatcher?
+    private var diagnostics: (@Sendable (Diagnostic) -> Void)?
 
-    /// Reports `problem`: at once when connected and the app has made a call, otherwise as
-    /// described above.
+    /// Reports a failed write or deletion (N500).
     func report(_ problem: StorageProblem) {
-        let route: (target: CallbackDispatcher, diagnostics: (@Sendable (Diagnostic) -> Void)?, statusNow: Bool)? = state.withLock { state in
-            guard let connected = state.dispatcher else {
-                state.unconnected.append(problem)
+        report(Report(status: .n500, message: problem.message))
+    }
+
+    /// Reports discarded stored values (SEC412).
+    func report(_ discard: StorageDiscard) {
+        report(Report(status: .sec412, message: discard.message))
+    }
+
+    /// Reports at once when connected and the app has made a call, otherwise as described above.
+    private func report(_ report: Report) {
+        let route: (target: CallbackDispatcher, diagnostics: (@Sendable (Diagnostic) -> Void)?, statusNow: Bool)? = lock.withLock {
+            guard let connected = dispatcher else {
+                unconnected.append(report)
                 return nil
             }
-            if !state.firstCallMade { state.waitingForFirstCall.append(problem) }
-            return (connected, state.diagnostics, state.firstCallMade)
+            if !firstCallMade { waitingForFirstCall.append(report) }
+            return (connected, diagnostics, firstCallMade)
         }
         guard let route else { return }
-        route.diagnostics?(.storageProblem(message: problem.message))
-        if route.statusNow { Self.dispatchStatus(of: problem, to: route.target) }
+        route.diagnostics?(.storageProblem(message: report.message))
+        if route.statusNow { Self.dispatchStatus(of: report, to: route.target) }
     }
 
-    /// From now on, problems go to `dispatcher` (as statuses) and to `diagnostics`.
+    /// From now on, reports go to `dispatcher` (as statuses) and to `diagnostics`.
     func connect(_ dispatcher: CallbackDispatcher, diagnostics: (@Sendable (Diagnostic) -> Void)?) {
-        let held: [StorageProblem] = state.withLock { state in
-            state.dispatcher = dispatcher
-            state.diagnostics = diagnostics
-            defer { state.unconnected.removeAll() }
-            state.waitingForFirstCall.append(contentsOf: state.unconnected)
-            return state.unconnected
+        let held: [Report] = lock.withLock {
+            self.dispatcher = dispatcher
+            self.diagnostics = diagnostics
+            defer { unconnected.removeAll() }
+            waitingForFirstCall.append(contentsOf: unconnected)
+            return unconnected
         }
-        for problem in held { diagnostics?(.storageProblem(message: problem.message)) }
+        for report in held { diagnostics?(.storageProblem(message: report.message)) }
     }
 
     /// The app made a call: its delegate is in place, so held statuses are delivered now,
     /// ahead of the call's own callbacks.
     func appMadeACall() {
-        let (held, target): ([StorageProblem], CallbackDispatcher?) = state.withLock { state in
-            guard !state.firstCallMade, let dispatcher = state.dispatcher else { return ([], nil) }
-            state.firstCallMade = true
-            defer { state.waitingForFirstCall.removeAll() }
-            return (state.waitingForFirstCall, dispatcher)
+        let held: [Report] = lock.withLock {
+            guard !firstCallMade, dispatcher != nil else { return [] }
+            firstCallMade = true
+            defer { waitingForFirstCall.removeAll() }
+            return waitingForFirstCall
         }
-        guard !held.isEmpty, let target else { return }
-        for problem in held { Self.dispatchStatus(of: problem, to: target) }
+        guard !held.isEmpty, let target = lock.withLock({ dispatcher }) else { return }
+        for report in held { Self.dispatchStatus(of: report, to: target) }
     }
 
     /// The status reaches the app like any other; the dispatcher also reports it to the
     /// diagnostics handler as a status.
-    private static func dispatchStatus(of problem: StorageProblem, to dispatcher: CallbackDispatcher) {
-        dispatcher.dispatch(.status(StatusCatalog.status(.n500, message: problem.message)))
+    private static func dispatchStatus(of report: Report, to dispatcher: CallbackDispatcher) {
+        dispatcher.dispatch(.status(StatusCatalog.status(report.status, message: report.message)))
     }
 }

@@ -74,7 +74,7 @@ actor EntitlementEngine {
             platform: configuration.platform, loginScreen: Self.loginScreen(configuration),
             providerOnSecondScreen: configuration.loginScreen == .secondScreen && configuration.providerChoice == .onSecondScreen,
             pollInterval: configuration.secondScreenPollInterval,
-            redirectURL: configuration.redirectURL, primaryServiceProvider: configuration.environment.baseURL,
+            redirectURL: configuration.redirectURL, primaryServiceProvider: configuration.environment.baseURL, transportSecurity: TransportSecurityPolicy(allowsInsecureHTTP: configuration.allowsInsecureHTTP),
             partnerConfigured: configuration.partnerFramework != nil, resourceLimit: configuration.preauthorizationBatchSize,
             deviceIdentifier: store.deviceIdentifier, tracking: tracking))
     }
@@ -83,7 +83,8 @@ actor EntitlementEngine {
         baseURL: URL, softwareStatement: String, configuration: AccessEnablerConfiguration, credentials: any ClientCredentialsCache,
         throttleGate: ThrottleGate, serverClock: ServerClock
     ) -> RESTClient {
-        let reported: any HTTPTransport = configuration.diagnostics.map { DiagnosticTransport(inner: configuration.transport, report: $0) } ?? configuration.transport
+        let bounded = ResponseSizeLimit(inner: configuration.transport, limit: max(1, configuration.maximumResponseBodySize))
+        let reported: any HTTPTransport = configuration.diagnostics.map { DiagnosticTransport(inner: bounded, report: $0) } ?? bounded
         let transport = ServerDateTransport(inner: reported, clock: configuration.clock, serverClock: serverClock)
         var client = RESTClient(
             baseURL: baseURL, softwareStatement: softwareStatement, transport: transport,
@@ -133,6 +134,8 @@ actor EntitlementEngine {
 
     /// Hands one event to the machine and carries out what it decided.
     func handle(_ event: EngineEvent) {
+        // Each call reads what other AccessEnablers over the same storage wrote since.
+        if case .command = event { store.refreshIfChanged() }
         children.answered(event)
         for action in machine.handle(event, facts: facts()) { carryOut(action) }
     }

@@ -91,6 +91,7 @@ extension TransportFailure {
         case .cannotConnect(let detail): "could not connect to the server (\(detail)); check the service URL and the network."
         case .connectionLost(let detail): "the connection closed before the whole response arrived (\(detail)); try again."
         case .cancelled: "the request was cancelled."
+        case .responseTooLarge(let limit): "the response body was larger than \(ResponseSizeLimit.describe(limit)), the most the SDK accepts (AccessEnablerConfiguration.maximumResponseBodySize); the rest was not read."
         case .other(let detail): "\(detail)."
         }
     }

@@ -57,6 +57,9 @@ struct RESTExchange: Sendable {
         guard index < chain.count else {
             do {
                 return try await transport.send(request, timeout: timeout)
+            } catch .responseTooLarge(let limit) {
+                // An answer, but not one the SDK will read: reported as a body that is not the documented JSON.
+                throw .malformedBody(operation: operation, reason: TransportFailure.responseTooLarge(limit: limit).sentence.dropLast().description)
             } catch {
                 throw .transport(operation: operation, error)
             }
