@@ -24,6 +24,9 @@ let package = Package(
         .executableTarget(
             name: "AccessEnablerCLI",
             dependencies: ["AccessEnabler", "PassSandbox", "AccessEnablerScenarios", "AccessEnablerBenchmarks"]),
+        // The async main.swift of "Getting started on a set-top box", compiled with the package
+        // (and run against PassSandbox by a test) so that what a reader copies builds and works.
+        .executableTarget(name: "AsyncQuickStart", dependencies: ["AccessEnabler"], path: "Examples/AsyncQuickStart"),
         .testTarget(name: "AccessEnablerTests", dependencies: ["AccessEnabler"]),
         // Test support: a headless Chromium driven over the DevTools protocol (Foundation only).
         .target(name: "BrowserHarness", path: "Tests/BrowserHarness"),

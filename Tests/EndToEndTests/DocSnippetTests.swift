@@ -1,3 +1,4 @@
+// swift-format-ignore-file
 import AccessEnabler
 import Foundation
 import Glibc
@@ -8,12 +9,14 @@ import Testing
 import FoundationNetworking
 #endif
 
-// Every Swift snippet of Docs/Migration.md is in this file as real code, so a newcomer who
-// copies one copies code that compiles; the tests below run them against PassSandbox.
-// `DocReferenceTests` checks that each ```swift block of Migration.md still appears
-// here line for line. Keep the two in step: change the snippet here, then paste it there.
+// The Swift snippets of the SDK's DocC articles (Sources/AccessEnabler/AccessEnabler.docc)
+// are in this file as real code, so a newcomer who copies one copies code that compiles; the
+// tests below run them against PassSandbox. `DocReferenceTests` checks that each ```swift
+// block of the articles (and of README) still appears in compiled code line for line. Keep
+// the two in step: change the snippet here, then paste it there. swift-format leaves this
+// file as it is, so the snippets keep the layout of the articles.
 
-// MARK: - Migration.md: "Configuration you must supply"
+// MARK: - PortingALegacyIntegration.md: "Configuration you must supply"
 
 /// The configuration a production TV app sets up.
 func makeProductionAccessEnabler(softwareStatement: String, storage: URL) -> AccessEnabler {
@@ -30,7 +33,7 @@ func makeProductionAccessEnabler(softwareStatement: String, storage: URL) -> Acc
     return AccessEnabler(storageCheck: .INTEGRITY_CHECK_ALL, softwareStatement: softwareStatement, configuration: configuration)
 }
 
-// MARK: - Migration.md: "What a TV app shows on the second screen"
+// MARK: - SecondScreenSignIn.md: what a TV app shows
 
 /// Shows a tvOS sign-in on the TV: the registration code, then how it ended.
 final class TVSignInPresenter: EntitlementDelegate, EntitlementStatus {
@@ -71,7 +74,7 @@ final class TVSignInPresenter: EntitlementDelegate, EntitlementStatus {
     }
 }
 
-// MARK: - Migration.md: "The async API"
+// MARK: - WritingNewCodeWithAsyncAwait.md
 
 /// What the app does for the person while signing in.
 protocol SignInScreen: Sendable {
@@ -109,7 +112,7 @@ func signInAndAuthorize(_ resource: String, using accessEnabler: AccessEnabler, 
     return try await accessEnabler.authorize(resource)
 }
 
-// MARK: - Migration.md: "Catching the redirect on Linux" (a) a custom-scheme handler
+// MARK: - SigningInOnThisDevice.md: a custom-scheme handler
 
 /// A named pipe through which `mytvapp --redirect URL`, started by the desktop, hands the
 /// URL to the running app.
@@ -180,7 +183,7 @@ func forwardRedirect(arguments: [String], inboxPath: String) -> Int32? {
     return 1
 }
 
-// MARK: - Migration.md: "Catching the redirect on Linux" (b) an http loopback redirect URL
+// MARK: - SigningInOnThisDevice.md: an http loopback redirect URL
 
 /// Listens on `http://127.0.0.1:PORT` for the browser arriving at the redirect URL.
 final class LoopbackRedirectListener: Sendable {
@@ -246,7 +249,7 @@ final class LoopbackRedirectListener: Sendable {
     }
 }
 
-// MARK: - Migration.md: "Testing your app with PassSandbox"
+// MARK: - TestingWithPassSandbox.md
 
 /// An AccessEnabler talking to a PassSandbox served on loopback HTTP, on the sandbox's
 /// clock. Shut the server down when the test ends (`server.shutdown()`).
@@ -262,7 +265,7 @@ func makeSandboxedAccessEnabler(platform: AccessEnablerConfiguration.Platform) t
     return (accessEnabler, sandbox, server)
 }
 
-// MARK: - Migration.md: "Going to production", logging
+// MARK: - GoingToProduction.md: logging
 
 /// Sends the SDK's diagnostics to the app's log.
 func sendDiagnostics(of configuration: inout AccessEnablerConfiguration, to log: @escaping @Sendable (String) -> Void) {
@@ -277,7 +280,7 @@ func sendDiagnostics(of configuration: inout AccessEnablerConfiguration, to log:
 
 // MARK: - The tests
 
-/// Runs the snippets of Docs/Migration.md against PassSandbox.
+/// Runs the snippets of the DocC articles against PassSandbox.
 @Suite struct DocSnippetTests {
     /// What a snippet showed on the screen, from whichever thread showed it.
     final class Screen: @unchecked Sendable {

@@ -20,6 +20,19 @@ private struct SlowPartner: PartnerFramework {
     }
 }
 
+/// The sandbox in process, keeping its own deadline (an in-process answer always comes), so
+/// that the SDK's request timeout bounds the partner framework's answers alone: with three
+/// other builds on the machine, the registration and configuration requests of
+/// `setRequestor` took more than the test's 1 s and failed it before the partner was asked.
+private struct PatientInProcessSandbox: HTTPTransport {
+    let sandbox: InProcessTransport
+    var keepsItsDeadline: Bool { true }
+
+    func send(_ request: HTTPRequestMessage, timeout: TimeInterval) async throws(TransportFailure) -> HTTPResponseMessage {
+        try await sandbox.send(request, timeout: timeout)
+    }
+}
+
 /// The partner framework's answers are bounded by the request timeout: a late answer is
 /// replaced by the timeout error, an answer in time is used.
 @Suite struct PartnerDeadlineTests {
@@ -31,7 +44,7 @@ private struct SlowPartner: PartnerFramework {
         configuration.storageDirectory = FileManager.default.temporaryDirectory.appendingPathComponent("partner-deadline-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: configuration.storageDirectory) }
         configuration.partnerFramework = SlowPartner(delay: partnerDelay)
-        configuration.transport = sandbox.inProcessTransport
+        configuration.transport = PatientInProcessSandbox(sandbox: sandbox.inProcessTransport)
         configuration.clock = SandboxTimeSource(sandbox.clock)
         configuration.requestTimeout = timeout
         let recorder = CallbackRecorder(revealSecrets: true)

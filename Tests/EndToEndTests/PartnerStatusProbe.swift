@@ -105,7 +105,7 @@ final class PartnerHeaderRig: @unchecked Sendable {
         configuration.storageDirectory = storage
         configuration.partnerFramework = device
         configuration.clock = SandboxTimeSource(sandbox.clock)
-        configuration.requestTimeout = 5
+        configuration.requestTimeout = SanitizerTiming.healthyRequestTimeout
         configuration.callbackQueue = DispatchQueue(label: "partner.header.rig.callbacks")
         let expiry = sandbox.clock.now.addingTimeInterval(expiresIn)
         device.signedIn = provider.map { SystemSignIn(provider: $0, username: "alice", expiresAt: expiry) }

@@ -129,7 +129,7 @@ final class RegularHarness: @unchecked Sendable {
     /// first (or at `environmentURL`).
     init(
         _ wire: ScenarioRunner.Wire, worlds: [SandboxWorld] = [.default], platform: AccessEnablerConfiguration.Platform = .tvOS,
-        requestTimeout: TimeInterval = 5, environmentURL: URL? = nil, softwareStatement: String = "STATEMENT",
+        requestTimeout: TimeInterval = SanitizerTiming.healthyRequestTimeout, environmentURL: URL? = nil, softwareStatement: String = "STATEMENT",
         storageCheck: IntegrityCheckType = .INTEGRITY_CHECK_NONE
     ) throws {
         self.wire = wire
@@ -193,9 +193,12 @@ final class RegularHarness: @unchecked Sendable {
         servers.forEach { $0.shutdown() }
     }
 
-    /// A new AccessEnabler over the same storage (an app relaunch).
-    func relaunch() {
-        let accessEnabler = AccessEnabler(storageCheck: storageCheck, softwareStatement: softwareStatement, configuration: makeConfiguration())
+    /// A new AccessEnabler over the same storage (an app relaunch), with another request
+    /// timeout when one is given.
+    func relaunch(requestTimeout: TimeInterval? = nil) {
+        var configuration = makeConfiguration()
+        if let requestTimeout { configuration.requestTimeout = requestTimeout }
+        let accessEnabler = AccessEnabler(storageCheck: storageCheck, softwareStatement: softwareStatement, configuration: configuration)
         accessEnabler.delegate = recorder
         accessEnabler.statusDelegate = recorder
         self.accessEnabler = accessEnabler

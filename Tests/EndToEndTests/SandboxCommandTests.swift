@@ -42,7 +42,9 @@ import FoundationNetworking
         #expect(registration.status == 201)
         let clientID = try #require(registration.json?["client_id"] as? String)
         let clientSecret = try #require(registration.json?["client_secret"] as? String)
-        let tokenAnswer = try await http.send("POST", base, "/o/client/token", headers: ["Content-Type": "application/x-www-form-urlencoded"],
+        let tokenAnswer = try await http.send("POST", base, "/o/client/token", headers: [
+            "Content-Type": "application/x-www-form-urlencoded", "X-Device-Info": Self.deviceInfo,
+        ],
             body: PlainHTTP.form(["client_id": clientID, "client_secret": clientSecret, "grant_type": "client_credentials"]))
         #expect(tokenAnswer.status == 201)
         let token = try #require(tokenAnswer.json?["access_token"] as? String)
@@ -94,6 +96,17 @@ import FoundationNetworking
         #expect(logout.status == 200)
         let logouts = logout.json?["logouts"] as? [String: Any]
         #expect((logouts?["NotBoarded"] as? [String: Any])?["actionName"] as? String == "logout")
+
+        // The banner's single sign-on tokens are ones the sandbox accepts, each in its own header.
+        for (issuer, header) in [("sandbox-identity", "AD-Service-Token"), ("sandbox-platform", "Adobe-Subject-Token")] {
+            let line = try #require(banner.split(separator: "\n").first { $0.contains("\(issuer) (") && $0.contains(header) }, "the banner lists \(issuer)")
+            let token = try #require(line.split(separator: " ").last.map(String.init))
+            #expect(token.split(separator: ".").count == 3, "\(issuer)'s token is a compact JWS")
+            let accepted = try await http.send("GET", base, "/api/v2/REF30/profiles", headers: device.merging([header: token]) { $1 })
+            #expect(accepted.status == 200, "the sandbox accepts the \(header) it printed")
+            let tampered = try await http.send("GET", base, "/api/v2/REF30/profiles", headers: device.merging([header: token + "x"]) { $1 })
+            #expect(tampered.status == 400, "a token that is not the printed one is refused")
+        }
 
         // Ctrl-C: exit status 0, and nothing listens on the port any more.
         running.interrupt()

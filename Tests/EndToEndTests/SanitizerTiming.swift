@@ -1,3 +1,4 @@
+import AccessEnabler
 import Glibc
 
 /// How much slower than usual this test process runs. Under the thread sanitizer every
@@ -10,4 +11,11 @@ enum SanitizerTiming {
 
     /// `seconds`, stretched by ``slowdown``.
     static func scaled(_ seconds: Double) -> Double { seconds * slowdown }
+
+    /// The request timeout of rigs whose tests are not about timeouts: the SDK's default,
+    /// which only bounds a request that hangs. A healthy request takes well under a second,
+    /// but on a machine busy with other builds, while hundreds of tests run at once, one can
+    /// wait seconds for a thread: a 5 s timeout was reached then, and a healthy request taken
+    /// for a dead server. Tests of the timeout itself set their own, short one.
+    static var healthyRequestTimeout: Double { scaled(AccessEnablerConfiguration().requestTimeout) }
 }

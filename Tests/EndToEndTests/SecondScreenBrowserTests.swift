@@ -28,7 +28,7 @@ struct SecondScreenBrowserTests {
 
         var configuration = AccessEnablerConfiguration(environment: .custom(baseURL), platform: .tvOS, storageDirectory: storage)
         configuration.secondScreenPollInterval = 3
-        configuration.requestTimeout = 5
+        configuration.requestTimeout = SanitizerTiming.healthyRequestTimeout
         let recorder = CallbackRecorder()
         let tv = AccessEnabler(softwareStatement: "STATEMENT", configuration: configuration)
         tv.delegate = recorder

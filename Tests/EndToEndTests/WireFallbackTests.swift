@@ -185,8 +185,12 @@ import Testing
         }
         #expect(unknownCode == (400, "invalid_authentication_session", "none"))
 
+        // A redirect URL the SDK never sends, fed to its client to see the refusal: the request
+        // says so in its User-Agent, so the wire conformance check does not count it as the SDK's.
+        var invalidInput = context
+        invalidInput.userAgent = "WireTests-InvalidInput/1.0"
         let badRedirect = await code { () async throws(RESTClientError) in
-            _ = try await rig.client.createSession(serviceProvider: requestor, mvpd: "NotBoarded", domainName: WireRig.domainName, redirectURL: "no-scheme", context: context)
+            _ = try await rig.client.createSession(serviceProvider: requestor, mvpd: "NotBoarded", domainName: WireRig.domainName, redirectURL: "no-scheme", context: invalidInput)
         }
         #expect(badRedirect == (400, "invalid_parameter_redirect_url", "none"))
 

@@ -124,10 +124,13 @@ import Testing
         #expect(information.existingParameters["redirectUrl"] == WireRig.redirectURL)
         #expect(information.missingParameters.isEmpty)
         #expect(information.notAfter == rig.now.addingTimeInterval(1_800))
-        if case .object(let device)? = information.device {
-            #expect(device["osName"] != nil)
+        // The device is the structured object of the session information page, built from
+        // the X-Device-Info the session was opened with.
+        if case .object(let device)? = information.device, case .object(let system)? = device["operatingSystem"] {
+            #expect(system["name"] == .string(DeviceInfo.linuxDefault(platform: .tvOS).osName))
+            #expect(device["osName"] == nil, "no flat echo of the header")
         } else {
-            Issue.record("The session information has no device object.")
+            Issue.record("The session information has no structured device object.")
         }
 
         // Before the login the code has no profile yet.

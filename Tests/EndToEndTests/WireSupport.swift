@@ -64,7 +64,7 @@ final class WireRig: @unchecked Sendable {
         baseURL = base
         sandbox.baseURLForLinks = base
         context = RequestContext(
-            deviceIdentifier: Self.deviceIdentifier, deviceInfo: .linuxDefault(platform: .tvOS), userAgent: "WireTests/1.0")
+            deviceIdentifier: Self.deviceIdentifier, deviceInfo: .linuxDefault(platform: .tvOS), userAgent: "AccessEnabler-Linux/WireTests")
         client = RESTClient(
             baseURL: base, softwareStatement: statement, transport: URLSessionTransport(), timeout: timeout,
             credentials: credentials, timeSource: clientClock ?? sandbox.clock, userAgent: "AccessEnabler-Linux/WireTests")

@@ -71,12 +71,13 @@ struct HTTPServerHardeningTests {
     @Test func methodNotAllowedListsEveryMethodThePathServes() async throws {
         let sandbox = PassSandbox()
         let cases: [(method: String, path: String, allow: String, contentType: String)] = [
-            ("DELETE", "/api/v2/REF30/sessions/ABC1234", "GET, POST", "application/json;charset=UTF-8"),
+            ("DELETE", "/api/v2/REF30/sessions/ABC1234", "GET, HEAD, POST", "application/json;charset=UTF-8"),
             ("GET", "/api/v2/REF30/sessions", "POST", "application/json;charset=UTF-8"),
-            ("POST", "/api/v2/REF30/configuration", "GET", "application/json;charset=UTF-8"),
-            ("POST", "/api/v2/sessions/REF30/ABC1234", "GET", "application/json;charset=UTF-8"),
+            ("POST", "/api/v2/REF30/configuration", "GET, HEAD", "application/json;charset=UTF-8"),
+            ("POST", "/api/v2/sessions/REF30/ABC1234", "GET, HEAD", "application/json;charset=UTF-8"),
             ("GET", "/o/client/register", "POST", "application/json;charset=UTF-8"),
-            ("PUT", "/mvpd/NotBoarded/login", "GET, POST", "text/plain;charset=UTF-8"),
+            ("PUT", "/mvpd/NotBoarded/login", "GET, HEAD, POST", "text/html;charset=UTF-8"),
+            ("POST", "/api/v2/authenticate/REF30/ABC1234", "GET, HEAD", "text/html;charset=UTF-8"),
         ]
         for (method, path, allow, contentType) in cases {
             let response = await sandbox.respond(to: SandboxRequest(method: method, path: path))
@@ -88,7 +89,7 @@ struct HTTPServerHardeningTests {
         #expect(apiError.int("status") == 405)
         #expect(apiError.string("code") == "method_not_allowed")
         #expect(apiError.string("action") == "none")
-        #expect(apiError.string("details") == "DELETE is not served on /api/v2/REF30/sessions/ABC1234; use GET or POST.")
+        #expect(apiError.string("details") == "DELETE is not served on /api/v2/REF30/sessions/ABC1234; use GET, HEAD or POST.")
         let dcrError = try SandboxTestClient.object(await sandbox.respond(to: SandboxRequest(method: "GET", path: "/o/client/register")))
         #expect(dcrError.string("error") == "invalid_request")
         // GET is served on the session path: it is not a 405.
@@ -103,7 +104,7 @@ struct HTTPServerHardeningTests {
         client.send("DELETE /api/v2/REF30/sessions/ABC1234 HTTP/1.1\r\nHost: h\r\n\r\n")
         let response = try #require(await client.readResponse())
         #expect(response.status == 405)
-        #expect(response.header("Allow") == "GET, POST")
+        #expect(response.header("Allow") == "GET, HEAD, POST")
         #expect(response.header("Content-Type") == "application/json;charset=UTF-8")
         #expect(response.text.contains(#""code":"method_not_allowed""#))
         #expect(response.header("Connection") == "keep-alive", "a 405 does not end the connection")

@@ -61,10 +61,39 @@ struct HTTPServerRobustnessTests {
         }
     }
 
-    @Test func chunkedBodyGets501AndOtherVersions505() async throws {
+    @Test func unknownTransferCodingGets501AndOtherVersions505() async throws {
         try await withHTTPTestServer { _, port in
-            try await expectRefusal(Array("POST / HTTP/1.1\r\nHost: h\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhello\r\n0\r\n\r\n".utf8), status: 501, port: port)
+            try await expectRefusal(Array("POST / HTTP/1.1\r\nHost: h\r\nTransfer-Encoding: gzip, chunked\r\n\r\n5\r\nhello\r\n0\r\n\r\n".utf8), status: 501, port: port)
             try await expectRefusal(Array("GET / HTTP/2.0\r\nHost: h\r\n\r\n".utf8), status: 505, port: port)
+        }
+    }
+
+    /// RFC 9112 §3.2: an HTTP/1.1 request without Host, or with two, is a 400; §6.1: a
+    /// chunked body the length of which cannot be trusted (with Content-Length, or in
+    /// HTTP/1.0) is a 400 too. Each ends the connection.
+    @Test func missingHostAndAmbiguousFramingGet400AndClose() async throws {
+        try await withHTTPTestServer { _, port in
+            try await expectRefusal(Array("GET /no-host HTTP/1.1\r\nAccept: */*\r\n\r\n".utf8), status: 400, port: port)
+            try await expectRefusal(Array("GET / HTTP/1.1\r\nHost: a\r\nHost: b\r\n\r\n".utf8), status: 400, port: port)
+            try await expectRefusal(Array("POST / HTTP/1.1\r\nHost: h\r\nContent-Length: 5\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n".utf8), status: 400, port: port)
+            try await expectRefusal(Array("POST / HTTP/1.0\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n".utf8), status: 400, port: port)
+            try await expectHealthy(port: port)
+        }
+    }
+
+    /// RFC 9110 §10.1.1: an expectation other than 100-continue may be refused with 417.
+    @Test func unmetExpectationGets417() async throws {
+        try await withHTTPTestServer { _, port in
+            try await expectRefusal(Array("POST / HTTP/1.1\r\nHost: h\r\nExpect: 201-maybe\r\nContent-Length: 2\r\n\r\nok".utf8), status: 417, port: port)
+            try await expectHealthy(port: port)
+        }
+    }
+
+    @Test func oversizedChunkedBodyGets413() async throws {
+        try await withHTTPTestServer(limits: .init(maxRequestBytes: 1024)) { _, port in
+            let chunk = "100\r\n" + String(repeating: "c", count: 256) + "\r\n"
+            try await expectRefusal(Array(("POST /big HTTP/1.1\r\nHost: h\r\nTransfer-Encoding: chunked\r\n\r\n" + String(repeating: chunk, count: 8)).utf8), status: 413, port: port)
+            try await expectHealthy(port: port)
         }
     }
 
@@ -111,7 +140,7 @@ struct HTTPServerRobustnessTests {
             for partial in [
                 "POST / HTTP/1.1\r\nHost: h\r\nContent-Length: 100\r\n\r\nonly part of the body",
                 "GET /half HTTP/1.1\r\nHo",
-                "GET /gate HTTP/1.1\r\n\r\n",
+                "GET /gate HTTP/1.1\r\nHost: h\r\n\r\n",
             ] {
                 let client = try HTTPTestClient(port: port)
                 client.send(partial)
@@ -139,7 +168,7 @@ struct HTTPServerRobustnessTests {
     @Test func randomGarbageNeverBreaksTheServer() async throws {
         try await withHTTPTestServer(limits: .init(maxRequestBytes: 4096, maxHeaderBytes: 1024, headerTimeout: 1, idleTimeout: 1, bodyTimeout: 1)) { _, port in
             var random = HTTPSeededGenerator(state: 20_260_101)
-            let template = Array("POST /x?y=1 HTTP/1.1\r\nHost: h\r\nContent-Length: 3\r\n\r\nabcGET / HTTP/1.1\r\n\r\n".utf8)
+            let template = Array("POST /x?y=1 HTTP/1.1\r\nHost: h\r\nContent-Length: 3\r\n\r\nabcGET / HTTP/1.1\r\nHost: h\r\n\r\n".utf8)
             for round in 0..<300 {
                 var bytes: [UInt8]
                 switch round % 3 {

@@ -123,6 +123,74 @@ struct HTTPServerTests {
         }
     }
 
+    @Test func chunkedBodyIsDecodedAndTheConnectionStaysUsable() async throws {
+        try await withHTTPTestServer { _, port in
+            let client = try HTTPTestClient(port: port)
+            client.send("POST /chunked HTTP/1.1\r\nHost: h\r\nTransfer-Encoding: chunked\r\n\r\n4\r\nWiki\r\n")
+            client.send("5;note=x\r\npedia\r\n0\r\nX-Trailer: dropped\r\n\r\n")
+            let response = try #require(await client.readResponse())
+            #expect(response.status == 200)
+            #expect(response.header("Connection") == "keep-alive")
+            #expect(response.text.hasSuffix("body\nWikipedia"))
+            #expect(!response.text.contains("X-Trailer"))
+            client.send(httpGet("/after"))
+            #expect(await client.readResponse()?.header("X-Echo-Path") == "/after")
+        }
+    }
+
+    @Test func pipelinedChunkedAndLengthFramedRequestsAreAnsweredInOrder() async throws {
+        try await withHTTPTestServer { _, port in
+            let client = try HTTPTestClient(port: port)
+            client.send("POST /one HTTP/1.1\r\nHost: h\r\nTransfer-Encoding: chunked\r\n\r\n3\r\nabc\r\n0\r\n\r\n"
+                + "POST /two HTTP/1.1\r\nHost: h\r\nContent-Length: 3\r\n\r\ndef"
+                + "HEAD /three HTTP/1.1\r\nHost: h\r\n\r\n"
+                + "POST /four HTTP/1.1\r\nHost: h\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n1\r\ng\r\n0\r\n\r\n")
+            let bytes = await client.readUntilClosed(timeout: 5)
+            #expect(bytes.closed, "Connection: close on the last request ends the connection")
+            let text = String(decoding: bytes.bytes, as: UTF8.self)
+            let paths = text.components(separatedBy: "X-Echo-Path: ").dropFirst().map { $0.components(separatedBy: "\r\n")[0] }
+            #expect(paths == ["/one", "/two", "/three", "/four"])
+            #expect(text.contains("body\nabc") && text.contains("body\ndef") && text.hasSuffix("body\ng"))
+        }
+    }
+
+    @Test func expectContinueGets100BeforeAChunkedBody() async throws {
+        try await withHTTPTestServer { _, port in
+            let client = try HTTPTestClient(port: port)
+            client.send("POST /upload HTTP/1.1\r\nHost: h\r\nExpect: 100-continue\r\nTransfer-Encoding: chunked\r\n\r\n")
+            #expect(await client.readResponse()?.status == 100)
+            client.send("4\r\ndata\r\n0\r\n\r\n")
+            let response = await client.readResponse()
+            #expect(response?.status == 200)
+            #expect(response?.text.hasSuffix("body\ndata") == true)
+        }
+    }
+
+    @Test func expectContinueIsNotAnsweredWhenTheBodyCameAlong() async throws {
+        try await withHTTPTestServer { _, port in
+            let client = try HTTPTestClient(port: port)
+            client.send("POST /eager HTTP/1.1\r\nHost: h\r\nExpect: 100-continue\r\nContent-Length: 4\r\n\r\ndata")
+            let response = await client.readResponse()
+            #expect(response?.status == 200, "the final answer comes first; no interim 100")
+            #expect(response?.text.hasSuffix("body\ndata") == true)
+        }
+    }
+
+    /// A body of unknown length from a real client: URLSession streams it chunked.
+    @Test func streamedUploadThroughURLSessionArrivesWhole() async throws {
+        try await withHTTPTestServer { server, _ in
+            var request = URLRequest(url: try #require(server.baseURL?.appendingPathComponent("stream")))
+            request.httpMethod = "POST"
+            let payload = Data((0..<70_000).map { UInt8(truncatingIfNeeded: $0 % 251) })
+            request.httpBodyStream = InputStream(data: payload)
+            let (data, response) = try await session().data(for: request)
+            #expect((response as? HTTPURLResponse)?.statusCode == 200)
+            let text = String(decoding: data, as: UTF8.self)
+            #expect(text.contains("header Transfer-Encoding: chunked"), "the upload was sent chunked")
+            #expect(data.suffix(payload.count) == payload)
+        }
+    }
+
     @Test func largePostThroughURLSession() async throws {
         try await withHTTPTestServer { server, _ in
             var request = URLRequest(url: try #require(server.baseURL?.appendingPathComponent("large")))

@@ -100,6 +100,12 @@ final class HTTPTestClient: @unchecked Sendable {
         await httpTestOnOwnThread { self.blockingReadResponse(timeout: timeout) }
     }
 
+    /// Reads one response head only (the answer to a HEAD request announces a body it does
+    /// not send); the body is left empty. `nil` when the stream ended or `timeout` passed.
+    func readResponseHead(timeout: Double = 3) async -> HTTPTestResponse? {
+        await httpTestOnOwnThread { self.blockingReadResponse(timeout: timeout, headOnly: true) }
+    }
+
     /// Reads until the server closes the connection or `timeout` passes; returns the
     /// bytes not yet consumed by `readResponse` and whether the stream ended.
     func readUntilClosed(timeout: Double = 3) async -> (bytes: [UInt8], closed: Bool) {
@@ -110,10 +116,10 @@ final class HTTPTestClient: @unchecked Sendable {
         return (result.bytes, result.closed)
     }
 
-    private func blockingReadResponse(timeout: Double) -> HTTPTestResponse? {
+    private func blockingReadResponse(timeout: Double, headOnly: Bool = false) -> HTTPTestResponse? {
         let deadline = Date().addingTimeInterval(timeout)
         while true {
-            if let response = takeResponse() { return response }
+            if let response = takeResponse(headOnly: headOnly) { return response }
             guard fill(until: deadline) else { return nil }
         }
     }
@@ -145,7 +151,7 @@ final class HTTPTestClient: @unchecked Sendable {
         return true
     }
 
-    private func takeResponse() -> HTTPTestResponse? {
+    private func takeResponse(headOnly: Bool = false) -> HTTPTestResponse? {
         let separator: [UInt8] = Array("\r\n\r\n".utf8)
         guard let headEnd = buffer.firstRange(of: separator) else { return nil }
         let headText = String(decoding: buffer[..<headEnd.lowerBound], as: UTF8.self)
@@ -156,7 +162,7 @@ final class HTTPTestClient: @unchecked Sendable {
             guard let colon = line.firstIndex(of: ":") else { return nil }
             return (String(line[..<colon]), line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces))
         }
-        let length = headers.first { $0.name.lowercased() == "content-length" }.flatMap { Int($0.value) } ?? 0
+        let length = headOnly ? 0 : headers.first { $0.name.lowercased() == "content-length" }.flatMap { Int($0.value) } ?? 0
         let bodyStart = headEnd.upperBound
         guard buffer.count - bodyStart >= length else { return nil }
         let body = Array(buffer[bodyStart..<(bodyStart + length)])

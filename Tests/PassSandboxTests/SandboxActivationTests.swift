@@ -74,7 +74,8 @@ struct SandboxActivationTests {
     @Test func otherMethodsAreRefused() async {
         let response = await PassSandbox().respond(to: SandboxRequest(method: "DELETE", path: "/activate"))
         #expect(response.status == 405)
-        #expect(response.header("Allow") == "GET, POST")
+        #expect(response.header("Allow") == "GET, HEAD, POST")
+        #expect(response.header("Content-Type") == "text/html;charset=UTF-8", "a page answers a browser with a page")
     }
 
     // MARK: Codes

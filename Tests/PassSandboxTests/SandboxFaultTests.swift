@@ -26,7 +26,7 @@ struct SandboxFaultTests {
         #expect(response.status == 500)
         #expect(try SandboxTestClient.object(response).string("error") == "server_error")
         sandbox.clearFaults()
-        #expect(await sandbox.respond(to: SandboxRequest(method: "POST", path: "/o/client/register", headers: [("X-Device-Info", SandboxTestClient.deviceInfo)], body: Array(#"{"software_statement":"STATEMENT"}"#.utf8))).status == 201)
+        #expect(await sandbox.respond(to: SandboxRequest(method: "POST", path: "/o/client/register", headers: [("Content-Type", "application/json"), ("X-Device-Info", SandboxTestClient.deviceInfo)], body: Array(#"{"software_statement":"STATEMENT"}"#.utf8))).status == 201)
     }
 
     @Test func aMalformedBodyFaultGarblesTheJSON() async throws {

@@ -94,7 +94,9 @@ struct SandboxLifetimeTests {
         let sandbox = PassSandbox(world: world)
         let credentials = try await SandboxTestClient.register(sandbox, statement: "STATEMENT")
         let token = { () async -> SandboxResponse in
-            await sandbox.respond(to: SandboxRequest(method: "POST", path: "/o/client/token", body: Array(
+            await sandbox.respond(to: SandboxRequest(method: "POST", path: "/o/client/token", headers: [
+                ("Content-Type", "application/x-www-form-urlencoded"), ("X-Device-Info", SandboxTestClient.deviceInfo),
+            ], body: Array(
                 "client_id=\(credentials.clientID)&client_secret=\(credentials.secret)&grant_type=client_credentials".utf8)))
         }
         #expect(await token().status == 201)

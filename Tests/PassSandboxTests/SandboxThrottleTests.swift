@@ -115,7 +115,8 @@ struct SandboxThrottleTests {
         #expect(third.status == 429)
         // Token requests draw from the bucket of the client they name.
         let form = Array("client_id=\(credentials.clientID)&client_secret=\(credentials.secret)&grant_type=client_credentials".utf8)
-        let token = { await sandbox.respond(to: SandboxRequest(method: "POST", path: "/o/client/token", body: form)).status }
+        let formHeaders: [(name: String, value: String)] = [("Content-Type", "application/x-www-form-urlencoded"), ("X-Device-Info", SandboxTestClient.deviceInfo)]
+        let token = { await sandbox.respond(to: SandboxRequest(method: "POST", path: "/o/client/token", headers: formHeaders, body: form)).status }
         #expect(await token() == 201)
         #expect(await token() == 201)
         #expect(await token() == 429)

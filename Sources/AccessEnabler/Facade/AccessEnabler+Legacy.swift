@@ -4,9 +4,6 @@ import Foundation
 // so code written against the legacy SDK compiles unchanged. Each forwards to the call it
 // stands for; none adds behaviour.
 extension AccessEnabler {
-    /// The SDK's version, as `getVersion` reports it.
-    static let sdkVersion = "1.0"
-
     /// Creates an AccessEnabler for production, iOS flavour: `AccessEnabler(softwareStatement)`,
     /// the spelling Swift gives the Objective-C `init:` (v3.0+), as Adobe's samples write it.
     /// The same as ``init(softwareStatement:)``.
@@ -88,13 +85,13 @@ extension AccessEnabler {
         setRequestor(requestorID, serviceProviders: serviceProviders)
     }
 
-    /// The SDK's version, for example `"1.0"`.
+    /// The SDK's version, for example `"1.0.0"` (semantic versioning).
     public static func getVersion() -> String {
-        sdkVersion
+        SDKVersion.current
     }
 
     /// The SDK's version; the same as the static `AccessEnabler.getVersion()`.
     public func getVersion() -> String {
-        Self.sdkVersion
+        SDKVersion.current
     }
 }

@@ -6,7 +6,8 @@ import Foundation
 /// Every method returns at once. The work runs on an internal serial executor, one call
 /// after another in the order they were made; results arrive through ``delegate`` and
 /// ``statusDelegate`` on the configuration's callback queue. Every call ends in exactly one
-/// terminal callback (see the table in the migration guide), whatever the network does.
+/// terminal callback, whatever the network does (<doc:PortingALegacyIntegration#What-stays-the-same>
+/// has the table).
 ///
 /// ```swift
 /// let accessEnabler = AccessEnabler(softwareStatement: statement)

@@ -116,8 +116,9 @@ public struct AccessEnablerConfiguration: Sendable {
     /// for the app's own logging. Secrets are never included. Called on the SDK's threads;
     /// keep it quick. `nil`: nothing is reported.
     public var diagnostics: (@Sendable (Diagnostic) -> Void)?
-    /// The `User-Agent` sent with every request.
-    public var userAgent: String = "AccessEnabler-Linux/1.0"
+    /// The `User-Agent` sent with every request. Default: `AccessEnabler-Linux/` and the
+    /// SDK's version (``AccessEnabler/getVersion()-swift.type.method``).
+    public var userAgent: String = "AccessEnabler-Linux/\(SDKVersion.current)"
     /// Whether the SDK may talk plain `http://` to a host other than this machine. Default
     /// `false`: a ``Environment/custom(_:)`` environment or a `serviceProviders` URL with
     /// `http://` is refused at `setRequestor` (status CFG400 for the environment, CFG404 for

@@ -4,7 +4,7 @@ import Foundation
 /// protocol): informational, warning and error codes such as N003, VSA403 or Z100.
 ///
 /// Implement either spelling: ``status(_:)-(AdvancedStatus)`` (today's, typed) or
-/// ``status(_:)-([AnyHashable:Any]?)``, the one Swift gives the Objective-C header
+/// ``status(_:)-([AnyHashable:Any])``, the one Swift gives the Objective-C header
 /// (`- (void)status:(NSDictionary *)statusDictionary;`). The SDK calls the typed one, whose
 /// default implementation forwards the legacy dictionary (``AdvancedStatus/dictionary``:
 /// `errorId`, `level`, and `message`, `details`, `resource`, `code`, `status`, `helpUrl`,
@@ -19,7 +19,7 @@ public protocol EntitlementStatus: AnyObject {
 }
 
 extension EntitlementStatus {
-    /// Forwards the legacy dictionary to ``status(_:)-([AnyHashable:Any]?)``.
+    /// Forwards the legacy dictionary to ``status(_:)-([AnyHashable:Any])``.
     public func status(_ status: AdvancedStatus) {
         let legacy: [AnyHashable: Any] = LegacyValues.dictionary(status.dictionary)
         self.status(Optional(legacy))

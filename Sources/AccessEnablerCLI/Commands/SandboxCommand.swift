@@ -19,8 +19,10 @@ enum SandboxCommand {
     Serves PassSandbox — DCR, REST API V2, the MVPD login and logout pages, and the
     second screen (/activate, where a person types the code a TV shows) — on
     http://127.0.0.1:N (N = 0, the default, picks a free port) until interrupted (Ctrl-C).
-    On start it prints the address, the second screen's address and the world's test
-    users (username / password per MVPD).
+    On start it prints the address, the second screen's address, the world's test
+    users (username / password per MVPD) and its identity services, each with a
+    single sign-on token for the test subject "jane" (valid 24 h) when the sandbox
+    can sign for it.
     --world FILE loads a world file (see Docs/Sandbox.md); without it the built-in world
     (requestor REF30, software statement STATEMENT) is served. A file that is not JSON, or
     not a valid world, is refused with the file's name and the JSON path at fault.
@@ -68,6 +70,8 @@ enum SandboxCommand {
         print("    a TV shows a code; type it there in a browser (this computer only: the sandbox listens on 127.0.0.1)")
         print("  test users (username / password):")
         for line in testUserLines(world) { print("    \(line)") }
+        print("  identity services (single sign-on; each token below is for subject \(sampleSubject), valid 24 h):")
+        for line in identityServiceLines(world, sandbox: sandbox) { print("    \(line)") }
         print("Press Ctrl-C to stop.")
         fflush(nil)
         await waitForInterrupt()
@@ -95,6 +99,23 @@ enum SandboxCommand {
                 let inactive = mvpd.integrationActive ? "" : " (integration inactive)"
                 return "\(provider.id) · \(mvpd.displayName) (\(mvpd.id))\(inactive): \(users)"
             }
+        }
+    }
+
+    /// The subject of the sample tokens the command prints.
+    static let sampleSubject = "jane"
+
+    /// One line per identity service in force: its issuer, the header its tokens go in, and
+    /// a token for ``sampleSubject`` when the sandbox holds the service's private key (a test
+    /// token, for curl and conformance runs; an app gets its own from its identity service).
+    static func identityServiceLines(_ world: SandboxWorld, sandbox: PassSandbox) -> [String] {
+        world.identityServicesInForce.map { service in
+            let kind = service.kind == .serviceToken ? "service token" : "platform identity"
+            let described = "\(service.issuer) (\(kind), \(service.kind.headerName))"
+            guard let token = try? sandbox.issueIdentityToken(subject: sampleSubject, issuer: service.issuer) else {
+                return "\(described): public key only, the sandbox verifies its tokens but cannot issue one"
+            }
+            return "\(described): \(token)"
         }
     }
 

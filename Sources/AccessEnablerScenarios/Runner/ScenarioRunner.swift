@@ -166,7 +166,6 @@ public final class ScenarioRunner: @unchecked Sendable {
         configuration.storageDirectory = storage
         configuration.partnerFramework = device
         configuration.clock = SandboxTimeSource(sandbox.clock)
-        configuration.requestTimeout = 5
         configuration.callbackQueue = callbackQueue
         let wireTransport: any HTTPTransport = wire == .inProcess ? sandbox.transport : URLSessionTransport()
         if meter == nil { meter = CountingTransport(wireTransport) }

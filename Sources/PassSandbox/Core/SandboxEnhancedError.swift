@@ -9,6 +9,9 @@ struct SandboxEnhancedError: Error, Sendable {
     var message: String
     var action: String
     var details: String?
+    /// The `WWW-Authenticate` challenge a `401` answer carries (RFC 9110 §11.6.1, RFC 6750
+    /// §3); a `401` without one gets ``defaultBearerChallenge``.
+    var challenge: String?
 
     static let helpURL = "https://experienceleague.adobe.com/docs/pass/authentication/auth-features/error-reportn/enhanced-error-codes.html"
 
@@ -25,13 +28,45 @@ struct SandboxEnhancedError: Error, Sendable {
         )
     }
 
-    /// A top-level error response.
-    var response: SandboxResponse { SandboxResponse.json(json, status: status) }
+    /// A top-level error response; a `401` names the Bearer scheme it expects.
+    var response: SandboxResponse {
+        var response = SandboxResponse.json(json, status: status)
+        if status == 401 { response.headers.append(("WWW-Authenticate", challenge ?? Self.defaultBearerChallenge)) }
+        return response
+    }
 
     func with(details: String) -> SandboxEnhancedError {
         var copy = self
         copy.details = details
         return copy
+    }
+
+    /// The same error with a `WWW-Authenticate` challenge.
+    func with(challenge: String) -> SandboxEnhancedError {
+        var copy = self
+        copy.challenge = challenge
+        return copy
+    }
+
+    /// The realm every Bearer challenge names.
+    static let bearerRealm = "Adobe Pass"
+
+    /// The challenge of a request that sent a token the sandbox refuses.
+    static let defaultBearerChallenge = bearerChallenge(error: "invalid_token", description: nil)
+
+    /// `Bearer realm="Adobe Pass"`, with `error` and `error_description` when given (RFC
+    /// 6750 §3: a request that sent no credentials gets no error code). The description
+    /// keeps to the characters a quoted string may hold.
+    static func bearerChallenge(error: String?, description: String?) -> String {
+        var challenge = "Bearer realm=\"\(bearerRealm)\""
+        if let error { challenge += ", error=\"\(error)\"" }
+        if let description {
+            let safe = String(decoding: description.utf8.map { byte in
+                byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") || byte < 0x20 || byte >= 0x7F ? UInt8(ascii: "'") : byte
+            }, as: UTF8.self)
+            challenge += ", error_description=\"\(safe)\""
+        }
+        return challenge
     }
 }
 
@@ -72,6 +107,19 @@ extension SandboxEnhancedError {
     /// Not in the REST API V2 list (which has no code for a wrong method): the sandbox's
     /// answer to a method an endpoint does not serve, with the 405 status the list allows.
     static let methodNotAllowed = Self(status: 405, code: "method_not_allowed", message: "The HTTP method is not allowed for the requested resource.", action: "none")
+    /// Not in the REST API V2 list, which has no code for an identity token Adobe Pass
+    /// refuses: named as the list names its other header errors, status 400, action `none`,
+    /// with `details` saying what is wrong with the `AD-Service-Token`.
+    static let invalidServiceToken = Self(status: 400, code: "invalid_header_service_token", message: "The service token header value is invalid.", action: "none")
+    /// The same for the `Adobe-Subject-Token` (platform identity) header.
+    static let invalidSubjectToken = Self(status: 400, code: "invalid_header_subject_token", message: "The subject token (platform identity) header value is invalid.", action: "none")
+    /// Not in the REST API V2 list (which has no code for an unknown path): the sandbox's
+    /// answer to a path no endpoint serves, with the 404 status the list allows.
+    static let resourceNotFound = Self(status: 404, code: "resource_not_found", message: "The requested resource does not exist.", action: "none")
+    /// Not in the REST API V2 list: the sandbox's answer to a body sent without the media
+    /// type the endpoint's page requires (the page marks `Content-Type` required; the list's
+    /// `invalid_header_*` codes answer a missing or invalid required header with 400).
+    static let invalidContentType = Self(status: 400, code: "invalid_header_content_type", message: "The content type header value is missing or invalid.", action: "none")
     static let networkReceivedError = Self(status: 403, code: "network_received_error", message: "There was a read error while retrieving the response from the associated partner service. Retrying the request might solve the issue.", action: "retry")
 
     /// The error an injected status fault answers with.

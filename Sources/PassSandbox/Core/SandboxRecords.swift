@@ -26,15 +26,24 @@ struct ProfileOwner: Hashable, Sendable {
 
 /// The profile `type` values REST API V2 documents.
 enum ProfileKind: String, Sendable {
-    case regular, appleSSO, temporary, degraded
+    case regular, appleSSO, platformSSO, serviceTokenSSO, temporary, degraded
 
-    /// The profile `issuer`: the MVPD for a regular profile, `Apple` for partner single
-    /// sign-on, `Adobe` for temporary and degraded access.
+    /// The profile `issuer`: the MVPD for a regular profile and for single sign-on through a
+    /// platform identity or a service token, `Apple` for partner single sign-on, `Adobe`
+    /// for temporary and degraded access.
     func issuer(mvpd: String) -> String {
         switch self {
-        case .regular: mvpd
+        case .regular, .platformSSO, .serviceTokenSSO: mvpd
         case .appleSSO: "Apple"
         case .temporary, .degraded: "Adobe"
+        }
+    }
+
+    /// The type of a profile shared through a token of `kind`.
+    static func sharedThrough(_ kind: SandboxIdentityKind) -> ProfileKind {
+        switch kind {
+        case .serviceToken: .serviceTokenSSO
+        case .platformIdentity: .platformSSO
         }
     }
 }
@@ -54,6 +63,9 @@ struct StoredProfile: Sendable {
     /// Set when Adobe Pass invalidated the profile server-side (`PassSandbox.invalidateProfiles`):
     /// it no longer counts, and requests relying on it are told `authenticated_profile_invalidated`.
     var invalidated = false
+    /// The single sign-on profiles recorded when this profile was created by a login that
+    /// presented identity tokens: a single logout with one of them deletes this profile too.
+    var sharedAs: [SingleSignOnKey] = []
 
     func isValid(at now: Date) -> Bool { notBefore <= now && now < notAfter }
 }
@@ -78,6 +90,9 @@ struct AuthenticationSession: Sendable {
     /// Set when a person typed the code on the second screen (`/activate`): the login then
     /// ends on a "go back to your TV" page instead of the application's redirect URL.
     var activatedOnSecondScreen = false
+    /// The identity tokens verified when the session was created: they find single sign-on
+    /// profiles for it, and the login it leads to is shared through them.
+    var identities: [VerifiedIdentity] = []
 
     /// The parameters still needed, in the documented order.
     var missingParameters: [String] {
@@ -93,6 +108,26 @@ struct AuthenticationSession: Sendable {
     }
 
     func isOpen(at now: Date) -> Bool { now < notAfter }
+}
+
+/// Whose single sign-on profile this is: an identity service's subject with one MVPD,
+/// whatever the device or requestor.
+struct SingleSignOnKey: Hashable, Sendable {
+    let issuer: String
+    let subject: String
+    let mvpd: String
+}
+
+/// A profile shared through identity tokens: a copy of the profile a login created while
+/// presenting a token (same user, same `notBefore` and `notAfter`), found by every
+/// application that presents a token for the same subject and whose integration with the
+/// MVPD has single sign-on enabled.
+struct SingleSignOnRecord: Sendable {
+    /// The shared profile as the applications that find it see it (`serviceTokenSSO` or
+    /// `platformSSO`).
+    var profile: StoredProfile
+    /// Where logins created it: a single logout deletes their profiles too.
+    var origins: Set<ProfileOwner>
 }
 
 /// A SAML request handed out in a `partner_profile` action, waiting for the partner

@@ -46,19 +46,20 @@ enum SandboxRoute: Equatable, Sendable {
         }
     }
 
-    /// The methods the endpoint accepts.
+    /// The methods the endpoint accepts. Every `GET` resource answers `HEAD` too, with the
+    /// head of its `GET` answer (RFC 9110 §9.3.2).
     var allowedMethods: [String] {
         switch self {
         case .dcrRegister, .dcrToken, .createSession, .resumeSession, .partnerSession, .partnerProfile, .authorize, .preauthorize: ["POST"]
-        case .login, .activate: ["GET", "POST"]
-        case .sessionInformation, .configuration, .authenticate, .profiles, .profileForMVPD, .profileForCode, .logout, .mvpdLogout: ["GET"]
+        case .login, .activate: ["GET", "HEAD", "POST"]
+        case .sessionInformation, .configuration, .authenticate, .profiles, .profileForMVPD, .profileForCode, .logout, .mvpdLogout: ["GET", "HEAD"]
         }
     }
 
-    /// The methods served on `path`, whichever endpoint each method reaches there (GET and
-    /// POST on `/api/v2/{sp}/sessions/{code}`): what a 405's `Allow` lists.
+    /// The methods served on `path`, whichever endpoint each method reaches there (GET,
+    /// HEAD and POST on `/api/v2/{sp}/sessions/{code}`): what a 405's `Allow` lists.
     static func allowedMethods(forPath path: String) -> [String] {
-        ["GET", "POST"].filter { method in
+        ["GET", "HEAD", "POST"].filter { method in
             SandboxRoute(method: method, path: path)?.allowedMethods.contains(method) == true
         }
     }
@@ -82,7 +83,7 @@ enum SandboxRoute: Equatable, Sendable {
     /// Parses a request path (query excluded) and method. `nil` for an unknown path.
     ///
     /// `/api/v2/{sp}/sessions/{code}` is a resume for POST and an information query for
-    /// GET. The documentation's sample spellings `/api/v2/sessions/{sp}/{code}` and
+    /// GET (and HEAD). The documentation's sample spellings `/api/v2/sessions/{sp}/{code}` and
     /// `/api/v2/logout/{sp}/{mvpd}` are accepted too, and a trailing slash is ignored.
     init?(method: String, path: String) {
         // Split on the bytes: splitting on Characters and Foundation's `contains` cost more
@@ -108,7 +109,7 @@ enum SandboxRoute: Equatable, Sendable {
         case 3:
             let (first, second, third) = (segments[0], segments[1], segments[2])
             switch second {
-            case "sessions" where method == "GET": self = .sessionInformation(serviceProvider: first, code: third)
+            case "sessions" where method == "GET" || method == "HEAD": self = .sessionInformation(serviceProvider: first, code: third)
             case "sessions": self = .resumeSession(serviceProvider: first, code: third)
             case "profiles": self = .profileForMVPD(serviceProvider: first, mvpd: third)
             case "logout": self = .logout(serviceProvider: first, mvpd: third)

@@ -12,7 +12,8 @@ extension SandboxEngine {
     ///   error and the code as typed;
     /// - a session without an MVPD shows the TV provider choice (the requestor's active
     ///   MVPDs); a choice resumes the session as `POST sessions/{code}` with that MVPD would:
-    ///   an existing profile, a degraded MVPD or TempPass sign the TV in at once (the
+    ///   an existing profile (the device's, or one shared through the identity tokens the
+    ///   session was created with), a degraded MVPD or TempPass sign the TV in at once (the
     ///   "signed in" page), otherwise the login follows;
     /// - otherwise `302` to the session's authenticate URL, which leads to the MVPD login
     ///   page; the login then ends on the "go back to your TV" page.
@@ -73,10 +74,11 @@ extension SandboxEngine {
                     error: "\(chosen.displayName) cannot sign this TV in: the temporary access time of this device is used up."))
             }
             do {
-                if try directAnswer(owner: owner, mvpd: chosen, provider: provider, now: now) != nil {
+                if try directAnswer(owner: owner, mvpd: chosen, provider: provider, identities: session.identities, now: now) != nil {
                     session.authenticated = true
                     sessions[session.code] = session
-                    let kind = usableProfile(owner: owner, mvpd: chosen.id, provider: provider, now: now)?.kind
+                    let kind = (usableProfile(owner: owner, mvpd: chosen.id, provider: provider, now: now)
+                        ?? sharedProfile(identities: session.identities, mvpd: chosen, now: now))?.kind
                     return .html(Self.signedInPage(mvpd: chosen, detail: Self.directSignInDetail(kind, mvpd: chosen)))
                 }
             } catch {
@@ -107,6 +109,7 @@ extension SandboxEngine {
     static func directSignInDetail(_ kind: ProfileKind?, mvpd: SandboxMVPDConfig) -> String? {
         switch kind {
         case .regular?, .appleSSO?: "The TV was already signed in with \(mvpd.displayName); no login was needed."
+        case .serviceTokenSSO?, .platformSSO?: "You are already signed in with \(mvpd.displayName) in another application, so the TV is too; no login was needed."
         case .temporary?: "Temporary access has started; it lasts \(mvpd.authenticationTTL / 60) minutes on this TV."
         case .degraded?: "\(mvpd.displayName) cannot check accounts right now, so access was granted without a login."
         case nil: nil

@@ -10,6 +10,8 @@ extension SandboxEngine {
         let caller = try authorizeCaller(request, serviceProvider: serviceProvider, now: now)
         let deviceID = try deviceIdentifier(request)
         try deviceInfo(request, required: true)
+        let identities = try presentedIdentities(request, now: now)
+        try requireBody(.json, request)
         let mvpd = try activeIntegration(caller.provider, mvpdID)
         let resources = try Self.requestedResources(request)
         let limit = authorize ? Self.maximumAuthorizeResources : Self.maximumPreauthorizeResources
@@ -48,7 +50,7 @@ extension SandboxEngine {
             }
         } else {
             source = .mvpd
-            let profile = try requireProfile(request, owner: owner, mvpd: mvpd, provider: caller.provider, now: now)
+            let profile = try requireProfile(request, owner: owner, mvpd: mvpd, provider: caller.provider, identities: identities, now: now)
             let user = profile.username.flatMap(mvpd.user)
             entitled = { resource in user?.resources.contains(resource) == true }
         }
@@ -88,21 +90,27 @@ extension SandboxEngine {
         return .json(.object([("decisions", .array(items))]))
     }
 
-    /// The profile decisions rest on: missing → `authenticated_profile_missing`, past its
-    /// `notAfter` → `authenticated_profile_expired`, invalidated by Adobe Pass →
-    /// `authenticated_profile_invalidated`; an `appleSSO` profile also needs a
-    /// valid partner framework status naming its MVPD (else the `invalid_header_pfs_*` error).
-    private func requireProfile(_ request: SandboxRequest, owner: ProfileOwner, mvpd: SandboxMVPDConfig, provider: SandboxServiceProvider, now: Date) throws(SandboxEnhancedError) -> StoredProfile {
-        guard let stored = profiles[owner]?[mvpd.id] else { throw SandboxEnhancedError.profileMissing }
-        guard isUsable(stored, provider: provider, now: now) else {
-            if !stored.isValid(at: now) { throw SandboxEnhancedError.profileExpired }
-            throw stored.invalidated ? SandboxEnhancedError.profileInvalidated : SandboxEnhancedError.profileMissing
+    /// The profile decisions rest on: the device's own, else the one `identities` share.
+    /// Neither → `authenticated_profile_missing`; the one found past its `notAfter` →
+    /// `authenticated_profile_expired`; invalidated by Adobe Pass →
+    /// `authenticated_profile_invalidated`. An `appleSSO` profile also needs a valid partner
+    /// framework status naming its MVPD (else the `invalid_header_pfs_*` error).
+    private func requireProfile(_ request: SandboxRequest, owner: ProfileOwner, mvpd: SandboxMVPDConfig, provider: SandboxServiceProvider,
+                                identities: [VerifiedIdentity], now: Date) throws(SandboxEnhancedError) -> StoredProfile {
+        if let own = profiles[owner]?[mvpd.id], isUsable(own, provider: provider, now: now) {
+            if own.kind == .appleSSO {
+                let named = try PartnerFrameworkStatus.validate(header: request.header("AP-Partner-Framework-Status"), provider: provider, now: now).get()
+                guard named.id == mvpd.id else { throw SandboxEnhancedError.pfsProviderMismatch }
+            }
+            return own
         }
-        if stored.kind == .appleSSO {
-            let named = try PartnerFrameworkStatus.validate(header: request.header("AP-Partner-Framework-Status"), provider: provider, now: now).get()
-            guard named.id == mvpd.id else { throw SandboxEnhancedError.pfsProviderMismatch }
+        if let shared = sharedProfile(identities: identities, mvpd: mvpd, now: now) { return shared }
+        // Nothing usable: say why, of the device's own profile first, else of the shared one.
+        guard let stored = profiles[owner]?[mvpd.id] ?? singleSignOnRecord(identities: identities, mvpd: mvpd)?.profile else {
+            throw SandboxEnhancedError.profileMissing
         }
-        return stored
+        if !stored.isValid(at: now) { throw SandboxEnhancedError.profileExpired }
+        throw stored.invalidated ? SandboxEnhancedError.profileInvalidated : SandboxEnhancedError.profileMissing
     }
 
     /// The `resources` array of the JSON body; `invalid_parameter_resources` when the body

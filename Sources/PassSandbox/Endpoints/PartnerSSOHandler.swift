@@ -9,7 +9,7 @@ extension SandboxEngine {
     /// - an MVPD the status names with a valid profile → `authorize`/`direct`/`authenticated`
     ///   (`authenticatedSSO` for an `appleSSO` profile);
     /// - degraded MVPD → `authorize`/`direct`/`degraded`;
-    /// - `domainName`/`redirectUrl` missing → `resume`/`direct`/`missing_parameters_fallback`;
+    /// - `domainName`/`redirectUrl` missing or invalid → `resume`/`direct`/`missing_parameters_fallback`;
     /// - status header missing, invalid, not granted, unknown provider or expired →
     ///   `pfs_fallback` (`authenticate`/`interactive` when the MVPD is known, else `resume`
     ///   with `mvpd` missing);
@@ -20,9 +20,12 @@ extension SandboxEngine {
         let caller = try authorizeCaller(request, serviceProvider: serviceProvider, now: now)
         let deviceID = try deviceIdentifier(request)
         let info = try deviceInfo(request, required: true)
+        try requireBody(.form, request)
         guard Self.supportedPartners.contains(partner) else { throw SandboxEnhancedError.invalidPartner }
         let form = formParameters(request)
-        let redirectUrl = try form["redirectUrl"].map(Self.checkedRedirectURL)
+        // A missing or invalid parameter falls back to the resume flow (the page's
+        // missing_parameters_fallback), it is not refused.
+        let redirectUrl = form["redirectUrl"].flatMap { try? Self.checkedRedirectURL($0) }
         let statusHeader = request.header("AP-Partner-Framework-Status")
         let mvpd = PartnerFrameworkStatus(header: statusHeader)?.mappedMVPD(in: caller.provider)
         if let mvpd, !mvpd.integrationActive { throw SandboxEnhancedError.invalidIntegration }
@@ -75,6 +78,7 @@ extension SandboxEngine {
         let caller = try authorizeCaller(request, serviceProvider: serviceProvider, now: now)
         let deviceID = try deviceIdentifier(request)
         try deviceInfo(request, required: true)
+        try requireBody(.form, request)
         guard Self.supportedPartners.contains(partner) else { throw SandboxEnhancedError.invalidPartner }
         let mvpd = try PartnerFrameworkStatus.validate(header: request.header("AP-Partner-Framework-Status"), provider: caller.provider, now: now).get()
         guard mvpd.integrationActive else { throw SandboxEnhancedError.invalidIntegration }

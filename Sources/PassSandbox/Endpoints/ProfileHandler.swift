@@ -6,12 +6,14 @@ extension SandboxEngine {
     // MARK: Endpoints
 
     /// `GET /api/v2/{sp}/profiles`: every valid profile of the device, keyed by MVPD
-    /// (a TempPass profile beside a regular one: REST API V2 keeps several). Expired,
+    /// (a TempPass profile beside a regular one: REST API V2 keeps several), and for each
+    /// other MVPD the profile the request's identity tokens share, if any. Expired,
     /// invalidated and used-up profiles are left out.
     func allProfiles(_ request: SandboxRequest, serviceProvider: String, now: Date) throws(SandboxEnhancedError) -> SandboxResponse {
         let caller = try authorizeCaller(request, serviceProvider: serviceProvider, now: now)
         let deviceID = try deviceIdentifier(request)
         try deviceInfo(request, required: true)
+        let identities = try presentedIdentities(request, now: now)
         let owner = ProfileOwner(clientID: caller.grant.clientID, deviceID: deviceID, serviceProvider: serviceProvider)
         var visible: [(StoredProfile, promotion: (remaining: Int, used: [String])?)] = []
         for profile in (profiles[owner] ?? [:]).values.sorted(by: { $0.mvpd < $1.mvpd }) {
@@ -29,13 +31,19 @@ extension SandboxEngine {
             else { continue }
             visible.append((current, promotion))
         }
-        return Self.profilesResponse(withBudgets: visible)
+        let shown = Set(visible.map(\.0.mvpd))
+        for shared in sharedProfiles(identities: identities, provider: caller.provider, now: now) where !shown.contains(shared.mvpd) {
+            visible.append((shared, nil))
+        }
+        return Self.profilesResponse(withBudgets: visible.sorted { $0.0.mvpd < $1.0.mvpd })
     }
 
-    /// `GET /api/v2/{sp}/profiles/{mvpd}`: the device's profile for one MVPD; a degraded
-    /// profile while an AuthNAll degradation applies and no profile exists.
+    /// `GET /api/v2/{sp}/profiles/{mvpd}`: the device's profile for one MVPD, else the one
+    /// the request's identity tokens share; a degraded profile while an AuthNAll
+    /// degradation applies and no profile exists.
     ///
-    /// - A profile Adobe Pass invalidated → `403 authenticated_profile_invalidated`.
+    /// - A profile Adobe Pass invalidated (and nothing else valid) →
+    ///   `403 authenticated_profile_invalidated`.
     /// - A TempPass MVPD: its temporary profile while the window lasts (`{}` before the
     ///   device first used it); `403 temporary_access_duration_limit_exceeded` after, and
     ///   for a promotional TempPass `403 temporary_access_resources_limit_exceeded` once
@@ -44,6 +52,7 @@ extension SandboxEngine {
         let caller = try authorizeCaller(request, serviceProvider: serviceProvider, now: now)
         let deviceID = try deviceIdentifier(request)
         try deviceInfo(request, required: true)
+        let identities = try presentedIdentities(request, now: now)
         let mvpd = try activeIntegration(caller.provider, mvpdID)
         let owner = ProfileOwner(clientID: caller.grant.clientID, deviceID: deviceID, serviceProvider: serviceProvider)
         if mvpd.tempPass {
@@ -59,12 +68,19 @@ extension SandboxEngine {
                 return Self.profilesResponse(withBudgets: [(profile, promotion)])
             }
         }
-        if let stored = profiles[owner]?[mvpd.id], stored.invalidated, stored.isValid(at: now) {
+        if let profile = usableProfile(owner: owner, mvpd: mvpd.id, provider: caller.provider, now: now),
+           partnerStatusShows(profile, request: request, provider: caller.provider, now: now) {
+            return Self.profilesResponse([profile])
+        }
+        if let shared = sharedProfile(identities: identities, mvpd: mvpd, now: now) {
+            return Self.profilesResponse([shared])
+        }
+        if isInvalidatedButCurrent(profiles[owner]?[mvpd.id], now: now)
+            || isInvalidatedButCurrent(singleSignOnRecord(identities: identities, mvpd: mvpd)?.profile, now: now) {
             throw SandboxEnhancedError.profileInvalidated
         }
-        if let profile = usableProfile(owner: owner, mvpd: mvpd.id, provider: caller.provider, now: now) {
-            guard partnerStatusShows(profile, request: request, provider: caller.provider, now: now) else { return Self.profilesResponse([]) }
-            return Self.profilesResponse([profile])
+        if usableProfile(owner: owner, mvpd: mvpd.id, provider: caller.provider, now: now) != nil {
+            return Self.profilesResponse([])  // an appleSSO profile without the partner status that shows it
         }
         if mvpd.degraded {
             return Self.profilesResponse([storeDegradedProfile(owner: owner, mvpd: mvpd, now: now)])
@@ -72,18 +88,30 @@ extension SandboxEngine {
         return Self.profilesResponse([])
     }
 
-    /// `GET /api/v2/{sp}/profiles/code/{code}`: the profile the session's login created;
-    /// an empty map while the user has not logged in yet; `403 authenticated_profile_invalidated`
-    /// when Adobe Pass invalidated it since.
+    /// `GET /api/v2/{sp}/profiles/code/{code}`: the profile the session's login created (or,
+    /// when the second screen's choice found a profile shared through the session's
+    /// identity tokens, that one); an empty map while the user has not logged in yet;
+    /// `403 authenticated_profile_invalidated` when Adobe Pass invalidated it since. The
+    /// page lists no identity token header: the session's own identities are used.
     func profileForCode(_ request: SandboxRequest, serviceProvider: String, code: String, now: Date) throws(SandboxEnhancedError) -> SandboxResponse {
         let caller = try authorizeCaller(request, serviceProvider: serviceProvider, now: now)
         let session = try openSession(code: code, serviceProvider: serviceProvider, now: now)
-        guard session.authenticated, let owner = session.owner, let mvpd = session.mvpd else { return Self.profilesResponse([]) }
-        if let stored = profiles[owner]?[mvpd], stored.invalidated, stored.isValid(at: now) {
-            throw SandboxEnhancedError.profileInvalidated
+        guard session.authenticated, let owner = session.owner, let mvpdID = session.mvpd else { return Self.profilesResponse([]) }
+        if let profile = usableProfile(owner: owner, mvpd: mvpdID, provider: caller.provider, now: now) {
+            return Self.profilesResponse([profile])
         }
-        guard let profile = usableProfile(owner: owner, mvpd: mvpd, provider: caller.provider, now: now) else { return Self.profilesResponse([]) }
-        return Self.profilesResponse([profile])
+        if let mvpd = caller.provider.mvpd(mvpdID), let shared = sharedProfile(identities: session.identities, mvpd: mvpd, now: now) {
+            return Self.profilesResponse([shared])
+        }
+        if isInvalidatedButCurrent(profiles[owner]?[mvpdID], now: now) { throw SandboxEnhancedError.profileInvalidated }
+        return Self.profilesResponse([])
+    }
+
+    /// `true` for a profile Adobe Pass invalidated before its `notAfter` came: requests
+    /// relying on it are told so, rather than that it is missing.
+    func isInvalidatedButCurrent(_ profile: StoredProfile?, now: Date) -> Bool {
+        guard let profile else { return false }
+        return profile.invalidated && profile.isValid(at: now)
     }
 
     // MARK: Bookkeeping
@@ -100,7 +128,8 @@ extension SandboxEngine {
 
     /// One profile as the samples show it: epoch-millisecond bounds, issuer, type and
     /// attributes `{value, state}` (`zip` encrypted). A promotional TempPass profile adds
-    /// `remaining_resources` and `used_assets`, as its sample does.
+    /// `remaining_resources` and `used_assets`, and a profile shared through identity tokens
+    /// `upstreamUserID` and `mvpd`, as their samples do.
     static func profileJSON(_ profile: StoredProfile, promotion: (remaining: Int, used: [String])? = nil) -> SandboxJSON {
         var attributes: [(String, SandboxJSON)] = []
         func plain(_ value: SandboxJSON) -> SandboxJSON { .object([("value", value), ("state", .string("plain"))]) }
@@ -108,10 +137,18 @@ extension SandboxEngine {
             attributes.append(("remaining_resources", plain(.int(Int64(promotion.remaining)))))
             attributes.append(("used_assets", plain(.array(promotion.used.map(SandboxJSON.string)))))
         }
-        if profile.kind == .temporary {
+        switch profile.kind {
+        case .temporary:
             attributes.append(("expiration_date", plain(.int(profile.notAfter.epochMilliseconds))))
+            attributes.append(("userID", plain(.string(profile.userID))))
+        case .platformSSO, .serviceTokenSSO:
+            // As the single sign-on samples show them: the MVPD's user id, then the MVPD.
+            attributes.append(("upstreamUserID", plain(.string(profile.userID))))
+            attributes.append(("userID", plain(.string(profile.userID))))
+            attributes.append(("mvpd", plain(.string(profile.mvpd))))
+        case .regular, .appleSSO, .degraded:
+            attributes.append(("userID", plain(.string(profile.userID))))
         }
-        attributes.append(("userID", plain(.string(profile.userID))))
         if let household = profile.householdID { attributes.append(("householdID", plain(.string(household)))) }
         if let zip = profile.zip {
             attributes.append(("zip", .object([("value", .string(SandboxMetadataCipher.encrypt(zip))), ("state", .string("enc"))])))

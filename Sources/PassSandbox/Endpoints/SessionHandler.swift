@@ -4,22 +4,27 @@ import Foundation
 extension SandboxEngine {
     // MARK: Endpoints
 
-    /// `POST /api/v2/{sp}/sessions` (form: `mvpd`, `domainName`, `redirectUrl`).
+    /// `POST /api/v2/{sp}/sessions` (form: `mvpd`, `domainName`, `redirectUrl`; headers
+    /// `AD-Service-Token` and `Adobe-Subject-Token` optional). The session keeps the
+    /// identities its tokens vouch for: they find shared profiles, and its login is shared
+    /// through them.
     func createSession(_ request: SandboxRequest, serviceProvider: String, now: Date) throws(SandboxEnhancedError) -> SandboxResponse {
         let caller = try authorizeCaller(request, serviceProvider: serviceProvider, now: now)
         let deviceID = try deviceIdentifier(request)
         let info = try deviceInfo(request, required: true)
-        let form = formParameters(request)
+        let identities = try presentedIdentities(request, now: now)
+        try requireBody(.form, request)
+        let form = try sessionParameters(request)
         let mvpd = try form["mvpd"].map { (id: String) throws(SandboxEnhancedError) in try activeIntegration(caller.provider, id) }
         let redirectUrl = try form["redirectUrl"].map(Self.checkedRedirectURL)
         let owner = ProfileOwner(clientID: caller.grant.clientID, deviceID: deviceID, serviceProvider: serviceProvider)
         if let mvpd, form["domainName"] != nil, redirectUrl != nil,
-           let direct = try directAnswer(owner: owner, mvpd: mvpd, provider: caller.provider, now: now) {
+           let direct = try directAnswer(owner: owner, mvpd: mvpd, provider: caller.provider, identities: identities, now: now) {
             return .json(direct)
         }
         let session = openNewSession(
             caller: caller, deviceID: deviceID, deviceInfo: info, mvpd: mvpd?.id,
-            domainName: form["domainName"], redirectUrl: redirectUrl, now: now)
+            domainName: form["domainName"], redirectUrl: redirectUrl, identities: identities, now: now)
         if session.missingParameters.isEmpty {
             return .json(Self.authenticateAnswer(session, reasonType: "none"))
         }
@@ -29,8 +34,9 @@ extension SandboxEngine {
     /// `POST /api/v2/{sp}/sessions/{code}`: adds the missing parameters.
     func resumeSession(_ request: SandboxRequest, serviceProvider: String, code: String, now: Date) throws(SandboxEnhancedError) -> SandboxResponse {
         let caller = try authorizeCaller(request, serviceProvider: serviceProvider, now: now)
+        try requireBody(.form, request)
         var session = try openSession(code: code, serviceProvider: serviceProvider, now: now)
-        let form = formParameters(request)
+        let form = try sessionParameters(request)
         if let id = form["mvpd"] { session.mvpd = try activeIntegration(caller.provider, id).id }
         if let domain = form["domainName"] { session.domainName = domain }
         if let url = form["redirectUrl"] { session.redirectUrl = try Self.checkedRedirectURL(url) }
@@ -39,14 +45,16 @@ extension SandboxEngine {
             return .json(Self.resumeAnswer(session, actionName: "retry", reasonType: "none"))
         }
         let mvpd = try activeIntegration(caller.provider, mvpdID)
-        if let owner = session.owner, let direct = try directAnswer(owner: owner, mvpd: mvpd, provider: caller.provider, now: now) {
+        if let owner = session.owner,
+           let direct = try directAnswer(owner: owner, mvpd: mvpd, provider: caller.provider, identities: session.identities, now: now) {
             sessions[session.code] = nil
             return .json(direct)
         }
         return .json(Self.authenticateAnswer(session, reasonType: "none"))
     }
 
-    /// `GET /api/v2/{sp}/sessions/{code}`: the parameters given so far and the device.
+    /// `GET /api/v2/{sp}/sessions/{code}`: the parameters given so far and the device that
+    /// opened the session (``SandboxDeviceDescription``).
     func sessionInformation(_ request: SandboxRequest, serviceProvider: String, code: String, now: Date) throws(SandboxEnhancedError) -> SandboxResponse {
         _ = try authorizeCaller(request, serviceProvider: serviceProvider, now: now)
         let session = try openSession(code: code, serviceProvider: serviceProvider, now: now)
@@ -59,7 +67,7 @@ extension SandboxEngine {
                 ("redirectUrl", session.redirectUrl.map(SandboxJSON.string)),
                 ("serviceProvider", .string(session.serviceProvider))
             )),
-            ("device", session.deviceInfo ?? .object([])),
+            ("device", SandboxDeviceDescription(deviceInfo: session.deviceInfo).json),
             ("notBefore", .string(String(session.notBefore.epochMilliseconds))),
             ("notAfter", .string(String(session.notAfter.epochMilliseconds)))
         ))
@@ -68,11 +76,13 @@ extension SandboxEngine {
     // MARK: Shared by the session and partner endpoints
 
     /// Opens a session valid for 30 minutes.
-    func openNewSession(caller: Caller, deviceID: String, deviceInfo: SandboxJSON?, mvpd: String?, domainName: String?, redirectUrl: String?, now: Date) -> AuthenticationSession {
-        let session = AuthenticationSession(
+    func openNewSession(caller: Caller, deviceID: String, deviceInfo: SandboxJSON?, mvpd: String?, domainName: String?, redirectUrl: String?,
+                        identities: [VerifiedIdentity] = [], now: Date) -> AuthenticationSession {
+        var session = AuthenticationSession(
             code: newCode(), sessionID: newIdentifier(), serviceProvider: caller.provider.id, clientID: caller.grant.clientID,
             deviceID: deviceID, deviceInfo: deviceInfo, mvpd: mvpd, domainName: domainName, redirectUrl: redirectUrl,
             notBefore: now, notAfter: now.addingTimeInterval(Self.authenticationSessionTTL))
+        session.identities = identities
         remember(session)
         return session
     }
@@ -91,15 +101,17 @@ extension SandboxEngine {
     }
 
     /// The `authorize`/`direct` answer when no login is needed: an existing profile
-    /// (`authenticated`, `authenticatedSSO`, …), degradation (`degraded`, a degraded profile
-    /// is created) or TempPass (`temporary`, the device's TempPass starts). `nil` when the
-    /// user must log in.
-    func directAnswer(owner: ProfileOwner, mvpd: SandboxMVPDConfig, provider: SandboxServiceProvider, now: Date) throws(SandboxEnhancedError) -> SandboxJSON? {
+    /// (`authenticated`; `authenticatedSSO` for partner single sign-on or a profile
+    /// `identities` find), degradation (`degraded`, a degraded profile is created) or
+    /// TempPass (`temporary`, the device's TempPass starts). `nil` when the user must log in.
+    func directAnswer(owner: ProfileOwner, mvpd: SandboxMVPDConfig, provider: SandboxServiceProvider, identities: [VerifiedIdentity] = [],
+                      now: Date) throws(SandboxEnhancedError) -> SandboxJSON? {
         let reasonType: String
-        if let existing = usableProfile(owner: owner, mvpd: mvpd.id, provider: provider, now: now) {
+        if let existing = usableProfile(owner: owner, mvpd: mvpd.id, provider: provider, now: now)
+            ?? sharedProfile(identities: identities, mvpd: mvpd, now: now) {
             reasonType = switch existing.kind {
             case .regular: "authenticated"
-            case .appleSSO: "authenticatedSSO"
+            case .appleSSO, .platformSSO, .serviceTokenSSO: "authenticatedSSO"
             case .temporary: "temporary"
             case .degraded: "degraded"
             }
@@ -157,6 +169,17 @@ extension SandboxEngine {
             ("notBefore", .string(String(session.notBefore.epochMilliseconds))),
             ("notAfter", .string(String(session.notAfter.epochMilliseconds)))
         )
+    }
+
+    /// The form parameters of a session request (`mvpd`, `domainName`, `redirectUrl`). A
+    /// parameter left out, or sent empty, is missing (the session asks to resume with it; an
+    /// empty `mvpd` is "no MVPD chosen yet"), except `redirectUrl`: an empty one is not a URL
+    /// (`invalid_parameter_redirect_url`).
+    func sessionParameters(_ request: SandboxRequest) throws(SandboxEnhancedError) -> [String: String] {
+        for (name, value) in SandboxRequest.decodeForm(String(decoding: request.body, as: UTF8.self)) where name == "redirectUrl" && value.isEmpty {
+            throw SandboxEnhancedError.invalidRedirectURL.with(details: "The redirectUrl parameter is empty.")
+        }
+        return formParameters(request)
     }
 
     /// A redirect URL must be absolute (have a scheme).

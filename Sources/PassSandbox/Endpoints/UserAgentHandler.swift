@@ -20,7 +20,8 @@ extension SandboxEngine {
 
     /// The MVPD login page: `GET` shows the form, `POST` checks `username`/`password`.
     ///
-    /// Correct credentials create a `regular` profile for the session's device, then:
+    /// Correct credentials create a `regular` profile for the session's device (shared
+    /// through the identity tokens the session was created with), then:
     /// - a session activated on the second screen ends on the "go back to your TV" page;
     /// - a web redirect URL (`http`, `https`), or a client that did not ask for HTML (the
     ///   SDK's user agents, scripts), gets `302` to the session's redirect URL;
@@ -50,7 +51,7 @@ extension SandboxEngine {
         guard let user = mvpd.user(form["username"] ?? ""), user.password == form["password"] else {
             return .html(Self.loginForm(mvpd: mvpd, requestorName: provider.name, code: session.code, error: "The username or password is incorrect."))
         }
-        storeUserProfile(.regular, owner: owner, mvpd: mvpd, user: user, now: now)
+        storeLoginProfile(.regular, owner: owner, mvpd: mvpd, user: user, identities: session.identities, now: now)
         sessions[session.code]?.authenticated = true
         if session.activatedOnSecondScreen {
             return .html(Self.signedInPage(mvpd: mvpd, detail: nil))

@@ -108,7 +108,7 @@ public final class PassSandbox: SandboxImmediateHandler, @unchecked Sendable {
 
     /// The endpoint's answer, or what the fault puts in its place.
     private func answer(_ route: SandboxRoute?, _ request: SandboxRequest, fault: SandboxFault?) -> SandboxResponse {
-        guard let route else { return .text("Not Found", status: 404) }
+        guard let route else { return SandboxEngine.notFound(path: request.path) }
         if fault?.dropConnection == true { return SandboxResponse(status: 0, dropConnection: true) }
         if let status = fault?.status {
             switch route.endpoint {
@@ -137,7 +137,8 @@ public final class PassSandbox: SandboxImmediateHandler, @unchecked Sendable {
         return open + [UInt8](repeating: UInt8(ascii: "a"), count: fill) + close
     }
 
-    /// Dates the answer by the sandbox clock and logs it.
+    /// Dates the answer by the sandbox clock and logs it (and records it when
+    /// `PASS_SANDBOX_RECORD` asks for it: see ``SandboxRequestRecorder``).
     private func finish(_ response: SandboxResponse, _ request: SandboxRequest, _ route: SandboxRoute?) -> SandboxResponse {
         var dated = response
         let second = Int(clock.now.timeIntervalSince1970.rounded(.down))
@@ -152,16 +153,19 @@ public final class PassSandbox: SandboxImmediateHandler, @unchecked Sendable {
             return journal.dateText
         }
         if !response.dropConnection { dated.headers.append(("Date", date)) }
+        SandboxRequestRecorder.shared?.record(request, status: entry.status)
         return dated
     }
 
     /// An `HTTPTransport` that answers the SDK's requests in-process, without sockets.
-    /// A dropped-connection fault becomes `TransportFailure.connectionLost`.
+    /// A dropped-connection fault becomes `TransportFailure.connectionLost`; the answer to a
+    /// `HEAD` has no body, as over HTTP.
     public var inProcessTransport: InProcessTransport {
         InProcessTransport { [self] message throws(TransportFailure) in
             let response = await respond(to: SandboxRequest(message: message))
             if response.dropConnection { throw TransportFailure.connectionLost("The sandbox dropped the connection.") }
-            return HTTPResponseMessage(status: response.status, headers: response.headers, body: Data(response.body))
+            let body = message.method == "HEAD" ? Data() : Data(response.body)
+            return HTTPResponseMessage(status: response.status, headers: response.headers, body: body)
         }
     }
 
@@ -212,9 +216,11 @@ public final class PassSandbox: SandboxImmediateHandler, @unchecked Sendable {
     /// `fingerprint ` prefix), for every client and requestor. Afterwards the profile
     /// endpoints leave them out (or answer `403 authenticated_profile_invalidated` when
     /// asked for that MVPD or session code) and decisions answer
-    /// `403 authenticated_profile_invalidated` until the user signs in again. TempPass is
-    /// left alone (see ``resetTempPass(mvpd:deviceIdentifier:)``). Returns how many
-    /// profiles were invalidated.
+    /// `403 authenticated_profile_invalidated` until the user signs in again. Profiles shared
+    /// through identity tokens are invalidated with the login that created them (all of
+    /// `mvpd`'s when `deviceIdentifier` is `nil`). TempPass is left alone (see
+    /// ``resetTempPass(mvpd:deviceIdentifier:)``). Returns how many profiles were
+    /// invalidated, shared ones included.
     @discardableResult
     public func invalidateProfiles(mvpd: String? = nil, deviceIdentifier: String? = nil) -> Int {
         let device = deviceIdentifier.map(Self.bareDeviceIdentifier)
@@ -227,7 +233,7 @@ public final class PassSandbox: SandboxImmediateHandler, @unchecked Sendable {
                     count += 1
                 }
             }
-            return count
+            return count + engine.invalidateSharedProfiles(mvpd: mvpd, deviceID: device)
         }
     }
 

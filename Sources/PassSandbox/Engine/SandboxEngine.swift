@@ -25,6 +25,13 @@ final class SandboxEngine {
     var accessTokens: [String: AccessTokenGrant] = [:]
     var sessions: [String: AuthenticationSession] = [:]
     var profiles: [ProfileOwner: [String: StoredProfile]] = [:]
+    /// Profiles shared through identity tokens, world-wide.
+    var singleSignOnProfiles: [SingleSignOnKey: SingleSignOnRecord] = [:]
+    /// The keys of the world's identity services.
+    let identityKeyring: SandboxIdentityKeyring
+    /// Identity tokens whose signature already verified, so a token sent with every
+    /// request is verified once (its times are still checked each time).
+    var verifiedTokens: [VerifiedTokenKey: (identity: VerifiedIdentity, claims: SandboxJWTClaims)] = [:]
     var pendingSAMLRequests: [String: PendingSAMLRequest] = [:]
     var tempPassStarts: [TempPassKey: Date] = [:]
     /// Promotional TempPass trials, and which identity or device holds which trial.
@@ -33,7 +40,8 @@ final class SandboxEngine {
     var nextPromotionalTrial = 0
     /// X-Device-Info values already checked, so the hot path decodes each value once.
     var acceptedDeviceInfo: [String: SandboxJSON] = [:]
-    /// The encoded configuration answer per service provider, until the world changes.
+    /// The encoded `requestor` of the configuration answer per service provider, until the
+    /// world changes.
     var configurationCache: [String: [UInt8]] = [:]
 
     // Expiry order of the tables whose entries all live equally long.
@@ -43,11 +51,14 @@ final class SandboxEngine {
     var samlRequestExpiries = ExpiryQueue<String>()
     /// The number of profile owners at which expired and orphaned profiles are next swept.
     var profileSweepAt = SandboxEngine.minimumProfileSweep
+    /// The number of single sign-on profiles at which expired ones are next swept.
+    var singleSignOnSweepAt = SandboxEngine.minimumProfileSweep
 
     init(world: SandboxWorld, clock: SandboxClock, baseURL: URL) {
         self.world = world
         self.clock = clock
         self.baseURL = baseURL
+        identityKeyring = SandboxIdentityKeyring(services: world.identityServicesInForce)
         var generator = SystemRandomNumberGenerator()
         secret = (0..<32).map { _ in UInt8.random(in: 0...255, using: &generator) }
     }
@@ -88,24 +99,6 @@ final class SandboxEngine {
         }
     }
 
-    /// `405 Method Not Allowed` with an `Allow` listing every method the path serves.
-    /// REST API V2 paths answer an enhanced error, DCR paths an OAuth error, the pages text.
-    static func methodNotAllowed(method: String, path: String) -> SandboxResponse {
-        let allowed = SandboxRoute.allowedMethods(forPath: path)
-        let allow: (name: String, value: String) = ("Allow", allowed.joined(separator: ", "))
-        let explanation = "\(method) is not served on \(path); use \(allowed.joined(separator: " or "))."
-        var response: SandboxResponse
-        if path.hasPrefix("/api/v2/"), SandboxRoute(method: "GET", path: path)?.endpoint != .authenticate {
-            response = SandboxEnhancedError.methodNotAllowed.with(details: explanation).response
-        } else if path.hasPrefix("/o/client/") {
-            response = oauthError("invalid_request", status: 405, description: explanation)
-        } else {
-            return .text("Method Not Allowed", status: 405, headers: [allow])
-        }
-        response.headers.append(allow)
-        return response
-    }
-
     // MARK: Common checks
 
     /// The caller of a REST API V2 endpoint: its access token and the service provider.
@@ -115,25 +108,30 @@ final class SandboxEngine {
     }
 
     /// Checks `Authorization: Bearer` (issued, unexpired) and that the token's software
-    /// statement covers `serviceProvider`.
+    /// statement covers `serviceProvider`. A refusal is a `401` whose `WWW-Authenticate`
+    /// challenge says what was wrong, as RFC 6750 §3 has it: no error code when no token was
+    /// sent, `invalid_request` for another scheme, `invalid_token` for a token refused.
     func authorizeCaller(_ request: SandboxRequest, serviceProvider: String, now: Date) throws(SandboxEnhancedError) -> Caller {
+        func refused(_ details: String, error: String?, _ base: SandboxEnhancedError = .invalidAccessTokenClientApplication) -> SandboxEnhancedError {
+            base.with(details: details).with(challenge: SandboxEnhancedError.bearerChallenge(error: error, description: error == nil ? nil : details))
+        }
         guard let header = request.header("Authorization") else {
-            throw SandboxEnhancedError.invalidAccessTokenClientApplication.with(details: "The Authorization header is missing.")
+            throw refused("The Authorization header is missing.", error: nil)
         }
         guard let parts = HTTPASCII.splitOnce(header, at: HTTPByte.space), HTTPASCII.equalIgnoringCase(String(parts.head), "bearer") else {
-            throw SandboxEnhancedError.invalidAccessTokenClientApplication.with(details: "The Authorization header is not a Bearer token.")
+            throw refused("The Authorization header is not a Bearer token.", error: "invalid_request")
         }
         guard let grant = accessTokens[HTTPASCII.trimmingSpaces(String(parts.tail))] else {
-            throw SandboxEnhancedError.invalidAccessTokenClientApplication.with(details: "The access token is unknown.")
+            throw refused("The access token is unknown.", error: "invalid_token")
         }
         guard now < grant.expiresAt else {
-            throw SandboxEnhancedError.invalidAccessTokenClientApplication.with(details: "The access token has expired.")
+            throw refused("The access token has expired.", error: "invalid_token")
         }
         guard let provider = world.serviceProvider(serviceProvider) else {
             throw SandboxEnhancedError.invalidServiceProvider
         }
         guard world.softwareStatements[grant.statement]?.contains(serviceProvider) == true else {
-            throw SandboxEnhancedError.invalidAccessTokenServiceProvider
+            throw refused("The access token's software statement does not cover the service provider \(serviceProvider).", error: "invalid_token", .invalidAccessTokenServiceProvider)
         }
         return Caller(grant: grant, provider: provider)
     }
@@ -266,6 +264,7 @@ final class SandboxEngine {
             pendingSAMLRequests[$0] = nil
         }
         if profiles.count > profileSweepAt { sweepProfiles(now: now) }
+        if singleSignOnProfiles.count > singleSignOnSweepAt { sweepSingleSignOnProfiles(now: now) }
     }
 
     /// Drops expired profiles and the profiles of clients no longer registered (nobody can

@@ -17,7 +17,9 @@ public struct SandboxTransport: HTTPTransport {
             group.addTask {
                 let response = await sandbox.respond(to: SandboxRequest(message: request))
                 if response.dropConnection { return .failure(.connectionLost("The sandbox dropped the connection.")) }
-                return .success(HTTPResponseMessage(status: response.status, headers: response.headers, body: Data(response.body)))
+                // The answer to a HEAD has no body, as over HTTP.
+                let body = request.method == "HEAD" ? Data() : Data(response.body)
+                return .success(HTTPResponseMessage(status: response.status, headers: response.headers, body: body))
             }
             group.addTask {
                 try? await Task.sleep(nanoseconds: UInt64(min(max(timeout, 0), 86_400) * 1_000_000_000))

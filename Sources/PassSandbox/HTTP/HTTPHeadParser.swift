@@ -28,11 +28,17 @@ enum HTTPByte {
 /// Parses a complete request head (request line and header fields, without the
 /// blank line) into a request and its declared body length.
 enum HTTPHeadParser {
-    /// Parses `head`, whose lines end in CRLF or LF.
+    /// Parses `head`, whose lines end in CRLF or LF, into the request and how its body is
+    /// framed.
+    ///
+    /// Besides the syntax, it applies the message rules of RFC 9112 that decide whether the
+    /// stream can be read at all: exactly one valid `Host` in HTTP/1.1 (§3.2), body framing by
+    /// `Transfer-Encoding: chunked` or `Content-Length` but not both (§6.1, §6.3), and no
+    /// expectation other than `100-continue` (RFC 9110 §10.1.1).
     ///
     /// One pass over the bytes, without splitting into arrays of lines: this runs for
     /// every request the server answers.
-    static func parse(_ head: ArraySlice<UInt8>) -> Result<(request: HTTPParsedRequest, bodyLength: Int), HTTPParseError> {
+    static func parse(_ head: ArraySlice<UInt8>) -> Result<(request: HTTPParsedRequest, framing: HTTPBodyFraming), HTTPParseError> {
         var lineStart = head.startIndex
         guard let requestLine = nextLine(head, from: &lineStart) else { return .failure(.badRequest("empty request line")) }
         let method: String, target: String, minorVersion: Int
@@ -44,16 +50,27 @@ enum HTTPHeadParser {
         headers.reserveCapacity(12)
         var contentLength: Int?
         var lengthError: HTTPParseError?
-        var usesTransferEncoding = false
+        var transferCodings: [String] = []
+        var sawTransferEncoding = false
+        var hostCount = 0
+        var hostIsValid = true
+        var unmetExpectation: String?
         while let line = nextLine(head, from: &lineStart) {
             let field: (name: String, value: String)
             switch parseField(line) {
             case .success(let parsed): field = parsed
             case .failure(let error): return .failure(error)
             }
-            if HTTPASCII.equalIgnoringCase(field.name, "Transfer-Encoding") {
-                usesTransferEncoding = true
-            } else if HTTPASCII.equalIgnoringCase(field.name, "Content-Length"), lengthError == nil {
+            // Only the names the framing rules need get a closer look; most fields are
+            // skipped by their length.
+            switch field.name.utf8.count {
+            case 4 where HTTPASCII.equalIgnoringCase(field.name, "Host"):
+                hostCount += 1
+                hostIsValid = hostIsValid && isValidHost(field.value)
+            case 6 where HTTPASCII.equalIgnoringCase(field.name, "Expect"):
+                if !HTTPASCII.equalIgnoringCase(field.value, "100-continue") { unmetExpectation = field.value }
+            case 14 where HTTPASCII.equalIgnoringCase(field.name, "Content-Length"):
+                guard lengthError == nil else { break }
                 switch parseContentLength(field.value) {
                 case .success(let length) where contentLength == nil || contentLength == length:
                     // Repeated fields must agree (as numbers: "5" and "05" do).
@@ -61,14 +78,65 @@ enum HTTPHeadParser {
                 case .success: lengthError = .badRequest("invalid Content-Length")
                 case .failure(let error): lengthError = error
                 }
+            case 17 where HTTPASCII.equalIgnoringCase(field.name, "Transfer-Encoding"):
+                sawTransferEncoding = true
+                transferCodings += field.value.split(separator: ",").map { HTTPASCII.trimmingSpaces(String($0)).lowercased() }
+            default:
+                break
             }
             headers.append(field)
         }
-        // Transfer-Encoding is refused whatever else is wrong with the framing.
-        if usesTransferEncoding { return .failure(.transferEncodingNotImplemented) }
-        if let lengthError { return .failure(lengthError) }
+        if minorVersion >= 1, hostCount != 1 {
+            return .failure(.badRequest(hostCount == 0 ? "an HTTP/1.1 request needs a Host header field" : "more than one Host header field"))
+        }
+        if hostCount > 1 { return .failure(.badRequest("more than one Host header field")) }
+        if !hostIsValid { return .failure(.badRequest("invalid Host header field")) }
+        let framing: HTTPBodyFraming
+        if sawTransferEncoding {
+            switch transferFraming(transferCodings, minorVersion: minorVersion, hasContentLength: contentLength != nil || lengthError != nil) {
+            case .success(let chunked): framing = chunked
+            case .failure(let error): return .failure(error)
+            }
+        } else if let lengthError {
+            return .failure(lengthError)
+        } else {
+            framing = .length(contentLength ?? 0)
+        }
+        // An expectation the server cannot meet (RFC 9110 §10.1.1); HTTP/1.0 ignores Expect.
+        if minorVersion >= 1, let unmetExpectation { return .failure(.expectationFailed(unmetExpectation)) }
         let request = HTTPParsedRequest(method: method, target: target, minorVersion: minorVersion, headers: headers, body: [])
-        return .success((request, contentLength ?? 0))
+        return .success((request, framing))
+    }
+
+    /// The framing a `Transfer-Encoding` field announces. Only `chunked` is decoded: it
+    /// must be the last coding (else the length cannot be known: 400), other codings before
+    /// it are not implemented (501), and the field may not come with `Content-Length` or in
+    /// an HTTP/1.0 request (a smuggling attempt or faulty framing: 400).
+    private static func transferFraming(_ codings: [String], minorVersion: Int, hasContentLength: Bool) -> Result<HTTPBodyFraming, HTTPParseError> {
+        guard minorVersion >= 1 else { return .failure(.badRequest("Transfer-Encoding in an HTTP/1.0 request")) }
+        guard !hasContentLength else { return .failure(.badRequest("both Transfer-Encoding and Content-Length")) }
+        guard codings.last == "chunked" else {
+            return .failure(.badRequest(codings.isEmpty || codings.contains("") ? "empty Transfer-Encoding" : "chunked is not the final transfer coding"))
+        }
+        if let other = codings.dropLast().first(where: { $0 != "chunked" }) {
+            return .failure(.transferCodingNotImplemented(other))
+        }
+        guard codings.count == 1 else { return .failure(.badRequest("chunked applied more than once")) }
+        return .success(.chunked)
+    }
+
+    /// `uri-host [ ":" port ]` (RFC 9110 §7.2): the characters of a registered name, an
+    /// IPv4 address or a bracketed IPv6 literal, and an optional port. Empty is allowed
+    /// (a target without an authority).
+    private static func isValidHost(_ value: String) -> Bool {
+        value.utf8.allSatisfy { byte in
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"):
+                true
+            default:
+                "-._~%!$&'()*+,;=:[]".utf8.contains(byte)
+            }
+        }
     }
 
     /// The next line of `head` starting at `start` (without its LF and one CR before it),

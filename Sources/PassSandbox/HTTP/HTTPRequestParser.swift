@@ -2,14 +2,14 @@
 /// connection receives and ask for the next event.
 ///
 /// It reads requests one after another from the same byte stream, so pipelined
-/// requests come out in order. Bodies are framed by `Content-Length` only; any
-/// `Transfer-Encoding` is refused. Once it reports a failure it stays failed: the
-/// connection must answer the error and close, because the stream can no longer be
-/// framed.
+/// requests come out in order. Bodies are framed by `Content-Length` or by
+/// `Transfer-Encoding: chunked` (decoded, trailers dropped); other transfer codings are
+/// refused. Once it reports a failure it stays failed: the connection must answer the
+/// error and close, because the stream can no longer be framed.
 ///
-/// Memory stays bounded: a head is refused once it outgrows `maxHeaderBytes`, and a
+/// Memory stays bounded: a head is refused once it outgrows `maxHeaderBytes`, a
 /// request whose head plus declared body exceeds `maxRequestBytes` is refused before
-/// its body is read.
+/// its body is read, and a chunked body is refused as soon as it outgrows that limit.
 struct HTTPRequestParser {
     /// Where the parser stands in the current request; the connection picks its
     /// timeout from it.
@@ -43,10 +43,18 @@ struct HTTPRequestParser {
     /// How many bytes after `start` were already searched for the end of the head.
     private var scanned = 0
     /// A parsed head waiting for its body.
-    private var pendingHead: (request: HTTPParsedRequest, bodyLength: Int)?
+    private var pendingHead: HTTPParsedRequest?
+    /// How the pending head's body is read: a known length, or chunk by chunk.
+    private var pendingBody = PendingBody.length(0)
     private var failure: HTTPParseError?
     /// Whether the pending head asked for `100 Continue` and has not had it yet.
     private var continueOwed = false
+
+    /// The body still to read for the pending head.
+    private enum PendingBody {
+        case length(Int)
+        case chunked(HTTPChunkedBodyDecoder)
+    }
 
     /// Creates a parser with the given limits.
     init(maxHeaderBytes: Int, maxRequestBytes: Int) {
@@ -61,8 +69,10 @@ struct HTTPRequestParser {
     }
 
     /// True while the body of an HTTP/1.1 request that sent `Expect: 100-continue` is
-    /// awaited and no `100 Continue` was sent yet (see `continueSent()`).
-    var awaitsContinue: Bool { continueOwed && pendingHead != nil }
+    /// awaited, none of it has arrived, and no `100 Continue` was sent yet (see
+    /// `continueSent()`). A client that sends its body without waiting gets no `100`
+    /// (RFC 9110 §10.1.1 lets the server omit it).
+    var awaitsContinue: Bool { continueOwed && pendingHead != nil && bufferedByteCount == 0 }
 
     /// Records that the connection sent `100 Continue` for the pending request.
     mutating func continueSent() {
@@ -95,24 +105,48 @@ struct HTTPRequestParser {
             }
             let headLength = head.bodyStart - start
             if headLength > maxHeaderBytes { return fail(.headerTooLarge) }
-            let parsed: (request: HTTPParsedRequest, bodyLength: Int)
+            let parsed: (request: HTTPParsedRequest, framing: HTTPBodyFraming)
             switch HTTPHeadParser.parse(buffer[start..<head.fieldsEnd]) {
             case .success(let result): parsed = result
             case .failure(let error): return fail(error)
             }
-            if parsed.bodyLength > maxRequestBytes - headLength { return fail(.requestTooLarge) }
+            let maxBodyBytes = maxRequestBytes - headLength
+            switch parsed.framing {
+            case .length(let length):
+                if length > maxBodyBytes { return fail(.requestTooLarge) }
+                pendingBody = .length(length)
+                continueOwed = length > 0 && parsed.request.expectsContinue
+            case .chunked:
+                pendingBody = .chunked(HTTPChunkedBodyDecoder(maxBodyBytes: maxBodyBytes, maxTrailerBytes: maxHeaderBytes))
+                continueOwed = parsed.request.expectsContinue
+            }
             start = head.bodyStart
             scanned = 0
-            pendingHead = parsed
-            continueOwed = parsed.bodyLength > 0 && parsed.request.expectsContinue
+            pendingHead = parsed.request
         }
-        guard let (request, bodyLength) = pendingHead, bufferedByteCount >= bodyLength else {
-            return .needMoreBytes
+        guard var complete = pendingHead else { return .needMoreBytes }
+        switch pendingBody {
+        case .length(let length):
+            guard bufferedByteCount >= length else { return .needMoreBytes }
+            complete.body = Array(buffer[start..<(start + length)])
+            start += length
+        case .chunked(var decoder):
+            // Released first, so the body the decoder grows is not shared (and copied).
+            pendingBody = .length(0)
+            let progress = decoder.decode(buffer, from: &start)
+            pendingBody = .chunked(decoder)
+            switch progress {
+            case .needMoreBytes:
+                compact()
+                return .needMoreBytes
+            case .failure(let error):
+                return fail(error)
+            case .complete(let body):
+                complete.body = body
+            }
         }
-        var complete = request
-        complete.body = Array(buffer[start..<(start + bodyLength)])
-        start += bodyLength
         pendingHead = nil
+        pendingBody = .length(0)
         compact()
         return .request(complete)
     }

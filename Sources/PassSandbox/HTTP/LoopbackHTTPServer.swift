@@ -9,18 +9,21 @@ import Glibc
 /// - Connections are persistent (HTTP/1.1 by default, HTTP/1.0 with
 ///   `Connection: keep-alive`; `Connection: close` from either side is honoured).
 ///   Pipelined requests are answered in order.
-/// - Request bodies are framed by `Content-Length`. Requests with `Transfer-Encoding`
-///   (chunked bodies) are refused with 501 and a text body saying to send
-///   `Content-Length`.
-/// - Refusals close the connection after answering: malformed request line, field or
-///   `Content-Length` → 400, head over `maxHeaderBytes` → 431, request over
-///   `maxRequestBytes` → 413, HTTP version other than 1.0/1.1 → 505, body slower than
-///   `bodyTimeout` → 408. A head slower than `headerTimeout` or a kept-alive connection
-///   silent for `idleTimeout` is closed without an answer.
+/// - Request bodies are framed by `Content-Length` or `Transfer-Encoding: chunked` (decoded;
+///   trailer fields are dropped). Any other transfer coding is refused with 501.
+/// - Refusals close the connection after answering: malformed request line, field,
+///   `Content-Length` or chunk, an HTTP/1.1 request without exactly one valid `Host`, or
+///   framing that cannot be trusted (`Transfer-Encoding` with `Content-Length` or in
+///   HTTP/1.0) → 400, head or trailers over `maxHeaderBytes` → 431, request over
+///   `maxRequestBytes` → 413, an `Expect` other than `100-continue` → 417, HTTP version
+///   other than 1.0/1.1 → 505, body slower than `bodyTimeout` → 408. A head slower than
+///   `headerTimeout` or a kept-alive connection silent for `idleTimeout` is closed without
+///   an answer.
 /// - Every response carries `Content-Length` (except 204 and 304, which have no body),
 ///   `Date` and `Connection: keep-alive` or `close`. A response with
 ///   `dropConnection` set closes the connection without a byte written. Answers to
-///   HEAD are sent without their body; `Expect: 100-continue` gets `100 Continue`.
+///   HEAD are sent without their body; `Expect: 100-continue` gets `100 Continue` unless
+///   the body is already arriving.
 /// - At `maxConnections`, a new client makes the server close its longest-idle
 ///   connection instead of being turned away; idle clients cannot lock others out.
 /// - Each connection is served by its own thread; handlers run as tasks, so a slow

@@ -19,6 +19,9 @@ public struct SandboxWorld: Codable, Sendable, Equatable {
     public var serviceProviders: [SandboxServiceProvider]
     /// Adobe's throttling per device; `nil` (the default) serves every request.
     public var throttle: SandboxThrottle?
+    /// Identity services besides the two every world has (``SandboxIdentityService/defaults``);
+    /// one listed with the issuer of a default replaces it. Default none.
+    public var identityServices: [SandboxIdentityService]
 
     /// The default ``registrationTTL``: 365 days.
     public static let defaultRegistrationTTL = 31_536_000
@@ -26,19 +29,23 @@ public struct SandboxWorld: Codable, Sendable, Equatable {
     /// Creates a world.
     public init(
         accessTokenTTL: Int = 86_400, registrationTTL: Int = SandboxWorld.defaultRegistrationTTL,
-        softwareStatements: [String: [String]], serviceProviders: [SandboxServiceProvider], throttle: SandboxThrottle? = nil
+        softwareStatements: [String: [String]], serviceProviders: [SandboxServiceProvider], throttle: SandboxThrottle? = nil,
+        identityServices: [SandboxIdentityService] = []
     ) {
         self.accessTokenTTL = accessTokenTTL
         self.registrationTTL = registrationTTL
         self.softwareStatements = softwareStatements
         self.serviceProviders = serviceProviders
         self.throttle = throttle
+        self.identityServices = identityServices
     }
 
-    enum CodingKeys: String, CodingKey, CaseIterable { case accessTokenTTL, registrationTTL, softwareStatements, serviceProviders, throttle }
+    enum CodingKeys: String, CodingKey, CaseIterable {
+        case accessTokenTTL, registrationTTL, softwareStatements, serviceProviders, throttle, identityServices
+    }
 
     /// Decodes; `accessTokenTTL` defaults to 86400 seconds, `registrationTTL` to 365 days,
-    /// `throttle` to none.
+    /// `throttle` and `identityServices` to none.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         accessTokenTTL = try container.decodeIfPresent(Int.self, forKey: .accessTokenTTL) ?? 86_400
@@ -46,11 +53,19 @@ public struct SandboxWorld: Codable, Sendable, Equatable {
         softwareStatements = try container.decode([String: [String]].self, forKey: .softwareStatements)
         serviceProviders = try container.decode([SandboxServiceProvider].self, forKey: .serviceProviders)
         throttle = try container.decodeIfPresent(SandboxThrottle.self, forKey: .throttle)
+        identityServices = try container.decodeIfPresent([SandboxIdentityService].self, forKey: .identityServices) ?? []
     }
 
     /// The service provider with `id`, if any.
     public func serviceProvider(_ id: String) -> SandboxServiceProvider? {
         serviceProviders.first { $0.id == id }
+    }
+
+    /// Every identity service in force: the two defaults (``SandboxIdentityService/defaults``)
+    /// unless the world lists their issuer, then the ones the world lists.
+    public var identityServicesInForce: [SandboxIdentityService] {
+        let listed = Set(identityServices.map(\.issuer))
+        return SandboxIdentityService.defaults.filter { !listed.contains($0.issuer) } + identityServices
     }
 }
 

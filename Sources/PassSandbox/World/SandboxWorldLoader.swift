@@ -25,7 +25,8 @@ extension SandboxWorld {
     ///
     /// Refuses malformed JSON, unknown keys (a misspelt flag would otherwise be silently
     /// ignored), wrong types, missing required fields, non-positive TTLs, duplicate ids,
-    /// unknown boarding statuses and statements naming unknown service providers.
+    /// unknown boarding statuses, statements naming unknown service providers, and identity
+    /// services with an empty or repeated issuer, an unknown kind or an unusable key.
     public static func load(from data: Data) throws(SandboxWorldError) -> SandboxWorld {
         let document: Any
         do {
@@ -76,10 +77,30 @@ extension SandboxWorld {
                 }
             }
         }
+        try validateIdentityServices()
         for statement in softwareStatements.keys.sorted() {
             if statement.isEmpty { throw SandboxWorldError(path: "softwareStatements", problem: "a software statement must not be empty") }
             for (index, requestor) in softwareStatements[statement, default: []].enumerated() where !providerIDs.contains(requestor) {
                 throw SandboxWorldError(path: "softwareStatements.\(statement)[\(index)]", problem: "unknown service provider \"\(requestor)\"")
+            }
+        }
+    }
+}
+
+extension SandboxWorld {
+    /// Each listed identity service has a non-empty issuer of its own and, when it gives a
+    /// key, a usable RSA key (checked by signing and verifying with it).
+    func validateIdentityServices() throws(SandboxWorldError) {
+        var issuers = Set<String>()
+        for (index, service) in identityServices.enumerated() {
+            let path = "identityServices[\(index)]"
+            if service.issuer.isEmpty { throw SandboxWorldError(path: "\(path).issuer", problem: "must not be empty") }
+            if !issuers.insert(service.issuer).inserted {
+                throw SandboxWorldError(path: "\(path).issuer", problem: "duplicate identity service \"\(service.issuer)\"")
+            }
+            guard let key = service.key else { continue }
+            if case .failure(let problem) = SandboxIdentityKeyCache.shared.keys(for: key) {
+                throw SandboxWorldError(path: "\(path).key" + (problem.member.map { ".\($0)" } ?? ""), problem: problem.text)
             }
         }
     }
@@ -93,11 +114,14 @@ enum WorldKeyChecker {
     static let mvpdKeys = Set(SandboxMVPDConfig.CodingKeys.allCases.map(\.rawValue))
     static let userKeys = Set(SandboxUser.CodingKeys.allCases.map(\.rawValue))
     static let throttleKeys = Set(SandboxThrottle.CodingKeys.allCases.map(\.rawValue))
+    static let identityServiceKeys = Set(SandboxIdentityService.CodingKeys.allCases.map(\.rawValue))
+    static let jwkKeys = Set(SandboxJWK.CodingKeys.allCases.map(\.rawValue))
 
     static func check(_ document: Any) throws(SandboxWorldError) {
         guard let world = document as? [String: Any] else { throw SandboxWorldError(path: "$", problem: "expected an object") }
         try refuseUnknown(world, allowed: worldKeys, path: nil)
         if let throttle = world["throttle"] as? [String: Any] { try refuseUnknown(throttle, allowed: throttleKeys, path: "throttle") }
+        try checkIdentityServices(world["identityServices"])
         guard let providers = world["serviceProviders"] as? [Any] else { return }
         for (providerIndex, providerValue) in providers.enumerated() {
             guard let provider = providerValue as? [String: Any] else { continue }
@@ -114,6 +138,22 @@ enum WorldKeyChecker {
                     try refuseUnknown(user, allowed: userKeys, path: "\(mvpdPath).users[\(userIndex)]")
                 }
             }
+        }
+    }
+
+    /// Unknown keys in identity services and their JWKs, and a `kind` that is not one of
+    /// the two (said here, where the value can be named).
+    private static func checkIdentityServices(_ value: Any?) throws(SandboxWorldError) {
+        guard let services = value as? [Any] else { return }
+        for (index, serviceValue) in services.enumerated() {
+            guard let service = serviceValue as? [String: Any] else { continue }
+            let path = "identityServices[\(index)]"
+            try refuseUnknown(service, allowed: identityServiceKeys, path: path)
+            if let kind = service["kind"] as? String, SandboxIdentityKind(rawValue: kind) == nil {
+                let expected = SandboxIdentityKind.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: " or ")
+                throw SandboxWorldError(path: "\(path).kind", problem: "expected \(expected), found \"\(kind)\"")
+            }
+            if let key = service["key"] as? [String: Any] { try refuseUnknown(key, allowed: jwkKeys, path: "\(path).key") }
         }
     }
 
@@ -144,7 +184,8 @@ enum WorldKeyChecker {
         case is Int.Type, is Double.Type: "a number"
         case is Bool.Type: "true or false"
         case is String.Type: "a string"
-        case is [Any].Type, is [String].Type, is [SandboxServiceProvider].Type, is [SandboxMVPDConfig].Type, is [SandboxUser].Type: "an array"
+        case is [Any].Type, is [String].Type, is [SandboxServiceProvider].Type, is [SandboxMVPDConfig].Type, is [SandboxUser].Type,
+             is [SandboxIdentityService].Type: "an array"
         default: "an object"
         }
     }

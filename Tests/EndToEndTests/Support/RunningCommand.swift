@@ -10,7 +10,7 @@ import Glibc
 /// `Process.run()` lists `/proc/self/fd` with a fixed-size copy of each directory entry
 /// that can read past the end of glibc's buffer and crash the test process (fixed upstream
 /// in swift-corelibs-foundation after 6.3.1). The child gets standard input from
-/// `/dev/null`, two pipes for its output, default signal handling, and no other inherited
+/// `/dev/null` (or a pipe holding `input`, then its end), two pipes for its output, default signal handling, and no other inherited
 /// descriptor (so it never keeps a test's listening socket or another child's pipe open).
 final class RunningCommand: @unchecked Sendable {
     /// How the child ended.
@@ -32,21 +32,38 @@ final class RunningCommand: @unchecked Sendable {
     private var ending: Ending?
     private var openStreams = 2
 
-    /// Starts `executable` with `arguments`, in this process's environment with `environment`'s
-    /// variables added (or replaced).
-    init(_ executable: URL, _ arguments: [String], environment: [String: String] = [:]) throws {
+    /// Starts `executable`; with `input`, its standard input reads those bytes, then ends
+    /// (at most 64 KiB, what a pipe holds without a reader). `environment` adds to (or
+    /// replaces in) this process's environment.
+    init(_ executable: URL, _ arguments: [String], input: Data? = nil, environment: [String: String] = [:]) throws {
         var outputPipe: [Int32] = [-1, -1]
         var errorPipe: [Int32] = [-1, -1]
+        var inputPipe: [Int32] = [-1, -1]
         // Close-on-exec at once, so no other child started meanwhile keeps a write end open.
-        guard Self.closeOnExecPipe(&outputPipe), Self.closeOnExecPipe(&errorPipe) else {
-            for fd in outputPipe + errorPipe where fd >= 0 { close(fd) }
+        guard Self.closeOnExecPipe(&outputPipe), Self.closeOnExecPipe(&errorPipe),
+            input == nil || Self.closeOnExecPipe(&inputPipe)
+        else {
+            for fd in outputPipe + errorPipe + inputPipe where fd >= 0 { close(fd) }
             throw CommandError.launchFailed("cannot create pipes: \(String(cString: strerror(errno)))")
+        }
+        if let input {
+            precondition(input.count <= 65_536, "more input than a pipe holds")
+            let written = input.withUnsafeBytes { write(inputPipe[1], $0.baseAddress, $0.count) }
+            close(inputPipe[1])
+            guard written == input.count else {
+                for fd in outputPipe + errorPipe + [inputPipe[0]] { close(fd) }
+                throw CommandError.launchFailed("cannot write the input: \(String(cString: strerror(errno)))")
+            }
         }
 
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        if input != nil {
+            posix_spawn_file_actions_adddup2(&actions, inputPipe[0], 0)
+        } else {
+            posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        }
         posix_spawn_file_actions_adddup2(&actions, outputPipe[1], 1)
         posix_spawn_file_actions_adddup2(&actions, errorPipe[1], 2)
         // Close whatever else is open (listing /proc/self/fd through FileManager, which reads
@@ -72,13 +89,17 @@ final class RunningCommand: @unchecked Sendable {
         let argv: [UnsafeMutablePointer<CChar>?] = ([path] + arguments).map { strdup($0) } + [nil]
         defer { for pointer in argv { free(pointer) } }
         var variables = ProcessInfo.processInfo.environment
-        variables.merge(environment) { $1 }
+        variables.merge(environment) { _, new in new }
         let envp: [UnsafeMutablePointer<CChar>?] = variables.map { strdup("\($0.key)=\($0.value)") } + [nil]
         defer { for pointer in envp { free(pointer) } }
         var child: pid_t = 0
-        let status = posix_spawn(&child, path, &actions, &attributes, argv, envp)
+        let status =
+            environment.isEmpty
+            ? posix_spawn(&child, path, &actions, &attributes, argv, environ)
+            : posix_spawn(&child, path, &actions, &attributes, argv, envp)
         close(outputPipe[1])
         close(errorPipe[1])
+        if input != nil { close(inputPipe[0]) }
         guard status == 0 else {
             close(outputPipe[0])
             close(errorPipe[0])
