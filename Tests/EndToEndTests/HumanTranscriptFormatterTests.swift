@@ -16,6 +16,18 @@ import Testing
         #expect(HumanTranscriptFormatter.render(dialog) == #"    ← displayProviderDialog(mvpds: ["AppleBoarded","PickerOnly","NotBoarded","SSODisabled","Degraded","TempPass","SVCProvider"])"#)
     }
 
+    @Test func anotherAppsLinesAreMarkedWithItsNameAndTheTopLevelAppsAreNot() {
+        let b: (key: String, value: JSONValue) = ("app", .string("B"))
+        #expect(HumanTranscriptFormatter.render(TranscriptLine([("step", .number(3)), ("name", .string("setRequestor")), b])) == "  ▶ [B] setRequestor")
+        #expect(HumanTranscriptFormatter.render(TranscriptLine([("step", .number(3)), ("name", .string("setRequestor"))])) == "  ▶ setRequestor")
+        #expect(HumanTranscriptFormatter.render(TranscriptLine([("callback", .string("setRequestorComplete")), ("status", .number(1)), b]))
+            == "    ← [B] setRequestorComplete(status: 1)")
+        #expect(HumanTranscriptFormatter.render(TranscriptLine([("callback", .string("status")), ("errorId", .string("N000")), ("level", .string("info")), b]))
+            == "    ⓘ [B] status N000 [info]")
+        #expect(HumanTranscriptFormatter.render(TranscriptLine([("http", .string("GET /api/v2/REF31/profiles")), ("status", .number(200)), b]))
+            == "      http [B] GET /api/v2/REF31/profiles → 200")
+    }
+
     @Test func quotesInsideAValueAreEscapedNotConfusing() {
         let line = TranscriptLine([("callback", .string("tokenRequestFailed")), ("errorDescription", .string(#"a "Deny" decision"#))])
         #expect(HumanTranscriptFormatter.render(line) == #"    ← tokenRequestFailed(errorDescription: "a \"Deny\" decision")"#)

@@ -65,12 +65,14 @@ enum DemoCommand {
                     if act.captions[index] != nil { chapter += 1 }
                     if !json { narrator.beforeStep(index, of: act, chapterNumber: chapter).forEach { print($0) } }
                     let seen = runner.recorder.lines.count
-                    try await runner.step(step)
+                    let app = act.scenario.app(ofStep: index)
+                    try await runner.step(step, app: app)
                     let produced = Array(runner.recorder.lines.dropFirst(seen))
                     if json {
                         for line in produced where traceHTTP || line["http"] == nil { print(line.json) }
                     } else {
-                        narrator.afterStep(step, produced: produced, activation: runner.sandbox.activationURL, handOver: runner.recorder.lastHandOver).forEach { print($0) }
+                        let handOver = runner.recorder(ofApp: app)?.lastHandOver
+                        narrator.afterStep(step, produced: produced, activation: runner.sandbox.activationURL, handOver: handOver).forEach { print($0) }
                     }
                 }
             } catch {
