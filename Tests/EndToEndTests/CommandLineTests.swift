@@ -64,6 +64,33 @@ import Glibc
         #expect(errors == "accessenabler scenario: scenario file \(file.path): invalid scenario at $.steps[1].login.password: is required\n")
     }
 
+    @Test(.enabled(if: SandboxExecutable.url != nil, SandboxExecutable.notBuilt))
+    func aBadAppsKeyExitsTwoNamingItsJSONPath() async throws {
+        let file = try temporaryFile(#"{"apps": {"B": {"storage": "C"}}, "steps": [{"setRequestor": "REF30", "app": "B"}]}"#)
+        defer { try? FileManager.default.removeItem(at: file) }
+        let (status, output, errors) = try await run(["scenario", file.path])
+        #expect(status == 2)
+        #expect(output.isEmpty)
+        #expect(errors == "accessenabler scenario: scenario file \(file.path): invalid scenario at $.apps.B.storage: expected \"own\" or the name of another app (A, B), found \"C\"\n")
+    }
+
+    @Test(.enabled(if: SandboxExecutable.url != nil, SandboxExecutable.notBuilt))
+    func twoAppsPrintOneTranscriptWithTheSecondAppsLinesNamed() async throws {
+        let file = try temporaryFile(#"{"device": null, "apps": {"B": {"softwareStatement": "STATEMENT2"}}, "steps": [{"setRequestor": "REF30"}, {"setRequestor": "REF31", "app": "B"}], "expect": [{"callback": "setRequestorComplete", "status": 1, "app": "A"}, {"callback": "setRequestorComplete", "status": 1, "app": "B"}]}"#)
+        defer { try? FileManager.default.removeItem(at: file) }
+        let (status, output, _) = try await run(["scenario", file.path])
+        #expect(status == 0)
+        let lines = output.split(separator: "\n").map(String.init)
+        #expect(lines.filter { $0.hasPrefix(#"{"step""#) || $0.contains("setRequestorComplete") } == [
+            #"{"step":0,"name":"setRequestor"}"#,
+            #"{"callback":"setRequestorComplete","status":1}"#,
+            #"{"step":1,"name":"setRequestor","app":"B"}"#,
+            #"{"callback":"setRequestorComplete","status":1,"app":"B"}"#,
+        ])
+        // Every line after B's marker is B's.
+        #expect(lines.drop { !$0.contains(#""app":"B""#) }.allSatisfy { $0.hasSuffix(#","app":"B"}"#) })
+    }
+
     // MARK: bad files, worded the same by every command
 
     @Test(.enabled(if: SandboxExecutable.url != nil, SandboxExecutable.notBuilt))

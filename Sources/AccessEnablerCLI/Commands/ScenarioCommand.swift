@@ -23,7 +23,9 @@ enum ScenarioCommand {
 
     Exit status: 0 when the scenario ran and every "expect" entry matched, 1 when an
     expectation failed, 2 when FILE is missing, is not JSON or is not a valid scenario (the
-    message names the file and the JSON path at fault).
+    message names the file and the JSON path at fault; a fault found only as the run reaches
+    it, such as a second-screen login without the "mvpd" the page asks for, too), or when a
+    step did not settle.
     """
 
     static func run(_ arguments: [String]) async -> Int32 {
@@ -59,6 +61,11 @@ enum ScenarioCommand {
                 return 1
             }
             return 0
+        } catch let error as ScenarioError {
+            // Found only as the run reached it (a second-screen login that needs an `mvpd`):
+            // worded as the file's other faults are.
+            printError("accessenabler scenario: \(InputFile.invalid(path, .scenario, of: .scenario, at: error.path, error.reason).message)")
+            return 2
         } catch {
             printError("accessenabler scenario: the scenario could not run: \(error)")
             return 2
