@@ -14,7 +14,16 @@ enum DemoCommand {
             .init(name: "--trace-http", value: nil, summary: "also print every REST/DCR call as it completes"),
         ])
 
-    static let help = """
+    static var help: String { helpOpening + (DemoScript.tellsSingleSignOnWithAServiceToken ? helpAct3 : "") + helpClosing }
+
+    private static let helpAct3 = """
+      Act 3, two apps on one Linux TV (two requestors, two software statements) that present
+      the same service token: a sign-in in one is the other's at its setRequestor, with no
+      code, and a logout in the first is a single logout the other sees at its next launch.
+
+    """
+
+    private static let helpOpening = """
     Usage: \(synopsis.usageLine)
 
     Tells, in chapters, what an app sees from the SDK, each act against a fresh PassSandbox
@@ -28,6 +37,10 @@ enum DemoCommand {
       a picker-only provider.
       Act 2, a set-top box with no browser (tvOS): the registration code (REGCODE), the
       sign-in on a second screen, the polling that completes it, then authorization.
+
+    """
+
+    private static let helpClosing = """
     Each caption says what its statuses mean and what an app does about them.
     With --json the output is the scenario transcript format (one JSON object per line),
     each act opening with {"act":N,"title":…,"platform":…}. Nothing is left running afterwards.

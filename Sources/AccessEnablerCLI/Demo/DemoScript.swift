@@ -10,8 +10,14 @@ import PassSandbox
 enum DemoScript {
     /// The acts, in the order they are told.
     static func acts() -> [DemoAct] {
-        [iPhoneWithAppleSSO(), setTopBoxWithSecondScreen()]
+        [iPhoneWithAppleSSO(), setTopBoxWithSecondScreen()] + (tellsSingleSignOnWithAServiceToken ? [twoAppsShareASignInThroughAServiceToken()] : [])
     }
+
+    /// WIRE-AT-MERGE: `true` once the scenario runner hands each app's service token to the
+    /// SDK (`AccessEnablerConfiguration.serviceToken`, in the runner's WIRE-AT-MERGE block).
+    /// Act 3 is told only then: without the token, app B would not be signed in, and its
+    /// captions would not be true.
+    static let tellsSingleSignOnWithAServiceToken = false
 
     // MARK: Act 1
 
@@ -182,6 +188,57 @@ enum DemoScript {
             """)
         act.happens("on her phone, Alice opens the address, enters the code and signs in to Not Boarded Cable as alice", .login(username: "alice", password: "alice123"))
         act.call(.checkAuthorization("news"))
+        return act.build()
+    }
+
+    // MARK: Act 3
+
+    /// The streaming account both apps are signed in to, as its identity service names it.
+    static let streamingAccount = Scenario.IdentityToken(subject: "alice@streaming.example")
+
+    static func twoAppsShareASignInThroughAServiceToken() -> DemoAct {
+        var act = DemoActBuilder(
+            title: "Two apps on one Linux TV (platform tvOS): one sign-in shared through a service token, then a single logout",
+            platform: .tvOS, device: nil)
+        var appB = Scenario.App()
+        appB.softwareStatement = "STATEMENT2"
+        appB.serviceToken = streamingAccount
+        act.add(app: "B", appB)
+        act.setUp { scenario in scenario.serviceToken = streamingAccount }
+
+        act.chapter("""
+            Two apps on the same TV: app A (requestor REF30) and app B (requestor REF31, registered with \
+            a software statement of its own). Alice is signed in to both with the same streaming account, \
+            so each app presents that account's service token — a JWS from the account's identity service — \
+            with its requests, as AD-Service-Token. In app A she signs in to her TV provider on her phone: \
+            the SDK reports REGCODE (level info) with the registration code the TV shows.
+            """)
+        act.call(.setRequestor("REF30", serviceProviders: nil))
+        act.call(.getAuthentication(forceAuthn: false, filter: [], featured: []))
+        act.call(.setSelectedProvider("NotBoarded"))
+        act.happens(
+            "on her phone, Alice opens the address, enters app A's code and signs in to Not Boarded Cable as alice",
+            .login(username: "alice", password: "alice123"))
+
+        act.chapter("""
+            Alice opens app B. Its setRequestor asks Adobe Pass which profiles it may use (profiles, sent \
+            with the same service token) and finds the sign-in app A made: app B is signed in with no code \
+            and no provider list. checkAuthentication answers 1 without asking the server, and \
+            authorization works.
+            """)
+        act.call(.setRequestor("REF31", serviceProviders: nil), app: "B")
+        act.call(.checkAuthentication, app: "B")
+        act.call(.checkAuthorization("news"), app: "B")
+
+        act.chapter("""
+            Alice signs out in app A. App A presents the service token, so this is a single logout: Adobe \
+            Pass ends every sign-in shared through that token, app B's too. App B learns it the next time \
+            it comes to the foreground and calls setRequestor: checkAuthentication then answers 0 with \
+            N000 (not authenticated), and app B shows its Sign in button.
+            """)
+        act.call(.logout)
+        act.call(.setRequestor("REF31", serviceProviders: nil), app: "B")
+        act.call(.checkAuthentication, app: "B")
         return act.build()
     }
 }
