@@ -94,15 +94,16 @@ struct ScenarioStallTests {
         var scenario = Scenario()
         scenario.device.present = false
         // The step before the stall has nothing for the SDK to do but a fresh AccessEnabler's
-        // first settling; while the whole suite runs on two busy cores, that took more than
-        // 3 s, so the bound leaves it 10 s. The stalled request outlasts the bound threefold.
+        // first settling; while the whole suite runs on two cores loaded by other builds too,
+        // that took more than 10 s, so the bound leaves it 30 s. The stalled request
+        // outlasts the bound fourfold.
         scenario.steps = [
-            .fault(endpoint: "configuration", status: nil, malformedBody: false, dropConnection: false, latency: SanitizerTiming.scaled(30), count: 1),
+            .fault(endpoint: "configuration", status: nil, malformedBody: false, dropConnection: false, latency: SanitizerTiming.scaled(120), count: 1),
             .setRequestor("REF30", serviceProviders: nil),
         ]
         let runner = ScenarioRunner(scenario: scenario, wire: .inProcess)
-        runner.settleTimeout = SanitizerTiming.scaled(10)
-        runner.configure = { $0.requestTimeout = SanitizerTiming.scaled(60) }
+        runner.settleTimeout = SanitizerTiming.scaled(30)
+        runner.configure = { $0.requestTimeout = SanitizerTiming.scaled(240) }
         var stall: ScenarioStall?
         do {
             _ = try await runner.run()
