@@ -35,16 +35,17 @@ import Testing
         try await rig.runner.step(.checkAuthentication, app: "B")
         let lines = rig.recorder.lines
         // A's lines carry no `app`, B's carry it: markers, callbacks and HTTP lines alike.
-        #expect(lines.filter { $0["http"] == nil }.map(\.json) == [
-            #"{"step":0,"name":"setRequestor"}"#,
-            #"{"callback":"setRequestorComplete","status":1}"#,
-            #"{"step":1,"name":"setRequestor","app":"B"}"#,
-            #"{"callback":"setRequestorComplete","status":1,"app":"B"}"#,
-            #"{"step":2,"name":"checkAuthentication","app":"B"}"#,
-            #"{"callback":"status","errorId":"N000","level":"info","message":"The user is not authenticated.","app":"B"}"#,
-            #"{"callback":"sendTrackingData","event":0,"data":["false","","","false","unknown","ios","Linux"],"app":"B"}"#,
-            #"{"callback":"setAuthenticationStatus","status":0,"errorCode":"User Not Authenticated Error","app":"B"}"#,
-        ])
+        #expect(
+            lines.filter { $0["http"] == nil }.map(\.json) == [
+                #"{"step":0,"name":"setRequestor"}"#,
+                #"{"callback":"setRequestorComplete","status":1}"#,
+                #"{"step":1,"name":"setRequestor","app":"B"}"#,
+                #"{"callback":"setRequestorComplete","status":1,"app":"B"}"#,
+                #"{"step":2,"name":"checkAuthentication","app":"B"}"#,
+                #"{"callback":"status","errorId":"N000","level":"info","message":"The user is not authenticated.","app":"B"}"#,
+                #"{"callback":"sendTrackingData","event":0,"data":["false","","","false","unknown","ios","Linux"],"app":"B"}"#,
+                #"{"callback":"setAuthenticationStatus","status":0,"errorCode":"User Not Authenticated Error","app":"B"}"#,
+            ])
         let bStarts = try #require(lines.firstIndex { $0["app"] != nil })
         let aHTTP = lines[..<bStarts].filter { $0["http"] != nil }.map(\.json)
         let bHTTP = lines[bStarts...].filter { $0["http"] != nil }.map(\.json)
@@ -111,7 +112,12 @@ import Testing
 
     @Test(arguments: bothWires)
     func anAppSharingAnotherAppsStorageSeesItsSignInAndLogout(wire: ScenarioRunner.Wire) async throws {
-        let rig = try Self.rig(wire, apps: ["B": Self.secondApp(storage: .sharedWith("A"), statement: nil), "C": Self.secondApp(storage: .sharedWith("B"), statement: nil), "D": Self.secondApp(storage: .own, statement: nil)])
+        let rig = try Self.rig(
+            wire,
+            apps: [
+                "B": Self.secondApp(storage: .sharedWith("A"), statement: nil), "C": Self.secondApp(storage: .sharedWith("B"), statement: nil),
+                "D": Self.secondApp(storage: .own, statement: nil),
+            ])
         #expect(rig.runner.storageDirectory(ofApp: "B") == rig.runner.storageDirectory(ofApp: "A"))
         #expect(rig.runner.storageDirectory(ofApp: "C") == rig.runner.storageDirectory(ofApp: "A"))
         #expect(rig.runner.storageDirectory(ofApp: "D") != rig.runner.storageDirectory(ofApp: "A"))
@@ -238,9 +244,10 @@ import Testing
         #expect(try await rig.run(.serverLogout(mvpd: "NotBoarded")) == [])
         #expect(rig.restCalls.isEmpty)
         // …and the next decision finds no profile.
-        #expect(try await rig.run(.checkAuthorization("news")) == [
-            "status(N130,error)", "sendTrackingData(1,false,NotBoarded)", "tokenRequestFailed(news,\(USER_NOT_AUTHENTICATED_ERROR))",
-        ])
+        #expect(
+            try await rig.run(.checkAuthorization("news")) == [
+                "status(N130,error)", "sendTrackingData(1,false,NotBoarded)", "tokenRequestFailed(news,\(USER_NOT_AUTHENTICATED_ERROR))",
+            ])
         #expect(rig.lines("status").first?["message"]?.stringValue?.contains("authenticated_profile_missing") == true)
         #expect(try await rig.run(.checkAuthentication).last == notAuthenticated)
     }
@@ -257,11 +264,14 @@ import Testing
     /// A second-screen rig whose sessions reach Adobe Pass without an MVPD, as an app that
     /// lets the person choose on the `/activate` page sends them: the person must choose there.
     private static func secondScreenWithoutMVPD(_ wire: ScenarioRunner.Wire) async throws -> Rig {
-        let rig = try Rig(wire, configuration: { configuration in
-            configuration.transport = SessionsWithoutMVPD(configuration.transport)
-        }, scenario: { scenario in
-            scenario.loginScreen = .secondScreen
-        })
+        let rig = try Rig(
+            wire,
+            configuration: { configuration in
+                configuration.transport = SessionsWithoutMVPD(configuration.transport)
+            },
+            scenario: { scenario in
+                scenario.loginScreen = .secondScreen
+            })
         #expect(try await rig.run(.setRequestor("REF30", serviceProviders: nil)) == ["setRequestorComplete(1)"])
         #expect(try await rig.run(.getAuthentication(forceAuthn: false, filter: [], featured: [])) == [regularDialog])
         #expect(try await rig.run(.setSelectedProvider("NotBoarded")) == ["sendTrackingData(2,NotBoarded)", "status(REGCODE,info)"])

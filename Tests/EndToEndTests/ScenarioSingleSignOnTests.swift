@@ -58,9 +58,10 @@ import Testing
         #expect(try await rig.signatures(of: .setRequestor("REF30", serviceProviders: nil)) == ["setRequestorComplete(1)"])
         // No provider list on the TV: the code at once.
         #expect(try await rig.signatures(of: .getAuthentication(forceAuthn: false, filter: [], featured: [])) == ["status(REGCODE,info)"])
-        #expect(try await rig.signatures(of: .login(username: "alice", password: "alice123", mvpd: "NotBoarded")) == [
-            "sendTrackingData(0,true,NotBoarded)", authenticated,
-        ])
+        #expect(
+            try await rig.signatures(of: .login(username: "alice", password: "alice123", mvpd: "NotBoarded")) == [
+                "sendTrackingData(0,true,NotBoarded)", authenticated,
+            ])
         #expect(try await rig.signatures(of: .getSelectedProvider) == ["selectedProvider(NotBoarded)"])
     }
 }

@@ -136,7 +136,8 @@ public enum ScenarioParser {
                 let text = try value.requireString()
                 if text != "own" {
                     guard text == Scenario.topLevelApp || object.keys.contains(text) else {
-                        throw value.fail("expected \"own\" or the name of another app (\(([Scenario.topLevelApp] + object.keys.sorted()).joined(separator: ", "))), found \"\(text)\"")
+                        throw value.fail(
+                            "expected \"own\" or the name of another app (\(([Scenario.topLevelApp] + object.keys.sorted()).joined(separator: ", "))), found \"\(text)\"")
                     }
                     guard text != name else { throw value.fail("an app cannot share its own storage; \"own\" gives it a directory of its own") }
                     parsed.storage = .sharedWith(text)
@@ -150,7 +151,8 @@ public enum ScenarioParser {
             var current = name
             while case .sharedWith(let next)? = apps[current]?.storage {
                 guard !seen.contains(next) else {
-                    throw ScenarioError(path: "\(reader.path).\(name).storage", reason: "the apps share storage in a loop (\((seen + [next]).joined(separator: " → "))): one of them needs \"own\"")
+                    throw ScenarioError(
+                        path: "\(reader.path).\(name).storage", reason: "the apps share storage in a loop (\((seen + [next]).joined(separator: " → "))): one of them needs \"own\"")
                 }
                 seen.append(next)
                 current = next
