@@ -13,7 +13,24 @@ import Testing
         #expect(HumanTranscriptFormatter.render(line) == "    ← navigateToUrl(url: \"\(url)\")")
         let providers: [JSONValue] = ["AppleBoarded", "PickerOnly", "NotBoarded", "SSODisabled", "Degraded", "TempPass", "SVCProvider"].map { .string($0) }
         let dialog = TranscriptLine([("callback", .string("displayProviderDialog")), ("mvpds", .array(providers))])
-        #expect(HumanTranscriptFormatter.render(dialog) == #"    ← displayProviderDialog(mvpds: ["AppleBoarded","PickerOnly","NotBoarded","SSODisabled","Degraded","TempPass","SVCProvider"])"#)
+        #expect(
+            HumanTranscriptFormatter.render(dialog)
+                == #"    ← displayProviderDialog(mvpds: ["AppleBoarded","PickerOnly","NotBoarded","SSODisabled","Degraded","TempPass","SVCProvider"])"#)
+    }
+
+    @Test func anotherAppsLinesAreMarkedWithItsNameAndTheTopLevelAppsAreNot() {
+        let b: (key: String, value: JSONValue) = ("app", .string("B"))
+        #expect(HumanTranscriptFormatter.render(TranscriptLine([("step", .number(3)), ("name", .string("setRequestor")), b])) == "  ▶ [B] setRequestor")
+        #expect(HumanTranscriptFormatter.render(TranscriptLine([("step", .number(3)), ("name", .string("setRequestor"))])) == "  ▶ setRequestor")
+        #expect(
+            HumanTranscriptFormatter.render(TranscriptLine([("callback", .string("setRequestorComplete")), ("status", .number(1)), b]))
+                == "    ← [B] setRequestorComplete(status: 1)")
+        #expect(
+            HumanTranscriptFormatter.render(TranscriptLine([("callback", .string("status")), ("errorId", .string("N000")), ("level", .string("info")), b]))
+                == "    ⓘ [B] status N000 [info]")
+        #expect(
+            HumanTranscriptFormatter.render(TranscriptLine([("http", .string("GET /api/v2/REF31/profiles")), ("status", .number(200)), b]))
+                == "      http [B] GET /api/v2/REF31/profiles → 200")
     }
 
     @Test func quotesInsideAValueAreEscapedNotConfusing() {
@@ -49,7 +66,9 @@ import Testing
             ("callback", .string("status")), ("errorId", .string("APPL")), ("level", .string("error")),
             ("message", .string("The TV provider account service reported an error.")), ("details", .string("serviceTemporarilyUnavailable: could not read")),
         ])
-        #expect(HumanTranscriptFormatter.render(appl) == "    ⓘ status APPL [error] — The TV provider account service reported an error. (details: serviceTemporarilyUnavailable: could not read)")
+        #expect(
+            HumanTranscriptFormatter.render(appl)
+                == "    ⓘ status APPL [error] — The TV provider account service reported an error. (details: serviceTemporarilyUnavailable: could not read)")
         let regcode = TranscriptLine([
             ("callback", .string("status")), ("errorId", .string("REGCODE")), ("level", .string("info")),
             ("message", .string("enter the code ABC1234.")), ("details", .string("ABC1234")),

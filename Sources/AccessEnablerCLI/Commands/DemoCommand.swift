@@ -14,24 +14,37 @@ enum DemoCommand {
             .init(name: "--trace-http", value: nil, summary: "also print every REST/DCR call as it completes"),
         ])
 
-    static let help = """
-    Usage: \(synopsis.usageLine)
+    static var help: String { helpOpening + (DemoScript.tellsSingleSignOnWithAServiceToken ? helpAct3 : "") + helpClosing }
 
-    Tells, in chapters, what an app sees from the SDK, each act against a fresh PassSandbox
-    on a free loopback port:
-      Act 1, an iPhone app with Apple single sign-on: permission not determined (VSA404), the
-      system picker and the silent exchange into an Adobe profile, tokenSource, authorization
-      and preauthorization (and its cache), logout with VSA203 and the silent sign-in at the
-      next launch, the partner framework's errors (APPL, APPL_ERROR), the system sign-out,
-      the picker's fallbacks (N003, N005, N004, VSA503), permission denied (VSA403), a
-      regular MVPD login, encrypted metadata, a denied resource (Z100), a regular logout and
-      a picker-only provider.
-      Act 2, a set-top box with no browser (tvOS): the registration code (REGCODE), the
-      sign-in on a second screen, the polling that completes it, then authorization.
-    Each caption says what its statuses mean and what an app does about them.
-    With --json the output is the scenario transcript format (one JSON object per line),
-    each act opening with {"act":N,"title":…,"platform":…}. Nothing is left running afterwards.
-    """
+    private static let helpAct3 = """
+          Act 3, two apps on one Linux TV (two requestors, two software statements) that present
+          the same service token: a sign-in in one is the other's at its setRequestor, with no
+          code, and a logout in the first is a single logout the other sees at its next launch.
+
+        """
+
+    private static let helpOpening = """
+        Usage: \(synopsis.usageLine)
+
+        Tells, in chapters, what an app sees from the SDK, each act against a fresh PassSandbox
+        on a free loopback port:
+          Act 1, an iPhone app with Apple single sign-on: permission not determined (VSA404), the
+          system picker and the silent exchange into an Adobe profile, tokenSource, authorization
+          and preauthorization (and its cache), logout with VSA203 and the silent sign-in at the
+          next launch, the partner framework's errors (APPL, APPL_ERROR), the system sign-out,
+          the picker's fallbacks (N003, N005, N004, VSA503), permission denied (VSA403), a
+          regular MVPD login, encrypted metadata, a denied resource (Z100), a regular logout and
+          a picker-only provider.
+          Act 2, a set-top box with no browser (tvOS): the registration code (REGCODE), the
+          sign-in on a second screen, the polling that completes it, then authorization.
+
+        """
+
+    private static let helpClosing = """
+        Each caption says what its statuses mean and what an app does about them.
+        With --json the output is the scenario transcript format (one JSON object per line),
+        each act opening with {"act":N,"title":…,"platform":…}. Nothing is left running afterwards.
+        """
 
     static func run(_ arguments: [String]) async -> Int32 {
         let parsed: ParsedArguments
@@ -65,12 +78,14 @@ enum DemoCommand {
                     if act.captions[index] != nil { chapter += 1 }
                     if !json { narrator.beforeStep(index, of: act, chapterNumber: chapter).forEach { print($0) } }
                     let seen = runner.recorder.lines.count
-                    try await runner.step(step)
+                    let app = act.scenario.app(ofStep: index)
+                    try await runner.step(step, app: app)
                     let produced = Array(runner.recorder.lines.dropFirst(seen))
                     if json {
                         for line in produced where traceHTTP || line["http"] == nil { print(line.json) }
                     } else {
-                        narrator.afterStep(step, produced: produced, activation: runner.sandbox.activationURL, handOver: runner.recorder.lastHandOver).forEach { print($0) }
+                        let handOver = runner.recorder(ofApp: app)?.lastHandOver
+                        narrator.afterStep(step, produced: produced, activation: runner.sandbox.activationURL, handOver: handOver).forEach { print($0) }
                     }
                 }
             } catch {

@@ -14,17 +14,19 @@ enum ScenarioCommand {
         ])
 
     static let help = """
-    Usage: \(synopsis.usageLine)
+        Usage: \(synopsis.usageLine)
 
-    Runs the scenario in FILE against a fresh embedded PassSandbox over loopback HTTP and
-    prints its transcript, one JSON object per line. With --trace-http every REST/DCR call
-    is printed too, as it completes. --in-process talks to the sandbox in-process instead of
-    over HTTP (the same transcript, faster). Docs/scenarios/README.md describes the format.
+        Runs the scenario in FILE against a fresh embedded PassSandbox over loopback HTTP and
+        prints its transcript, one JSON object per line. With --trace-http every REST/DCR call
+        is printed too, as it completes. --in-process talks to the sandbox in-process instead of
+        over HTTP (the same transcript, faster). Docs/scenarios/README.md describes the format.
 
-    Exit status: 0 when the scenario ran and every "expect" entry matched, 1 when an
-    expectation failed, 2 when FILE is missing, is not JSON or is not a valid scenario (the
-    message names the file and the JSON path at fault).
-    """
+        Exit status: 0 when the scenario ran and every "expect" entry matched, 1 when an
+        expectation failed, 2 when FILE is missing, is not JSON or is not a valid scenario (the
+        message names the file and the JSON path at fault; a fault found only as the run reaches
+        it, such as a second-screen login without the "mvpd" the page asks for, too), or when a
+        step did not settle.
+        """
 
     static func run(_ arguments: [String]) async -> Int32 {
         let parsed: ParsedArguments
@@ -55,10 +57,17 @@ enum ScenarioCommand {
         do {
             let result = try await runner.run()
             if let unmet = result.unmetExpectation {
-                printError("accessenabler scenario: expectation \(unmet.index) was not met: \(TranscriptLine(unmet.expectation.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }).json)")
+                printError(
+                    "accessenabler scenario: expectation \(unmet.index) was not met: \(TranscriptLine(unmet.expectation.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }).json)"
+                )
                 return 1
             }
             return 0
+        } catch let error as ScenarioError {
+            // Found only as the run reached it (a second-screen login that needs an `mvpd`):
+            // worded as the file's other faults are.
+            printError("accessenabler scenario: \(InputFile.invalid(path, .scenario, of: .scenario, at: error.path, error.reason).message)")
+            return 2
         } catch {
             printError("accessenabler scenario: the scenario could not run: \(error)")
             return 2

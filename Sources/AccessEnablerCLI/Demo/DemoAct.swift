@@ -58,14 +58,30 @@ struct DemoActBuilder {
         device = newDevice
     }
 
-    /// The app calls the SDK.
-    mutating func call(_ step: Scenario.Step) {
-        act.scenario.steps.append(step)
+    /// The app calls the SDK: the top-level app `A`, or the app of the act named `app`.
+    mutating func call(_ step: Scenario.Step, app: String = Scenario.topLevelApp) {
+        append(step, app: app)
     }
 
-    /// Something the person or the device does (a login, a relaunch, time passing), told as `text`.
-    mutating func happens(_ text: String, _ step: Scenario.Step) {
+    /// Something the person or the device does (a login, a relaunch, time passing), told as
+    /// `text`; `app` is the app it concerns.
+    mutating func happens(_ text: String, _ step: Scenario.Step, app: String = Scenario.topLevelApp) {
         act.narration[act.scenario.steps.count] = text
+        append(step, app: app)
+    }
+
+    /// Adds an app beside `A` (another AccessEnabler on the same device).
+    mutating func add(app name: String, _ app: Scenario.App) {
+        act.scenario.apps[name] = app
+    }
+
+    /// Sets up app `A` with `change` (its service token, for example) before the first step.
+    mutating func setUp(_ change: (inout Scenario) -> Void) {
+        change(&act.scenario)
+    }
+
+    private mutating func append(_ step: Scenario.Step, app: String) {
+        if app != Scenario.topLevelApp { act.scenario.stepApps[act.scenario.steps.count] = app }
         act.scenario.steps.append(step)
     }
 

@@ -26,10 +26,12 @@ struct DemoNarrator {
             lines += Self.wrap(caption, width: width, first: "\(chapterNumber). ")
         }
         guard !act.quiet.contains(index) else { return lines }
+        // In an act with several apps, each step says which app it is about.
+        let app = act.scenario.apps.isEmpty ? "" : "[\(act.scenario.app(ofStep: index))] "
         if let narration = act.narration[index] {
-            lines += Self.wrap(narration, width: width, first: "  • ")
+            lines += Self.wrap(app + narration, width: width, first: "  • ")
         } else {
-            lines.append("  ▶ \(act.scenario.steps[index].summary)")
+            lines.append("  ▶ \(app)\(act.scenario.steps[index].summary)")
         }
         return lines
     }

@@ -77,7 +77,10 @@ public struct Scenario: Sendable {
         case checkAuthentication
         case getAuthentication(forceAuthn: Bool, filter: [String], featured: [String])
         case setSelectedProvider(String?)
-        case login(username: String, password: String)
+        /// The person signs in: on the page of the last `navigateToUrl`, or on the
+        /// second screen with the last `REGCODE`, choosing `mvpd` on the `/activate` page
+        /// when the session was opened without one.
+        case login(username: String, password: String, mvpd: String? = nil)
         case handleExternalURL(String)
         case checkAuthorization(String)
         case getAuthorization(String)
@@ -100,6 +103,12 @@ public struct Scenario: Sendable {
         case setOptions([String: JSONValue])
         case fault(endpoint: String, status: Int?, malformedBody: Bool, dropConnection: Bool, latency: TimeInterval, count: Int?)
         case clearFaults
+        /// The app's service token from now on (`nil`: it presents none).
+        case serviceToken(IdentityToken?)
+        /// The app's platform identity from now on (`nil`: it presents none).
+        case platformIdentity(IdentityToken?)
+        /// Adobe Pass deletes the MVPD's profiles of every device (a single logout from elsewhere).
+        case serverLogout(mvpd: String)
 
         /// The step as a person reads it: the facade call with its arguments, or what changed.
         public var summary: String {
@@ -115,7 +124,9 @@ public struct Scenario: Sendable {
                 if !featured.isEmpty { arguments.append("featured: \(featured)") }
                 return "getAuthentication(\(arguments.joined(separator: ", ")))"
             case .setSelectedProvider(let id): return "setSelectedProvider(\(id.map(quoted) ?? "nil"))"
-            case .login(let username, _): return "the user signs in as \(username): on the MVPD page, or on a second screen with the registration code"
+            case .login(let username, _, nil): return "the user signs in as \(username): on the MVPD page, or on a second screen with the registration code"
+            case .login(let username, _, let mvpd?):
+                return "the user signs in as \(username): on the MVPD page, or on a second screen with the registration code, choosing \(mvpd)"
             case .handleExternalURL(let url): return "handleExternalURL(\(quoted(url)))"
             case .checkAuthorization(let resource): return "checkAuthorization(\(quoted(resource)))"
             case .getAuthorization(let resource): return "getAuthorization(\(quoted(resource)))"
@@ -155,6 +166,11 @@ public struct Scenario: Sendable {
             case .setOptions(let options): return "setOptions(\(options.keys.sorted().joined(separator: ", ")))"
             case .fault(let endpoint, _, _, _, _, _): return "fault injected on \(endpoint)"
             case .clearFaults: return "faults cleared"
+            case .serviceToken(let token):
+                return token.map { "the app presents a service token for \($0.subject)\($0.issuer.map { " from \($0)" } ?? "")" } ?? "the app presents no service token"
+            case .platformIdentity(let token):
+                return token.map { "the app presents a platform identity for \($0.subject)\($0.issuer.map { " from \($0)" } ?? "")" } ?? "the app presents no platform identity"
+            case .serverLogout(let mvpd): return "Adobe Pass ends every \(mvpd) sign-in on every device (a single logout from elsewhere)"
             }
         }
 
@@ -184,9 +200,78 @@ public struct Scenario: Sendable {
             case .setOptions: "setOptions"
             case .fault: "fault"
             case .clearFaults: "clearFaults"
+            case .serviceToken: "serviceToken"
+            case .platformIdentity: "platformIdentity"
+            case .serverLogout: "serverLogout"
             }
         }
     }
+
+    /// A JSON Web Signature an app presents for single sign-on (`{"sub": …, "issuer"?: …}`):
+    /// the runner has the sandbox sign it for ``subject``, valid until 24 hours after the
+    /// scenario's start.
+    public struct IdentityToken: Sendable, Equatable {
+        /// The `sub` claim: the person's account at the identity service.
+        public var subject: String
+        /// The identity service that signs it; `nil`: the world's default one
+        /// (`sandbox-identity` for a service token, `sandbox-platform` for a platform identity).
+        public var issuer: String?
+
+        /// A token for `subject` from `issuer` (`nil`: the default identity service).
+        public init(subject: String, issuer: String? = nil) {
+            self.subject = subject
+            self.issuer = issuer
+        }
+    }
+
+    /// Where the person chooses the provider when the login happens on a second screen.
+    ///
+    /// The same cases as the SDK's own choice; the runner hands it to the app's configuration.
+    public enum ProviderChoice: String, Sendable, Equatable, CaseIterable {
+        /// The app's provider list (or the partner picker) on the device.
+        case onDevice
+        /// The `/activate` page on the second screen.
+        case onSecondScreen
+    }
+
+    /// Where an app other than `A` keeps its storage.
+    public enum Storage: Sendable, Equatable {
+        /// A directory of its own: another device, as Adobe Pass sees it.
+        case own
+        /// The directory of the app with this name: the same device and storage.
+        case sharedWith(String)
+    }
+
+    /// An app beside the top-level one (named `A`): another AccessEnabler in the same run.
+    /// A key left `nil` takes the top-level scenario's value; the identity tokens are the
+    /// exception: `nil` means the app presents none.
+    public struct App: Sendable, Equatable {
+        /// The SDK flavour; `nil`: the scenario's.
+        public var platform: AccessEnablerConfiguration.Platform?
+        /// Where the MVPD login happens; `nil`: the scenario's.
+        public var loginScreen: AccessEnablerConfiguration.LoginScreen?
+        /// Where the provider is chosen on a second screen; `nil`: the scenario's.
+        public var providerChoice: ProviderChoice?
+        /// The software statement it registers with; `nil`: the scenario's.
+        public var softwareStatement: String?
+        /// Its simulated TV provider account at the start (a device of its own, set up as
+        /// this says); `nil`: set up as the scenario's `device`.
+        public var device: Device?
+        /// Its `setOptions` values before the first step; `nil`: the scenario's.
+        public var options: [String: JSONValue]?
+        /// The service token it presents from the start; `nil`: none.
+        public var serviceToken: IdentityToken?
+        /// The platform identity it presents from the start; `nil`: none.
+        public var platformIdentity: IdentityToken?
+        /// Its storage directory.
+        public var storage: Storage = .own
+
+        /// An app that takes every setting from the scenario and has storage of its own.
+        public init() {}
+    }
+
+    /// The name of the top-level app.
+    public static let topLevelApp = "A"
 
     /// The SDK flavour.
     public var platform: AccessEnablerConfiguration.Platform = .tvOS
@@ -201,11 +286,28 @@ public struct Scenario: Sendable {
     public var device = Device()
     /// `setOptions` values applied before the first step.
     public var options: [String: JSONValue] = [:]
+    /// Where the person chooses the provider when the login happens on a second screen.
+    public var providerChoice: ProviderChoice = .onDevice
+    /// The service token app `A` presents from the start; `nil`: none.
+    public var serviceToken: IdentityToken?
+    /// The platform identity app `A` presents from the start; `nil`: none.
+    public var platformIdentity: IdentityToken?
+    /// The apps beside `A`, by name.
+    public var apps: [String: App] = [:]
     /// The steps, run in order, each to quiescence.
     public var steps: [Step] = []
+    /// The app each step acts for, by step index, for the steps that name one other than
+    /// `A` (see ``app(ofStep:)``).
+    public var stepApps: [Int: String] = [:]
     /// Transcript lines that must appear, in this order.
     public var expect: [[String: JSONValue]] = []
 
     /// Creates an empty scenario (default world, tvOS, a granted device signed in nowhere).
     public init() {}
+
+    /// The name of the app step `index` acts for: `A` unless the step names another.
+    public func app(ofStep index: Int) -> String { stepApps[index] ?? Self.topLevelApp }
+
+    /// Every app's name: `A` first, then the others in alphabetical order.
+    public var appNames: [String] { [Self.topLevelApp] + apps.keys.sorted() }
 }

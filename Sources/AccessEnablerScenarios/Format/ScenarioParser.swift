@@ -17,23 +17,18 @@ public enum ScenarioParser {
             throw ScenarioError(path: "$", reason: "not valid JSON\(place)")
         }
         let reader = JSONReader(JSONValue(foundation: root))
-        try reader.allowOnly(["platform", "loginScreen", "world", "softwareStatement", "device", "options", "steps", "expect"])
+        try reader.allowOnly([
+            "platform", "loginScreen", "providerChoice", "world", "softwareStatement", "device", "options", "serviceToken",
+            "platformIdentity", "apps", "steps", "expect",
+        ])
         var scenario = Scenario()
-        if let platform = reader.member("platform") {
-            let text = try platform.requireString()
-            guard let value = AccessEnablerConfiguration.Platform(rawValue: text) else { throw platform.fail("expected \"iOS\" or \"tvOS\", found \"\(text)\"") }
-            scenario.platform = value
-        }
-        if let screen = reader.member("loginScreen") {
-            let text = try screen.requireString()
-            guard let value = AccessEnablerConfiguration.LoginScreen(rawValue: text) else {
-                throw screen.fail("expected \"thisDevice\" or \"secondScreen\", found \"\(text)\"")
-            }
-            scenario.loginScreen = value
-        }
+        if let platform = reader.member("platform") { scenario.platform = try parsePlatform(platform) }
+        if let screen = reader.member("loginScreen") { scenario.loginScreen = try parseLoginScreen(screen) }
+        if let choice = reader.member("providerChoice") { scenario.providerChoice = try parseProviderChoice(choice) }
         if let world = reader.member("world") {
             scenario.world = try parseWorld(world)
         }
+        let world = scenario.world
         if let statement = reader.member("softwareStatement") { scenario.softwareStatement = try statement.requireString() }
         if let object = reader.object, object["device"] == .null {
             scenario.device.present = false
@@ -41,12 +36,129 @@ public enum ScenarioParser {
             scenario.device = try parseDevice(device)
         }
         if let options = reader.member("options") { scenario.options = try options.requireObject() }
-        let world = scenario.world
-        scenario.steps = try reader.requireMember("steps").requireArray().map { step throws(ScenarioError) in try parseStep(step, world: world) }
+        if let token = reader.member("serviceToken") { scenario.serviceToken = try parseIdentityToken(token, kind: .serviceToken, world: world) }
+        if let token = reader.member("platformIdentity") {
+            scenario.platformIdentity = try parseIdentityToken(token, kind: .platformIdentity, world: world)
+        }
+        if let apps = reader.member("apps") { scenario.apps = try parseApps(apps, world: world) }
+        let appNames = Set(scenario.appNames)
+        for (index, step) in try reader.requireMember("steps").requireArray().enumerated() {
+            let (parsed, app) = try parseStep(step, world: world, apps: appNames)
+            scenario.steps.append(parsed)
+            if let app, app != Scenario.topLevelApp { scenario.stepApps[index] = app }
+        }
         if let expect = reader.member("expect") {
             scenario.expect = try expect.requireArray().map { item throws(ScenarioError) in try item.requireObject() }
         }
         return scenario
+    }
+
+    private static func parsePlatform(_ reader: JSONReader) throws(ScenarioError) -> AccessEnablerConfiguration.Platform {
+        let text = try reader.requireString()
+        guard let value = AccessEnablerConfiguration.Platform(rawValue: text) else { throw reader.fail("expected \"iOS\" or \"tvOS\", found \"\(text)\"") }
+        return value
+    }
+
+    private static func parseLoginScreen(_ reader: JSONReader) throws(ScenarioError) -> AccessEnablerConfiguration.LoginScreen {
+        let text = try reader.requireString()
+        guard let value = AccessEnablerConfiguration.LoginScreen(rawValue: text) else {
+            throw reader.fail("expected \"thisDevice\" or \"secondScreen\", found \"\(text)\"")
+        }
+        return value
+    }
+
+    private static func parseProviderChoice(_ reader: JSONReader) throws(ScenarioError) -> Scenario.ProviderChoice {
+        let text = try reader.requireString()
+        guard let value = Scenario.ProviderChoice(rawValue: text) else {
+            throw reader.fail("expected \"onDevice\" or \"onSecondScreen\", found \"\(text)\"")
+        }
+        return value
+    }
+
+    /// `{"sub": …, "issuer"?: …}`: the issuer must be an identity service of the world, of
+    /// the kind the token is presented as, whose private key the sandbox holds (it signs
+    /// the token when the run starts).
+    private static func parseIdentityToken(_ reader: JSONReader, kind: SandboxIdentityKind, world: SandboxWorld) throws(ScenarioError) -> Scenario.IdentityToken {
+        try reader.allowOnly(["sub", "issuer"])
+        let subjectReader = try reader.requireMember("sub")
+        let subject = try subjectReader.requireString()
+        guard !subject.isEmpty else { throw subjectReader.fail("the subject must not be empty") }
+        let issuerReader = reader.member("issuer")
+        let issuer = try issuerReader?.requireString()
+        let name = issuer ?? (kind == .serviceToken ? SandboxIdentityService.defaultServiceTokenIssuer : SandboxIdentityService.defaultPlatformIssuer)
+        let place = issuerReader ?? reader
+        let services = world.identityServicesInForce
+        guard let service = services.first(where: { $0.issuer == name }) else {
+            throw place.fail("the world has no identity service \"\(name)\" (it has \(services.map(\.issuer).joined(separator: ", ")))")
+        }
+        guard service.kind == kind else {
+            let wanted = kind == .serviceToken ? "a service token" : "a platform identity"
+            throw place.fail("\"\(name)\" issues \(service.kind.headerName) tokens, not \(wanted)")
+        }
+        if let key = service.key, key.d == nil {
+            throw place.fail("the world gives only the public key of \"\(name)\", so the sandbox cannot sign a token for it")
+        }
+        return Scenario.IdentityToken(subject: subject, issuer: issuer)
+    }
+
+    private static let appKeys: Set<String> = [
+        "platform", "loginScreen", "providerChoice", "softwareStatement", "device", "options", "serviceToken", "platformIdentity", "storage",
+    ]
+
+    private static func parseApps(_ reader: JSONReader, world: SandboxWorld) throws(ScenarioError) -> [String: Scenario.App] {
+        let object = try reader.requireObject()
+        var apps: [String: Scenario.App] = [:]
+        for name in object.keys.sorted() {
+            let app = JSONReader(object[name]!, path: "\(reader.path).\(name)")
+            guard !name.isEmpty else { throw app.fail("an app needs a name") }
+            guard name != Scenario.topLevelApp else {
+                throw app.fail("\"A\" is the top-level app: its settings are the scenario's own top-level keys")
+            }
+            try app.allowOnly(appKeys)
+            var parsed = Scenario.App()
+            if let value = app.member("platform") { parsed.platform = try parsePlatform(value) }
+            if let value = app.member("loginScreen") { parsed.loginScreen = try parseLoginScreen(value) }
+            if let value = app.member("providerChoice") { parsed.providerChoice = try parseProviderChoice(value) }
+            if let value = app.member("softwareStatement") { parsed.softwareStatement = try value.requireString() }
+            if app.object?["device"] == .null {
+                var none = Scenario.Device()
+                none.present = false
+                parsed.device = none
+            } else if let value = app.member("device") {
+                parsed.device = try parseDevice(value)
+            }
+            if let value = app.member("options") { parsed.options = try value.requireObject() }
+            if let value = app.member("serviceToken") { parsed.serviceToken = try parseIdentityToken(value, kind: .serviceToken, world: world) }
+            if let value = app.member("platformIdentity") {
+                parsed.platformIdentity = try parseIdentityToken(value, kind: .platformIdentity, world: world)
+            }
+            if let value = app.member("storage") {
+                let text = try value.requireString()
+                if text != "own" {
+                    guard text == Scenario.topLevelApp || object.keys.contains(text) else {
+                        throw value.fail(
+                            "expected \"own\" or the name of another app (\(([Scenario.topLevelApp] + object.keys.sorted()).joined(separator: ", "))), found \"\(text)\"")
+                    }
+                    guard text != name else { throw value.fail("an app cannot share its own storage; \"own\" gives it a directory of its own") }
+                    parsed.storage = .sharedWith(text)
+                }
+            }
+            apps[name] = parsed
+        }
+        // Sharing follows a chain to an app with storage of its own: a loop has none.
+        for name in apps.keys.sorted() {
+            var seen: [String] = [name]
+            var current = name
+            while case .sharedWith(let next)? = apps[current]?.storage {
+                guard !seen.contains(next) else {
+                    throw ScenarioError(
+                        path: "\(reader.path).\(name).storage", reason: "the apps share storage in a loop (\((seen + [next]).joined(separator: " → "))): one of them needs \"own\"")
+                }
+                seen.append(next)
+                current = next
+            }
+        }
+        return apps
     }
 
     private static func parseWorld(_ reader: JSONReader) throws(ScenarioError) -> SandboxWorld {
@@ -129,13 +241,29 @@ public enum ScenarioParser {
         "setRequestor", "checkAuthentication", "getAuthentication", "setSelectedProvider", "login", "handleExternalURL",
         "checkAuthorization", "getAuthorization", "checkPreauthorizedResources", "preauthorize", "getMetadata", "getSelectedProvider",
         "logout", "device", "throttle", "invalidateProfiles", "resetTempPass", "world", "advanceClock", "restart", "setOptions", "fault", "clearFaults",
+        "serviceToken", "platformIdentity", "serverLogout",
     ]
 
-    private static func parseStep(_ reader: JSONReader, world: SandboxWorld) throws(ScenarioError) -> Scenario.Step {
+    /// A step and the app it names (`nil`: none given, so `A`).
+    private static func parseStep(_ reader: JSONReader, world: SandboxWorld, apps: Set<String>) throws(ScenarioError) -> (Scenario.Step, String?) {
         let object = try reader.requireObject()
-        guard object.count == 1, let name = object.keys.first else {
-            throw reader.fail("a step is an object with exactly one key (the call), found \(object.count) keys")
+        var app: String?
+        if let appReader = reader.member("app") {
+            let name = try appReader.requireString()
+            guard apps.contains(name) else { throw appReader.fail("no app \"\(name)\" in the scenario (it has \(apps.sorted().joined(separator: ", ")))") }
+            app = name
+        } else if object["app"] == .null {
+            throw ScenarioError(path: "\(reader.path).app", reason: "expected the name of an app, found null")
         }
+        let calls = object.keys.filter { $0 != "app" }
+        guard calls.count == 1, let name = calls.first else {
+            throw reader.fail("a step is an object with exactly one key (the call), and optionally \"app\"; found \(calls.count) keys besides \"app\"")
+        }
+        return (try parseCall(name, of: reader, world: world), app)
+    }
+
+    private static func parseCall(_ name: String, of reader: JSONReader, world: SandboxWorld) throws(ScenarioError) -> Scenario.Step {
+        let object = try reader.requireObject()
         guard stepNames.contains(name) else {
             throw ScenarioError(path: "\(reader.path).\(name)", reason: "is not a known step (expected one of: \(stepNames.sorted().joined(separator: ", ")))")
         }
@@ -157,8 +285,10 @@ public enum ScenarioParser {
             if argument.value == .null { return .setSelectedProvider(nil) }
             return .setSelectedProvider(try argument.requireString())
         case "login":
-            try argument.allowOnly(["username", "password"])
-            return .login(username: try argument.requireMember("username").requireString(), password: try argument.requireMember("password").requireString())
+            try argument.allowOnly(["username", "password", "mvpd"])
+            let mvpd = try argument.member("mvpd").map { reader throws(ScenarioError) in try requireMVPD(reader, in: world) }
+            return .login(
+                username: try argument.requireMember("username").requireString(), password: try argument.requireMember("password").requireString(), mvpd: mvpd)
         case "handleExternalURL": return .handleExternalURL(try argument.requireString())
         case "checkAuthorization": return .checkAuthorization(try argument.requireString())
         case "getAuthorization": return .getAuthorization(try argument.requireString())
@@ -186,12 +316,17 @@ public enum ScenarioParser {
         case "device": return .device(try parseDeviceChange(argument))
         case "world":
             try argument.allowOnly(["mvpd", "set"])
-            let mvpd = try argument.requireMember("mvpd")
-            let id = try mvpd.requireString()
-            guard world.serviceProviders.contains(where: { $0.mvpd(id) != nil }) else {
-                throw mvpd.fail("no MVPD \"\(id)\" in the scenario's world")
-            }
+            let id = try requireMVPD(try argument.requireMember("mvpd"), in: world)
             return .world(mvpd: id, set: try argument.requireMember("set").requireObject())
+        case "serverLogout":
+            try argument.allowOnly(["mvpd"])
+            return .serverLogout(mvpd: try requireMVPD(try argument.requireMember("mvpd"), in: world))
+        case "serviceToken":
+            if argument.value == .null { return .serviceToken(nil) }
+            return .serviceToken(try parseIdentityToken(argument, kind: .serviceToken, world: world))
+        case "platformIdentity":
+            if argument.value == .null { return .platformIdentity(nil) }
+            return .platformIdentity(try parseIdentityToken(argument, kind: .platformIdentity, world: world))
         case "advanceClock":
             let seconds = try argument.requireNumber()
             guard seconds >= 0 else { throw argument.fail("the clock only moves forward; got \(seconds)") }
@@ -230,5 +365,14 @@ public enum ScenarioParser {
         default:
             throw argument.fail("is not a known step")
         }
+    }
+
+    /// The id of an MVPD of the scenario's world.
+    private static func requireMVPD(_ reader: JSONReader, in world: SandboxWorld) throws(ScenarioError) -> String {
+        let id = try reader.requireString()
+        guard world.serviceProviders.contains(where: { $0.mvpd(id) != nil }) else {
+            throw reader.fail("no MVPD \"\(id)\" in the scenario's world")
+        }
+        return id
     }
 }

@@ -16,29 +16,33 @@ public final class ScenarioRunner: @unchecked Sendable {
     private let scenario: Scenario
     private let wire: Wire
     private var server: LoopbackHTTPServer?
-    private var storage: URL!
-    /// The run's temporary storage directory (removed by ``stop()``).
-    public var storageDirectory: URL? { storage }
-    private var options: [String: Any] = [:]
+    /// The apps by name: `A`, and the scenario's `apps`.
+    private var apps: [String: ScenarioApp] = [:]
+    /// The scenario clock's reading at ``start()``: identity tokens are valid for 24 hours from it.
+    private var startedAt = Date()
     private var stepIndex = 0
     /// Callbacks and HTTP trace lines share this queue, so the transcript keeps the order
     /// in which the SDK produced them.
     private let callbackQueue = DispatchQueue(label: "accessenabler.scenario.callbacks")
 
-    /// Every callback and marker so far.
+    /// The top-level app's recorder; its ``CallbackRecorder/lines`` are the whole transcript,
+    /// every app's lines included.
     public let recorder: CallbackRecorder
     /// The sandbox serving this run (available after ``start()``).
     public private(set) var sandbox: PassSandbox!
-    /// The simulated device, unless the scenario has none.
-    public private(set) var device: SimulatedPartnerFramework?
-    /// The AccessEnabler under test (replaced by a `restart` step).
-    public private(set) var accessEnabler: AccessEnabler?
+    /// The top-level app's simulated device, unless the scenario has none.
+    public var device: SimulatedPartnerFramework? { device(ofApp: Scenario.topLevelApp) }
+    /// The top-level app's AccessEnabler (replaced by a `restart` step).
+    public var accessEnabler: AccessEnabler? { accessEnabler(ofApp: Scenario.topLevelApp) }
+    /// The top-level app's temporary storage directory (removed by ``stop()``).
+    public var storageDirectory: URL? { storageDirectory(ofApp: Scenario.topLevelApp) }
     /// Where the SDK reaches the sandbox.
     public private(set) var baseURL: URL!
     /// Counts every REST/DCR call the SDK makes (reset it to measure a flow).
     public private(set) var meter: CountingTransport!
-    /// Adjusts each AccessEnabler's configuration after the runner set it up (test rigs use
-    /// it for settings the scenario format does not carry, such as the poll interval).
+    /// Adjusts each AccessEnabler's configuration, every app's, after the runner set it up
+    /// (test rigs use it for settings the scenario format does not carry, such as the poll
+    /// interval).
     public var configure: (@Sendable (inout AccessEnablerConfiguration) -> Void)?
     /// The most real time, in seconds, the SDK may take to settle after a step (each
     /// throttling back-off moved through on the scenario clock); past it the run ends with
@@ -68,21 +72,47 @@ public final class ScenarioRunner: @unchecked Sendable {
     public func run() async throws -> ScenarioResult {
         try start()
         defer { stop() }
-        for next in scenario.steps {
-            try await self.step(next)
+        for (index, next) in scenario.steps.enumerated() {
+            try await self.step(next, app: scenario.app(ofStep: index))
         }
         return result()
     }
 
-    /// Runs one step: its marker, the step itself, then waits for quiescence. Throws
-    /// ``ScenarioStall`` when the step does not settle within ``settleTimeout``.
-    public func step(_ step: Scenario.Step) async throws {
-        recorder.append(.step(stepIndex, name: step.name))
+    /// Runs one step for `app` (`A`: the top-level app): its marker, the step itself, then
+    /// waits until every app is quiescent. Throws ``ScenarioStall`` when that does not
+    /// happen within ``settleTimeout``, and ``ScenarioError`` for an app the scenario does
+    /// not have or a step the run cannot carry out (a second-screen login that needs an
+    /// `mvpd`, an identity token the sandbox cannot sign).
+    public func step(_ step: Scenario.Step, app name: String = Scenario.topLevelApp) async throws {
+        guard let app = apps[name] else {
+            throw ScenarioError(path: "$.steps[\(stepIndex)].app", reason: "no app \"\(name)\" in the scenario (it has \(scenario.appNames.joined(separator: ", ")))")
+        }
+        app.recorder.append(.step(stepIndex, name: step.name))
         currentStep = (stepIndex, step.name)
         stepIndex += 1
-        try await perform(step)
+        try await perform(step, for: app)
         try await settleOrStall()
     }
+
+    /// The AccessEnabler of the app named `name`, if the scenario has that app.
+    public func accessEnabler(ofApp name: String) -> AccessEnabler? { apps[name]?.accessEnabler }
+
+    /// The recorder of the app named `name` (its lines carry `"app": name` unless it is `A`).
+    public func recorder(ofApp name: String) -> CallbackRecorder? { apps[name]?.recorder }
+
+    /// The simulated device of the app named `name`, unless it has none.
+    public func device(ofApp name: String) -> SimulatedPartnerFramework? { apps[name]?.device }
+
+    /// The storage directory of the app named `name` (another app's when it shares it).
+    public func storageDirectory(ofApp name: String) -> URL? { apps[name]?.storage }
+
+    /// The service token (a JWS) the app named `name` presents now, or `nil`. A secret: for
+    /// test rigs that send it themselves; never print it.
+    public func serviceToken(ofApp name: String) -> String? { apps[name]?.tokens.serviceToken }
+
+    /// The platform identity (a JWS) the app named `name` presents now, or `nil`. A secret:
+    /// for test rigs that send it themselves; never print it.
+    public func platformIdentity(ofApp name: String) -> String? { apps[name]?.tokens.platformIdentity }
 
     /// Waits until the SDK has nothing left to run or deliver. A call waiting out a
     /// throttling back-off is not quiescent: the scenario clock is moved to the end of the
@@ -90,15 +120,22 @@ public final class ScenarioRunner: @unchecked Sendable {
     ///
     /// Returns `false` when that did not happen within ``settleTimeout`` seconds of real
     /// time (the SDK is left as it is).
+    /// With several apps, every one of them: the clock moves to the earliest end of a wait,
+    /// and the check starts over, as that may have woken another app.
     @discardableResult
     public func settle() async -> Bool {
-        guard let accessEnabler else { return true }
+        let running = scenario.appNames.compactMap { apps[$0]?.accessEnabler }
+        guard !running.isEmpty else { return true }
         let clock = sandbox.clock
         let giveUp = Date().addingTimeInterval(settleTimeout)
-        while true {
-            let left = giveUp.timeIntervalSinceNow
-            guard left > 0, let quiescence = await withinRealTime(left, { await accessEnabler.waitUntilQuiescent() }) else { return false }
-            if case .waitingForClock(let until) = quiescence {
+        settling: while true {
+            var earliestWake: Date?
+            for accessEnabler in running {
+                let left = giveUp.timeIntervalSinceNow
+                guard left > 0, let quiescence = await withinRealTime(left, { await accessEnabler.waitUntilQuiescent() }) else { return false }
+                if case .waitingForClock(let until) = quiescence { earliestWake = min(earliestWake ?? until, until) }
+            }
+            if let until = earliestWake {
                 let now = clock.now
                 if until > now { clock.advance(by: until.timeIntervalSince(now)) }
                 continue
@@ -106,7 +143,12 @@ public final class ScenarioRunner: @unchecked Sendable {
             // Idle: what the calls stored goes to disk, and a failed write's status is
             // delivered. Bounded in short slices, so a back-off that starts meanwhile (which
             // `waitUntilIdle` would wait out in real time) sends us back to move the clock.
-            if await withinRealTime(min(left, 2), { await accessEnabler.waitUntilIdle() }) != nil { break }
+            for accessEnabler in running {
+                let left = giveUp.timeIntervalSinceNow
+                guard left > 0 else { return false }
+                if await withinRealTime(min(left, 2), { await accessEnabler.waitUntilIdle() }) == nil { continue settling }
+            }
+            break
         }
         // The transcript's HTTP lines are queued on the callback queue as exchanges end
         // (one whose flow was abandoned meanwhile ends no event): let them land too.
@@ -130,10 +172,12 @@ public final class ScenarioRunner: @unchecked Sendable {
 
     // MARK: Set-up
 
-    /// Starts the sandbox (and its HTTP server), the device and the AccessEnabler.
+    /// Starts the sandbox (and its HTTP server), and each app: its storage, device, identity
+    /// tokens and AccessEnabler. Throws ``ScenarioError`` for an identity token the sandbox
+    /// cannot sign.
     public func start() throws {
         sandbox = PassSandbox(world: scenario.world, clock: SandboxClock())
-        storage = ScenarioScratch.makeDirectory()
+        startedAt = sandbox.clock.now
         switch wire {
         case .loopbackHTTP:
             let (server, url) = try sandbox.serveOverLoopback()
@@ -142,34 +186,63 @@ public final class ScenarioRunner: @unchecked Sendable {
         case .inProcess:
             baseURL = sandbox.baseURLForLinks
         }
-        if scenario.device.present {
-            device = SimulatedPartnerFramework(sandbox: sandbox)
-            apply(scenario.device)
+        var settings = [Scenario.topLevelApp: ScenarioApp.Settings(topLevelOf: scenario)]
+        for (name, app) in scenario.apps { settings[name] = ScenarioApp.Settings(app, in: scenario) }
+        // Apps with storage of their own first: the others take the directory of the app
+        // their chain of sharing ends at.
+        var directories: [String: URL] = [:]
+        for name in scenario.appNames where settings[name]?.storage == .own { directories[name] = ScenarioScratch.makeDirectory() }
+        for name in scenario.appNames {
+            guard let settings = settings[name] else { continue }
+            var owner = name
+            var hops = 0
+            while case .sharedWith(let next)? = scenario.apps[owner]?.storage, hops <= scenario.apps.count {
+                owner = next
+                hops += 1
+            }
+            guard let storage = directories[owner] else { continue }
+            let device = settings.device.present ? SimulatedPartnerFramework(sandbox: sandbox) : nil
+            let recorder = name == Scenario.topLevelApp ? self.recorder : self.recorder.recorder(forApp: name)
+            let app = ScenarioApp(name: name, settings: settings, storage: storage, ownsStorage: owner == name, recorder: recorder, device: device)
+            apply(settings.device, to: device)
+            let place = name == Scenario.topLevelApp ? "$" : "$.apps.\(name)"
+            app.tokens.serviceToken = try mint(settings.serviceToken, kind: .serviceToken, at: "\(place).serviceToken")
+            app.tokens.platformIdentity = try mint(settings.platformIdentity, kind: .platformIdentity, at: "\(place).platformIdentity")
+            apps[name] = app
         }
-        options = scenario.options.mapValues { $0.foundationValue }
-        makeAccessEnabler()
+        for name in scenario.appNames {
+            if let app = apps[name] { makeAccessEnabler(for: app) }
+        }
     }
 
     /// Stops everything and removes the run's storage.
     public func stop() {
-        accessEnabler = nil
+        for app in apps.values { app.accessEnabler = nil }
         server?.shutdown()
-        if let storage { ScenarioScratch.remove(storage) }
+        for app in apps.values where app.ownsStorage { ScenarioScratch.remove(app.storage) }
     }
 
-    /// Builds a new AccessEnabler over the run's storage (a relaunch when one existed).
+    /// Builds a new AccessEnabler for the top-level app over its storage (a relaunch when
+    /// one existed).
     public func makeAccessEnabler() {
+        if let app = apps[Scenario.topLevelApp] { makeAccessEnabler(for: app) }
+    }
+
+    /// Builds a new AccessEnabler for `app` over its storage (a relaunch when one existed).
+    private func makeAccessEnabler(for app: ScenarioApp) {
+        let settings = app.settings
         var configuration = AccessEnablerConfiguration()
         configuration.environment = .custom(baseURL)
-        configuration.platform = scenario.platform
-        if let loginScreen = scenario.loginScreen { configuration.loginScreen = loginScreen }
-        configuration.storageDirectory = storage
-        configuration.partnerFramework = device
+        configuration.platform = settings.platform
+        if let loginScreen = settings.loginScreen { configuration.loginScreen = loginScreen }
+        configuration.storageDirectory = app.storage
+        configuration.partnerFramework = app.device
         configuration.clock = SandboxTimeSource(sandbox.clock)
+        // Every app delivers on the one queue, so the shared transcript keeps one order.
         configuration.callbackQueue = callbackQueue
         let wireTransport: any HTTPTransport = wire == .inProcess ? sandbox.transport : URLSessionTransport()
         if meter == nil { meter = CountingTransport(wireTransport) }
-        let recorder = self.recorder
+        let recorder = app.recorder
         let queue = callbackQueue
         configuration.transport = meter
         // The `--trace-http` lines come from the SDK's diagnostics hook, as an app's log would.
@@ -177,15 +250,35 @@ public final class ScenarioRunner: @unchecked Sendable {
             guard case .restExchange(let exchange) = diagnostic else { return }
             queue.async { recorder.append(.http(method: exchange.method, path: exchange.path.isEmpty ? "/" : exchange.path, status: exchange.status)) }
         }
+        // WIRE-AT-MERGE: the SDK's single sign-on settings (`serviceToken`, `platformIdentity`,
+        // `providerChoice`) come with the session work merged after this branch. Once they
+        // are there, uncomment these three lines: the providers read the app's current
+        // tokens, so a `serviceToken` / `platformIdentity` step counts from the next request.
+        // configuration.serviceToken = { [tokens = app.tokens] in tokens.serviceToken }
+        // configuration.platformIdentity = { [tokens = app.tokens] in tokens.platformIdentity }
+        // configuration.providerChoice = ProviderChoice(rawValue: settings.providerChoice.rawValue) ?? .onDevice
         configure?(&configuration)
-        let accessEnabler = AccessEnabler(softwareStatement: scenario.softwareStatement, configuration: configuration)
+        let accessEnabler = AccessEnabler(softwareStatement: settings.softwareStatement, configuration: configuration)
         accessEnabler.delegate = recorder
         accessEnabler.statusDelegate = recorder
-        if !options.isEmpty { accessEnabler.setOptions(options) }
-        self.accessEnabler = accessEnabler
+        if !app.options.isEmpty { accessEnabler.setOptions(app.options) }
+        app.accessEnabler = accessEnabler
     }
 
-    private func apply(_ spec: Scenario.Device) {
+    /// The JWS the sandbox signs for `token` (`nil`: none), valid until 24 hours after the
+    /// run started; `path` names where the scenario asked for it, for the error.
+    private func mint(_ token: Scenario.IdentityToken?, kind: SandboxIdentityKind, at path: String) throws(ScenarioError) -> String? {
+        guard let token else { return nil }
+        let issuer = token.issuer ?? (kind == .serviceToken ? SandboxIdentityService.defaultServiceTokenIssuer : SandboxIdentityService.defaultPlatformIssuer)
+        let validFor = startedAt.addingTimeInterval(86_400).timeIntervalSince(sandbox.clock.now)
+        do {
+            return try sandbox.issueIdentityToken(subject: token.subject, issuer: issuer, validFor: validFor)
+        } catch {
+            throw ScenarioError(path: path, reason: "the sandbox cannot sign this token: \(error)")
+        }
+    }
+
+    private func apply(_ spec: Scenario.Device, to device: SimulatedPartnerFramework?) {
         guard let device else { return }
         device.accessStatus = Self.accessStatus(spec.accessStatus)
         device.promptAnswer = Self.accessStatus(spec.promptAnswer)
@@ -218,8 +311,10 @@ public final class ScenarioRunner: @unchecked Sendable {
 
     // MARK: Steps
 
-    private func perform(_ step: Scenario.Step) async throws {
-        guard let ae = accessEnabler else { return }
+    private func perform(_ step: Scenario.Step, for app: ScenarioApp) async throws {
+        guard let ae = app.accessEnabler else { return }
+        let recorder = app.recorder
+        let device = app.device
         switch step {
         case .setRequestor(let id, let serviceProviders):
             if let serviceProviders { ae.setRequestor(id, serviceProviders: serviceProviders) } else { ae.setRequestor(id) }
@@ -231,7 +326,7 @@ public final class ScenarioRunner: @unchecked Sendable {
                 ae.getAuthentication(force, withData: nil, andFilter: [TV_PROVIDERS: filter, FEATURED_TV_PROVIDERS: featured])
             }
         case .setSelectedProvider(let id): ae.setSelectedProvider(id)
-        case .login(let username, let password):
+        case .login(let username, let password, let mvpd):
             try await settleOrStall()
             switch recorder.lastHandOver {
             case .page(let url):
@@ -240,7 +335,7 @@ public final class ScenarioRunner: @unchecked Sendable {
                     ae.handleExternalURL(landing)
                 }
             case .registrationCode(let code):
-                try await signInOnSecondScreen(code: code, username: username, password: password)
+                try await signInOnSecondScreen(app, code: code, username: username, password: password, mvpd: mvpd)
             case nil:
                 return
             }
@@ -253,7 +348,6 @@ public final class ScenarioRunner: @unchecked Sendable {
                 .setResources(resources: resources)
                 .disableFeatures(features: Set(disable.compactMap(PreauthorizeRequest.Feature.init(rawValue:))))
                 .build()
-            let recorder = recorder
             ae.preauthorize(request, didCompleteWith: AccessEnablerCallback(
                 onResponse: { recorder.recordPreauthorize($0, failure: false) },
                 onFailure: { recorder.recordPreauthorize($0, failure: true) }))
@@ -273,7 +367,7 @@ public final class ScenarioRunner: @unchecked Sendable {
             // Settled, not only waited for: the logout request may wait out a back-off.
             try await settleOrStall()
             // The app's hidden web view follows the MVPD logout page back to the redirect URL.
-            if scenario.platform == .iOS, let url = recorder.lastNavigationURL, url != before,
+            if app.settings.platform == .iOS, let url = recorder.lastNavigationURL, url != before,
                let landing = try? await userAgent().follow(url, redirectPrefix: ae.configuration.redirectURL) {
                 ae.handleExternalURL(landing)
             }
@@ -297,28 +391,49 @@ public final class ScenarioRunner: @unchecked Sendable {
             _ = sandbox.resetTempPass(mvpd: mvpd)
         case .restart:
             try await settleOrStall()
-            accessEnabler = nil
-            makeAccessEnabler()
+            app.accessEnabler = nil
+            makeAccessEnabler(for: app)
         case .setOptions(let values):
             let dictionary = values.mapValues { $0.foundationValue }
-            options.merge(dictionary) { $1 }
+            app.options.merge(dictionary) { $1 }
             ae.setOptions(dictionary)
         case .fault(let endpoint, let status, let malformed, let drop, let latency, let count):
             guard let endpoint = SandboxEndpoint(rawValue: endpoint) else { return }
             sandbox.inject(SandboxFault(latency: latency, status: status, malformedBody: malformed, dropConnection: drop, remaining: count), into: endpoint)
         case .clearFaults:
             sandbox.clearFaults()
+        case .serviceToken(let token):
+            app.tokens.serviceToken = try mint(token, kind: .serviceToken, at: "$.steps[\(currentStep.index)].serviceToken")
+        case .platformIdentity(let token):
+            app.tokens.platformIdentity = try mint(token, kind: .platformIdentity, at: "$.steps[\(currentStep.index)].platformIdentity")
+        case .serverLogout(let mvpd):
+            sandbox.serverLogout(mvpd: mvpd)
         }
     }
 
-    /// The person enters `code` on a second screen and signs in; then the scenario clock
-    /// moves one poll interval at a time (bounded by the code's lifetime) until the SDK's
-    /// polling has found the profile and ended the authentication.
-    private func signInOnSecondScreen(code: String, username: String, password: String) async throws(ScenarioStall) {
-        guard let ae = accessEnabler else { return }
+    /// The person enters `code` on a second screen, chooses `mvpd` when the page asks for a
+    /// provider, and signs in; then the scenario clock moves one poll interval at a time
+    /// (bounded by the code's lifetime) until the app's polling has found the profile and
+    /// ended the authentication. A page that asks for a provider the step does not give (or
+    /// does not offer the one it gives) is a fault of the scenario: ``ScenarioError``.
+    private func signInOnSecondScreen(_ app: ScenarioApp, code: String, username: String, password: String, mvpd: String?) async throws {
+        guard let ae = app.accessEnabler else { return }
+        let recorder = app.recorder
         let before = recorder.authenticationStatusCount
-        // A rejected sign-in leaves the person on the page: the SDK keeps polling.
-        guard (try? await userAgent().activate(code: code, username: username, password: password, mvpd: nil)) != nil else { return }
+        do {
+            try await userAgent().activate(code: code, username: username, password: password, mvpd: mvpd)
+        } catch .providerChoiceRequired(let offered) {
+            throw ScenarioError(
+                path: "$.steps[\(currentStep.index)].login.mvpd",
+                reason: "is required: the /activate page asks the person to choose a provider (it offers \(offered.joined(separator: ", ")))")
+        } catch .providerNotOffered(let chosen, let offered) {
+            throw ScenarioError(
+                path: "$.steps[\(currentStep.index)].login.mvpd",
+                reason: "the /activate page does not offer \"\(chosen)\" (it offers \(offered.joined(separator: ", ")))")
+        } catch {
+            // A rejected sign-in leaves the person on the page: the SDK keeps polling.
+            return
+        }
         let interval = max(ae.configuration.secondScreenPollInterval, 3)
         let limit = Int((1_800 / interval).rounded(.up)) + 1
         var polls = 0

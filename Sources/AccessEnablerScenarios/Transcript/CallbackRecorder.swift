@@ -4,13 +4,18 @@ import Foundation
 /// An ``EntitlementDelegate`` and ``EntitlementStatus`` that turns every callback into a
 /// ``TranscriptLine`` (with the keys of its callback), keeps them in order, and hands each
 /// to an optional observer as it arrives. Tests assert on ``lines``; the command line prints them.
+///
+/// Several apps of one scenario share one transcript: each has a recorder of its own
+/// (``recorder(forApp:)``), whose lines carry `"app": "<name>"`; the top-level app's carry
+/// no `app` key.
 public final class CallbackRecorder: EntitlementDelegate, EntitlementStatus, @unchecked Sendable {
     private let lock = NSLock()
-    private var recorded: [TranscriptLine] = []
+    private let transcript: SharedTranscript
     private var lastNavigation: String?
     private var lastHandOverValue: HandOver?
-    private let observer: (@Sendable (TranscriptLine) -> Void)?
     private let revealSecrets: Bool
+    /// The app whose callbacks this recorder receives; `nil` for the top-level app.
+    public let app: String?
 
     /// Creates a recorder; `observer` sees each line as it is recorded.
     ///
@@ -18,15 +23,34 @@ public final class CallbackRecorder: EntitlementDelegate, EntitlementStatus, @un
     ///   replaces media tokens with a marker that gives only their length; test rigs that
     ///   verify the token itself pass `true`.
     public init(observer: (@Sendable (TranscriptLine) -> Void)? = nil, revealSecrets: Bool = false) {
-        self.observer = observer
+        self.transcript = SharedTranscript(observer: observer)
         self.revealSecrets = revealSecrets
+        self.app = nil
+    }
+
+    private init(sharing transcript: SharedTranscript, app: String, revealSecrets: Bool) {
+        self.transcript = transcript
+        self.revealSecrets = revealSecrets
+        self.app = app
+    }
+
+    /// A recorder for another app of the same run: its lines go into this recorder's
+    /// transcript, each carrying `"app": name`. Its hand-overs and counts are its own.
+    public func recorder(forApp name: String) -> CallbackRecorder {
+        CallbackRecorder(sharing: transcript, app: name, revealSecrets: revealSecrets)
     }
 
     /// The marker a transcript shows instead of a media token.
     public static func redacted(_ secret: String) -> String { "<media token, \(secret.count) characters, redacted>" }
 
-    /// Every line recorded so far, in arrival order.
-    public var lines: [TranscriptLine] { lock.withLock { recorded } }
+    /// Every line recorded so far, in arrival order (those of every app sharing the transcript).
+    public var lines: [TranscriptLine] { transcript.lines }
+
+    /// The lines of this recorder's app only.
+    public var ownLines: [TranscriptLine] {
+        let tag = app.map(JSONValue.string)
+        return lines.filter { $0["app"] == tag }
+    }
 
     /// The callback lines only (no step markers or HTTP traces).
     public var callbacks: [TranscriptLine] { lines.filter { $0.callback != nil } }
@@ -45,17 +69,19 @@ public final class CallbackRecorder: EntitlementDelegate, EntitlementStatus, @un
     /// The most recent login hand-over (`navigateToUrl` or `REGCODE`), if any.
     public var lastHandOver: HandOver? { lock.withLock { lastHandOverValue } }
 
-    /// How many `setAuthenticationStatus` callbacks arrived so far.
-    public var authenticationStatusCount: Int { lines.filter { $0.callback == "setAuthenticationStatus" }.count }
+    /// How many `setAuthenticationStatus` callbacks this recorder's app received so far.
+    public var authenticationStatusCount: Int { ownLines.filter { $0.callback == "setAuthenticationStatus" }.count }
 
-    /// Forgets the lines recorded so far (the last navigation URL stays: a `login` step
-    /// after a reset still knows where the web view is).
-    public func reset() { lock.withLock { recorded.removeAll() } }
+    /// Forgets the lines recorded so far, every app's (the last navigation URL stays: a
+    /// `login` step after a reset still knows where the web view is).
+    public func reset() { transcript.reset() }
 
-    /// Adds a line that is not a callback (a step marker, an HTTP trace).
+    /// Adds a line that is not a callback (a step marker, an HTTP trace), tagged with this
+    /// recorder's app.
     public func append(_ line: TranscriptLine) {
-        lock.withLock { recorded.append(line) }
-        observer?(line)
+        var tagged = line
+        if let app { tagged.fields.append(("app", .string(app))) }
+        transcript.append(tagged)
     }
 
     private func record(_ name: String, _ fields: [(key: String, value: JSONValue)]) {
@@ -173,5 +199,25 @@ public final class CallbackRecorder: EntitlementDelegate, EntitlementStatus, @un
         if let message = status.message { fields.append(("message", .string(message))) }
         if let details = status.details { fields.append(("details", .string(details))) }
         record("status", fields)
+    }
+}
+
+/// The lines of one run, in arrival order, shared by the recorders of its apps.
+private final class SharedTranscript: @unchecked Sendable {
+    private let lock = NSLock()
+    private var recorded: [TranscriptLine] = []
+    private let observer: (@Sendable (TranscriptLine) -> Void)?
+
+    init(observer: (@Sendable (TranscriptLine) -> Void)?) { self.observer = observer }
+
+    var lines: [TranscriptLine] { lock.withLock { recorded } }
+
+    func reset() { lock.withLock { recorded.removeAll() } }
+
+    /// Records `line` and shows it to the observer. (The runner's apps share one callback
+    /// queue, so lines arrive one at a time, in the transcript's order.)
+    func append(_ line: TranscriptLine) {
+        lock.withLock { recorded.append(line) }
+        observer?(line)
     }
 }

@@ -12,21 +12,23 @@ public enum HumanTranscriptFormatter {
     /// Values up to this many characters are always shown whole.
     public static let longValueLimit = 240
 
-    /// A readable rendering of `line`.
+    /// A readable rendering of `line`. A line of an app other than the top-level one
+    /// (one with an `app` key) is marked with the app's name in brackets: `← [B] setRequestorComplete(…)`.
     public static func render(_ line: TranscriptLine) -> String {
+        let app = line["app"]?.stringValue.map { "[\($0)] " } ?? ""
         if case .string(let name) = line["name"], line["step"] != nil {
-            return "  ▶ \(name)"
+            return "  ▶ \(app)\(name)"
         }
         if case .string(let request) = line["http"] {
-            if case .number(let status) = line["status"] { return "      http \(request) → \(Int(status))" }
-            return "      http \(request) → no response"
+            if case .number(let status) = line["status"] { return "      http \(app)\(request) → \(Int(status))" }
+            return "      http \(app)\(request) → no response"
         }
         guard let callback = line.callback else { return line.json }
         if callback == "status" {
             let id = line["errorId"]?.stringValue ?? "?"
             let level = line["level"]?.stringValue ?? "?"
             let message = line["message"]?.stringValue
-            var rendered = "    ⓘ status \(id) [\(level)]"
+            var rendered = "    ⓘ \(app)status \(id) [\(level)]"
             if let message { rendered += " — " + shortened(message) }
             // The details matter when the message does not already carry them (APPL's
             // framework error; not REGCODE's code, which its message spells out).
@@ -35,8 +37,8 @@ public enum HumanTranscriptFormatter {
             }
             return rendered
         }
-        let arguments = line.fields.filter { $0.key != "callback" }.map { "\($0.key): \(text($0.value))" }.joined(separator: ", ")
-        return "    ← \(callback)(\(arguments))"
+        let arguments = line.fields.filter { $0.key != "callback" && $0.key != "app" }.map { "\($0.key): \(text($0.value))" }.joined(separator: ", ")
+        return "    ← \(app)\(callback)(\(arguments))"
     }
 
     /// A sentence for a callback whose meaning is not obvious from its values, or `nil`.
