@@ -16,19 +16,8 @@ import Testing
         return names.filter { $0.hasSuffix(".json") }.sorted()
     }
 
-    /// WIRE-AT-MERGE: the scenario files that need the SDK's `serviceToken`,
-    /// `platformIdentity` or `providerChoice`, which the runner hands over only once its
-    /// WIRE-AT-MERGE block is switched on. Until then they are checked to parse, and run by
-    /// the disabled `singleSignOnScenarioRunsGreen`; at the merge this list goes, and they
-    /// run with the others.
-    static let needingTheSDKsSingleSignOn: Set<String> = [
-        "secondscreen-provider-chosen-on-the-phone.json",
-        "servicetoken-single-logout.json",
-        "servicetoken-two-apps-share-a-sign-in.json",
-    ]
-
-    /// The scenario files that run today.
-    static var files: [String] { allFiles.filter { !needingTheSDKsSingleSignOn.contains($0) } }
+    /// The scenario files that run.
+    static var files: [String] { allFiles }
 
     @Test func thereAreScenarioFiles() {
         #expect(Self.files.count >= 10, "Docs/scenarios should hold one scenario per behaviour-matrix row")
@@ -36,19 +25,6 @@ import Testing
 
     @Test(arguments: files)
     func scenarioRunsGreen(file: String) async throws {
-        try await Self.runGreen(file)
-    }
-
-    @Test func theFilesWaitingForTheSDKsSingleSignOnExistAndParse() throws {
-        for file in Self.needingTheSDKsSingleSignOn.sorted() {
-            #expect(Self.allFiles.contains(file), "\(file) is listed but not in Docs/scenarios")
-            let scenario = try ScenarioParser.parse(Data(contentsOf: Self.directory.appendingPathComponent(file)))
-            #expect(!scenario.expect.isEmpty, "\(file) has no expect list")
-        }
-    }
-
-    @Test(.disabled("needs the SDK's serviceToken/providerChoice; enabled at merge"), arguments: needingTheSDKsSingleSignOn.sorted())
-    func singleSignOnScenarioRunsGreen(file: String) async throws {
         try await Self.runGreen(file)
     }
 

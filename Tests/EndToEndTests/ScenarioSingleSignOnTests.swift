@@ -6,9 +6,8 @@ import Testing
 
 /// The scenario runner's single sign-on keys end to end: apps presenting the same service
 /// token share one sign-in, a logout while the token is presented is a single logout, and
-/// the provider is chosen on the second screen. They need the SDK's `serviceToken`,
-/// `platformIdentity` and `providerChoice` settings, which the runner hands over once its
-/// WIRE-AT-MERGE block in `ScenarioRunner.makeAccessEnabler` is switched on.
+/// the provider is chosen on the second screen, through the SDK's `serviceToken`,
+/// `platformIdentity` and `providerChoice` settings the runner hands each app.
 @Suite struct ScenarioSingleSignOnTests {
     /// App A (requestor REF30) and app B (requestor REF31, statement STATEMENT2, storage of
     /// its own) on one TV, both presenting a service token for the same person.
@@ -22,7 +21,7 @@ import Testing
         }
     }
 
-    @Test(.disabled("needs the SDK's serviceToken/providerChoice; enabled at merge"), arguments: bothWires)
+    @Test(arguments: bothWires)
     func aSecondAppPresentingTheSameServiceTokenIsSignedInAtSetRequestorWithNoLogin(wire: ScenarioRunner.Wire) async throws {
         let rig = try Self.twoAppsWithOneServiceToken(wire)
         #expect(try await rig.signatures(of: .setRequestor("REF30", serviceProviders: nil)) == ["setRequestorComplete(1)"])
@@ -35,7 +34,7 @@ import Testing
         #expect(try await rig.signatures(of: .checkAuthorization("news"), app: "B").last == "B:setToken(news)")
     }
 
-    @Test(.disabled("needs the SDK's serviceToken/providerChoice; enabled at merge"), arguments: bothWires)
+    @Test(arguments: bothWires)
     func aLogoutWhileTheTokenIsPresentedSignsTheOtherAppOutAtItsNextSetRequestor(wire: ScenarioRunner.Wire) async throws {
         let rig = try Self.twoAppsWithOneServiceToken(wire)
         _ = try await rig.signatures(of: .setRequestor("REF30", serviceProviders: nil))
@@ -49,7 +48,7 @@ import Testing
         #expect(try await rig.signatures(of: .checkAuthentication, app: "B") == ["B:status(N000,info)", "B:sendTrackingData(0,false,)", "B:\(notAuthenticated)"])
     }
 
-    @Test(.disabled("needs the SDK's serviceToken/providerChoice; enabled at merge"), arguments: bothWires)
+    @Test(arguments: bothWires)
     func theProviderIsChosenOnTheSecondScreen(wire: ScenarioRunner.Wire) async throws {
         let rig = try Rig(wire) { scenario in
             scenario.loginScreen = .secondScreen

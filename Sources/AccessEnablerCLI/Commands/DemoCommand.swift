@@ -14,7 +14,7 @@ enum DemoCommand {
             .init(name: "--trace-http", value: nil, summary: "also print every REST/DCR call as it completes"),
         ])
 
-    static var help: String { helpOpening + (DemoScript.tellsSingleSignOnWithAServiceToken ? helpAct3 : "") + helpClosing }
+    static var help: String { helpOpening + helpAct3 + helpClosing }
 
     private static let helpAct3 = """
           Act 3, two apps on one Linux TV (two requestors, two software statements) that present

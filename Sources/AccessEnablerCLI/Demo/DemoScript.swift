@@ -10,14 +10,9 @@ import PassSandbox
 enum DemoScript {
     /// The acts, in the order they are told.
     static func acts() -> [DemoAct] {
-        [iPhoneWithAppleSSO(), setTopBoxWithSecondScreen()] + (tellsSingleSignOnWithAServiceToken ? [twoAppsShareASignInThroughAServiceToken()] : [])
+        [iPhoneWithAppleSSO(), setTopBoxWithSecondScreen(), twoAppsShareASignInThroughAServiceToken()]
     }
 
-    /// WIRE-AT-MERGE: `true` once the scenario runner hands each app's service token to the
-    /// SDK (`AccessEnablerConfiguration.serviceToken`, in the runner's WIRE-AT-MERGE block).
-    /// Act 3 is told only then: without the token, app B would not be signed in, and its
-    /// captions would not be true.
-    static let tellsSingleSignOnWithAServiceToken = false
 
     // MARK: Act 1
 

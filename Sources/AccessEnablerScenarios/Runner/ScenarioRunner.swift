@@ -250,13 +250,11 @@ public final class ScenarioRunner: @unchecked Sendable {
             guard case .restExchange(let exchange) = diagnostic else { return }
             queue.async { recorder.append(.http(method: exchange.method, path: exchange.path.isEmpty ? "/" : exchange.path, status: exchange.status)) }
         }
-        // WIRE-AT-MERGE: the SDK's single sign-on settings (`serviceToken`, `platformIdentity`,
-        // `providerChoice`) come with the session work merged after this branch. Once they
-        // are there, uncomment these three lines: the providers read the app's current
-        // tokens, so a `serviceToken` / `platformIdentity` step counts from the next request.
-        // configuration.serviceToken = { [tokens = app.tokens] in tokens.serviceToken }
-        // configuration.platformIdentity = { [tokens = app.tokens] in tokens.platformIdentity }
-        // configuration.providerChoice = ProviderChoice(rawValue: settings.providerChoice.rawValue) ?? .onDevice
+        // The providers read the app's current tokens, so a `serviceToken` /
+        // `platformIdentity` step counts from the app's next request.
+        configuration.serviceToken = { [tokens = app.tokens] in tokens.serviceToken }
+        configuration.platformIdentity = { [tokens = app.tokens] in tokens.platformIdentity }
+        configuration.providerChoice = ProviderChoice(rawValue: settings.providerChoice.rawValue) ?? .onDevice
         configure?(&configuration)
         let accessEnabler = AccessEnabler(softwareStatement: settings.softwareStatement, configuration: configuration)
         accessEnabler.delegate = recorder
