@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import Testing
 
 @testable import AccessEnabler
@@ -10,7 +9,7 @@ import Testing
     static let queueKey = DispatchSpecificKey<String>()
 
     final class Recorder: EntitlementDelegate, EntitlementStatus, @unchecked Sendable {
-        let log = Mutex<[String]>([])
+        let log = NSLockedValue<[String]>([])
         func record(_ line: String) {
             let onQueue = DispatchQueue.getSpecific(key: EngineCallbackDispatcherTests.queueKey) == "callbacks"
             log.withLock { $0.append(onQueue ? line : "OFF-QUEUE " + line) }
@@ -40,7 +39,7 @@ import Testing
 
     @Test func theObserverSeesEachCallbackOnceWithEveryCallItBelongsTo() async {
         let dispatcher = CallbackDispatcher(queue: Self.queue())
-        let seen = Mutex<[(String, [UInt64])]>([])
+        let seen = NSLockedValue<[(String, [UInt64])]>([])
         dispatcher.setObserver { call, owners in
             seen.withLock { $0.append((MachineHarness.signature(call), owners.map(\.value))) }
         }
@@ -69,7 +68,7 @@ import Testing
         let dispatcher = CallbackDispatcher(queue: Self.queue())
         let recorder = Recorder()
         dispatcher.setDelegate(recorder)
-        let afterwards = Mutex<[String]?>(nil)
+        let afterwards = NSLockedValue<[String]?>(nil)
         dispatcher.dispatch([.setRequestorComplete(1)], then: { afterwards.withLock { $0 = recorder.log.withLock { $0 } } })
         await dispatcher.flush()
         #expect(afterwards.withLock { $0 } == ["setRequestorComplete(1)"])

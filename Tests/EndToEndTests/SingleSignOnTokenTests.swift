@@ -2,7 +2,6 @@ import AccessEnabler
 import AccessEnablerScenarios
 import Foundation
 import PassSandbox
-import Synchronization
 import Testing
 
 /// Single sign-on with a service token (`AD-Service-Token`) or a platform identity
@@ -14,10 +13,10 @@ import Testing
 
     /// The token an app's identity service currently gives; tests change it.
     final class TokenBox: Sendable {
-        private let value = Mutex<String?>(nil)
+        private let value = NSLockedBox<String>()
         var token: String? {
-            get { value.withLock { $0 } }
-            set { value.withLock { $0 = newValue } }
+            get { value.value }
+            set { value.value = newValue }
         }
     }
 
@@ -172,18 +171,18 @@ import Testing
 
     @Test(arguments: bothWires)
     func diagnosticsNeverCarryTheToken(wire: ScenarioRunner.Wire) async throws {
-        let reports = Mutex<[String]>([])
+        let reports = NSLockedBox<[String]>()
         let box = TokenBox()
         let harness = try RegularHarness(wire) { configuration in
             configuration.serviceToken = { box.token }
-            configuration.diagnostics = { diagnostic in reports.withLock { $0.append("\(diagnostic)") } }
+            configuration.diagnostics = { diagnostic in reports.update { $0 = ($0 ?? []) + ["\(diagnostic)"] } }
         }
         defer { harness.stop() }
         box.token = try harness.sandboxes[0].issueIdentityToken(subject: "jane")
         let token = try #require(box.token)
         #expect(await harness.call { $0.setRequestor("REF30") } == ["setRequestorComplete(1)"])
         try await harness.logIn(mvpd: "NotBoarded", expectDialog: [regularDialog])
-        let all = reports.withLock { $0 }
+        let all = reports.value ?? []
         #expect(!all.isEmpty)
         #expect(all.allSatisfy { !$0.contains(token) && !$0.contains(token.split(separator: ".")[2]) })
     }

@@ -152,4 +152,8 @@ final class NSLockedBox<Value>: @unchecked Sendable {
         get { lock.withLock { stored } }
         set { lock.withLock { stored = newValue } }
     }
+    /// Changes the value in one locked step.
+    func update(_ body: (inout Value?) -> Void) {
+        lock.withLock { body(&stored) }
+    }
 }
