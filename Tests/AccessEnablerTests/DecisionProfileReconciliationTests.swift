@@ -61,4 +61,12 @@ import Testing
         #expect(change.profiles.chosen?.partnerProviderID == "AppleBoarded")
         #expect(change.profiles.chosen?.notAfter == fresh.notAfter)
     }
+
+    @Test func aPartnerProfileStaysSinceAdobePassShowsItOnlyWithThePartnerStatus() {
+        let partner = profile("AppleBoarded", .appleSSO)
+        let change = ProfileReconciliation.reconcile(RequestorProfiles(chosen: partner), answered: [], now: now)
+        #expect(change.profiles == RequestorProfiles(chosen: partner))
+        let ending = ProfileReconciliation.reconcile(RequestorProfiles(chosen: partner, pendingLogouts: [PendingLogout(mvpd: "AppleBoarded")]), answered: [], now: now)
+        #expect(ending.profiles.chosen == nil)
+    }
 }

@@ -178,12 +178,14 @@ struct StateMachineEngineTests {
     @Test func logoutRemovesTheProfileAtOnceAndEndsWhenAdobePassAnswers() {
         var harness = Harness.signedIn()
         let logout = harness.call(.logout)
-        #expect(harness.profiles["REF30"] == nil, "gone whatever the network says")
+        #expect(harness.profiles["REF30"]?.isEmpty == true, "gone whatever the network says")
+        #expect(harness.profiles["REF30"]?.pendingLogouts.map(\.mvpd) == ["Plain1"], "until Adobe Pass confirms it")
         let check = harness.call(.checkAuthentication)
         #expect(harness.callbacks(of: check).isEmpty, "waits behind the logout request")
         guard case .logout(let ticket)? = harness.take({ _ in true }) else { Issue.record("\(harness.children)"); return }
         harness.send(.logoutAnswered(ticket, .success([LogoutAction(mvpd: "Plain1", actionName: .logout, actionType: .interactive, url: "/logout")])))
         #expect(harness.callbacks(of: logout).map(Harness.signature) == ["navigateToUrl"])
+        #expect(harness.profiles["REF30"] == RequestorProfiles.none, "confirmed: nothing pending")
         #expect(harness.callbacks(of: check).map(Harness.signature).last == "setAuthenticationStatus(0,\(USER_NOT_AUTHENTICATED_ERROR))")
         let redirect = harness.call(.handleExternalURL("adobepass://ios.app/done"))
         #expect(harness.callbacks(of: redirect).map(Harness.signature) == ["setAuthenticationStatus(0,\(USER_NOT_AUTHENTICATED_ERROR))"])

@@ -41,6 +41,7 @@ func makeProductionAccessEnabler(softwareStatement: String, storage: URL) -> Acc
     configuration.platform = .tvOS                   // .iOS: logout opens the MVPD logout page; .tvOS: it does not
     configuration.loginScreen = .secondScreen        // the default on tvOS; .thisDevice opens the login page here
     configuration.partnerFramework = nil             // your PartnerFramework, for single sign-on; nil: regular flows only
+    configuration.serviceToken = nil                 // your identity service's token, for single sign-on across your apps; nil: none
     configuration.storageDirectory = storage         // default: $XDG_DATA_HOME/accessenabler
     configuration.redirectURL = "adobepass://ios.app"
     configuration.requestTimeout = 30                // seconds per REST call

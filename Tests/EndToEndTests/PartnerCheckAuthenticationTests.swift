@@ -49,7 +49,7 @@ import Testing
         let rig = try await signedInRig(wire)
         try await rig.run(.world(mvpd: "AppleBoarded", set: ["integrationActive": .bool(false)]))
         #expect(try await rig.run(Partner.setRequestor) == ["setRequestorComplete(1)"])
-        #expect(rig.restCalls == ["GET /api/v2/REF30/configuration"], "no exchange for an inactive integration")
+        #expect(rig.restCalls == ["GET /api/v2/REF30/configuration", "GET /api/v2/REF30/profiles"], "no exchange for an inactive integration")
         #expect(try await rig.run(.checkAuthentication) == ["status(N000,info)"] + Self.failed)
         #expect(rig.restCalls.isEmpty)
     }
@@ -61,7 +61,7 @@ import Testing
         // The configuration is cached: the dashboard change is seen only after setRequestor.
         #expect(try await rig.run(.checkAuthentication) == ["sendTrackingData(0,true,AppleBoarded)", Partner.authenticated])
         #expect(try await rig.run(Partner.setRequestor) == ["setRequestorComplete(1)"])
-        #expect(rig.restCalls == ["GET /api/v2/REF30/configuration"])
+        #expect(rig.restCalls == ["GET /api/v2/REF30/configuration", "GET /api/v2/REF30/profiles"])
         #expect(try await rig.run(.checkAuthentication) == ["status(N000,info)"] + Self.failed)
         #expect(rig.restCalls.isEmpty)
     }

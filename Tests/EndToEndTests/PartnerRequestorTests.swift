@@ -68,7 +68,7 @@ import Testing
         try await rig.run(Partner.setRequestor)
         try await rig.run(.restart)
         #expect(try await rig.run(Partner.setRequestor) == ["setRequestorComplete(1)"])
-        #expect(rig.restCalls == ["GET /api/v2/REF30/configuration"], "DCR cached, profile valid: configuration only")
+        #expect(rig.restCalls == ["GET /api/v2/REF30/configuration", "GET /api/v2/REF30/profiles"], "DCR cached, profile valid: configuration only")
     }
 
     @Test(arguments: bothWires)
@@ -79,7 +79,7 @@ import Testing
         // Still stored until setRequestor reconciles (metadata reads storage only).
         #expect(try await rig.run(Partner.tokenSource) == [#"setMetadataStatus(3,false,"Apple")"#])
         #expect(try await rig.run(Partner.setRequestor) == ["setRequestorComplete(1)"])
-        #expect(rig.restCalls == ["GET /api/v2/REF30/configuration"])
+        #expect(rig.restCalls == ["GET /api/v2/REF30/configuration", "GET /api/v2/REF30/profiles"])
         #expect(try await rig.run(Partner.tokenSource) == ["setMetadataStatus(3,false,null)"], "the appleSSO profile is deleted")
         #expect(try await rig.run(Partner.authenticationExpiry) == ["setMetadataStatus(0,false,null)"])
     }

@@ -40,7 +40,7 @@ import Testing
         // A relaunch keeps the profile: nothing is exchanged with an expired device token.
         try await rig.run(.restart)
         #expect(try await rig.run(Partner.setRequestor) == ["setRequestorComplete(1)"])
-        #expect(rig.restCalls == ["GET /api/v2/REF30/configuration"])
+        #expect(rig.restCalls == ["GET /api/v2/REF30/configuration", "GET /api/v2/REF30/profiles"])
         #expect(try await rig.run(.checkAuthentication) == ["sendTrackingData(0,true,AppleBoarded)", Partner.authenticated])
         #expect(try await Partner.profileExpiry(rig) == expiry)
     }
@@ -53,7 +53,7 @@ import Testing
         #expect(rig.restCalls.isEmpty, "checkAuthentication never calls the network")
         try await rig.run(.restart)
         #expect(try await rig.run(Partner.setRequestor) == ["setRequestorComplete(1)"], "silently")
-        #expect(rig.restCalls == ["GET /api/v2/REF30/configuration"] + Partner.exchangeCalls)
+        #expect(rig.restCalls == ["GET /api/v2/REF30/configuration", "GET /api/v2/REF30/profiles"] + Partner.exchangeCalls)
         #expect(try await rig.run(.checkAuthentication) == ["sendTrackingData(0,true,AppleBoarded)", Partner.authenticated])
         let renewed = try #require(try await Partner.profileExpiry(rig))
         #expect(renewed > expiry)
@@ -73,7 +73,7 @@ import Testing
         let rig = try Partner.rig(wire) { $0.softwareStatement = "STATEMENT2" }
         rig.sandbox.updateMVPD("AppleBoarded", requestor: "REF31") { $0.authenticationTTL = 1_800 }
         #expect(try await rig.run(.setRequestor("REF31", serviceProviders: nil)) == ["setRequestorComplete(1)"])
-        #expect(rig.restCalls == ["POST /o/client/register", "POST /o/client/token", "GET /api/v2/REF31/configuration",
+        #expect(rig.restCalls == ["POST /o/client/register", "POST /o/client/token", "GET /api/v2/REF31/configuration", "GET /api/v2/REF31/profiles",
                                   "POST /api/v2/REF31/sessions/sso/Apple", "POST /api/v2/REF31/profiles/sso/Apple"])
         let expiry = try #require(try await Partner.profileExpiry(rig))
         #expect(abs(expiry.timeIntervalSince(rig.sandbox.clock.now) - 1_800) < 2, "REF31's TTL, not the device token's nor REF30's")
@@ -87,7 +87,7 @@ import Testing
         #expect(rig.restCalls.isEmpty)
         try await rig.run(.restart)
         #expect(try await rig.run(Partner.setRequestor) == ["setRequestorComplete(1)"])
-        #expect(rig.restCalls == ["GET /api/v2/REF30/configuration"], "no exchange with an expired device token")
+        #expect(rig.restCalls == ["GET /api/v2/REF30/configuration", "GET /api/v2/REF30/profiles"], "no exchange with an expired device token")
         let picker = "\(Partner.pickerIDs)|featured:"
         #expect(try await rig.run(Partner.getAuthentication) == [
             "presentTVProviderDialog(\(picker))", "dismissTVProviderDialog(\(picker))", "status(N005,info)", Partner.allMVPDs,

@@ -7,7 +7,7 @@ import Testing
 /// Shared pieces of the partner (Apple) single sign-on end-to-end suites.
 enum Partner {
     /// The DCR and configuration calls every first `setRequestor` makes.
-    static let launchCalls = ["POST /o/client/register", "POST /o/client/token", "GET /api/v2/REF30/configuration"]
+    static let launchCalls = ["POST /o/client/register", "POST /o/client/token", "GET /api/v2/REF30/configuration", "GET /api/v2/REF30/profiles"]
     /// The silent exchange of a system-level sign-in for an Adobe profile.
     static let exchangeCalls = ["POST /api/v2/REF30/sessions/sso/Apple", "POST /api/v2/REF30/profiles/sso/Apple"]
     /// Every MVPD of REF30 in configuration order (Inactive is absent: its integration is off).

@@ -23,7 +23,7 @@ import Testing
             let harness = try RegularHarness(wire, storageCheck: check)
             defer { harness.stop() }
             #expect(await harness.call { $0.setRequestor("REF30") } == ["setRequestorComplete(1)"])
-            #expect(harness.restCalls == ["POST /o/client/register", "POST /o/client/token", "GET /api/v2/REF30/configuration"])
+            #expect(harness.restCalls == ["POST /o/client/register", "POST /o/client/token", "GET /api/v2/REF30/configuration", "GET /api/v2/REF30/profiles"])
             #expect(await harness.call { $0.checkAuthentication() } == ["status(N000,info)", "sendTrackingData(0,false,)", notAuthenticated])
         }
     }
@@ -122,12 +122,12 @@ import Testing
     @Test(arguments: bothWires)
     func setRequestorRegistersOnceAndAlwaysFetchesConfiguration(wire: ScenarioRunner.Wire) async throws {
         let rig = try await Rig.regular(wire)
-        #expect(rig.restCalls == ["POST /o/client/register", "POST /o/client/token", "GET /api/v2/REF30/configuration"])
+        #expect(rig.restCalls == ["POST /o/client/register", "POST /o/client/token", "GET /api/v2/REF30/configuration", "GET /api/v2/REF30/profiles"])
         #expect(try await rig.run(.setRequestor("REF30", serviceProviders: nil)) == ["setRequestorComplete(1)"])
-        #expect(rig.restCalls == ["GET /api/v2/REF30/configuration"], "credentials and the access token are cached")
+        #expect(rig.restCalls == ["GET /api/v2/REF30/configuration", "GET /api/v2/REF30/profiles"], "credentials and the access token are cached")
         #expect(try await rig.run(.restart) == [])
         #expect(try await rig.run(.setRequestor("REF30", serviceProviders: nil)) == ["setRequestorComplete(1)"])
-        #expect(rig.restCalls == ["GET /api/v2/REF30/configuration"], "and survive a relaunch")
+        #expect(rig.restCalls == ["GET /api/v2/REF30/configuration", "GET /api/v2/REF30/profiles"], "and survive a relaunch")
     }
 
     @Test(arguments: bothWires)
@@ -192,15 +192,20 @@ import Testing
     func serviceProvidersAreQueriedConcurrently(wire: ScenarioRunner.Wire) async throws {
         let harness = try RegularHarness(wire, worlds: [.default, secondaryWorld(mvpds: ["FarCable"]), secondaryWorld(mvpds: ["NearCable"])])
         defer { harness.stop() }
-        // Register and fetch the token first, so the next setRequestor sends configuration requests only.
+        // Register and fetch the token first, so the next setRequestor sends configuration and profiles requests only.
         #expect(await harness.call { $0.setRequestor("REF30", serviceProviders: harness.baseURLs.map(\.absoluteString)) } == ["setRequestorComplete(1)"])
-        for sandbox in harness.sandboxes { sandbox.inject(SandboxFault(latency: 0.5, remaining: 1), into: .configuration) }
+        for sandbox in harness.sandboxes {
+            sandbox.inject(SandboxFault(latency: 0.5, remaining: 1), into: .configuration)
+            sandbox.inject(SandboxFault(latency: 0.5, remaining: 1), into: .profiles)
+        }
         #expect(await harness.call { $0.setRequestor("REF30", serviceProviders: harness.baseURLs.map(\.absoluteString)) } == ["setRequestorComplete(1)"])
         let events = harness.capture.events
-        #expect(events.count == 6)
-        // Every request left before any answer came back.
-        #expect(events.prefix(3).allSatisfy { $0.hasPrefix("start ") && $0.hasSuffix("/api/v2/REF30/configuration") }, "\(events)")
-        #expect(events.suffix(3).allSatisfy { $0.hasPrefix("end ") }, "\(events)")
+        #expect(events.count == 12)
+        // Every request — the configuration and the profiles of each provider — left before any answer came back.
+        #expect(events.prefix(6).allSatisfy { $0.hasPrefix("start ") }, "\(events)")
+        #expect(events.prefix(6).filter { $0.hasSuffix("/api/v2/REF30/configuration") }.count == 3, "\(events)")
+        #expect(events.prefix(6).filter { $0.hasSuffix("/api/v2/REF30/profiles") }.count == 3, "\(events)")
+        #expect(events.suffix(6).allSatisfy { $0.hasPrefix("end ") }, "\(events)")
     }
 
     @Test(arguments: bothWires)
@@ -296,8 +301,8 @@ import Testing
         // refused again and reports R401.
         #expect(try await rig.run(.setRequestor("REF30", serviceProviders: nil)) == ["status(R401,error)", "setRequestorComplete(0)"])
         #expect(rig.restCalls == [
-            "POST /o/client/register", "POST /o/client/token", "GET /api/v2/REF30/configuration",
-            "POST /o/client/token", "GET /api/v2/REF30/configuration",
+            "POST /o/client/register", "POST /o/client/token", "GET /api/v2/REF30/configuration", "GET /api/v2/REF30/profiles",
+            "POST /o/client/token", "GET /api/v2/REF30/configuration", "GET /api/v2/REF30/profiles",
         ])
     }
 
@@ -341,7 +346,8 @@ import Testing
             "selectedProvider(null)",
             "setMetadataStatus(0,false,null)",
         ])
-        #expect(rig.restCalls == ["POST /o/client/register", "POST /o/client/token", "GET /api/v2/REF30/configuration"].map { $0.replacingOccurrences(of: "REF30", with: "NOPE") })
+        let setUp = ["POST /o/client/register", "POST /o/client/token", "GET /api/v2/REF30/configuration", "GET /api/v2/REF30/profiles"]
+        #expect(rig.restCalls == setUp.map { $0.replacingOccurrences(of: "REF30", with: "NOPE") })
     }
 
     @Test(arguments: bothWires)

@@ -32,7 +32,7 @@ import Glibc
         #expect(try await rig.run(.checkAuthorization("news")).last == "setToken(news)")
         #expect(try await rig.run(.restart) == [])
         #expect(try await rig.run(.setRequestor("REF30", serviceProviders: nil)) == ["setRequestorComplete(1)"])
-        #expect(rig.restCalls == ["GET /api/v2/REF30/configuration"], "credentials and access token come from storage")
+        #expect(rig.restCalls == ["GET /api/v2/REF30/configuration", "GET /api/v2/REF30/profiles"], "credentials and access token come from storage")
         #expect(try await rig.run(.checkAuthentication) == ["sendTrackingData(0,true,NotBoarded)", authenticated])
         #expect(try await rig.run(.getSelectedProvider) == ["selectedProvider(NotBoarded)"])
         #expect(try await rig.run(.getMetadata(opCode: "userMeta", key: "userID", resource: nil)) == ["setMetadataStatus(3,false,\"u-alice\")"])
@@ -61,7 +61,7 @@ import Glibc
     }
 
     @Test(arguments: bothWires)
-    func aCorruptStorageFileMeansNotAuthenticatedAndNoCrash(wire: ScenarioRunner.Wire) async throws {
+    func aCorruptStorageFileMeansNotAuthenticatedUntilAdobePassSaysOtherwiseAndNoCrash(wire: ScenarioRunner.Wire) async throws {
         for garbage in [Data("not json at all".utf8), Data(), Data(repeating: 0xFF, count: 4_096), Data(#"{"version":1,"kind":"requestor","payload":"AAAA"}"#.utf8)] {
             let rig = try await Rig.loggedIn(wire)
             // A relaunch waits for the store's pending writes, so the files are on disk after it.
@@ -70,11 +70,16 @@ import Glibc
             #expect(requestorFiles.count == 1)
             for file in requestorFiles { try garbage.write(to: file) }
             #expect(try await rig.run(.restart) == [])
+            // Adobe Pass cannot be asked: what the device stored — nothing readable — stands.
+            rig.sandbox.inject(SandboxFault(status: 503), into: .profiles)
             #expect(try await rig.run(.setRequestor("REF30", serviceProviders: nil)) == ["setRequestorComplete(1)"])
             #expect(try await rig.run(.checkAuthentication) == ["status(N000,info)", "sendTrackingData(0,false,)", notAuthenticated])
             #expect(try await rig.run(.getSelectedProvider) == ["selectedProvider(null)"])
-            // The user can simply log in again.
-            #expect(try await rig.run(.getAuthentication(forceAuthn: false, filter: [], featured: [])) == [regularDialog])
+            // The next setRequestor asks Adobe Pass, which still holds the sign-in: it is adopted again.
+            rig.sandbox.clearFaults()
+            #expect(try await rig.run(.setRequestor("REF30", serviceProviders: nil)) == ["setRequestorComplete(1)"])
+            #expect(try await rig.run(.checkAuthentication) == ["sendTrackingData(0,true,NotBoarded)", authenticated])
+            #expect(try await rig.run(.getSelectedProvider) == ["selectedProvider(NotBoarded)"])
         }
     }
 

@@ -16,9 +16,10 @@ import Testing
     func aLogoutBehindATempPassEndsTheMVPDSignInToo(wire: ScenarioRunner.Wire) async throws {
         let rig = try await Rig.loggedIn(wire, mvpd: "NotBoarded", username: "alice")
         #expect(try await rig.run(.getAuthentication(forceAuthn: true, filter: [], featured: [])) == [regularDialog])
-        #expect(try await rig.run(.setSelectedProvider("TempPass")) == [
-            "sendTrackingData(2,TempPass)", "status(N011,info)", "sendTrackingData(0,true,TempPass)", authenticated,
-        ])
+        #expect(
+            try await rig.run(.setSelectedProvider("TempPass")) == [
+                "sendTrackingData(2,TempPass)", "status(N011,info)", "sendTrackingData(0,true,TempPass)", authenticated,
+            ])
         #expect(try await rig.run(.logout) == [notAuthenticated])
         #expect(rig.restCalls.sorted() == ["GET /api/v2/REF30/logout/NotBoarded", "GET /api/v2/REF30/logout/TempPass"])
         #expect(try await rig.run(.checkAuthentication) == ["status(N000,info)", "sendTrackingData(0,false,)", notAuthenticated])

@@ -92,11 +92,12 @@ import Testing
             #expect(request.header("Adobe-Subject-Token") == nil, "no platform identity configured: \(request.line)")
         }
         let lines = Set(requests.map(\.line))
-        #expect(lines.isSuperset(of: [
-            "GET /api/v2/REF30/configuration", "GET /api/v2/REF30/profiles", "POST /api/v2/REF30/sessions",
-            "POST /api/v2/REF30/decisions/authorize/NotBoarded", "POST /api/v2/REF30/decisions/preauthorize/NotBoarded",
-            "GET /api/v2/REF30/logout/NotBoarded",
-        ]), "\(lines.sorted())")
+        #expect(
+            lines.isSuperset(of: [
+                "GET /api/v2/REF30/configuration", "GET /api/v2/REF30/profiles", "POST /api/v2/REF30/sessions",
+                "POST /api/v2/REF30/decisions/authorize/NotBoarded", "POST /api/v2/REF30/decisions/preauthorize/NotBoarded",
+                "GET /api/v2/REF30/logout/NotBoarded",
+            ]), "\(lines.sorted())")
     }
 
     /// Whether the REST API V2 page of the request `METHOD /path` lists `AD-Service-Token`:
@@ -142,9 +143,10 @@ import Testing
             #expect(await first.call { $0.setRequestor("REF30") } == ["status(N500,error)", "setRequestorComplete(1)"])
             #expect(await first.call { $0.getAuthentication() } == [regularDialog])
             let chosen = await first.call { $0.setSelectedProvider("NotBoarded") }
-            #expect(chosen == [
-                "sendTrackingData(2,NotBoarded)", "status(N500,error)", "sendTrackingData(0,false,)", "setAuthenticationStatus(0,\(GENERIC_AUTHENTICATION_ERROR))",
-            ], "\(chosen)")
+            #expect(
+                chosen == [
+                    "sendTrackingData(2,NotBoarded)", "status(N500,error)", "sendTrackingData(0,false,)", "setAuthenticationStatus(0,\(GENERIC_AUTHENTICATION_ERROR))",
+                ], "\(chosen)")
             first.accessEnabler.statusDelegate = statuses
             _ = await first.call { $0.setRequestor("REF30") }
             let status = try #require(statuses.statuses.first)
@@ -153,6 +155,14 @@ import Testing
             #expect(status.message?.contains(refused) == false, "the token is never repeated")
             first.accessEnabler.statusDelegate = first.recorder
         }
+        // Signed in with a good token, then presenting a bad one: authorization and logout say so.
+        box.token = good
+        #expect(await first.call { $0.setRequestor("REF30") } == ["setRequestorComplete(1)"])
+        try await first.logIn(mvpd: "NotBoarded", expectDialog: [regularDialog])
+        box.token = parts.joined(separator: ".")
+        let authorization = await first.call { $0.checkAuthorization("news") }
+        #expect(authorization == ["status(Z500,error)", "sendTrackingData(1,false,NotBoarded)", "tokenRequestFailed(news,\(GENERIC_AUTHORIZATION_ERROR))"], "\(authorization)")
+        #expect(await first.call { $0.logout() } == ["status(N500,error)", notAuthenticated])
     }
 
     @Test(arguments: bothWires)

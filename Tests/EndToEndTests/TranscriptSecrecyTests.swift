@@ -14,7 +14,7 @@ import Testing
         let token = try #require(result.lines.first { $0.callback == "setToken" }?["token"]?.stringValue)
         #expect(token.hasPrefix("<media token, ") && token.hasSuffix(" characters, redacted>"))
         let traces = result.lines.filter { $0["http"] != nil }
-        #expect(traces.count == 6)
+        #expect(traces.count == 7)
         #expect(traces.allSatisfy { $0.fields.map(\.key) == ["http", "status"] })
         let text = result.lines.map(\.json).joined(separator: "\n")
         #expect(!text.contains("Bearer") && !text.contains("SAMLResponse") && !text.contains("client_secret"))

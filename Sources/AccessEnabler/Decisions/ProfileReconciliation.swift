@@ -8,14 +8,20 @@ enum ProfileReconciliation {
     /// another AccessEnabler over the same storage) is adopted — except an MVPD with a
     /// pending logout, which stays ended. The one in force is the one used last if it is
     /// still there, else the one whose `notAfter` is latest, TempPass last; a regular
-    /// profile set aside for a TempPass in force stays set aside.
+    /// profile set aside for a TempPass in force stays set aside. A stored `appleSSO` profile
+    /// stays whatever the answer: Adobe Pass shows it only with the partner framework's status.
     static func reconcile(_ stored: RequestorProfiles, answered: [StoredProfile], now: Date) -> ProfileChange {
         let ending = Set(stored.pendingLogouts.map(\.mvpd))
         let known = Dictionary(stored.all.map { ($0.mvpd, $0) }, uniquingKeysWith: { first, _ in first })
         var seen: Set<String> = []
-        let adopted = answered
+        var adopted =
+            answered
             .filter { !ending.contains($0.mvpd) && seen.insert($0.mvpd).inserted }
             .map { keepingWhatOnlyTheDeviceKnows(fresh: $0, stored: known[$0.mvpd]) }
+        // Adobe Pass lists an `appleSSO` profile only to a request presenting the partner
+        // framework's status, which this one does not: its silence says nothing, and the
+        // partner framework judges that profile as before.
+        adopted += stored.all.filter { $0.type == .appleSSO && !ending.contains($0.mvpd) && seen.insert($0.mvpd).inserted }
         let lastUsed = ProfileSelection.current(stored, now: now)
         let chosen = adopted.first { $0.mvpd == lastUsed?.mvpd } ?? preferred(adopted)
         var standby: StoredProfile?

@@ -52,7 +52,7 @@ extension EngineStateMachine {
         switch leadAnswer {
         case .failure(let error):
             _ = authentication.logoutAnswered(ticket, openingPage: false)
-            step.deliver(.status(StatusCatalog.status(.n500, message: "Signed out on this device, but Adobe Pass could not be told: \(error.message) The logout is sent again at the next setRequestor.")), to: call)
+            step.deliver(.status(ErrorClassification.refusedSingleSignOnToken(error) ?? Self.unconfirmed(error, of: nil)), to: call)
             if profile.type == .appleSSO { step.deliver(.status(vsa203), to: call) }
         case .success(let actions):
             let action = actions.first(where: { $0.mvpd == profile.mvpd }) ?? actions.first
@@ -69,11 +69,19 @@ extension EngineStateMachine {
                 _ = authentication.logoutAnswered(ticket, openingPage: false)
             }
         }
-        if let failure = answers.byMVPD.first(where: { $0.key != profile.mvpd && answers.failedMVPDs.contains($0.key) }),
-           case .failure(let error) = failure.value {
-            step.deliver(.status(StatusCatalog.status(.n500, message: "Signed out on this device, but Adobe Pass could not be told about \(failure.key): \(error.message) The logout is sent again at the next setRequestor.")), to: call)
+        // The other MVPDs end without a page; one whose logout failed is said once.
+        if let other = answers.failedMVPDs.subtracting([profile.mvpd]).sorted().first, case .failure(let error)? = answers.byMVPD[other] {
+            step.deliver(.status(Self.unconfirmed(error, of: other)), to: call)
         }
         step.deliver(.setAuthenticationStatus(ACCESS_ENABLER_STATUS_ERROR, errorCode: USER_NOT_AUTHENTICATED_ERROR), to: call, alsoEnding: authentication.takeCarriedOver())
+    }
+
+    /// N500: the device is signed out, but Adobe Pass did not confirm the logout (of `mvpd`,
+    /// when it is not the profile in force); it is sent again at the next setRequestor.
+    private static func unconfirmed(_ error: RESTClientError, of mvpd: String?) -> AdvancedStatus {
+        let whose = mvpd.map { " about \($0)" } ?? ""
+        let message = "Signed out on this device, but Adobe Pass could not be told\(whose): \(error.message) The logout is sent again at the next setRequestor."
+        return StatusCatalog.status(.n500, message: message)
     }
 
     /// Where a logout of `logout`'s MVPD goes: the service provider that issued its profile

@@ -56,9 +56,8 @@ extension EngineStateMachine {
         if load.logoutsSent.isEmpty, !step.facts.profiles.pendingLogouts.isEmpty {
             let next = newTicket()
             foreground = .requestor(.loading(next, call: call))
-            step.actions.append(.loadRequestor(
-                next, requestor: requestor, serviceProviders: serviceProviders, pendingLogouts: pendingLogoutTargets(step.facts.profiles.pendingLogouts),
-                configuration: false))
+            let pending = pendingLogoutTargets(step.facts.profiles.pendingLogouts)
+            step.actions.append(.loadRequestor(next, requestor: requestor, serviceProviders: serviceProviders, pendingLogouts: pending, configuration: false))
             return
         }
         switch load.profiles {

@@ -61,7 +61,7 @@ final class Rig: @unchecked Sendable {
     }
 
     /// The REST/DCR calls (`METHOD /path`) the SDK made during the last step.
-    var restCalls: [String] { runner.meter.requests }
+    var restCalls: [String] { inSetUpOrder(runner.meter.requests) }
 
     /// The full callback lines of the last step (for values signatures leave out).
     private(set) var lastLines: [TranscriptLine] = []

@@ -176,8 +176,8 @@ actor EntitlementEngine {
             let clients = serviceProviders.map(client(atBaseURL:))
             let context = context()
             let logouts = pendingLogouts.map { target in
-                (PendingLogout(mvpd: target.mvpd ?? "", serviceProviderURL: target.serviceProvider?.absoluteString),
-                 ProfileRequests.Logout(mvpd: target.mvpd ?? "", requestor: target.requestor, client: client(for: target), context: self.context(for: target)))
+                let pending = PendingLogout(mvpd: target.mvpd ?? "", serviceProviderURL: target.serviceProvider?.absoluteString)
+                return (pending, logoutRequest(for: target))
             }
             let loadCatalog: @Sendable () async -> Result<RequestorCatalog, RESTClientError> = {
                 await Self.loadCatalog(requestor: requestor, from: clients, context: context)
@@ -185,8 +185,9 @@ actor EntitlementEngine {
             let catalog = withConfiguration ? loadCatalog : nil
             let redirectURL = configuration.redirectURL
             startRequest(ticket) {
-                .requestorLoaded(ticket, await ProfileRequests.load(
-                    requestor: requestor, clients: clients, context: context, pendingLogouts: logouts, redirectURL: redirectURL, catalog: catalog))
+                let load = await ProfileRequests.load(
+                    requestor: requestor, clients: clients, context: context, pendingLogouts: logouts, redirectURL: redirectURL, catalog: catalog)
+                return .requestorLoaded(ticket, load)
             }
         case .refetchConfiguration(let ticket, let requestor, let serviceProviders):
             let clients = serviceProviders.map(client(atBaseURL:))
@@ -247,14 +248,18 @@ actor EntitlementEngine {
                 })
             }
         case .logOut(let ticket, let targets):
-            let logouts = targets.map { target in
-                ProfileRequests.Logout(mvpd: target.mvpd ?? "", requestor: target.requestor, client: client(for: target), context: context(for: target))
-            }
+            let logouts = targets.map(logoutRequest(for:))
             let redirectURL = configuration.redirectURL
             startRequest(ticket) {
-                .logoutAnswered(ticket, LogoutAnswers(byMVPD: await ProfileRequests.logOut(logouts, redirectURL: redirectURL)))
+                let answers = await ProfileRequests.logOut(logouts, redirectURL: redirectURL)
+                return .logoutAnswered(ticket, LogoutAnswers(byMVPD: answers))
             }
         }
+    }
+
+    /// The `GET logout/{mvpd}` of `target`, with its client and request context.
+    private func logoutRequest(for target: RESTTarget) -> ProfileRequests.Logout {
+        ProfileRequests.Logout(mvpd: target.mvpd ?? "", requestor: target.requestor, client: client(for: target), context: context(for: target))
     }
 
     /// A REST call's outcome as a value.

@@ -30,8 +30,12 @@ enum ProfileRequests {
     static func logOut(_ logouts: [Logout], redirectURL: String) async -> [String: Result<[LogoutAction], RESTClientError>] {
         @Sendable func send(_ logout: Logout) async -> (String, Result<[LogoutAction], RESTClientError>) {
             do throws(RESTClientError) {
-                return (logout.mvpd, .success(try await logout.client.logout(
-                    serviceProvider: logout.requestor, mvpd: logout.mvpd, redirectURL: redirectURL, context: logout.context)))
+                return (
+                    logout.mvpd,
+                    .success(
+                        try await logout.client.logout(
+                            serviceProvider: logout.requestor, mvpd: logout.mvpd, redirectURL: redirectURL, context: logout.context))
+                )
             } catch {
                 return (logout.mvpd, .failure(error))
             }
@@ -56,9 +60,13 @@ enum ProfileRequests {
         @Sendable func fetch(_ index: Int, _ client: RESTClient) async -> (Int, Result<[StoredProfile], RESTClientError>) {
             do throws(RESTClientError) {
                 let profiles = try await client.profiles(serviceProvider: requestor, context: context)
-                return (index, .success(profiles.map {
-                    StoredProfile($0, requestor: requestor, tokenSource: nil, partnerProviderID: nil, serviceProvider: client.baseURL)
-                }))
+                return (
+                    index,
+                    .success(
+                        profiles.map {
+                            StoredProfile($0, requestor: requestor, tokenSource: nil, partnerProviderID: nil, serviceProvider: client.baseURL)
+                        })
+                )
             } catch {
                 return (index, .failure(error))
             }

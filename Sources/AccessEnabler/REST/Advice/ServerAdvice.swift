@@ -49,8 +49,9 @@ enum ServerAdvice: Sendable, Equatable {
              .invalidParameterSAMLResponse, .invalidHeaderDeviceInfo, .invalidHeaderDeviceIdentifier,
              .invalidHeaderIdentityForTemporaryAccess, .invalidHeaderPFSPermissionAccessNotPresent,
              .invalidHeaderPFSPermissionAccessNotDetermined, .invalidHeaderPFSPermissionAccessNotGranted,
-             .invalidHeaderPFSProviderIDNotDetermined, .invalidHeaderPFSProviderIDMismatch, .invalidHeaderPFSProviderInfoExpired,
-             .invalidHeaderServiceToken, .invalidHeaderSubjectToken:
+             .invalidHeaderPFSProviderIDNotDetermined, .invalidHeaderPFSProviderIDMismatch, .invalidHeaderPFSProviderInfoExpired:
+            self = .requestRefused
+        case .invalidHeaderServiceToken, .invalidHeaderSubjectToken:
             self = .requestRefused
         case .invalidParameterResources:
             self = .invalidResource

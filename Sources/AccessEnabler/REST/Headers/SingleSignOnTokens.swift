@@ -30,8 +30,8 @@ struct SingleSignOnTokens: Sendable, Equatable {
         var base64 = parts[1].replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
         base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
         guard let data = Data(base64Encoded: base64),
-              let claims = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
-              let issuer = claims["iss"] as? String, !issuer.isEmpty
+            let claims = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
+            let issuer = claims["iss"] as? String, !issuer.isEmpty
         else { return nil }
         return issuer
     }
