@@ -11,17 +11,21 @@ import PassSandbox
 /// - `recording`: the same, and each answer is appended to the current flow's tape.
 /// - `replaying`: answers come from the current flow's tape, in order; the sandbox and the
 ///   device are not consulted. A call past the end of the tape is a miss (counted).
+///
+/// HTTP answers are kept per request (method and path), in order for each: requests the
+/// SDK sends side by side (the configuration and the profiles at setRequestor) may reach
+/// the transport in either order, and each must get its own answer.
 final class ReplayTape: @unchecked Sendable {
     enum Mode: Sendable { case live, recording, replaying }
 
     private struct Reel {
-        var http: [Result<HTTPResponseMessage, TransportFailure>] = []
+        var http: [String: [Result<HTTPResponseMessage, TransportFailure>]] = [:]
         var access: [PartnerAccessResult] = []
         var metadata: [Result<PartnerAccountMetadata, PartnerFrameworkError>] = []
     }
 
     private struct Cursor {
-        var http = 0
+        var http: [String: Int] = [:]
         var access = 0
         var metadata = 0
     }
@@ -48,11 +52,13 @@ final class ReplayTape: @unchecked Sendable {
 
     var currentMode: Mode { lock.withLock { mode } }
 
-    func nextHTTP() -> Result<HTTPResponseMessage, TransportFailure>? {
+    /// The next recorded answer to `request` (its method and path).
+    func nextHTTP(_ request: String) -> Result<HTTPResponseMessage, TransportFailure>? {
         lock.withLock {
-            guard let reel = reels[flow], cursor.http < reel.http.count else { missCount += 1; return nil }
-            defer { cursor.http += 1 }
-            return reel.http[cursor.http]
+            let position = cursor.http[request, default: 0]
+            guard let answers = reels[flow]?.http[request], position < answers.count else { missCount += 1; return nil }
+            cursor.http[request] = position + 1
+            return answers[position]
         }
     }
 
@@ -72,8 +78,8 @@ final class ReplayTape: @unchecked Sendable {
         }
     }
 
-    func keep(_ answer: Result<HTTPResponseMessage, TransportFailure>) {
-        lock.withLock { if mode == .recording { reels[flow, default: Reel()].http.append(answer) } }
+    func keep(_ answer: Result<HTTPResponseMessage, TransportFailure>, for request: String) {
+        lock.withLock { if mode == .recording { reels[flow, default: Reel()].http[request, default: []].append(answer) } }
     }
 
     func keep(_ answer: PartnerAccessResult) {
@@ -91,8 +97,9 @@ struct ReplayingTransport: HTTPTransport {
     let tape: ReplayTape
 
     func send(_ request: HTTPRequestMessage, timeout: TimeInterval) async throws(TransportFailure) -> HTTPResponseMessage {
+        let key = request.method + " " + request.url.path
         if tape.currentMode == .replaying {
-            guard let answer = tape.nextHTTP() else { throw TransportFailure.other("no recorded response") }
+            guard let answer = tape.nextHTTP(key) else { throw TransportFailure.other("no recorded response") }
             return try answer.get()
         }
         let answer: Result<HTTPResponseMessage, TransportFailure>
@@ -101,7 +108,7 @@ struct ReplayingTransport: HTTPTransport {
         } catch {
             answer = .failure(error)
         }
-        tape.keep(answer)
+        tape.keep(answer, for: key)
         return try answer.get()
     }
 }
