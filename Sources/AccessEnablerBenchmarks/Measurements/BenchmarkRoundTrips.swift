@@ -195,7 +195,11 @@ enum RoundTripMeasurement {
         var notes: [String] = []
         if !signedIn { notes.append("the device did not sign in") }
         if answered != burstSize { notes.append("\(answered) of \(burstSize) calls ended in their callback") }
-        if requests == burstSize { notes.append("one decisions request per call: not coalesced") } else if requests != expected { notes.append("\(requests) requests") }
+        if requests == burstSize {
+            notes.append("one decisions request per call: not coalesced")
+        } else if requests != expected {
+            notes.append("\(requests) requests: not every call waiting together went out in a full request")
+        }
         let row = Benchmark.Row(
             "\(burstSize) checkAuthorization calls together", figures: [
                 Benchmark.Figure("calls", Double(requests)), Benchmark.Figure("minimum", Double(expected)), Benchmark.Figure("round trips", 1),
