@@ -100,10 +100,12 @@ enum RoundTripMeasurement {
     /// Device granted but signed in nowhere; the picker will select AppleBoarded.
     private static func ssoFlows() -> [Flow] {
         [
-            Flow(label: "setRequestor, cold (empty storage)", steps: [.setRequestor("REF30", serviceProviders: nil)], minimum: 4, roundTrips: 3,
-                 succeeded: { has($0, "setRequestorComplete", status: 1) }),
-            Flow(label: "setRequestor, warm (after relaunch)", steps: [.restart, .setRequestor("REF30", serviceProviders: nil)], minimum: 2, roundTrips: 1,
-                 succeeded: { has($0, "setRequestorComplete", status: 1) }),
+            Flow(
+                label: "setRequestor, cold (empty storage)", steps: [.setRequestor("REF30", serviceProviders: nil)], minimum: 4, roundTrips: 3,
+                succeeded: { has($0, "setRequestorComplete", status: 1) }),
+            Flow(
+                label: "setRequestor, warm (after relaunch)", steps: [.restart, .setRequestor("REF30", serviceProviders: nil)], minimum: 2, roundTrips: 1,
+                succeeded: { has($0, "setRequestorComplete", status: 1) }),
             Flow(label: "getAuthentication via partner SSO (picker)", steps: [.getAuthentication(forceAuthn: false, filter: [], featured: [])], minimum: 2,
                  succeeded: { has($0, "setAuthenticationStatus", status: 1) }),
             Flow(label: "checkAuthentication", steps: [.checkAuthentication], minimum: 0,
@@ -131,13 +133,16 @@ enum RoundTripMeasurement {
             ], minimum: 2, succeeded: { lines in
                 lines.contains { $0.callback == "displayProviderDialog" } && has(lines, "setAuthenticationStatus", status: 1)
             }),
-            Flow(label: "(set-up) a second MVPD's sign-in", steps: [
-                .getAuthentication(forceAuthn: true, filter: [], featured: []),
-                .setSelectedProvider("SVCProvider"),
-                .login(username: "bob", password: "bob123"),
-            ], minimum: -1, succeeded: { _ in true }),
-            Flow(label: "logout with two profiles (two MVPDs)", steps: [.logout], minimum: 2, roundTrips: 1,
-                 succeeded: { has($0, "setAuthenticationStatus", status: 0) }),
+            Flow(
+                label: "(set-up) a second MVPD's sign-in",
+                steps: [
+                    .getAuthentication(forceAuthn: true, filter: [], featured: []),
+                    .setSelectedProvider("SVCProvider"),
+                    .login(username: "bob", password: "bob123"),
+                ], minimum: -1, succeeded: { _ in true }),
+            Flow(
+                label: "logout with two profiles (two MVPDs)", steps: [.logout], minimum: 2, roundTrips: 1,
+                succeeded: { has($0, "setAuthenticationStatus", status: 0) }),
         ]
     }
 
@@ -159,11 +164,12 @@ enum RoundTripMeasurement {
             if !succeeded { notes.append("flow did not end as expected") }
             if calls.count != flow.minimum { notes.append("calls: " + calls.map(pathShape).joined(separator: ", ")) }
             rows.append(Benchmark.Row(
-                flow.label, figures: [
-                    Benchmark.Figure("calls", Double(calls.count)), Benchmark.Figure("minimum", Double(flow.minimum)),
-                    Benchmark.Figure("round trips", Double(flow.roundTrips)),
-                ],
-                goal: "= \(flow.minimum)", met: succeeded && calls.count == flow.minimum,
+                    flow.label,
+                    figures: [
+                        Benchmark.Figure("calls", Double(calls.count)), Benchmark.Figure("minimum", Double(flow.minimum)),
+                        Benchmark.Figure("round trips", Double(flow.roundTrips)),
+                    ],
+                    goal: "= \(flow.minimum)", met: succeeded && calls.count == flow.minimum,
                 note: notes.isEmpty ? nil : notes.joined(separator: "; ")))
         }
         return rows
@@ -179,8 +185,10 @@ enum RoundTripMeasurement {
         let factory = BenchmarkClientFactory(baseURL: sandbox.baseURLForLinks, clock: SandboxTimeSource(sandbox.clock), requestTimeout: 10)
         let scratch = BenchmarkScratch("burst")
         defer { scratch.remove() }
-        let device = SimulatedPartnerFramework(sandbox: sandbox, signedIn: SystemSignIn(
-            provider: "AppleBoarded", username: "alice", expiresAt: sandbox.clock.now.addingTimeInterval(86_400)))
+        let device = SimulatedPartnerFramework(
+            sandbox: sandbox,
+            signedIn: SystemSignIn(
+                provider: "AppleBoarded", username: "alice", expiresAt: sandbox.clock.now.addingTimeInterval(86_400)))
         let observer = BenchmarkObserver()
         let client = factory.make(storage: scratch.storage("device"), partner: device, transport: transport, observer: observer)
         client.setRequestor("REF30")
@@ -201,7 +209,8 @@ enum RoundTripMeasurement {
             notes.append("\(requests) requests: not every call waiting together went out in a full request")
         }
         let row = Benchmark.Row(
-            "\(burstSize) checkAuthorization calls together", figures: [
+            "\(burstSize) checkAuthorization calls together",
+            figures: [
                 Benchmark.Figure("calls", Double(requests)), Benchmark.Figure("minimum", Double(expected)), Benchmark.Figure("round trips", 1),
             ], goal: "= ⌈\(burstSize) / \(limit)⌉ = \(expected)", met: signedIn && answered == burstSize && requests == expected,
             note: notes.isEmpty ? nil : notes.joined(separator: "; "))

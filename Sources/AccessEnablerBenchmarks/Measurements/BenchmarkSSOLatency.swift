@@ -33,14 +33,20 @@ enum SSOLatencyMeasurement {
         }
         let median = ratios.median
         let met = missing == 0 && (median.map { $0 < goal } ?? false)
-        section.rows.insert(Benchmark.Row(
-            "ratio over \(repeats) runs", figures: [
-                Benchmark.Figure("lowest", ratios.percentile(0)), Benchmark.Figure("median", median),
-                Benchmark.Figure("highest", ratios.percentile(100)), Benchmark.Figure("runs under goal", Double(ratios.values.filter { $0 < goal }.count)),
-            ], goal: "< \(goal) (median of runs)", met: met, note: missing > 0 ? "\(missing) run(s) gave no ratio" : nil), at: 3)
-        section.notes.append("--repeat \(repeats): the measurement ran \(repeats) times in a row (each with its own server and warm-up); the rows above the range are the first run's, and the goal holds the median of the \(repeats) ratios.")
-        section.goals = [Benchmark.Goal(
-            "partner SSO sign-in, SDK / bare URLSession", Benchmark.Figure("median ratio of \(repeats) runs", median), goal: "< \(goal)", met: met)]
+        section.rows.insert(
+            Benchmark.Row(
+                "ratio over \(repeats) runs",
+                figures: [
+                    Benchmark.Figure("lowest", ratios.percentile(0)), Benchmark.Figure("median", median),
+                    Benchmark.Figure("highest", ratios.percentile(100)), Benchmark.Figure("runs under goal", Double(ratios.values.filter { $0 < goal }.count)),
+                ], goal: "< \(goal) (median of runs)", met: met, note: missing > 0 ? "\(missing) run(s) gave no ratio" : nil), at: 3)
+        section.notes.append(
+            "--repeat \(repeats): the measurement ran \(repeats) times in a row (each with its own server and warm-up); the rows above the range are the first run's, and the goal holds the median of the \(repeats) ratios."
+        )
+        section.goals = [
+            Benchmark.Goal(
+                "partner SSO sign-in, SDK / bare URLSession", Benchmark.Figure("median ratio of \(repeats) runs", median), goal: "< \(goal)", met: met)
+        ]
         return section
     }
 
@@ -136,8 +142,9 @@ enum SSOLatencyMeasurement {
         var rows = [
             timingRow("SDK (AccessEnabler.setRequestor)", .sdk),
             timingRow("bare URLSession, by hand", .bare),
-            Benchmark.Row(ratioLabel, figures: [Benchmark.Figure("ratio", ratio(.sdk))],
-                          goal: "< \(goal)", met: ratio(.sdk).map { $0 < goal && failures[.sdk] == nil } ?? false),
+            Benchmark.Row(
+                ratioLabel, figures: [Benchmark.Figure("ratio", ratio(.sdk))],
+                goal: "< \(goal)", met: ratio(.sdk).map { $0 < goal && failures[.sdk] == nil } ?? false),
         ]
         rows.append(timingRow("SDK until the profile is also on disk (diagnostic)", .sdkDurable))
         rows.append(Benchmark.Row("ratio SDK on disk / bare (diagnostic)", figures: [Benchmark.Figure("ratio", ratio(.sdkDurable))]))
