@@ -130,11 +130,13 @@ final class RegularHarness: @unchecked Sendable {
     ///
     /// With `sharing`, the new harness is another app on the same sandboxes (their clock and
     /// wire), with storage of its own: another device, or another app of the same device.
-    /// `configure` changes the configuration last (single sign-on tokens, for example).
+    /// `storage` is a storage directory to use instead of a new one (another AccessEnabler of
+    /// the same app on the same device). `configure` changes the configuration last (single
+    /// sign-on tokens, for example).
     init(
         _ wire: ScenarioRunner.Wire, worlds: [SandboxWorld] = [.default], platform: AccessEnablerConfiguration.Platform = .tvOS,
         requestTimeout: TimeInterval = SanitizerTiming.healthyRequestTimeout, environmentURL: URL? = nil, softwareStatement: String = "STATEMENT",
-        storageCheck: IntegrityCheckType = .INTEGRITY_CHECK_NONE, sharing: RegularHarness? = nil,
+        storageCheck: IntegrityCheckType = .INTEGRITY_CHECK_NONE, sharing: RegularHarness? = nil, storage sharedStorage: URL? = nil,
         configure: @escaping @Sendable (inout AccessEnablerConfiguration) -> Void = { _ in }
     ) throws {
         self.wire = sharing?.wire ?? wire
@@ -174,7 +176,7 @@ final class RegularHarness: @unchecked Sendable {
         }
         baseURLs = urls
         capture = RequestCapture(transport)
-        storage = FileManager.default.temporaryDirectory.appendingPathComponent("accessenabler-regular-\(UUID().uuidString)")
+        storage = sharedStorage ?? FileManager.default.temporaryDirectory.appendingPathComponent("accessenabler-regular-\(UUID().uuidString)")
         let (capture, storage, queue) = (capture, storage, callbackQueue)
         let environment = environmentURL ?? urls[0]
         makeConfiguration = {

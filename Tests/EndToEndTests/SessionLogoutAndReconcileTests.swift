@@ -80,6 +80,24 @@ import Testing
         #expect(try await rig.run(.setSelectedProvider("NotBoarded")) == ["sendTrackingData(2,NotBoarded)", "navigateToUrl(authenticate)"])
     }
 
+    /// Choosing the MVPD of a logout Adobe Pass could not be told of, before any setRequestor:
+    /// the logout goes first, so the session asks for a login instead of finding the old sign-in.
+    @Test(arguments: bothWires)
+    func choosingTheMVPDOfAPendingLogoutSendsTheLogoutFirst(wire: ScenarioRunner.Wire) async throws {
+        let rig = try await Rig.loggedIn(wire, mvpd: "NotBoarded", username: "alice")
+        rig.sandbox.inject(SandboxFault(status: 503), into: .logout)
+        #expect(try await rig.run(.logout) == ["status(N500,error)", notAuthenticated])
+        rig.sandbox.clearFaults()
+        #expect(try await rig.run(.getAuthentication(forceAuthn: false, filter: [], featured: [])) == [regularDialog])
+        #expect(try await rig.run(.setSelectedProvider("NotBoarded")) == ["sendTrackingData(2,NotBoarded)", "navigateToUrl(authenticate)"])
+        #expect(rig.restCalls == ["GET /api/v2/REF30/logout/NotBoarded", "POST /api/v2/REF30/sessions"])
+        // Bob signs in; nothing is pending any more, so the next setRequestor keeps his sign-in.
+        #expect(try await rig.run(.login(username: "bob", password: "bob123")) == ["sendTrackingData(0,true,NotBoarded)", authenticated])
+        #expect(try await rig.run(.setRequestor("REF30", serviceProviders: nil)) == ["setRequestorComplete(1)"])
+        #expect(rig.restCalls == Self.warmSetRequestor)
+        #expect(try await rig.run(.checkAuthentication) == ["sendTrackingData(0,true,NotBoarded)", authenticated])
+    }
+
     /// A profile Adobe Pass no longer holds (signed out elsewhere) is dropped at setRequestor;
     /// checkAuthentication then answers 0 without a network call.
     @Test(arguments: bothWires)
@@ -104,5 +122,24 @@ import Testing
         rig.sandbox.clearFaults()
         rig.sandbox.inject(SandboxFault(status: 429), into: .profiles)
         #expect(try await rig.run(.setRequestor("REF30", serviceProviders: nil)) == ["status(CFG429,error)", "setRequestorComplete(0)"])
+    }
+
+    /// Two AccessEnablers of one app over one storage directory: a sign-in by one is adopted
+    /// by the other at its setRequestor, and so is a logout.
+    @Test(arguments: bothWires)
+    func anotherAccessEnablerOverTheSameStorageSeesASignInAndALogoutAtSetRequestor(wire: ScenarioRunner.Wire) async throws {
+        let first = try RegularHarness(wire)
+        defer { first.stop() }
+        #expect(await first.call { $0.setRequestor("REF30") } == ["setRequestorComplete(1)"])
+        let second = try RegularHarness(wire, sharing: first, storage: first.storage)
+        #expect(await second.call { $0.setRequestor("REF30") } == ["setRequestorComplete(1)"])
+        #expect(await second.call { $0.checkAuthentication() } == ["status(N000,info)", "sendTrackingData(0,false,)", notAuthenticated])
+        try await first.logIn(mvpd: "NotBoarded", expectDialog: [regularDialog])
+        #expect(await second.call { $0.setRequestor("REF30") } == ["setRequestorComplete(1)"])
+        #expect(second.restCalls == Self.warmSetRequestor)
+        #expect(await second.call { $0.checkAuthentication() } == ["sendTrackingData(0,true,NotBoarded)", authenticated])
+        #expect(await second.call { $0.logout() } == [notAuthenticated])
+        #expect(await first.call { $0.setRequestor("REF30") } == ["setRequestorComplete(1)"])
+        #expect(await first.call { $0.checkAuthentication() } == ["status(N000,info)", "sendTrackingData(0,false,)", notAuthenticated])
     }
 }

@@ -23,7 +23,7 @@ import Testing
 
     /// App A (REF30, its own device) and app B (REF31, another device), both presenting
     /// `token`'s value in `header`.
-    static func twoApps(_ wire: ScenarioRunner.Wire, platformIdentity: Bool = false) throws -> (RegularHarness, RegularHarness, TokenBox) {
+    static func twoApps(_ wire: ScenarioRunner.Wire, platformIdentity: Bool = false, secondOnATV: Bool = false) throws -> (RegularHarness, RegularHarness, TokenBox) {
         let box = TokenBox()
         let configure: @Sendable (inout AccessEnablerConfiguration) -> Void = { configuration in
             if platformIdentity {
@@ -33,14 +33,19 @@ import Testing
             }
         }
         let first = try RegularHarness(wire, configure: configure)
-        let second = try RegularHarness(wire, softwareStatement: "STATEMENT2", sharing: first, configure: configure)
+        let second = try RegularHarness(wire, softwareStatement: "STATEMENT2", sharing: first) { configuration in
+            configure(&configuration)
+            // A TV signs in on a second screen: with the token it never needs a code.
+            if secondOnATV { configuration.loginScreen = .secondScreen }
+        }
         box.token = try first.sandboxes[0].issueIdentityToken(subject: "jane", issuer: platformIdentity ? "sandbox-platform" : "sandbox-identity")
         return (first, second, box)
     }
 
-    @Test(arguments: bothWires, [false, true])
-    func aSecondAppIsSignedInAtItsSetRequestorAndASingleLogoutEndsBoth(wire: ScenarioRunner.Wire, platformIdentity: Bool) async throws {
-        let (first, second, _) = try Self.twoApps(wire, platformIdentity: platformIdentity)
+    @Test(arguments: bothWires, [(false, false), (true, false), (false, true)])
+    func aSecondAppIsSignedInAtItsSetRequestorAndASingleLogoutEndsBoth(wire: ScenarioRunner.Wire, kind: (platformIdentity: Bool, secondOnATV: Bool)) async throws {
+        let platformIdentity = kind.platformIdentity
+        let (first, second, _) = try Self.twoApps(wire, platformIdentity: platformIdentity, secondOnATV: kind.secondOnATV)
         defer { second.stop(); first.stop() }
         #expect(await first.call { $0.setRequestor("REF30") } == ["setRequestorComplete(1)"])
         try await first.logIn(mvpd: "NotBoarded", expectDialog: [regularDialog])

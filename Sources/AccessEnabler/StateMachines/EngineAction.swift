@@ -91,6 +91,9 @@ struct RESTTarget: Sendable, Equatable {
     var partnerStatus: PartnerFrameworkStatus?
     /// Whether the request carries `AP-TempPass-Identity` (a TempPass MVPD).
     var tempPassIdentity: Bool
+    /// For `POST sessions`: send the MVPD's pending logout first (its answer does not matter;
+    /// the sign-in that follows replaces what it was to end).
+    var logsOutFirst = false
 
     init(requestor: String, mvpd: String? = nil, serviceProvider: URL? = nil, partnerStatus: PartnerFrameworkStatus? = nil, tempPassIdentity: Bool = false) {
         self.requestor = requestor

@@ -198,7 +198,11 @@ extension EngineStateMachine {
                 } else if standing.requestorID == nil || catalog?.mvpdsByID[mvpd] == nil {
                     perform(authentication.sessionFailed(flow, status: StatusCatalog.status(.n500, message: "\(mvpd) is not an MVPD of the current requestor.")), &step)
                 } else {
-                    step.actions.append(.createSession(flow, target(mvpd: mvpd, step.facts)))
+                    // A logout of this MVPD Adobe Pass has not confirmed goes first: the session
+                    // must not find the sign-in the user ended.
+                    var sessionTarget = target(mvpd: mvpd, step.facts)
+                    sessionTarget.logsOutFirst = step.facts.profiles.pendingLogouts.contains { $0.mvpd == mvpd }
+                    step.actions.append(.createSession(flow, sessionTarget))
                 }
             case .fetchSessionProfile(let flow, let mvpd):
                 step.actions.append(.fetchSessionProfile(flow, target(mvpd: mvpd, step.facts)))

@@ -9,12 +9,10 @@ import PassSandbox
 ///
 /// - `live`: everything goes to the sandbox and the device; nothing is kept.
 /// - `recording`: the same, and each answer is appended to the current flow's tape.
-/// - `replaying`: answers come from the current flow's tape, in order; the sandbox and the
-///   device are not consulted. A call past the end of the tape is a miss (counted).
-///
-/// HTTP answers are kept per request (method and path), in order for each: requests the
-/// SDK sends side by side (the configuration and the profiles at setRequestor) may reach
-/// the transport in either order, and each must get its own answer.
+/// - `replaying`: answers come from the current flow's tape, in order — HTTP answers in the
+///   order of their request (method and path), since requests sent together (setRequestor's
+///   configuration and profiles) may reach the transport in either order; the sandbox and
+///   the device are not consulted. A call past the end of the tape is a miss (counted).
 final class ReplayTape: @unchecked Sendable {
     enum Mode: Sendable { case live, recording, replaying }
 
@@ -52,8 +50,7 @@ final class ReplayTape: @unchecked Sendable {
 
     var currentMode: Mode { lock.withLock { mode } }
 
-    /// The next recorded answer to `request` (its method and path).
-    func nextHTTP(_ request: String) -> Result<HTTPResponseMessage, TransportFailure>? {
+    func nextHTTP(for request: String) -> Result<HTTPResponseMessage, TransportFailure>? {
         lock.withLock {
             let position = cursor.http[request, default: 0]
             guard let answers = reels[flow]?.http[request], position < answers.count else { missCount += 1; return nil }
@@ -97,9 +94,9 @@ struct ReplayingTransport: HTTPTransport {
     let tape: ReplayTape
 
     func send(_ request: HTTPRequestMessage, timeout: TimeInterval) async throws(TransportFailure) -> HTTPResponseMessage {
-        let key = request.method + " " + request.url.path
+        let key = "\(request.method) \(request.url.path)"
         if tape.currentMode == .replaying {
-            guard let answer = tape.nextHTTP(key) else { throw TransportFailure.other("no recorded response") }
+            guard let answer = tape.nextHTTP(for: key) else { throw TransportFailure.other("no recorded response") }
             return try answer.get()
         }
         let answer: Result<HTTPResponseMessage, TransportFailure>

@@ -213,8 +213,10 @@ actor EntitlementEngine {
         case .createSession(let flow, let target):
             let (client, context) = (client(for: target), context(for: target))
             let (domainName, redirectURL) = (configuration.domainName, configuration.redirectURL)
+            let logoutFirst = target.logsOutFirst ? [logoutRequest(for: target)] : []
             startChild(.session(flow)) {
-                .sessionAnswered(flow, await Self.result { () async throws(RESTClientError) in
+                _ = await ProfileRequests.logOut(logoutFirst, redirectURL: redirectURL)
+                return .sessionAnswered(flow, await Self.result { () async throws(RESTClientError) in
                     try await client.createSession(serviceProvider: target.requestor, mvpd: target.mvpd ?? "", domainName: domainName, redirectURL: redirectURL, context: context)
                 })
             }
