@@ -1,7 +1,7 @@
 import AccessEnablerScenarios
 import Foundation
 
-/// The benchmark behind `accessenabler bench`: six measurements against embedded
+/// The benchmark behind `accessenabler bench`: seven measurements against embedded
 /// PassSandbox instances, each figure reported next to its goal. Every part is bounded in
 /// time and count, and all traffic stays on 127.0.0.1.
 ///
@@ -11,7 +11,8 @@ import Foundation
 /// 3. the partner SSO sign-in over loopback HTTP against bare URLSession calls;
 /// 4. many simulated devices signing in through SSO at once against one sandbox;
 /// 5. the sandbox's requests per second on keep-alive connections;
-/// 6. one device's flows with Adobe's throttling on, counting the requests refused.
+/// 6. one device's flows with Adobe's throttling on, counting the requests refused;
+/// 7. the flows with a fixed delay added to every round trip, in round trips.
 public struct Benchmark: Sendable {
     /// Iteration counts and bounds for one run.
     struct Settings: Sendable {
@@ -24,16 +25,21 @@ public struct Benchmark: Sendable {
         var deviceSlots: Int
         var throughputConnections: Int
         var throughputSeconds: Double
+        /// Delayed rounds of every flow in the WAN latency measurement, after undelayed warm-ups.
+        var wanRounds: Int
+        var wanWarmups: Int
+        /// Runs of the SSO latency measurement whose ratios give its range (`--repeat`).
+        var latencyRepeats = 1
 
         /// Seconds the device wave may take: at least a minute, and time for 50 sign-ins a second.
         var devicesDeadline: Double { max(60, Double(devices) / 50) }
 
         static let full = Settings(
             cpuCycles: 300, cpuWarmups: 20, latencyRounds: 100, latencyWarmups: 5, devices: defaultDevices, deviceSlots: 64,
-            throughputConnections: 4, throughputSeconds: 2)
+            throughputConnections: 4, throughputSeconds: 2, wanRounds: 5, wanWarmups: 1)
         static let quick = Settings(
             cpuCycles: 3, cpuWarmups: 1, latencyRounds: 3, latencyWarmups: 1, devices: 20, deviceSlots: 4,
-            throughputConnections: 2, throughputSeconds: 0.25)
+            throughputConnections: 2, throughputSeconds: 0.25, wanRounds: 1, wanWarmups: 1)
     }
 
     /// Devices in the wave of a full run.
@@ -42,15 +48,17 @@ public struct Benchmark: Sendable {
     let settings: Settings
 
     /// Creates a benchmark; `quick` uses tiny iteration counts (a smoke test, not figures);
-    /// `devices` replaces the number of devices in the wave (at least 1).
-    public init(quick: Bool, devices: Int? = nil) {
+    /// `devices` replaces the number of devices in the wave (at least 1); `repeats` runs the
+    /// SSO latency measurement that many times and reports the range of its ratios.
+    public init(quick: Bool, devices: Int? = nil, repeats: Int = 1) {
         var settings = quick ? Settings.quick : .full
         if let devices { settings.devices = max(1, devices) }
+        settings.latencyRepeats = max(1, repeats)
         self.settings = settings
     }
 
     /// The keys of the measurements, in running order; ``run(only:progress:)`` takes one.
-    public static let measurementKeys = ["roundTrips", "cpuPerFlow", "ssoLatency", "manyDevices", "sandboxThroughput", "throttled"]
+    public static let measurementKeys = ["roundTrips", "cpuPerFlow", "ssoLatency", "manyDevices", "sandboxThroughput", "throttled", "wanLatency"]
 
     /// Runs every measurement in turn, or only the one whose key is `only` (one of
     /// ``measurementKeys``); `progress` hears what is about to run. The machine (and its
@@ -62,13 +70,20 @@ public struct Benchmark: Sendable {
             ("roundTrips", "counting REST round trips per flow and second-screen polls…", { try await RoundTripMeasurement.run() }),
             ("cpuPerFlow", "measuring CPU time per flow (\(settings.cpuCycles) runs each, live and replayed)…",
              { await CPUTimeMeasurement.run(cycles: settings.cpuCycles, warmups: settings.cpuWarmups) }),
-            ("ssoLatency", "timing the SSO sign-in over loopback HTTP against bare URLSession calls (\(settings.latencyRounds) rounds)…",
-             { try await SSOLatencyMeasurement.run(rounds: settings.latencyRounds, warmups: settings.latencyWarmups) }),
+            (
+                "ssoLatency",
+                "timing the SSO sign-in over loopback HTTP against bare URLSession calls (\(settings.latencyRounds) rounds\(settings.latencyRepeats > 1 ? ", \(settings.latencyRepeats) runs" : ""))…",
+                { try await SSOLatencyMeasurement.run(rounds: settings.latencyRounds, warmups: settings.latencyWarmups, repeats: settings.latencyRepeats) }
+            ),
             ("manyDevices", "signing in \(settings.devices) simulated devices at once…",
              { try await ManyDevicesMeasurement.run(.init(devices: settings.devices, slots: settings.deviceSlots, deadline: settings.devicesDeadline)) }),
             ("sandboxThroughput", "measuring sandbox requests per second on \(settings.throughputConnections) keep-alive connections…",
              { try await SandboxThroughputMeasurement.run(connections: settings.throughputConnections, seconds: settings.throughputSeconds) }),
             ("throttled", "running one device's flows with Adobe's throttling on…", { try await ThrottledMeasurement.run() }),
+            (
+                "wanLatency", "timing the flows with \(Int(WANLatencyMeasurement.addedDelay * 1e3)) ms added to every round trip (\(settings.wanRounds) rounds)…",
+                { try await WANLatencyMeasurement.run(rounds: settings.wanRounds, warmups: settings.wanWarmups) }
+            ),
         ]
         let chosen = steps.filter { only == nil || $0.key == only }
         var sections: [Section] = []

@@ -10,7 +10,7 @@ import Testing
     @Test func quickRunReportsEverySectionAndGoalWithNumbers() async throws {
         let report = try await Benchmark(quick: true).run { _ in }
         #expect(report.sections.map(\.key) == Benchmark.measurementKeys)
-        #expect(Benchmark.measurementKeys == ["roundTrips", "cpuPerFlow", "ssoLatency", "manyDevices", "sandboxThroughput", "throttled"])
+        #expect(Benchmark.measurementKeys == ["roundTrips", "cpuPerFlow", "ssoLatency", "manyDevices", "sandboxThroughput", "throttled", "wanLatency"])
         for section in report.sections {
             #expect(!section.rows.isEmpty, "section \(section.key) has no rows")
             #expect(!section.goals.isEmpty, "section \(section.key) decides no goal")
@@ -27,14 +27,19 @@ import Testing
         let goals = report.goals.map(\.goal)
         #expect(goals.map(\.name) == [
             "REST round trips at the minimum in every flow",
+            "20 checkAuthorization calls together: decisions requests",
             "checkAuthentication, back-to-back", "checkAuthentication, interleaved",
             "partner SSO sign-in, SDK / bare URLSession",
             "20 devices: completed and authenticated", "20 devices: sign-ins per second", "20 devices: half of them done by",
             "20 devices: peak memory per device",
             "sandbox on 2 keep-alive connections",
             "throttled: sign-in, authorization, second screen",
+            "WAN latency: round trips within 0.25 of the minimum",
         ])
-        #expect(goals.map(\.goal) == ["all 13", "< 20 µs", "< 50 µs", "< 1.10", "= 20", "> 200 /s", "≤ 60 %", "< 128 KiB", "> 20000 /s", "0, every flow done and the control refused"])
+        #expect(goals.map(\.goal) == [
+            "all 14", "= 4", "< 10 µs", "< 30 µs", "< 1.05", "= 20", "> 300 /s", "≤ 60 %", "< 96 KiB", "> 20000 /s",
+            "0, every flow done and the control refused", "all 5",
+        ])
         for goal in goals {
             let value = try #require(goal.figure.value, "\(goal.name) was not measured")
             #expect(value.isFinite && value >= 0, "\(goal.name) = \(value)")
@@ -44,8 +49,10 @@ import Testing
         // second-screen sign-in polls floor(N / 5) + 1 times, every simulated device signs
         // in, and the throttle refuses nothing but the control burst's one request too many.
         let roundTrips = try section("roundTrips", of: report)
-        #expect(roundTrips.rows.count == 13)
-        for row in roundTrips.rows {
+        let burst = try #require(roundTrips.rows.last)
+        let flows = roundTrips.rows.dropLast()
+        #expect(flows.count == 14)
+        for row in flows {
             #expect(figure("calls", of: row) == figure("minimum", of: row), "\(row.label)")
             #expect(row.note == nil, "\(row.label): \(row.note ?? "")")
             #expect(row.met == true, "\(row.label)")
@@ -54,6 +61,21 @@ import Testing
         #expect(polls == [1, 3, 13])
         #expect(roundTrips.rows.first { $0.label.hasPrefix("getAuthentication via second screen") }.map { figure("calls", of: $0) } == 4)
         #expect(goals.first?.met == true)
+        // setRequestor asks for the configuration and the profiles side by side; a logout
+        // sends one request per MVPD the device holds, all at once.
+        let minimums = Dictionary(uniqueKeysWithValues: flows.map { ($0.label, (figure("minimum", of: $0), figure("round trips", of: $0))) })
+        #expect(minimums["setRequestor, cold (empty storage)"]?.0 == 4 && minimums["setRequestor, cold (empty storage)"]?.1 == 3)
+        #expect(minimums["setRequestor, warm (after relaunch)"]?.0 == 2 && minimums["setRequestor, warm (after relaunch)"]?.1 == 1)
+        #expect(minimums["logout with two profiles (two MVPDs)"]?.0 == 2 && minimums["logout with two profiles (two MVPDs)"]?.1 == 1)
+        // The burst: at best ⌈20 / 5⌉ = 4 decisions requests, and every call ends in its own
+        // callback. How many requests it took depends on whether the engine picked the first
+        // call up before the others arrived (it then leaves alone), so only the bounds are exact.
+        #expect(burst.label == "20 checkAuthorization calls together")
+        #expect(figure("minimum", of: burst) == 4)
+        let burstCalls = try #require(figure("calls", of: burst))
+        #expect((4...20).contains(burstCalls), "\(burstCalls) decisions requests for 20 calls")
+        #expect(burst.note?.contains("ended in their callback") != true, "\(burst.note ?? "")")
+        #expect(goals[1].met == (burstCalls == 4))
 
         let devices = try section("manyDevices", of: report)
         let completed = try #require(devices.rows.first { $0.label == "completed / started" })
@@ -69,14 +91,28 @@ import Testing
         #expect(throttled.rows.map { figure("429s", of: $0) } == [0, 0, 0, 1])
         #expect(throttled.rows.map { figure("requests", of: $0) } == [6, 1, 18, 12])
         #expect(throttled.rows.allSatisfy { $0.met == true }, "\(throttled.rows.map { "\($0.label): \($0.note ?? "")" })")
-        #expect(report.goals.last?.goal.met == true)
+        #expect(report.goals.first { $0.section == "throttled" }?.goal.met == true)
+
+        // The WAN section: every flow there, each with its round trips and its minimum, and
+        // the requests each flow makes (configuration ∥ profiles, logout ∥ logout).
+        let wan = try section("wanLatency", of: report)
+        #expect(wan.rows.map(\.label) == ["setRequestor, warm", "setRequestor, cold", "partner SSO sign-in", "authorization", "logout with two profiles"])
+        #expect(wan.rows.map { figure("minimum", of: $0) } == [1, 3, 5, 1, 1])
+        #expect(wan.rows.map { figure("requests", of: $0) } == [2, 4, 6, 1, 2])
+        for row in wan.rows {
+            let rtts = try #require(figure("RTTs", of: row), "\(row.label): no RTTs")
+            let minimum = try #require(figure("minimum", of: row))
+            // Latency cannot beat the delays it waited for; the goal is checked by the benchmark, not here.
+            #expect(rtts >= minimum - 0.05, "\(row.label): \(rtts) round trips for a minimum of \(minimum)")
+            #expect(row.note == nil, "\(row.label): \(row.note ?? "")")
+        }
 
         let cpu = try section("cpuPerFlow", of: report)
         #expect(cpu.rows.allSatisfy { $0.note == nil }, "\(cpu.rows.compactMap(\.note))")
 
         // Both renderings carry the machine, every goal and every section.
         let json = try #require(try JSONSerialization.jsonObject(with: Data(report.json.utf8)) as? [String: Any])
-        #expect((json["sections"] as? [Any])?.count == 6)
+        #expect((json["sections"] as? [Any])?.count == 7)
         let machine = try #require(json["machine"] as? [String: Any])
         #expect((machine["processors"] as? Int ?? 0) >= 1)
         #expect(machine["cpuModel"] is String)

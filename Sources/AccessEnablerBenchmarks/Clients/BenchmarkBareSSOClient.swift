@@ -6,9 +6,9 @@ import PassSandbox
 import FoundationNetworking
 #endif
 
-/// The partner SSO sign-in written by hand with bare URLSession calls: the five requests
-/// the SDK makes at setRequestor (DCR register, DCR token, configuration, sessions/sso,
-/// profiles/sso) with the same headers and bodies, the two partner framework questions the
+/// The partner SSO sign-in written by hand with bare URLSession calls: the six requests
+/// the SDK makes at setRequestor (DCR register, DCR token, configuration ∥ profiles,
+/// sessions/sso, profiles/sso) with the same headers and bodies, the two partner framework questions the
 /// status header and the SAML response need, and only the JSON reading each step needs.
 /// The benchmark's yardstick for the SDK's overhead.
 struct BareSSOClient: Sendable {
@@ -29,11 +29,15 @@ struct BareSSOClient: Sendable {
         let deviceIdentifier = "fingerprint " + Data(UUID().uuidString.utf8).base64EncodedString()
         let accessToken = try await accessToken()
         let bearer = "Bearer \(accessToken)"
-        let configuration = try await send("GET", "api/v2/\(requestor)/configuration", [
+        let readHeaders = [
             ("Authorization", bearer), ("AP-Device-Identifier", deviceIdentifier), ("X-Device-Info", deviceInfoHeader),
             ("Accept", "application/json"), ("User-Agent", userAgent),
-        ])
-        guard configuration["requestor"] is [String: Any] else { throw Failure(description: "configuration without requestor") }
+        ]
+        // The configuration and the device's profiles, side by side, as the SDK asks them.
+        async let configurationNamesRequestor = send("GET", "api/v2/\(requestor)/configuration", readHeaders)["requestor"] is [String: Any]
+        async let profilesListed = send("GET", "api/v2/\(requestor)/profiles", readHeaders)["profiles"] is [String: Any]
+        guard try await configurationNamesRequestor else { throw Failure(description: "configuration without requestor") }
+        guard try await profilesListed else { throw Failure(description: "profiles answer without profiles") }
 
         // What the SDK asks the device before the exchange: permission and current sign-in.
         guard await device.accessStatus(prompt: false) == .granted else { throw Failure(description: "partner access not granted") }

@@ -22,6 +22,10 @@ final class BenchmarkObserver: EntitlementDelegate, EntitlementStatus, @unchecke
         var requestorCompletedAt: Double?
         var authenticationStatus: Int32?
         var authenticationError: String?
+        /// When the last `setAuthenticationStatus` reached the delegate.
+        var authenticationStatusAt: Double?
+        /// When the last `setToken` or `tokenRequestFailed` reached the delegate.
+        var tokenAnsweredAt: Double?
         var navigation: String?
         var providerDialogs = 0
         var tokens = 0
@@ -52,19 +56,31 @@ final class BenchmarkObserver: EntitlementDelegate, EntitlementStatus, @unchecke
     }
 
     func setAuthenticationStatus(_ status: Int32, errorCode code: String) {
+        let now = ProcessMetrics.wallSeconds()
         lock.withLock {
             state.authenticationStatus = status
             state.authenticationError = code
+            state.authenticationStatusAt = now
         }
     }
 
     func displayProviderDialog(_ mvpds: [MVPD]) { lock.withLock { state.providerDialogs += 1 } }
     func navigateToUrl(_ url: String) { lock.withLock { state.navigation = url } }
     func navigateToUrl(_ url: String, useSVC: Bool) { lock.withLock { state.navigation = url } }
-    func setToken(_ token: String, forResource resource: String) { lock.withLock { state.tokens += 1 } }
+    func setToken(_ token: String, forResource resource: String) {
+        let now = ProcessMetrics.wallSeconds()
+        lock.withLock {
+            state.tokens += 1
+            state.tokenAnsweredAt = now
+        }
+    }
 
     func tokenRequestFailed(_ resource: String, errorCode code: String, errorDescription description: String) {
-        lock.withLock { state.tokenFailures += 1 }
+        let now = ProcessMetrics.wallSeconds()
+        lock.withLock {
+            state.tokenFailures += 1
+            state.tokenAnsweredAt = now
+        }
     }
 
     func preauthorizedResources(_ resources: [String]) { lock.withLock { state.preauthorized = resources } }

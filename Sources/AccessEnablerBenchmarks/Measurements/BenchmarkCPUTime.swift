@@ -213,7 +213,7 @@ final class CPUTimeMeasurement: @unchecked Sendable {
 
     /// The SDK-only median each flow with a goal must stay under, in µs: checkAuthentication
     /// on an appleSSO profile, which asks the partner framework every time.
-    static let goals: [Flow: Double] = [.checkAuthenticationBackToBack: 20, .checkAuthentication: 50]
+    static let goals: [Flow: Double] = [.checkAuthenticationBackToBack: 10, .checkAuthentication: 30]
 
     /// Whether `flow`'s SDK-only median met its goal, with every run of it ending as expected.
     private func met(_ flow: Flow, _ median: Double?) -> Bool {

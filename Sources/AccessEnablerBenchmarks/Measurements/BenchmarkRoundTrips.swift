@@ -12,9 +12,24 @@ enum RoundTripMeasurement {
     private struct Flow {
         var label: String
         var steps: [Scenario.Step]
+        /// The fewest requests the flow can make (`-1`: a set-up step, not counted).
         var minimum: Int
+        /// The fewest round trips of latency those requests need when the ones that can
+        /// overlap do (configuration ∥ profiles, logout ∥ logout).
+        var roundTrips: Int
         var succeeded: ([TranscriptLine]) -> Bool
+
+        init(label: String, steps: [Scenario.Step], minimum: Int, roundTrips: Int? = nil, succeeded: @escaping ([TranscriptLine]) -> Bool) {
+            self.label = label
+            self.steps = steps
+            self.minimum = minimum
+            self.roundTrips = roundTrips ?? minimum
+            self.succeeded = succeeded
+        }
     }
+
+    /// Authorizations issued together in the burst row.
+    static let burstSize = 20
 
     /// Seconds between the registration code and the person's sign-in on the second
     /// screen, for the poll counts; the round-trip row uses the second.
@@ -25,17 +40,24 @@ enum RoundTripMeasurement {
         rows += try await count(ssoFlows(), device: ssoDevice())
         rows += try await count(loginPageFlows(), device: nil)
         rows += try await secondScreenRows()
+        let burst = await authorizationBurst()
         let expected = secondScreenDelays.map { "\($0) s: \(SecondScreenSignIn.expectedPolls(personDoneAfter: $0))" }.joined(separator: ", ")
         return Benchmark.Section(
-            key: "roundTrips", title: "1. REST round trips per flow (SDK's calls only; goal: equal to the minimum)", rows: rows,
+            key: "roundTrips", title: "1. REST round trips per flow (SDK's calls only; goal: equal to the minimum)", rows: rows + [burst.row],
             notes: [
-                "Minimum: cold setRequestor = DCR register + DCR token + configuration; warm = configuration; SSO = sessions/sso + profiles/sso; login page = sessions + profiles/code; second screen = sessions + the polls of profiles/code/{code}; authorization = decisions/authorize; preauthorization = decisions/preauthorize, then cached; logout = logout.",
+                "Minimum (requests, and the round trips of latency they need when the requests that can overlap do): cold setRequestor = DCR register + DCR token + configuration ∥ profiles (4, 3); warm = configuration ∥ profiles (2, 1); SSO = sessions/sso + profiles/sso (2, 2); login page = sessions + profiles/code; second screen = sessions + the polls of profiles/code/{code}; authorization = decisions/authorize; preauthorization = decisions/preauthorize, then cached; logout = one logout per MVPD the device holds, all at once (two profiles: 2, 1).",
+                "Burst: \(burstSize) checkAuthorization calls for \(burstSize) resources issued together on a signed-in device; REST V2 takes a list of resources per decisions request, so they need ⌈\(burstSize) / limit⌉ requests (limit: \(burst.limit) resources per request, the SDK's default). Each call must still end in its own callback (setToken or tokenRequestFailed).",
                 "Counted in-process (the count does not depend on the wire); each flow's terminal callback is checked, a wrong outcome is noted.",
                 "Second screen (tvOS, loginScreen = .secondScreen), on the manual scenario clock moved 1 s at a time: the first poll comes 5 s after the code and one every 5 s after it; the person signs in N s after the code, after any poll due at that second. Polls = floor(N / 5) + 1 (\(expected)).",
             ],
-            goals: [Benchmark.Goal(
-                "REST round trips at the minimum in every flow", Benchmark.Figure("flows at minimum", Double(rows.filter { $0.met == true }.count), "of \(rows.count)"),
-                goal: "all \(rows.count)", met: rows.allSatisfy { $0.met == true })])
+            goals: [
+                Benchmark.Goal(
+                    "REST round trips at the minimum in every flow", Benchmark.Figure("flows at minimum", Double(rows.filter { $0.met == true }.count), "of \(rows.count)"),
+                    goal: "all \(rows.count)", met: rows.allSatisfy { $0.met == true }),
+                Benchmark.Goal(
+                    "\(burstSize) checkAuthorization calls together: decisions requests", Benchmark.Figure("requests", burst.row.figures.first?.value),
+                    goal: "= \(burst.expected)", met: burst.row.met == true),
+            ])
     }
 
     /// The second screen: the sign-in's round trips when the person is done after 12 s, and
@@ -52,6 +74,7 @@ enum RoundTripMeasurement {
             pollRows.append(Benchmark.Row(
                 "second screen, person done after \(delay) s: polls", figures: [
                     Benchmark.Figure("calls", Double(outcome.polls)), Benchmark.Figure("minimum", Double(expectedPolls)),
+                    Benchmark.Figure("round trips", Double(expectedPolls)),
                 ], goal: "= \(expectedPolls)", met: outcome.authenticated && outcome.polls == expectedPolls, note: note))
             if delay == 12 {
                 let minimum = 1 + expectedPolls
@@ -60,6 +83,7 @@ enum RoundTripMeasurement {
                 roundTripRow = Benchmark.Row(
                     "getAuthentication via second screen, done after \(delay) s", figures: [
                         Benchmark.Figure("calls", Double(outcome.calls.count)), Benchmark.Figure("minimum", Double(minimum)),
+                        Benchmark.Figure("round trips", Double(minimum)),
                     ], goal: "= \(minimum)", met: outcome.authenticated && outcome.calls.count == minimum && outcome.sessions == 1,
                     note: notes.isEmpty ? nil : notes.joined(separator: "; "))
             }
@@ -76,11 +100,12 @@ enum RoundTripMeasurement {
     /// Device granted but signed in nowhere; the picker will select AppleBoarded.
     private static func ssoFlows() -> [Flow] {
         [
-            // Cold: register, token, then configuration ∥ profiles; warm: configuration ∥ profiles.
-            Flow(label: "setRequestor, cold (empty storage)", steps: [.setRequestor("REF30", serviceProviders: nil)], minimum: 4,
-                 succeeded: { has($0, "setRequestorComplete", status: 1) }),
-            Flow(label: "setRequestor, warm (after relaunch)", steps: [.restart, .setRequestor("REF30", serviceProviders: nil)], minimum: 2,
-                 succeeded: { has($0, "setRequestorComplete", status: 1) }),
+            Flow(
+                label: "setRequestor, cold (empty storage)", steps: [.setRequestor("REF30", serviceProviders: nil)], minimum: 4, roundTrips: 3,
+                succeeded: { has($0, "setRequestorComplete", status: 1) }),
+            Flow(
+                label: "setRequestor, warm (after relaunch)", steps: [.restart, .setRequestor("REF30", serviceProviders: nil)], minimum: 2, roundTrips: 1,
+                succeeded: { has($0, "setRequestorComplete", status: 1) }),
             Flow(label: "getAuthentication via partner SSO (picker)", steps: [.getAuthentication(forceAuthn: false, filter: [], featured: [])], minimum: 2,
                  succeeded: { has($0, "setAuthenticationStatus", status: 1) }),
             Flow(label: "checkAuthentication", steps: [.checkAuthentication], minimum: 0,
@@ -108,6 +133,16 @@ enum RoundTripMeasurement {
             ], minimum: 2, succeeded: { lines in
                 lines.contains { $0.callback == "displayProviderDialog" } && has(lines, "setAuthenticationStatus", status: 1)
             }),
+            Flow(
+                label: "(set-up) a second MVPD's sign-in",
+                steps: [
+                    .getAuthentication(forceAuthn: true, filter: [], featured: []),
+                    .setSelectedProvider("SVCProvider"),
+                    .login(username: "bob", password: "bob123"),
+                ], minimum: -1, succeeded: { _ in true }),
+            Flow(
+                label: "logout with two profiles (two MVPDs)", steps: [.logout], minimum: 2, roundTrips: 1,
+                succeeded: { has($0, "setAuthenticationStatus", status: 0) }),
         ]
     }
 
@@ -129,11 +164,57 @@ enum RoundTripMeasurement {
             if !succeeded { notes.append("flow did not end as expected") }
             if calls.count != flow.minimum { notes.append("calls: " + calls.map(pathShape).joined(separator: ", ")) }
             rows.append(Benchmark.Row(
-                flow.label, figures: [Benchmark.Figure("calls", Double(calls.count)), Benchmark.Figure("minimum", Double(flow.minimum))],
-                goal: "= \(flow.minimum)", met: succeeded && calls.count == flow.minimum,
+                    flow.label,
+                    figures: [
+                        Benchmark.Figure("calls", Double(calls.count)), Benchmark.Figure("minimum", Double(flow.minimum)),
+                        Benchmark.Figure("round trips", Double(flow.roundTrips)),
+                    ],
+                    goal: "= \(flow.minimum)", met: succeeded && calls.count == flow.minimum,
                 note: notes.isEmpty ? nil : notes.joined(separator: "; ")))
         }
         return rows
+    }
+
+    /// \(burstSize) checkAuthorization calls issued together by one device signed in through
+    /// partner SSO (in-process): the decisions requests they cost, against ⌈burst / limit⌉.
+    private static func authorizationBurst() async -> (row: Benchmark.Row, expected: Int, limit: Int) {
+        let limit = 5
+        let expected = (burstSize + limit - 1) / limit
+        let sandbox = PassSandbox(world: .default, clock: SandboxClock())
+        let transport = CountingTransport(sandbox.inProcessTransport)
+        let factory = BenchmarkClientFactory(baseURL: sandbox.baseURLForLinks, clock: SandboxTimeSource(sandbox.clock), requestTimeout: 10)
+        let scratch = BenchmarkScratch("burst")
+        defer { scratch.remove() }
+        let device = SimulatedPartnerFramework(
+            sandbox: sandbox,
+            signedIn: SystemSignIn(
+                provider: "AppleBoarded", username: "alice", expiresAt: sandbox.clock.now.addingTimeInterval(86_400)))
+        let observer = BenchmarkObserver()
+        let client = factory.make(storage: scratch.storage("device"), partner: device, transport: transport, observer: observer)
+        client.setRequestor("REF30")
+        await client.waitUntilIdle()
+        let signedIn = observer.snapshot.requestorStatus == 1
+        observer.reset()
+        transport.reset()
+        for index in 1...burstSize { client.checkAuthorization("resource-\(index)") }
+        await client.waitUntilIdle()
+        let requests = transport.count
+        let answered = observer.snapshot.tokens + observer.snapshot.tokenFailures
+        var notes: [String] = []
+        if !signedIn { notes.append("the device did not sign in") }
+        if answered != burstSize { notes.append("\(answered) of \(burstSize) calls ended in their callback") }
+        if requests == burstSize {
+            notes.append("one decisions request per call: not coalesced")
+        } else if requests != expected {
+            notes.append("\(requests) requests: not every call waiting together went out in a full request")
+        }
+        let row = Benchmark.Row(
+            "\(burstSize) checkAuthorization calls together",
+            figures: [
+                Benchmark.Figure("calls", Double(requests)), Benchmark.Figure("minimum", Double(expected)), Benchmark.Figure("round trips", 1),
+            ], goal: "= ⌈\(burstSize) / \(limit)⌉ = \(expected)", met: signedIn && answered == burstSize && requests == expected,
+            note: notes.isEmpty ? nil : notes.joined(separator: "; "))
+        return (row, expected, limit)
     }
 
     private static func has(_ lines: [TranscriptLine], _ callback: String, status: Int) -> Bool {

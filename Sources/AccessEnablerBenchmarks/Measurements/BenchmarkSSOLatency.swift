@@ -8,11 +8,50 @@ import FoundationNetworking
 
 /// Measurement 3: wall time of the whole partner SSO sign-in over loopback HTTP — a fresh
 /// AccessEnabler whose setRequestor silently exchanges the device's sign-in (register,
-/// token, configuration, sessions/sso, profiles/sso) — against ``BareSSOClient`` making the
-/// same five requests by hand. Runs alternate in one process against one server; the
+/// token, configuration ∥ profiles, sessions/sso, profiles/sso) — against ``BareSSOClient``
+/// making the same six requests by hand. Runs alternate in one process against one server; the
 /// ratio of medians is reported.
 enum SSOLatencyMeasurement {
-    static func run(rounds: Int, warmups: Int) async throws -> Benchmark.Section {
+    /// The goal: the SDK's median under this multiple of the bare client's.
+    static let goal = 1.05
+    static let ratioLabel = "ratio SDK / bare (medians)"
+
+    /// Runs the measurement `repeats` times. With more than one run, the section is the
+    /// first run's, plus a row with the range of every run's ratio; the goal then holds the
+    /// median of those ratios.
+    static func run(rounds: Int, warmups: Int, repeats: Int) async throws -> Benchmark.Section {
+        var section = try await measure(rounds: rounds, warmups: warmups)
+        guard repeats > 1 else { return section }
+        func ratio(of section: Benchmark.Section) -> Double? {
+            section.rows.first { $0.label == ratioLabel }?.figures.first?.value
+        }
+        var ratios = Sample()
+        var missing = 0
+        if let first = ratio(of: section) { ratios.add(first) } else { missing += 1 }
+        for _ in 1..<repeats {
+            if let next = ratio(of: try await measure(rounds: rounds, warmups: warmups)) { ratios.add(next) } else { missing += 1 }
+        }
+        let median = ratios.median
+        let met = missing == 0 && (median.map { $0 < goal } ?? false)
+        section.rows.insert(
+            Benchmark.Row(
+                "ratio over \(repeats) runs",
+                figures: [
+                    Benchmark.Figure("lowest", ratios.percentile(0)), Benchmark.Figure("median", median),
+                    Benchmark.Figure("highest", ratios.percentile(100)), Benchmark.Figure("runs under goal", Double(ratios.values.filter { $0 < goal }.count)),
+                ], goal: "< \(goal) (median of runs)", met: met, note: missing > 0 ? "\(missing) run(s) gave no ratio" : nil), at: 3)
+        section.notes.append(
+            "--repeat \(repeats): the measurement ran \(repeats) times in a row (each with its own server and warm-up); the rows above the range are the first run's, and the goal holds the median of the \(repeats) ratios."
+        )
+        section.goals = [
+            Benchmark.Goal(
+                "partner SSO sign-in, SDK / bare URLSession", Benchmark.Figure("median ratio of \(repeats) runs", median), goal: "< \(goal)", met: met)
+        ]
+        return section
+    }
+
+    /// One run: `warmups` untimed rounds, then `rounds` timed rounds of every contender.
+    private static func measure(rounds: Int, warmups: Int) async throws -> Benchmark.Section {
         let sandbox = PassSandbox(world: .default, clock: SandboxClock())
         let (server, baseURL) = try sandbox.serveOverLoopback()
         defer { server.shutdown() }
@@ -103,8 +142,9 @@ enum SSOLatencyMeasurement {
         var rows = [
             timingRow("SDK (AccessEnabler.setRequestor)", .sdk),
             timingRow("bare URLSession, by hand", .bare),
-            Benchmark.Row("ratio SDK / bare (medians)", figures: [Benchmark.Figure("ratio", ratio(.sdk))],
-                          goal: "< 1.10", met: ratio(.sdk).map { $0 < 1.10 && failures[.sdk] == nil } ?? false),
+            Benchmark.Row(
+                ratioLabel, figures: [Benchmark.Figure("ratio", ratio(.sdk))],
+                goal: "< \(goal)", met: ratio(.sdk).map { $0 < goal && failures[.sdk] == nil } ?? false),
         ]
         rows.append(timingRow("SDK until the profile is also on disk (diagnostic)", .sdkDurable))
         rows.append(Benchmark.Row("ratio SDK on disk / bare (diagnostic)", figures: [Benchmark.Figure("ratio", ratio(.sdkDurable))]))
@@ -116,12 +156,12 @@ enum SSOLatencyMeasurement {
             "\(rounds) rounds after \(warmups) warm-up rounds, contenders alternating in rotating order; one LoopbackHTTPServer; SDK runs share one URLSessionTransport, bare runs one URLSession with the same configuration (both keep connections alive).",
             "SDK time: from creating the AccessEnabler (new storage, new device signed in to AppleBoarded) until setRequestorComplete(1) reaches the delegate — the moment the app is signed in. Each run is then checked with checkAuthentication (untimed). Storage in the system temporary directory (a disk here).",
             "Diagnostic 'on disk': the same runs until waitUntilIdle(), which also waits for the store's written-behind files (fsync of file and directory).",
-            "Bare time: the same 5 requests with the same headers and bodies, the partner status and SAML answers from the same SimulatedPartnerFramework, JSONSerialization for the fields needed; it stores nothing.",
+            "Bare time: the same 6 requests (configuration and profiles side by side) with the same headers and bodies, the partner status and SAML answers from the same SimulatedPartnerFramework, JSONSerialization for the fields needed; it stores nothing.",
             "Diagnostic /dev/shm: the same SDK runs with their storage on tmpfs, where the store's crash-safe writes cost almost nothing.",
         ]
-        let ratioMet = ratio(.sdk).map { $0 < 1.10 && failures[.sdk] == nil } ?? false
+        let ratioMet = ratio(.sdk).map { $0 < goal && failures[.sdk] == nil } ?? false
         return Benchmark.Section(
             key: "ssoLatency", title: "3. Partner SSO sign-in over loopback HTTP: SDK vs bare URLSession", rows: rows, notes: notes,
-            goals: [Benchmark.Goal("partner SSO sign-in, SDK / bare URLSession", Benchmark.Figure("ratio of medians", ratio(.sdk)), goal: "< 1.10", met: ratioMet)])
+            goals: [Benchmark.Goal("partner SSO sign-in, SDK / bare URLSession", Benchmark.Figure("ratio of medians", ratio(.sdk)), goal: "< \(goal)", met: ratioMet)])
     }
 }

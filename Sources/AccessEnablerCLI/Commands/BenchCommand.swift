@@ -7,11 +7,12 @@ import Foundation
 enum BenchCommand {
     static let synopsis = CommandSynopsis(
         name: "bench", argument: nil,
-        summary: "Measure round trips, CPU time, latency, scale, throughput and throttling against an embedded sandbox.",
+        summary: "Measure round trips, CPU time, latency, scale, throughput, throttling and WAN latency against an embedded sandbox.",
         options: [
             .init(name: "--json", value: nil, summary: "print machine-readable figures"),
             .init(name: "--quick", value: nil, summary: "fewer iterations (for smoke tests)"),
             .init(name: "--devices", value: "N", summary: "devices in the wave that signs in at once (default \(Benchmark.defaultDevices))"),
+            .init(name: "--repeat", value: "N", summary: "run the SSO latency measurement N times and report the range of its ratio (default 1)"),
             .init(name: "--only", value: "KEY", summary: "run one measurement (\(Benchmark.measurementKeys.joined(separator: ", ")))"),
             .init(name: "--driver", value: "FLOW", summary: "only run FLOW --count times, for callgrind or perf (\(driverFlows.joined(separator: ", ")))"),
             .init(name: "--count", value: "N", summary: "rounds of the --driver flow (default 1000)"),
@@ -31,9 +32,11 @@ enum BenchCommand {
       4. \(Benchmark.defaultDevices) simulated devices signing in through SSO at once (sign-ins/s, when
          they finished, memory per device);
       5. sandbox requests per second on keep-alive connections;
-      6. one device's flows with Adobe's throttling on (429s received).
+      6. one device's flows with Adobe's throttling on (429s received);
+      7. the flows with 50 ms added to every round trip, in round trips (wanLatency).
     --json prints machine-readable figures; --quick uses fewer iterations (for smoke tests);
-    --devices N sets the size of the wave in 4; --only KEY runs one measurement:
+    --devices N sets the size of the wave in 4; --repeat N runs 3 N times and reports the
+    range of its ratio (with --only ssoLatency: the range over N runs); --only KEY runs one measurement:
     \(Benchmark.measurementKeys.joined(separator: ", ")).
     --driver FLOW --count N runs one flow N times and nothing else, for counting its
     instructions under valgrind --tool=callgrind (flows: \(driverFlows.joined(separator: ", "))).
@@ -58,12 +61,20 @@ enum BenchCommand {
             }
             devices = number
         }
+        var repeats = 1
+        if let text = parsed.values["--repeat"] {
+            guard let number = Int(text), number >= 1 else {
+                printError("accessenabler bench: --repeat needs a whole number of runs, 1 or more; '\(text)' is not one.\n\n\(help)")
+                return 2
+            }
+            repeats = number
+        }
         if let only, !Benchmark.measurementKeys.contains(only) {
             printError("accessenabler bench: unknown measurement '\(only)'; expected one of \(Benchmark.measurementKeys.joined(separator: ", ")).\n\n\(help)")
             return 2
         }
         do {
-            let report = try await Benchmark(quick: parsed.flags.contains("--quick"), devices: devices).run(only: only) { progress in
+            let report = try await Benchmark(quick: parsed.flags.contains("--quick"), devices: devices, repeats: repeats).run(only: only) { progress in
                 if !parsed.flags.contains("--json") { printError(progress) }
             }
             print(parsed.flags.contains("--json") ? report.json : report.table)
