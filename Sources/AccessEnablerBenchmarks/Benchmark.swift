@@ -68,17 +68,23 @@ public struct Benchmark: Sendable {
         let settings = self.settings
         let steps: [(key: String, announcement: String, measure: () async throws -> Section)] = [
             ("roundTrips", "counting REST round trips per flow and second-screen polls…", { try await RoundTripMeasurement.run() }),
-            ("cpuPerFlow", "measuring CPU time per flow (\(settings.cpuCycles) runs each, live and replayed)…",
-             { await CPUTimeMeasurement.run(cycles: settings.cpuCycles, warmups: settings.cpuWarmups) }),
+            (
+                "cpuPerFlow", "measuring CPU time per flow (\(settings.cpuCycles) runs each, live and replayed)…",
+                { await CPUTimeMeasurement.run(cycles: settings.cpuCycles, warmups: settings.cpuWarmups) }
+            ),
             (
                 "ssoLatency",
                 "timing the SSO sign-in over loopback HTTP against bare URLSession calls (\(settings.latencyRounds) rounds\(settings.latencyRepeats > 1 ? ", \(settings.latencyRepeats) runs" : ""))…",
                 { try await SSOLatencyMeasurement.run(rounds: settings.latencyRounds, warmups: settings.latencyWarmups, repeats: settings.latencyRepeats) }
             ),
-            ("manyDevices", "signing in \(settings.devices) simulated devices at once…",
-             { try await ManyDevicesMeasurement.run(.init(devices: settings.devices, slots: settings.deviceSlots, deadline: settings.devicesDeadline)) }),
-            ("sandboxThroughput", "measuring sandbox requests per second on \(settings.throughputConnections) keep-alive connections…",
-             { try await SandboxThroughputMeasurement.run(connections: settings.throughputConnections, seconds: settings.throughputSeconds) }),
+            (
+                "manyDevices", "signing in \(settings.devices) simulated devices at once…",
+                { try await ManyDevicesMeasurement.run(.init(devices: settings.devices, slots: settings.deviceSlots, deadline: settings.devicesDeadline)) }
+            ),
+            (
+                "sandboxThroughput", "measuring sandbox requests per second on \(settings.throughputConnections) keep-alive connections…",
+                { try await SandboxThroughputMeasurement.run(connections: settings.throughputConnections, seconds: settings.throughputSeconds) }
+            ),
             ("throttled", "running one device's flows with Adobe's throttling on…", { try await ThrottledMeasurement.run() }),
             (
                 "wanLatency", "timing the flows with \(Int(WANLatencyMeasurement.addedDelay * 1e3)) ms added to every round trip (\(settings.wanRounds) rounds)…",

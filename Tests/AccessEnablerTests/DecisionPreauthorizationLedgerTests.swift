@@ -1,6 +1,7 @@
-@testable import AccessEnabler
 import Foundation
 import Testing
+
+@testable import AccessEnabler
 
 /// The preauthorization ledger with no I/O: what comes from the cache, what is asked and in
 /// which batches, and the two projections (legacy list, Preauthorize API decisions).
@@ -41,11 +42,12 @@ struct DecisionPreauthorizationLedgerTests {
             Decision(resource: "news", serviceProvider: "REF30", mvpd: "M", source: .mvpd, authorized: true),
         ])
         #expect(ledger.permitted == ["news", "sports"])
-        #expect(ledger.resourceDecisions == [
-            .init(resource: "news", authorized: true),
-            .init(resource: "premium", authorized: false, error: denial),
-            .init(resource: "sports", authorized: true),
-        ])
+        #expect(
+            ledger.resourceDecisions == [
+                .init(resource: "news", authorized: true),
+                .init(resource: "premium", authorized: false, error: denial),
+                .init(resource: "sports", authorized: true),
+            ])
         let response = PreauthorizeOutcome.decisions(ledger.resourceDecisions).response
         #expect(response.decisions.map(\.id) == ["news", "premium", "sports"])
         #expect(response.decisions[1].error?.code == "authorization_denied_by_mvpd")

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import AccessEnabler
 
 /// The no-network validity rule of checkAuthentication.
@@ -11,14 +12,16 @@ import Testing
         "SSOOff": MVPD(id: "SSOOff", displayName: "SSO Off", enablePlatformServices: false, platformMappingId: "SSOOffMap"),
     ]
 
-    static func profile(_ mvpd: String, _ type: StoredProfileType = .regular, from start: TimeInterval = -60, to end: TimeInterval = 3_600, partner: String? = nil) -> StoredProfile {
+    static func profile(_ mvpd: String, _ type: StoredProfileType = .regular, from start: TimeInterval = -60, to end: TimeInterval = 3_600, partner: String? = nil) -> StoredProfile
+    {
         StoredProfile(
             requestor: "REF30", mvpd: mvpd, type: type, notBefore: now.addingTimeInterval(start), notAfter: now.addingTimeInterval(end),
             attributes: [:], tokenSource: type == .appleSSO ? "Apple" : nil, partnerProviderID: partner, serviceProviderURL: nil)
     }
 
     static func signedIn(_ provider: String?, access: PartnerAccessResult = .granted, expires: TimeInterval? = 3_600) -> PartnerSnapshot {
-        PartnerSnapshot(access: access, account: PartnerAccountMetadata(accountProviderIdentifier: provider, authenticationExpirationDate: expires.map { now.addingTimeInterval($0) }))
+        PartnerSnapshot(
+            access: access, account: PartnerAccountMetadata(accountProviderIdentifier: provider, authenticationExpirationDate: expires.map { now.addingTimeInterval($0) }))
     }
 
     @Test func aRegularProfileInItsWindowWithAnActiveIntegrationIsValid() {

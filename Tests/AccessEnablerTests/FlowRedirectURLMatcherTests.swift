@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import AccessEnabler
 
 /// Only the configured redirect URL (or below it) completes a flow.

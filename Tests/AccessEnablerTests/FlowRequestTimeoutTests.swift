@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import AccessEnabler
 
 /// The REST exchange's own deadline: a transport that ignores its timeout cannot hold a

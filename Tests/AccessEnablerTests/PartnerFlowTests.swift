@@ -8,9 +8,12 @@ import Testing
 /// `appleSSO` profiles, and the deadline that bounds every partner query.
 @Suite struct PartnerFlowTests {
     static let now = Date(timeIntervalSince1970: 1_800_000_000)
-    static let boarded = MVPD(id: "Boarded", displayName: "Boarded", enablePlatformServices: true, boardingStatus: "SUPPORTED", displayInPlatformPicker: true, platformMappingId: "boarded-map")
-    static let pickerOnly = MVPD(id: "PickerOnly", displayName: "Picker Only", enablePlatformServices: true, boardingStatus: "PICKER", displayInPlatformPicker: true, platformMappingId: "picker-map")
-    static let ssoOff = MVPD(id: "SSOOff", displayName: "SSO Off", enablePlatformServices: false, boardingStatus: "SUPPORTED", displayInPlatformPicker: true, platformMappingId: "off-map")
+    static let boarded = MVPD(
+        id: "Boarded", displayName: "Boarded", enablePlatformServices: true, boardingStatus: "SUPPORTED", displayInPlatformPicker: true, platformMappingId: "boarded-map")
+    static let pickerOnly = MVPD(
+        id: "PickerOnly", displayName: "Picker Only", enablePlatformServices: true, boardingStatus: "PICKER", displayInPlatformPicker: true, platformMappingId: "picker-map")
+    static let ssoOff = MVPD(
+        id: "SSOOff", displayName: "SSO Off", enablePlatformServices: false, boardingStatus: "SUPPORTED", displayInPlatformPicker: true, platformMappingId: "off-map")
     static let mvpds = [boarded, pickerOnly, ssoOff]
     static let byID = Dictionary(uniqueKeysWithValues: mvpds.map { ($0.id, $0) })
 
@@ -56,8 +59,9 @@ import Testing
         #expect(statusID(PickerOutcome.classify(providerID: "off-map", mvpds: Self.mvpds)) == "N004", "SSO disabled")
         #expect(statusID(PickerOutcome.classify(providerID: "nobody-map", mvpds: Self.mvpds)) == "N004", "no active integration")
         #expect(statusID(PickerOutcome.classify(providerID: "Boarded", mvpds: Self.mvpds)) == "N004", "the MVPD id is not its mapping id")
-        #expect(PickerOutcome.classify(.success(PartnerAccountMetadata(accountProviderIdentifier: "boarded-map")), mvpds: Self.mvpds)
-            == .partnerExchange(Self.boarded, providerID: "boarded-map"))
+        #expect(
+            PickerOutcome.classify(.success(PartnerAccountMetadata(accountProviderIdentifier: "boarded-map")), mvpds: Self.mvpds)
+                == .partnerExchange(Self.boarded, providerID: "boarded-map"))
     }
 
     // MARK: PartnerStatusValidation
@@ -101,7 +105,9 @@ import Testing
 
     @Test func theSignedInProviderNeedsPermissionAndAnUnexpiredSignIn() {
         func snapshot(_ access: PartnerAccessResult, _ id: String?, _ expiresIn: TimeInterval?) -> PartnerSnapshot {
-            PartnerSnapshot(access: access, account: PartnerAccountMetadata(accountProviderIdentifier: id, authenticationExpirationDate: expiresIn.map { Self.now.addingTimeInterval($0) }), metadataError: nil)
+            PartnerSnapshot(
+                access: access, account: PartnerAccountMetadata(accountProviderIdentifier: id, authenticationExpirationDate: expiresIn.map { Self.now.addingTimeInterval($0) }),
+                metadataError: nil)
         }
         #expect(snapshot(.granted, "boarded-map", 60).signedInProvider(at: Self.now) == "boarded-map")
         #expect(snapshot(.granted, "boarded-map", nil).signedInProvider(at: Self.now) == "boarded-map")
@@ -117,12 +123,15 @@ import Testing
     // MARK: ProfileValidity
 
     private func profile(_ type: StoredProfileType, mvpd: String = "Boarded", expiresIn: TimeInterval = 3_600) -> StoredProfile {
-        StoredProfile(requestor: "REF", mvpd: mvpd, type: type, notBefore: Self.now.addingTimeInterval(-60), notAfter: Self.now.addingTimeInterval(expiresIn),
-                      attributes: [:], tokenSource: type == .appleSSO ? "Apple" : nil, partnerProviderID: type == .appleSSO ? "boarded-map" : nil, serviceProviderURL: nil)
+        StoredProfile(
+            requestor: "REF", mvpd: mvpd, type: type, notBefore: Self.now.addingTimeInterval(-60), notAfter: Self.now.addingTimeInterval(expiresIn),
+            attributes: [:], tokenSource: type == .appleSSO ? "Apple" : nil, partnerProviderID: type == .appleSSO ? "boarded-map" : nil, serviceProviderURL: nil)
     }
 
     private func partner(_ access: PartnerAccessResult = .granted, _ id: String? = "boarded-map", expiresIn: TimeInterval = 600) -> PartnerSnapshot {
-        PartnerSnapshot(access: access, account: PartnerAccountMetadata(accountProviderIdentifier: id, authenticationExpirationDate: Self.now.addingTimeInterval(expiresIn)), metadataError: nil)
+        PartnerSnapshot(
+            access: access, account: PartnerAccountMetadata(accountProviderIdentifier: id, authenticationExpirationDate: Self.now.addingTimeInterval(expiresIn)), metadataError: nil
+        )
     }
 
     private func verdict(_ profile: StoredProfile, _ partner: PartnerSnapshot?, mvpds: [String: MVPD] = Self.byID) -> ProfileValidity.Verdict {

@@ -40,9 +40,11 @@ struct RESTDeviceInfoTests {
         try root.write("sys/class/dmi/id/board_vendor", "LENOVO\n")
         try root.write("sys/class/dmi/id/chassis_type", "35\n")
         try root.write("etc/os-release", "PRETTY_NAME=\"Ubuntu 24.04.1 LTS\"\nNAME=\"Ubuntu\"\nVERSION_ID=\"24.04\"\nID=ubuntu\n")
-        try root.write("proc/net/route", Self.routeHeader
-            + "wlp2s0\t0001A8C0\t00000000\t0001\t0\t0\t600\t00FFFFFF\t0\t0\t0\n"
-            + "wlp2s0\t00000000\t0101A8C0\t0003\t0\t0\t600\t00000000\t0\t0\t0\n")
+        try root.write(
+            "proc/net/route",
+            Self.routeHeader
+                + "wlp2s0\t0001A8C0\t00000000\t0001\t0\t0\t600\t00FFFFFF\t0\t0\t0\n"
+                + "wlp2s0\t00000000\t0101A8C0\t0003\t0\t0\t600\t00000000\t0\t0\t0\n")
         try root.directory("sys/class/net/wlp2s0/wireless")
 
         let info = DeviceInfo(machine: root.facts())
@@ -170,8 +172,9 @@ struct RESTDeviceInfoTests {
 
     @Test func theHeaderPageExampleIsReproduced() {
         // The AP-Device-Identifier page: identifier ba23d141-… is sent Base64-encoded.
-        #expect(DeviceIdentifier.headerValue("ba23d141-d715-561c-94f4-e9e4c966b1eb")
-            == "fingerprint YmEyM2QxNDEtZDcxNS01NjFjLTk0ZjQtZTllNGM5NjZiMWVi")
+        #expect(
+            DeviceIdentifier.headerValue("ba23d141-d715-561c-94f4-e9e4c966b1eb")
+                == "fingerprint YmEyM2QxNDEtZDcxNS01NjFjLTk0ZjQtZTllNGM5NjZiMWVi")
         let context = RequestContext(deviceIdentifier: "ba23d141-d715-561c-94f4-e9e4c966b1eb", deviceInfo: RESTFixtures.deviceInfo)
         #expect(context.deviceIdentifierHeaderValue == "fingerprint YmEyM2QxNDEtZDcxNS01NjFjLTk0ZjQtZTllNGM5NjZiMWVi")
     }

@@ -164,7 +164,8 @@ private final class ClosingServer: @unchecked Sendable {
         while true {
             if let end = buffer.range(of: Data("\r\n\r\n".utf8)) {
                 let head = String(decoding: buffer[..<end.lowerBound], as: UTF8.self)
-                let length = head.lowercased().split(separator: "\r\n")
+                let length =
+                    head.lowercased().split(separator: "\r\n")
                     .first { $0.hasPrefix("content-length:") }
                     .flatMap { Int($0.dropFirst("content-length:".count).trimmingCharacters(in: .whitespaces)) } ?? 0
                 if buffer.count - end.upperBound >= length {

@@ -9,17 +9,18 @@ import Testing
 struct RESTOperationWireTests {
     @Test func configurationRequestAndBody() async throws {
         let server = FakeAdobePass()
-        server.answer(json: """
-            {"device":"unknown","clientType":"html5","os":"Unknown",
-             "requestor":{"id":"SPX","name":"Example Sports",
-               "domains":[{"name":"example.com","mvpdInitiated":false}],
-               "mvpds":[
-                 {"id":"CableCo","displayName":"Cable Co","logoUrl":"https://logos.example/cable.png","authPerAggregator":false,
-                  "enablePlatformServices":true,"boardingStatus":"SUPPORTED","displayInPlatformPicker":true,
-                  "platformMappingId":"cable-co","enforcePlatformPermissions":true,"unknownFlag":42},
-                 {"id":"TempPass_X","displayName":"Temp Pass X","isTempPass":true},
-                 {"id":"ProxyCo","displayName":"Proxy Co","isProxy":true,"boardingStatus":"PICKER"}]}}
-            """)
+        server.answer(
+            json: """
+                {"device":"unknown","clientType":"html5","os":"Unknown",
+                 "requestor":{"id":"SPX","name":"Example Sports",
+                   "domains":[{"name":"example.com","mvpdInitiated":false}],
+                   "mvpds":[
+                     {"id":"CableCo","displayName":"Cable Co","logoUrl":"https://logos.example/cable.png","authPerAggregator":false,
+                      "enablePlatformServices":true,"boardingStatus":"SUPPORTED","displayInPlatformPicker":true,
+                      "platformMappingId":"cable-co","enforcePlatformPermissions":true,"unknownFlag":42},
+                     {"id":"TempPass_X","displayName":"Temp Pass X","isTempPass":true},
+                     {"id":"ProxyCo","displayName":"Proxy Co","isProxy":true,"boardingStatus":"PICKER"}]}}
+                """)
         let client = RESTFixtures.client(server)
 
         let configuration = try await client.configuration(
@@ -52,11 +53,12 @@ struct RESTOperationWireTests {
 
     @Test func createSessionSendsEncodedFormAndDecodesAuthenticateAction() async throws {
         let server = FakeAdobePass()
-        server.answer(json: """
-            {"actionName":"authenticate","actionType":"interactive","reasonType":"none",
-             "url":"/api/v2/authenticate/SPX/ABC1234","code":"ABC1234","sessionId":"s-1","mvpd":"CableCo",
-             "serviceProvider":"SPX","notBefore":"1767225600000","notAfter":"1767227400000"}
-            """)
+        server.answer(
+            json: """
+                {"actionName":"authenticate","actionType":"interactive","reasonType":"none",
+                 "url":"/api/v2/authenticate/SPX/ABC1234","code":"ABC1234","sessionId":"s-1","mvpd":"CableCo",
+                 "serviceProvider":"SPX","notBefore":"1767225600000","notAfter":"1767227400000"}
+                """)
         let client = RESTFixtures.client(server)
         let redirect = "adobepass://ios.app/done?x=1&y=a b#frag"
 
@@ -89,11 +91,12 @@ struct RESTOperationWireTests {
 
     @Test func createSessionDecodesResumeAndAuthorizeActions() async throws {
         let server = FakeAdobePass()
-        server.answer(json: """
-            {"actionName":"resume","actionType":"direct","reasonType":"none","url":"/api/v2/SPX/sessions/ABC1234",
-             "missingParameters":["mvpd","domainName"],"code":"ABC1234","sessionId":"s-2","serviceProvider":"SPX",
-             "notBefore":1767225600000,"notAfter":1767227400000}
-            """)
+        server.answer(
+            json: """
+                {"actionName":"resume","actionType":"direct","reasonType":"none","url":"/api/v2/SPX/sessions/ABC1234",
+                 "missingParameters":["mvpd","domainName"],"code":"ABC1234","sessionId":"s-2","serviceProvider":"SPX",
+                 "notBefore":1767225600000,"notAfter":1767227400000}
+                """)
         let client = RESTFixtures.client(server)
         let resume = try await client.createSession(
             serviceProvider: "SPX", mvpd: "CableCo", domainName: "example.com", redirectURL: URL(string: "adobepass://ios.app")!,
@@ -102,10 +105,11 @@ struct RESTOperationWireTests {
         #expect(resume.missingParameters == ["mvpd", "domainName"])
         #expect(resume.notBefore == Date(timeIntervalSince1970: 1_767_225_600))
 
-        server.answer(json: """
-            {"actionName":"authorize","actionType":"direct","reasonType":"temporary",
-             "url":"/api/v2/SPX/decisions/authorize/TempPass_X","sessionId":"s-3","mvpd":"TempPass_X","serviceProvider":"SPX"}
-            """)
+        server.answer(
+            json: """
+                {"actionName":"authorize","actionType":"direct","reasonType":"temporary",
+                 "url":"/api/v2/SPX/decisions/authorize/TempPass_X","sessionId":"s-3","mvpd":"TempPass_X","serviceProvider":"SPX"}
+                """)
         let authorize = try await client.createSession(
             serviceProvider: "SPX", mvpd: "TempPass_X", domainName: "example.com", redirectURL: "adobepass://ios.app",
             context: RESTFixtures.context())
@@ -115,10 +119,11 @@ struct RESTOperationWireTests {
 
     @Test func resumeSessionUsesCodePathAndNoDeviceHeaders() async throws {
         let server = FakeAdobePass()
-        server.answer(json: """
-            {"actionName":"authenticate","actionType":"interactive","reasonType":"none","url":"/api/v2/authenticate/SPX/ABC1234",
-             "code":"ABC1234","sessionId":"s-1","mvpd":"CableCo","serviceProvider":"SPX"}
-            """)
+        server.answer(
+            json: """
+                {"actionName":"authenticate","actionType":"interactive","reasonType":"none","url":"/api/v2/authenticate/SPX/ABC1234",
+                 "code":"ABC1234","sessionId":"s-1","mvpd":"CableCo","serviceProvider":"SPX"}
+                """)
         let client = RESTFixtures.client(server)
 
         let action = try await client.resumeSession(
@@ -137,12 +142,13 @@ struct RESTOperationWireTests {
 
     @Test func sessionInformationDecodesParametersAndDevice() async throws {
         let server = FakeAdobePass()
-        server.answer(json: """
-            {"missingParameters":["mvpd"],
-             "existingParameters":{"redirectUrl":"https://example.com","domainName":"example.com","serviceProvider":"SPX"},
-             "device":{"type":"Desktop","model":null,"operatingSystem":{"name":"Linux","version":{"major":6}}},
-             "notBefore":"1767225600000","notAfter":"1767227400000"}
-            """)
+        server.answer(
+            json: """
+                {"missingParameters":["mvpd"],
+                 "existingParameters":{"redirectUrl":"https://example.com","domainName":"example.com","serviceProvider":"SPX"},
+                 "device":{"type":"Desktop","model":null,"operatingSystem":{"name":"Linux","version":{"major":6}}},
+                 "notBefore":"1767225600000","notAfter":"1767227400000"}
+                """)
         let client = RESTFixtures.client(server)
 
         let status = try await client.sessionInformation(serviceProvider: "SPX", code: "ABC1234", context: RESTFixtures.context())
@@ -239,11 +245,12 @@ struct RESTOperationWireTests {
 
     @Test func partnerSessionSendsStatusHeaderAndDecodesAuthenticationRequest() async throws {
         let server = FakeAdobePass()
-        server.answer(json: """
-            {"actionName":"partner_profile","actionType":"direct","reasonType":"none","url":"/api/v2/SPX/profiles/sso/Apple",
-             "sessionId":"s-9","mvpd":"CableCo","serviceProvider":"SPX",
-             "authenticationRequest":{"type":"saml","request":"PHNhbWw+","attributesNames":["uid","NameID"]}}
-            """)
+        server.answer(
+            json: """
+                {"actionName":"partner_profile","actionType":"direct","reasonType":"none","url":"/api/v2/SPX/profiles/sso/Apple",
+                 "sessionId":"s-9","mvpd":"CableCo","serviceProvider":"SPX",
+                 "authenticationRequest":{"type":"saml","request":"PHNhbWw+","attributesNames":["uid","NameID"]}}
+                """)
         let client = RESTFixtures.client(server)
         let expiry = Date(timeIntervalSince1970: 1_767_300_000)
         let status = PartnerFrameworkStatus(accessStatus: "granted", providerID: "cable-co", expirationDate: expiry)
@@ -273,11 +280,12 @@ struct RESTOperationWireTests {
 
     @Test func partnerSessionDecodesFallbacks() async throws {
         let server = FakeAdobePass()
-        server.answer(json: """
-            {"actionName":"authenticate","actionType":"interactive","reasonType":"pfs_fallback","url":"/api/v2/authenticate/SPX/QWE9876",
-             "code":"QWE9876","sessionId":"s-10","mvpd":"CableCo","serviceProvider":"SPX",
-             "notBefore":"1767225600000","notAfter":"1767227400000"}
-            """)
+        server.answer(
+            json: """
+                {"actionName":"authenticate","actionType":"interactive","reasonType":"pfs_fallback","url":"/api/v2/authenticate/SPX/QWE9876",
+                 "code":"QWE9876","sessionId":"s-10","mvpd":"CableCo","serviceProvider":"SPX",
+                 "notBefore":"1767225600000","notAfter":"1767227400000"}
+                """)
         let client = RESTFixtures.client(server)
         let context = RESTFixtures.context(partnerStatus: PartnerFrameworkStatus(accessStatus: "denied"))
         let fallback = try await client.partnerSession(serviceProvider: "SPX", partner: "Apple", context: context)
@@ -287,20 +295,23 @@ struct RESTOperationWireTests {
         let pfs = try #require(RESTFixtures.base64JSON(server.apiRequests.first?.header("AP-Partner-Framework-Status")))
         #expect((pfs["frameworkProviderInfo"] as? [String: Any])?.isEmpty == true)
 
-        server.answer(json: """
-            {"actionName":"resume","actionType":"direct","reasonType":"missing_parameters_fallback","missingParameters":["redirectUrl"],
-             "url":"/api/v2/SPX/sessions/ZZZ1111","code":"ZZZ1111","sessionId":"s-11","mvpd":"CableCo","serviceProvider":"SPX"}
-            """)
+        server.answer(
+            json: """
+                {"actionName":"resume","actionType":"direct","reasonType":"missing_parameters_fallback","missingParameters":["redirectUrl"],
+                 "url":"/api/v2/SPX/sessions/ZZZ1111","code":"ZZZ1111","sessionId":"s-11","mvpd":"CableCo","serviceProvider":"SPX"}
+                """)
         let resume = try await client.partnerSession(serviceProvider: "SPX", partner: "Apple", context: context)
         #expect(resume.reasonType == .missingParametersFallback && resume.missingParameters == ["redirectUrl"])
     }
 
     @Test func partnerProfileSendsSAMLResponseForm() async throws {
         let server = FakeAdobePass()
-        server.answer(status: 201, json: """
-            {"profiles":{"CableCo":{"notBefore":1767225600000,"notAfter":1767829400000,"issuer":"Apple","type":"appleSSO",
-              "attributes":{"userID":{"value":"dXNlci0x","state":"plain"}}}}}
-            """)
+        server.answer(
+            status: 201,
+            json: """
+                {"profiles":{"CableCo":{"notBefore":1767225600000,"notAfter":1767829400000,"issuer":"Apple","type":"appleSSO",
+                  "attributes":{"userID":{"value":"dXNlci0x","state":"plain"}}}}}
+                """)
         let client = RESTFixtures.client(server)
         let samlBase64 = Data("<samlp:Response ID=\"r+1/2\"/>".utf8).base64EncodedString()
         let status = PartnerFrameworkStatus(accessStatus: "granted", providerID: "cable-co", expirationDate: Date(timeIntervalSince1970: 1_767_300_000))
@@ -361,24 +372,29 @@ struct RESTOperationWireTests {
         try #require(decisions.count == 2)
         let permit = decisions[0]
         #expect(permit.resource == "channel-1" && permit.authorized && permit.source == .mvpd)
-        #expect(permit.token == DecisionToken(
-            serializedToken: "bWVkaWEtdG9rZW4=", notBefore: Date(timeIntervalSince1970: 1_767_225_600),
-            notAfter: Date(timeIntervalSince1970: 1_767_226_200)))
+        #expect(
+            permit.token
+                == DecisionToken(
+                    serializedToken: "bWVkaWEtdG9rZW4=", notBefore: Date(timeIntervalSince1970: 1_767_225_600),
+                    notAfter: Date(timeIntervalSince1970: 1_767_226_200)))
         #expect(permit.notAfter == Date(timeIntervalSince1970: 1_767_229_200))
         let deny = decisions[1]
         #expect(!deny.authorized && deny.token == nil)
-        #expect(deny.error == EnhancedError(
-            status: 403, code: "authorization_denied_by_mvpd", message: "Denied by the MVPD.",
-            details: "Package lacks this channel", helpUrl: "https://help.example/errors", trace: "trace-7", action: "none"))
+        #expect(
+            deny.error
+                == EnhancedError(
+                    status: 403, code: "authorization_denied_by_mvpd", message: "Denied by the MVPD.",
+                    details: "Package lacks this channel", helpUrl: "https://help.example/errors", trace: "trace-7", action: "none"))
     }
 
     @Test func preauthorizeUsesItsPath() async throws {
         let server = FakeAdobePass()
-        server.answer(json: """
-            {"decisions":[{"resource":"r1","serviceProvider":"SPX","mvpd":"CableCo","source":"mvpd","authorized":true},
-                          {"resource":"r2","serviceProvider":"SPX","mvpd":"CableCo","source":"degradation","authorized":false,
-                           "error":{"status":403,"code":"preauthorization_denied_by_mvpd","action":"none"}}]}
-            """)
+        server.answer(
+            json: """
+                {"decisions":[{"resource":"r1","serviceProvider":"SPX","mvpd":"CableCo","source":"mvpd","authorized":true},
+                              {"resource":"r2","serviceProvider":"SPX","mvpd":"CableCo","source":"degradation","authorized":false,
+                               "error":{"status":403,"code":"preauthorization_denied_by_mvpd","action":"none"}}]}
+                """)
         let decisions = try await RESTFixtures.client(server).preauthorize(
             serviceProvider: "SPX", mvpd: "CableCo", resources: ["r1", "r2"], context: RESTFixtures.context())
 
@@ -395,13 +411,14 @@ struct RESTOperationWireTests {
 
     @Test func logoutSendsRedirectQueryAndDecodesActionsByMVPD() async throws {
         let server = FakeAdobePass()
-        server.answer(json: """
-            {"logouts":{
-              "CableCo":{"actionName":"logout","actionType":"interactive","mvpd":"CableCo",
-                         "url":"https://pass.example.test/adobe-services/logout?mso_id=CableCo&redirect_url=x"},
-              "Apple-Co":{"actionName":"partner_logout","actionType":"partner_interactive","mvpd":"Apple-Co"},
-              "DishLike":{"actionName":"complete","actionType":"none","mvpd":"DishLike"}}}
-            """)
+        server.answer(
+            json: """
+                {"logouts":{
+                  "CableCo":{"actionName":"logout","actionType":"interactive","mvpd":"CableCo",
+                             "url":"https://pass.example.test/adobe-services/logout?mso_id=CableCo&redirect_url=x"},
+                  "Apple-Co":{"actionName":"partner_logout","actionType":"partner_interactive","mvpd":"Apple-Co"},
+                  "DishLike":{"actionName":"complete","actionType":"none","mvpd":"DishLike"}}}
+                """)
         let status = PartnerFrameworkStatus(accessStatus: "granted", providerID: "cable-co")
 
         let actions = try await RESTFixtures.client(server).logout(

@@ -1,6 +1,7 @@
-@testable import AccessEnabler
 import Foundation
 import Testing
+
+@testable import AccessEnabler
 
 /// `AP-TempPass-Identity`: Base64 of the identity's JSON, sent only where REST API V2
 /// accepts it (decisions and the profile of one MVPD).

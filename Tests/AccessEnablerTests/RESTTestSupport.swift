@@ -62,7 +62,9 @@ final class FakeAdobePass: @unchecked Sendable {
                 registrations += 1
                 return registrations
             }
-            return .json(201, """
+            return .json(
+                201,
+                """
                 {"client_id":"client-\(number)","client_secret":"secret-\(number)","client_id_issued_at":1767225600,
                  "redirect_uris":["adobepass://ios.app"],"grant_types":["client_credentials"],"scopes":["api:client:v2"]}
                 """)
@@ -74,7 +76,9 @@ final class FakeAdobePass: @unchecked Sendable {
                 acceptedTokens.insert(token)
                 return token
             }
-            return .json(201, """
+            return .json(
+                201,
+                """
                 {"id":"tracking-1","access_token":"\(token)","created_at":1767225600000,"expires_in":\(tokenLifetime),"token_type":"bearer"}
                 """)
         default:
@@ -83,7 +87,9 @@ final class FakeAdobePass: @unchecked Sendable {
                 return (acceptedTokens.contains(bearer), self.handler)
             }
             guard accepted else {
-                return .json(401, """
+                return .json(
+                    401,
+                    """
                     {"status":401,"code":"invalid_access_token_client_application","message":"The access token is invalid.","action":"retry"}
                     """)
             }

@@ -62,9 +62,11 @@ struct RESTThrottleGateTests {
     @Test func aJSONThrottlingWithAnHTTPDateIsHonouredToo() async throws {
         let clock = ManualTimeSource()  // 2026-01-01T00:00:00Z
         let transport = ScriptedTransport(clock: clock)
-        transport.script(path, HTTPResponseMessage(
-            status: 429, headers: [("Content-Type", "application/json"), ("Retry-After", "Thu, 01 Jan 2026 00:00:02 GMT")],
-            body: Data(#"{"status":429,"code":"too_many_requests"}"#.utf8)))
+        transport.script(
+            path,
+            HTTPResponseMessage(
+                status: 429, headers: [("Content-Type", "application/json"), ("Retry-After", "Thu, 01 Jan 2026 00:00:02 GMT")],
+                body: Data(#"{"status":429,"code":"too_many_requests"}"#.utf8)))
         let client = MiddlewareFixtures.client(transport, clock: clock)
         let error = await restFailure { () async throws(RESTClientError) in
             try await client.profiles(serviceProvider: "SPX", context: RESTFixtures.context())

@@ -263,7 +263,8 @@ private final class RawListener: @unchecked Sendable {
         let text = String(decoding: data, as: UTF8.self)
         guard let end = text.range(of: "\r\n\r\n") else { return false }
         let head = text[..<end.lowerBound].lowercased()
-        let length = head.split(separator: "\r\n")
+        let length =
+            head.split(separator: "\r\n")
             .first { $0.hasPrefix("content-length:") }
             .flatMap { Int($0.dropFirst("content-length:".count).trimmingCharacters(in: .whitespaces)) } ?? 0
         return text.utf8.count - text[..<end.upperBound].utf8.count >= length

@@ -68,7 +68,8 @@ struct StorageBatchTests {
         #expect(!store.hasQueuedWrites)
         #expect(scratch.mode(of: scratch.root) == 0o700)
         #expect(scratch.mode(of: scratch.statementDirectory) == 0o700)
-        #expect(scratch.fileNames() == [StorageLayout.accessTokenFile, StorageLayout.clientCredentialsFile, StorageLayout.identityFile, StorageLayout.requestorFile("REF30")].sorted())
+        #expect(
+            scratch.fileNames() == [StorageLayout.accessTokenFile, StorageLayout.clientCredentialsFile, StorageLayout.identityFile, StorageLayout.requestorFile("REF30")].sorted())
         for name in scratch.fileNames() { #expect(scratch.mode(of: scratch.file(name)) == 0o600, "\(name)") }
         let relaunched = scratch.open()
         #expect(StorageSamples.isFilled(relaunched))
@@ -239,8 +240,9 @@ struct StorageBatchTests {
         return system
     }
 
-    @Test("A crash anywhere in a batch leaves each file whole, old or new, and the store loads under INTEGRITY_CHECK_ALL",
-          arguments: 0...4)
+    @Test(
+        "A crash anywhere in a batch leaves each file whole, old or new, and the store loads under INTEGRITY_CHECK_ALL",
+        arguments: 0...4)
     func crashLeavesNoTornRecord(renames: Int) throws {
         let scratch = StorageScratch()
         defer { scratch.remove() }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import AccessEnabler
 
 @Suite("Storage: SHA-256, HMAC-SHA256, hex")
@@ -10,10 +11,12 @@ struct StorageCryptoTests {
     func sha256Vectors() {
         #expect(hex("") == "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855")
         #expect(hex("abc") == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
-        #expect(hex("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq")
-            == "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1")
-        #expect(hex("abcdefghbcdefghicdefghijdefghijkefghijklfghijklmghijklmnhijklmnoijklmnopjklmnopqklmnopqrlmnopqrsmnopqrstnopqrstu")
-            == "cf5b16a778af8380036ce59e7b0492370b249b11e8f07a51afac45037afee9d1")
+        #expect(
+            hex("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq")
+                == "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1")
+        #expect(
+            hex("abcdefghbcdefghicdefghijdefghijkefghijklfghijklmghijklmnhijklmnoijklmnopjklmnopqklmnopqrlmnopqrsmnopqrstnopqrstu")
+                == "cf5b16a778af8380036ce59e7b0492370b249b11e8f07a51afac45037afee9d1")
     }
 
     @Test("SHA-256 of one million 'a' (many blocks)")
@@ -24,8 +27,9 @@ struct StorageCryptoTests {
         #expect(Hex.encode(hash.finalize()) == "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0")
     }
 
-    @Test("Feeding bytes in pieces gives the same digest as at once, around the padding boundaries",
-          arguments: [55, 56, 63, 64, 65, 119, 120, 128])
+    @Test(
+        "Feeding bytes in pieces gives the same digest as at once, around the padding boundaries",
+        arguments: [55, 56, 63, 64, 65, 119, 120, 128])
     func incrementalEqualsOneShot(length: Int) {
         let message = (0..<length).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ 7) }
         var hash = SHA256()

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import AccessEnabler
 
 @Suite("Storage: integrity checks and damaged files")
@@ -63,16 +64,23 @@ struct StorageIntegrityTests {
         ("corrupt JSON", "not a JSON object", { _ in "{ this is not json ]" }),
         ("truncated", "not a JSON object", { String($0.prefix($0.count / 2)) }),
         ("empty", "not a JSON object", { _ in "" }),
-        ("wrong format version", "unsupported format version 2",
-         { $0.replacingOccurrences(of: #""formatVersion":1"#, with: #""formatVersion":2"#) }),
-        ("wrong kind", "holds accessToken instead of requestor",
-         { $0.replacingOccurrences(of: #""kind":"requestor""#, with: #""kind":"accessToken""#) }),
-        ("payload of the wrong shape", "payload is not a valid record",
-         { $0.replacingOccurrences(of: #""requestor":"REF30""#, with: #""requestor":42"#) }),
+        (
+            "wrong format version", "unsupported format version 2",
+            { $0.replacingOccurrences(of: #""formatVersion":1"#, with: #""formatVersion":2"#) }
+        ),
+        (
+            "wrong kind", "holds accessToken instead of requestor",
+            { $0.replacingOccurrences(of: #""kind":"requestor""#, with: #""kind":"accessToken""#) }
+        ),
+        (
+            "payload of the wrong shape", "payload is not a valid record",
+            { $0.replacingOccurrences(of: #""requestor":"REF30""#, with: #""requestor":42"#) }
+        ),
     ]
 
-    @Test("ALL clears everything but the device identifier when a file is damaged",
-          arguments: damages.indices)
+    @Test(
+        "ALL clears everything but the device identifier when a file is damaged",
+        arguments: damages.indices)
     func allClearsOnDamage(index: Int) throws {
         let damage = Self.damages[index]
         let (scratch, deviceIdentifier) = filledScratch()

@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -142,7 +143,7 @@ final class DevToolsConnection: @unchecked Sendable {
     /// Hands a reply to the command waiting for it.
     private func deliver(_ message: Data) {
         guard let object = try? JSONSerialization.jsonObject(with: message, options: []) as? [String: Any],
-              let id = (object["id"] as? NSNumber)?.intValue
+            let id = (object["id"] as? NSNumber)?.intValue
         else { return }  // an event
         if let error = object["error"] as? [String: Any] {
             let method = lock.withLock { pending[id]?.method } ?? "a command"

@@ -26,10 +26,11 @@ public final class HeadlessBrowser: @unchecked Sendable {
     /// it, because a skipped test is easy to overlook.
     public static let isAvailableForTests: Bool = {
         if !isInstalled {
-            print("""
-            ⚠️  REAL-BROWSER TESTS SKIPPED: Chromium is not installed, so nothing was checked in a real \
-            browser. Install it (Debian: apt-get install -y chromium) and run the tests again.
-            """)
+            print(
+                """
+                ⚠️  REAL-BROWSER TESTS SKIPPED: Chromium is not installed, so nothing was checked in a real \
+                browser. Install it (Debian: apt-get install -y chromium) and run the tests again.
+                """)
         }
         return isInstalled
     }()
@@ -90,9 +91,11 @@ public final class HeadlessBrowser: @unchecked Sendable {
     /// Lays the page out for a `width` × `height` CSS-pixel screen; `mobile` honours the
     /// page's viewport meta tag as a phone does.
     public func setViewport(width: Int, height: Int, mobile: Bool = false, deviceScaleFactor: Double = 1) async throws(BrowserError) {
-        _ = try await command("Emulation.setDeviceMetricsOverride", [
-            "width": width, "height": height, "deviceScaleFactor": deviceScaleFactor, "mobile": mobile,
-        ])
+        _ = try await command(
+            "Emulation.setDeviceMetricsOverride",
+            [
+                "width": width, "height": height, "deviceScaleFactor": deviceScaleFactor, "mobile": mobile,
+            ])
     }
 
     // MARK: Navigation
@@ -154,7 +157,8 @@ public final class HeadlessBrowser: @unchecked Sendable {
     /// Types `text` into the field matching `selector`, replacing what it held, as
     /// keyboard input (the page sees real text input events).
     public func fill(_ selector: String, with text: String) async throws(BrowserError) {
-        let focused = try await evaluateBool("""
+        let focused = try await evaluateBool(
+            """
             (() => { const field = document.querySelector(\(Self.literal(selector)));
               if (!field) return false;
               field.focus(); field.value = ''; return document.activeElement === field; })()
@@ -168,18 +172,20 @@ public final class HeadlessBrowser: @unchecked Sendable {
     /// Clicks the middle of the element matching `selector` with the mouse, after
     /// scrolling it into view. Fails when the element is hidden or covered.
     public func click(_ selector: String) async throws(BrowserError) {
-        let spot = try Self.object(await evaluate("""
-            (() => { const element = document.querySelector(\(Self.literal(selector)));
-              if (!element) return { missing: true };
-              element.scrollIntoView({ block: 'center', inline: 'center' });
-              const box = element.getBoundingClientRect();
-              const x = box.left + box.width / 2, y = box.top + box.height / 2;
-              const hit = document.elementFromPoint(x, y);
-              return { x, y, width: box.width, height: box.height, reachable: hit === element || element.contains(hit) }; })()
-            """))
+        let spot = try Self.object(
+            await evaluate(
+                """
+                (() => { const element = document.querySelector(\(Self.literal(selector)));
+                  if (!element) return { missing: true };
+                  element.scrollIntoView({ block: 'center', inline: 'center' });
+                  const box = element.getBoundingClientRect();
+                  const x = box.left + box.width / 2, y = box.top + box.height / 2;
+                  const hit = document.elementFromPoint(x, y);
+                  return { x, y, width: box.width, height: box.height, reachable: hit === element || element.contains(hit) }; })()
+                """))
         if spot["missing"] as? Bool == true { throw .noSuchElement(selector) }
         guard let x = (spot["x"] as? NSNumber)?.doubleValue, let y = (spot["y"] as? NSNumber)?.doubleValue,
-              ((spot["width"] as? NSNumber)?.doubleValue ?? 0) > 0, ((spot["height"] as? NSNumber)?.doubleValue ?? 0) > 0
+            ((spot["width"] as? NSNumber)?.doubleValue ?? 0) > 0, ((spot["height"] as? NSNumber)?.doubleValue ?? 0) > 0
         else { throw .scriptFailed("\(selector) is not visible") }
         guard spot["reachable"] as? Bool == true else { throw .scriptFailed("\(selector) is covered by another element") }
         for type in ["mouseMoved", "mousePressed", "mouseReleased"] {
@@ -203,9 +209,12 @@ public final class HeadlessBrowser: @unchecked Sendable {
 
     /// The value of the JavaScript `expression` (promises awaited), as JSON.
     public func evaluate(_ expression: String) async throws(BrowserError) -> Data {
-        let answer = try Self.object(await command("Runtime.evaluate", [
-            "expression": expression, "returnByValue": true, "awaitPromise": true,
-        ]))
+        let answer = try Self.object(
+            await command(
+                "Runtime.evaluate",
+                [
+                    "expression": expression, "returnByValue": true, "awaitPromise": true,
+                ]))
         if let exception = answer["exceptionDetails"] as? [String: Any] {
             let detail = (exception["exception"] as? [String: Any])?["description"] as? String ?? exception["text"] as? String ?? "an exception"
             throw .scriptFailed(detail)

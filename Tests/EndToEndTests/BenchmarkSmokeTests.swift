@@ -1,5 +1,5 @@
-import AccessEnablerScenarios
 import AccessEnablerBenchmarks
+import AccessEnablerScenarios
 import Foundation
 import Testing
 
@@ -25,21 +25,23 @@ import Testing
 
         // Every goal of the product, each with a measured figure and a verdict.
         let goals = report.goals.map(\.goal)
-        #expect(goals.map(\.name) == [
-            "REST round trips at the minimum in every flow",
-            "20 checkAuthorization calls together: decisions requests",
-            "checkAuthentication, back-to-back", "checkAuthentication, interleaved",
-            "partner SSO sign-in, SDK / bare URLSession",
-            "20 devices: completed and authenticated", "20 devices: sign-ins per second", "20 devices: half of them done by",
-            "20 devices: peak memory per device",
-            "sandbox on 2 keep-alive connections",
-            "throttled: sign-in, authorization, second screen",
-            "WAN latency: round trips within 0.25 of the minimum",
-        ])
-        #expect(goals.map(\.goal) == [
-            "all 14", "= 4", "< 10 µs", "< 30 µs", "< 1.05", "= 20", "> 300 /s", "≤ 60 %", "< 96 KiB", "> 20000 /s",
-            "0, every flow done and the control refused", "all 5",
-        ])
+        #expect(
+            goals.map(\.name) == [
+                "REST round trips at the minimum in every flow",
+                "20 checkAuthorization calls together: decisions requests",
+                "checkAuthentication, back-to-back", "checkAuthentication, interleaved",
+                "partner SSO sign-in, SDK / bare URLSession",
+                "20 devices: completed and authenticated", "20 devices: sign-ins per second", "20 devices: half of them done by",
+                "20 devices: peak memory per device",
+                "sandbox on 2 keep-alive connections",
+                "throttled: sign-in, authorization, second screen",
+                "WAN latency: round trips within 0.25 of the minimum",
+            ])
+        #expect(
+            goals.map(\.goal) == [
+                "all 14", "= 4", "< 10 µs", "< 30 µs", "< 1.05", "= 20", "> 300 /s", "≤ 60 %", "< 96 KiB", "> 20000 /s",
+                "0, every flow done and the control refused", "all 5",
+            ])
         for goal in goals {
             let value = try #require(goal.figure.value, "\(goal.name) was not measured")
             #expect(value.isFinite && value >= 0, "\(goal.name) = \(value)")

@@ -32,15 +32,18 @@ import Testing
     static func rig(
         _ wire: ScenarioRunner.Wire, offset: TimeInterval, screen: AccessEnablerConfiguration.LoginScreen = .thisDevice, stripDate: Bool = false
     ) throws -> Rig {
-        try Rig(wire, configuration: { configuration in
-            if let base = configuration.clock as? any TimeSource & Sleeper {
-                configuration.clock = SkewedClock(base: base, offset: offset)
-            }
-            if stripDate { configuration.transport = DateStripping(inner: configuration.transport) }
-        }, scenario: { scenario in
-            scenario.platform = .tvOS
-            scenario.loginScreen = screen
-        })
+        try Rig(
+            wire,
+            configuration: { configuration in
+                if let base = configuration.clock as? any TimeSource & Sleeper {
+                    configuration.clock = SkewedClock(base: base, offset: offset)
+                }
+                if stripDate { configuration.transport = DateStripping(inner: configuration.transport) }
+            },
+            scenario: { scenario in
+                scenario.platform = .tvOS
+                scenario.loginScreen = screen
+            })
     }
 
     @Test(arguments: bothWires, [2 * 86_400, -2 * 86_400] as [TimeInterval])
@@ -66,9 +69,10 @@ import Testing
         #expect(try await rig.run(.setRequestor("REF30", serviceProviders: nil)).last == "setRequestorComplete(1)")
         #expect(try await rig.run(.getAuthentication(forceAuthn: false, filter: [], featured: [])) == [regularDialog])
         #expect(try await rig.run(.setSelectedProvider("NotBoarded")).last == "status(REGCODE,info)")
-        #expect(try await rig.run(.advanceClock(1_801)) == [
-            "status(N130,error)", "sendTrackingData(0,false,)", "setAuthenticationStatus(0,\(GENERIC_AUTHENTICATION_ERROR))",
-        ])
+        #expect(
+            try await rig.run(.advanceClock(1_801)) == [
+                "status(N130,error)", "sendTrackingData(0,false,)", "setAuthenticationStatus(0,\(GENERIC_AUTHENTICATION_ERROR))",
+            ])
     }
 
     @Test(arguments: bothWires)
@@ -77,9 +81,10 @@ import Testing
         #expect(try await rig.run(.setRequestor("REF30", serviceProviders: nil)) == ["setRequestorComplete(1)"])
         #expect(try await rig.run(.getAuthentication(forceAuthn: false, filter: [], featured: [])) == [regularDialog])
         #expect(try await rig.run(.setSelectedProvider("NotBoarded")).last == "navigateToUrl(authenticate)")
-        #expect(try await rig.run(.login(username: "alice", password: "alice123")) == [
-            "status(CFG100,warning)", "sendTrackingData(0,false,)", "setAuthenticationStatus(0,\(GENERIC_AUTHENTICATION_ERROR))",
-        ])
+        #expect(
+            try await rig.run(.login(username: "alice", password: "alice123")) == [
+                "status(CFG100,warning)", "sendTrackingData(0,false,)", "setAuthenticationStatus(0,\(GENERIC_AUTHENTICATION_ERROR))",
+            ])
         #expect(rig.lines("status").first?["message"]?.stringValue?.contains("already over") == true)
         #expect(try await rig.run(.checkAuthentication).last == notAuthenticated)
     }
@@ -121,9 +126,10 @@ import Testing
         #expect(try await rig.run(.setRequestor("REF30", serviceProviders: nil)) == ["setRequestorComplete(1)"])
         #expect(try await rig.run(.getAuthentication(forceAuthn: false, filter: [], featured: [])) == [regularDialog])
         #expect(try await rig.run(.setSelectedProvider("NotBoarded")).last == "navigateToUrl(authenticate)")
-        #expect(try await rig.run(.login(username: "alice", password: "alice123")) == [
-            "status(CFG100,warning)", "sendTrackingData(0,false,)", "setAuthenticationStatus(0,\(GENERIC_AUTHENTICATION_ERROR))",
-        ])
+        #expect(
+            try await rig.run(.login(username: "alice", password: "alice123")) == [
+                "status(CFG100,warning)", "sendTrackingData(0,false,)", "setAuthenticationStatus(0,\(GENERIC_AUTHENTICATION_ERROR))",
+            ])
         #expect(rig.lines("status").first?["message"]?.stringValue?.contains("not valid yet") == true)
     }
 

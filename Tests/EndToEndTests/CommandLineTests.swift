@@ -1,6 +1,7 @@
 import AccessEnabler
 import Foundation
 import Testing
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -71,22 +72,26 @@ import Glibc
         let (status, output, errors) = try await run(["scenario", file.path])
         #expect(status == 2)
         #expect(output.isEmpty)
-        #expect(errors == "accessenabler scenario: scenario file \(file.path): invalid scenario at $.apps.B.storage: expected \"own\" or the name of another app (A, B), found \"C\"\n")
+        #expect(
+            errors == "accessenabler scenario: scenario file \(file.path): invalid scenario at $.apps.B.storage: expected \"own\" or the name of another app (A, B), found \"C\"\n")
     }
 
     @Test(.enabled(if: SandboxExecutable.url != nil, SandboxExecutable.notBuilt))
     func twoAppsPrintOneTranscriptWithTheSecondAppsLinesNamed() async throws {
-        let file = try temporaryFile(#"{"device": null, "apps": {"B": {"softwareStatement": "STATEMENT2"}}, "steps": [{"setRequestor": "REF30"}, {"setRequestor": "REF31", "app": "B"}], "expect": [{"callback": "setRequestorComplete", "status": 1, "app": "A"}, {"callback": "setRequestorComplete", "status": 1, "app": "B"}]}"#)
+        let file = try temporaryFile(
+            #"{"device": null, "apps": {"B": {"softwareStatement": "STATEMENT2"}}, "steps": [{"setRequestor": "REF30"}, {"setRequestor": "REF31", "app": "B"}], "expect": [{"callback": "setRequestorComplete", "status": 1, "app": "A"}, {"callback": "setRequestorComplete", "status": 1, "app": "B"}]}"#
+        )
         defer { try? FileManager.default.removeItem(at: file) }
         let (status, output, _) = try await run(["scenario", file.path])
         #expect(status == 0)
         let lines = output.split(separator: "\n").map(String.init)
-        #expect(lines.filter { $0.hasPrefix(#"{"step""#) || $0.contains("setRequestorComplete") } == [
-            #"{"step":0,"name":"setRequestor"}"#,
-            #"{"callback":"setRequestorComplete","status":1}"#,
-            #"{"step":1,"name":"setRequestor","app":"B"}"#,
-            #"{"callback":"setRequestorComplete","status":1,"app":"B"}"#,
-        ])
+        #expect(
+            lines.filter { $0.hasPrefix(#"{"step""#) || $0.contains("setRequestorComplete") } == [
+                #"{"step":0,"name":"setRequestor"}"#,
+                #"{"callback":"setRequestorComplete","status":1}"#,
+                #"{"step":1,"name":"setRequestor","app":"B"}"#,
+                #"{"callback":"setRequestorComplete","status":1,"app":"B"}"#,
+            ])
         // Every line after B's marker is B's.
         #expect(lines.drop { !$0.contains(#""app":"B""#) }.allSatisfy { $0.hasSuffix(#","app":"B"}"#) })
     }
@@ -112,7 +117,9 @@ import Glibc
         let scenario = try await run(["scenario", scenarioFile.path])
         #expect(scenario.status == 2)
         #expect(scenario.output.isEmpty)
-        #expect(scenario.errors == "accessenabler scenario: scenario file \(scenarioFile.path): invalid world at $.world.serviceProviders[0].mvpds[0].authenticationTTL: expected a number\n")
+        #expect(
+            scenario.errors
+                == "accessenabler scenario: scenario file \(scenarioFile.path): invalid world at $.world.serviceProviders[0].mvpds[0].authenticationTTL: expected a number\n")
     }
 
     @Test(.enabled(if: SandboxExecutable.url != nil, SandboxExecutable.notBuilt))
@@ -128,7 +135,10 @@ import Glibc
             #expect(first.errors == "accessenabler \(command[0]): \(kind) file \(prose.path): not JSON — the parser stopped at line 1, column 1: expected a value, found 'hello'\n")
             let second = try await run(command + [missingComma.path])
             #expect(second.status == 2, "\(command)")
-            #expect(second.errors == "accessenabler \(command[0]): \(kind) file \(missingComma.path): not JSON — the parser stopped at line 3, column 3: expected ',' or ']' after an element, found '{'\n")
+            #expect(
+                second.errors
+                    == "accessenabler \(command[0]): \(kind) file \(missingComma.path): not JSON — the parser stopped at line 3, column 3: expected ',' or ']' after an element, found '{'\n"
+            )
             let third = try await run(command + [empty.path])
             #expect(third.status == 2, "\(command)")
             #expect(third.errors == "accessenabler \(command[0]): \(kind) file \(empty.path): not JSON — the file is empty\n")
@@ -181,7 +191,9 @@ import Glibc
 
     @Test(.enabled(if: SandboxExecutable.url != nil, SandboxExecutable.notBuilt))
     func misuseIsRefusedWithUsage() async throws {
-        for arguments in [[], ["frobnicate"], ["--frobnicate"], ["scenario"], ["demo", "--bogus"], ["sandbox", "--port", "seventy"], ["sandbox", "--world"], ["bench", "extra"]] {
+        for arguments in [
+            [], ["frobnicate"], ["--frobnicate"], ["scenario"], ["demo", "--bogus"], ["sandbox", "--port", "seventy"], ["sandbox", "--world"], ["bench", "extra"],
+        ] {
             let (status, output, errors) = try await run(arguments)
             #expect(status == 2, "\(arguments)")
             #expect(output.isEmpty, "\(arguments)")
@@ -224,8 +236,9 @@ import Glibc
         }
         // Answers from a cache say so.
         let preauthorization = try #require(chapters.first { $0.body.contains("checkPreauthorizedResources") })
-        #expect(preauthorization.body.components(separatedBy: "↳ no REST call: answered from the SDK's preauthorization cache.").count == 2,
-                "the repeated preauthorization, not the first, is answered from the cache")
+        #expect(
+            preauthorization.body.components(separatedBy: "↳ no REST call: answered from the SDK's preauthorization cache.").count == 2,
+            "the repeated preauthorization, not the first, is answered from the cache")
         #expect(output.contains("▶ checkAuthentication()\n    ← sendTrackingData(event: 0, data: [\"true\",\"AppleBoarded\""))
         #expect(output.contains("↳ no REST call: checkAuthentication only looks at what the SDK has stored; it never asks the server."))
         // Encrypted metadata is explained.

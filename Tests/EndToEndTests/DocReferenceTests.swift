@@ -59,7 +59,8 @@ import Testing
         var functions: Set<String> = []
         var types: Set<String> = []
         let tests = root.appendingPathComponent("Tests")
-        let files = FileManager.default.enumerator(at: tests, includingPropertiesForKeys: nil)?
+        let files =
+            FileManager.default.enumerator(at: tests, includingPropertiesForKeys: nil)?
             .compactMap { $0 as? URL }.filter { $0.pathExtension == "swift" } ?? []
         for file in files {
             let source = try String(contentsOf: file, encoding: .utf8)

@@ -11,10 +11,11 @@ import Testing
     func tempPassAuthenticationContinuesIntoAuthorization(wire: ScenarioRunner.Wire) async throws {
         let rig = try await Rig.regular(wire)
         #expect(try await rig.run(.getAuthorization("news")) == [regularDialog])
-        #expect(try await rig.run(.setSelectedProvider("TempPass")) == [
-            "sendTrackingData(2,TempPass)", "status(N011,info)", "sendTrackingData(0,true,TempPass)", authenticated,
-            "status(Z011,info)", "sendTrackingData(1,true,TempPass)", "setToken(news)",
-        ])
+        #expect(
+            try await rig.run(.setSelectedProvider("TempPass")) == [
+                "sendTrackingData(2,TempPass)", "status(N011,info)", "sendTrackingData(0,true,TempPass)", authenticated,
+                "status(Z011,info)", "sendTrackingData(1,true,TempPass)", "setToken(news)",
+            ])
         #expect(rig.restCalls == ["POST /api/v2/REF30/sessions", "GET /api/v2/REF30/profiles/TempPass", "POST /api/v2/REF30/decisions/authorize/TempPass"])
     }
 
@@ -23,10 +24,11 @@ import Testing
         let rig = try await Rig.regular(wire)
         #expect(try await rig.run(.getAuthorization("news")) == [regularDialog])
         rig.sandbox.inject(SandboxFault(status: 500), into: .createSession)
-        #expect(try await rig.run(.setSelectedProvider("NotBoarded")) == [
-            "sendTrackingData(2,NotBoarded)", "status(N500,error)", "sendTrackingData(0,false,)",
-            "setAuthenticationStatus(0,\(GENERIC_AUTHENTICATION_ERROR))",
-            "tokenRequestFailed(news,\(USER_NOT_AUTHENTICATED_ERROR))",
-        ])
+        #expect(
+            try await rig.run(.setSelectedProvider("NotBoarded")) == [
+                "sendTrackingData(2,NotBoarded)", "status(N500,error)", "sendTrackingData(0,false,)",
+                "setAuthenticationStatus(0,\(GENERIC_AUTHENTICATION_ERROR))",
+                "tokenRequestFailed(news,\(USER_NOT_AUTHENTICATED_ERROR))",
+            ])
     }
 }

@@ -1,8 +1,9 @@
 import AccessEnabler
-@testable import AccessEnablerScenarios
 import Foundation
 import PassSandbox
 import Testing
+
+@testable import AccessEnablerScenarios
 
 /// Cookbook step 3, `checkAuthentication`: status 1 or 0 under each listed condition, the
 /// partner statuses, and never a REST call.

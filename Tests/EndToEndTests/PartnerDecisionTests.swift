@@ -38,9 +38,10 @@ import Testing
         expectValidated(rig.request(Self.profiles), rig: rig)
         let others = rig.probe.requests.filter { ![Self.sessions, Self.profiles].contains($0.line) }
         #expect(others.allSatisfy { $0.partnerStatusHeader == nil }, "DCR and configuration carry no partner status")
-        #expect(rig.sandbox.requestLog.map { "\($0.method) \($0.path) \($0.status)" }.suffix(2) == [
-            "\(Self.sessions) 200", "\(Self.profiles) 201",
-        ], "the sandbox accepted both")
+        #expect(
+            rig.sandbox.requestLog.map { "\($0.method) \($0.path) \($0.status)" }.suffix(2) == [
+                "\(Self.sessions) 200", "\(Self.profiles) 201",
+            ], "the sandbox accepted both")
     }
 
     @Test(arguments: bothWires)
@@ -103,9 +104,10 @@ import Testing
         let rig = try PartnerHeaderRig(wire, signedIn: "AppleBoarded")
         await rig.call { $0.setRequestor("REF30") }
         rig.device.accessStatus = .denied
-        #expect(await rig.call { $0.checkAuthorization("news") } == [
-            "status(N000,info)", "tokenRequestFailed(news,\(USER_NOT_AUTHENTICATED_ERROR))",
-        ])
+        #expect(
+            await rig.call { $0.checkAuthorization("news") } == [
+                "status(N000,info)", "tokenRequestFailed(news,\(USER_NOT_AUTHENTICATED_ERROR))",
+            ])
         #expect(rig.probe.requests.isEmpty, "an unvalidated status is never encoded, and the profile no longer counts")
     }
 

@@ -1,8 +1,9 @@
 import AccessEnabler
-@testable import AccessEnablerScenarios
 import Foundation
 import PassSandbox
 import Testing
+
+@testable import AccessEnablerScenarios
 
 /// Cookbook step 4, `getAuthentication` with a partner framework: the whole outcome table,
 /// the picker callbacks, the filter, and the continuation of every fallback.
@@ -69,9 +70,10 @@ import Testing
     @Test(arguments: bothWires)
     func aDegradedProviderIsAuthenticatedWithN010(wire: ScenarioRunner.Wire) async throws {
         let rig = try await rig(wire, picker: [.select(provider: "Degraded", user: "alice")])
-        #expect(try await rig.run(Partner.getAuthentication) == [
-            Self.present, Self.dismiss, "status(N010,warning)", "sendTrackingData(0,true,Degraded)", Partner.authenticated,
-        ])
+        #expect(
+            try await rig.run(Partner.getAuthentication) == [
+                Self.present, Self.dismiss, "status(N010,warning)", "sendTrackingData(0,true,Degraded)", Partner.authenticated,
+            ])
         #expect(rig.restCalls == ["POST /api/v2/REF30/sessions/sso/Apple", "GET /api/v2/REF30/profiles/Degraded"])
         #expect(try await rig.run(.checkAuthentication) == ["sendTrackingData(0,true,Degraded)", Partner.authenticated])
     }
@@ -89,9 +91,10 @@ import Testing
     @Test(arguments: bothWires)
     func aPickerOnlyProviderGoesToItsLoginPageSilently(wire: ScenarioRunner.Wire) async throws {
         let rig = try await rig(wire, picker: [.select(provider: "PickerOnly", user: "alice")])
-        #expect(try await rig.run(Partner.getAuthentication) == [
-            Self.present, Self.dismiss, "sendTrackingData(2,PickerOnly)", "navigateToUrl(authenticate)",
-        ], "no status code: setSelectedProvider is called by the SDK itself")
+        #expect(
+            try await rig.run(Partner.getAuthentication) == [
+                Self.present, Self.dismiss, "sendTrackingData(2,PickerOnly)", "navigateToUrl(authenticate)",
+            ], "no status code: setSelectedProvider is called by the SDK itself")
         #expect(rig.restCalls == ["POST /api/v2/REF30/sessions"])
         #expect(rig.device?.signedIn == nil, "a picker-only provider leaves no system-level sign-in")
         #expect(try await rig.run(.login(username: "alice", password: "alice123")) == ["sendTrackingData(0,true,PickerOnly)", Partner.authenticated])
@@ -167,10 +170,11 @@ import Testing
         try await rig.run(.world(mvpd: "AppleBoarded", set: ["integrationActive": .bool(false)]))
         try await rig.run(Partner.setRequestor)
         let shown = "PickerOnly,SSODisabled,Degraded|featured:"
-        #expect(try await rig.run(Partner.getAuthentication) == [
-            "presentTVProviderDialog(\(shown))", "dismissTVProviderDialog(\(shown))", "status(N004,info)",
-            "displayProviderDialog(PickerOnly,NotBoarded,SSODisabled,Degraded,TempPass,SVCProvider)",
-        ])
+        #expect(
+            try await rig.run(Partner.getAuthentication) == [
+                "presentTVProviderDialog(\(shown))", "dismissTVProviderDialog(\(shown))", "status(N004,info)",
+                "displayProviderDialog(PickerOnly,NotBoarded,SSODisabled,Degraded,TempPass,SVCProvider)",
+            ])
         #expect(rig.restCalls.isEmpty)
         try await expectBackingOutEnds(rig)
     }
@@ -208,9 +212,10 @@ import Testing
     func aFailingExchangeStillEndsInSetAuthenticationStatus(wire: ScenarioRunner.Wire) async throws {
         let rig = try await rig(wire, picker: [.select(provider: "AppleBoarded", user: "alice")])
         try await rig.run(.fault(endpoint: "partnerSession", status: 503, malformedBody: false, dropConnection: false, latency: 0, count: nil))
-        #expect(try await rig.run(Partner.getAuthentication) == [
-            Self.present, Self.dismiss, "status(N500,error)", "sendTrackingData(0,false,)", "setAuthenticationStatus(0,\(GENERIC_AUTHENTICATION_ERROR))",
-        ])
+        #expect(
+            try await rig.run(Partner.getAuthentication) == [
+                Self.present, Self.dismiss, "status(N500,error)", "sendTrackingData(0,false,)", "setAuthenticationStatus(0,\(GENERIC_AUTHENTICATION_ERROR))",
+            ])
         // internal_server_error advises no retry (action none): one request.
         #expect(rig.restCalls == ["POST /api/v2/REF30/sessions/sso/Apple"])
     }
@@ -223,8 +228,9 @@ import Testing
         let filter = ["Degraded", "NotBoarded", "PickerOnly", "AppleBoarded"]
         let (callbacks, calls) = try await rig.runRecordingDevice(.getAuthentication(forceAuthn: false, filter: filter, featured: ["AppleBoarded"]))
         let shown = "Degraded,PickerOnly,AppleBoarded|featured:AppleBoarded"
-        #expect(callbacks == ["presentTVProviderDialog(\(shown))", "dismissTVProviderDialog(\(shown))", "status(N005,info)", Partner.allMVPDs],
-                "order kept; an MVPD without platform services is not shown")
+        #expect(
+            callbacks == ["presentTVProviderDialog(\(shown))", "dismissTVProviderDialog(\(shown))", "status(N005,info)", Partner.allMVPDs],
+            "order kept; an MVPD without platform services is not shown")
         let pickerRequest = calls.compactMap(\.metadataRequest).first(where: \.isInterruptionAllowed)
         #expect(pickerRequest?.supportedAccountProviderIdentifiers == ["Degraded", "PickerOnly", "AppleBoarded"])
         #expect(pickerRequest?.featuredAccountProviderIdentifiers == ["AppleBoarded"])
@@ -261,9 +267,10 @@ import Testing
     func forcingAuthenticationOverAnAppleSSOProfileKeepsItFromApple(wire: ScenarioRunner.Wire) async throws {
         let rig = try Partner.rig(wire) { $0.device.picker = [.cancel] }
         try await rig.run(Partner.setRequestor)
-        #expect(try await rig.run(.getAuthentication(forceAuthn: true, filter: [], featured: [])) == [
-            "sendTrackingData(0,true,AppleBoarded)", Partner.authenticated,
-        ], "no picker: the user is signed in at system level")
+        #expect(
+            try await rig.run(.getAuthentication(forceAuthn: true, filter: [], featured: [])) == [
+                "sendTrackingData(0,true,AppleBoarded)", Partner.authenticated,
+            ], "no picker: the user is signed in at system level")
         // Adobe Pass answers authorize/direct (a profile exists): it is fetched with the partner status.
         #expect(rig.restCalls == ["POST /api/v2/REF30/sessions/sso/Apple", "GET /api/v2/REF30/profiles/AppleBoarded"])
         #expect(try await rig.run(Partner.tokenSource) == [#"setMetadataStatus(3,false,"Apple")"#])

@@ -1,8 +1,9 @@
 import AccessEnabler
-@testable import AccessEnablerScenarios
 import Foundation
 import PassSandbox
 import Testing
+
+@testable import AccessEnablerScenarios
 
 /// The cookbook's logout section: the SDK cannot sign the user out at system level, so an
 /// `appleSSO` logout ends with VSA203, and the next launch signs the user in again until
@@ -21,8 +22,9 @@ import Testing
     func logoutOfAnAppleSSOProfileEndsWithVSA203(wire: ScenarioRunner.Wire) async throws {
         for platform in Self.platforms {
             let rig = try await signedInRig(wire, platform: platform)
-            #expect(try await rig.run(.logout) == ["status(VSA203,info)", Partner.notAuthenticated],
-                    "\(platform): partner_logout has no page to open, on iOS too")
+            #expect(
+                try await rig.run(.logout) == ["status(VSA203,info)", Partner.notAuthenticated],
+                "\(platform): partner_logout has no page to open, on iOS too")
             #expect(rig.restCalls == ["GET /api/v2/REF30/logout/AppleBoarded"])
             let message = rig.lastLines.first { $0.callback == "status" }?["message"]?.stringValue ?? ""
             #expect(message.contains(platform == .tvOS ? "Settings -> Accounts -> TV Provider" : "Settings -> TV Provider"))

@@ -1,8 +1,9 @@
 import AccessEnabler
-@testable import AccessEnablerScenarios
 import Foundation
 import PassSandbox
 import Testing
+
+@testable import AccessEnablerScenarios
 
 /// The cookbook's metadata section and the overview's FAQ: `tokenSource` is "Apple" only
 /// for a profile obtained through partner single sign-on.
@@ -26,8 +27,9 @@ import Testing
         try await rig.run(Partner.setRequestor)
         #expect(try await rig.run(Partner.getAuthentication).last == Partner.authenticated)
         #expect(try await rig.run(Partner.tokenSource) == [Self.apple])
-        #expect(try await rig.run(.getMetadata(opCode: "userMeta", key: "userID", resource: nil)) == [#"setMetadataStatus(3,false,"u-bob")"#],
-                "the profile is the picker user's")
+        #expect(
+            try await rig.run(.getMetadata(opCode: "userMeta", key: "userID", resource: nil)) == [#"setMetadataStatus(3,false,"u-bob")"#],
+            "the profile is the picker user's")
     }
 
     @Test(arguments: bothWires)

@@ -1,8 +1,9 @@
 import AccessEnabler
-@testable import AccessEnablerScenarios
 import Foundation
 import PassSandbox
 import Testing
+
+@testable import AccessEnablerScenarios
 
 /// Cookbook step 2, `setRequestor` with a partner framework: the permission statuses, the
 /// silent exchange of a system-level sign-in, and what never triggers it.

@@ -28,7 +28,8 @@ struct DecodedPartnerStatus: Sendable, Equatable {
 
     init?(header: String) {
         guard let data = Data(base64Encoded: header),
-              let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else { return nil }
+            let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any]
+        else { return nil }
         let permission = object["frameworkPermissionInfo"] as? [String: Any]
         let provider = object["frameworkProviderInfo"] as? [String: Any]
         accessStatus = permission?["accessStatus"] as? String

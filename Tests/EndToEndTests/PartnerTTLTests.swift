@@ -1,8 +1,9 @@
 import AccessEnabler
-@testable import AccessEnablerScenarios
 import Foundation
 import PassSandbox
 import Testing
+
+@testable import AccessEnablerScenarios
 
 /// The Apple SSO overview's TTL table: the Adobe Pass profile TTL (the integration's
 /// `authenticationTTL`) against Apple's device token TTL (the system-level sign-in's expiry).
@@ -73,8 +74,11 @@ import Testing
         let rig = try Partner.rig(wire) { $0.softwareStatement = "STATEMENT2" }
         rig.sandbox.updateMVPD("AppleBoarded", requestor: "REF31") { $0.authenticationTTL = 1_800 }
         #expect(try await rig.run(.setRequestor("REF31", serviceProviders: nil)) == ["setRequestorComplete(1)"])
-        #expect(rig.restCalls == ["POST /o/client/register", "POST /o/client/token", "GET /api/v2/REF31/configuration", "GET /api/v2/REF31/profiles",
-                                  "POST /api/v2/REF31/sessions/sso/Apple", "POST /api/v2/REF31/profiles/sso/Apple"])
+        #expect(
+            rig.restCalls == [
+                "POST /o/client/register", "POST /o/client/token", "GET /api/v2/REF31/configuration", "GET /api/v2/REF31/profiles",
+                "POST /api/v2/REF31/sessions/sso/Apple", "POST /api/v2/REF31/profiles/sso/Apple",
+            ])
         let expiry = try #require(try await Partner.profileExpiry(rig))
         #expect(abs(expiry.timeIntervalSince(rig.sandbox.clock.now) - 1_800) < 2, "REF31's TTL, not the device token's nor REF30's")
     }
@@ -89,9 +93,10 @@ import Testing
         #expect(try await rig.run(Partner.setRequestor) == ["setRequestorComplete(1)"])
         #expect(rig.restCalls == ["GET /api/v2/REF30/configuration", "GET /api/v2/REF30/profiles"], "no exchange with an expired device token")
         let picker = "\(Partner.pickerIDs)|featured:"
-        #expect(try await rig.run(Partner.getAuthentication) == [
-            "presentTVProviderDialog(\(picker))", "dismissTVProviderDialog(\(picker))", "status(N005,info)", Partner.allMVPDs,
-        ])
+        #expect(
+            try await rig.run(Partner.getAuthentication) == [
+                "presentTVProviderDialog(\(picker))", "dismissTVProviderDialog(\(picker))", "status(N005,info)", Partner.allMVPDs,
+            ])
     }
 }
 
@@ -106,9 +111,10 @@ import Testing
         await rig.call { $0.setRequestor("REF30") }
         rig.sandbox.clock.advance(by: 5_400)
         #expect(await rig.call { $0.checkAuthentication() }.last == Partner.authenticated)
-        #expect(await rig.call { $0.checkAuthorization("news") } == [
-            "status(Z500,error)", "sendTrackingData(1,false,AppleBoarded)", "tokenRequestFailed(news,\(GENERIC_AUTHORIZATION_ERROR))",
-        ])
+        #expect(
+            await rig.call { $0.checkAuthorization("news") } == [
+                "status(Z500,error)", "sendTrackingData(1,false,AppleBoarded)", "tokenRequestFailed(news,\(GENERIC_AUTHORIZATION_ERROR))",
+            ])
         #expect(rig.probe.requests == [ProbedRequest(method: "POST", path: "/api/v2/REF30/decisions/authorize/AppleBoarded", partnerStatusHeader: nil)])
         #expect(rig.sandbox.requestLog.last?.status == 400, "refused for the missing partner status")
     }

@@ -1,8 +1,9 @@
 import AccessEnabler
-@testable import AccessEnablerScenarios
 import Foundation
 import PassSandbox
 import Testing
+
+@testable import AccessEnablerScenarios
 
 /// Shared pieces of the partner (Apple) single sign-on end-to-end suites.
 enum Partner {
@@ -19,9 +20,11 @@ enum Partner {
 
     /// A rig whose device is present, granted, and signed in at system level to `provider`
     /// (or to nobody) for `expiresIn` seconds.
-    static func rig(_ wire: ScenarioRunner.Wire, signedIn provider: String? = "AppleBoarded", expiresIn: TimeInterval = 86_400,
-                    platform: AccessEnablerConfiguration.Platform = .tvOS,
-                    _ more: (inout Scenario) -> Void = { _ in }) throws -> Rig {
+    static func rig(
+        _ wire: ScenarioRunner.Wire, signedIn provider: String? = "AppleBoarded", expiresIn: TimeInterval = 86_400,
+        platform: AccessEnablerConfiguration.Platform = .tvOS,
+        _ more: (inout Scenario) -> Void = { _ in }
+    ) throws -> Rig {
         try Rig(wire) { scenario in
             scenario.platform = platform
             scenario.device.present = true

@@ -96,7 +96,10 @@ import Testing
         #expect(try await rig.run(.getAuthentication(forceAuthn: false, filter: [], featured: [])) == [regularDialog])
         #expect(rig.restCalls.isEmpty)
         #expect(try await rig.run(.setSelectedProvider("NotBoarded")) == ["sendTrackingData(2,NotBoarded)", "navigateToUrl(authenticate)"])
-        #expect(try await rig.run(.getAuthentication(forceAuthn: true, filter: [], featured: [])) == ["status(N500,error)", "setAuthenticationStatus(0,\(GENERIC_AUTHENTICATION_ERROR))"])
+        #expect(
+            try await rig.run(.getAuthentication(forceAuthn: true, filter: [], featured: [])) == [
+                "status(N500,error)", "setAuthenticationStatus(0,\(GENERIC_AUTHENTICATION_ERROR))",
+            ])
         #expect(rig.restCalls.isEmpty)
         #expect(try await rig.run(.login(username: "alice", password: "alice123")) == ["sendTrackingData(0,true,NotBoarded)", authenticated])
     }
@@ -129,7 +132,8 @@ import Testing
     func aDegradedMVPDAuthenticatesAtOnceWithN010(wire: ScenarioRunner.Wire) async throws {
         let rig = try await Rig.regular(wire)
         #expect(try await rig.run(.getAuthentication(forceAuthn: false, filter: [], featured: [])) == [regularDialog])
-        #expect(try await rig.run(.setSelectedProvider("Degraded")) == ["sendTrackingData(2,Degraded)", "status(N010,warning)", "sendTrackingData(0,true,Degraded)", authenticated])
+        #expect(
+            try await rig.run(.setSelectedProvider("Degraded")) == ["sendTrackingData(2,Degraded)", "status(N010,warning)", "sendTrackingData(0,true,Degraded)", authenticated])
         #expect(rig.restCalls == ["POST /api/v2/REF30/sessions", "GET /api/v2/REF30/profiles/Degraded"])
     }
 
@@ -230,9 +234,10 @@ import Testing
         #expect(try await rig.run(.setSelectedProvider("NotBoarded")) == ["sendTrackingData(2,NotBoarded)", "navigateToUrl(authenticate)"])
         // The user lingers past the 30-minute session window before the login completes.
         #expect(try await rig.run(.advanceClock(1_801)) == [])
-        #expect(try await rig.run(.handleExternalURL("adobepass://ios.app")) == [
-            "status(N130,error)", "sendTrackingData(0,false,)", "setAuthenticationStatus(0,\(GENERIC_AUTHENTICATION_ERROR))",
-        ])
+        #expect(
+            try await rig.run(.handleExternalURL("adobepass://ios.app")) == [
+                "status(N130,error)", "sendTrackingData(0,false,)", "setAuthenticationStatus(0,\(GENERIC_AUTHENTICATION_ERROR))",
+            ])
         #expect(rig.restCalls.count == 1)
         #expect(try await rig.run(.checkAuthentication) == ["status(N000,info)", "sendTrackingData(0,false,)", notAuthenticated])
     }
@@ -255,16 +260,18 @@ import Testing
         // more before giving up, so the fault stays until the failure is in.
         rig.sandbox.inject(SandboxFault(status: 503), into: .createSession)
         #expect(try await rig.run(.getAuthentication(forceAuthn: false, filter: [], featured: [])) == [regularDialog])
-        #expect(try await rig.run(.setSelectedProvider("NotBoarded")) == [
-            "sendTrackingData(2,NotBoarded)", "status(N500,error)", "sendTrackingData(0,false,)", "setAuthenticationStatus(0,\(GENERIC_AUTHENTICATION_ERROR))",
-        ])
+        #expect(
+            try await rig.run(.setSelectedProvider("NotBoarded")) == [
+                "sendTrackingData(2,NotBoarded)", "status(N500,error)", "sendTrackingData(0,false,)", "setAuthenticationStatus(0,\(GENERIC_AUTHENTICATION_ERROR))",
+            ])
         rig.sandbox.clearFaults()
         #expect(try await rig.run(.getAuthentication(forceAuthn: false, filter: [], featured: [])) == [regularDialog])
         #expect(try await rig.run(.setSelectedProvider("NotBoarded")) == ["sendTrackingData(2,NotBoarded)", "navigateToUrl(authenticate)"])
         rig.sandbox.inject(SandboxFault(status: 500), into: .profileForCode)
-        #expect(try await rig.run(.login(username: "alice", password: "alice123")) == [
-            "status(N500,error)", "sendTrackingData(0,false,)", "setAuthenticationStatus(0,\(GENERIC_AUTHENTICATION_ERROR))",
-        ])
+        #expect(
+            try await rig.run(.login(username: "alice", password: "alice123")) == [
+                "status(N500,error)", "sendTrackingData(0,false,)", "setAuthenticationStatus(0,\(GENERIC_AUTHENTICATION_ERROR))",
+            ])
         rig.sandbox.clearFaults()
     }
 }

@@ -28,9 +28,10 @@ import Testing
             let dialog = await rig.call { withData ? $0.getAuthorization("news", withData: ["k": "v"]) : $0.getAuthorization("news") }
             #expect(dialog == [regularDialog])
             #expect(try await rig.run(.setSelectedProvider("NotBoarded")) == ["sendTrackingData(2,NotBoarded)", "navigateToUrl(authenticate)"])
-            #expect(try await rig.run(.login(username: "alice", password: "alice123")) == [
-                "sendTrackingData(0,true,NotBoarded)", authenticated, "sendTrackingData(1,true,NotBoarded)", "setToken(news)",
-            ])
+            #expect(
+                try await rig.run(.login(username: "alice", password: "alice123")) == [
+                    "sendTrackingData(0,true,NotBoarded)", authenticated, "sendTrackingData(1,true,NotBoarded)", "setToken(news)",
+                ])
             #expect(rig.restCalls.count == 2)
             #expect(rig.restCalls.last == Self.authorizeNews)
             let token = try #require(rig.lines("setToken").first?["token"]?.stringValue)
@@ -42,9 +43,10 @@ import Testing
     func getAuthorizationBackedOutEndsBothFlows(wire: ScenarioRunner.Wire) async throws {
         let rig = try await Rig.regular(wire)
         #expect(try await rig.run(.getAuthorization("news")) == [regularDialog])
-        #expect(try await rig.run(.setSelectedProvider(nil)) == [
-            "status(N005,info)", "setAuthenticationStatus(0,\(PROVIDER_NOT_SELECTED_ERROR))", "tokenRequestFailed(news,\(USER_NOT_AUTHENTICATED_ERROR))",
-        ])
+        #expect(
+            try await rig.run(.setSelectedProvider(nil)) == [
+                "status(N005,info)", "setAuthenticationStatus(0,\(PROVIDER_NOT_SELECTED_ERROR))", "tokenRequestFailed(news,\(USER_NOT_AUTHENTICATED_ERROR))",
+            ])
         #expect(rig.restCalls.isEmpty)
     }
 
@@ -56,10 +58,11 @@ import Testing
         // The redirect comes before the login finished: the SDK polls for the profile…
         #expect(try await rig.run(.handleExternalURL("adobepass://ios.app")) == [])
         // …until the session's 30 minutes are over.
-        #expect(try await rig.run(.advanceClock(1_801)) == [
-            "status(N130,error)", "sendTrackingData(0,false,)", "setAuthenticationStatus(0,\(GENERIC_AUTHENTICATION_ERROR))",
-            "tokenRequestFailed(news,\(USER_NOT_AUTHENTICATED_ERROR))",
-        ])
+        #expect(
+            try await rig.run(.advanceClock(1_801)) == [
+                "status(N130,error)", "sendTrackingData(0,false,)", "setAuthenticationStatus(0,\(GENERIC_AUTHENTICATION_ERROR))",
+                "tokenRequestFailed(news,\(USER_NOT_AUTHENTICATED_ERROR))",
+            ])
         #expect(rig.restCalls.isEmpty)
     }
 
@@ -98,9 +101,10 @@ import Testing
     @Test(arguments: bothWires)
     func aDenialIsZ100AndUserNotAuthorized(wire: ScenarioRunner.Wire) async throws {
         let rig = try await Rig.loggedIn(wire, username: "bob")
-        #expect(try await rig.run(.checkAuthorization("sports")) == [
-            "status(Z100,error)", "sendTrackingData(1,false,NotBoarded)", "tokenRequestFailed(sports,\(USER_NOT_AUTHORIZED_ERROR))",
-        ])
+        #expect(
+            try await rig.run(.checkAuthorization("sports")) == [
+                "status(Z100,error)", "sendTrackingData(1,false,NotBoarded)", "tokenRequestFailed(sports,\(USER_NOT_AUTHORIZED_ERROR))",
+            ])
         let failure = try #require(rig.lines("tokenRequestFailed").first)
         #expect(failure["errorDescription"]?.stringValue?.isEmpty == false, "the MVPD's message is passed on")
         let status = try #require(rig.lines("status").first)
@@ -112,9 +116,10 @@ import Testing
     func aMalformedResourceIsZ130(wire: ScenarioRunner.Wire) async throws {
         let rig = try await Rig.loggedIn(wire)
         let resource = "<rss version=\"2.0\"><channel>"
-        #expect(try await rig.run(.checkAuthorization(resource)) == [
-            "status(Z130,error)", "sendTrackingData(1,false,NotBoarded)", "tokenRequestFailed(\(resource),\(USER_NOT_AUTHORIZED_ERROR))",
-        ])
+        #expect(
+            try await rig.run(.checkAuthorization(resource)) == [
+                "status(Z130,error)", "sendTrackingData(1,false,NotBoarded)", "tokenRequestFailed(\(resource),\(USER_NOT_AUTHORIZED_ERROR))",
+            ])
     }
 
     @Test(arguments: bothWires)
@@ -132,8 +137,9 @@ import Testing
         // Z011 (info) tells the app the grant came through TempPass, before the token.
         #expect(try await rig.run(.checkAuthorization("anything")) == ["status(Z011,info)", "sendTrackingData(1,true,TempPass)", "setToken(anything)"])
         #expect(rig.restCalls == ["POST /api/v2/REF30/decisions/authorize/TempPass"])
-        #expect(try await rig.run(.getMetadata(opCode: "authorization", key: nil, resource: "anything")) == ["setMetadataStatus(1,false,\"\(RegularMetadataTests.start + 300_000)\")"],
-                "TempPass media tokens last its 5-minute authorization TTL")
+        #expect(
+            try await rig.run(.getMetadata(opCode: "authorization", key: nil, resource: "anything")) == ["setMetadataStatus(1,false,\"\(RegularMetadataTests.start + 300_000)\")"],
+            "TempPass media tokens last its 5-minute authorization TTL")
     }
 
     @Test(arguments: bothWires)
@@ -151,9 +157,10 @@ import Testing
         // The sandbox answers an injected 403 with `network_received_error`: Adobe Pass could not read the MVPD's answer.
         // Its action is `retry`: the SDK asks once more, so the fault stays until the failure is in.
         rig.sandbox.inject(SandboxFault(status: 403), into: .authorize)
-        #expect(try await rig.run(.checkAuthorization("news")) == [
-            "status(Z120,error)", "sendTrackingData(1,false,NotBoarded)", "tokenRequestFailed(news,\(USER_NOT_AUTHORIZED_ERROR))",
-        ])
+        #expect(
+            try await rig.run(.checkAuthorization("news")) == [
+                "status(Z120,error)", "sendTrackingData(1,false,NotBoarded)", "tokenRequestFailed(news,\(USER_NOT_AUTHORIZED_ERROR))",
+            ])
         rig.sandbox.clearFaults()
         #expect(try await rig.run(.checkAuthentication) == ["sendTrackingData(0,true,NotBoarded)", authenticated])
         #expect(try await rig.run(.checkAuthorization("news")) == ["sendTrackingData(1,true,NotBoarded)", "setToken(news)"])
@@ -168,9 +175,10 @@ import Testing
         let faults = [SandboxFault(status: 500), SandboxFault(status: 503), SandboxFault(malformedBody: true)]
         for fault in faults {
             rig.sandbox.inject(fault, into: .authorize)
-            #expect(try await rig.run(.checkAuthorization("news")) == [
-                "status(Z500,error)", "sendTrackingData(1,false,NotBoarded)", "tokenRequestFailed(news,\(GENERIC_AUTHORIZATION_ERROR))",
-            ], "\(fault)")
+            #expect(
+                try await rig.run(.checkAuthorization("news")) == [
+                    "status(Z500,error)", "sendTrackingData(1,false,NotBoarded)", "tokenRequestFailed(news,\(GENERIC_AUTHORIZATION_ERROR))",
+                ], "\(fault)")
             rig.sandbox.clearFaults()
             #expect(try await rig.run(.checkAuthentication) == ["sendTrackingData(0,true,NotBoarded)", authenticated], "\(fault)")
         }

@@ -64,8 +64,9 @@ import Testing
         let value = try #require(zip["metadata"]?.stringValue)
         #expect(SandboxMetadataCipher.decrypt(value) == ["10001"], "the encrypted value is handed over untouched")
         #expect(try await rig.run(.getMetadata(opCode: "userMeta", key: "maxRating", resource: nil)) == ["setMetadataStatus(3,false,null)"])
-        #expect(try await rig.run(.getMetadata(opCode: "userMeta", key: "tokenSource", resource: nil)) == ["setMetadataStatus(3,false,null)"],
-                "a regular profile without the attribute has no token source")
+        #expect(
+            try await rig.run(.getMetadata(opCode: "userMeta", key: "tokenSource", resource: nil)) == ["setMetadataStatus(3,false,null)"],
+            "a regular profile without the attribute has no token source")
         #expect(rig.restCalls.isEmpty)
     }
 
@@ -102,7 +103,8 @@ import Testing
         }
         let authorization: [String: Any] = [METADATA_OPCODE_KEY: NSNumber(value: 1), METADATA_RESOURCE_ID_KEY: "news", "extra": "kept"]
         #expect(await rig.call { $0.getMetadata(authorization) } == ["setMetadataStatus(1,false,null)"])
-        #expect(rig.lines("setMetadataStatus").first?["arguments"] == .object([METADATA_OPCODE_KEY: .number(1), METADATA_RESOURCE_ID_KEY: .string("news"), "extra": .string("kept")]))
+        #expect(
+            rig.lines("setMetadataStatus").first?["arguments"] == .object([METADATA_OPCODE_KEY: .number(1), METADATA_RESOURCE_ID_KEY: .string("news"), "extra": .string("kept")]))
         #expect(await rig.call { $0.getMetadata([METADATA_OPCODE_KEY: Int64(2)]) }.first?.hasPrefix("setMetadataStatus(2,false,") == true)
     }
 

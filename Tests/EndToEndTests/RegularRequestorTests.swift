@@ -49,11 +49,13 @@ import Testing
     func optionsReachEveryLaterRequest(wire: ScenarioRunner.Wire) async throws {
         let harness = try RegularHarness(wire)
         defer { harness.stop() }
-        let deviceInfo = Data(#"{"model":"Living Room Box","version":"7","osName":"Linux","osVersion":"6.1","connectionType":"WiFi","manufacturer":"Example"}"#.utf8).base64EncodedString()
-        #expect(await harness.call {
-            $0.setOptions(["applicationProfile": "tv-app", "visitorID": "visitor-42", "device_info": deviceInfo])
-            $0.setRequestor("REF30")
-        } == ["setRequestorComplete(1)"])
+        let deviceInfo = Data(#"{"model":"Living Room Box","version":"7","osName":"Linux","osVersion":"6.1","connectionType":"WiFi","manufacturer":"Example"}"#.utf8)
+            .base64EncodedString()
+        #expect(
+            await harness.call {
+                $0.setOptions(["applicationProfile": "tv-app", "visitorID": "visitor-42", "device_info": deviceInfo])
+                $0.setRequestor("REF30")
+            } == ["setRequestorComplete(1)"])
         let configuration = try #require(harness.capture.requests.first { $0.line == "GET /api/v2/REF30/configuration" })
         #expect(URLComponents(url: configuration.url, resolvingAgainstBaseURL: false)?.queryItems?.contains(URLQueryItem(name: "profile", value: "tv-app")) == true)
         #expect(configuration.header("AP-Visitor-Identifier") == nil, "configuration does not take the visitor identifier")
@@ -79,10 +81,11 @@ import Testing
         let defaultInfo = try #require(try JSONSerialization.jsonObject(with: defaults) as? [String: Any])
         // The legacy client information makes only model and osName mandatory.
         let legacy = Data(#"{"model":"iPhone","osName":"iOS"}"#.utf8).base64EncodedString()
-        #expect(await harness.call {
-            $0.setOptions(["device_info": legacy])
-            $0.setRequestor("REF30")
-        } == ["setRequestorComplete(1)"])
+        #expect(
+            await harness.call {
+                $0.setOptions(["device_info": legacy])
+                $0.setRequestor("REF30")
+            } == ["setRequestorComplete(1)"])
         let sent = try #require(harness.capture.requests.last?.header("X-Device-Info").flatMap { Data(base64Encoded: $0) })
         let info = try #require(try JSONSerialization.jsonObject(with: sent) as? [String: Any])
         #expect(info["model"] as? String == "iPhone")
@@ -92,10 +95,11 @@ import Testing
             #expect(info[key] != nil, "\(key) is required by REST API V2")
         }
         // Something that is not Base64 JSON is ignored: the defaults are sent.
-        #expect(await harness.call {
-            $0.setOptions(["device_info": "%%% not base64 %%%"])
-            $0.setRequestor("REF30")
-        } == ["setRequestorComplete(1)"])
+        #expect(
+            await harness.call {
+                $0.setOptions(["device_info": "%%% not base64 %%%"])
+                $0.setRequestor("REF30")
+            } == ["setRequestorComplete(1)"])
         #expect(harness.capture.requests.last?.header("X-Device-Info").flatMap { Data(base64Encoded: $0) } == defaults)
     }
 
@@ -103,8 +107,9 @@ import Testing
     func handleSVCTurnsTheSVCProviderLoginIntoTheTwoArgumentNavigation(wire: ScenarioRunner.Wire) async throws {
         let rig = try await Rig.regular(wire)
         #expect(try await rig.run(.getAuthentication(forceAuthn: false, filter: [], featured: [])) == [regularDialog])
-        #expect(try await rig.run(.setSelectedProvider("SVCProvider")) == ["sendTrackingData(2,SVCProvider)", "navigateToUrl(authenticate)"],
-                "without handleSVC the one-argument form is used")
+        #expect(
+            try await rig.run(.setSelectedProvider("SVCProvider")) == ["sendTrackingData(2,SVCProvider)", "navigateToUrl(authenticate)"],
+            "without handleSVC the one-argument form is used")
         #expect(try await rig.run(.setSelectedProvider(nil)) == ["status(N005,info)", "setAuthenticationStatus(0,\(PROVIDER_NOT_SELECTED_ERROR))"])
 
         #expect(try await rig.run(.setOptions(["handleSVC": .bool(true)])) == [])
@@ -138,9 +143,10 @@ import Testing
         let (primary, secondary) = (harness.sandboxes[0], harness.sandboxes[1])
         // The secondary answers configuration later, so the primary is the first responder.
         secondary.inject(SandboxFault(latency: 0.8, remaining: 1), into: .configuration)
-        #expect(await harness.call {
-            $0.setRequestor("REF30", serviceProviders: [harness.baseURLs[0].absoluteString, harness.baseURLs[1].absoluteString])
-        } == ["setRequestorComplete(1)"])
+        #expect(
+            await harness.call {
+                $0.setRequestor("REF30", serviceProviders: [harness.baseURLs[0].absoluteString, harness.baseURLs[1].absoluteString])
+            } == ["setRequestorComplete(1)"])
         #expect(primary.requestLog.map(\.path).contains("/api/v2/REF30/configuration"))
         #expect(secondary.requestLog.map(\.path).contains("/api/v2/REF30/configuration"))
 
@@ -220,9 +226,10 @@ import Testing
         let harness = try RegularHarness(wire, worlds: [.default, secondaryWorld(mvpds: ["NotBoarded"])])
         defer { harness.stop() }
         harness.sandboxes[0].inject(SandboxFault(latency: 0.8, remaining: 1), into: .configuration)
-        #expect(await harness.call {
-            $0.setRequestor("REF30", serviceProviders: [harness.baseURLs[0].absoluteString, harness.baseURLs[1].absoluteString])
-        } == ["setRequestorComplete(1)"])
+        #expect(
+            await harness.call {
+                $0.setRequestor("REF30", serviceProviders: [harness.baseURLs[0].absoluteString, harness.baseURLs[1].absoluteString])
+            } == ["setRequestorComplete(1)"])
         // The secondary answered first: its NotBoarded leads the list and serves NotBoarded.
         #expect(await harness.call { $0.getAuthentication() } == ["displayProviderDialog(NotBoarded,AppleBoarded,PickerOnly,SSODisabled,Degraded,TempPass,SVCProvider)"])
         harness.sandboxes[1].clearRequestLog()
@@ -236,9 +243,10 @@ import Testing
         let harness = try RegularHarness(wire, worlds: [.default, secondaryWorld(mvpds: ["FarCable"])])
         defer { harness.stop() }
         harness.sandboxes[1].inject(SandboxFault(status: 503), into: .configuration)
-        #expect(await harness.call {
-            $0.setRequestor("REF30", serviceProviders: [harness.baseURLs[0].absoluteString, harness.baseURLs[1].absoluteString])
-        } == ["setRequestorComplete(1)"])
+        #expect(
+            await harness.call {
+                $0.setRequestor("REF30", serviceProviders: [harness.baseURLs[0].absoluteString, harness.baseURLs[1].absoluteString])
+            } == ["setRequestorComplete(1)"])
         #expect(await harness.call { $0.getAuthentication() } == [regularDialog])
     }
 
@@ -300,10 +308,11 @@ import Testing
         // (the token endpoint still knows the client, so it is not registered again), is
         // refused again and reports R401.
         #expect(try await rig.run(.setRequestor("REF30", serviceProviders: nil)) == ["status(R401,error)", "setRequestorComplete(0)"])
-        #expect(rig.restCalls == [
-            "POST /o/client/register", "POST /o/client/token", "GET /api/v2/REF30/configuration", "GET /api/v2/REF30/profiles",
-            "POST /o/client/token", "GET /api/v2/REF30/configuration", "GET /api/v2/REF30/profiles",
-        ])
+        #expect(
+            rig.restCalls == [
+                "POST /o/client/register", "POST /o/client/token", "GET /api/v2/REF30/configuration", "GET /api/v2/REF30/profiles",
+                "POST /o/client/token", "GET /api/v2/REF30/configuration", "GET /api/v2/REF30/profiles",
+            ])
     }
 
     // MARK: Ordering around setRequestor
@@ -334,18 +343,19 @@ import Testing
             accessEnabler.getSelectedProvider()
             accessEnabler.getMetadata([METADATA_OPCODE_KEY: METADATA_AUTHENTICATION])
         }
-        #expect(signatures == [
-            "status(CFG400,error)", "setRequestorComplete(0)",
-            "status(CFG400,error)", notAuthenticated,
-            "status(CFG400,error)", "setAuthenticationStatus(0,\(GENERIC_AUTHENTICATION_ERROR))",
-            "status(CFG400,error)", "setAuthenticationStatus(0,\(GENERIC_AUTHENTICATION_ERROR))",
-            "status(CFG400,error)", "tokenRequestFailed(news,\(GENERIC_AUTHORIZATION_ERROR))",
-            "status(CFG400,error)", "tokenRequestFailed(news,\(GENERIC_AUTHORIZATION_ERROR))",
-            "status(CFG400,error)", "preauthorizedResources()",
-            notAuthenticated,
-            "selectedProvider(null)",
-            "setMetadataStatus(0,false,null)",
-        ])
+        #expect(
+            signatures == [
+                "status(CFG400,error)", "setRequestorComplete(0)",
+                "status(CFG400,error)", notAuthenticated,
+                "status(CFG400,error)", "setAuthenticationStatus(0,\(GENERIC_AUTHENTICATION_ERROR))",
+                "status(CFG400,error)", "setAuthenticationStatus(0,\(GENERIC_AUTHENTICATION_ERROR))",
+                "status(CFG400,error)", "tokenRequestFailed(news,\(GENERIC_AUTHORIZATION_ERROR))",
+                "status(CFG400,error)", "tokenRequestFailed(news,\(GENERIC_AUTHORIZATION_ERROR))",
+                "status(CFG400,error)", "preauthorizedResources()",
+                notAuthenticated,
+                "selectedProvider(null)",
+                "setMetadataStatus(0,false,null)",
+            ])
         let setUp = ["POST /o/client/register", "POST /o/client/token", "GET /api/v2/REF30/configuration", "GET /api/v2/REF30/profiles"]
         #expect(rig.restCalls == setUp.map { $0.replacingOccurrences(of: "REF30", with: "NOPE") })
     }

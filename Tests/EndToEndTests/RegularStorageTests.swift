@@ -3,6 +3,7 @@ import AccessEnablerScenarios
 import Foundation
 import PassSandbox
 import Testing
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -36,7 +37,8 @@ import Glibc
         #expect(try await rig.run(.checkAuthentication) == ["sendTrackingData(0,true,NotBoarded)", authenticated])
         #expect(try await rig.run(.getSelectedProvider) == ["selectedProvider(NotBoarded)"])
         #expect(try await rig.run(.getMetadata(opCode: "userMeta", key: "userID", resource: nil)) == ["setMetadataStatus(3,false,\"u-alice\")"])
-        #expect(try await rig.run(.getMetadata(opCode: "authorization", key: nil, resource: "news")) == ["setMetadataStatus(1,false,\"\(RegularMetadataTests.start + 3_600_000)\")"])
+        #expect(
+            try await rig.run(.getMetadata(opCode: "authorization", key: nil, resource: "news")) == ["setMetadataStatus(1,false,\"\(RegularMetadataTests.start + 3_600_000)\")"])
         // Adobe Pass still knows this device and client: authorization works with no new login.
         #expect(try await rig.run(.checkAuthorization("sports")) == ["sendTrackingData(1,true,NotBoarded)", "setToken(sports)"])
     }

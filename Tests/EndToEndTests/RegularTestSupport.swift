@@ -24,7 +24,9 @@ extension Rig {
     }
 
     /// A rig where `username` has logged in to `mvpd` through the MVPD login page.
-    static func loggedIn(_ wire: ScenarioRunner.Wire, mvpd: String = "NotBoarded", username: String = "alice", platform: AccessEnablerConfiguration.Platform = .tvOS) async throws -> Rig {
+    static func loggedIn(_ wire: ScenarioRunner.Wire, mvpd: String = "NotBoarded", username: String = "alice", platform: AccessEnablerConfiguration.Platform = .tvOS) async throws
+        -> Rig
+    {
         let rig = try await regular(wire, platform: platform)
         try await rig.logIn(mvpd: mvpd, username: username)
         return rig
@@ -50,9 +52,11 @@ func strings(_ items: String...) -> JSONValue { .array(items.map { .string($0) }
 /// The terminal callback of each facade call (the one that ends it); the hand-overs count for the
 /// interactive calls.
 func isTerminal(_ signature: String) -> Bool {
-    ["setRequestorComplete", "setAuthenticationStatus", "displayProviderDialog", "navigateToUrl", "setToken",
-     "tokenRequestFailed", "preauthorizedResources", "selectedProvider", "setMetadataStatus"]
-        .contains { signature.hasPrefix($0 + "(") }
+    [
+        "setRequestorComplete", "setAuthenticationStatus", "displayProviderDialog", "navigateToUrl", "setToken",
+        "tokenRequestFailed", "preauthorizedResources", "selectedProvider", "setMetadataStatus",
+    ]
+    .contains { signature.hasPrefix($0 + "(") }
 }
 
 /// One HTTP request the SDK sent, as a test transport saw it.
@@ -81,7 +85,11 @@ final class RequestCapture: HTTPTransport, @unchecked Sendable {
     var lines: [String] { requests.map(\.line) }
     /// `start HOST PATH` when a request leaves, `end HOST PATH` when its answer (or failure) is back.
     var events: [String] { lock.withLock { timeline } }
-    func reset() { lock.withLock { sent.removeAll(); timeline.removeAll() } }
+    func reset() {
+        lock.withLock {
+            sent.removeAll(); timeline.removeAll()
+        }
+    }
 
     func send(_ request: HTTPRequestMessage, timeout: TimeInterval) async throws(TransportFailure) -> HTTPResponseMessage {
         let name = "\(request.url.host ?? "?"):\(request.url.port ?? 0) \(request.url.path)"
@@ -271,7 +279,9 @@ final class RegularHarness: @unchecked Sendable {
 func withinDeadline(seconds: Double, _ work: @escaping @Sendable () async -> Void) async -> Bool {
     await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
         let once = ResumeOnce(continuation)
-        Task { await work(); once.resume(true) }
+        Task {
+            await work(); once.resume(true)
+        }
         Task {
             try? await Task.sleep(nanoseconds: UInt64(seconds * 1_000_000_000))
             once.resume(false)

@@ -36,15 +36,19 @@ import FoundationNetworking
         let json = ["Accept": "application/json"]
 
         // DCR: register, then a token.
-        let registration = try await http.send("POST", base, "/o/client/register", headers: [
-            "Content-Type": "application/json", "X-Device-Info": Self.deviceInfo,
-        ], body: #"{"software_statement":"STATEMENT"}"#)
+        let registration = try await http.send(
+            "POST", base, "/o/client/register",
+            headers: [
+                "Content-Type": "application/json", "X-Device-Info": Self.deviceInfo,
+            ], body: #"{"software_statement":"STATEMENT"}"#)
         #expect(registration.status == 201)
         let clientID = try #require(registration.json?["client_id"] as? String)
         let clientSecret = try #require(registration.json?["client_secret"] as? String)
-        let tokenAnswer = try await http.send("POST", base, "/o/client/token", headers: [
-            "Content-Type": "application/x-www-form-urlencoded", "X-Device-Info": Self.deviceInfo,
-        ],
+        let tokenAnswer = try await http.send(
+            "POST", base, "/o/client/token",
+            headers: [
+                "Content-Type": "application/x-www-form-urlencoded", "X-Device-Info": Self.deviceInfo,
+            ],
             body: PlainHTTP.form(["client_id": clientID, "client_secret": clientSecret, "grant_type": "client_credentials"]))
         #expect(tokenAnswer.status == 201)
         let token = try #require(tokenAnswer.json?["access_token"] as? String)
@@ -56,7 +60,8 @@ import FoundationNetworking
         let requestor = configuration.json?["requestor"] as? [String: Any]
         #expect(requestor?["id"] as? String == "REF30")
 
-        let session = try await http.send("POST", base, "/api/v2/REF30/sessions",
+        let session = try await http.send(
+            "POST", base, "/api/v2/REF30/sessions",
             headers: device.merging(["Content-Type": "application/x-www-form-urlencoded"]) { $1 },
             body: PlainHTTP.form(["mvpd": "NotBoarded", "domainName": "adobe.com", "redirectUrl": Self.redirectURL]))
         #expect(session.status == 200)
@@ -73,7 +78,8 @@ import FoundationNetworking
         #expect(page.status == 200)
         #expect(page.text.contains("<form method=\"post\" action=\"/mvpd/NotBoarded/login\">"))
         #expect(page.text.contains("name=\"code\" value=\"\(code)\""))
-        let submitted = try await http.send("POST", base, "/mvpd/NotBoarded/login",
+        let submitted = try await http.send(
+            "POST", base, "/mvpd/NotBoarded/login",
             headers: ["Content-Type": "application/x-www-form-urlencoded"],
             body: PlainHTTP.form(["code": code, "username": "alice", "password": "alice123"]))
         #expect(submitted.status == 302)
@@ -85,7 +91,8 @@ import FoundationNetworking
         let notBoarded = profiles?["NotBoarded"] as? [String: Any]
         #expect(notBoarded?["type"] as? String == "regular")
 
-        let decision = try await http.send("POST", base, "/api/v2/REF30/decisions/authorize/NotBoarded",
+        let decision = try await http.send(
+            "POST", base, "/api/v2/REF30/decisions/authorize/NotBoarded",
             headers: device.merging(["Content-Type": "application/json"]) { $1 }, body: #"{"resources":["news"]}"#)
         #expect(decision.status == 200)
         let decisions = decision.json?["decisions"] as? [[String: Any]]
@@ -126,10 +133,12 @@ import FoundationNetworking
     private static func aBadWorldFileIsRefusedNamingTheJSONPathBody() async throws {
         let executable = try #require(SandboxExecutable.url)
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("bad-world-\(UUID().uuidString).json")
-        try Data("""
+        try Data(
+            """
             { "accessTokenTTL": 86400, "softwareStatements": { "STATEMENT": ["REF30"] },
               "serviceProviders": [ { "id": "REF30", "mvpds": [ { "id": "Cable", "authenticationTTL": "one day" } ] } ] }
-            """.utf8).write(to: file)
+            """.utf8
+        ).write(to: file)
         defer { try? FileManager.default.removeItem(at: file) }
 
         let running = try RunningCommand(executable, ["sandbox", "--port", "0", "--world", file.path])
@@ -218,8 +227,10 @@ struct PlainHTTP: Sendable {
                 if let error {
                     continuation.resume(returning: .failure(Failure(description: error.localizedDescription)))
                 } else if let http = response as? HTTPURLResponse {
-                    continuation.resume(returning: .success(Answer(
-                        status: http.statusCode, location: http.value(forHTTPHeaderField: "Location"), body: data ?? Data())))
+                    continuation.resume(
+                        returning: .success(
+                            Answer(
+                                status: http.statusCode, location: http.value(forHTTPHeaderField: "Location"), body: data ?? Data())))
                 } else {
                     continuation.resume(returning: .failure(Failure(description: "not an HTTP response")))
                 }

@@ -34,7 +34,9 @@ import Testing
         #expect(!scenario.expect.isEmpty, "\(file) has no expect list")
         let result = try await ScenarioRunner(scenario: scenario, wire: .loopbackHTTP, traceHTTP: true).run()
         if let unmet = result.unmetExpectation {
-            Issue.record("\(file): expectation \(unmet.index) not met: \(unmet.expectation.keys.sorted().map { "\($0)=\(unmet.expectation[$0]!.compactJSON)" }.joined(separator: " "))\ntranscript:\n\(result.lines.map(\.json).joined(separator: "\n"))")
+            Issue.record(
+                "\(file): expectation \(unmet.index) not met: \(unmet.expectation.keys.sorted().map { "\($0)=\(unmet.expectation[$0]!.compactJSON)" }.joined(separator: " "))\ntranscript:\n\(result.lines.map(\.json).joined(separator: "\n"))"
+            )
         }
     }
 }

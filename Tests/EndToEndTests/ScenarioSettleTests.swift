@@ -39,7 +39,9 @@ struct ScenarioSettleTests {
     func aLogoutAfterAThrottledCallSettles(wire: ScenarioRunner.Wire) async throws {
         let rig = try await Rig.loggedIn(wire)
         rig.sandbox.inject(SandboxFault(status: 429, remaining: 1), into: .authorize)
-        #expect(try await rig.run(.checkAuthorization("news")).last == "tokenRequestFailed(news,\(USER_NOT_AUTHORIZED_ERROR))", "a throttled authorization is Z100 with the not-authorized code")
+        #expect(
+            try await rig.run(.checkAuthorization("news")).last == "tokenRequestFailed(news,\(USER_NOT_AUTHORIZED_ERROR))",
+            "a throttled authorization is Z100 with the not-authorized code")
         // The next request to the host waits at least a second after the 429.
         await Self.bounded("the logout step") {
             let signatures = try await rig.run(.logout)
@@ -52,7 +54,9 @@ struct ScenarioSettleTests {
     func aRestartDuringABackOffSettlesFirst(wire: ScenarioRunner.Wire) async throws {
         let rig = try await Rig.loggedIn(wire)
         rig.sandbox.inject(SandboxFault(status: 429, remaining: 1), into: .authorize)
-        #expect(try await rig.run(.checkAuthorization("news")).last == "tokenRequestFailed(news,\(USER_NOT_AUTHORIZED_ERROR))", "a throttled authorization is Z100 with the not-authorized code")
+        #expect(
+            try await rig.run(.checkAuthorization("news")).last == "tokenRequestFailed(news,\(USER_NOT_AUTHORIZED_ERROR))",
+            "a throttled authorization is Z100 with the not-authorized code")
         // A call whose request waits out the throttling when the app is relaunched.
         rig.accessEnabler.checkAuthorization("news")
         await Self.bounded("the restart step") {

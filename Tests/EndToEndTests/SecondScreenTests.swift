@@ -12,10 +12,12 @@ import Testing
 
     /// A tvOS rig (second screen by default) with REF30 set.
     static func rig(_ wire: ScenarioRunner.Wire, configuration: (@Sendable (inout AccessEnablerConfiguration) -> Void)? = nil) async throws -> Rig {
-        let rig = try Rig(wire, configuration: configuration, scenario: { scenario in
-            scenario.platform = .tvOS
-            scenario.loginScreen = nil
-        })
+        let rig = try Rig(
+            wire, configuration: configuration,
+            scenario: { scenario in
+                scenario.platform = .tvOS
+                scenario.loginScreen = nil
+            })
         #expect(try await rig.run(.setRequestor("REF30", serviceProviders: nil)) == ["setRequestorComplete(1)"])
         return rig
     }
@@ -63,9 +65,10 @@ import Testing
         let rig = try await Self.rig(wire)
         let code = try await Self.requestCode(rig)
         #expect(try await rig.run(.advanceClock(600)) == [])
-        #expect(try await rig.run(.advanceClock(1_200)) == [
-            "status(N130,error)", "sendTrackingData(0,false,)", "setAuthenticationStatus(0,\(GENERIC_AUTHENTICATION_ERROR))",
-        ])
+        #expect(
+            try await rig.run(.advanceClock(1_200)) == [
+                "status(N130,error)", "sendTrackingData(0,false,)", "setAuthenticationStatus(0,\(GENERIC_AUTHENTICATION_ERROR))",
+            ])
         #expect(rig.lines("status").first?["details"]?.stringValue == code)
         #expect(try await rig.run(.advanceClock(60)) == [])
         #expect(rig.restCalls.isEmpty)
@@ -75,9 +78,10 @@ import Testing
     func backingOutStopsPollingWithN005(wire: ScenarioRunner.Wire) async throws {
         let rig = try await Self.rig(wire)
         try await Self.requestCode(rig, authorizing: "news")
-        #expect(try await rig.run(.setSelectedProvider(nil)) == [
-            "status(N005,info)", "setAuthenticationStatus(0,\(PROVIDER_NOT_SELECTED_ERROR))", "tokenRequestFailed(news,\(USER_NOT_AUTHENTICATED_ERROR))",
-        ])
+        #expect(
+            try await rig.run(.setSelectedProvider(nil)) == [
+                "status(N005,info)", "setAuthenticationStatus(0,\(PROVIDER_NOT_SELECTED_ERROR))", "tokenRequestFailed(news,\(USER_NOT_AUTHENTICATED_ERROR))",
+            ])
         #expect(try await rig.run(.advanceClock(60)) == [])
         #expect(rig.restCalls.isEmpty)
     }
@@ -115,10 +119,11 @@ import Testing
     func setRequestorEndsTheWaitWithOneTerminalCallback(wire: ScenarioRunner.Wire) async throws {
         let rig = try await Self.rig(wire)
         try await Self.requestCode(rig, authorizing: "news")
-        #expect(try await rig.run(.setRequestor("REF30", serviceProviders: nil)) == [
-            "status(N500,error)", "setAuthenticationStatus(0,\(GENERIC_AUTHENTICATION_ERROR))",
-            "tokenRequestFailed(news,\(USER_NOT_AUTHENTICATED_ERROR))", "setRequestorComplete(1)",
-        ])
+        #expect(
+            try await rig.run(.setRequestor("REF30", serviceProviders: nil)) == [
+                "status(N500,error)", "setAuthenticationStatus(0,\(GENERIC_AUTHENTICATION_ERROR))",
+                "tokenRequestFailed(news,\(USER_NOT_AUTHENTICATED_ERROR))", "setRequestorComplete(1)",
+            ])
         #expect(try await rig.run(.advanceClock(60)) == [])
         #expect(rig.restCalls.isEmpty)
     }
@@ -128,25 +133,28 @@ import Testing
         let rig = try await Self.rig(wire)
         #expect(try await rig.run(.getAuthorization("news")) == [regularDialog])
         rig.sandbox.inject(SandboxFault(status: 503, remaining: 1), into: .createSession)
-        #expect(try await rig.run(.setSelectedProvider("NotBoarded")) == [
-            "sendTrackingData(2,NotBoarded)", "status(REG500,error)", "sendTrackingData(0,false,)",
-            "setAuthenticationStatus(0,\(GENERIC_AUTHENTICATION_ERROR))", "tokenRequestFailed(news,\(USER_NOT_AUTHENTICATED_ERROR))",
-        ])
+        #expect(
+            try await rig.run(.setSelectedProvider("NotBoarded")) == [
+                "sendTrackingData(2,NotBoarded)", "status(REG500,error)", "sendTrackingData(0,false,)",
+                "setAuthenticationStatus(0,\(GENERIC_AUTHENTICATION_ERROR))", "tokenRequestFailed(news,\(USER_NOT_AUTHENTICATED_ERROR))",
+            ])
         #expect(rig.lines("status").first?["message"]?.stringValue?.contains("503") == true)
         rig.sandbox.inject(SandboxFault(dropConnection: true, remaining: 1), into: .createSession)
         #expect(try await rig.run(.getAuthentication(forceAuthn: false, filter: [], featured: [])) == [regularDialog])
-        #expect(try await rig.run(.setSelectedProvider("NotBoarded")) == [
-            "sendTrackingData(2,NotBoarded)", "status(REG500,error)", "sendTrackingData(0,false,)", "setAuthenticationStatus(0,\(GENERIC_AUTHENTICATION_ERROR))",
-        ])
+        #expect(
+            try await rig.run(.setSelectedProvider("NotBoarded")) == [
+                "sendTrackingData(2,NotBoarded)", "status(REG500,error)", "sendTrackingData(0,false,)", "setAuthenticationStatus(0,\(GENERIC_AUTHENTICATION_ERROR))",
+            ])
     }
 
     @Test(arguments: bothWires)
     func getAuthorizationContinuesOnceTheSecondScreenSignedIn(wire: ScenarioRunner.Wire) async throws {
         let rig = try await Self.rig(wire)
         try await Self.requestCode(rig, authorizing: "news")
-        #expect(try await rig.run(.login(username: "alice", password: "alice123")) == [
-            "sendTrackingData(0,true,NotBoarded)", authenticated, "sendTrackingData(1,true,NotBoarded)", "setToken(news)",
-        ])
+        #expect(
+            try await rig.run(.login(username: "alice", password: "alice123")) == [
+                "sendTrackingData(0,true,NotBoarded)", authenticated, "sendTrackingData(1,true,NotBoarded)", "setToken(news)",
+            ])
     }
 
     @Test(arguments: bothWires)
@@ -208,8 +216,9 @@ import Testing
     func directAnswersNeedNoCode(wire: ScenarioRunner.Wire) async throws {
         let rig = try await Self.rig(wire)
         #expect(try await rig.run(.getAuthentication(forceAuthn: false, filter: [], featured: [])) == [regularDialog])
-        #expect(try await rig.run(.setSelectedProvider("TempPass")) == [
-            "sendTrackingData(2,TempPass)", "status(N011,info)", "sendTrackingData(0,true,TempPass)", authenticated,
-        ])
+        #expect(
+            try await rig.run(.setSelectedProvider("TempPass")) == [
+                "sendTrackingData(2,TempPass)", "status(N011,info)", "sendTrackingData(0,true,TempPass)", authenticated,
+            ])
     }
 }

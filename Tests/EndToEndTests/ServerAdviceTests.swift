@@ -15,9 +15,10 @@ import Testing
         #expect(try await rig.run(.invalidateProfiles(mvpd: nil)) == [])
         // The device still believes the profile until Adobe Pass says otherwise…
         #expect(try await rig.run(.checkAuthentication) == ["sendTrackingData(0,true,NotBoarded)", authenticated])
-        #expect(try await rig.run(.checkAuthorization("news")) == [
-            "status(N130,error)", "sendTrackingData(1,false,NotBoarded)", "tokenRequestFailed(news,\(USER_NOT_AUTHENTICATED_ERROR))",
-        ])
+        #expect(
+            try await rig.run(.checkAuthorization("news")) == [
+                "status(N130,error)", "sendTrackingData(1,false,NotBoarded)", "tokenRequestFailed(news,\(USER_NOT_AUTHENTICATED_ERROR))",
+            ])
         let status = try #require(rig.lines("status").first)
         #expect(status["message"]?.stringValue?.contains("authenticated_profile_invalidated") == true)
         #expect(status["message"]?.stringValue?.contains("sign in again") == true)
@@ -45,10 +46,11 @@ import Testing
         #expect(try await rig.run(.advanceClock(1_801)) == [])
         #expect(try await rig.run(.checkAuthentication).last == notAuthenticated)
         #expect(try await rig.run(.getAuthentication(forceAuthn: false, filter: [], featured: [])) == [regularDialog])
-        #expect(try await rig.run(.setSelectedProvider("TempPass")) == [
-            "sendTrackingData(2,TempPass)", "status(N111,warning)", "sendTrackingData(0,false,)",
-            "setAuthenticationStatus(0,\(GENERIC_AUTHENTICATION_ERROR))",
-        ])
+        #expect(
+            try await rig.run(.setSelectedProvider("TempPass")) == [
+                "sendTrackingData(2,TempPass)", "status(N111,warning)", "sendTrackingData(0,false,)",
+                "setAuthenticationStatus(0,\(GENERIC_AUTHENTICATION_ERROR))",
+            ])
         #expect(rig.lines("status").first?["message"]?.stringValue?.contains("used up") == true)
         // A reset (Adobe's TempPass reset) gives the device a new window.
         _ = try await rig.run(.resetTempPass(mvpd: "TempPass"))

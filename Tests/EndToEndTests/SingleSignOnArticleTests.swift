@@ -18,10 +18,10 @@ struct ArticlePlatform: Sendable {
 func singleSignOnConfiguration(accounts: ArticleAccounts, platform: ArticlePlatform) -> AccessEnablerConfiguration {
     var configuration = AccessEnablerConfiguration()
     configuration.platform = .tvOS
-    configuration.serviceToken = { accounts.currentServiceToken() }    // the JWS of the person signed in to your apps; nil: none
-    configuration.platformIdentity = { platform.subjectToken() }       // the platform's token for its signed-in user; nil: none
+    configuration.serviceToken = { accounts.currentServiceToken() }  // the JWS of the person signed in to your apps; nil: none
+    configuration.platformIdentity = { platform.subjectToken() }  // the platform's token for its signed-in user; nil: none
     configuration.loginScreen = .secondScreen
-    configuration.providerChoice = .onSecondScreen                      // no provider list on the TV
+    configuration.providerChoice = .onSecondScreen  // no provider list on the TV
     return configuration
 }
 

@@ -12,9 +12,10 @@ import Testing
         let rig = try await Rig.loggedIn(wire)
         // The user tries TempPass while signed in with their MVPD.
         #expect(try await rig.run(.getAuthentication(forceAuthn: true, filter: [], featured: [])) == [regularDialog])
-        #expect(try await rig.run(.setSelectedProvider("TempPass")) == [
-            "sendTrackingData(2,TempPass)", "status(N011,info)", "sendTrackingData(0,true,TempPass)", authenticated,
-        ])
+        #expect(
+            try await rig.run(.setSelectedProvider("TempPass")) == [
+                "sendTrackingData(2,TempPass)", "status(N011,info)", "sendTrackingData(0,true,TempPass)", authenticated,
+            ])
         #expect(try await rig.run(.checkAuthorization("news")) == ["status(Z011,info)", "sendTrackingData(1,true,TempPass)", "setToken(news)"])
         #expect(rig.restCalls == ["POST /api/v2/REF30/decisions/authorize/TempPass"])
         #expect(try await rig.run(.getSelectedProvider) == ["selectedProvider(TempPass)"])
@@ -48,9 +49,10 @@ import Testing
 @Suite struct PromotionalTempPassTests {
     static var world: SandboxWorld {
         var world = SandboxWorld.default
-        world.serviceProviders[0].mvpds.append(SandboxMVPDConfig(
-            id: "Promo", displayName: "Promotional TempPass", tempPass: true, tempPassResourceLimit: 2,
-            authenticationTTL: 86_400, authorizationTTL: 300))
+        world.serviceProviders[0].mvpds.append(
+            SandboxMVPDConfig(
+                id: "Promo", displayName: "Promotional TempPass", tempPass: true, tempPassResourceLimit: 2,
+                authenticationTTL: 86_400, authorizationTTL: 300))
         return world
     }
 
@@ -65,9 +67,10 @@ import Testing
         #expect(await rig.call { $0.getAuthorization("news", withData: alice) } == ["status(Z011,info)", "sendTrackingData(1,true,Promo)", "setToken(news)"])
         #expect(await rig.call { $0.getAuthorization("sports", withData: alice) }.last == "setToken(sports)")
         // The budget of two resources is spent: the MVPD's reason reaches the app.
-        #expect(await rig.call { $0.getAuthorization("movies", withData: alice) } == [
-            "status(Z100,error)", "sendTrackingData(1,false,Promo)", "tokenRequestFailed(movies,\(USER_NOT_AUTHORIZED_ERROR))",
-        ])
+        #expect(
+            await rig.call { $0.getAuthorization("movies", withData: alice) } == [
+                "status(Z100,error)", "sendTrackingData(1,false,Promo)", "tokenRequestFailed(movies,\(USER_NOT_AUTHORIZED_ERROR))",
+            ])
         let denial = try #require(rig.lines("status").first)
         #expect(denial["details"]?.stringValue == rig.lines("tokenRequestFailed").first?["errorDescription"]?.stringValue)
         #expect(denial["details"]?.stringValue?.isEmpty == false)
@@ -75,8 +78,9 @@ import Testing
         #expect(try await rig.run(.checkAuthentication).last == notAuthenticated)
         // Choosing it again on this device is a used-up TempPass (N111).
         #expect(await rig.call { $0.getAuthentication(false, withData: alice) } == [Self.dialog])
-        #expect(try await rig.run(.setSelectedProvider("Promo")) == [
-            "sendTrackingData(2,Promo)", "status(N111,warning)", "sendTrackingData(0,false,)", "setAuthenticationStatus(0,\(GENERIC_AUTHENTICATION_ERROR))",
-        ])
+        #expect(
+            try await rig.run(.setSelectedProvider("Promo")) == [
+                "sendTrackingData(2,Promo)", "status(N111,warning)", "sendTrackingData(0,false,)", "setAuthenticationStatus(0,\(GENERIC_AUTHENTICATION_ERROR))",
+            ])
     }
 }

@@ -18,16 +18,20 @@ import Testing
         #expect(rig.recorder.lines == ["POST /o/client/register", "POST /o/client/token", "GET /api/v2/REF30/configuration"])
 
         let register = rig.recorder.last("POST", pathEnding: "/o/client/register")
-        expectShape(register, WireShape(
-            method: "POST", path: "/o/client/register", contentType: "application/json",
-            required: ["X-Device-Info", "User-Agent"], absent: ["Authorization", "AP-Device-Identifier"]), rig: rig)
+        expectShape(
+            register,
+            WireShape(
+                method: "POST", path: "/o/client/register", contentType: "application/json",
+                required: ["X-Device-Info", "User-Agent"], absent: ["Authorization", "AP-Device-Identifier"]), rig: rig)
         let registration = try #require(register.flatMap { try? JSONSerialization.jsonObject(with: Data($0.body)) as? [String: Any] })
         #expect(registration["software_statement"] as? String == WireRig.statement)
 
         let token = rig.recorder.last("POST", pathEnding: "/o/client/token")
-        expectShape(token, WireShape(
-            method: "POST", path: "/o/client/token", contentType: "application/x-www-form-urlencoded",
-            required: [], absent: ["Authorization"]), rig: rig)
+        expectShape(
+            token,
+            WireShape(
+                method: "POST", path: "/o/client/token", contentType: "application/x-www-form-urlencoded",
+                required: [], absent: ["Authorization"]), rig: rig)
         let credentials = try #require(rig.credentials.loadClientCredentials())
         let fields = formFields(token)
         #expect(fields["grant_type"] == "client_credentials")
@@ -54,9 +58,11 @@ import Testing
     @Test func configurationDecodesEveryMVPDFlag() async throws {
         let rig = try WireRig()
         let configuration = try await rig.client.configuration(serviceProvider: requestor, context: rig.context)
-        expectShape(rig.recorder.last("GET", pathEnding: "/configuration"), WireShape(
-            method: "GET", path: "/api/v2/REF30/configuration", contentType: nil,
-            required: WireShape.apiHeaders, absent: ["AP-Partner-Framework-Status"]), rig: rig)
+        expectShape(
+            rig.recorder.last("GET", pathEnding: "/configuration"),
+            WireShape(
+                method: "GET", path: "/api/v2/REF30/configuration", contentType: nil,
+                required: WireShape.apiHeaders, absent: ["AP-Partner-Framework-Status"]), rig: rig)
 
         #expect(configuration.requestor.name == "Reference Requestor 30")
         #expect(configuration.requestor.domains.map(\.name) == ["adobe.com"])
@@ -92,9 +98,11 @@ import Testing
             serviceProvider: requestor, mvpd: "NotBoarded", domainName: WireRig.domainName, redirectURL: WireRig.redirectURL,
             context: rig.context)
         let create = rig.recorder.last("POST", pathEnding: "/sessions")
-        expectShape(create, WireShape(
-            method: "POST", path: "/api/v2/REF30/sessions", contentType: "application/x-www-form-urlencoded",
-            required: WireShape.apiHeaders + WireShape.deviceHeaders, absent: ["AP-Partner-Framework-Status"]), rig: rig)
+        expectShape(
+            create,
+            WireShape(
+                method: "POST", path: "/api/v2/REF30/sessions", contentType: "application/x-www-form-urlencoded",
+                required: WireShape.apiHeaders + WireShape.deviceHeaders, absent: ["AP-Partner-Framework-Status"]), rig: rig)
         #expect(formFields(create) == ["mvpd": "NotBoarded", "domainName": WireRig.domainName, "redirectUrl": WireRig.redirectURL])
 
         #expect(action.actionName == .authenticate)
@@ -116,9 +124,11 @@ import Testing
 
         // Session information: no device headers (the operation defines none).
         let information = try await rig.client.sessionInformation(serviceProvider: requestor, code: code, context: rig.context)
-        expectShape(rig.recorder.last("GET", pathEnding: "/sessions/\(code)"), WireShape(
-            method: "GET", path: "/api/v2/REF30/sessions/\(code)", contentType: nil,
-            required: WireShape.apiHeaders, absent: WireShape.deviceHeaders), rig: rig)
+        expectShape(
+            rig.recorder.last("GET", pathEnding: "/sessions/\(code)"),
+            WireShape(
+                method: "GET", path: "/api/v2/REF30/sessions/\(code)", contentType: nil,
+                required: WireShape.apiHeaders, absent: WireShape.deviceHeaders), rig: rig)
         #expect(information.existingParameters["mvpd"] == "NotBoarded")
         #expect(information.existingParameters["domainName"] == WireRig.domainName)
         #expect(information.existingParameters["redirectUrl"] == WireRig.redirectURL)
@@ -140,14 +150,17 @@ import Testing
         let landed = try await SimulatedUserAgent(httpBase: rig.baseURL).login(
             startingAt: authenticate.absoluteString, username: "alice", password: "alice123", redirectPrefix: WireRig.redirectURL)
         #expect(landed == WireRig.redirectURL)
-        #expect(rig.recorder.lines.suffix(3) == [
-            "GET /api/v2/authenticate/REF30/\(code)", "GET /mvpd/NotBoarded/login", "POST /mvpd/NotBoarded/login",
-        ])
+        #expect(
+            rig.recorder.lines.suffix(3) == [
+                "GET /api/v2/authenticate/REF30/\(code)", "GET /mvpd/NotBoarded/login", "POST /mvpd/NotBoarded/login",
+            ])
 
         let byCode = try await rig.client.profile(serviceProvider: requestor, code: code, context: rig.context)
-        expectShape(rig.recorder.last("GET", pathEnding: "/profiles/code/\(code)"), WireShape(
-            method: "GET", path: "/api/v2/REF30/profiles/code/\(code)", contentType: nil,
-            required: WireShape.apiHeaders, absent: WireShape.deviceHeaders), rig: rig)
+        expectShape(
+            rig.recorder.last("GET", pathEnding: "/profiles/code/\(code)"),
+            WireShape(
+                method: "GET", path: "/api/v2/REF30/profiles/code/\(code)", contentType: nil,
+                required: WireShape.apiHeaders, absent: WireShape.deviceHeaders), rig: rig)
         let profile = try #require(byCode.first)
         #expect(byCode.count == 1)
         #expect(profile.mvpd == "NotBoarded")
@@ -162,15 +175,19 @@ import Testing
         #expect(zip.value.stringValue.flatMap(SandboxMetadataCipher.decrypt) == ["10001"])
 
         let all = try await rig.client.profiles(serviceProvider: requestor, context: rig.context)
-        expectShape(rig.recorder.last("GET", pathEnding: "/REF30/profiles"), WireShape(
-            method: "GET", path: "/api/v2/REF30/profiles", contentType: nil,
-            required: WireShape.apiHeaders + WireShape.deviceHeaders), rig: rig)
+        expectShape(
+            rig.recorder.last("GET", pathEnding: "/REF30/profiles"),
+            WireShape(
+                method: "GET", path: "/api/v2/REF30/profiles", contentType: nil,
+                required: WireShape.apiHeaders + WireShape.deviceHeaders), rig: rig)
         #expect(all == byCode)
 
         let forMVPD = try await rig.client.profile(serviceProvider: requestor, mvpd: "NotBoarded", context: rig.context)
-        expectShape(rig.recorder.last("GET", pathEnding: "/profiles/NotBoarded"), WireShape(
-            method: "GET", path: "/api/v2/REF30/profiles/NotBoarded", contentType: nil,
-            required: WireShape.apiHeaders + WireShape.deviceHeaders), rig: rig)
+        expectShape(
+            rig.recorder.last("GET", pathEnding: "/profiles/NotBoarded"),
+            WireShape(
+                method: "GET", path: "/api/v2/REF30/profiles/NotBoarded", contentType: nil,
+                required: WireShape.apiHeaders + WireShape.deviceHeaders), rig: rig)
         #expect(forMVPD == byCode)
 
         // Another MVPD of the same requestor has no profile.
@@ -197,9 +214,11 @@ import Testing
             serviceProvider: requestor, code: code, mvpd: "NotBoarded", domainName: WireRig.domainName,
             redirectURL: WireRig.redirectURL, context: rig.context)
         let resume = rig.recorder.last("POST", pathEnding: "/sessions/\(code)")
-        expectShape(resume, WireShape(
-            method: "POST", path: "/api/v2/REF30/sessions/\(code)", contentType: "application/x-www-form-urlencoded",
-            required: WireShape.apiHeaders, absent: WireShape.deviceHeaders), rig: rig)
+        expectShape(
+            resume,
+            WireShape(
+                method: "POST", path: "/api/v2/REF30/sessions/\(code)", contentType: "application/x-www-form-urlencoded",
+                required: WireShape.apiHeaders, absent: WireShape.deviceHeaders), rig: rig)
         #expect(formFields(resume) == ["mvpd": "NotBoarded", "domainName": WireRig.domainName, "redirectUrl": WireRig.redirectURL])
         #expect(resumed.actionName == .authenticate)
         #expect(resumed.actionType == .interactive)
@@ -225,9 +244,11 @@ import Testing
             serviceProvider: requestor, partner: "Apple", domainName: WireRig.domainName, redirectURL: WireRig.redirectURL,
             context: context)
         let sessionRequest = rig.recorder.last("POST", pathEnding: "/sessions/sso/Apple")
-        expectShape(sessionRequest, WireShape(
-            method: "POST", path: "/api/v2/REF30/sessions/sso/Apple", contentType: "application/x-www-form-urlencoded",
-            required: WireShape.apiHeaders + WireShape.deviceHeaders + ["AP-Partner-Framework-Status"]), rig: rig)
+        expectShape(
+            sessionRequest,
+            WireShape(
+                method: "POST", path: "/api/v2/REF30/sessions/sso/Apple", contentType: "application/x-www-form-urlencoded",
+                required: WireShape.apiHeaders + WireShape.deviceHeaders + ["AP-Partner-Framework-Status"]), rig: rig)
         #expect(sessionRequest?.header("AP-Partner-Framework-Status") == context.partnerStatus?.headerValue)
         #expect(formFields(sessionRequest) == ["domainName": WireRig.domainName, "redirectUrl": WireRig.redirectURL])
 
@@ -244,16 +265,19 @@ import Testing
         let device = SimulatedPartnerFramework(
             sandbox: rig.sandbox,
             signedIn: SystemSignIn(provider: "AppleBoarded", username: "alice", expiresAt: rig.now.addingTimeInterval(86_400)))
-        let metadata = try await device.accountMetadata(PartnerMetadataRequest(
-            isInterruptionAllowed: false, samlRequest: request.request, attributeNames: request.attributesNames))
+        let metadata = try await device.accountMetadata(
+            PartnerMetadataRequest(
+                isInterruptionAllowed: false, samlRequest: request.request, attributeNames: request.attributesNames))
         let samlResponse = try #require(metadata.samlResponse)
 
         let profiles = try await rig.client.partnerProfile(
             serviceProvider: requestor, partner: "Apple", samlResponse: samlResponse, context: context)
         let profileRequest = rig.recorder.last("POST", pathEnding: "/profiles/sso/Apple")
-        expectShape(profileRequest, WireShape(
-            method: "POST", path: "/api/v2/REF30/profiles/sso/Apple", contentType: "application/x-www-form-urlencoded",
-            required: WireShape.apiHeaders + WireShape.deviceHeaders + ["AP-Partner-Framework-Status"]), rig: rig)
+        expectShape(
+            profileRequest,
+            WireShape(
+                method: "POST", path: "/api/v2/REF30/profiles/sso/Apple", contentType: "application/x-www-form-urlencoded",
+                required: WireShape.apiHeaders + WireShape.deviceHeaders + ["AP-Partner-Framework-Status"]), rig: rig)
         // Raw XML goes out Base64-encoded (then form-encoded), as the documentation asks.
         // Compared as a Bool so a failure never prints the SAML response.
         let sentSAML = formFields(profileRequest)["SAMLResponse"] == Data(samlResponse.utf8).base64EncodedString()
@@ -288,9 +312,11 @@ import Testing
 
         let authorized = try await rig.client.authorize(serviceProvider: requestor, mvpd: "NotBoarded", resources: ["news"], context: rig.context)
         let request = rig.recorder.last("POST", pathEnding: "/decisions/authorize/NotBoarded")
-        expectShape(request, WireShape(
-            method: "POST", path: "/api/v2/REF30/decisions/authorize/NotBoarded", contentType: "application/json",
-            required: WireShape.apiHeaders + WireShape.deviceHeaders, absent: ["AP-Partner-Framework-Status"]), rig: rig)
+        expectShape(
+            request,
+            WireShape(
+                method: "POST", path: "/api/v2/REF30/decisions/authorize/NotBoarded", contentType: "application/json",
+                required: WireShape.apiHeaders + WireShape.deviceHeaders, absent: ["AP-Partner-Framework-Status"]), rig: rig)
         let body = try #require(request.flatMap { try? JSONSerialization.jsonObject(with: Data($0.body)) as? [String: Any] })
         #expect(body["resources"] as? [String] == ["news"])
 
@@ -325,9 +351,11 @@ import Testing
         let preauthorized = try await rig.client.preauthorize(
             serviceProvider: requestor, mvpd: "NotBoarded", resources: ["news", "sports"], context: rig.context)
         let preRequest = rig.recorder.last("POST", pathEnding: "/decisions/preauthorize/NotBoarded")
-        expectShape(preRequest, WireShape(
-            method: "POST", path: "/api/v2/REF30/decisions/preauthorize/NotBoarded", contentType: "application/json",
-            required: WireShape.apiHeaders + WireShape.deviceHeaders), rig: rig)
+        expectShape(
+            preRequest,
+            WireShape(
+                method: "POST", path: "/api/v2/REF30/decisions/preauthorize/NotBoarded", contentType: "application/json",
+                required: WireShape.apiHeaders + WireShape.deviceHeaders), rig: rig)
         let preBody = try #require(preRequest.flatMap { try? JSONSerialization.jsonObject(with: Data($0.body)) as? [String: Any] })
         #expect(preBody["resources"] as? [String] == ["news", "sports"])
         #expect(preauthorized.map(\.resource) == ["news", "sports"])
@@ -342,9 +370,11 @@ import Testing
 
         let logouts = try await rig.client.logout(serviceProvider: requestor, mvpd: "NotBoarded", redirectURL: WireRig.redirectURL, context: rig.context)
         let request = rig.recorder.last("GET", pathEnding: "/logout/NotBoarded")
-        expectShape(request, WireShape(
-            method: "GET", path: "/api/v2/REF30/logout/NotBoarded", contentType: nil,
-            required: WireShape.apiHeaders + WireShape.deviceHeaders), rig: rig)
+        expectShape(
+            request,
+            WireShape(
+                method: "GET", path: "/api/v2/REF30/logout/NotBoarded", contentType: nil,
+                required: WireShape.apiHeaders + WireShape.deviceHeaders), rig: rig)
         #expect(request?.queryValue("redirectUrl") == WireRig.redirectURL)
 
         let logout = try #require(logouts.first)

@@ -83,8 +83,9 @@ final class WireRig: @unchecked Sendable {
     /// The context carrying a partner framework status: `accessStatus` for `provider`,
     /// signed in until a day from now.
     func partnerContext(_ accessStatus: String = "granted", provider: String? = "AppleBoarded") -> RequestContext {
-        context.with(partnerStatus: PartnerFrameworkStatus(
-            accessStatus: accessStatus, providerID: provider, expirationDate: provider == nil ? nil : now.addingTimeInterval(86_400)))
+        context.with(
+            partnerStatus: PartnerFrameworkStatus(
+                accessStatus: accessStatus, providerID: provider, expirationDate: provider == nil ? nil : now.addingTimeInterval(86_400)))
     }
 
     /// Creates a session for `mvpd`, logs `username` in through the login page as a browser

@@ -1,7 +1,8 @@
-@testable import AccessEnabler
 import Foundation
 import PassSandbox
 import Testing
+
+@testable import AccessEnabler
 
 /// A terminal callback that reaches neither spelling is reported: once per callback name
 /// per process on standard error, and to every observer each time.
@@ -90,10 +91,11 @@ import Testing
 
         let reported = reports.about(delegateType).map(\.callback)
         #expect(reported.filter { $0 == .setRequestorComplete }.count == 2, "reported each time it is reached")
-        #expect(Set(reported) == [
-            .setRequestorComplete, .setAuthenticationStatus, .tokenRequestFailed, .preauthorizedResources,
-            .setMetadataStatus, .selectedProvider, .displayProviderDialog, .navigateToUrl, .setToken,
-        ])
+        #expect(
+            Set(reported) == [
+                .setRequestorComplete, .setAuthenticationStatus, .tokenRequestFailed, .preauthorizedResources,
+                .setMetadataStatus, .selectedProvider, .displayProviderDialog, .navigateToUrl, .setToken,
+            ])
         for callback in Set(reported) {
             #expect(CallbackDiagnostics.shared.printCount(for: callback) == 1, "printed once per process: \(callback)")
         }

@@ -1,10 +1,11 @@
 import AccessEnabler
 import Foundation
+import PassSandbox
+import Testing
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import PassSandbox
-import Testing
 
 /// The initialisers, constants, MVPD properties and calls spelled as Adobe's iOS/tvOS
 /// documentation spells them compile and do what the documentation says.

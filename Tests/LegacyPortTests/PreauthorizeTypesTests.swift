@@ -1,6 +1,7 @@
-@testable import AccessEnabler
 import Foundation
 import Testing
+
+@testable import AccessEnabler
 
 /// The public types of the legacy Preauthorize API (v3.6): the builder, the response and
 /// its three shapes, and the callback.
@@ -20,11 +21,12 @@ import Testing
         let resources: [String] = ["resource_1", "resource_2", "resource_3"];
         let disabledFeatures: Set<PreauthorizationRequest.Feature> = [PreauthorizationRequest.Feature.LOCAL_CACHE];
         let request: PreauthorizationRequest = PreauthorizationRequest.Builder()
-                          .setResources(resources: resources)
-                          .disableFeatures(features: disabledFeatures)
-                          .build();
-        func onResponseCallback(result: PreauthorizeResponse) -> Void { outcomes.append("onResponse", result) };
-        func onFailureCallback(result: PreauthorizeResponse) -> Void { outcomes.append("onFailure", result) };
+            .setResources(resources: resources)
+            .disableFeatures(features: disabledFeatures)
+            .build()
+            ;
+        func onResponseCallback(result: PreauthorizeResponse) { outcomes.append("onResponse", result) };
+        func onFailureCallback(result: PreauthorizeResponse) { outcomes.append("onFailure", result) };
         let callback: AccessEnablerCallback<PreauthorizeResponse> = AccessEnablerCallback<PreauthorizeResponse>(onResponse: onResponseCallback, onFailure: onFailureCallback);
 
         #expect(request.resources == ["resource_1", "resource_2", "resource_3"])
@@ -94,9 +96,11 @@ import Testing
         let error = EnhancedError(code: "bad_request", message: "Missing required parameter : deviceId", details: "", trace: "9f115e1c", action: "none")
         let outcome = PreauthorizeOutcome.serverError(httpStatus: 400, error)
         #expect(!outcome.isFailure, "an Adobe Pass error is a response, not a failure")
-        #expect(outcome.response == PreauthorizeResponse(
-            status: PreauthorizeStatus(status: 400, code: "bad_request", message: "Missing required parameter : deviceId", details: "", trace: "9f115e1c", action: "none"),
-            decisions: []))
+        #expect(
+            outcome.response
+                == PreauthorizeResponse(
+                    status: PreauthorizeStatus(status: 400, code: "bad_request", message: "Missing required parameter : deviceId", details: "", trace: "9f115e1c", action: "none"),
+                    decisions: []))
         // An error that names its own status keeps it.
         let own = PreauthorizeOutcome.serverError(httpStatus: 500, EnhancedError(status: 503, code: "service_unavailable")).response
         #expect(own.status?.status == 503)
@@ -116,14 +120,15 @@ import Testing
 
     @Test func sdkFailuresCarryTheDocumentedCodesAndActions() {
         let table = Dictionary(uniqueKeysWithValues: PreauthorizeFailure.allCases.map { ($0.code, $0.action) })
-        #expect(table == [
-            "requestor_not_configured": "retry",
-            "authentication_session_expired": "authentication",
-            "authentication_session_missing": "authentication",
-            "access_token_unavailable": "none",
-            "server_response_format_unknown": "none",
-            "network_error": "none",
-        ])
+        #expect(
+            table == [
+                "requestor_not_configured": "retry",
+                "authentication_session_expired": "authentication",
+                "authentication_session_missing": "authentication",
+                "access_token_unavailable": "none",
+                "server_response_format_unknown": "none",
+                "network_error": "none",
+            ])
     }
 
     @Test func aCallbackCanBeCalledFromAnyThread() async {

@@ -1,6 +1,7 @@
 import BrowserHarness
 import Foundation
 import Testing
+
 @testable import PassSandbox
 
 /// Every page a person sees in the sandbox, opened in headless Chromium at a phone's size
@@ -25,10 +26,11 @@ struct BrowserPageTourTests {
         try await HeadlessBrowser.withBrowser(width: screen.width, height: screen.height) { browser in
             try await browser.setViewport(width: screen.width, height: screen.height, mobile: screen.mobile)
             let visited = try await Self.tour(browser, rig, screen)
-            #expect(visited == [
-                "activation", "activation-error", "expired-code", "provider-choice", "login", "login-error", "signed-in",
-                "refused-used-code", "back-to-application", "signed-out", "service-unavailable",
-            ])
+            #expect(
+                visited == [
+                    "activation", "activation-error", "expired-code", "provider-choice", "login", "login-error", "signed-in",
+                    "refused-used-code", "back-to-application", "signed-out", "service-unavailable",
+                ])
         }
     }
 
@@ -108,11 +110,13 @@ struct BrowserPageTourTests {
         #expect(Int(innerWidth) == screen.width, "\(name): the page must lay out at the screen's width (viewport tag)")
         let overflow = try await browser.evaluateNumber("document.documentElement.scrollWidth - window.innerWidth")
         #expect(overflow <= 0, "\(name): the page scrolls sideways by \(overflow) px at \(screen.width) px")
-        let smallestField = try await browser.evaluateNumber("""
+        let smallestField = try await browser.evaluateNumber(
+            """
             Math.min(1000, ...[...document.querySelectorAll('input:not([type=hidden])')].map(e => parseFloat(getComputedStyle(e).fontSize)))
             """)
         #expect(smallestField >= 16, "\(name): a text field's font is \(smallestField) px")
-        let smallestTarget = try await browser.evaluateNumber("""
+        let smallestTarget = try await browser.evaluateNumber(
+            """
             Math.min(1000, ...[...document.querySelectorAll('button, a.button, input:not([type=hidden])')].map(e => e.getBoundingClientRect().height))
             """)
         #expect(smallestTarget >= 44, "\(name): a button or field is only \(smallestTarget) px tall")

@@ -1,6 +1,7 @@
 import BrowserHarness
 import Foundation
 import Testing
+
 @testable import PassSandbox
 
 /// The second screen as a person uses it: a TV opens a session over REST, then a headless

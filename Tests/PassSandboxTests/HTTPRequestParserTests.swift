@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import PassSandbox
 
 /// Feeds `input` to a fresh parser in one piece and collects events until it needs
@@ -161,7 +162,8 @@ struct HTTPRequestParserTests {
     }
 
     @Test func decodesChunkedBodiesDropsTrailersAndReadsOn() throws {
-        let chunked = "POST /c HTTP/1.1\r\nHost: h\r\nTransfer-Encoding: chunked\r\n\r\n"
+        let chunked =
+            "POST /c HTTP/1.1\r\nHost: h\r\nTransfer-Encoding: chunked\r\n\r\n"
             + "5\r\nhello\r\n6;name=value\r\n world\r\n000\r\nX-Checksum: 1\r\n\r\n"
         let result = parseAll(chunked + "GET /next HTTP/1.1\r\nHost: h\r\n\r\n")
         #expect(result.error == nil)
@@ -370,15 +372,19 @@ struct HTTPResponseEncoderTests {
 
     @Test func writesFramingFields() {
         let response = SandboxResponse(status: 201, headers: [("Content-Type", "application/json")], body: Array("{}".utf8))
-        #expect(text(response) == "HTTP/1.1 201 Created\r\nContent-Type: application/json\r\nContent-Length: 2\r\nDate: Sun, 06 Nov 1994 08:49:37 GMT\r\nConnection: keep-alive\r\n\r\n{}")
+        #expect(
+            text(response)
+                == "HTTP/1.1 201 Created\r\nContent-Type: application/json\r\nContent-Length: 2\r\nDate: Sun, 06 Nov 1994 08:49:37 GMT\r\nConnection: keep-alive\r\n\r\n{}")
         #expect(text(response, keepAlive: false).contains("\r\nConnection: close\r\n\r\n"))
     }
 
     @Test func replacesHandlerFramingAndDropsUnsafeFields() {
-        let response = SandboxResponse(status: 200, headers: [
-            ("Content-Length", "999"), ("Connection", "close"), ("Transfer-Encoding", "chunked"),
-            ("X-Injected", "a\r\nSet-Cookie: evil"), ("Bad Name", "x"), ("X-Fine", "ok"),
-        ], body: [1, 2, 3])
+        let response = SandboxResponse(
+            status: 200,
+            headers: [
+                ("Content-Length", "999"), ("Connection", "close"), ("Transfer-Encoding", "chunked"),
+                ("X-Injected", "a\r\nSet-Cookie: evil"), ("Bad Name", "x"), ("X-Fine", "ok"),
+            ], body: [1, 2, 3])
         let encoded = text(response)
         #expect(!encoded.contains("999"))
         #expect(!encoded.contains("chunked"))

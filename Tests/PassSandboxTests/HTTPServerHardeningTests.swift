@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import PassSandbox
 
 @Suite("Loopback HTTP server: full servers, Allow and Content-Length")

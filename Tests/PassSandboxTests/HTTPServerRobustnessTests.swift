@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import PassSandbox
 
 @Suite("Loopback HTTP server: refusals, timeouts and hostile clients")
@@ -92,7 +93,8 @@ struct HTTPServerRobustnessTests {
     @Test func oversizedChunkedBodyGets413() async throws {
         try await withHTTPTestServer(limits: .init(maxRequestBytes: 1024)) { _, port in
             let chunk = "100\r\n" + String(repeating: "c", count: 256) + "\r\n"
-            try await expectRefusal(Array(("POST /big HTTP/1.1\r\nHost: h\r\nTransfer-Encoding: chunked\r\n\r\n" + String(repeating: chunk, count: 8)).utf8), status: 413, port: port)
+            try await expectRefusal(
+                Array(("POST /big HTTP/1.1\r\nHost: h\r\nTransfer-Encoding: chunked\r\n\r\n" + String(repeating: chunk, count: 8)).utf8), status: 413, port: port)
             try await expectHealthy(port: port)
         }
     }
@@ -186,7 +188,7 @@ struct HTTPServerRobustnessTests {
                 let client = try HTTPTestClient(port: port)
                 client.send(bytes)
                 if round % 5 == 0 {
-                    client.close() // leave at once
+                    client.close()  // leave at once
                     continue
                 }
                 client.finishSending()

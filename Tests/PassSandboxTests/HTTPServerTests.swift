@@ -1,9 +1,11 @@
 import Foundation
+import Testing
+
+@testable import PassSandbox
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import Testing
-@testable import PassSandbox
 
 @Suite("Loopback HTTP server: requests and connections")
 struct HTTPServerTests {
@@ -141,10 +143,11 @@ struct HTTPServerTests {
     @Test func pipelinedChunkedAndLengthFramedRequestsAreAnsweredInOrder() async throws {
         try await withHTTPTestServer { _, port in
             let client = try HTTPTestClient(port: port)
-            client.send("POST /one HTTP/1.1\r\nHost: h\r\nTransfer-Encoding: chunked\r\n\r\n3\r\nabc\r\n0\r\n\r\n"
-                + "POST /two HTTP/1.1\r\nHost: h\r\nContent-Length: 3\r\n\r\ndef"
-                + "HEAD /three HTTP/1.1\r\nHost: h\r\n\r\n"
-                + "POST /four HTTP/1.1\r\nHost: h\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n1\r\ng\r\n0\r\n\r\n")
+            client.send(
+                "POST /one HTTP/1.1\r\nHost: h\r\nTransfer-Encoding: chunked\r\n\r\n3\r\nabc\r\n0\r\n\r\n"
+                    + "POST /two HTTP/1.1\r\nHost: h\r\nContent-Length: 3\r\n\r\ndef"
+                    + "HEAD /three HTTP/1.1\r\nHost: h\r\n\r\n"
+                    + "POST /four HTTP/1.1\r\nHost: h\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n1\r\ng\r\n0\r\n\r\n")
             let bytes = await client.readUntilClosed(timeout: 5)
             #expect(bytes.closed, "Connection: close on the last request ends the connection")
             let text = String(decoding: bytes.bytes, as: UTF8.self)
@@ -296,7 +299,7 @@ struct HTTPServerTests {
     @Test func shutdownClosesThePortAndIsIdempotent() async throws {
         let handler = HTTPTestHandler()
         let server = LoopbackHTTPServer(handler: handler)
-        server.shutdown() // before start: nothing to do
+        server.shutdown()  // before start: nothing to do
         let unstarted = LoopbackHTTPServer(handler: handler)
         unstarted.shutdown()
         #expect(unstarted.port == nil)

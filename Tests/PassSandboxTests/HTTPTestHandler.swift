@@ -1,4 +1,5 @@
 import Foundation
+
 @testable import PassSandbox
 
 /// A gate a handler can wait at until the test opens it.

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import PassSandbox
 
 /// `/activate` answered in-process: the form, the code checks, the TV provider choice and
@@ -11,10 +12,11 @@ struct SandboxActivationTests {
     /// A browser's form POST to `/activate`.
     private func activate(_ sandbox: PassSandbox, _ fields: [(String, String)]) async -> SandboxResponse {
         let body = fields.map { "\(SandboxEngine.formEncode($0.0))=\(SandboxEngine.formEncode($0.1))" }.joined(separator: "&")
-        return await sandbox.respond(to: SandboxRequest(
-            method: "POST", path: "/activate",
-            headers: [("Accept", "text/html"), ("Content-Type", "application/x-www-form-urlencoded")],
-            body: Array(body.utf8)))
+        return await sandbox.respond(
+            to: SandboxRequest(
+                method: "POST", path: "/activate",
+                headers: [("Accept", "text/html"), ("Content-Type", "application/x-www-form-urlencoded")],
+                body: Array(body.utf8)))
     }
 
     private func html(_ response: SandboxResponse) -> String { String(decoding: response.body, as: UTF8.self) }
@@ -38,10 +40,11 @@ struct SandboxActivationTests {
         #expect(toLogin.status == 302)
         let login = try #require(toLogin.header("Location").flatMap { URLComponents(string: $0) })
         let code = try #require(login.queryItems?.first { $0.name == "code" }?.value)
-        return await sandbox.respond(to: SandboxRequest(
-            method: "POST", path: login.path,
-            headers: [("Accept", "text/html"), ("Content-Type", "application/x-www-form-urlencoded")],
-            body: Array("code=\(code)&username=\(username)&password=\(password)".utf8)))
+        return await sandbox.respond(
+            to: SandboxRequest(
+                method: "POST", path: login.path,
+                headers: [("Accept", "text/html"), ("Content-Type", "application/x-www-form-urlencoded")],
+                body: Array("code=\(code)&username=\(username)&password=\(password)".utf8)))
     }
 
     // MARK: The page
@@ -170,9 +173,10 @@ struct SandboxActivationTests {
         #expect(SandboxPageKind(html: text) == .providerChoice)
         let form = try #require(HTMLForm.forms(in: text).first { $0.id == "provider-choice" })
         #expect(form.hiddenFields.first { $0.0 == "code" }?.1 == code)
-        #expect(form.buttons.map(\.label) == [
-            "Apple Boarded TV", "Degraded TV", "Not Boarded Cable", "Picker Only TV", "Secure Browser Cable", "SSO Disabled TV", "Temp Pass 30 min",
-        ])
+        #expect(
+            form.buttons.map(\.label) == [
+                "Apple Boarded TV", "Degraded TV", "Not Boarded Cable", "Picker Only TV", "Secure Browser Cable", "SSO Disabled TV", "Temp Pass 30 min",
+            ])
         #expect(form.buttons.allSatisfy { $0.name == "mvpd" })
         #expect(!form.buttons.contains { $0.value == "Inactive" })
         #expect(text.contains("to watch on Reference Requestor 30"))

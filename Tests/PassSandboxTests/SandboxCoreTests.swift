@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import PassSandbox
 
 @Suite("Core building blocks")
@@ -12,8 +13,9 @@ struct SandboxCoreTests {
         let long = Array("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq".utf8)
         #expect(hex(SandboxHMAC.sha256(long)) == "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1")
         // RFC 4231, test case 2.
-        #expect(SandboxHMAC.hexAuthenticationCode(key: Array("Jefe".utf8), text: "what do ya want for nothing?")
-            == "5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843")
+        #expect(
+            SandboxHMAC.hexAuthenticationCode(key: Array("Jefe".utf8), text: "what do ya want for nothing?")
+                == "5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843")
     }
 
     @Test func isoTimeMatchesFoundation() {

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import PassSandbox
 
 /// Dynamic Client Registration read as strictly as its pages describe it, over real HTTP:
@@ -41,8 +42,9 @@ struct SandboxDCRStrictnessTests {
             #expect(refusal.description?.contains(says) == true, "\(body): \(refusal.description ?? "no description")")
         }
         // Unchanged: without redirect_uri, and with a charset, a registration works.
-        let plain = try await wire.send("POST", "/o/client/register", headers: [("Content-Type", "application/json;charset=utf-8"), ("X-Device-Info", SandboxTestClient.deviceInfo)],
-                                        body: #"{"software_statement":"STATEMENT"}"#)
+        let plain = try await wire.send(
+            "POST", "/o/client/register", headers: [("Content-Type", "application/json;charset=utf-8"), ("X-Device-Info", SandboxTestClient.deviceInfo)],
+            body: #"{"software_statement":"STATEMENT"}"#)
         #expect(plain.status == 201)
         #expect(try WireExchange.object(plain)["redirect_uris"] as? [String] == [])
     }

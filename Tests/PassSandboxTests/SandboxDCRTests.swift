@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import PassSandbox
 
 @Suite("DCR and access tokens")
@@ -7,15 +8,17 @@ struct SandboxDCRTests {
     let info = SandboxTestClient.deviceInfo
 
     private func register(_ sandbox: PassSandbox, body: String, headers: [(name: String, value: String)]? = nil) async -> SandboxResponse {
-        await sandbox.respond(to: SandboxRequest(
-            method: "POST", path: "/o/client/register",
-            headers: headers ?? [("Content-Type", "application/json"), ("X-Device-Info", info)], body: Array(body.utf8)))
+        await sandbox.respond(
+            to: SandboxRequest(
+                method: "POST", path: "/o/client/register",
+                headers: headers ?? [("Content-Type", "application/json"), ("X-Device-Info", info)], body: Array(body.utf8)))
     }
 
     private func token(_ sandbox: PassSandbox, form: String) async -> SandboxResponse {
-        await sandbox.respond(to: SandboxRequest(
-            method: "POST", path: "/o/client/token",
-            headers: [("Content-Type", "application/x-www-form-urlencoded"), ("X-Device-Info", info)], body: Array(form.utf8)))
+        await sandbox.respond(
+            to: SandboxRequest(
+                method: "POST", path: "/o/client/token",
+                headers: [("Content-Type", "application/x-www-form-urlencoded"), ("X-Device-Info", info)], body: Array(form.utf8)))
     }
 
     @Test func registerAndTokenAnswerTheDocumentedShapes() async throws {

@@ -1,6 +1,7 @@
 import AccessEnabler
 import Foundation
 import Testing
+
 @testable import PassSandbox
 
 @Suite("Decisions")
@@ -134,11 +135,14 @@ struct SandboxDecisionTests {
         let client = try await SandboxTestClient()
         let now = client.sandbox.clock.now
         let pfs = SandboxTestClient.partnerStatus(expiresAt: now.addingTimeInterval(3_600))
-        let device = SimulatedPartnerFramework(sandbox: client.sandbox, signedIn: SystemSignIn(provider: "AppleBoarded", username: "alice", expiresAt: now.addingTimeInterval(3_600)))
+        let device = SimulatedPartnerFramework(
+            sandbox: client.sandbox, signedIn: SystemSignIn(provider: "AppleBoarded", username: "alice", expiresAt: now.addingTimeInterval(3_600)))
         let session = try SandboxTestClient.object(await client.postForm("/api/v2/REF30/sessions/sso/Apple", "domainName=adobe.com&redirectUrl=x%3A%2F%2Fy", partnerStatus: pfs))
         let request = try #require(session.object("authenticationRequest").string("request"))
         let saml = try #require(try await device.accountMetadata(PartnerMetadataRequest(isInterruptionAllowed: false, samlRequest: request)).samlResponse)
-        #expect(await client.postForm("/api/v2/REF30/profiles/sso/Apple", "SAMLResponse=" + SandboxEngine.formEncode(Data(saml.utf8).base64EncodedString()), partnerStatus: pfs).status == 201)
+        #expect(
+            await client.postForm("/api/v2/REF30/profiles/sso/Apple", "SAMLResponse=" + SandboxEngine.formEncode(Data(saml.utf8).base64EncodedString()), partnerStatus: pfs).status
+                == 201)
 
         let permitted = try decisions(await client.postJSON("/api/v2/REF30/decisions/authorize/AppleBoarded", #"{"resources":["sports"]}"#, partnerStatus: pfs))
         try #require(permitted.count == 1)
@@ -146,8 +150,9 @@ struct SandboxDecisionTests {
         let withoutStatus = await client.postJSON("/api/v2/REF30/decisions/authorize/AppleBoarded", #"{"resources":["sports"]}"#)
         #expect(withoutStatus.status == 400)
         #expect(try SandboxTestClient.object(withoutStatus).string("code") == "invalid_header_pfs_permission_access_not_present")
-        let denied = await client.postJSON("/api/v2/REF30/decisions/authorize/AppleBoarded", #"{"resources":["sports"]}"#,
-                                           partnerStatus: SandboxTestClient.partnerStatus(access: "denied", expiresAt: now.addingTimeInterval(3_600)))
+        let denied = await client.postJSON(
+            "/api/v2/REF30/decisions/authorize/AppleBoarded", #"{"resources":["sports"]}"#,
+            partnerStatus: SandboxTestClient.partnerStatus(access: "denied", expiresAt: now.addingTimeInterval(3_600)))
         #expect(try SandboxTestClient.object(denied).string("code") == "invalid_header_pfs_permission_access_not_granted")
     }
 }

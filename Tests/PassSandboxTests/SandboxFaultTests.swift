@@ -1,6 +1,7 @@
 import AccessEnabler
 import Foundation
 import Testing
+
 @testable import PassSandbox
 
 @Suite("Faults, request log and in-process transport")
@@ -22,11 +23,18 @@ struct SandboxFaultTests {
     @Test func dcrFaultsUseTheOAuthShape() async throws {
         let sandbox = PassSandbox()
         sandbox.inject(SandboxFault(status: 500), into: .dcrRegister)
-        let response = await sandbox.respond(to: SandboxRequest(method: "POST", path: "/o/client/register", headers: [("X-Device-Info", SandboxTestClient.deviceInfo)], body: Array(#"{"software_statement":"STATEMENT"}"#.utf8)))
+        let response = await sandbox.respond(
+            to: SandboxRequest(
+                method: "POST", path: "/o/client/register", headers: [("X-Device-Info", SandboxTestClient.deviceInfo)], body: Array(#"{"software_statement":"STATEMENT"}"#.utf8)))
         #expect(response.status == 500)
         #expect(try SandboxTestClient.object(response).string("error") == "server_error")
         sandbox.clearFaults()
-        #expect(await sandbox.respond(to: SandboxRequest(method: "POST", path: "/o/client/register", headers: [("Content-Type", "application/json"), ("X-Device-Info", SandboxTestClient.deviceInfo)], body: Array(#"{"software_statement":"STATEMENT"}"#.utf8))).status == 201)
+        #expect(
+            await sandbox.respond(
+                to: SandboxRequest(
+                    method: "POST", path: "/o/client/register", headers: [("Content-Type", "application/json"), ("X-Device-Info", SandboxTestClient.deviceInfo)],
+                    body: Array(#"{"software_statement":"STATEMENT"}"#.utf8))
+            ).status == 201)
     }
 
     @Test func aMalformedBodyFaultGarblesTheJSON() async throws {
@@ -81,11 +89,12 @@ struct SandboxFaultTests {
         client.sandbox.inject(SandboxFault(dropConnection: true), into: .profiles)
         _ = await client.get("/api/v2/REF30/profiles")
         _ = await client.get("/nowhere")
-        #expect(client.sandbox.requestLog == [
-            SandboxLogEntry(method: "GET", path: "/api/v2/REF30/configuration", status: 200, endpoint: .configuration),
-            SandboxLogEntry(method: "GET", path: "/api/v2/REF30/profiles", status: 0, endpoint: .profiles),
-            SandboxLogEntry(method: "GET", path: "/nowhere", status: 404, endpoint: nil),
-        ])
+        #expect(
+            client.sandbox.requestLog == [
+                SandboxLogEntry(method: "GET", path: "/api/v2/REF30/configuration", status: 200, endpoint: .configuration),
+                SandboxLogEntry(method: "GET", path: "/api/v2/REF30/profiles", status: 0, endpoint: .profiles),
+                SandboxLogEntry(method: "GET", path: "/nowhere", status: 404, endpoint: nil),
+            ])
     }
 
     @Test func concurrentRequestsKeepTheStateConsistent() async throws {

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import PassSandbox
 
 /// The world's identity services: the tokens the sandbox issues as one, the keyring that
@@ -12,8 +13,11 @@ struct SandboxIdentityServiceTests {
         let compact = try sandbox.issueIdentityToken(subject: "jane", validFor: 3_600.5)
         let token = try SandboxJWS.parse(compact).get()
         #expect(token.keyID == "sandbox-identity-2026")
-        #expect(token.claims == SandboxJWTClaims(issuer: "sandbox-identity", subject: "jane", audiences: ["Adobe"],
-                                                 issuedAt: 1_767_225_600, expiresAt: 1_767_229_201, notBefore: nil))
+        #expect(
+            token.claims
+                == SandboxJWTClaims(
+                    issuer: "sandbox-identity", subject: "jane", audiences: ["Adobe"],
+                    issuedAt: 1_767_225_600, expiresAt: 1_767_229_201, notBefore: nil))
         let header = try #require(SandboxBase64URL.decode(compact.prefix { $0 != "." }))
         #expect(String(decoding: header, as: UTF8.self) == #"{"alg":"RS256","typ":"JWT","kid":"sandbox-identity-2026"}"#)
         let keyring = sandbox.withEngine { $0.identityKeyring }
@@ -43,8 +47,9 @@ struct SandboxIdentityServiceTests {
         // A token the world's public key verifies, signed by the identity service itself.
         let keys = try SandboxIndependentKeys.load()
         let now = sandbox.clock.now.timeIntervalSince1970
-        let token = SandboxJWS.sign(SandboxJWTClaims(issuer: "acme", subject: "jane", audiences: ["Adobe"], issuedAt: now, expiresAt: now + 60),
-                                    keyID: "fixture-identity-2026", with: keys.privateKey)
+        let token = SandboxJWS.sign(
+            SandboxJWTClaims(issuer: "acme", subject: "jane", audiences: ["Adobe"], issuedAt: now, expiresAt: now + 60),
+            keyID: "fixture-identity-2026", with: keys.privateKey)
         let keyring = sandbox.withEngine { $0.identityKeyring }
         #expect(try keyring.verify(token, presentedAs: .serviceToken, now: sandbox.clock.now).get().identity.subject == "jane")
     }
@@ -53,8 +58,9 @@ struct SandboxIdentityServiceTests {
         let sandbox = PassSandbox()
         let key = try #require(try SandboxDefaultIdentityKeys.serviceToken.rsaKeys().get().privateKey)
         let now = sandbox.clock.now.timeIntervalSince1970
-        let token = SandboxJWS.sign(SandboxJWTClaims(issuer: "sandbox-identity", subject: "jane", audiences: ["Adobe"], issuedAt: now, expiresAt: now + 60),
-                                    keyID: "retired-key", with: key)
+        let token = SandboxJWS.sign(
+            SandboxJWTClaims(issuer: "sandbox-identity", subject: "jane", audiences: ["Adobe"], issuedAt: now, expiresAt: now + 60),
+            keyID: "retired-key", with: key)
         let result = sandbox.withEngine { $0.identityKeyring }.verify(token, presentedAs: .serviceToken, now: sandbox.clock.now)
         guard case .failure(.keyIDMismatch(found: "retired-key", expected: "sandbox-identity-2026")) = result else {
             Issue.record("a token naming another key was not refused: \(result)")
@@ -74,7 +80,8 @@ struct SandboxIdentityServiceTests {
     }
 
     @Test func aWorldFileAddsIdentityServices() throws {
-        let world = try worldWith("""
+        let world = try worldWith(
+            """
             [{"issuer": "acme", "kind": "serviceToken", "key": \(publicJWK)},
              {"issuer": "derivation-test", "kind": "platformIdentity"},
              {"issuer": "sandbox-identity", "kind": "platformIdentity", "key": \(privateJWK)}]
@@ -102,10 +109,14 @@ struct SandboxIdentityServiceTests {
         (#"{"issuer": "a", "kind": "serviceToken"}"#, "identityServices: expected an array"),
         (#"[{"issuer": "a", "kind": "serviceToken", "key": {"kty": "EC", "n": "AQAB", "e": "AQAB"}}]"#, #"identityServices[0].key.kty: expected "RSA", found "EC""#),
         (#"[{"issuer": "a", "kind": "serviceToken", "key": {"kty": "RSA", "n": "AQAB", "e": "AQAB", "x5c": []}}]"#, "identityServices[0].key.x5c: unknown key"),
-        (#"[{"issuer": "a", "kind": "serviceToken", "key": {"kty": "RSA", "n": "AQAB", "e": "AQAB"}}]"#,
-         "identityServices[0].key.n: an RS256 key needs a modulus of 2048 to 8192 bits, found 17"),
-        (#"[{"issuer": "a", "kind": "serviceToken", "key": {"kty": "RSA", "n": "not+base64", "e": "AQAB"}}]"#,
-         "identityServices[0].key.n: not a Base64URL-encoded number"),
+        (
+            #"[{"issuer": "a", "kind": "serviceToken", "key": {"kty": "RSA", "n": "AQAB", "e": "AQAB"}}]"#,
+            "identityServices[0].key.n: an RS256 key needs a modulus of 2048 to 8192 bits, found 17"
+        ),
+        (
+            #"[{"issuer": "a", "kind": "serviceToken", "key": {"kty": "RSA", "n": "not+base64", "e": "AQAB"}}]"#,
+            "identityServices[0].key.n: not a Base64URL-encoded number"
+        ),
     ])
     func aWorldFileWithABadIdentityServiceIsRefused(services: String, message: String) throws {
         #expect(throws: SandboxWorldError.self) { try worldWith(services) }
@@ -125,7 +136,8 @@ struct SandboxIdentityServiceTests {
         #expect(throws: SandboxWorldError(path: "identityServices[0].key.d", problem: "the private key does not match the public key (n, e): its signatures do not verify")) {
             try worldWith(#"[{"issuer": "a", "kind": "serviceToken", "key": \#(mismatched)}]"#)
         }
-        let wrongPrime = #"{"kty": "RSA", "n": "\#(IndependentFixtures.key.n)", "e": "AQAB", "d": "\#(IndependentFixtures.key.d ?? "")", "p": "\#(other.p ?? "")", "q": "\#(other.q ?? "")"}"#
+        let wrongPrime =
+            #"{"kty": "RSA", "n": "\#(IndependentFixtures.key.n)", "e": "AQAB", "d": "\#(IndependentFixtures.key.d ?? "")", "p": "\#(other.p ?? "")", "q": "\#(other.q ?? "")"}"#
         #expect(throws: SandboxWorldError(path: "identityServices[0].key.p", problem: "p × q must equal the modulus n")) {
             try worldWith(#"[{"issuer": "a", "kind": "serviceToken", "key": \#(wrongPrime)}]"#)
         }
@@ -162,9 +174,11 @@ struct SandboxIdentityServiceTests {
 
     /// A small world whose `identityServices` is `services` (JSON).
     private func worldWith(_ services: String) throws(SandboxWorldError) -> SandboxWorld {
-        try SandboxWorld.load(from: Data("""
-            {"softwareStatements": {"S": ["SP"]}, "serviceProviders": [{"id": "SP", "mvpds": [{"id": "M"}]}],
-             "identityServices": \(services)}
-            """.utf8))
+        try SandboxWorld.load(
+            from: Data(
+                """
+                {"softwareStatements": {"S": ["SP"]}, "serviceProviders": [{"id": "SP", "mvpds": [{"id": "M"}]}],
+                 "identityServices": \(services)}
+                """.utf8))
     }
 }

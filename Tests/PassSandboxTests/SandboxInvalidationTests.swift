@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import PassSandbox
 
 @Suite("Profile invalidation, client binding and enhanced-error actions")

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import PassSandbox
 
 @Suite("Date header, device information on registration, expiring registrations and bounded tables")
@@ -7,8 +8,9 @@ struct SandboxLifetimeTests {
     private static func register(_ sandbox: PassSandbox, deviceInfo: String?) async -> SandboxResponse {
         var headers: [(name: String, value: String)] = [("Content-Type", "application/json")]
         if let deviceInfo { headers.append(("X-Device-Info", deviceInfo)) }
-        return await sandbox.respond(to: SandboxRequest(
-            method: "POST", path: "/o/client/register", headers: headers, body: Array(#"{"software_statement":"STATEMENT"}"#.utf8)))
+        return await sandbox.respond(
+            to: SandboxRequest(
+                method: "POST", path: "/o/client/register", headers: headers, body: Array(#"{"software_statement":"STATEMENT"}"#.utf8)))
     }
 
     private static func base64(_ json: String) -> String { Data(json.utf8).base64EncodedString() }
@@ -47,16 +49,26 @@ struct SandboxLifetimeTests {
             (nil, "X-Device-Info: The X-Device-Info header is missing."),
             ("not base64", "X-Device-Info: Expected a Base64-encoded JSON object."),
             (Self.base64("[1]"), "X-Device-Info: Expected a Base64-encoded JSON object."),
-            (Self.base64(#"{"model":"PC","version":"1","osName":"Linux","connectionType":"LAN"}"#),
-             #"X-Device-Info: The required key "osVersion" is missing."#),
-            (Self.base64(#"{"model":"","version":"1","osName":"Linux","osVersion":"6","connectionType":"LAN"}"#),
-             #"X-Device-Info: The required key "model" is empty."#),
-            (Self.base64(#"{"model":"PC","version":"1","osName":"Solaris","osVersion":"6","connectionType":"LAN"}"#),
-             #"X-Device-Info: "osName" must be one of the documented values"#),
-            (Self.base64(#"{"model":"PC","version":"1","osName":"Linux","osVersion":"6","connectionType":"LAN","primaryHardwareType":"Toaster"}"#),
-             #"X-Device-Info: "primaryHardwareType" must be one of the documented values"#),
-            (Self.base64(#"{"model":"PC","version":"1","osName":"Linux","osVersion":"6","connectionType":"LAN","connectionSecure":"maybe"}"#),
-             #"X-Device-Info: "connectionSecure" must be true or false, not "maybe"."#),
+            (
+                Self.base64(#"{"model":"PC","version":"1","osName":"Linux","connectionType":"LAN"}"#),
+                #"X-Device-Info: The required key "osVersion" is missing."#
+            ),
+            (
+                Self.base64(#"{"model":"","version":"1","osName":"Linux","osVersion":"6","connectionType":"LAN"}"#),
+                #"X-Device-Info: The required key "model" is empty."#
+            ),
+            (
+                Self.base64(#"{"model":"PC","version":"1","osName":"Solaris","osVersion":"6","connectionType":"LAN"}"#),
+                #"X-Device-Info: "osName" must be one of the documented values"#
+            ),
+            (
+                Self.base64(#"{"model":"PC","version":"1","osName":"Linux","osVersion":"6","connectionType":"LAN","primaryHardwareType":"Toaster"}"#),
+                #"X-Device-Info: "primaryHardwareType" must be one of the documented values"#
+            ),
+            (
+                Self.base64(#"{"model":"PC","version":"1","osName":"Linux","osVersion":"6","connectionType":"LAN","connectionSecure":"maybe"}"#),
+                #"X-Device-Info: "connectionSecure" must be true or false, not "maybe"."#
+            ),
         ]
         for (header, description) in cases {
             let response = await Self.register(sandbox, deviceInfo: header)
@@ -73,11 +85,14 @@ struct SandboxLifetimeTests {
     @Test func restCallsCheckTheDeviceInformationTheSameWay() async throws {
         var client = try await SandboxTestClient()
         let bad = Self.base64(#"{"model":"PC","version":"1","osName":"BeOS","osVersion":"5","connectionType":"LAN"}"#)
-        let response = await client.sandbox.respond(to: SandboxRequest(method: "GET", path: "/api/v2/REF30/profiles", headers: [
-            ("Authorization", "Bearer \(client.bearer)"),
-            ("AP-Device-Identifier", "fingerprint \(Data(client.deviceID.utf8).base64EncodedString())"),
-            ("X-Device-Info", bad),
-        ]))
+        let response = await client.sandbox.respond(
+            to: SandboxRequest(
+                method: "GET", path: "/api/v2/REF30/profiles",
+                headers: [
+                    ("Authorization", "Bearer \(client.bearer)"),
+                    ("AP-Device-Identifier", "fingerprint \(Data(client.deviceID.utf8).base64EncodedString())"),
+                    ("X-Device-Info", bad),
+                ]))
         #expect(response.status == 400)
         let error = try SandboxTestClient.object(response)
         #expect(error.string("code") == "invalid_header_device_info")
@@ -94,10 +109,14 @@ struct SandboxLifetimeTests {
         let sandbox = PassSandbox(world: world)
         let credentials = try await SandboxTestClient.register(sandbox, statement: "STATEMENT")
         let token = { () async -> SandboxResponse in
-            await sandbox.respond(to: SandboxRequest(method: "POST", path: "/o/client/token", headers: [
-                ("Content-Type", "application/x-www-form-urlencoded"), ("X-Device-Info", SandboxTestClient.deviceInfo),
-            ], body: Array(
-                "client_id=\(credentials.clientID)&client_secret=\(credentials.secret)&grant_type=client_credentials".utf8)))
+            await sandbox.respond(
+                to: SandboxRequest(
+                    method: "POST", path: "/o/client/token",
+                    headers: [
+                        ("Content-Type", "application/x-www-form-urlencoded"), ("X-Device-Info", SandboxTestClient.deviceInfo),
+                    ],
+                    body: Array(
+                        "client_id=\(credentials.clientID)&client_secret=\(credentials.secret)&grant_type=client_credentials".utf8)))
         }
         #expect(await token().status == 201)
         sandbox.clock.advance(by: 599)
@@ -116,8 +135,9 @@ struct SandboxLifetimeTests {
         let sandbox = PassSandbox()
         let client = try await SandboxTestClient(sandbox: sandbox)
         _ = await client.createSession(mvpd: "NotBoarded")
-        _ = await client.postForm("/api/v2/REF30/sessions/sso/Apple", "domainName=adobe.com&redirectUrl=adobepass%3A%2F%2Fios.app",
-                                  partnerStatus: SandboxTestClient.partnerStatus(expiresAt: sandbox.clock.now.addingTimeInterval(3_600)))
+        _ = await client.postForm(
+            "/api/v2/REF30/sessions/sso/Apple", "domainName=adobe.com&redirectUrl=adobepass%3A%2F%2Fios.app",
+            partnerStatus: SandboxTestClient.partnerStatus(expiresAt: sandbox.clock.now.addingTimeInterval(3_600)))
         let tables = { sandbox.withEngine { ($0.accessTokens.count, $0.sessions.count, $0.pendingSAMLRequests.count, $0.registrations.count) } }
         #expect(tables() == (1, 1, 1, 1))
         sandbox.clock.advance(by: 1_800)  // sessions and SAML requests end
@@ -169,4 +189,3 @@ struct SandboxLifetimeTests {
         }
     }
 }
-

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import PassSandbox
 
 @Suite("MVPD login page, profiles and the simulated user agent")
@@ -29,13 +30,15 @@ struct SandboxLoginTests {
         let pending = try SandboxTestClient.object(await client.get("/api/v2/REF30/profiles/code/\(code)"))
         #expect(pending.object("profiles").isEmpty)
 
-        let wrong = await client.sandbox.respond(to: SandboxRequest(
-            method: "POST", path: "/mvpd/NotBoarded/login", body: Array("code=\(code)&username=alice&password=nope".utf8)))
+        let wrong = await client.sandbox.respond(
+            to: SandboxRequest(
+                method: "POST", path: "/mvpd/NotBoarded/login", body: Array("code=\(code)&username=alice&password=nope".utf8)))
         #expect(wrong.status == 200)
         #expect(String(decoding: wrong.body, as: UTF8.self).contains("The username or password is incorrect."))
 
-        let right = await client.sandbox.respond(to: SandboxRequest(
-            method: "POST", path: "/mvpd/NotBoarded/login", body: Array("code=\(code)&username=alice&password=alice123".utf8)))
+        let right = await client.sandbox.respond(
+            to: SandboxRequest(
+                method: "POST", path: "/mvpd/NotBoarded/login", body: Array("code=\(code)&username=alice&password=alice123".utf8)))
         #expect(right.status == 302)
         #expect(right.header("Location") == "adobepass://ios.app/done")
 
@@ -103,7 +106,8 @@ struct SandboxLoginTests {
         let client = try await SandboxTestClient()
         let code = try #require(try SandboxTestClient.object(await client.createSession(mvpd: "NotBoarded")).string("code"))
         let agent = SimulatedUserAgent(sandbox: client.sandbox)
-        let landing = try await agent.login(startingAt: "http://sandbox.localhost/api/v2/authenticate/REF30/\(code)", username: "alice", password: "alice123", redirectPrefix: "adobepass://")
+        let landing = try await agent.login(
+            startingAt: "http://sandbox.localhost/api/v2/authenticate/REF30/\(code)", username: "alice", password: "alice123", redirectPrefix: "adobepass://")
         #expect(landing == "adobepass://ios.app")
         #expect(try SandboxTestClient.object(await client.get("/api/v2/REF30/profiles/code/\(code)")).object("profiles").count == 1)
     }

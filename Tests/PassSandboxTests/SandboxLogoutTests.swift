@@ -1,6 +1,7 @@
 import AccessEnabler
 import Foundation
 import Testing
+
 @testable import PassSandbox
 
 @Suite("Logout")
@@ -46,7 +47,8 @@ struct SandboxLogoutTests {
         let client = try await SandboxTestClient()
         let now = client.sandbox.clock.now
         let pfs = SandboxTestClient.partnerStatus(expiresAt: now.addingTimeInterval(3_600))
-        let device = SimulatedPartnerFramework(sandbox: client.sandbox, signedIn: SystemSignIn(provider: "AppleBoarded", username: "alice", expiresAt: now.addingTimeInterval(3_600)))
+        let device = SimulatedPartnerFramework(
+            sandbox: client.sandbox, signedIn: SystemSignIn(provider: "AppleBoarded", username: "alice", expiresAt: now.addingTimeInterval(3_600)))
         let session = try SandboxTestClient.object(await client.postForm("/api/v2/REF30/sessions/sso/Apple", "domainName=adobe.com&redirectUrl=x%3A%2F%2Fy", partnerStatus: pfs))
         let request = try #require(session.object("authenticationRequest").string("request"))
         let saml = try #require(try await device.accountMetadata(PartnerMetadataRequest(isInterruptionAllowed: false, samlRequest: request)).samlResponse)

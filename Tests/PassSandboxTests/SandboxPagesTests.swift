@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import PassSandbox
 
 /// The pages a browser sees on the application's own device: the login page's test users,
@@ -30,12 +31,16 @@ struct SandboxPagesTests {
     }
 
     @Test func testUsersAreEscapedAndAnMVPDWithoutUsersSaysSo() async throws {
-        let world = SandboxWorld(softwareStatements: ["STATEMENT": ["REF30"]], serviceProviders: [
-            SandboxServiceProvider(id: "REF30", mvpds: [
-                SandboxMVPDConfig(id: "Odd", displayName: "Odd <Cable>", users: [SandboxUser(username: "<b>eve</b>", password: "p&ss")]),
-                SandboxMVPDConfig(id: "Empty", displayName: "Empty Cable"),
-            ]),
-        ])
+        let world = SandboxWorld(
+            softwareStatements: ["STATEMENT": ["REF30"]],
+            serviceProviders: [
+                SandboxServiceProvider(
+                    id: "REF30",
+                    mvpds: [
+                        SandboxMVPDConfig(id: "Odd", displayName: "Odd <Cable>", users: [SandboxUser(username: "<b>eve</b>", password: "p&ss")]),
+                        SandboxMVPDConfig(id: "Empty", displayName: "Empty Cable"),
+                    ])
+            ])
         let client = try await SandboxTestClient(sandbox: PassSandbox(world: world))
         let odd = try #require(try SandboxTestClient.object(await client.createSession(mvpd: "Odd")).string("code"))
         let oddPage = html(await page(client.sandbox, "/mvpd/Odd/login?code=\(odd)"))

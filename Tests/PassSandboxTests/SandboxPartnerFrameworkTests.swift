@@ -1,6 +1,7 @@
 import AccessEnabler
 import Foundation
 import Testing
+
 @testable import PassSandbox
 
 @Suite("Simulated partner framework")
@@ -86,7 +87,8 @@ struct SandboxPartnerFrameworkTests {
 
     @Test func samlResponsesAreMintedOnlyForRequestsTheSandboxIssued() async throws {
         let sandbox = PassSandbox()
-        let device = SimulatedPartnerFramework(sandbox: sandbox, signedIn: SystemSignIn(provider: "AppleBoarded", username: "alice", expiresAt: sandbox.clock.now.addingTimeInterval(600)))
+        let device = SimulatedPartnerFramework(
+            sandbox: sandbox, signedIn: SystemSignIn(provider: "AppleBoarded", username: "alice", expiresAt: sandbox.clock.now.addingTimeInterval(600)))
         let forged = Data(#"<samlp:AuthnRequest ID="_forged"/>"#.utf8).base64EncodedString()
         await #expect(throws: PartnerFrameworkError.invalidVerificationToken) {
             try await device.accountMetadata(PartnerMetadataRequest(isInterruptionAllowed: false, samlRequest: forged))

@@ -1,6 +1,7 @@
 import AccessEnabler
 import Foundation
 import Testing
+
 @testable import PassSandbox
 
 @Suite("Partner (Apple) single sign-on")
@@ -101,7 +102,8 @@ struct SandboxPartnerSSOTests {
         #expect(degraded.string("reasonType") == "degraded")
         #expect(degraded.string("url") == "/api/v2/REF30/decisions/authorize/Degraded")
 
-        let device = SimulatedPartnerFramework(sandbox: client.sandbox, signedIn: SystemSignIn(provider: "AppleBoarded", username: "alice", expiresAt: client.sandbox.clock.now.addingTimeInterval(3_600)))
+        let device = SimulatedPartnerFramework(
+            sandbox: client.sandbox, signedIn: SystemSignIn(provider: "AppleBoarded", username: "alice", expiresAt: client.sandbox.clock.now.addingTimeInterval(3_600)))
         #expect(try await exchange(client, device: device).status == 201)
         let again = try await partnerSession(client, status: status(client))
         #expect(again.string("actionName") == "authorize")
@@ -110,7 +112,8 @@ struct SandboxPartnerSSOTests {
 
     @Test func aVerifiedSAMLResponseCreatesAnAppleSSOProfile() async throws {
         let client = try await SandboxTestClient()
-        let device = SimulatedPartnerFramework(sandbox: client.sandbox, signedIn: SystemSignIn(provider: "AppleBoarded", username: "bob", expiresAt: client.sandbox.clock.now.addingTimeInterval(600)))
+        let device = SimulatedPartnerFramework(
+            sandbox: client.sandbox, signedIn: SystemSignIn(provider: "AppleBoarded", username: "bob", expiresAt: client.sandbox.clock.now.addingTimeInterval(600)))
         let response = try await exchange(client, device: device)
         #expect(response.status == 201)
         let profile = try SandboxTestClient.object(response).object("profiles").object("AppleBoarded")
@@ -130,7 +133,8 @@ struct SandboxPartnerSSOTests {
 
     @Test func tamperedOrReplayedSAMLResponsesAreRefused() async throws {
         let client = try await SandboxTestClient()
-        let device = SimulatedPartnerFramework(sandbox: client.sandbox, signedIn: SystemSignIn(provider: "AppleBoarded", username: "bob", expiresAt: client.sandbox.clock.now.addingTimeInterval(600)))
+        let device = SimulatedPartnerFramework(
+            sandbox: client.sandbox, signedIn: SystemSignIn(provider: "AppleBoarded", username: "bob", expiresAt: client.sandbox.clock.now.addingTimeInterval(600)))
         let pfs = status(client)
         let session = try await partnerSession(client, status: pfs)
         let request = try #require(session.object("authenticationRequest").string("request"))
@@ -138,15 +142,18 @@ struct SandboxPartnerSSOTests {
         let tampered = saml.replacingOccurrences(of: "<saml:AttributeValue>bob<", with: "<saml:AttributeValue>alice<")
         #expect(tampered != saml)
 
-        let refused = await client.postForm("/api/v2/REF30/profiles/sso/Apple", "SAMLResponse=" + SandboxEngine.formEncode(Data(tampered.utf8).base64EncodedString()), partnerStatus: pfs)
+        let refused = await client.postForm(
+            "/api/v2/REF30/profiles/sso/Apple", "SAMLResponse=" + SandboxEngine.formEncode(Data(tampered.utf8).base64EncodedString()), partnerStatus: pfs)
         #expect(refused.status == 400)
         #expect(try SandboxTestClient.object(refused).string("code") == "invalid_parameter_saml_response")
         let missing = await client.postForm("/api/v2/REF30/profiles/sso/Apple", "", partnerStatus: pfs)
         #expect(try SandboxTestClient.object(missing).string("code") == "invalid_parameter_saml_response")
 
-        let accepted = await client.postForm("/api/v2/REF30/profiles/sso/Apple", "SAMLResponse=" + SandboxEngine.formEncode(Data(saml.utf8).base64EncodedString()), partnerStatus: pfs)
+        let accepted = await client.postForm(
+            "/api/v2/REF30/profiles/sso/Apple", "SAMLResponse=" + SandboxEngine.formEncode(Data(saml.utf8).base64EncodedString()), partnerStatus: pfs)
         #expect(accepted.status == 201)
-        let replayed = await client.postForm("/api/v2/REF30/profiles/sso/Apple", "SAMLResponse=" + SandboxEngine.formEncode(Data(saml.utf8).base64EncodedString()), partnerStatus: pfs)
+        let replayed = await client.postForm(
+            "/api/v2/REF30/profiles/sso/Apple", "SAMLResponse=" + SandboxEngine.formEncode(Data(saml.utf8).base64EncodedString()), partnerStatus: pfs)
         #expect(replayed.status == 400)
     }
 
@@ -171,12 +178,14 @@ struct SandboxPartnerSSOTests {
     @Test func aResponseForAnotherProviderMismatchesTheStatus() async throws {
         let client = try await SandboxTestClient()
         client.sandbox.updateMVPD("SSODisabled") { $0.ssoEnabled = true }
-        let device = SimulatedPartnerFramework(sandbox: client.sandbox, signedIn: SystemSignIn(provider: "SSODisabled", username: "alice", expiresAt: client.sandbox.clock.now.addingTimeInterval(600)))
+        let device = SimulatedPartnerFramework(
+            sandbox: client.sandbox, signedIn: SystemSignIn(provider: "SSODisabled", username: "alice", expiresAt: client.sandbox.clock.now.addingTimeInterval(600)))
         let session = try await partnerSession(client, status: status(client))
         let request = try #require(session.object("authenticationRequest").string("request"))
         // The device is signed in to another provider than the request was made for.
         let saml = try #require(try await device.accountMetadata(PartnerMetadataRequest(isInterruptionAllowed: false, samlRequest: request)).samlResponse)
-        let response = await client.postForm("/api/v2/REF30/profiles/sso/Apple", "SAMLResponse=" + SandboxEngine.formEncode(Data(saml.utf8).base64EncodedString()), partnerStatus: status(client))
+        let response = await client.postForm(
+            "/api/v2/REF30/profiles/sso/Apple", "SAMLResponse=" + SandboxEngine.formEncode(Data(saml.utf8).base64EncodedString()), partnerStatus: status(client))
         #expect(response.status == 400)
         #expect(try SandboxTestClient.object(response).string("code") == "invalid_parameter_saml_response")
     }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import PassSandbox
 
 extension SandboxBigUInt {
@@ -87,16 +88,20 @@ struct SandboxRSATests {
         let keys = try SandboxIndependentKeys.load()
         let token = try SandboxJWS.parse(IndependentFixtures.token).get()
         #expect(token.keyID == "fixture-identity-2026")
-        #expect(token.claims == SandboxJWTClaims(issuer: "fixture-identity", subject: "jane", audiences: ["Adobe"],
-                                                 issuedAt: 1_767_225_600, expiresAt: 1_767_312_000, notBefore: nil))
+        #expect(
+            token.claims
+                == SandboxJWTClaims(
+                    issuer: "fixture-identity", subject: "jane", audiences: ["Adobe"],
+                    issuedAt: 1_767_225_600, expiresAt: 1_767_312_000, notBefore: nil))
         #expect(token.verifies(with: keys.publicKey))
     }
 
     @Test func theSandboxSignsExactlyAsTheIndependentImplementation() throws {
         // RSASSA-PKCS1-v1_5 is deterministic: the same key and input give the same bytes.
         let keys = try SandboxIndependentKeys.load()
-        let claims = SandboxJWTClaims(issuer: "fixture-identity", subject: "jane", audiences: ["Adobe"],
-                                      issuedAt: 1_767_225_600, expiresAt: 1_767_312_000, notBefore: nil)
+        let claims = SandboxJWTClaims(
+            issuer: "fixture-identity", subject: "jane", audiences: ["Adobe"],
+            issuedAt: 1_767_225_600, expiresAt: 1_767_312_000, notBefore: nil)
         #expect(SandboxJWS.sign(claims, keyID: "fixture-identity-2026", with: keys.privateKey) == IndependentFixtures.token)
     }
 
@@ -150,9 +155,11 @@ struct SandboxRSATests {
         #expect(problem(header + ".e30=.c2ln") == .notBase64URL(part: "payload"))
         #expect(problem(SandboxBase64URL.encode(Array("[]".utf8)) + ".e30.c2ln") == .headerNotJSON)
         #expect(problem(header + "." + SandboxBase64URL.encode(Array(#"{"sub":"jane","aud":"Adobe","exp":1}"#.utf8)) + ".c2ln") == .claim("iss", "a non-empty string"))
-        #expect(problem(header + "." + SandboxBase64URL.encode(Array(#"{"iss":"i","sub":"jane","aud":"Adobe","exp":true}"#.utf8)) + ".c2ln")
+        #expect(
+            problem(header + "." + SandboxBase64URL.encode(Array(#"{"iss":"i","sub":"jane","aud":"Adobe","exp":true}"#.utf8)) + ".c2ln")
                 == .claim("exp", "a number of seconds since 1970"))
-        #expect(problem(header + "." + SandboxBase64URL.encode(Array(#"{"iss":"i","sub":"jane","aud":7,"exp":1}"#.utf8)) + ".c2ln")
+        #expect(
+            problem(header + "." + SandboxBase64URL.encode(Array(#"{"iss":"i","sub":"jane","aud":7,"exp":1}"#.utf8)) + ".c2ln")
                 == .claim("aud", "a string or an array of strings"))
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import PassSandbox
 
 /// The second screen and the other pages over loopback HTTP, as a browser without

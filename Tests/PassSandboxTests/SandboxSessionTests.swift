@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import PassSandbox
 
 @Suite("Sessions")
@@ -51,21 +52,24 @@ struct SandboxSessionTests {
 
     @Test func requiredHeadersAndParametersAreChecked() async throws {
         let client = try await SandboxTestClient()
-        let noDevice = await client.sandbox.respond(to: SandboxRequest(
-            method: "POST", path: "/api/v2/REF30/sessions",
-            headers: [("Authorization", "Bearer \(client.bearer)"), ("X-Device-Info", SandboxTestClient.deviceInfo)],
-            body: Array("mvpd=NotBoarded&domainName=adobe.com&redirectUrl=x%3A%2F%2Fy".utf8)))
+        let noDevice = await client.sandbox.respond(
+            to: SandboxRequest(
+                method: "POST", path: "/api/v2/REF30/sessions",
+                headers: [("Authorization", "Bearer \(client.bearer)"), ("X-Device-Info", SandboxTestClient.deviceInfo)],
+                body: Array("mvpd=NotBoarded&domainName=adobe.com&redirectUrl=x%3A%2F%2Fy".utf8)))
         #expect(noDevice.status == 400)
         #expect(try SandboxTestClient.object(noDevice).string("code") == "invalid_header_device_identifier")
 
-        let badDevice = await client.sandbox.respond(to: SandboxRequest(
-            method: "POST", path: "/api/v2/REF30/sessions",
-            headers: [("Authorization", "Bearer \(client.bearer)"), ("AP-Device-Identifier", "serial 1234"), ("X-Device-Info", SandboxTestClient.deviceInfo)]))
+        let badDevice = await client.sandbox.respond(
+            to: SandboxRequest(
+                method: "POST", path: "/api/v2/REF30/sessions",
+                headers: [("Authorization", "Bearer \(client.bearer)"), ("AP-Device-Identifier", "serial 1234"), ("X-Device-Info", SandboxTestClient.deviceInfo)]))
         #expect(try SandboxTestClient.object(badDevice).string("code") == "invalid_header_device_identifier")
 
-        let noInfo = await client.sandbox.respond(to: SandboxRequest(
-            method: "POST", path: "/api/v2/REF30/sessions",
-            headers: [("Authorization", "Bearer \(client.bearer)"), ("AP-Device-Identifier", "fingerprint ZGV2aWNl"), ("X-Device-Info", "not base64 json")]))
+        let noInfo = await client.sandbox.respond(
+            to: SandboxRequest(
+                method: "POST", path: "/api/v2/REF30/sessions",
+                headers: [("Authorization", "Bearer \(client.bearer)"), ("AP-Device-Identifier", "fingerprint ZGV2aWNl"), ("X-Device-Info", "not base64 json")]))
         #expect(try SandboxTestClient.object(noInfo).string("code") == "invalid_header_device_info")
 
         let inactive = await client.createSession(mvpd: "Inactive")

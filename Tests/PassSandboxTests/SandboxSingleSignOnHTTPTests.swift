@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import PassSandbox
 
 /// Single sign-on through a service token (`AD-Service-Token`) or a platform identity
@@ -67,11 +68,13 @@ struct SandboxSingleSignOnHTTPTests {
         let (a, _) = try await twoApps(rig, token: try rig.sandbox.issueIdentityToken(subject: "jane"))
         try await a.login(mvpd: "NotBoarded")
 
-        let john = try await LoopbackApp.register(on: rig, statement: "STATEMENT2", requestor: "REF31", deviceID: "johns-phone",
-                                                  serviceToken: try rig.sandbox.issueIdentityToken(subject: "john"))
+        let john = try await LoopbackApp.register(
+            on: rig, statement: "STATEMENT2", requestor: "REF31", deviceID: "johns-phone",
+            serviceToken: try rig.sandbox.issueIdentityToken(subject: "john"))
         let noToken = try await LoopbackApp.register(on: rig, statement: "STATEMENT2", requestor: "REF31", deviceID: "janes-phone")
-        let platform = try await LoopbackApp.register(on: rig, statement: "STATEMENT2", requestor: "REF31", deviceID: "janes-phone",
-                                                      platformIdentity: try rig.sandbox.issueIdentityToken(subject: "jane", issuer: "sandbox-platform"))
+        let platform = try await LoopbackApp.register(
+            on: rig, statement: "STATEMENT2", requestor: "REF31", deviceID: "janes-phone",
+            platformIdentity: try rig.sandbox.issueIdentityToken(subject: "jane", issuer: "sandbox-platform"))
         for app in [john, noToken, platform] {
             #expect(try await app.profileMap().isEmpty)
             let refused = try await app.decide(mvpd: "NotBoarded")
@@ -248,8 +251,9 @@ struct SandboxSingleSignOnHTTPTests {
         let key = try #require(try SandboxDefaultIdentityKeys.serviceToken.rsaKeys().get().privateKey)
         let now = rig.sandbox.clock.now.timeIntervalSince1970
         for audiences in [["adobe"], ["ADOBE"], ["partner", "Adobe"]] {
-            let token = SandboxJWS.sign(SandboxJWTClaims(issuer: "sandbox-identity", subject: "jane", audiences: audiences, issuedAt: now, expiresAt: now + 60),
-                                        keyID: "sandbox-identity-2026", with: key)
+            let token = SandboxJWS.sign(
+                SandboxJWTClaims(issuer: "sandbox-identity", subject: "jane", audiences: audiences, issuedAt: now, expiresAt: now + 60),
+                keyID: "sandbox-identity-2026", with: key)
             let app = try await LoopbackApp.register(on: rig, deviceID: "tv", serviceToken: token)
             #expect(try await app.profiles().status == 200, "audience \(audiences) was refused")
         }
@@ -261,8 +265,9 @@ struct SandboxSingleSignOnHTTPTests {
         let (a, _) = try await twoApps(rig, token: try rig.sandbox.issueIdentityToken(subject: "jane"))
         try await a.login(mvpd: "NotBoarded")
         rig.sandbox.clock.advance(by: 86_400)  // NotBoarded's authentication TTL; the token expires too
-        var b = try await LoopbackApp.register(on: rig, statement: "STATEMENT2", requestor: "REF31", deviceID: "janes-phone",
-                                               serviceToken: try rig.sandbox.issueIdentityToken(subject: "jane"))
+        var b = try await LoopbackApp.register(
+            on: rig, statement: "STATEMENT2", requestor: "REF31", deviceID: "janes-phone",
+            serviceToken: try rig.sandbox.issueIdentityToken(subject: "jane"))
         #expect(try await b.profileMap().isEmpty)
         #expect(try await b.decide(mvpd: "NotBoarded").object().string("code") == "authenticated_profile_expired")
         b.serviceToken = nil

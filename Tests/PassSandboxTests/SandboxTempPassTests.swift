@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import PassSandbox
 
 @Suite("TempPass, basic and promotional")
@@ -7,9 +8,10 @@ struct SandboxTempPassTests {
     /// The default world with a promotional TempPass MVPD (`Promo`: 2 resources, 1 hour).
     private static let promotionalWorld: SandboxWorld = {
         var world = SandboxWorld.default
-        world.serviceProviders[0].mvpds.append(SandboxMVPDConfig(
-            id: "Promo", displayName: "Promotional TempPass", tempPass: true, tempPassResourceLimit: 2,
-            authenticationTTL: 3_600, authorizationTTL: 300))
+        world.serviceProviders[0].mvpds.append(
+            SandboxMVPDConfig(
+                id: "Promo", displayName: "Promotional TempPass", tempPass: true, tempPassResourceLimit: 2,
+                authenticationTTL: 3_600, authorizationTTL: 300))
         return world
     }()
 
@@ -25,9 +27,10 @@ struct SandboxTempPassTests {
         var headers = client.headers(contentType: "application/json")
         if let identity { headers.append(("AP-TempPass-Identity", identity)) }
         let body = try JSONSerialization.data(withJSONObject: ["resources": resources])
-        let response = await client.sandbox.respond(to: SandboxRequest(
-            method: "POST", path: "/api/v2/REF30/decisions/\(authorize ? "authorize" : "preauthorize")/Promo",
-            headers: headers, body: Array(body)))
+        let response = await client.sandbox.respond(
+            to: SandboxRequest(
+                method: "POST", path: "/api/v2/REF30/decisions/\(authorize ? "authorize" : "preauthorize")/Promo",
+                headers: headers, body: Array(body)))
         let decisions = (try? SandboxTestClient.object(response))?["decisions"] as? [[String: Any]] ?? []
         return (response.status, decisions)
     }

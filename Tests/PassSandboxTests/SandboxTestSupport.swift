@@ -1,6 +1,7 @@
 import AccessEnabler
 import Foundation
 import Testing
+
 @testable import PassSandbox
 
 /// A hand-driven REST client for tests: it builds raw `SandboxRequest`s (exact paths,
@@ -16,7 +17,8 @@ struct SandboxTestClient {
         bearer = try await Self.accessToken(sandbox, statement: statement)
     }
 
-    static let deviceInfo = Data(#"{"primaryHardwareType":"SetTopBox","model":"AppleTV","version":"5","osName":"tvOS","osVersion":"17.0","connectionType":"WiFi"}"#.utf8).base64EncodedString()
+    static let deviceInfo = Data(#"{"primaryHardwareType":"SetTopBox","model":"AppleTV","version":"5","osName":"tvOS","osVersion":"17.0","connectionType":"WiFi"}"#.utf8)
+        .base64EncodedString()
 
     /// Registers a client for `statement` and returns an access token.
     static func accessToken(_ sandbox: PassSandbox, statement: String) async throws -> String {
@@ -26,10 +28,11 @@ struct SandboxTestClient {
 
     /// Registers a client for `statement`.
     static func register(_ sandbox: PassSandbox, statement: String) async throws -> (clientID: String, secret: String) {
-        let register = await sandbox.respond(to: SandboxRequest(
-            method: "POST", path: "/o/client/register",
-            headers: [("Content-Type", "application/json"), ("X-Device-Info", deviceInfo)],
-            body: Array(#"{"software_statement":"\#(statement)","redirect_uri":"adobepass://ios.app"}"#.utf8)))
+        let register = await sandbox.respond(
+            to: SandboxRequest(
+                method: "POST", path: "/o/client/register",
+                headers: [("Content-Type", "application/json"), ("X-Device-Info", deviceInfo)],
+                body: Array(#"{"software_statement":"\#(statement)","redirect_uri":"adobepass://ios.app"}"#.utf8)))
         let credentials = try object(register)
         return (credentials["client_id"] as? String ?? "", credentials["client_secret"] as? String ?? "")
     }
@@ -37,10 +40,11 @@ struct SandboxTestClient {
     /// A new access token for registered client credentials.
     static func token(_ sandbox: PassSandbox, clientID: String, secret: String) async throws -> String {
         let form = "client_id=\(clientID)&client_secret=\(secret)&grant_type=client_credentials"
-        let token = await sandbox.respond(to: SandboxRequest(
-            method: "POST", path: "/o/client/token",
-            headers: [("Content-Type", "application/x-www-form-urlencoded"), ("X-Device-Info", deviceInfo)],
-            body: Array(form.utf8)))
+        let token = await sandbox.respond(
+            to: SandboxRequest(
+                method: "POST", path: "/o/client/token",
+                headers: [("Content-Type", "application/x-www-form-urlencoded"), ("X-Device-Info", deviceInfo)],
+                body: Array(form.utf8)))
         return try object(token)["access_token"] as? String ?? ""
     }
 
@@ -62,17 +66,19 @@ struct SandboxTestClient {
     }
 
     func postForm(_ path: String, _ form: String, partnerStatus: String? = nil) async -> SandboxResponse {
-        await sandbox.respond(to: SandboxRequest(
-            method: "POST", path: path,
-            headers: headers(partnerStatus: partnerStatus, contentType: "application/x-www-form-urlencoded"),
-            body: Array(form.utf8)))
+        await sandbox.respond(
+            to: SandboxRequest(
+                method: "POST", path: path,
+                headers: headers(partnerStatus: partnerStatus, contentType: "application/x-www-form-urlencoded"),
+                body: Array(form.utf8)))
     }
 
     func postJSON(_ path: String, _ json: String, partnerStatus: String? = nil) async -> SandboxResponse {
-        await sandbox.respond(to: SandboxRequest(
-            method: "POST", path: path,
-            headers: headers(partnerStatus: partnerStatus, contentType: "application/json"),
-            body: Array(json.utf8)))
+        await sandbox.respond(
+            to: SandboxRequest(
+                method: "POST", path: path,
+                headers: headers(partnerStatus: partnerStatus, contentType: "application/json"),
+                body: Array(json.utf8)))
     }
 
     /// `POST /sessions` with all parameters.
@@ -84,10 +90,11 @@ struct SandboxTestClient {
     func login(mvpd: String, username: String = "alice", password: String = "alice123") async throws -> String {
         let session = try Self.object(await createSession(mvpd: mvpd))
         let code = try #require(session["code"] as? String)
-        let response = await sandbox.respond(to: SandboxRequest(
-            method: "POST", path: "/mvpd/\(mvpd)/login",
-            headers: [("Content-Type", "application/x-www-form-urlencoded")],
-            body: Array("code=\(code)&username=\(username)&password=\(password)".utf8)))
+        let response = await sandbox.respond(
+            to: SandboxRequest(
+                method: "POST", path: "/mvpd/\(mvpd)/login",
+                headers: [("Content-Type", "application/x-www-form-urlencoded")],
+                body: Array("code=\(code)&username=\(username)&password=\(password)".utf8)))
         guard response.status == 302 else { throw TestFailure("login answered \(response.status)") }
         return code
     }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import PassSandbox
 
 @Suite("Throttling")
@@ -94,8 +95,11 @@ struct SandboxThrottleTests {
         let second = try await SandboxTestClient(sandbox: sandbox)
         sandbox.setThrottle(SandboxThrottle(requestsPerSecond: 1, burst: 0))
         func configuration(_ client: SandboxTestClient) async -> Int {
-            await sandbox.respond(to: SandboxRequest(method: "GET", path: "/api/v2/REF30/configuration",
-                                                      headers: [("Authorization", "Bearer \(client.bearer)")])).status
+            await sandbox.respond(
+                to: SandboxRequest(
+                    method: "GET", path: "/api/v2/REF30/configuration",
+                    headers: [("Authorization", "Bearer \(client.bearer)")])
+            ).status
         }
         #expect(await configuration(first) == 200)
         #expect(await configuration(first) == 429)
@@ -106,10 +110,11 @@ struct SandboxThrottleTests {
         let sandbox = PassSandbox(world: Self.throttledWorld(SandboxThrottle(requestsPerSecond: 1, burst: 1)))
         let credentials = try await SandboxTestClient.register(sandbox, statement: "STATEMENT")
         // In-process requests without a device or client share one bucket.
-        let second = await sandbox.respond(to: SandboxRequest(
-            method: "POST", path: "/o/client/register",
-            headers: [("Content-Type", "application/json"), ("X-Device-Info", SandboxTestClient.deviceInfo)],
-            body: Array(#"{"software_statement":"STATEMENT"}"#.utf8)))
+        let second = await sandbox.respond(
+            to: SandboxRequest(
+                method: "POST", path: "/o/client/register",
+                headers: [("Content-Type", "application/json"), ("X-Device-Info", SandboxTestClient.deviceInfo)],
+                body: Array(#"{"software_statement":"STATEMENT"}"#.utf8)))
         #expect(second.status == 201)
         let third = await sandbox.respond(to: SandboxRequest(method: "POST", path: "/o/client/register", body: Array(#"{"software_statement":"STATEMENT"}"#.utf8)))
         #expect(third.status == 429)

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import PassSandbox
 
 /// HTTP/1.1 as RFC 9110 and 9112 describe it, against the sandbox's endpoints over real
@@ -58,19 +59,22 @@ struct SandboxWireFramingTests {
     @Test func chunkedBodiesReachTheEndpoints() async throws {
         let wire = try await WireExchange()
         defer { wire.shutdown() }
-        let session = try await wire.send("POST", "/api/v2/REF30/sessions", headers: wire.deviceHeaders() + [("Content-Type", "application/x-www-form-urlencoded")],
-                                          chunks: ["mvpd=Not", "Boarded&domainName=adobe.com", "&redirectUrl=adobepass%3A%2F%2Ftv.app"])
+        let session = try await wire.send(
+            "POST", "/api/v2/REF30/sessions", headers: wire.deviceHeaders() + [("Content-Type", "application/x-www-form-urlencoded")],
+            chunks: ["mvpd=Not", "Boarded&domainName=adobe.com", "&redirectUrl=adobepass%3A%2F%2Ftv.app"])
         #expect(session.status == 200)
         let answer = try WireExchange.object(session)
         #expect(answer.string("actionName") == "authenticate")
         #expect(answer.string("mvpd") == "NotBoarded")
 
-        let registered = try await wire.send("POST", "/o/client/register", headers: [("Content-Type", "application/json"), ("X-Device-Info", SandboxTestClient.deviceInfo)],
-                                             chunks: [#"{"software_"#, #"statement":"STATEMENT"}"#])
+        let registered = try await wire.send(
+            "POST", "/o/client/register", headers: [("Content-Type", "application/json"), ("X-Device-Info", SandboxTestClient.deviceInfo)],
+            chunks: [#"{"software_"#, #"statement":"STATEMENT"}"#])
         #expect(registered.status == 201)
 
-        let decisions = try await wire.send("POST", "/api/v2/REF30/decisions/preauthorize/Degraded", headers: wire.deviceHeaders() + [("Content-Type", "application/json")],
-                                            chunks: [#"{"resources":"#, #"["news","sports"]}"#])
+        let decisions = try await wire.send(
+            "POST", "/api/v2/REF30/decisions/preauthorize/Degraded", headers: wire.deviceHeaders() + [("Content-Type", "application/json")],
+            chunks: [#"{"resources":"#, #"["news","sports"]}"#])
         #expect(decisions.status == 200)
         #expect((try WireExchange.object(decisions)["decisions"] as? [Any])?.count == 2)
     }
@@ -82,9 +86,10 @@ struct SandboxWireFramingTests {
         let client = try HTTPTestClient(port: wire.port)
         // Open a session, ask for its information by a code the server has not answered yet
         // (it cannot be known), ask for configuration: three requests in one write.
-        client.send(wire.requestBytes("POST", "/api/v2/REF30/sessions", headers: api + [("Content-Type", "application/x-www-form-urlencoded")], body: "domainName=adobe.com")
-            + wire.requestBytes("GET", "/api/v2/REF30/configuration", headers: api)
-            + wire.requestBytes("POST", "/api/v2/REF30/sessions", headers: api + [("Content-Type", "application/x-www-form-urlencoded")], chunks: ["mvpd=NotBoarded"]))
+        client.send(
+            wire.requestBytes("POST", "/api/v2/REF30/sessions", headers: api + [("Content-Type", "application/x-www-form-urlencoded")], body: "domainName=adobe.com")
+                + wire.requestBytes("GET", "/api/v2/REF30/configuration", headers: api)
+                + wire.requestBytes("POST", "/api/v2/REF30/sessions", headers: api + [("Content-Type", "application/x-www-form-urlencoded")], chunks: ["mvpd=NotBoarded"]))
         let first = try #require(await client.readResponse())
         let second = try #require(await client.readResponse())
         let third = try #require(await client.readResponse())
@@ -99,8 +104,9 @@ struct SandboxWireFramingTests {
         defer { wire.shutdown() }
         let client = try HTTPTestClient(port: wire.port)
         let body = "mvpd=NotBoarded&domainName=adobe.com&redirectUrl=adobepass%3A%2F%2Ftv.app"
-        var head = wire.requestBytes("POST", "/api/v2/REF30/sessions",
-                                     headers: wire.deviceHeaders() + [("Content-Type", "application/x-www-form-urlencoded"), ("Expect", "100-continue")], body: body)
+        var head = wire.requestBytes(
+            "POST", "/api/v2/REF30/sessions",
+            headers: wire.deviceHeaders() + [("Content-Type", "application/x-www-form-urlencoded"), ("Expect", "100-continue")], body: body)
         head.removeLast(body.utf8.count)
         client.send(head)
         let interim = try #require(await client.readResponse())

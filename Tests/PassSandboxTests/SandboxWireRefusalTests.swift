@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import PassSandbox
 
 /// How PassSandbox refuses requests over real HTTP, as Adobe's pages and the HTTP RFCs
@@ -146,9 +147,11 @@ struct SandboxWireRefusalTests {
         let wire = try await WireExchange()
         defer { wire.shutdown() }
         for redirect in ["no-scheme", ""] {
-            let answer = try WireExchange.object(try await wire.send("POST", "/api/v2/REF30/sessions/sso/Apple",
-                                                                     headers: wire.deviceHeaders() + [("Content-Type", "application/x-www-form-urlencoded")],
-                                                                     body: "domainName=adobe.com&redirectUrl=\(redirect)"))
+            let answer = try WireExchange.object(
+                try await wire.send(
+                    "POST", "/api/v2/REF30/sessions/sso/Apple",
+                    headers: wire.deviceHeaders() + [("Content-Type", "application/x-www-form-urlencoded")],
+                    body: "domainName=adobe.com&redirectUrl=\(redirect)"))
             #expect(answer.string("reasonType") == "missing_parameters_fallback", "\(redirect)")
             #expect((answer["missingParameters"] as? [String])?.contains("redirectUrl") == true, "\(redirect)")
         }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import PassSandbox
 
 /// How the simulated user agent reaches the sandbox.
@@ -83,14 +84,20 @@ struct SimulatedUserAgentActivateTests {
         }
 
         let open = try await rig.code(mvpd: nil)
-        await #expect(throws: SimulatedUserAgentError.providerChoiceRequired(offered: [
-            "AppleBoarded", "Degraded", "NotBoarded", "PickerOnly", "SVCProvider", "SSODisabled", "TempPass",
-        ])) {
+        await #expect(
+            throws: SimulatedUserAgentError.providerChoiceRequired(offered: [
+                "AppleBoarded", "Degraded", "NotBoarded", "PickerOnly", "SVCProvider", "SSODisabled", "TempPass",
+            ])
+        ) {
             try await agent.activate(code: open, username: "alice", password: "alice123")
         }
-        await #expect(throws: SimulatedUserAgentError.providerNotOffered("Inactive", offered: [
-            "AppleBoarded", "Degraded", "NotBoarded", "PickerOnly", "SVCProvider", "SSODisabled", "TempPass",
-        ])) {
+        await #expect(
+            throws: SimulatedUserAgentError.providerNotOffered(
+                "Inactive",
+                offered: [
+                    "AppleBoarded", "Degraded", "NotBoarded", "PickerOnly", "SVCProvider", "SSODisabled", "TempPass",
+                ])
+        ) {
             try await agent.activate(code: open, username: "alice", password: "alice123", mvpd: "Inactive")
         }
 
@@ -101,8 +108,10 @@ struct SimulatedUserAgentActivateTests {
         #expect(try await rig.profiles(code).isEmpty)
 
         try await agent.activate(code: code, username: "alice", password: "alice123")
-        await #expect(throws: SimulatedUserAgentError.activationRejected(
-            "The code \(code) was already used to sign in. If that was you, go back to the application: it is signed in. Otherwise start the sign-in again there.")) {
+        await #expect(
+            throws: SimulatedUserAgentError.activationRejected(
+                "The code \(code) was already used to sign in. If that was you, go back to the application: it is signed in. Otherwise start the sign-in again there.")
+        ) {
             try await agent.activate(code: code, username: "alice", password: "alice123")
         }
 

@@ -97,16 +97,16 @@ final class CallbackDiagnostics: Sendable {
         let spellings = callback.acceptedSpellings
         let choice = spellings.count == 1 ? "Implement it:" : "Implement exactly one of these \(spellings.count) spellings:"
         return """
-        AccessEnabler: your delegate \(delegateType) did not receive the callback \(callback.name), \
-        because it implements no method with an accepted spelling. This callback ends an AccessEnabler \
-        call, so without it your app waits for an answer that it never sees. \(choice)
-        \(spellings.map { "    \($0)" }.joined(separator: "\n"))
-        A method with another name, other labels or other parameter types (Int for Int32, String? for \
-        String!, [MVPD]! for [MVPD]) is a different method that the SDK never calls, and so is a method \
-        that only a subclass declares: put it in the class that adopts EntitlementDelegate. If your app \
-        does not need this callback, implement it with an empty body. (Printed once per callback per process.)
+            AccessEnabler: your delegate \(delegateType) did not receive the callback \(callback.name), \
+            because it implements no method with an accepted spelling. This callback ends an AccessEnabler \
+            call, so without it your app waits for an answer that it never sees. \(choice)
+            \(spellings.map { "    \($0)" }.joined(separator: "\n"))
+            A method with another name, other labels or other parameter types (Int for Int32, String? for \
+            String!, [MVPD]! for [MVPD]) is a different method that the SDK never calls, and so is a method \
+            that only a subclass declares: put it in the class that adopts EntitlementDelegate. If your app \
+            does not need this callback, implement it with an empty body. (Printed once per callback per process.)
 
-        """
+            """
     }
 
     private static func writeToStandardError(_ message: String) {

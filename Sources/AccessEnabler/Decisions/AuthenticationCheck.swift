@@ -31,12 +31,16 @@ enum AuthenticationCheck {
     /// status, tracking and `setAuthenticationStatus(0, USER_NOT_AUTHENTICATED_ERROR)`.
     static func callbacks(profile: StoredProfile?, status: AdvancedStatus?, tracking: TrackingFields) -> [DelegateCall] {
         if let profile {
-            return [tracking.authentication(succeeded: true, profile: profile, cached: true),
-                    .setAuthenticationStatus(ACCESS_ENABLER_STATUS_SUCCESS, errorCode: USER_AUTHENTICATED)]
+            return [
+                tracking.authentication(succeeded: true, profile: profile, cached: true),
+                .setAuthenticationStatus(ACCESS_ENABLER_STATUS_SUCCESS, errorCode: USER_AUTHENTICATED),
+            ]
         }
-        return [.status(status ?? StatusCatalog.status(.n000, message: "The user is not authenticated.")),
-                tracking.authentication(succeeded: false, profile: nil, cached: false),
-                .setAuthenticationStatus(ACCESS_ENABLER_STATUS_ERROR, errorCode: USER_NOT_AUTHENTICATED_ERROR)]
+        return [
+            .status(status ?? StatusCatalog.status(.n000, message: "The user is not authenticated.")),
+            tracking.authentication(succeeded: false, profile: nil, cached: false),
+            .setAuthenticationStatus(ACCESS_ENABLER_STATUS_ERROR, errorCode: USER_NOT_AUTHENTICATED_ERROR),
+        ]
     }
 
     /// The callbacks when the requestor is not ready.

@@ -43,7 +43,7 @@ enum ErrorClassification {
         switch enhanced?.advice {
         case .authenticationSessionGone?, .signInEnded?: gone = true
         case .requestRefused?, .invalidResource?, .integrationUnavailable?, .tempPassUsedUp?, .deniedByMVPD?, .deniedByDegradationRule?,
-             .tooManyResources?, .configurationChanged?, .clientUnknown?, .authorizationNeeded?, .transient?, .serverFailure?, nil:
+            .tooManyResources?, .configurationChanged?, .clientUnknown?, .authorizationNeeded?, .transient?, .serverFailure?, nil:
             gone = httpStatus == 404
         }
         return StatusCatalog.status(gone ? .n130 : .n500, message: error.message, details: enhanced?.details, enhancedError: enhanced)
@@ -90,7 +90,7 @@ enum ErrorClassification {
         case .invalidResource: .z130
         case .deniedByDegradationRule: .z169
         case .requestRefused, .integrationUnavailable, .authenticationSessionGone, .tooManyResources, .configurationChanged,
-             .clientUnknown, .authorizationNeeded, .serverFailure:
+            .clientUnknown, .authorizationNeeded, .serverFailure:
             .z500
         }
     }

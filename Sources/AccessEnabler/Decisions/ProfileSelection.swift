@@ -8,7 +8,8 @@ enum ProfileSelection {
     /// that regular profile again.
     static func current(_ profiles: RequestorProfiles, now: Date) -> StoredProfile? {
         if let chosen = profiles.chosen, chosen.type == .temporary, let standby = profiles.standby,
-           !chosen.isValid(at: now), standby.isValid(at: now) {
+            !chosen.isValid(at: now), standby.isValid(at: now)
+        {
             return standby
         }
         return profiles.chosen

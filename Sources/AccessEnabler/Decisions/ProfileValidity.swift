@@ -23,7 +23,7 @@ enum ProfileValidity {
         guard mvpd.enablePlatformServices else { return .ssoDisabled }
         // The account must still be there; its device token may have expired (TTL table).
         guard let partner, let signedIn = partner.accountProviderID,
-              signedIn == (profile.partnerProviderID ?? mvpd.platformMappingId)
+            signedIn == (profile.partnerProviderID ?? mvpd.platformMappingId)
         else { return .partnerSignInGone }
         return .valid
     }

@@ -11,13 +11,13 @@ struct RedirectURLMatcher: Sendable {
     /// port is equal to the scheme's default when either side leaves it out.
     func matches(_ candidate: String) -> Bool {
         guard let expected = URLComponents(string: redirectURL),
-              let actual = URLComponents(string: candidate.trimmingCharacters(in: .whitespaces)),
-              let expectedScheme = expected.scheme, let actualScheme = actual.scheme
+            let actual = URLComponents(string: candidate.trimmingCharacters(in: .whitespaces)),
+            let expectedScheme = expected.scheme, let actualScheme = actual.scheme
         else { return false }
         guard expectedScheme.lowercased() == actualScheme.lowercased(),
-              (expected.host ?? "").lowercased() == (actual.host ?? "").lowercased(),
-              actual.user == expected.user, actual.password == expected.password,
-              Self.port(of: actual) == Self.port(of: expected)
+            (expected.host ?? "").lowercased() == (actual.host ?? "").lowercased(),
+            actual.user == expected.user, actual.password == expected.password,
+            Self.port(of: actual) == Self.port(of: expected)
         else { return false }
         let expectedPath = expected.path.hasSuffix("/") ? String(expected.path.dropLast()) : expected.path
         return expectedPath.isEmpty || actual.path == expectedPath || actual.path.hasPrefix(expectedPath + "/")

@@ -20,7 +20,11 @@ extension AccessEnabler {
 
     /// The argument-less initialiser of SDKs before v3.0 cannot work: since v3.0 the
     /// application identifies itself with a software statement.
-    @available(*, unavailable, message: "Since v3.0 an AccessEnabler needs the software statement issued for your application: AccessEnabler(softwareStatement) or AccessEnabler(softwareStatement: statement, configuration: configuration).")
+    @available(
+        *, unavailable,
+        message:
+            "Since v3.0 an AccessEnabler needs the software statement issued for your application: AccessEnabler(softwareStatement) or AccessEnabler(softwareStatement: statement, configuration: configuration)."
+    )
     public convenience init() {
         fatalError("unavailable")
     }

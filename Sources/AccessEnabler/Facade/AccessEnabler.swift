@@ -197,20 +197,24 @@ public final class AccessEnabler: Sendable {
         let state = published.snapshot
         switch state.state {
         case .notSet:
-            return .answered(AuthenticationCheck.callbacks(requestorProblem: StatusCatalog.status(
-                .cfg400, message: "No requestor is set: call setRequestor(_:) and wait for setRequestorComplete(1) first.")))
+            return .answered(
+                AuthenticationCheck.callbacks(
+                    requestorProblem: StatusCatalog.status(
+                        .cfg400, message: "No requestor is set: call setRequestor(_:) and wait for setRequestorComplete(1) first.")))
         case .failed(let problem):
             return .answered(AuthenticationCheck.callbacks(requestorProblem: problem))
         case .ready:
             let now = configuration.clock.now.addingTimeInterval(serverClock.correction)
             let stored = state.requestorID.flatMap { ProfileSelection.current(store.profiles(requestor: $0), now: now) }
             if let partner = configuration.partnerFramework, let catalog = state.catalog,
-               AuthenticationCheck.needsPartner(profile: stored, catalog: catalog, partnerConfigured: true, now: now) {
+                AuthenticationCheck.needsPartner(profile: stored, catalog: catalog, partnerConfigured: true, now: now)
+            {
                 let clock = configuration.clock, serverClock = serverClock
-                return .askPartner(PartnerAuthenticationCheck.Inputs(
-                    partner: partner, profile: stored, catalog: catalog,
-                    adobeNow: { clock.now.addingTimeInterval(serverClock.correction) },
-                    timeout: configuration.requestTimeout, tracking: tracking))
+                return .askPartner(
+                    PartnerAuthenticationCheck.Inputs(
+                        partner: partner, profile: stored, catalog: catalog,
+                        adobeNow: { clock.now.addingTimeInterval(serverClock.correction) },
+                        timeout: configuration.requestTimeout, tracking: tracking))
             }
             let verdict = AuthenticationCheck.verdict(profile: stored, catalog: state.catalog, snapshot: nil, now: now)
             return .answered(AuthenticationCheck.callbacks(profile: verdict.profile, status: verdict.status, tracking: tracking))

@@ -227,7 +227,8 @@ struct AuthenticationStateMachine: Sendable {
             // An earlier authorization still waiting (its flow was abandoned a moment ago)
             // does not ride on this one.
             if let earlier = takePending() {
-                actions.append(.tokenRequestFailed(earlier, description: "getAuthorization(\(pending.resource)) started a new authentication; \(earlier.resource) was not authorized."))
+                actions.append(
+                    .tokenRequestFailed(earlier, description: "getAuthorization(\(pending.resource)) started a new authentication; \(earlier.resource) was not authorized."))
             }
             pendingAuthorization = pending
         }
@@ -260,7 +261,7 @@ struct AuthenticationStateMachine: Sendable {
     func rejection(of caller: Caller) -> [Action]? {
         switch (state, caller) {
         case (.signingInThroughPartner, _), (.openingSession, _), (.awaitingRedirect, _),
-             (.choosingProvider, .getAuthorization), (.polling, .getAuthorization):
+            (.choosingProvider, .getAuthorization), (.polling, .getAuthorization):
             return rejectBusy(caller)
         default:
             return nil
@@ -281,11 +282,15 @@ struct AuthenticationStateMachine: Sendable {
         }
         switch caller {
         case .getAuthentication(let call):
-            return [.status(StatusCatalog.status(.n500, message: message), to: call),
-                    .setAuthenticationStatus(ACCESS_ENABLER_STATUS_ERROR, errorCode: GENERIC_AUTHENTICATION_ERROR, to: call)]
+            return [
+                .status(StatusCatalog.status(.n500, message: message), to: call),
+                .setAuthenticationStatus(ACCESS_ENABLER_STATUS_ERROR, errorCode: GENERIC_AUTHENTICATION_ERROR, to: call),
+            ]
         case .getAuthorization(let pending):
-            return [.status(StatusCatalog.status(.n500, message: message + " getAuthorization(\(pending.resource)) was refused."), to: pending.owner),
-                    .tokenRequestFailed(pending, description: "An authentication flow is already in progress.")]
+            return [
+                .status(StatusCatalog.status(.n500, message: message + " getAuthorization(\(pending.resource)) was refused."), to: pending.owner),
+                .tokenRequestFailed(pending, description: "An authentication flow is already in progress."),
+            ]
         }
     }
 
@@ -432,7 +437,8 @@ struct AuthenticationStateMachine: Sendable {
             state = .polling(flow, polling)
             let steps = session.mvpd == nil ? "enter the code \(session.code) and choose your TV provider" : "enter the code \(session.code)"
             let who = session.mvpd == nil ? "Sign in" : "Sign in with \(displayName)"
-            let message = "\(who) on a second screen: on a phone or computer, open the sign-in page and \(steps). "
+            let message =
+                "\(who) on a second screen: on a phone or computer, open the sign-in page and \(steps). "
                 + "This device checks for the sign-in every \(Int(polling.interval)) s until the code expires."
             var regcode = StatusCatalog.status(.regcode, message: message, details: session.code)
             regcode.expiresAt = session.notAfter
@@ -471,17 +477,20 @@ struct AuthenticationStateMachine: Sendable {
         guard case .openingSession(let flow, let mvpd, _) = state else { return [] }
         state = .idle
         ownerAnswered = true
-        let (id, code, why): (StatusID, String, String) = switch reason {
-        case .backedOut: (.n005, PROVIDER_NOT_SELECTED_ERROR, "the user backed out (setSelectedProvider(nil))")
-        case .replaced: (.n500, GENERIC_AUTHENTICATION_ERROR, "a new authentication replaced it")
-        case .loggedOut: (.n500, USER_NOT_AUTHENTICATED_ERROR, "the user logged out")
-        case .requestorChanged: (.n500, GENERIC_AUTHENTICATION_ERROR, "setRequestor changed the requestor; call getAuthentication() again")
-        }
+        let (id, code, why): (StatusID, String, String) =
+            switch reason {
+            case .backedOut: (.n005, PROVIDER_NOT_SELECTED_ERROR, "the user backed out (setSelectedProvider(nil))")
+            case .replaced: (.n500, GENERIC_AUTHENTICATION_ERROR, "a new authentication replaced it")
+            case .loggedOut: (.n500, USER_NOT_AUTHENTICATED_ERROR, "the user logged out")
+            case .requestorChanged: (.n500, GENERIC_AUTHENTICATION_ERROR, "setRequestor changed the requestor; call getAuthentication() again")
+            }
         let subject = mvpd ?? "a TV provider to be chosen on a second screen"
         let message = "The authentication session for \(subject) was abandoned before Adobe Pass answered: \(why)."
-        return [.cancelSession(flow),
-                .status(StatusCatalog.status(id, message: message), to: owner),
-                .setAuthenticationStatus(ACCESS_ENABLER_STATUS_ERROR, errorCode: code, to: owner)]
+        return [
+            .cancelSession(flow),
+            .status(StatusCatalog.status(id, message: message), to: owner),
+            .setAuthenticationStatus(ACCESS_ENABLER_STATUS_ERROR, errorCode: code, to: owner),
+        ]
     }
 
     // MARK: Redirect and polling
@@ -510,8 +519,10 @@ struct AuthenticationStateMachine: Sendable {
             owner = nil
             return [.setAuthenticationStatus(ACCESS_ENABLER_STATUS_ERROR, errorCode: USER_NOT_AUTHENTICATED_ERROR, to: call)]
         case .idle, .choosingProvider, .signingInThroughPartner, .openingSession, .loggingOut:
-            return [.status(StatusCatalog.status(.n130, message: "handleExternalURL was called but no login or logout is waiting for a redirect; nothing changed."), to: call),
-                    .reportCurrentAuthentication(to: call)]
+            return [
+                .status(StatusCatalog.status(.n130, message: "handleExternalURL was called but no login or logout is waiting for a redirect; nothing changed."), to: call),
+                .reportCurrentAuthentication(to: call),
+            ]
         }
     }
 
@@ -576,7 +587,8 @@ struct AuthenticationStateMachine: Sendable {
             state = .idle
             ownerAnswered = true
             let session = polling.session
-            let message = step == .expired
+            let message =
+                step == .expired
                 ? "The sign-in for code \(session.code) (\(session.mvpdName)) was not completed before the code expired. Start again with getAuthentication()."
                 : "Adobe Pass no longer knows the authentication session of code \(session.code) (\(session.mvpdName)). Start again with getAuthentication()."
             return .fail(StatusCatalog.status(.n130, message: message, details: session.code), errorCode: GENERIC_AUTHENTICATION_ERROR, pending: takePending(), to: owner)
@@ -633,14 +645,16 @@ struct AuthenticationStateMachine: Sendable {
         default:
             break
         }
-        let ownsAuthentication: Bool = switch state {
-        case .signingInThroughPartner, .polling: true
-        default: false
-        }
+        let ownsAuthentication: Bool =
+            switch state {
+            case .signingInThroughPartner, .polling: true
+            default: false
+            }
         let flowOwner = owner
         var actions = endOpenFlow(carryingOver: false)
         if ownsAuthentication {
-            actions.append(.status(StatusCatalog.status(.n500, message: "setRequestor ended the authentication that was under way; call getAuthentication() again."), to: flowOwner))
+            actions.append(
+                .status(StatusCatalog.status(.n500, message: "setRequestor ended the authentication that was under way; call getAuthentication() again."), to: flowOwner))
             actions.append(.setAuthenticationStatus(ACCESS_ENABLER_STATUS_ERROR, errorCode: GENERIC_AUTHENTICATION_ERROR, to: flowOwner))
         }
         if let pending = takePending() {

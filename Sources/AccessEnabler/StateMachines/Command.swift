@@ -43,9 +43,13 @@ struct SDKOptions: Sendable, Equatable {
         if let value = dictionary["ap_vi"] as? String { visitorID = value }
         if let value = dictionary["visitorID"] as? String { visitorID = value }
         if let value = dictionary["handleSVC"] {
-            if let bool = value as? Bool { handleSVC = bool }
-            else if let number = value as? NSNumber { handleSVC = number.boolValue }
-            else if let text = value as? String { handleSVC = (text as NSString).boolValue }
+            if let bool = value as? Bool {
+                handleSVC = bool
+            } else if let number = value as? NSNumber {
+                handleSVC = number.boolValue
+            } else if let text = value as? String {
+                handleSVC = (text as NSString).boolValue
+            }
         }
         if let value = dictionary["device_info"] as? String { deviceInfo = value }
     }

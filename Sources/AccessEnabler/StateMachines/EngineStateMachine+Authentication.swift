@@ -35,7 +35,11 @@ extension EngineStateMachine {
         }
         if let id, catalog?.mvpdsByID[id] == nil {
             let choices = (catalog?.mvpds ?? []).map(\.id).joined(separator: ", ")
-            step.deliver(.status(StatusCatalog.status(.n500, message: "setSelectedProvider was given \(id), which is not an MVPD of requestor \(standing.requestorID ?? "?"). Choose one of: \(choices).")), to: call)
+            step.deliver(
+                .status(
+                    StatusCatalog.status(
+                        .n500, message: "setSelectedProvider was given \(id), which is not an MVPD of requestor \(standing.requestorID ?? "?"). Choose one of: \(choices).")),
+                to: call)
             step.deliver(.setAuthenticationStatus(ACCESS_ENABLER_STATUS_ERROR, errorCode: PROVIDER_NOT_AVAILABLE_ERROR), to: call)
             return
         }
@@ -46,7 +50,10 @@ extension EngineStateMachine {
     /// there) or a logout.
     mutating func handleExternalURL(_ url: String, call: CallID?, _ step: inout Step) {
         guard RedirectURLMatcher(redirectURL: settings.redirectURL).matches(url) else {
-            step.deliver(.status(StatusCatalog.status(.n500, message: "handleExternalURL ignored a URL that is not under the redirect URL \(settings.redirectURL); nothing changed.", details: url)), to: call)
+            step.deliver(
+                .status(
+                    StatusCatalog.status(
+                        .n500, message: "handleExternalURL ignored a URL that is not under the redirect URL \(settings.redirectURL); nothing changed.", details: url)), to: call)
             return withVerdict(.reportAuthentication(call: call), &step)
         }
         perform(authentication.redirectReceived(now: step.facts.now, pollInterval: settings.pollInterval, by: call), &step)
@@ -107,21 +114,25 @@ extension EngineStateMachine {
         case .temporary: StatusCatalog.status(.n011, message: "The user is authenticated with TempPass (\(mvpd.displayName)).")
         case .degraded: StatusCatalog.status(.n010, message: "\(mvpd.displayName) is degraded: the user is authenticated by a degradation rule.")
         case .noReason, .authenticated, .authenticatedSSO, .partnerFrameworkStatusFallback, .configurationFallback,
-             .missingParametersFallback, .unknown, nil: nil
+            .missingParametersFallback, .unknown, nil:
+            nil
         }
     }
 
     /// The profile of an `authorize` session answer arrived (or not).
     mutating func sessionProfileAnswered(_ flow: FlowID, _ result: Result<[Profile], RESTClientError>, _ step: inout Step) {
         guard case .openingSession(flow, let id, .fetchingProfile) = authentication.state, let id, let mvpd = catalog?.mvpdsByID[id],
-              let requestor = standing.requestorID else { return }
+            let requestor = standing.requestorID
+        else { return }
         switch result {
         case .success(let profiles):
             guard let profile = profiles.first(where: { $0.mvpd == mvpd.id }) ?? profiles.first else {
                 let error = RESTClientError.malformedBody(operation: .profileForMVPD, reason: "the profile for \(mvpd.id) was missing from the answer")
                 return perform(authentication.sessionFailed(flow, status: ErrorClassification.authenticationStatus(error)), &step)
             }
-            let stored = StoredProfile(profile, requestor: requestor, tokenSource: nil, partnerProviderID: nil, serviceProvider: target(mvpd: mvpd.id, step.facts).serviceProvider ?? settings.primaryServiceProvider)
+            let stored = StoredProfile(
+                profile, requestor: requestor, tokenSource: nil, partnerProviderID: nil,
+                serviceProvider: target(mvpd: mvpd.id, step.facts).serviceProvider ?? settings.primaryServiceProvider)
             perform(authentication.signedInDirectly(flow, profile: stored), &step)
         case .failure(let error):
             // A used-up TempPass is refused when its profile is asked for (N111).
@@ -245,7 +256,10 @@ extension EngineStateMachine {
                 step.deliver(settings.tracking.authentication(succeeded: false, profile: nil, cached: false), to: call)
                 step.deliver(.setAuthenticationStatus(ACCESS_ENABLER_STATUS_ERROR, errorCode: code), to: call, alsoEnding: authentication.takeCarriedOver())
                 if let pending {
-                    step.deliver(.tokenRequestFailed(pending.resource, errorCode: USER_NOT_AUTHENTICATED_ERROR, description: "The user could not be authenticated, so \(pending.resource) was not authorized."), to: pending.owner)
+                    step.deliver(
+                        .tokenRequestFailed(
+                            pending.resource, errorCode: USER_NOT_AUTHENTICATED_ERROR,
+                            description: "The user could not be authenticated, so \(pending.resource) was not authorized."), to: pending.owner)
                 }
             case .reportCurrentAuthentication(let call):
                 withVerdict(.reportAuthentication(call: call), &step)
@@ -282,7 +296,8 @@ extension EngineStateMachine {
         case .alreadyOver:
             return "The new sign-in with \(profile.mvpd) is already over by this device's clock: check the device's date and time, then sign in again."
         case .notValidYet:
-            return "The new sign-in with \(profile.mvpd) is not valid yet by this device's clock (it starts more than \(Int(StoredProfile.notBeforeTolerance)) s ahead of it): check the device's date and time, then sign in again."
+            return
+                "The new sign-in with \(profile.mvpd) is not valid yet by this device's clock (it starts more than \(Int(StoredProfile.notBeforeTolerance)) s ahead of it): check the device's date and time, then sign in again."
         }
     }
 

@@ -4,10 +4,11 @@ extension EngineStateMachine {
     /// `checkAuthorization` (an authenticated user only) and `getAuthorization`
     /// (authenticating first when needed).
     mutating func authorization(_ work: VerdictWork, _ step: inout Step) {
-        let (resource, call): (String, CallID?) = switch work {
-        case .checkAuthorization(let resource, let call), .getAuthorization(let resource, _, let call): (resource, call)
-        default: ("", nil)
-        }
+        let (resource, call): (String, CallID?) =
+            switch work {
+            case .checkAuthorization(let resource, let call), .getAuthorization(let resource, _, let call): (resource, call)
+            default: ("", nil)
+            }
         if let problem = requestorProblem {
             step.deliver(.status(problem), to: call)
             step.deliver(.tokenRequestFailed(resource, errorCode: problem.errorId.authorizationErrorCode, description: problem.message ?? ""), to: call)
@@ -19,8 +20,9 @@ extension EngineStateMachine {
     /// Starts a round of authorizations with `call` (an authenticated user's); calls that
     /// arrive while it gathers join it.
     mutating func authorize(_ call: AuthorizationRound.Call, profile: StoredProfile, snapshot: PartnerSnapshot?, _ step: inout Step) {
-        foreground = .authorizing(AuthorizationRound(
-            first: call, profile: profile, partnerStatus: decisionPartnerStatus(for: profile, snapshot: snapshot, step.facts), snapshot: snapshot))
+        foreground = .authorizing(
+            AuthorizationRound(
+                first: call, profile: profile, partnerStatus: decisionPartnerStatus(for: profile, snapshot: snapshot, step.facts), snapshot: snapshot))
     }
 
     /// Whether the waiting `work` can join the round being gathered (an authorization of the
@@ -29,7 +31,7 @@ extension EngineStateMachine {
         guard case .command(let command, let call) = work else { return false }
         switch (foreground, command) {
         case (.authorizing(var round)?, .checkAuthorization(let resource, let data)),
-             (.authorizing(var round)?, .getAuthorization(let resource, let data)):
+            (.authorizing(var round)?, .getAuthorization(let resource, let data)):
             guard round.isGathering, requestorProblem == nil, judgedSignedIn(step.facts, snapshot: round.snapshot) == round.profile else { return false }
             rememberTempPassIdentity(data, &step)
             round.join(AuthorizationRound.Call(resource: resource, owner: call))
@@ -42,8 +44,9 @@ extension EngineStateMachine {
             return true
         case (.preauthorizing(var round)?, .preauthorize(let request, let callback)):
             guard round.isGathering, requestorProblem == nil, judgedSignedIn(step.facts, snapshot: round.snapshot) == round.profile else { return false }
-            round.join(PreauthorizationRound.Call(
-                owner: call, answer: .preauthorizeAPI(callback), ledger: ledger(request.resources, useCache: request.isEnabled(.LOCAL_CACHE), step.facts)))
+            round.join(
+                PreauthorizationRound.Call(
+                    owner: call, answer: .preauthorizeAPI(callback), ledger: ledger(request.resources, useCache: request.isEnabled(.LOCAL_CACHE), step.facts)))
             foreground = .preauthorizing(round)
             return true
         default:
@@ -93,8 +96,9 @@ extension EngineStateMachine {
         let ticket = newTicket()
         round.sent(request, as: ticket)
         foreground = .authorizing(round)
-        step.actions.append(.requestDecisions(
-            ticket, .authorize, resources: request.resources, target(mvpd: round.profile.mvpd, partnerStatus: round.partnerStatus, step.facts)))
+        step.actions.append(
+            .requestDecisions(
+                ticket, .authorize, resources: request.resources, target(mvpd: round.profile.mvpd, partnerStatus: round.partnerStatus, step.facts)))
     }
 
     /// Sends again the request that waited for the configuration refetch `ticket`.
@@ -158,7 +162,10 @@ extension EngineStateMachine {
         case .failure(let error):
             if let ended = signInEnded(error.enhancedError, resource: resource, signedOut: &signedOut, &step) {
                 step.deliver(.status(ended), to: call.owner)
-                step.deliver(tracking.authorization(success: false, profile: profile, error: error.enhancedError?.code ?? StatusID.n130.description, details: error.enhancedError?.details ?? ""), to: call.owner)
+                step.deliver(
+                    tracking.authorization(
+                        success: false, profile: profile, error: error.enhancedError?.code ?? StatusID.n130.description, details: error.enhancedError?.details ?? ""),
+                    to: call.owner)
                 step.deliver(.tokenRequestFailed(resource, errorCode: USER_NOT_AUTHENTICATED_ERROR, description: ended.message ?? ""), to: call.owner)
                 return
             }
@@ -172,12 +179,16 @@ extension EngineStateMachine {
         case .decision(let decision):
             if decision.authorized, let token = decision.token {
                 let adobeNow = step.facts.adobeNow
-                step.actions.append(.storeMediaToken(StoredAuthorization(
-                    requestor: profile.requestor, mvpd: profile.mvpd, resource: resource, serializedToken: token.serializedToken,
-                    notBefore: token.notBefore ?? adobeNow, notAfter: token.notAfter ?? decision.notAfter ?? adobeNow)))
+                step.actions.append(
+                    .storeMediaToken(
+                        StoredAuthorization(
+                            requestor: profile.requestor, mvpd: profile.mvpd, resource: resource, serializedToken: token.serializedToken,
+                            notBefore: token.notBefore ?? adobeNow, notAfter: token.notAfter ?? decision.notAfter ?? adobeNow)))
                 switch decision.source {
                 case .degradation:
-                    step.deliver(.status(StatusCatalog.status(.z010, message: "\(profile.mvpd) is degraded: \(resource) is authorized by a degradation rule.", resource: resource)), to: call.owner)
+                    step.deliver(
+                        .status(StatusCatalog.status(.z010, message: "\(profile.mvpd) is degraded: \(resource) is authorized by a degradation rule.", resource: resource)),
+                        to: call.owner)
                 case .temppass:
                     step.deliver(.status(StatusCatalog.status(.z011, message: "\(resource) is authorized through TempPass (\(profile.mvpd)).", resource: resource)), to: call.owner)
                 case .mvpd, .dummy, .unknown, nil:
@@ -189,14 +200,17 @@ extension EngineStateMachine {
             }
             if let ended = signInEnded(decision.error, resource: resource, signedOut: &signedOut, &step) {
                 step.deliver(.status(ended), to: call.owner)
-                step.deliver(tracking.authorization(success: false, profile: profile, error: decision.error?.code ?? StatusID.n130.description, details: decision.error?.details ?? ""), to: call.owner)
+                step.deliver(
+                    tracking.authorization(success: false, profile: profile, error: decision.error?.code ?? StatusID.n130.description, details: decision.error?.details ?? ""),
+                    to: call.owner)
                 step.deliver(.tokenRequestFailed(resource, errorCode: USER_NOT_AUTHENTICATED_ERROR, description: ended.message ?? ""), to: call.owner)
                 return
             }
             let id: StatusID = decision.authorized ? .z500 : ErrorClassification.decisionStatusID(for: decision.error)
             let message = decision.error?.message ?? (decision.authorized ? "Adobe Pass authorized \(resource) but sent no media token." : "The MVPD denied \(resource).")
             step.deliver(.status(StatusCatalog.status(id, message: message, details: decision.error?.details, resource: resource, enhancedError: decision.error)), to: call.owner)
-            step.deliver(tracking.authorization(success: false, profile: profile, error: decision.error?.code ?? id.description, details: decision.error?.details ?? ""), to: call.owner)
+            step.deliver(
+                tracking.authorization(success: false, profile: profile, error: decision.error?.code ?? id.description, details: decision.error?.details ?? ""), to: call.owner)
             // The MVPD's own words (the enhanced error's details) when it gave some.
             let description = [decision.error?.details, decision.error?.message].compactMap { $0 }.first { !$0.isEmpty } ?? ""
             step.deliver(.tokenRequestFailed(resource, errorCode: id.authorizationErrorCode, description: description), to: call.owner)
@@ -217,8 +231,8 @@ extension EngineStateMachine {
                 step.removeProfiles(of: requestor)
             }
         case .requestRefused, .invalidResource, .integrationUnavailable, .authenticationSessionGone, .deniedByMVPD,
-             .deniedByDegradationRule, .tooManyResources, .configurationChanged, .clientUnknown, .authorizationNeeded, .transient,
-             .serverFailure:
+            .deniedByDegradationRule, .tooManyResources, .configurationChanged, .clientUnknown, .authorizationNeeded, .transient,
+            .serverFailure:
             return nil
         }
         if error.advice == .tempPassUsedUp { return nil }

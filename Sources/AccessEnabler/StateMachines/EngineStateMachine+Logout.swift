@@ -110,6 +110,10 @@ extension EngineStateMachine {
     /// VSA203: signed out of the app, still signed in at system level.
     private var vsa203: AdvancedStatus {
         let settingsPath = settings.platform == .tvOS ? "Settings -> Accounts -> TV Provider" : "Settings -> TV Provider"
-        return StatusCatalog.status(.vsa203, message: "Signed out of this application. The user is still signed in to the TV provider at system level and must sign out in \(settingsPath), or the next launch signs them in again.")
+        return StatusCatalog.status(
+            .vsa203,
+            message:
+                "Signed out of this application. The user is still signed in to the TV provider at system level and must sign out in \(settingsPath), or the next launch signs them in again."
+        )
     }
 }

@@ -27,8 +27,9 @@ extension EngineStateMachine {
 
     /// Starts a round of preauthorizations with `call`; calls that arrive while it gathers join it.
     mutating func preauthorize(_ call: PreauthorizationRound.Call, profile: StoredProfile, snapshot: PartnerSnapshot?, _ step: inout Step) {
-        foreground = .preauthorizing(PreauthorizationRound(
-            first: call, profile: profile, partnerStatus: decisionPartnerStatus(for: profile, snapshot: snapshot, step.facts), snapshot: snapshot))
+        foreground = .preauthorizing(
+            PreauthorizationRound(
+                first: call, profile: profile, partnerStatus: decisionPartnerStatus(for: profile, snapshot: snapshot, step.facts), snapshot: snapshot))
     }
 
     /// Asks the round's next batch, or answers every call when nothing is left to ask.
@@ -39,8 +40,9 @@ extension EngineStateMachine {
         let ticket = newTicket()
         round.sent(as: ticket)
         foreground = .preauthorizing(round)
-        step.actions.append(.requestDecisions(
-            ticket, .preauthorize, resources: resources, target(mvpd: round.profile.mvpd, partnerStatus: round.partnerStatus, step.facts)))
+        step.actions.append(
+            .requestDecisions(
+                ticket, .preauthorize, resources: resources, target(mvpd: round.profile.mvpd, partnerStatus: round.partnerStatus, step.facts)))
     }
 
     /// A preauthorization request answered.
@@ -73,8 +75,12 @@ extension EngineStateMachine {
             switch call.answer {
             case .legacy:
                 if let error {
-                    step.deliver(.status(signInEnded(error.enhancedError, signedOut: &signedOut, &step)
-                        ?? StatusCatalog.status(.p100, message: "Preauthorization failed: \(error.message)", details: error.enhancedError?.details, enhancedError: error.enhancedError)), to: call.owner)
+                    step.deliver(
+                        .status(
+                            signInEnded(error.enhancedError, signedOut: &signedOut, &step)
+                                ?? StatusCatalog.status(
+                                    .p100, message: "Preauthorization failed: \(error.message)", details: error.enhancedError?.details, enhancedError: error.enhancedError)),
+                        to: call.owner)
                 }
                 step.deliver(.preauthorizedResources(call.ledger.permitted), to: call.owner)
             case .preauthorizeAPI(let callback):

@@ -17,7 +17,8 @@ extension EngineStateMachine {
             var parsed: [URL] = []
             for text in named {
                 guard let url = URL(string: text), let scheme = url.scheme, ["http", "https"].contains(scheme.lowercased()), url.host != nil else {
-                    return failRequestor(StatusCatalog.status(.cfg404, message: "setRequestor was given a service provider URL that is not an http(s) URL: \(text)"), call: call, &step)
+                    return failRequestor(
+                        StatusCatalog.status(.cfg404, message: "setRequestor was given a service provider URL that is not an http(s) URL: \(text)"), call: call, &step)
                 }
                 if let refusal = settings.transportSecurity.refusal(for: url, role: "The service provider URL") {
                     return failRequestor(StatusCatalog.status(.cfg404, message: refusal), call: call, &step)
@@ -49,10 +50,11 @@ extension EngineStateMachine {
         case .failure(let error)?:
             return failRequestor(ErrorClassification.requestorStatus(error), call: call, &step)
         case .success(let catalog)?:
-            setStanding({
-                $0.catalog = catalog
-                $0.state = .ready
-            }, &step)
+            setStanding(
+                {
+                    $0.catalog = catalog
+                    $0.state = .ready
+                }, &step)
             reportClockDifferenceIfNew(to: call, &step)
         case nil:
             break
@@ -116,16 +118,18 @@ extension EngineStateMachine {
         guard let requestor = standing.requestorID, let catalog else { return completeRequestor(call: call, &step) }
         let now = step.facts.adobeNow
         if let stored = step.facts.currentProfile, stored.type == .appleSSO,
-           ProfileValidity.evaluate(stored, configuredMVPDs: catalog.mvpdsByID, partner: snapshot, now: now) == .partnerSignInGone {
+            ProfileValidity.evaluate(stored, configuredMVPDs: catalog.mvpdsByID, partner: snapshot, now: now) == .partnerSignInGone
+        {
             step.removeProfiles(of: requestor)
         }
         if let current = step.facts.currentProfile,
-           ProfileValidity.evaluate(current, configuredMVPDs: catalog.mvpdsByID, partner: snapshot, now: now) == .valid {
+            ProfileValidity.evaluate(current, configuredMVPDs: catalog.mvpdsByID, partner: snapshot, now: now) == .valid
+        {
             return completeRequestor(call: call, &step)
         }
         guard let providerID = snapshot.signedInProvider(at: step.facts.now),
-              case .partnerExchange(let mvpd, _) = PickerOutcome.classify(providerID: providerID, mvpds: catalog.mvpds),
-              let status = PartnerStatusValidation.validatedStatus(
+            case .partnerExchange(let mvpd, _) = PickerOutcome.classify(providerID: providerID, mvpds: catalog.mvpds),
+            let status = PartnerStatusValidation.validatedStatus(
                 access: snapshot.access, account: snapshot.account, knownMappingIDs: catalog.knownMappingIDs, now: step.facts.now)
         else { return completeRequestor(call: call, &step) }
         let ticket = newTicket()

@@ -135,8 +135,13 @@ struct EngineStateMachine: Sendable {
             logoutAnswered(ticket, result, &step)
         case .signedOutByNewRegistration(let requestors):
             if let current = standing.requestorID, requestors.contains(current) {
-                step.deliver(.status(StatusCatalog.status(
-                    .n130, message: "Adobe Pass no longer knew this application's registration, so the application registered again; the sign-in made with the old registration no longer holds and was removed from this device. Sign in again with getAuthentication().")),
+                step.deliver(
+                    .status(
+                        StatusCatalog.status(
+                            .n130,
+                            message:
+                                "Adobe Pass no longer knew this application's registration, so the application registered again; the sign-in made with the old registration no longer holds and was removed from this device. Sign in again with getAuthentication()."
+                        )),
                     to: nil)
             }
         case .mailboxDrained:
@@ -173,7 +178,7 @@ struct EngineStateMachine: Sendable {
         case .setRequestor(let id, _):
             id.trimmingCharacters(in: .whitespaces) == standing.requestorID ? nil : .requestorChanged
         case .setOptions, .checkAuthentication, .handleExternalURL, .checkAuthorization, .getAuthorization,
-             .checkPreauthorizedResources, .getSelectedProvider, .getMetadata, .preauthorize:
+            .checkPreauthorizedResources, .getSelectedProvider, .getMetadata, .preauthorize:
             nil
         }
     }
@@ -256,7 +261,8 @@ struct EngineStateMachine: Sendable {
     /// valid regular profile while partner single sign-on applies).
     mutating func withVerdict(_ work: VerdictWork, _ step: inout Step) {
         if let catalog,
-           AuthenticationCheck.needsPartner(profile: step.facts.currentProfile, catalog: catalog, partnerConfigured: settings.partnerConfigured, now: step.facts.adobeNow) {
+            AuthenticationCheck.needsPartner(profile: step.facts.currentProfile, catalog: catalog, partnerConfigured: settings.partnerConfigured, now: step.facts.adobeNow)
+        {
             let ticket = newTicket()
             foreground = .awaitingPartner(ticket, work)
             step.actions.append(.askPartner(ticket, catalog))
@@ -288,16 +294,18 @@ struct EngineStateMachine: Sendable {
                 step.deliver(callback, to: call)
             }
         case .getAuthentication(let forced, let filter, let call):
-            perform(authentication.authenticationRequested(
-                by: .getAuthentication(call), authenticated: verdict.profile != nil, forced: forced, viaPartner: partnerSignInApplies,
-                filter: filter, providerOnSecondScreen: settings.providerOnSecondScreen), &step)
+            perform(
+                authentication.authenticationRequested(
+                    by: .getAuthentication(call), authenticated: verdict.profile != nil, forced: forced, viaPartner: partnerSignInApplies,
+                    filter: filter, providerOnSecondScreen: settings.providerOnSecondScreen), &step)
         case .getAuthorization(let resource, let data, let call):
             if let profile = verdict.profile {
                 authorize(AuthorizationRound.Call(resource: resource, owner: call), profile: profile, snapshot: snapshot, &step)
             } else {
-                perform(authentication.authenticationRequested(
-                    by: .getAuthorization(PendingAuthorization(resource: resource, data: data, owner: call)), authenticated: false,
-                    forced: false, viaPartner: partnerSignInApplies, filter: nil, providerOnSecondScreen: settings.providerOnSecondScreen), &step)
+                perform(
+                    authentication.authenticationRequested(
+                        by: .getAuthorization(PendingAuthorization(resource: resource, data: data, owner: call)), authenticated: false,
+                        forced: false, viaPartner: partnerSignInApplies, filter: nil, providerOnSecondScreen: settings.providerOnSecondScreen), &step)
             }
         case .checkAuthorization(let resource, let call):
             guard let profile = verdict.profile else {
@@ -318,8 +326,9 @@ struct EngineStateMachine: Sendable {
                 step.deliver(.preauthorizedResources([]), to: call)
                 return
             }
-            preauthorize(PreauthorizationRound.Call(
-                owner: call, answer: .legacy, ledger: ledger(resources, useCache: cache, step.facts)), profile: profile, snapshot: snapshot, &step)
+            preauthorize(
+                PreauthorizationRound.Call(
+                    owner: call, answer: .legacy, ledger: ledger(resources, useCache: cache, step.facts)), profile: profile, snapshot: snapshot, &step)
         case .preauthorize(let request, let callback, let call):
             guard let profile = verdict.profile else {
                 let expired = step.facts.currentProfile != nil
@@ -327,15 +336,17 @@ struct EngineStateMachine: Sendable {
                 return
             }
             // REST API V2 has no control over Adobe Pass's own cache: REMOTE_CACHE cannot be honoured.
-            preauthorize(PreauthorizationRound.Call(
-                owner: call, answer: .preauthorizeAPI(callback), ledger: ledger(request.resources, useCache: request.isEnabled(.LOCAL_CACHE), step.facts)),
+            preauthorize(
+                PreauthorizationRound.Call(
+                    owner: call, answer: .preauthorizeAPI(callback), ledger: ledger(request.resources, useCache: request.isEnabled(.LOCAL_CACHE), step.facts)),
                 profile: profile, snapshot: snapshot, &step)
         case .getSelectedProvider(let call):
             step.deliver(.selectedProvider(verdict.profile.flatMap { catalog?.mvpdsByID[$0.mvpd] }), to: call)
         case .reportAuthentication(let call):
-            step.deliver(verdict.profile != nil
-                ? .setAuthenticationStatus(ACCESS_ENABLER_STATUS_SUCCESS, errorCode: USER_AUTHENTICATED)
-                : .setAuthenticationStatus(ACCESS_ENABLER_STATUS_ERROR, errorCode: USER_NOT_AUTHENTICATED_ERROR), to: call)
+            step.deliver(
+                verdict.profile != nil
+                    ? .setAuthenticationStatus(ACCESS_ENABLER_STATUS_SUCCESS, errorCode: USER_AUTHENTICATED)
+                    : .setAuthenticationStatus(ACCESS_ENABLER_STATUS_ERROR, errorCode: USER_NOT_AUTHENTICATED_ERROR), to: call)
         }
     }
 
@@ -403,10 +414,13 @@ struct EngineStateMachine: Sendable {
         guard let offset = step.facts.unreportedClockOffset else { return }
         step.facts.unreportedClockOffset = nil
         let direction = offset > 0 ? "behind" : "ahead of"
-        step.deliver(.status(StatusCatalog.status(
-            .cfg100,
-            message: "This device's clock is \(Self.duration(abs(offset))) \(direction) Adobe Pass's. The SDK judges sign-ins with Adobe's time, but ask the user to set the correct date and time.",
-            details: "offset \(Int(offset.rounded())) s")), to: call)
+        step.deliver(
+            .status(
+                StatusCatalog.status(
+                    .cfg100,
+                    message:
+                        "This device's clock is \(Self.duration(abs(offset))) \(direction) Adobe Pass's. The SDK judges sign-ins with Adobe's time, but ask the user to set the correct date and time.",
+                    details: "offset \(Int(offset.rounded())) s")), to: call)
         step.actions.append(.clockDifferenceReported)
     }
 

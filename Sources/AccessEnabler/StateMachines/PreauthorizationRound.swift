@@ -68,7 +68,10 @@ struct PreauthorizationRound: Sendable {
         var seen: Set<String> = []
         let missing = calls.flatMap(\.ledger.missing).filter { seen.insert($0).inserted }
         guard !missing.isEmpty else { return }
-        guard let limit, limit > 0, missing.count > limit else { return batches = [missing] }
+        guard let limit, limit > 0, missing.count > limit else {
+            batches = [missing]
+            return
+        }
         batches = stride(from: 0, to: missing.count, by: limit).map { Array(missing[$0..<min($0 + limit, missing.count)]) }
     }
 
@@ -130,8 +133,10 @@ struct PreauthorizationRound: Sendable {
             return .serverError(httpStatus: httpStatus, enhanced)
         case .throttled(_, let retryAfter):
             let wait = retryAfter.map { " Retry after \(Int($0.rounded(.up))) s." } ?? " Retry after at least 1 s."
-            return .serverError(httpStatus: 429, EnhancedError(
-                status: 429, code: "too_many_requests", message: "Adobe Pass throttled this device." + wait, action: "retry-after"))
+            return .serverError(
+                httpStatus: 429,
+                EnhancedError(
+                    status: 429, code: "too_many_requests", message: "Adobe Pass throttled this device." + wait, action: "retry-after"))
         case .transport:
             return .sdkFailure(.networkError)
         case .malformedBody, .undocumentedStatus:

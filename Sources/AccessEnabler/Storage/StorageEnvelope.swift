@@ -78,8 +78,8 @@ enum StorageEnvelope {
         }
         if verifyIntegrity {
             guard let stored = header.integrity.flatMap(Hex.decode),
-                  let canonical = try? canonicalEncoder().encode(payload),
-                  HMACSHA256.constantTimeEquals(protection.code(for: Array(canonical)), stored)
+                let canonical = try? canonicalEncoder().encode(payload),
+                HMACSHA256.constantTimeEquals(protection.code(for: Array(canonical)), stored)
             else {
                 throw .integrityMismatch
             }

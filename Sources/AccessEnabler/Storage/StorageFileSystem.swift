@@ -1,4 +1,5 @@
 import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -41,7 +42,8 @@ enum StorageFileSystem {
         if mkdir(path, 0o700) != 0 {
             let code = errno
             // EEXIST is fine only if another process just created the directory.
-            let createdMeanwhile = code == EEXIST
+            let createdMeanwhile =
+                code == EEXIST
                 && FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && isDirectory.boolValue
             if !createdMeanwhile {
                 throw StorageIOError(operation: "mkdir", path: path, code: code)

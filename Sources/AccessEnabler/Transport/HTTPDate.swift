@@ -10,11 +10,11 @@ enum HTTPDate {
     static func parse(_ text: String) -> Date? {
         let parts = text.split(separator: " ")
         guard parts.count == 6, parts[5] == "GMT", let day = Int(parts[1]), let year = Int(parts[3]),
-              let month = months.firstIndex(of: String(parts[2])).map({ $0 + 1 })
+            let month = months.firstIndex(of: String(parts[2])).map({ $0 + 1 })
         else { return nil }
         let time = parts[4].split(separator: ":").compactMap { Int($0) }
         guard time.count == 3, (1...31).contains(day), (1...9999).contains(year),
-              (0...23).contains(time[0]), (0...59).contains(time[1]), (0...60).contains(time[2])
+            (0...23).contains(time[0]), (0...59).contains(time[1]), (0...60).contains(time[2])
         else { return nil }
         let seconds = daysSince1970(year: year, month: month, day: day) * 86_400 + time[0] * 3_600 + time[1] * 60 + time[2]
         return Date(timeIntervalSince1970: TimeInterval(seconds))

@@ -2,6 +2,7 @@ import AccessEnabler
 import AccessEnablerScenarios
 import Foundation
 import PassSandbox
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -50,15 +51,17 @@ struct BareSSOClient: Sendable {
             ("Authorization", bearer), ("Content-Type", "application/x-www-form-urlencoded"), ("AP-Device-Identifier", deviceIdentifier),
             ("X-Device-Info", deviceInfoHeader), ("AP-Partner-Framework-Status", partnerStatus), ("Accept", "application/json"), ("User-Agent", userAgent),
         ]
-        let partnerSession = try await send("POST", "api/v2/\(requestor)/sessions/sso/Apple", partnerHeaders,
-                                            body: Self.form([("domainName", "adobe.com"), ("redirectUrl", "adobepass://ios.app")]))
+        let partnerSession = try await send(
+            "POST", "api/v2/\(requestor)/sessions/sso/Apple", partnerHeaders,
+            body: Self.form([("domainName", "adobe.com"), ("redirectUrl", "adobepass://ios.app")]))
         guard partnerSession["actionName"] as? String == "partner_profile",
-              let authenticationRequest = partnerSession["authenticationRequest"] as? [String: Any],
-              let samlRequest = authenticationRequest["request"] as? String
+            let authenticationRequest = partnerSession["authenticationRequest"] as? [String: Any],
+            let samlRequest = authenticationRequest["request"] as? String
         else { throw Failure(description: "no partner_profile action") }
         let attributeNames = authenticationRequest["attributesNames"] as? [String] ?? []
-        let answer = try await device.accountMetadata(PartnerMetadataRequest(
-            isInterruptionAllowed: false, supportedAccountProviderIdentifiers: [provider], samlRequest: samlRequest, attributeNames: attributeNames))
+        let answer = try await device.accountMetadata(
+            PartnerMetadataRequest(
+                isInterruptionAllowed: false, supportedAccountProviderIdentifiers: [provider], samlRequest: samlRequest, attributeNames: attributeNames))
         guard let samlResponse = answer.samlResponse else { throw Failure(description: "no SAML response") }
         let encoded = Data(base64Encoded: samlResponse) != nil ? samlResponse : Data(samlResponse.utf8).base64EncodedString()
         let (status, profiles) = try await exchange("POST", "api/v2/\(requestor)/profiles/sso/Apple", partnerHeaders, body: Self.form([("SAMLResponse", encoded)]))
@@ -68,15 +71,19 @@ struct BareSSOClient: Sendable {
     /// DCR: registers the software statement, then trades the credentials for an access token.
     func accessToken() async throws -> String {
         let statementBody = try JSONSerialization.data(withJSONObject: ["software_statement": "STATEMENT"])
-        let registration = try await send("POST", "o/client/register", [
-            ("Content-Type", "application/json"), ("X-Device-Info", deviceInfoHeader), ("Accept", "application/json"), ("User-Agent", userAgent),
-        ], body: statementBody)
+        let registration = try await send(
+            "POST", "o/client/register",
+            [
+                ("Content-Type", "application/json"), ("X-Device-Info", deviceInfoHeader), ("Accept", "application/json"), ("User-Agent", userAgent),
+            ], body: statementBody)
         guard let clientID = registration["client_id"] as? String, let clientSecret = registration["client_secret"] as? String else {
             throw Failure(description: "registration without credentials")
         }
-        let token = try await send("POST", "o/client/token", [
-            ("Content-Type", "application/x-www-form-urlencoded"), ("X-Device-Info", deviceInfoHeader), ("Accept", "application/json"), ("User-Agent", userAgent),
-        ], body: Self.form([("client_id", clientID), ("client_secret", clientSecret), ("grant_type", "client_credentials")]))
+        let token = try await send(
+            "POST", "o/client/token",
+            [
+                ("Content-Type", "application/x-www-form-urlencoded"), ("X-Device-Info", deviceInfoHeader), ("Accept", "application/json"), ("User-Agent", userAgent),
+            ], body: Self.form([("client_id", clientID), ("client_secret", clientSecret), ("grant_type", "client_credentials")]))
         guard let accessToken = token["access_token"] as? String else { throw Failure(description: "token response without a token") }
         return accessToken
     }

@@ -1,5 +1,6 @@
 import AccessEnablerScenarios
 import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -69,7 +70,7 @@ final class KeepAliveClient {
         // measures, so its own parsing should cost as little as possible.
         let head = buffer[..<headEnd]
         guard head.count >= 12, head.starts(with: "HTTP/1.".utf8),
-              let status = Self.number(in: head[(head.startIndex + 9)..<(head.startIndex + 12)])
+            let status = Self.number(in: head[(head.startIndex + 9)..<(head.startIndex + 12)])
         else { throw .malformed }
         var length = 0
         var keepAlive = true

@@ -127,7 +127,7 @@ struct BenchmarkScratch: Sendable {
         let candidate = URL(fileURLWithPath: "/dev/shm", isDirectory: true)
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: candidate.path, isDirectory: &isDirectory), isDirectory.boolValue,
-              FileManager.default.isWritableFile(atPath: candidate.path)
+            FileManager.default.isWritableFile(atPath: candidate.path)
         else { return nil }
         return candidate
     }

@@ -20,8 +20,10 @@ public enum BareSignInDriver {
         let start = Date()
         var succeeded = 0
         for _ in 0..<count {
-            let device = SimulatedPartnerFramework(sandbox: sandbox, signedIn: SystemSignIn(
-                provider: "AppleBoarded", username: "alice", expiresAt: sandbox.clock.now.addingTimeInterval(86_400)))
+            let device = SimulatedPartnerFramework(
+                sandbox: sandbox,
+                signedIn: SystemSignIn(
+                    provider: "AppleBoarded", username: "alice", expiresAt: sandbox.clock.now.addingTimeInterval(86_400)))
             if (try? await client.signIn(device: device)) != nil { succeeded += 1 }
         }
         report("\(flow): \(succeeded) of \(count) as expected in \(String(format: "%.3f", Date().timeIntervalSince(start))) s")

@@ -81,8 +81,10 @@ public enum InstructionCountDriver {
         configuration.storageDirectory = storage
         configuration.clock = sandbox.clock
         configuration.transport = wire?.1 ?? sandbox.inProcessTransport
-        configuration.partnerFramework = SimulatedPartnerFramework(sandbox: sandbox, signedIn: SystemSignIn(
-            provider: "AppleBoarded", username: "alice", expiresAt: sandbox.clock.now.addingTimeInterval(86_400)))
+        configuration.partnerFramework = SimulatedPartnerFramework(
+            sandbox: sandbox,
+            signedIn: SystemSignIn(
+                provider: "AppleBoarded", username: "alice", expiresAt: sandbox.clock.now.addingTimeInterval(86_400)))
         let client = AccessEnabler(softwareStatement: "STATEMENT", configuration: configuration)
         client.delegate = observer
         return client

@@ -85,27 +85,53 @@ final class CPUTimeMeasurement: @unchecked Sendable {
         let coldStorage = scratch.storage("cold-\(coldCounter)")
         let coldObserver = BenchmarkObserver()
         let cold = factory.make(storage: coldStorage, partner: partner(SimulatedPartnerFramework(sandbox: sandbox)), transport: transport, observer: coldObserver)
-        await measure(.coldRequestor, mode, timed, cold, coldObserver) { $0.setRequestor("REF30") } check: { $0.requestorStatus == 1 }
+        await measure(.coldRequestor, mode, timed, cold, coldObserver) {
+            $0.setRequestor("REF30")
+        } check: {
+            $0.requestorStatus == 1
+        }
         try? FileManager.default.removeItem(at: coldStorage)
 
         // Warm: a relaunch over storage that already holds the DCR credentials and token.
         let warmObserver = BenchmarkObserver()
         let warm = factory.make(storage: warmStorage, partner: partner(SimulatedPartnerFramework(sandbox: sandbox)), transport: transport, observer: warmObserver)
-        await measure(.warmRequestor, mode, timed, warm, warmObserver) { $0.setRequestor("REF30") } check: { $0.requestorStatus == 1 }
+        await measure(.warmRequestor, mode, timed, warm, warmObserver) {
+            $0.setRequestor("REF30")
+        } check: {
+            $0.requestorStatus == 1
+        }
 
         // Partner SSO through the picker, then what an app does with the profile.
         ssoDevice.signedIn = nil
         ssoDevice.picker = [.select(provider: "AppleBoarded", user: "alice")]
-        await measure(.ssoAuthentication, mode, timed, ssoClient, ssoObserver) { $0.getAuthentication() } check: { $0.authenticationStatus == 1 }
-        await measure(.checkAuthentication, mode, timed, ssoClient, ssoObserver) { $0.checkAuthentication() } check: { $0.authenticationStatus == 1 }
-        await measure(.authorization, mode, timed, ssoClient, ssoObserver) { $0.checkAuthorization("news") } check: { $0.tokens == 1 }
+        await measure(.ssoAuthentication, mode, timed, ssoClient, ssoObserver) {
+            $0.getAuthentication()
+        } check: {
+            $0.authenticationStatus == 1
+        }
+        await measure(.checkAuthentication, mode, timed, ssoClient, ssoObserver) {
+            $0.checkAuthentication()
+        } check: {
+            $0.authenticationStatus == 1
+        }
+        await measure(.authorization, mode, timed, ssoClient, ssoObserver) {
+            $0.checkAuthorization("news")
+        } check: {
+            $0.tokens == 1
+        }
         tape.begin("preauthorization, first", mode)
         ssoClient.checkPreauthorizedResources(["news", "sports", "movies"], cache: true)
         await ssoClient.waitUntilIdle()
         await measure(.repeatedPreauthorization, mode, timed, ssoClient, ssoObserver) {
             $0.checkPreauthorizedResources(["news", "sports", "movies"], cache: true)
-        } check: { $0.preauthorized != nil }
-        await measure(.logout, mode, timed, ssoClient, ssoObserver) { $0.logout() } check: { $0.authenticationStatus == 0 }
+        } check: {
+            $0.preauthorized != nil
+        }
+        await measure(.logout, mode, timed, ssoClient, ssoObserver) {
+            $0.logout()
+        } check: {
+            $0.authenticationStatus == 0
+        }
 
         await loginPageCycle(mode, timed)
     }
@@ -115,7 +141,11 @@ final class CPUTimeMeasurement: @unchecked Sendable {
     private func backToBack(_ mode: ReplayTape.Mode, count: Int) async {
         ssoDevice.signedIn = nil
         ssoDevice.picker = [.select(provider: "AppleBoarded", user: "alice")]
-        await measure(.ssoAuthentication, mode, false, ssoClient, ssoObserver) { $0.getAuthentication() } check: { $0.authenticationStatus == 1 }
+        await measure(.ssoAuthentication, mode, false, ssoClient, ssoObserver) {
+            $0.getAuthentication()
+        } check: {
+            $0.authenticationStatus == 1
+        }
         for _ in 0..<count {
             // The same tape as the interleaved checkAuthentication: the same answers.
             tape.begin(Flow.checkAuthentication.rawValue, mode)
@@ -123,7 +153,11 @@ final class CPUTimeMeasurement: @unchecked Sendable {
             let cpu = await cpuTime(ssoClient) { $0.checkAuthentication() }
             record(.checkAuthenticationBackToBack, mode, true, cpu, succeeded: ssoObserver.snapshot.authenticationStatus == 1)
         }
-        await measure(.logout, mode, false, ssoClient, ssoObserver) { $0.logout() } check: { $0.authenticationStatus == 0 }
+        await measure(.logout, mode, false, ssoClient, ssoObserver) {
+            $0.logout()
+        } check: {
+            $0.authenticationStatus == 0
+        }
     }
 
     /// getAuthentication → displayProviderDialog, setSelectedProvider → navigateToUrl, the
@@ -183,12 +217,14 @@ final class CPUTimeMeasurement: @unchecked Sendable {
             for (mode, name) in [(ReplayTape.Mode.live, "live"), (.recording, "recording"), (.replaying, "replayed")] {
                 if let wrong = wrongOutcomes[mode]?[flow], wrong > 0 { notes.append("\(wrong) \(name) run(s) ended wrongly") }
             }
-            var row = Benchmark.Row(flow.rawValue, figures: [
-                Benchmark.Figure("live median", live?.median, "µs"),
-                Benchmark.Figure("live p90", live?.percentile(90), "µs"),
-                Benchmark.Figure("SDK-only median", replayed?.median, "µs"),
-                Benchmark.Figure("SDK-only p90", replayed?.percentile(90), "µs"),
-            ], note: notes.isEmpty ? nil : notes.joined(separator: "; "))
+            var row = Benchmark.Row(
+                flow.rawValue,
+                figures: [
+                    Benchmark.Figure("live median", live?.median, "µs"),
+                    Benchmark.Figure("live p90", live?.percentile(90), "µs"),
+                    Benchmark.Figure("SDK-only median", replayed?.median, "µs"),
+                    Benchmark.Figure("SDK-only p90", replayed?.percentile(90), "µs"),
+                ], note: notes.isEmpty ? nil : notes.joined(separator: "; "))
             if let limit = Self.goals[flow] {
                 row.goal = "< \(Int(limit)) µs (SDK-only median)"
                 row.met = met(flow, replayed?.median)

@@ -2,6 +2,7 @@ import AccessEnabler
 import AccessEnablerScenarios
 import Foundation
 import PassSandbox
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -77,40 +78,54 @@ enum ManyDevicesMeasurement {
         }()
         let perDevice = outcome.perDeviceKiB(count)
         let rows: [Benchmark.Row] = [
-            Benchmark.Row("completed / started", figures: [
-                Benchmark.Figure("completed", Double(outcome.completed)), Benchmark.Figure("authenticated after", Double(outcome.authenticated)),
-                Benchmark.Figure("devices", Double(count)),
-            ], goal: "all \(count) complete and authenticated", met: outcome.completed == count && outcome.authenticated == count,
-            note: outcome.allCompleted ? nil : "deadline of \(Int(settings.deadline)) s reached first"),
-            Benchmark.Row("sign-ins per second", figures: [
-                Benchmark.Figure("rate", outcome.perSecond(), "/s"), Benchmark.Figure("wall", outcome.lastCompletion, "s"),
-                Benchmark.Figure("CPU per sign-in", outcome.completed > 0 ? outcome.cpu / Double(outcome.completed) * 1e3 : nil, "ms"),
-                Benchmark.Figure("cores busy", outcome.lastCompletion.flatMap { $0 > 0 ? outcome.cpu / $0 : nil }),
-            ], goal: "> 300 /s on 2 cores", met: outcome.allCompleted && (outcome.perSecond().map { $0 > 300 } ?? false)),
-            Benchmark.Row("completed by (from the wave's start)", figures: [
-                Benchmark.Figure("10 %", times.percentile(10), "s"), Benchmark.Figure("50 %", times.percentile(50), "s"),
-                Benchmark.Figure("90 %", times.percentile(90), "s"), Benchmark.Figure("100 %", times.percentile(100), "s"),
-            ], goal: "finish as served: 50 % by 60 % of the wave", met: spreadMet),
-            Benchmark.Row("peak memory per device", figures: [
-                Benchmark.Figure("per device", perDevice, "KiB"), Benchmark.Figure("RSS before", outcome.rssBefore, "KiB"),
-                Benchmark.Figure("VmHWM after", outcome.peak, "KiB"),
-            ], goal: "< 96 KiB", met: perDevice.map { $0 < 96 } ?? false),
-            Benchmark.Row("every profile on disk (diagnostic)", figures: [
-                Benchmark.Figure("after", outcome.durableAfter, "s"),
-                Benchmark.Figure("rate", outcome.durableAfter.flatMap { $0 > 0 ? Double(count) / $0 : nil }, "/s"),
-            ]),
-            Benchmark.Row("process resources at their peak (diagnostic)", figures: [
-                Benchmark.Figure("descriptors", Double(outcome.resources.descriptors)),
-                Benchmark.Figure("sockets", Double(outcome.resources.sockets)),
-                Benchmark.Figure("threads", Double(outcome.resources.threads)),
-                Benchmark.Figure("slots", Double(settings.slots)),
-            ]),
+            Benchmark.Row(
+                "completed / started",
+                figures: [
+                    Benchmark.Figure("completed", Double(outcome.completed)), Benchmark.Figure("authenticated after", Double(outcome.authenticated)),
+                    Benchmark.Figure("devices", Double(count)),
+                ], goal: "all \(count) complete and authenticated", met: outcome.completed == count && outcome.authenticated == count,
+                note: outcome.allCompleted ? nil : "deadline of \(Int(settings.deadline)) s reached first"),
+            Benchmark.Row(
+                "sign-ins per second",
+                figures: [
+                    Benchmark.Figure("rate", outcome.perSecond(), "/s"), Benchmark.Figure("wall", outcome.lastCompletion, "s"),
+                    Benchmark.Figure("CPU per sign-in", outcome.completed > 0 ? outcome.cpu / Double(outcome.completed) * 1e3 : nil, "ms"),
+                    Benchmark.Figure("cores busy", outcome.lastCompletion.flatMap { $0 > 0 ? outcome.cpu / $0 : nil }),
+                ], goal: "> 300 /s on 2 cores", met: outcome.allCompleted && (outcome.perSecond().map { $0 > 300 } ?? false)),
+            Benchmark.Row(
+                "completed by (from the wave's start)",
+                figures: [
+                    Benchmark.Figure("10 %", times.percentile(10), "s"), Benchmark.Figure("50 %", times.percentile(50), "s"),
+                    Benchmark.Figure("90 %", times.percentile(90), "s"), Benchmark.Figure("100 %", times.percentile(100), "s"),
+                ], goal: "finish as served: 50 % by 60 % of the wave", met: spreadMet),
+            Benchmark.Row(
+                "peak memory per device",
+                figures: [
+                    Benchmark.Figure("per device", perDevice, "KiB"), Benchmark.Figure("RSS before", outcome.rssBefore, "KiB"),
+                    Benchmark.Figure("VmHWM after", outcome.peak, "KiB"),
+                ], goal: "< 96 KiB", met: perDevice.map { $0 < 96 } ?? false),
+            Benchmark.Row(
+                "every profile on disk (diagnostic)",
+                figures: [
+                    Benchmark.Figure("after", outcome.durableAfter, "s"),
+                    Benchmark.Figure("rate", outcome.durableAfter.flatMap { $0 > 0 ? Double(count) / $0 : nil }, "/s"),
+                ]),
+            Benchmark.Row(
+                "process resources at their peak (diagnostic)",
+                figures: [
+                    Benchmark.Figure("descriptors", Double(outcome.resources.descriptors)),
+                    Benchmark.Figure("sockets", Double(outcome.resources.sockets)),
+                    Benchmark.Figure("threads", Double(outcome.resources.threads)),
+                    Benchmark.Figure("slots", Double(settings.slots)),
+                ]),
         ]
         let notes = [
             "\(count) AccessEnablers created first (\(String(format: "%.1f", outcome.creation)) s; each with its own storage directory and device), then setRequestor on all at the same instant. A device has completed when setRequestorComplete(1) reaches its delegate; the rate is completions over the time of the last one.",
             "At most \(settings.slots) devices sign in at once: a device's first request waits for a slot, which it keeps until its sign-in completes (a shared first-come-first-served client queue would otherwise finish every device at the end of the wave). The wait counts in the completion times; the SDK's request timeout is the wave's deadline, \(Int(settings.deadline)) s, so waiting for a slot cannot time a request out.",
             "Proof that each completion is a sign-in: afterwards every device answers checkAuthentication with status 1.",
-            "Memory per device = (VmHWM after − VmRSS before) / devices, from /proc/self/status" + (outcome.peakResetWorked ? " (VmHWM reset through /proc/self/clear_refs before)" : " (VmHWM could not be reset: it may hold an earlier peak)") + "; it includes the sandbox's state for each device (DCR client, token, profile) and the stored profiles waiting to be written.",
+            "Memory per device = (VmHWM after − VmRSS before) / devices, from /proc/self/status"
+                + (outcome.peakResetWorked ? " (VmHWM reset through /proc/self/clear_refs before)" : " (VmHWM could not be reset: it may hold an earlier peak)")
+                + "; it includes the sandbox's state for each device (DCR client, token, profile) and the stored profiles waiting to be written.",
             "CPU per sign-in and cores busy count the whole process until the last completion: SDK, URLSession/libcurl, the sandbox's server and handlers, the simulated devices.",
             "Storage in the system temporary directory. The store writes behind the callback; 'every profile on disk' is when the last device's files were durable (fsync), measured from the wave's start.",
             "Peaks sampled every 10 ms from /proc/self: one shared URLSessionTransport (httpMaximumConnectionsPerHost \(URLSessionConfiguration.ephemeral.httpMaximumConnectionsPerHost)); file descriptor limit \(ResourcePeaks.descriptorLimit.map(String.init) ?? "none").",
@@ -119,12 +134,14 @@ enum ManyDevicesMeasurement {
         let rateMet = outcome.allCompleted && (outcome.perSecond().map { $0 > 300 } ?? false)
         let halfShare = times.percentile(50).flatMap { half in times.percentile(100).map { half / $0 * 100 } }
         let goals = [
-            Benchmark.Goal("\(count) devices: completed and authenticated", Benchmark.Figure("devices", Double(min(outcome.completed, outcome.authenticated))),
-                           goal: "= \(count)", met: completedAll),
+            Benchmark.Goal(
+                "\(count) devices: completed and authenticated", Benchmark.Figure("devices", Double(min(outcome.completed, outcome.authenticated))),
+                goal: "= \(count)", met: completedAll),
             Benchmark.Goal("\(count) devices: sign-ins per second", Benchmark.Figure("rate", outcome.perSecond(), "/s"), goal: "> 300 /s", met: rateMet),
             Benchmark.Goal("\(count) devices: half of them done by", Benchmark.Figure("share of the wave", halfShare, "%"), goal: "≤ 60 %", met: spreadMet),
-            Benchmark.Goal("\(count) devices: peak memory per device", Benchmark.Figure("per device", perDevice, "KiB"), goal: "< 96 KiB",
-                           met: perDevice.map { $0 < 96 } ?? false),
+            Benchmark.Goal(
+                "\(count) devices: peak memory per device", Benchmark.Figure("per device", perDevice, "KiB"), goal: "< 96 KiB",
+                met: perDevice.map { $0 < 96 } ?? false),
         ]
         return Benchmark.Section(
             key: "manyDevices", title: "4. \(count) simulated devices signing in through SSO at once (one sandbox, loopback HTTP)", rows: rows, notes: notes,
@@ -203,8 +220,10 @@ enum ManyDevicesMeasurement {
     }
 
     private static func signedInDevice(_ sandbox: PassSandbox) -> SimulatedPartnerFramework {
-        SimulatedPartnerFramework(sandbox: sandbox, signedIn: SystemSignIn(
-            provider: "AppleBoarded", username: "alice", expiresAt: sandbox.clock.now.addingTimeInterval(86_400)))
+        SimulatedPartnerFramework(
+            sandbox: sandbox,
+            signedIn: SystemSignIn(
+                provider: "AppleBoarded", username: "alice", expiresAt: sandbox.clock.now.addingTimeInterval(86_400)))
     }
 }
 

@@ -71,17 +71,20 @@ enum RoundTripMeasurement {
             let outcome = try await SecondScreenSignIn.run(on: runner, wire: .inProcess, personDoneAfter: delay)
             let expectedPolls = SecondScreenSignIn.expectedPolls(personDoneAfter: delay)
             let note = outcome.authenticated ? nil : "flow did not end as expected" + (outcome.activated ? "" : " (the second screen refused the sign-in)")
-            pollRows.append(Benchmark.Row(
-                "second screen, person done after \(delay) s: polls", figures: [
-                    Benchmark.Figure("calls", Double(outcome.polls)), Benchmark.Figure("minimum", Double(expectedPolls)),
-                    Benchmark.Figure("round trips", Double(expectedPolls)),
-                ], goal: "= \(expectedPolls)", met: outcome.authenticated && outcome.polls == expectedPolls, note: note))
+            pollRows.append(
+                Benchmark.Row(
+                    "second screen, person done after \(delay) s: polls",
+                    figures: [
+                        Benchmark.Figure("calls", Double(outcome.polls)), Benchmark.Figure("minimum", Double(expectedPolls)),
+                        Benchmark.Figure("round trips", Double(expectedPolls)),
+                    ], goal: "= \(expectedPolls)", met: outcome.authenticated && outcome.polls == expectedPolls, note: note))
             if delay == 12 {
                 let minimum = 1 + expectedPolls
                 var notes = note.map { [$0] } ?? []
                 if outcome.calls.count != minimum { notes.append("calls: " + outcome.calls.map(pathShape).joined(separator: ", ")) }
                 roundTripRow = Benchmark.Row(
-                    "getAuthentication via second screen, done after \(delay) s", figures: [
+                    "getAuthentication via second screen, done after \(delay) s",
+                    figures: [
                         Benchmark.Figure("calls", Double(outcome.calls.count)), Benchmark.Figure("minimum", Double(minimum)),
                         Benchmark.Figure("round trips", Double(minimum)),
                     ], goal: "= \(minimum)", met: outcome.authenticated && outcome.calls.count == minimum && outcome.sessions == 1,
@@ -106,18 +109,24 @@ enum RoundTripMeasurement {
             Flow(
                 label: "setRequestor, warm (after relaunch)", steps: [.restart, .setRequestor("REF30", serviceProviders: nil)], minimum: 2, roundTrips: 1,
                 succeeded: { has($0, "setRequestorComplete", status: 1) }),
-            Flow(label: "getAuthentication via partner SSO (picker)", steps: [.getAuthentication(forceAuthn: false, filter: [], featured: [])], minimum: 2,
-                 succeeded: { has($0, "setAuthenticationStatus", status: 1) }),
-            Flow(label: "checkAuthentication", steps: [.checkAuthentication], minimum: 0,
-                 succeeded: { has($0, "setAuthenticationStatus", status: 1) }),
-            Flow(label: "checkAuthorization", steps: [.checkAuthorization("news")], minimum: 1,
-                 succeeded: { $0.contains { $0.callback == "setToken" } }),
-            Flow(label: "checkPreauthorizedResources, first", steps: [.checkPreauthorizedResources(["news", "sports", "movies"], cache: true)], minimum: 1,
-                 succeeded: { $0.contains { $0.callback == "preauthorizedResources" } }),
-            Flow(label: "checkPreauthorizedResources, repeated", steps: [.checkPreauthorizedResources(["news", "sports", "movies"], cache: true)], minimum: 0,
-                 succeeded: { $0.contains { $0.callback == "preauthorizedResources" } }),
-            Flow(label: "logout", steps: [.logout], minimum: 1,
-                 succeeded: { has($0, "setAuthenticationStatus", status: 0) }),
+            Flow(
+                label: "getAuthentication via partner SSO (picker)", steps: [.getAuthentication(forceAuthn: false, filter: [], featured: [])], minimum: 2,
+                succeeded: { has($0, "setAuthenticationStatus", status: 1) }),
+            Flow(
+                label: "checkAuthentication", steps: [.checkAuthentication], minimum: 0,
+                succeeded: { has($0, "setAuthenticationStatus", status: 1) }),
+            Flow(
+                label: "checkAuthorization", steps: [.checkAuthorization("news")], minimum: 1,
+                succeeded: { $0.contains { $0.callback == "setToken" } }),
+            Flow(
+                label: "checkPreauthorizedResources, first", steps: [.checkPreauthorizedResources(["news", "sports", "movies"], cache: true)], minimum: 1,
+                succeeded: { $0.contains { $0.callback == "preauthorizedResources" } }),
+            Flow(
+                label: "checkPreauthorizedResources, repeated", steps: [.checkPreauthorizedResources(["news", "sports", "movies"], cache: true)], minimum: 0,
+                succeeded: { $0.contains { $0.callback == "preauthorizedResources" } }),
+            Flow(
+                label: "logout", steps: [.logout], minimum: 1,
+                succeeded: { has($0, "setAuthenticationStatus", status: 0) }),
         ]
     }
 
@@ -126,13 +135,16 @@ enum RoundTripMeasurement {
     private static func loginPageFlows() -> [Flow] {
         [
             Flow(label: "(set-up) setRequestor", steps: [.setRequestor("REF30", serviceProviders: nil)], minimum: -1, succeeded: { _ in true }),
-            Flow(label: "getAuthentication via login page", steps: [
-                .getAuthentication(forceAuthn: false, filter: [], featured: []),
-                .setSelectedProvider("NotBoarded"),
-                .login(username: "alice", password: "alice123"),
-            ], minimum: 2, succeeded: { lines in
-                lines.contains { $0.callback == "displayProviderDialog" } && has(lines, "setAuthenticationStatus", status: 1)
-            }),
+            Flow(
+                label: "getAuthentication via login page",
+                steps: [
+                    .getAuthentication(forceAuthn: false, filter: [], featured: []),
+                    .setSelectedProvider("NotBoarded"),
+                    .login(username: "alice", password: "alice123"),
+                ], minimum: 2,
+                succeeded: { lines in
+                    lines.contains { $0.callback == "displayProviderDialog" } && has(lines, "setAuthenticationStatus", status: 1)
+                }),
             Flow(
                 label: "(set-up) a second MVPD's sign-in",
                 steps: [
@@ -163,14 +175,15 @@ enum RoundTripMeasurement {
             var notes: [String] = []
             if !succeeded { notes.append("flow did not end as expected") }
             if calls.count != flow.minimum { notes.append("calls: " + calls.map(pathShape).joined(separator: ", ")) }
-            rows.append(Benchmark.Row(
+            rows.append(
+                Benchmark.Row(
                     flow.label,
                     figures: [
                         Benchmark.Figure("calls", Double(calls.count)), Benchmark.Figure("minimum", Double(flow.minimum)),
                         Benchmark.Figure("round trips", Double(flow.roundTrips)),
                     ],
                     goal: "= \(flow.minimum)", met: succeeded && calls.count == flow.minimum,
-                note: notes.isEmpty ? nil : notes.joined(separator: "; ")))
+                    note: notes.isEmpty ? nil : notes.joined(separator: "; ")))
         }
         return rows
     }

@@ -2,6 +2,7 @@ import AccessEnabler
 import AccessEnablerScenarios
 import Foundation
 import PassSandbox
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -70,8 +71,10 @@ enum SSOLatencyMeasurement {
 
         var index = 0
         func signedInDevice() -> SimulatedPartnerFramework {
-            SimulatedPartnerFramework(sandbox: sandbox, signedIn: SystemSignIn(
-                provider: "AppleBoarded", username: "alice", expiresAt: sandbox.clock.now.addingTimeInterval(86_400)))
+            SimulatedPartnerFramework(
+                sandbox: sandbox,
+                signedIn: SystemSignIn(
+                    provider: "AppleBoarded", username: "alice", expiresAt: sandbox.clock.now.addingTimeInterval(86_400)))
         }
         /// Seconds until the app holds `setRequestorComplete(1)`, and until the profile is
         /// also durably on disk (`waitUntilIdle()` waits for the store's writes).
@@ -134,10 +137,12 @@ enum SSOLatencyMeasurement {
         }
         func timingRow(_ label: String, _ contender: Contender) -> Benchmark.Row {
             let sample = samples[contender] ?? Sample()
-            return Benchmark.Row(label, figures: [
-                Benchmark.Figure("median", sample.median, "ms"), Benchmark.Figure("p90", sample.percentile(90), "ms"),
-                Benchmark.Figure("runs", Double(sample.count)),
-            ], note: failures[contender].map { "\($0) run(s) failed" })
+            return Benchmark.Row(
+                label,
+                figures: [
+                    Benchmark.Figure("median", sample.median, "ms"), Benchmark.Figure("p90", sample.percentile(90), "ms"),
+                    Benchmark.Figure("runs", Double(sample.count)),
+                ], note: failures[contender].map { "\($0) run(s) failed" })
         }
         var rows = [
             timingRow("SDK (AccessEnabler.setRequestor)", .sdk),

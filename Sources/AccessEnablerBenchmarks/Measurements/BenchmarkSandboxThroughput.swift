@@ -17,15 +17,10 @@ enum SandboxThroughputMeasurement {
         defer { session.invalidateAndCancel() }
         let dcr = BareSSOClient(session: session, baseURL: baseURL, requestor: "REF30")
         let token = try await dcr.accessToken()
-        let request = Array((
-            "GET /api/v2/REF30/configuration HTTP/1.1\r\n" +
-            "Host: 127.0.0.1:\(port)\r\n" +
-            "Authorization: Bearer \(token)\r\n" +
-            "AP-Device-Identifier: fingerprint \(Data("benchmark-device".utf8).base64EncodedString())\r\n" +
-            "X-Device-Info: \(dcr.deviceInfoHeader)\r\n" +
-            "Accept: application/json\r\n" +
-            "User-Agent: \(dcr.userAgent)\r\n\r\n"
-        ).utf8)
+        let request = Array(
+            ("GET /api/v2/REF30/configuration HTTP/1.1\r\n" + "Host: 127.0.0.1:\(port)\r\n" + "Authorization: Bearer \(token)\r\n"
+                + "AP-Device-Identifier: fingerprint \(Data("benchmark-device".utf8).base64EncodedString())\r\n" + "X-Device-Info: \(dcr.deviceInfoHeader)\r\n"
+                + "Accept: application/json\r\n" + "User-Agent: \(dcr.userAgent)\r\n\r\n").utf8)
 
         let tally = Tally()
         let cpuStart = ProcessMetrics.cpuSeconds()
@@ -54,14 +49,19 @@ enum SandboxThroughputMeasurement {
         ]
         if counts.failed > 0 || counts.reconnects > 0 { notes.append("non-200 answers: \(counts.failed); reconnects: \(counts.reconnects)") }
         let met = rate.map { $0 > 20_000 && counts.failed == 0 } ?? false
-        return Benchmark.Section(key: "sandboxThroughput", title: "5. Sandbox requests per second on keep-alive connections (GET configuration)", rows: [
-            Benchmark.Row("requests per second", figures: [
-                Benchmark.Figure("rate", rate, "/s"), Benchmark.Figure("answered", Double(counts.ok)),
-                Benchmark.Figure("connections", Double(connections)), Benchmark.Figure("wall", elapsed, "s"),
-            ], goal: "> 20000 /s on 2 cores", met: met),
-        ], notes: notes, goals: [
-            Benchmark.Goal("sandbox on \(connections) keep-alive connections", Benchmark.Figure("rate", rate, "/s"), goal: "> 20000 /s", met: met),
-        ])
+        return Benchmark.Section(
+            key: "sandboxThroughput", title: "5. Sandbox requests per second on keep-alive connections (GET configuration)",
+            rows: [
+                Benchmark.Row(
+                    "requests per second",
+                    figures: [
+                        Benchmark.Figure("rate", rate, "/s"), Benchmark.Figure("answered", Double(counts.ok)),
+                        Benchmark.Figure("connections", Double(connections)), Benchmark.Figure("wall", elapsed, "s"),
+                    ], goal: "> 20000 /s on 2 cores", met: met)
+            ], notes: notes,
+            goals: [
+                Benchmark.Goal("sandbox on \(connections) keep-alive connections", Benchmark.Figure("rate", rate, "/s"), goal: "> 20000 /s", met: met)
+            ])
     }
 
     /// One connection's loop: request, answer, repeat until `deadline`; reconnects (a

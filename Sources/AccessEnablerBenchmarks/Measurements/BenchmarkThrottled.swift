@@ -33,12 +33,14 @@ enum ThrottledMeasurement {
         let partner = ScenarioRunner(scenario: scenario, wire: .loopbackHTTP)
         try partner.start()
         defer { partner.stop() }
-        rows.append(try await flowRow(
-            "cold sign-in through partner SSO (setRequestor)", partner, .setRequestor("REF30", serviceProviders: nil),
-            succeeded: { $0.contains { $0.callback == "setRequestorComplete" && $0["status"] == .number(1) } }))
-        rows.append(try await flowRow(
-            "authorization right after (checkAuthorization)", partner, .checkAuthorization("news"),
-            succeeded: { $0.contains { $0.callback == "setToken" } }))
+        rows.append(
+            try await flowRow(
+                "cold sign-in through partner SSO (setRequestor)", partner, .setRequestor("REF30", serviceProviders: nil),
+                succeeded: { $0.contains { $0.callback == "setRequestorComplete" && $0["status"] == .number(1) } }))
+        rows.append(
+            try await flowRow(
+                "authorization right after (checkAuthorization)", partner, .checkAuthorization("news"),
+                succeeded: { $0.contains { $0.callback == "setToken" } }))
 
         // setRequestor, then a second-screen sign-in that polls for a minute.
         let secondScreen = try await SecondScreenSignIn.startRunner(wire: .loopbackHTTP, world: world)
@@ -47,18 +49,24 @@ enum ThrottledMeasurement {
         let refusedBefore = secondScreen.sandbox.throttledResponseCount
         let outcome = try await SecondScreenSignIn.run(on: secondScreen, wire: .loopbackHTTP, personDoneAfter: secondScreenDelay)
         let refused = secondScreen.sandbox.throttledResponseCount
-        rows.append(Benchmark.Row(
-            "setRequestor, then a second-screen sign-in done after \(secondScreenDelay) s", figures: [
-                Benchmark.Figure("requests", Double(setUp + outcome.calls.count)), Benchmark.Figure("429s", Double(refused)),
-            ], goal: "0 × 429, signed in", met: refused == 0 && outcome.authenticated,
-            note: outcome.authenticated ? "\(outcome.polls) polls over \(outcome.polls * SecondScreenSignIn.pollInterval) s; \(refused - refusedBefore) refused while polling" : "flow did not end as expected"))
+        rows.append(
+            Benchmark.Row(
+                "setRequestor, then a second-screen sign-in done after \(secondScreenDelay) s",
+                figures: [
+                    Benchmark.Figure("requests", Double(setUp + outcome.calls.count)), Benchmark.Figure("429s", Double(refused)),
+                ], goal: "0 × 429, signed in", met: refused == 0 && outcome.authenticated,
+                note: outcome.authenticated
+                    ? "\(outcome.polls) polls over \(outcome.polls * SecondScreenSignIn.pollInterval) s; \(refused - refusedBefore) refused while polling"
+                    : "flow did not end as expected"))
 
         // The control: a burst beyond the limit from one device must be refused.
         let control = await controlBurst(partner.sandbox)
-        rows.append(Benchmark.Row(
-            "control: \(controlRequests) requests from one device at one instant", figures: [
-                Benchmark.Figure("requests", Double(controlRequests)), Benchmark.Figure("429s", Double(control)),
-            ], goal: "= \(controlRequests - adobeLimits.burst - 1) (the throttle is on)", met: control == controlRequests - adobeLimits.burst - 1))
+        rows.append(
+            Benchmark.Row(
+                "control: \(controlRequests) requests from one device at one instant",
+                figures: [
+                    Benchmark.Figure("requests", Double(controlRequests)), Benchmark.Figure("429s", Double(control)),
+                ], goal: "= \(controlRequests - adobeLimits.burst - 1) (the throttle is on)", met: control == controlRequests - adobeLimits.burst - 1))
 
         let flows = rows.dropLast()
         let refusals = flows.compactMap { $0.figures.first { $0.name == "429s" }?.value }.reduce(0, +)
@@ -70,9 +78,11 @@ enum ThrottledMeasurement {
                 "Loopback HTTP, the manual scenario clock: requests within a step are at the same instant (no refill), and the clock moves only with the second screen's polling (1 s steps), so every figure is the worst case of a device acting as fast as it can.",
                 "The control burst comes from another device identifier, straight after the flows: \(controlRequests) requests at one instant, of which 11 fit the bucket; a refusal there shows the zeros above are the throttle admitting, not the throttle off.",
             ],
-            goals: [Benchmark.Goal(
-                "throttled: sign-in, authorization, second screen", Benchmark.Figure("429s", refusals), goal: "0, every flow done and the control refused",
-                met: allMet)])
+            goals: [
+                Benchmark.Goal(
+                    "throttled: sign-in, authorization, second screen", Benchmark.Figure("429s", refusals), goal: "0, every flow done and the control refused",
+                    met: allMet)
+            ])
     }
 
     /// Runs `step` on `runner` and counts the SDK's requests and the sandbox's refusals.
@@ -85,9 +95,11 @@ enum ThrottledMeasurement {
         try await runner.step(step)
         let refused = runner.sandbox.throttledResponseCount - before
         let ok = succeeded(runner.recorder.callbacks)
-        return Benchmark.Row(label, figures: [
-            Benchmark.Figure("requests", Double(runner.meter.requests.count)), Benchmark.Figure("429s", Double(refused)),
-        ], goal: "0 × 429, signed in", met: refused == 0 && ok, note: ok ? nil : "flow did not end as expected")
+        return Benchmark.Row(
+            label,
+            figures: [
+                Benchmark.Figure("requests", Double(runner.meter.requests.count)), Benchmark.Figure("429s", Double(refused)),
+            ], goal: "0 × 429, signed in", met: refused == 0 && ok, note: ok ? nil : "flow did not end as expected")
     }
 
     /// Sends ``controlRequests`` configuration requests from one new device at one instant
@@ -95,9 +107,11 @@ enum ThrottledMeasurement {
     private static func controlBurst(_ sandbox: PassSandbox) async -> Int {
         let before = sandbox.throttledResponseCount
         let url = sandbox.baseURLForLinks.appendingPathComponent("api/v2/REF30/configuration")
-        let request = HTTPRequestMessage(method: "GET", url: url, headers: [
-            ("AP-Device-Identifier", "fingerprint " + Data("benchmark-control-device".utf8).base64EncodedString()),
-        ])
+        let request = HTTPRequestMessage(
+            method: "GET", url: url,
+            headers: [
+                ("AP-Device-Identifier", "fingerprint " + Data("benchmark-control-device".utf8).base64EncodedString())
+            ])
         for _ in 0..<controlRequests { _ = try? await sandbox.inProcessTransport.send(request, timeout: 5) }
         return sandbox.throttledResponseCount - before
     }

@@ -1,5 +1,6 @@
 import AccessEnablerScenarios
 import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #endif

@@ -112,17 +112,21 @@ extension Benchmark {
         public var json: String {
             BenchmarkJSON.object([
                 ("machine", machine.jsonValue),
-                ("goals", .array(goals.map { entry in
-                    .object([
-                        ("section", .string(entry.section)),
-                        ("name", .string(entry.goal.name)),
-                        ("figure", .string(entry.goal.figure.name)),
-                        ("value", entry.goal.figure.value.map { $0.isFinite ? .number($0) : .null } ?? .null),
-                        ("unit", .string(entry.goal.figure.unit)),
-                        ("goal", .string(entry.goal.goal)),
-                        ("met", .bool(entry.goal.met)),
-                    ])
-                })),
+                (
+                    "goals",
+                    .array(
+                        goals.map { entry in
+                            .object([
+                                ("section", .string(entry.section)),
+                                ("name", .string(entry.goal.name)),
+                                ("figure", .string(entry.goal.figure.name)),
+                                ("value", entry.goal.figure.value.map { $0.isFinite ? .number($0) : .null } ?? .null),
+                                ("unit", .string(entry.goal.figure.unit)),
+                                ("goal", .string(entry.goal.goal)),
+                                ("met", .bool(entry.goal.met)),
+                            ])
+                        })
+                ),
                 ("sections", .array(sections.map(\.jsonValue))),
             ]).text
         }
@@ -143,13 +147,18 @@ extension Benchmark.Section {
 extension Benchmark.Row {
     var jsonValue: BenchmarkJSON {
         var fields: [(String, BenchmarkJSON)] = [("label", .string(label))]
-        fields.append(("figures", .array(figures.map { figure in
-            .object([
-                ("name", .string(figure.name)),
-                ("value", figure.value.map { $0.isFinite ? .number($0) : .null } ?? .null),
-                ("unit", .string(figure.unit)),
-            ])
-        })))
+        fields.append(
+            (
+                "figures",
+                .array(
+                    figures.map { figure in
+                        .object([
+                            ("name", .string(figure.name)),
+                            ("value", figure.value.map { $0.isFinite ? .number($0) : .null } ?? .null),
+                            ("unit", .string(figure.unit)),
+                        ])
+                    })
+            ))
         fields.append(("goal", goal.map(BenchmarkJSON.string) ?? .null))
         fields.append(("met", met.map(BenchmarkJSON.bool) ?? .null))
         fields.append(("note", note.map(BenchmarkJSON.string) ?? .null))
@@ -167,9 +176,11 @@ enum BenchmarkTableRenderer {
         if !goals.isEmpty {
             let met = goals.filter(\.goal.met).count
             out += "\nGoals (\(met) of \(goals.count) met)\n"
-            out += layout([["goal", "measured", "target", "met"]] + goals.map { entry in
-                [entry.goal.name, "\(entry.goal.figure.name) \(format(entry.goal.figure))", entry.goal.goal, entry.goal.met ? "met" : "NOT MET"]
-            })
+            out += layout(
+                [["goal", "measured", "target", "met"]]
+                    + goals.map { entry in
+                        [entry.goal.name, "\(entry.goal.figure.name) \(format(entry.goal.figure))", entry.goal.goal, entry.goal.met ? "met" : "NOT MET"]
+                    })
         }
         for section in report.sections {
             out += "\n\(section.title)\n"

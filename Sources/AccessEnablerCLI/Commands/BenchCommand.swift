@@ -22,26 +22,26 @@ enum BenchCommand {
     static let driverFlows = InstructionCountDriver.flows + [BareSignInDriver.flow]
 
     static let help = """
-    Usage: \(synopsis.usageLine)
+        Usage: \(synopsis.usageLine)
 
-    Measures, against an embedded PassSandbox, and reports each figure next to its goal:
-      1. REST round trips per flow, next to the minimum the flow needs, and the polls a
-         second-screen sign-in costs;
-      2. CPU time the SDK spends per flow (in-process transport, median of many runs);
-      3. the partner SSO sign-in over loopback HTTP against bare URLSession calls;
-      4. \(Benchmark.defaultDevices) simulated devices signing in through SSO at once (sign-ins/s, when
-         they finished, memory per device);
-      5. sandbox requests per second on keep-alive connections;
-      6. one device's flows with Adobe's throttling on (429s received);
-      7. the flows with 50 ms added to every round trip, in round trips (wanLatency).
-    --json prints machine-readable figures; --quick uses fewer iterations (for smoke tests);
-    --devices N sets the size of the wave in 4; --repeat N runs 3 N times and reports the
-    range of its ratio (with --only ssoLatency: the range over N runs); --only KEY runs one measurement:
-    \(Benchmark.measurementKeys.joined(separator: ", ")).
-    --driver FLOW --count N runs one flow N times and nothing else, for counting its
-    instructions under valgrind --tool=callgrind (flows: \(driverFlows.joined(separator: ", "))).
-    Goals are reported next to what was measured; nothing is asserted.
-    """
+        Measures, against an embedded PassSandbox, and reports each figure next to its goal:
+          1. REST round trips per flow, next to the minimum the flow needs, and the polls a
+             second-screen sign-in costs;
+          2. CPU time the SDK spends per flow (in-process transport, median of many runs);
+          3. the partner SSO sign-in over loopback HTTP against bare URLSession calls;
+          4. \(Benchmark.defaultDevices) simulated devices signing in through SSO at once (sign-ins/s, when
+             they finished, memory per device);
+          5. sandbox requests per second on keep-alive connections;
+          6. one device's flows with Adobe's throttling on (429s received);
+          7. the flows with 50 ms added to every round trip, in round trips (wanLatency).
+        --json prints machine-readable figures; --quick uses fewer iterations (for smoke tests);
+        --devices N sets the size of the wave in 4; --repeat N runs 3 N times and reports the
+        range of its ratio (with --only ssoLatency: the range over N runs); --only KEY runs one measurement:
+        \(Benchmark.measurementKeys.joined(separator: ", ")).
+        --driver FLOW --count N runs one flow N times and nothing else, for counting its
+        instructions under valgrind --tool=callgrind (flows: \(driverFlows.joined(separator: ", "))).
+        Goals are reported next to what was measured; nothing is asserted.
+        """
 
     static func run(_ arguments: [String]) async -> Int32 {
         let parsed: ParsedArguments
@@ -97,7 +97,8 @@ enum BenchCommand {
             return 2
         }
         let report: @Sendable (String) -> Void = { printError($0) }
-        let succeeded = flow == BareSignInDriver.flow
+        let succeeded =
+            flow == BareSignInDriver.flow
             ? await BareSignInDriver.run(count: count, report: report)
             : await InstructionCountDriver.run(flow: flow, count: count, report: report)
         return succeeded == count ? 0 : 1

@@ -24,7 +24,8 @@ enum CommandArguments {
         }
         let expected = synopsis.argument == nil ? 0...0 : 1...1
         guard expected.contains(parsed.positionals.count) else {
-            let problem = parsed.positionals.count > expected.upperBound
+            let problem =
+                parsed.positionals.count > expected.upperBound
                 ? "unexpected argument \(parsed.positionals[expected.upperBound])"
                 : "missing argument \(synopsis.argument ?? "")"
             printError("accessenabler \(command): \(problem).\n\n\(help)")

@@ -14,19 +14,19 @@ enum SandboxCommand {
         ])
 
     static let help = """
-    Usage: \(synopsis.usageLine)
+        Usage: \(synopsis.usageLine)
 
-    Serves PassSandbox — DCR, REST API V2, the MVPD login and logout pages, and the
-    second screen (/activate, where a person types the code a TV shows) — on
-    http://127.0.0.1:N (N = 0, the default, picks a free port) until interrupted (Ctrl-C).
-    On start it prints the address, the second screen's address, the world's test
-    users (username / password per MVPD) and its identity services, each with a
-    single sign-on token for the test subject "jane" (valid 24 h) when the sandbox
-    can sign for it.
-    --world FILE loads a world file (see Docs/Sandbox.md); without it the built-in world
-    (requestor REF30, software statement STATEMENT) is served. A file that is not JSON, or
-    not a valid world, is refused with the file's name and the JSON path at fault.
-    """
+        Serves PassSandbox — DCR, REST API V2, the MVPD login and logout pages, and the
+        second screen (/activate, where a person types the code a TV shows) — on
+        http://127.0.0.1:N (N = 0, the default, picks a free port) until interrupted (Ctrl-C).
+        On start it prints the address, the second screen's address, the world's test
+        users (username / password per MVPD) and its identity services, each with a
+        single sign-on token for the test subject "jane" (valid 24 h) when the sandbox
+        can sign for it.
+        --world FILE loads a world file (see Docs/Sandbox.md); without it the built-in world
+        (requestor REF30, software statement STATEMENT) is served. A file that is not JSON, or
+        not a valid world, is refused with the file's name and the JSON path at fault.
+        """
 
     static func run(_ arguments: [String]) async -> Int32 {
         let parsed: ParsedArguments
@@ -65,7 +65,9 @@ enum SandboxCommand {
         print("  requestors: \(world.serviceProviders.map(\.id).joined(separator: ", "))")
         // Registration requires X-Device-Info (Base64 JSON), so the hint carries one.
         let deviceInfo = Data(#"{"model":"PC","version":"1","osName":"Linux","osVersion":"6","connectionType":"LAN"}"#.utf8).base64EncodedString()
-        print("  try: curl -s -X POST \(base.absoluteString)/o/client/register -H 'Content-Type: application/json' -H 'X-Device-Info: \(deviceInfo)' -d '{\"software_statement\":\"\(world.softwareStatements.keys.sorted().first ?? "STATEMENT")\"}'")
+        print(
+            "  try: curl -s -X POST \(base.absoluteString)/o/client/register -H 'Content-Type: application/json' -H 'X-Device-Info: \(deviceInfo)' -d '{\"software_statement\":\"\(world.softwareStatements.keys.sorted().first ?? "STATEMENT")\"}'"
+        )
         print("  second screen: \(sandbox.activationURL.absoluteString)")
         print("    a TV shows a code; type it there in a browser (this computer only: the sandbox listens on 127.0.0.1)")
         print("  test users (username / password):")
@@ -95,7 +97,8 @@ enum SandboxCommand {
     static func testUserLines(_ world: SandboxWorld) -> [String] {
         world.serviceProviders.flatMap { provider in
             provider.mvpds.map { mvpd in
-                let users = mvpd.users.isEmpty ? (mvpd.tempPass ? "no login (temporary access)" : "no users") : mvpd.users.map { "\($0.username) / \($0.password)" }.joined(separator: ", ")
+                let users =
+                    mvpd.users.isEmpty ? (mvpd.tempPass ? "no login (temporary access)" : "no users") : mvpd.users.map { "\($0.username) / \($0.password)" }.joined(separator: ", ")
                 let inactive = mvpd.integrationActive ? "" : " (integration inactive)"
                 return "\(provider.id) · \(mvpd.displayName) (\(mvpd.id))\(inactive): \(users)"
             }

@@ -10,11 +10,12 @@ enum DemoDeviceDescription {
         var parts: [String] = []
         switch device.accessStatus {
         case "notDetermined":
-            let answer = switch device.promptAnswer {
-            case "granted": "allow it"
-            case "denied": "refuse it"
-            default: "dismiss the question"
-            }
+            let answer =
+                switch device.promptAnswer {
+                case "granted": "allow it"
+                case "denied": "refuse it"
+                default: "dismiss the question"
+                }
             parts.append("TV provider permission not asked yet (when asked, she will \(answer))")
         case "error":
             parts.append("the TV provider framework answers every request with an error")

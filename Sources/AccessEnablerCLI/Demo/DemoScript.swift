@@ -13,7 +13,6 @@ enum DemoScript {
         [iPhoneWithAppleSSO(), setTopBoxWithSecondScreen(), twoAppsShareASignInThroughAServiceToken()]
     }
 
-
     // MARK: Act 1
 
     static let alice = Scenario.SignIn(provider: "AppleBoarded", user: "alice")

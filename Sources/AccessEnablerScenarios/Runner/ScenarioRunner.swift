@@ -346,9 +346,11 @@ public final class ScenarioRunner: @unchecked Sendable {
                 .setResources(resources: resources)
                 .disableFeatures(features: Set(disable.compactMap(PreauthorizeRequest.Feature.init(rawValue:))))
                 .build()
-            ae.preauthorize(request, didCompleteWith: AccessEnablerCallback(
-                onResponse: { recorder.recordPreauthorize($0, failure: false) },
-                onFailure: { recorder.recordPreauthorize($0, failure: true) }))
+            ae.preauthorize(
+                request,
+                didCompleteWith: AccessEnablerCallback(
+                    onResponse: { recorder.recordPreauthorize($0, failure: false) },
+                    onFailure: { recorder.recordPreauthorize($0, failure: true) }))
         case .getMetadata(let opCode, let key, let resource):
             var query: [String: Any] = [:]
             switch opCode {
@@ -366,7 +368,8 @@ public final class ScenarioRunner: @unchecked Sendable {
             try await settleOrStall()
             // The app's hidden web view follows the MVPD logout page back to the redirect URL.
             if app.settings.platform == .iOS, let url = recorder.lastNavigationURL, url != before,
-               let landing = try? await userAgent().follow(url, redirectPrefix: ae.configuration.redirectURL) {
+                let landing = try? await userAgent().follow(url, redirectPrefix: ae.configuration.redirectURL)
+            {
                 ae.handleExternalURL(landing)
             }
         case .device(let change):

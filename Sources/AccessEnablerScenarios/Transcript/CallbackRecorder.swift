@@ -150,11 +150,13 @@ public final class CallbackRecorder: EntitlementDelegate, EntitlementStatus, @un
 
     /// Records `setMetadataStatus` as a transcript line.
     public func setMetadataStatus(_ metadata: Any?, encrypted: Bool, forKey key: Int32, andArguments arguments: [String: Any]) {
-        record("setMetadataStatus", [
-            ("key", .number(Double(key))), ("encrypted", .bool(encrypted)),
-            ("metadata", metadata.map { JSONValue(foundation: $0) } ?? .null),
-            ("arguments", JSONValue(foundation: arguments)),
-        ])
+        record(
+            "setMetadataStatus",
+            [
+                ("key", .number(Double(key))), ("encrypted", .bool(encrypted)),
+                ("metadata", metadata.map { JSONValue(foundation: $0) } ?? .null),
+                ("arguments", JSONValue(foundation: arguments)),
+            ])
     }
 
     /// Records `preauthorizedResources` as a transcript line.
@@ -174,11 +176,16 @@ public final class CallbackRecorder: EntitlementDelegate, EntitlementStatus, @un
     /// `status` code when there is one.
     public func recordPreauthorize(_ response: PreauthorizeResponse, failure: Bool) {
         var fields: [(key: String, value: JSONValue)] = [("result", .string(failure ? "failure" : "response"))]
-        fields.append(("resources", .array(response.decisions.map { decision in
-            var entry: [String: JSONValue] = ["id": .string(decision.id), "authorized": .bool(decision.authorized)]
-            if let code = decision.error?.code { entry["error"] = .object(["code": .string(code)]) }
-            return .object(entry)
-        })))
+        fields.append(
+            (
+                "resources",
+                .array(
+                    response.decisions.map { decision in
+                        var entry: [String: JSONValue] = ["id": .string(decision.id), "authorized": .bool(decision.authorized)]
+                        if let code = decision.error?.code { entry["error"] = .object(["code": .string(code)]) }
+                        return .object(entry)
+                    })
+            ))
         if let status = response.status {
             var entry: [String: JSONValue] = ["status": .number(Double(status.status))]
             if let code = status.code { entry["code"] = .string(code) }

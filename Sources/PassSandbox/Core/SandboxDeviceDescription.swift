@@ -28,41 +28,56 @@ struct SandboxDeviceDescription {
             ("type", .string(text("primaryHardwareType") ?? "Unknown")),
             ("model", nullable("model")),
             ("version", Self.version(text("version"))),
-            ("hardware", .object([
-                ("name", nullable("model")),
-                ("vendor", nullable("vendor")),
-                ("version", Self.version(text("version"))),
-                ("manufacturer", nullable("manufacturer")),
-            ])),
-            ("operatingSystem", .object([
-                ("name", nullable("osName")),
-                ("family", nullable("osFamily")),
-                ("vendor", nullable("osVendor")),
-                ("version", Self.version(text("osVersion"))),
-            ])),
-            ("browser", .object([
-                ("name", nullable("browserName")),
-                ("vendor", nullable("browserVendor")),
-                ("version", Self.version(text("browserVersion"))),
-                ("userAgent", nullable("userAgent")),
-                ("originalUserAgent", nullable("userAgent")),
-            ])),
-            ("display", .object([
-                ("width", .int(integer("displayWidth"))),
-                ("height", .int(integer("displayHeight"))),
-                ("ppi", .int(integer("displayPpi"))),
-                ("name", .null),
-                ("vendor", .null),
-                ("version", .null),
-                ("diagonalSize", nullable("diagonalScreenSize")),
-            ])),
+            (
+                "hardware",
+                .object([
+                    ("name", nullable("model")),
+                    ("vendor", nullable("vendor")),
+                    ("version", Self.version(text("version"))),
+                    ("manufacturer", nullable("manufacturer")),
+                ])
+            ),
+            (
+                "operatingSystem",
+                .object([
+                    ("name", nullable("osName")),
+                    ("family", nullable("osFamily")),
+                    ("vendor", nullable("osVendor")),
+                    ("version", Self.version(text("osVersion"))),
+                ])
+            ),
+            (
+                "browser",
+                .object([
+                    ("name", nullable("browserName")),
+                    ("vendor", nullable("browserVendor")),
+                    ("version", Self.version(text("browserVersion"))),
+                    ("userAgent", nullable("userAgent")),
+                    ("originalUserAgent", nullable("userAgent")),
+                ])
+            ),
+            (
+                "display",
+                .object([
+                    ("width", .int(integer("displayWidth"))),
+                    ("height", .int(integer("displayHeight"))),
+                    ("ppi", .int(integer("displayPpi"))),
+                    ("name", .null),
+                    ("vendor", .null),
+                    ("version", .null),
+                    ("diagonalSize", nullable("diagonalScreenSize")),
+                ])
+            ),
             ("applicationId", nullable("applicationId")),
-            ("connection", .object([
-                ("ipAddress", nullable("connectionIp")),
-                ("port", nullable("connectionPort")),
-                ("secure", .bool(flag("connectionSecure"))),
-                ("type", nullable("connectionType")),
-            ])),
+            (
+                "connection",
+                .object([
+                    ("ipAddress", nullable("connectionIp")),
+                    ("port", nullable("connectionPort")),
+                    ("secure", .bool(flag("connectionSecure"))),
+                    ("type", nullable("connectionType")),
+                ])
+            ),
         ])
     }
 

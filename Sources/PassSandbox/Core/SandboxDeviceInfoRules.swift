@@ -28,7 +28,7 @@ enum SandboxDeviceInfoRules {
     /// wrong (naming the key at fault).
     static func check(_ header: String) -> Result<[String: Any], DeviceInfoProblem> {
         guard let data = Data(base64Encoded: HTTPASCII.trimmingSpaces(header)),
-              let object = try? JSONSerialization.jsonObject(with: data, options: []) as? [String: Any]
+            let object = try? JSONSerialization.jsonObject(with: data, options: []) as? [String: Any]
         else { return .failure(DeviceInfoProblem(text: "Expected a Base64-encoded JSON object.")) }
         if let problem = problem(in: object) { return .failure(DeviceInfoProblem(text: problem)) }
         return .success(object)

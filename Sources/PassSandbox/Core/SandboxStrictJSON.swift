@@ -144,7 +144,8 @@ enum SandboxStrictJSON {
         private mutating func unicodeEscape() throws(Problem) -> [UInt8] {
             var unit = try hexQuad()
             if (0xD800..<0xDC00).contains(unit), index + 1 < bytes.count,
-               bytes[index] == UInt8(ascii: "\\"), bytes[index + 1] == UInt8(ascii: "u") {
+                bytes[index] == UInt8(ascii: "\\"), bytes[index + 1] == UInt8(ascii: "u")
+            {
                 let mark = index
                 index += 2
                 let low = try hexQuad()

@@ -6,14 +6,16 @@ enum SandboxBase64URL {
     /// The text of `bytes`.
     static func encode(_ bytes: some Sequence<UInt8>) -> String {
         let standard = Data(bytes).base64EncodedString()
-        return String(String.UnicodeScalarView(standard.unicodeScalars.compactMap { scalar -> Unicode.Scalar? in
-            switch scalar {
-            case "+": "-"
-            case "/": "_"
-            case "=": nil
-            default: scalar
-            }
-        }))
+        return String(
+            String.UnicodeScalarView(
+                standard.unicodeScalars.compactMap { scalar -> Unicode.Scalar? in
+                    switch scalar {
+                    case "+": "-"
+                    case "/": "_"
+                    case "=": nil
+                    default: scalar
+                    }
+                }))
     }
 
     /// The bytes of `text`, or `nil` when it holds a character outside the Base64URL

@@ -20,8 +20,8 @@ enum SandboxRSAKeyDerivation {
             guard p != q else { continue }
             let lambda = ((p - one) * (q - one)) / SandboxBigUInt.gcd(p - one, q - one)
             guard let d = publicExponent.inverse(modulo: lambda),
-                  let publicKey = try? SandboxRSAPublicKey(modulus: p * q, publicExponent: publicExponent),
-                  let privateKey = try? SandboxRSAPrivateKey(publicKey: publicKey, privateExponent: d, p: max(p, q), q: min(p, q))
+                let publicKey = try? SandboxRSAPublicKey(modulus: p * q, publicExponent: publicExponent),
+                let privateKey = try? SandboxRSAPrivateKey(publicKey: publicKey, privateExponent: d, p: max(p, q), q: min(p, q))
             else { continue }
             return privateKey
         }

@@ -38,8 +38,8 @@ struct SandboxRSAPublicKey: Sendable {
         guard signature.count == byteCount else { return false }
         let representative = SandboxBigUInt(bigEndian: signature)
         guard representative < modulus,
-              let recovered = arithmetic.power(representative, publicExponent).bigEndianBytes(count: byteCount),
-              let expected = SandboxPKCS1.encodedSHA256(message, length: byteCount)
+            let recovered = arithmetic.power(representative, publicExponent).bigEndianBytes(count: byteCount),
+            let expected = SandboxPKCS1.encodedSHA256(message, length: byteCount)
         else { return false }
         return recovered == expected
     }
@@ -63,9 +63,11 @@ struct SandboxRSAPrivateKey: Sendable {
     /// A private key from its numbers. `p` and `q` come together or not at all; `dp`, `dq`
     /// and `qi` are computed when missing and checked when given. The key must sign what
     /// `publicKey` verifies.
-    init(publicKey: SandboxRSAPublicKey, privateExponent d: SandboxBigUInt,
-         p: SandboxBigUInt? = nil, q: SandboxBigUInt? = nil,
-         dp: SandboxBigUInt? = nil, dq: SandboxBigUInt? = nil, qi: SandboxBigUInt? = nil) throws(SandboxRSAKeyProblem) {
+    init(
+        publicKey: SandboxRSAPublicKey, privateExponent d: SandboxBigUInt,
+        p: SandboxBigUInt? = nil, q: SandboxBigUInt? = nil,
+        dp: SandboxBigUInt? = nil, dq: SandboxBigUInt? = nil, qi: SandboxBigUInt? = nil
+    ) throws(SandboxRSAKeyProblem) {
         guard !d.isZero, d < publicKey.modulus else {
             throw SandboxRSAKeyProblem(member: "d", text: "the private exponent must be above zero and below the modulus")
         }
@@ -90,8 +92,9 @@ struct SandboxRSAPrivateKey: Sendable {
             if let dp, dp != expectedDP { throw SandboxRSAKeyProblem(member: "dp", text: "dp must be d mod (p − 1)") }
             if let dq, dq != expectedDQ { throw SandboxRSAKeyProblem(member: "dq", text: "dq must be d mod (q − 1)") }
             if let qi, qi != expectedQI { throw SandboxRSAKeyProblem(member: "qi", text: "qi must be the inverse of q modulo p") }
-            factors = PrimeFactors(p: p, q: q, dp: expectedDP, dq: expectedDQ, qi: expectedQI,
-                                   pArithmetic: SandboxMontgomery(modulus: p), qArithmetic: SandboxMontgomery(modulus: q))
+            factors = PrimeFactors(
+                p: p, q: q, dp: expectedDP, dq: expectedDQ, qi: expectedQI,
+                pArithmetic: SandboxMontgomery(modulus: p), qArithmetic: SandboxMontgomery(modulus: q))
         default:
             throw SandboxRSAKeyProblem(member: p == nil ? "p" : "q", text: "p and q come together")
         }

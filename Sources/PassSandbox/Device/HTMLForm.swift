@@ -39,8 +39,9 @@ struct HTMLForm {
         var forms: [HTMLForm] = []
         var cursor = html.startIndex
         while let formStart = html[cursor...].range(of: "<form"),
-              let formTagEnd = html[formStart.upperBound...].firstIndex(of: ">"),
-              let formEnd = html[formTagEnd...].range(of: "</form>") {
+            let formTagEnd = html[formStart.upperBound...].firstIndex(of: ">"),
+            let formEnd = html[formTagEnd...].range(of: "</form>")
+        {
             let formTag = String(html[formStart.lowerBound...formTagEnd])
             var form = HTMLForm(
                 method: (attribute("method", in: formTag) ?? "GET").uppercased(),
@@ -58,8 +59,9 @@ struct HTMLForm {
             }
             var buttonCursor = body.startIndex
             while let start = body[buttonCursor...].range(of: "<button"),
-                  let tagEnd = body[start.upperBound...].firstIndex(of: ">"),
-                  let end = body[tagEnd...].range(of: "</button>") {
+                let tagEnd = body[start.upperBound...].firstIndex(of: ">"),
+                let end = body[tagEnd...].range(of: "</button>")
+            {
                 let tag = String(body[start.lowerBound...tagEnd])
                 if let name = attribute("name", in: tag) {
                     let label = SandboxEngine.unescape(String(body[body.index(after: tagEnd)..<end.lowerBound]))

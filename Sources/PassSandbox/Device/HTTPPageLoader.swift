@@ -1,4 +1,5 @@
 import Foundation
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -7,7 +8,10 @@ import FoundationNetworking
 /// followed (the agent follows them itself, to stop at the application's redirect URL).
 enum HTTPPageLoader {
     private final class NoRedirects: NSObject, URLSessionTaskDelegate, @unchecked Sendable {
-        func urlSession(_ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse, newRequest request: URLRequest, completionHandler: @escaping (URLRequest?) -> Void) {
+        func urlSession(
+            _ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse, newRequest request: URLRequest,
+            completionHandler: @escaping (URLRequest?) -> Void
+        ) {
             completionHandler(nil)
         }
     }
@@ -18,7 +22,9 @@ enum HTTPPageLoader {
         var body: Data
     }
 
-    static func send(method: String, url: URL, body: [UInt8], contentType: String?, accept: String) async throws(SimulatedUserAgentError) -> (status: Int, location: String?, body: String) {
+    static func send(method: String, url: URL, body: [UInt8], contentType: String?, accept: String) async throws(SimulatedUserAgentError) -> (
+        status: Int, location: String?, body: String
+    ) {
         var request = URLRequest(url: url, timeoutInterval: 10)
         request.httpMethod = method
         request.setValue("PassSandbox SimulatedUserAgent", forHTTPHeaderField: "User-Agent")

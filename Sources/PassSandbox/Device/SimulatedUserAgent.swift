@@ -1,4 +1,5 @@
 import Foundation
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -207,10 +208,11 @@ public struct SimulatedUserAgent: Sendable {
             let path = components?.percentEncodedPath ?? request.url.path
             var headers: [(name: String, value: String)] = [("User-Agent", "PassSandbox SimulatedUserAgent"), ("Accept", Self.accept)]
             if let type = request.contentType { headers.append(("Content-Type", type)) }
-            let response = await sandbox.respond(to: SandboxRequest(
-                method: request.method, path: path.isEmpty ? "/" : path,
-                query: components?.percentEncodedQuery.map(SandboxRequest.decodeForm) ?? [],
-                headers: headers, body: request.body))
+            let response = await sandbox.respond(
+                to: SandboxRequest(
+                    method: request.method, path: path.isEmpty ? "/" : path,
+                    query: components?.percentEncodedQuery.map(SandboxRequest.decodeForm) ?? [],
+                    headers: headers, body: request.body))
             if response.dropConnection { throw .transport("The connection was dropped.") }
             return RawResponse(status: response.status, location: response.header("Location"), body: String(decoding: response.body, as: UTF8.self))
         case .http:
@@ -235,8 +237,8 @@ public struct SimulatedUserAgent: Sendable {
     /// The text of the login page's error paragraph, if it shows one.
     static func errorMessage(in html: String) -> String? {
         guard let marker = html.range(of: "class=\"error\""),
-              let start = html[marker.upperBound...].firstIndex(of: ">"),
-              let end = html[start...].range(of: "</p>")
+            let start = html[marker.upperBound...].firstIndex(of: ">"),
+            let end = html[start...].range(of: "</p>")
         else { return nil }
         return SandboxEngine.unescape(String(html[html.index(after: start)..<end.lowerBound]))
     }
@@ -245,8 +247,8 @@ public struct SimulatedUserAgent: Sendable {
     /// `id="redirect-url"` link of the "back to the application" and "signed out" pages).
     static func applicationLink(in html: String) -> String? {
         guard let kind = SandboxPageKind(html: html), kind == .backToApplication || kind == .signedOut,
-              let anchor = html.range(of: "id=\"redirect-url\""),
-              let tagEnd = html[anchor.upperBound...].firstIndex(of: ">")
+            let anchor = html.range(of: "id=\"redirect-url\""),
+            let tagEnd = html[anchor.upperBound...].firstIndex(of: ">")
         else { return nil }
         return HTMLForm.attribute("href", in: String(html[anchor.lowerBound...tagEnd]))
     }

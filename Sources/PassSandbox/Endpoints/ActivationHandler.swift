@@ -52,9 +52,10 @@ extension SandboxEngine {
                 return .html(Self.providerChoicePage(code: session.code, requestorName: provider.name, mvpds: offered, error: nil))
             }
             guard let mvpd = offered.first(where: { $0.id == id }) else {
-                return .html(Self.providerChoicePage(
-                    code: session.code, requestorName: provider.name, mvpds: offered,
-                    error: "\(SignInRefusal.shown(id)) is not a TV provider of \(provider.name). Choose one of the list."))
+                return .html(
+                    Self.providerChoicePage(
+                        code: session.code, requestorName: provider.name, mvpds: offered,
+                        error: "\(SignInRefusal.shown(id)) is not a TV provider of \(provider.name). Choose one of the list."))
             }
             chosen = mvpd
         }
@@ -69,23 +70,26 @@ extension SandboxEngine {
             // The Sessions endpoints never refuse a used-up TempPass (its profile request
             // does): on the second screen the person is told at once and chooses again.
             if chosen.tempPass, case .durationExceeded = tempPassStanding(owner: owner, mvpd: chosen, identity: nil, start: false, now: now) {
-                return .html(Self.providerChoicePage(
-                    code: session.code, requestorName: provider.name, mvpds: Self.providerChoices(provider),
-                    error: "\(chosen.displayName) cannot sign this TV in: the temporary access time of this device is used up."))
+                return .html(
+                    Self.providerChoicePage(
+                        code: session.code, requestorName: provider.name, mvpds: Self.providerChoices(provider),
+                        error: "\(chosen.displayName) cannot sign this TV in: the temporary access time of this device is used up."))
             }
             do {
                 if try directAnswer(owner: owner, mvpd: chosen, provider: provider, identities: session.identities, now: now) != nil {
                     session.authenticated = true
                     sessions[session.code] = session
-                    let kind = (usableProfile(owner: owner, mvpd: chosen.id, provider: provider, now: now)
+                    let kind =
+                        (usableProfile(owner: owner, mvpd: chosen.id, provider: provider, now: now)
                         ?? sharedProfile(identities: session.identities, mvpd: chosen, now: now))?.kind
                     return .html(Self.signedInPage(mvpd: chosen, detail: Self.directSignInDetail(kind, mvpd: chosen)))
                 }
             } catch {
                 // The session keeps no MVPD, so the person can choose another one.
-                return .html(Self.providerChoicePage(
-                    code: session.code, requestorName: provider.name, mvpds: Self.providerChoices(provider),
-                    error: "\(chosen.displayName) cannot sign this TV in: \(error.message)"))
+                return .html(
+                    Self.providerChoicePage(
+                        code: session.code, requestorName: provider.name, mvpds: Self.providerChoices(provider),
+                        error: "\(chosen.displayName) cannot sign this TV in: \(error.message)"))
             }
         }
         sessions[session.code] = session

@@ -15,12 +15,13 @@ extension SandboxEngine {
         } else {
             let provider = caller.provider
             let mvpds: [SandboxJSON] = provider.mvpds.filter(\.integrationActive).map(Self.configurationEntry)
-            requestor = SandboxJSON.object(
-                ("id", .string(provider.id)),
-                ("name", .string(provider.name)),
-                ("domains", .array(provider.domains.map { .object([("name", .string($0)), ("mvpdInitiated", .bool(false))]) })),
-                ("mvpds", .array(mvpds))
-            ).bytes
+            requestor =
+                SandboxJSON.object(
+                    ("id", .string(provider.id)),
+                    ("name", .string(provider.name)),
+                    ("domains", .array(provider.domains.map { .object([("name", .string($0)), ("mvpdInitiated", .bool(false))]) })),
+                    ("mvpds", .array(mvpds))
+                ).bytes
             configurationCache[provider.id] = requestor
         }
         // The page marks `device`, `requestor` and `time` required: the device type from
@@ -40,7 +41,8 @@ extension SandboxEngine {
     /// `unknown`.
     static func deviceType(_ info: SandboxJSON?) -> String {
         guard case .object(let pairs)? = info, let type = pairs.first(where: { $0.0 == "primaryHardwareType" }),
-              case .string(let text) = type.1 else { return "unknown" }
+            case .string(let text) = type.1
+        else { return "unknown" }
         return text
     }
 

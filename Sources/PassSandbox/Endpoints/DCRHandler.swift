@@ -56,14 +56,15 @@ extension SandboxEngine {
             clientID: newSecret(byteCount: 12), clientSecret: newSecret(), statement: statement,
             expiresAt: now.addingTimeInterval(TimeInterval(world.registrationTTL)))
         remember(registration)
-        return .json(.object(
-            ("client_id", .string(registration.clientID)),
-            ("client_secret", .string(registration.clientSecret)),
-            ("client_id_issued_at", .int(Int64(now.timeIntervalSince1970))),
-            ("redirect_uris", .array(redirectURI.map { [.string($0)] } ?? [])),
-            ("grant_types", .array([.string("client_credentials")])),
-            ("scopes", .array([.string("api:client:v2")]))
-        ), status: 201)
+        return .json(
+            .object(
+                ("client_id", .string(registration.clientID)),
+                ("client_secret", .string(registration.clientSecret)),
+                ("client_id_issued_at", .int(Int64(now.timeIntervalSince1970))),
+                ("redirect_uris", .array(redirectURI.map { [.string($0)] } ?? [])),
+                ("grant_types", .array([.string("client_credentials")])),
+                ("scopes", .array([.string("api:client:v2")]))
+            ), status: 201)
     }
 
     /// The parameters of the token request, as its page names them.
@@ -90,7 +91,8 @@ extension SandboxEngine {
         }
         guard let clientID = parameters["client_id"], let secret = parameters["client_secret"], let grantType = parameters["grant_type"] else {
             let missing = Self.tokenParameters.filter { parameters[$0] == nil }
-            return Self.oauthError("invalid_request", description: "\(missing.joined(separator: ", ")) \(missing.count == 1 ? "is" : "are") required (client_id, client_secret and grant_type).")
+            return Self.oauthError(
+                "invalid_request", description: "\(missing.joined(separator: ", ")) \(missing.count == 1 ? "is" : "are") required (client_id, client_secret and grant_type).")
         }
         if request.header("Authorization") != nil {
             return Self.oauthError("invalid_request", description: "Send the client credentials once, in the form body, without an Authorization header.")
@@ -104,15 +106,17 @@ extension SandboxEngine {
             return Self.oauthError("invalid_client", description: "The client registration has expired; register again.")
         }
         let token = newSecret(byteCount: 32)
-        remember(AccessTokenGrant(
-            clientID: clientID, statement: registration.statement,
-            expiresAt: now.addingTimeInterval(TimeInterval(world.accessTokenTTL))), token: token)
-        return .json(.object(
-            ("id", .string(newIdentifier())),
-            ("access_token", .string(token)),
-            ("created_at", .int(now.epochMilliseconds)),
-            ("expires_in", .int(Int64(world.accessTokenTTL))),
-            ("token_type", .string("bearer"))
-        ), status: 201)
+        remember(
+            AccessTokenGrant(
+                clientID: clientID, statement: registration.statement,
+                expiresAt: now.addingTimeInterval(TimeInterval(world.accessTokenTTL))), token: token)
+        return .json(
+            .object(
+                ("id", .string(newIdentifier())),
+                ("access_token", .string(token)),
+                ("created_at", .int(now.epochMilliseconds)),
+                ("expires_in", .int(Int64(world.accessTokenTTL))),
+                ("token_type", .string("bearer"))
+            ), status: 201)
     }
 }

@@ -61,7 +61,8 @@ extension SandboxEngine {
             if error == nil {
                 if let resourceID = Self.resourceID(resource) {
                     if !entitled(resourceID) {
-                        error = deniedError?.with(details: "The promotional TempPass has no resources left for \"\(resourceID)\".")
+                        error =
+                            deniedError?.with(details: "The promotional TempPass has no resources left for \"\(resourceID)\".")
                             ?? (authorize ? SandboxEnhancedError.deniedByMVPD : .preauthorizationDeniedByMVPD)
                             .with(details: "Your subscription package does not include \"\(resourceID)\".")
                     }
@@ -69,11 +70,15 @@ extension SandboxEngine {
                     error = SandboxEnhancedError.invalidResources.with(details: "The resource is empty or not a valid MRSS item.")
                 }
             }
-            let token: SandboxJSON? = (authorize && error == nil)
+            let token: SandboxJSON? =
+                (authorize && error == nil)
                 ? .object(
                     ("notBefore", .int(now.epochMilliseconds)),
                     ("notAfter", .int(decisionEnd.epochMilliseconds)),
-                    ("serializedToken", .string(mediaToken(serviceProvider: serviceProvider, mvpd: mvpd.id, resource: resource, deviceID: deviceID, now: now, notAfter: decisionEnd))))
+                    (
+                        "serializedToken",
+                        .string(mediaToken(serviceProvider: serviceProvider, mvpd: mvpd.id, resource: resource, deviceID: deviceID, now: now, notAfter: decisionEnd))
+                    ))
                 : nil
             return .object(
                 ("resource", .string(resource)),
@@ -95,8 +100,10 @@ extension SandboxEngine {
     /// `authenticated_profile_expired`; invalidated by Adobe Pass →
     /// `authenticated_profile_invalidated`. An `appleSSO` profile also needs a valid partner
     /// framework status naming its MVPD (else the `invalid_header_pfs_*` error).
-    private func requireProfile(_ request: SandboxRequest, owner: ProfileOwner, mvpd: SandboxMVPDConfig, provider: SandboxServiceProvider,
-                                identities: [VerifiedIdentity], now: Date) throws(SandboxEnhancedError) -> StoredProfile {
+    private func requireProfile(
+        _ request: SandboxRequest, owner: ProfileOwner, mvpd: SandboxMVPDConfig, provider: SandboxServiceProvider,
+        identities: [VerifiedIdentity], now: Date
+    ) throws(SandboxEnhancedError) -> StoredProfile {
         if let own = profiles[owner]?[mvpd.id], isUsable(own, provider: provider, now: now) {
             if own.kind == .appleSSO {
                 let named = try PartnerFrameworkStatus.validate(header: request.header("AP-Partner-Framework-Status"), provider: provider, now: now).get()
@@ -117,7 +124,7 @@ extension SandboxEngine {
     /// is not JSON, the array is missing or empty, or an element is not a string.
     static func requestedResources(_ request: SandboxRequest) throws(SandboxEnhancedError) -> [String] {
         guard let object = try? JSONSerialization.jsonObject(with: Data(request.body), options: []) as? [String: Any],
-              let list = object["resources"] as? [Any], !list.isEmpty
+            let list = object["resources"] as? [Any], !list.isEmpty
         else { throw SandboxEnhancedError.invalidResources.with(details: "Expected a JSON body {\"resources\": [\"…\"]}.") }
         var resources: [String] = []
         for item in list {
@@ -135,9 +142,9 @@ extension SandboxEngine {
         guard !trimmed.isEmpty else { return nil }
         guard trimmed.hasPrefix("<") else { return trimmed }
         guard trimmed.hasPrefix("<rss"), trimmed.hasSuffix("</rss>"),
-              let channel = trimmed.range(of: "<channel>"), trimmed.range(of: "</channel>") != nil,
-              let titleStart = trimmed.range(of: "<title>", range: channel.upperBound..<trimmed.endIndex),
-              let titleEnd = trimmed.range(of: "</title>", range: titleStart.upperBound..<trimmed.endIndex)
+            let channel = trimmed.range(of: "<channel>"), trimmed.range(of: "</channel>") != nil,
+            let titleStart = trimmed.range(of: "<title>", range: channel.upperBound..<trimmed.endIndex),
+            let titleEnd = trimmed.range(of: "</title>", range: titleStart.upperBound..<trimmed.endIndex)
         else { return nil }
         let title = unescape(String(trimmed[titleStart.upperBound..<titleEnd.lowerBound])).trimmingCharacters(in: .whitespaces)
         return title.isEmpty ? nil : title
@@ -146,7 +153,8 @@ extension SandboxEngine {
     /// A Base64-encoded media token: `<signatureInfo>` (HMAC) followed by the
     /// `<authToken>` it signs.
     func mediaToken(serviceProvider: String, mvpd: String, resource: String, deviceID: String, now: Date, notAfter: Date) -> String {
-        let body = "<authToken><sessionGUID>\(newIdentifier())</sessionGUID><requestorID>\(Self.escape(serviceProvider))</requestorID>"
+        let body =
+            "<authToken><sessionGUID>\(newIdentifier())</sessionGUID><requestorID>\(Self.escape(serviceProvider))</requestorID>"
             + "<resourceID>\(Self.escape(resource))</resourceID><ttl>\(notAfter.epochMilliseconds - now.epochMilliseconds)</ttl>"
             + "<issueTime>\(Self.isoTime(now))</issueTime><mvpdId>\(Self.escape(mvpd))</mvpdId>"
             + "<deviceId>\(Self.escape(deviceID))</deviceId></authToken>"
@@ -157,8 +165,8 @@ extension SandboxEngine {
     /// `true` when `serializedToken` is a media token this sandbox issued, unaltered.
     func verifyMediaToken(_ serializedToken: String) -> Bool {
         guard let data = Data(base64Encoded: serializedToken), let text = String(data: data, encoding: .utf8),
-              let signature = Self.value(in: text, after: "<signatureInfo>", until: "<"),
-              let bodyStart = text.range(of: "</signatureInfo>")?.upperBound
+            let signature = Self.value(in: text, after: "<signatureInfo>", until: "<"),
+            let bodyStart = text.range(of: "</signatureInfo>")?.upperBound
         else { return false }
         return Self.constantTimeEqual(signature, SandboxHMAC.hexAuthenticationCode(key: secret, text: String(text[bodyStart...])))
     }

@@ -24,7 +24,8 @@ extension SandboxEngine {
         let redirectUrl = try Self.checkedRedirectURL(redirectText)
         let mvpd = try activeIntegration(caller.provider, mvpdID)
         let owner = ProfileOwner(clientID: caller.grant.clientID, deviceID: deviceID, serviceProvider: serviceProvider)
-        let profile = usableProfile(owner: owner, mvpd: mvpd.id, provider: caller.provider, now: now)
+        let profile =
+            usableProfile(owner: owner, mvpd: mvpd.id, provider: caller.provider, now: now)
             ?? sharedProfile(identities: identities, mvpd: mvpd, now: now)
         profiles[owner]?[mvpd.id] = nil
         if Self.sharesProfiles(mvpd) { endSharedProfiles(identities: identities, mvpd: mvpd.id) }
@@ -38,14 +39,26 @@ extension SandboxEngine {
         case .appleSSO?: (actionName, actionType) = ("partner_logout", "partner_interactive")
         case .regular?, .serviceTokenSSO?, .platformSSO?:
             (actionName, actionType) = ("logout", "interactive")
-            url = absoluteURL(SandboxRoute.mvpdLogoutPath + "?noflash=true&mso_id=\(Self.formEncode(mvpd.id))"
-                + "&requestor_id=\(Self.formEncode(serviceProvider))&redirect_url=\(Self.formEncode(redirectUrl))")
+            url = absoluteURL(
+                SandboxRoute.mvpdLogoutPath + "?noflash=true&mso_id=\(Self.formEncode(mvpd.id))"
+                    + "&requestor_id=\(Self.formEncode(serviceProvider))&redirect_url=\(Self.formEncode(redirectUrl))")
         }
-        return .json(.object([("logouts", .object([(mvpd.id, .object(
-            ("actionName", .string(actionName)),
-            ("actionType", .string(actionType)),
-            ("mvpd", .string(mvpd.id)),
-            ("url", url.map(SandboxJSON.string))
-        ))]))]))
+        return .json(
+            .object([
+                (
+                    "logouts",
+                    .object([
+                        (
+                            mvpd.id,
+                            .object(
+                                ("actionName", .string(actionName)),
+                                ("actionType", .string(actionType)),
+                                ("mvpd", .string(mvpd.id)),
+                                ("url", url.map(SandboxJSON.string))
+                            )
+                        )
+                    ])
+                )
+            ]))
     }
 }

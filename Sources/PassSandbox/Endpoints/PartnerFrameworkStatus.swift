@@ -11,17 +11,18 @@ struct PartnerFrameworkStatus: Sendable {
     /// Decodes the header; `nil` when it is absent or not Base64-encoded JSON.
     init?(header: String?) {
         guard let header, let data = Data(base64Encoded: header.trimmingCharacters(in: .whitespaces)),
-              let object = try? JSONSerialization.jsonObject(with: data, options: []) as? [String: Any]
+            let object = try? JSONSerialization.jsonObject(with: data, options: []) as? [String: Any]
         else { return nil }
         let permission = object["frameworkPermissionInfo"] as? [String: Any]
         let provider = object["frameworkProviderInfo"] as? [String: Any]
         accessStatus = permission?["accessStatus"] as? String
         providerID = (provider?["id"] as? String).flatMap { $0.isEmpty ? nil : $0 }
-        let expiration: Double? = switch provider?["expirationDate"] {
-        case let text as String: Double(text)
-        case let number as NSNumber: number.doubleValue
-        default: nil
-        }
+        let expiration: Double? =
+            switch provider?["expirationDate"] {
+            case let text as String: Double(text)
+            case let number as NSNumber: number.doubleValue
+            default: nil
+            }
         expirationDate = expiration.map { Date(timeIntervalSince1970: $0 / 1000) }
     }
 

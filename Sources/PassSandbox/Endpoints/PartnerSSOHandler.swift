@@ -35,36 +35,42 @@ extension SandboxEngine {
             return .json(direct)
         }
         func fallbackSession() -> AuthenticationSession {
-            openNewSession(caller: caller, deviceID: deviceID, deviceInfo: info, mvpd: mvpd?.id,
-                           domainName: form["domainName"], redirectUrl: redirectUrl, now: now)
+            openNewSession(
+                caller: caller, deviceID: deviceID, deviceInfo: info, mvpd: mvpd?.id,
+                domainName: form["domainName"], redirectUrl: redirectUrl, now: now)
         }
         if form["domainName"] == nil || redirectUrl == nil {
             return .json(Self.resumeAnswer(fallbackSession(), actionName: "resume", reasonType: "missing_parameters_fallback"))
         }
         guard case .success(let validMVPD) = PartnerFrameworkStatus.validate(header: statusHeader, provider: caller.provider, now: now) else {
             let session = fallbackSession()
-            return .json(mvpd == nil
-                ? Self.resumeAnswer(session, actionName: "resume", reasonType: "pfs_fallback")
-                : Self.authenticateAnswer(session, reasonType: "pfs_fallback"))
+            return .json(
+                mvpd == nil
+                    ? Self.resumeAnswer(session, actionName: "resume", reasonType: "pfs_fallback")
+                    : Self.authenticateAnswer(session, reasonType: "pfs_fallback"))
         }
         guard validMVPD.supportsPartnerSSO else {
             return .json(Self.authenticateAnswer(fallbackSession(), reasonType: "configuration_fallback"))
         }
         let samlRequest = mintSAMLRequest(serviceProvider: serviceProvider, mvpd: validMVPD.id, now: now)
-        return .json(.object(
-            ("actionName", .string("partner_profile")),
-            ("actionType", .string("direct")),
-            ("reasonType", .string("none")),
-            ("url", .string("/api/v2/\(serviceProvider)/profiles/sso/\(partner)")),
-            ("sessionId", .string(newIdentifier())),
-            ("mvpd", .string(validMVPD.id)),
-            ("serviceProvider", .string(serviceProvider)),
-            ("authenticationRequest", .object(
-                ("type", .string("saml")),
-                ("request", .string(samlRequest)),
-                ("attributesNames", .array(Self.samlAttributeNames.map(SandboxJSON.string)))
+        return .json(
+            .object(
+                ("actionName", .string("partner_profile")),
+                ("actionType", .string("direct")),
+                ("reasonType", .string("none")),
+                ("url", .string("/api/v2/\(serviceProvider)/profiles/sso/\(partner)")),
+                ("sessionId", .string(newIdentifier())),
+                ("mvpd", .string(validMVPD.id)),
+                ("serviceProvider", .string(serviceProvider)),
+                (
+                    "authenticationRequest",
+                    .object(
+                        ("type", .string("saml")),
+                        ("request", .string(samlRequest)),
+                        ("attributesNames", .array(Self.samlAttributeNames.map(SandboxJSON.string)))
+                    )
+                )
             ))
-        ))
     }
 
     /// Creates an `appleSSO` profile from a verified SAML response (`201`). The status
@@ -84,7 +90,8 @@ extension SandboxEngine {
         guard mvpd.integrationActive else { throw SandboxEnhancedError.invalidIntegration }
         let owner = ProfileOwner(clientID: caller.grant.clientID, deviceID: deviceID, serviceProvider: serviceProvider)
         if mvpd.degraded {
-            let profile = usableProfile(owner: owner, mvpd: mvpd.id, provider: caller.provider, now: now)
+            let profile =
+                usableProfile(owner: owner, mvpd: mvpd.id, provider: caller.provider, now: now)
                 ?? storeDegradedProfile(owner: owner, mvpd: mvpd, now: now)
             return Self.profilesResponse([profile])
         }

@@ -18,7 +18,7 @@ extension SandboxEngine {
         var visible: [(StoredProfile, promotion: (remaining: Int, used: [String])?)] = []
         for profile in (profiles[owner] ?? [:]).values.sorted(by: { $0.mvpd < $1.mvpd }) {
             guard isUsable(profile, provider: caller.provider, now: now),
-                  partnerStatusShows(profile, request: request, provider: caller.provider, now: now)
+                partnerStatusShows(profile, request: request, provider: caller.provider, now: now)
             else { continue }
             guard profile.kind == .temporary, let mvpd = caller.provider.mvpd(profile.mvpd), mvpd.isPromotionalTempPass else {
                 visible.append((profile, nil))
@@ -27,7 +27,7 @@ extension SandboxEngine {
             // A promotional trial is found by the identity when the request names one.
             let identity = (try? tempPassIdentity(request, mvpd: mvpd).get()) ?? nil
             guard case .active(let current, let trialID) = tempPassStanding(owner: owner, mvpd: mvpd, identity: identity, start: false, now: now),
-                  let promotion = promotionalAttributes(trialID: trialID, mvpd: mvpd), promotion.remaining > 0
+                let promotion = promotionalAttributes(trialID: trialID, mvpd: mvpd), promotion.remaining > 0
             else { continue }
             visible.append((current, promotion))
         }
@@ -69,14 +69,16 @@ extension SandboxEngine {
             }
         }
         if let profile = usableProfile(owner: owner, mvpd: mvpd.id, provider: caller.provider, now: now),
-           partnerStatusShows(profile, request: request, provider: caller.provider, now: now) {
+            partnerStatusShows(profile, request: request, provider: caller.provider, now: now)
+        {
             return Self.profilesResponse([profile])
         }
         if let shared = sharedProfile(identities: identities, mvpd: mvpd, now: now) {
             return Self.profilesResponse([shared])
         }
         if isInvalidatedButCurrent(profiles[owner]?[mvpd.id], now: now)
-            || isInvalidatedButCurrent(singleSignOnRecord(identities: identities, mvpd: mvpd)?.profile, now: now) {
+            || isInvalidatedButCurrent(singleSignOnRecord(identities: identities, mvpd: mvpd)?.profile, now: now)
+        {
             throw SandboxEnhancedError.profileInvalidated
         }
         if usableProfile(owner: owner, mvpd: mvpd.id, provider: caller.provider, now: now) != nil {
@@ -208,9 +210,10 @@ extension SandboxEngine {
 
     /// 40 hexadecimal characters derived from the device identifier.
     static func deviceDigest(_ deviceID: String) -> String {
-        String(SandboxHMAC.sha256(Array(deviceID.utf8)).map { byte in
-            let hex = String(byte, radix: 16)
-            return byte < 16 ? "0" + hex : hex
-        }.joined().prefix(40))
+        String(
+            SandboxHMAC.sha256(Array(deviceID.utf8)).map { byte in
+                let hex = String(byte, radix: 16)
+                return byte < 16 ? "0" + hex : hex
+            }.joined().prefix(40))
     }
 }

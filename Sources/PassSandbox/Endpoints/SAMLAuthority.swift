@@ -1,5 +1,6 @@
 import AccessEnabler
 import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -19,14 +20,15 @@ extension SandboxEngine {
     /// Issues a SAML request for `mvpd` and remembers it until the session window ends.
     func mintSAMLRequest(serviceProvider: String, mvpd: String, now: Date) -> String {
         let requestID = "_" + newIdentifier()
-        remember(PendingSAMLRequest(
-            requestID: requestID, serviceProvider: serviceProvider, mvpd: mvpd,
-            expiresAt: now.addingTimeInterval(Self.authenticationSessionTTL)))
+        remember(
+            PendingSAMLRequest(
+                requestID: requestID, serviceProvider: serviceProvider, mvpd: mvpd,
+                expiresAt: now.addingTimeInterval(Self.authenticationSessionTTL)))
         let xml = """
-        <samlp:AuthnRequest xmlns:samlp="urn:oasis:names:tc:SAML:2.0:protocol" xmlns:saml="urn:oasis:names:tc:SAML:2.0:assertion" \
-        ID="\(requestID)" Version="2.0" IssueInstant="\(Self.isoTime(now))" Destination="\(Self.escape(mvpd))">\
-        <saml:Issuer>\(Self.samlIssuer)</saml:Issuer></samlp:AuthnRequest>
-        """
+            <samlp:AuthnRequest xmlns:samlp="urn:oasis:names:tc:SAML:2.0:protocol" xmlns:saml="urn:oasis:names:tc:SAML:2.0:assertion" \
+            ID="\(requestID)" Version="2.0" IssueInstant="\(Self.isoTime(now))" Destination="\(Self.escape(mvpd))">\
+            <saml:Issuer>\(Self.samlIssuer)</saml:Issuer></samlp:AuthnRequest>
+            """
         return Data(xml.utf8).base64EncodedString()
     }
 
@@ -34,29 +36,29 @@ extension SandboxEngine {
     /// is `providerMappingID` (what the partner framework does after the MVPD login).
     func mintSAMLResponse(samlRequest: String, providerMappingID: String, username: String, now: Date) -> Result<String, PartnerFrameworkError> {
         guard let requestXML = Self.decodeSAML(samlRequest),
-              let requestID = Self.value(in: requestXML, after: " ID=\"", until: "\""),
-              let pending = pendingSAMLRequests[requestID], now < pending.expiresAt,
-              let provider = world.serviceProvider(pending.serviceProvider)
+            let requestID = Self.value(in: requestXML, after: " ID=\"", until: "\""),
+            let pending = pendingSAMLRequests[requestID], now < pending.expiresAt,
+            let provider = world.serviceProvider(pending.serviceProvider)
         else { return .failure(.invalidVerificationToken) }
         guard let mvpd = provider.mvpds.first(where: { $0.platformMappingId == providerMappingID }),
-              let user = mvpd.user(username)
+            let user = mvpd.user(username)
         else { return .failure(.providerRejected) }
         let notOnOrAfter = now.addingTimeInterval(Self.authenticationSessionTTL).epochMilliseconds
         let signature = signAssertion(requestID: requestID, mvpd: mvpd.id, username: user.username, userID: user.userID, notOnOrAfter: notOnOrAfter)
         let xml = """
-        <samlp:Response xmlns:samlp="urn:oasis:names:tc:SAML:2.0:protocol" xmlns:saml="urn:oasis:names:tc:SAML:2.0:assertion" \
-        ID="_\(newIdentifier())" InResponseTo="\(requestID)" Version="2.0" IssueInstant="\(Self.isoTime(now))">\
-        <saml:Issuer>\(Self.escape(mvpd.id))</saml:Issuer>\
-        <samlp:Status><samlp:StatusCode Value="urn:oasis:names:tc:SAML:2.0:status:Success"/></samlp:Status>\
-        <saml:Assertion><saml:Subject><saml:NameID>\(Self.escape(user.userID))</saml:NameID></saml:Subject>\
-        <saml:Conditions NotOnOrAfter="\(notOnOrAfter)"/>\
-        <saml:AttributeStatement>\
-        <saml:Attribute Name="mvpd"><saml:AttributeValue>\(Self.escape(mvpd.id))</saml:AttributeValue></saml:Attribute>\
-        <saml:Attribute Name="username"><saml:AttributeValue>\(Self.escape(user.username))</saml:AttributeValue></saml:Attribute>\
-        </saml:AttributeStatement></saml:Assertion>\
-        <ds:Signature xmlns:ds="http://www.w3.org/2000/09/xmldsig#"><ds:SignatureValue>\(signature)</ds:SignatureValue></ds:Signature>\
-        </samlp:Response>
-        """
+            <samlp:Response xmlns:samlp="urn:oasis:names:tc:SAML:2.0:protocol" xmlns:saml="urn:oasis:names:tc:SAML:2.0:assertion" \
+            ID="_\(newIdentifier())" InResponseTo="\(requestID)" Version="2.0" IssueInstant="\(Self.isoTime(now))">\
+            <saml:Issuer>\(Self.escape(mvpd.id))</saml:Issuer>\
+            <samlp:Status><samlp:StatusCode Value="urn:oasis:names:tc:SAML:2.0:status:Success"/></samlp:Status>\
+            <saml:Assertion><saml:Subject><saml:NameID>\(Self.escape(user.userID))</saml:NameID></saml:Subject>\
+            <saml:Conditions NotOnOrAfter="\(notOnOrAfter)"/>\
+            <saml:AttributeStatement>\
+            <saml:Attribute Name="mvpd"><saml:AttributeValue>\(Self.escape(mvpd.id))</saml:AttributeValue></saml:Attribute>\
+            <saml:Attribute Name="username"><saml:AttributeValue>\(Self.escape(user.username))</saml:AttributeValue></saml:Attribute>\
+            </saml:AttributeStatement></saml:Assertion>\
+            <ds:Signature xmlns:ds="http://www.w3.org/2000/09/xmldsig#"><ds:SignatureValue>\(signature)</ds:SignatureValue></ds:Signature>\
+            </samlp:Response>
+            """
         return .success(xml)
     }
 
@@ -70,20 +72,20 @@ extension SandboxEngine {
     /// Verifies a `SAMLResponse` form value (Base64-encoded XML; raw XML accepted).
     func verifySAMLResponse(_ value: String, provider: SandboxServiceProvider, now: Date) -> VerifiedAssertion? {
         guard let xml = Self.decodeSAML(value),
-              let requestID = Self.value(in: xml, after: "InResponseTo=\"", until: "\""),
-              let mvpdID = Self.value(in: xml, after: "<saml:Attribute Name=\"mvpd\"><saml:AttributeValue>", until: "<"),
-              let username = Self.value(in: xml, after: "<saml:Attribute Name=\"username\"><saml:AttributeValue>", until: "<"),
-              let userID = Self.value(in: xml, after: "<saml:NameID>", until: "<"),
-              let notOnOrAfterText = Self.value(in: xml, after: "NotOnOrAfter=\"", until: "\""),
-              let notOnOrAfter = Int64(notOnOrAfterText),
-              let signature = Self.value(in: xml, after: "<ds:SignatureValue>", until: "<")
+            let requestID = Self.value(in: xml, after: "InResponseTo=\"", until: "\""),
+            let mvpdID = Self.value(in: xml, after: "<saml:Attribute Name=\"mvpd\"><saml:AttributeValue>", until: "<"),
+            let username = Self.value(in: xml, after: "<saml:Attribute Name=\"username\"><saml:AttributeValue>", until: "<"),
+            let userID = Self.value(in: xml, after: "<saml:NameID>", until: "<"),
+            let notOnOrAfterText = Self.value(in: xml, after: "NotOnOrAfter=\"", until: "\""),
+            let notOnOrAfter = Int64(notOnOrAfterText),
+            let signature = Self.value(in: xml, after: "<ds:SignatureValue>", until: "<")
         else { return nil }
         let expected = signAssertion(requestID: requestID, mvpd: mvpdID, username: username, userID: userID, notOnOrAfter: notOnOrAfter)
         guard Self.constantTimeEqual(expected, signature),
-              now.epochMilliseconds < notOnOrAfter,
-              let pending = pendingSAMLRequests[requestID], now < pending.expiresAt,
-              pending.serviceProvider == provider.id, pending.mvpd == mvpdID,
-              let mvpd = provider.mvpd(mvpdID), let user = mvpd.user(username), user.userID == userID
+            now.epochMilliseconds < notOnOrAfter,
+            let pending = pendingSAMLRequests[requestID], now < pending.expiresAt,
+            pending.serviceProvider == provider.id, pending.mvpd == mvpdID,
+            let mvpd = provider.mvpd(mvpdID), let user = mvpd.user(username), user.userID == userID
         else { return nil }
         return VerifiedAssertion(requestID: requestID, mvpd: mvpd, user: user)
     }

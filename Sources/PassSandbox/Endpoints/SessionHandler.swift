@@ -19,7 +19,8 @@ extension SandboxEngine {
         let redirectUrl = try form["redirectUrl"].map(Self.checkedRedirectURL)
         let owner = ProfileOwner(clientID: caller.grant.clientID, deviceID: deviceID, serviceProvider: serviceProvider)
         if let mvpd, form["domainName"] != nil, redirectUrl != nil,
-           let direct = try directAnswer(owner: owner, mvpd: mvpd, provider: caller.provider, identities: identities, now: now) {
+            let direct = try directAnswer(owner: owner, mvpd: mvpd, provider: caller.provider, identities: identities, now: now)
+        {
             return .json(direct)
         }
         let session = openNewSession(
@@ -46,7 +47,8 @@ extension SandboxEngine {
         }
         let mvpd = try activeIntegration(caller.provider, mvpdID)
         if let owner = session.owner,
-           let direct = try directAnswer(owner: owner, mvpd: mvpd, provider: caller.provider, identities: session.identities, now: now) {
+            let direct = try directAnswer(owner: owner, mvpd: mvpd, provider: caller.provider, identities: session.identities, now: now)
+        {
             sessions[session.code] = nil
             return .json(direct)
         }
@@ -59,25 +61,31 @@ extension SandboxEngine {
         _ = try authorizeCaller(request, serviceProvider: serviceProvider, now: now)
         let session = try openSession(code: code, serviceProvider: serviceProvider, now: now)
         let missing = session.missingParameters
-        return .json(.object(
-            ("missingParameters", missing.isEmpty ? nil : .array(missing.map(SandboxJSON.string))),
-            ("existingParameters", .object(
-                ("mvpd", session.mvpd.map(SandboxJSON.string)),
-                ("domainName", session.domainName.map(SandboxJSON.string)),
-                ("redirectUrl", session.redirectUrl.map(SandboxJSON.string)),
-                ("serviceProvider", .string(session.serviceProvider))
-            )),
-            ("device", SandboxDeviceDescription(deviceInfo: session.deviceInfo).json),
-            ("notBefore", .string(String(session.notBefore.epochMilliseconds))),
-            ("notAfter", .string(String(session.notAfter.epochMilliseconds)))
-        ))
+        return .json(
+            .object(
+                ("missingParameters", missing.isEmpty ? nil : .array(missing.map(SandboxJSON.string))),
+                (
+                    "existingParameters",
+                    .object(
+                        ("mvpd", session.mvpd.map(SandboxJSON.string)),
+                        ("domainName", session.domainName.map(SandboxJSON.string)),
+                        ("redirectUrl", session.redirectUrl.map(SandboxJSON.string)),
+                        ("serviceProvider", .string(session.serviceProvider))
+                    )
+                ),
+                ("device", SandboxDeviceDescription(deviceInfo: session.deviceInfo).json),
+                ("notBefore", .string(String(session.notBefore.epochMilliseconds))),
+                ("notAfter", .string(String(session.notAfter.epochMilliseconds)))
+            ))
     }
 
     // MARK: Shared by the session and partner endpoints
 
     /// Opens a session valid for 30 minutes.
-    func openNewSession(caller: Caller, deviceID: String, deviceInfo: SandboxJSON?, mvpd: String?, domainName: String?, redirectUrl: String?,
-                        identities: [VerifiedIdentity] = [], now: Date) -> AuthenticationSession {
+    func openNewSession(
+        caller: Caller, deviceID: String, deviceInfo: SandboxJSON?, mvpd: String?, domainName: String?, redirectUrl: String?,
+        identities: [VerifiedIdentity] = [], now: Date
+    ) -> AuthenticationSession {
         var session = AuthenticationSession(
             code: newCode(), sessionID: newIdentifier(), serviceProvider: caller.provider.id, clientID: caller.grant.clientID,
             deviceID: deviceID, deviceInfo: deviceInfo, mvpd: mvpd, domainName: domainName, redirectUrl: redirectUrl,
@@ -104,17 +112,21 @@ extension SandboxEngine {
     /// (`authenticated`; `authenticatedSSO` for partner single sign-on or a profile
     /// `identities` find), degradation (`degraded`, a degraded profile is created) or
     /// TempPass (`temporary`, the device's TempPass starts). `nil` when the user must log in.
-    func directAnswer(owner: ProfileOwner, mvpd: SandboxMVPDConfig, provider: SandboxServiceProvider, identities: [VerifiedIdentity] = [],
-                      now: Date) throws(SandboxEnhancedError) -> SandboxJSON? {
+    func directAnswer(
+        owner: ProfileOwner, mvpd: SandboxMVPDConfig, provider: SandboxServiceProvider, identities: [VerifiedIdentity] = [],
+        now: Date
+    ) throws(SandboxEnhancedError) -> SandboxJSON? {
         let reasonType: String
         if let existing = usableProfile(owner: owner, mvpd: mvpd.id, provider: provider, now: now)
-            ?? sharedProfile(identities: identities, mvpd: mvpd, now: now) {
-            reasonType = switch existing.kind {
-            case .regular: "authenticated"
-            case .appleSSO, .platformSSO, .serviceTokenSSO: "authenticatedSSO"
-            case .temporary: "temporary"
-            case .degraded: "degraded"
-            }
+            ?? sharedProfile(identities: identities, mvpd: mvpd, now: now)
+        {
+            reasonType =
+                switch existing.kind {
+                case .regular: "authenticated"
+                case .appleSSO, .platformSSO, .serviceTokenSSO: "authenticatedSSO"
+                case .temporary: "temporary"
+                case .degraded: "degraded"
+                }
         } else if mvpd.degraded {
             storeDegradedProfile(owner: owner, mvpd: mvpd, now: now)
             reasonType = "degraded"

@@ -17,8 +17,10 @@ extension SandboxEngine {
     /// Stores a profile created by a login for `owner`, sharing it through `identities`
     /// when the integration takes part in single sign-on. Returns the stored profile.
     @discardableResult
-    func storeLoginProfile(_ kind: ProfileKind, owner: ProfileOwner, mvpd: SandboxMVPDConfig, user: SandboxUser,
-                           identities: [VerifiedIdentity], now: Date) -> StoredProfile {
+    func storeLoginProfile(
+        _ kind: ProfileKind, owner: ProfileOwner, mvpd: SandboxMVPDConfig, user: SandboxUser,
+        identities: [VerifiedIdentity], now: Date
+    ) -> StoredProfile {
         var profile = storeUserProfile(kind, owner: owner, mvpd: mvpd, user: user, now: now)
         guard !identities.isEmpty, Self.sharesProfiles(mvpd) else { return profile }
         for identity in identities {

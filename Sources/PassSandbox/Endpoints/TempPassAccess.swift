@@ -31,8 +31,11 @@ extension SandboxEngine {
         let windowStart: Date
         var trialID: Int?
         if mvpd.isPromotionalTempPass {
-            guard let id = promotionalTrial(device: owner.deviceID, serviceProvider: owner.serviceProvider, mvpd: mvpd.id,
-                                            identity: identity, create: start, now: now) else { return .unused }
+            guard
+                let id = promotionalTrial(
+                    device: owner.deviceID, serviceProvider: owner.serviceProvider, mvpd: mvpd.id,
+                    identity: identity, create: start, now: now)
+            else { return .unused }
             trialID = id
             windowStart = promotionalTrials[id]?.start ?? now
         } else {

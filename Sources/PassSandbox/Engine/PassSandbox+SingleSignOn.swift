@@ -49,8 +49,9 @@ extension PassSandbox {
             throw SandboxIdentityError(issuer: issuer, problem: "validFor must be a finite number of seconds")
         }
         let issuedAt = clock.now.timeIntervalSince1970.rounded(.down)
-        let claims = SandboxJWTClaims(issuer: issuer, subject: subject, audiences: ["Adobe"], issuedAt: issuedAt,
-                                      expiresAt: issuedAt + validFor.rounded(.up), notBefore: nil)
+        let claims = SandboxJWTClaims(
+            issuer: issuer, subject: subject, audiences: ["Adobe"], issuedAt: issuedAt,
+            expiresAt: issuedAt + validFor.rounded(.up), notBefore: nil)
         return SandboxJWS.sign(claims, keyID: entry.keyID, with: privateKey)
     }
 

@@ -57,10 +57,13 @@ extension SandboxEngine {
 
     /// A page saying a request reached nothing: a wrong address, or a wrong method.
     private static func notServedPage(title: String, message: String, status: Int) -> SandboxResponse {
-        .html(PageStyle.document(title: title, kind: .error, tone: "failed", content: """
-        <h1>\(escape(title))</h1>
-        <p class="error">\(escape(message))</p>
-        <p>Start again from the application.</p>
-        """), status: status)
+        .html(
+            PageStyle.document(
+                title: title, kind: .error, tone: "failed",
+                content: """
+                    <h1>\(escape(title))</h1>
+                    <p class="error">\(escape(message))</p>
+                    <p>Start again from the application.</p>
+                    """), status: status)
     }
 }

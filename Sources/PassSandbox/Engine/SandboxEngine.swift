@@ -131,7 +131,8 @@ final class SandboxEngine {
             throw SandboxEnhancedError.invalidServiceProvider
         }
         guard world.softwareStatements[grant.statement]?.contains(serviceProvider) == true else {
-            throw refused("The access token's software statement does not cover the service provider \(serviceProvider).", error: "invalid_token", .invalidAccessTokenServiceProvider)
+            throw refused(
+                "The access token's software statement does not cover the service provider \(serviceProvider).", error: "invalid_token", .invalidAccessTokenServiceProvider)
         }
         return Caller(grant: grant, provider: provider)
     }
@@ -220,14 +221,15 @@ final class SandboxEngine {
         var generator = SystemRandomNumberGenerator()
         let bytes = (0..<byteCount).map { _ in UInt8.random(in: 0...255, using: &generator) }
         let base64 = Data(bytes).base64EncodedString().utf8
-        return String(decoding: base64.compactMap { byte -> UInt8? in
-            switch byte {
-            case UInt8(ascii: "+"): UInt8(ascii: "-")
-            case UInt8(ascii: "/"): UInt8(ascii: "_")
-            case UInt8(ascii: "="): nil
-            default: byte
-            }
-        }, as: UTF8.self)
+        return String(
+            decoding: base64.compactMap { byte -> UInt8? in
+                switch byte {
+                case UInt8(ascii: "+"): UInt8(ascii: "-")
+                case UInt8(ascii: "/"): UInt8(ascii: "_")
+                case UInt8(ascii: "="): nil
+                default: byte
+                }
+            }, as: UTF8.self)
     }
 
     // MARK: Expiry and limits

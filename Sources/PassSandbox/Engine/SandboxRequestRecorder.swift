@@ -1,4 +1,5 @@
 import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -121,7 +122,8 @@ final class SandboxRequestRecorder: @unchecked Sendable {
         }
         guard secretParameters.contains(where: text.contains) else { return request.body }
         if SandboxMediaType.json.matches(contentType),
-           var object = try? JSONSerialization.jsonObject(with: Data(request.body), options: []) as? [String: Any] {
+            var object = try? JSONSerialization.jsonObject(with: Data(request.body), options: []) as? [String: Any]
+        {
             for key in object.keys where secretParameters.contains(key) { object[key] = redacted }
             // Only top-level members are replaced: a body nesting objects is replaced whole.
             let flat = object.values.allSatisfy { !($0 is [Any] || $0 is [String: Any]) }

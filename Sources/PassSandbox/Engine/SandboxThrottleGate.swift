@@ -67,16 +67,17 @@ extension SandboxThrottleGate {
         return SandboxResponse(status: 429, headers: headers, body: tooManyRequestsPage)
     }
 
-    private static let tooManyRequestsPage = Array("""
-    <html>
-    <head><title>429 Too Many Requests</title></head>
-    <body>
-    <center><h1>429 Too Many Requests</h1></center>
-    <hr><center>openresty</center>
-    </body>
-    </html>
+    private static let tooManyRequestsPage = Array(
+        """
+        <html>
+        <head><title>429 Too Many Requests</title></head>
+        <body>
+        <center><h1>429 Too Many Requests</h1></center>
+        <hr><center>openresty</center>
+        </body>
+        </html>
 
-    """.utf8)
+        """.utf8)
 
     /// Whose bucket a request draws from: the device (`AP-Device-Identifier`, as sent)
     /// when the request names one; else the client application (the client of its bearer
@@ -88,7 +89,8 @@ extension SandboxThrottleGate {
         }
         if let authorization = request.header("Authorization") {
             if let parts = HTTPASCII.splitOnce(authorization, at: HTTPByte.space),
-               let client = clientOfToken(HTTPASCII.trimmingSpaces(String(parts.tail))) {
+                let client = clientOfToken(HTTPASCII.trimmingSpaces(String(parts.tail)))
+            {
                 return "client " + client
             }
         }

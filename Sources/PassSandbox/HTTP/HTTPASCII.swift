@@ -39,7 +39,7 @@ enum HTTPASCII {
     static func trimmingSpaces(_ text: String) -> String {
         let bytes = text.utf8
         guard let first = bytes.first, let last = bytes.last,
-              first == HTTPByte.space || first == HTTPByte.tab || last == HTTPByte.space || last == HTTPByte.tab
+            first == HTTPByte.space || first == HTTPByte.tab || last == HTTPByte.space || last == HTTPByte.tab
         else { return text }
         var start = bytes.startIndex
         var end = bytes.endIndex
@@ -63,7 +63,7 @@ enum HTTPASCII {
             case UInt8(ascii: "="):
                 padding += 1
             case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
-                 UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "+"), UInt8(ascii: "/"):
+                UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "+"), UInt8(ascii: "/"):
                 if padding > 0 { return false }
             default:
                 return false

@@ -1,4 +1,5 @@
 import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -275,7 +276,8 @@ final class HTTPConnection: TaskExecutor, @unchecked Sendable {
         defer { chunk.deallocate() }
         var discarded = 0
         while discarded < Self.lingerMaxBytes, !isAborted,
-              HTTPSocket.waitReadable(descriptor, until: deadline) == .readable {
+            HTTPSocket.waitReadable(descriptor, until: deadline) == .readable
+        {
             let count = HTTPSocket.receive(descriptor, into: chunk)
             guard count > 0 else { return }
             discarded += count

@@ -12,7 +12,7 @@ enum HTTPByte {
     static func isTokenCharacter(_ byte: UInt8) -> Bool {
         switch byte {
         case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "a")...UInt8(ascii: "z"),
-             UInt8(ascii: "A")...UInt8(ascii: "Z"):
+            UInt8(ascii: "A")...UInt8(ascii: "Z"):
             return true
         default:
             return "!#$%&'*+-.^_`|~".utf8.contains(byte)
@@ -155,8 +155,8 @@ enum HTTPHeadParser {
     /// `method SP request-target SP HTTP-version`.
     private static func parseRequestLine(_ line: ArraySlice<UInt8>) -> Result<(String, String, Int), HTTPParseError> {
         guard let firstSpace = line.firstIndex(of: HTTPByte.space),
-              let secondSpace = line[(firstSpace + 1)...].firstIndex(of: HTTPByte.space),
-              !line[(secondSpace + 1)...].contains(HTTPByte.space)
+            let secondSpace = line[(firstSpace + 1)...].firstIndex(of: HTTPByte.space),
+            !line[(secondSpace + 1)...].contains(HTTPByte.space)
         else { return .failure(.badRequest("malformed request line")) }
         let methodBytes = line[line.startIndex..<firstSpace]
         let targetBytes = line[(firstSpace + 1)..<secondSpace]
@@ -174,7 +174,8 @@ enum HTTPHeadParser {
         case .failure(let error): return .failure(error)
         }
         guard targetBytes.allSatisfy({ $0 > 0x20 && $0 < 0x7F }),
-              let target = originForm(String(decoding: targetBytes, as: UTF8.self), method: method) else {
+            let target = originForm(String(decoding: targetBytes, as: UTF8.self), method: method)
+        else {
             return .failure(.badRequest("malformed request target"))
         }
         return .success((method, target, minorVersion))
@@ -185,7 +186,8 @@ enum HTTPHeadParser {
         let isDigit: (UInt8) -> Bool = { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }
         let base = text.startIndex
         guard text.count == 8, text.starts(with: "HTTP/".utf8), isDigit(text[base + 5]),
-              text[base + 6] == UInt8(ascii: "."), isDigit(text[base + 7]) else {
+            text[base + 6] == UInt8(ascii: "."), isDigit(text[base + 7])
+        else {
             return .failure(.badRequest("malformed HTTP version"))
         }
         let major = Int(text[base + 5] - UInt8(ascii: "0")), minor = Int(text[base + 7] - UInt8(ascii: "0"))
@@ -200,7 +202,8 @@ enum HTTPHeadParser {
         if target == "*" { return method == "OPTIONS" ? target : nil }
         let lowered = target.lowercased()
         guard lowered.hasPrefix("http://") || lowered.hasPrefix("https://"),
-              let schemeEnd = target.range(of: "://") else { return nil }
+            let schemeEnd = target.range(of: "://")
+        else { return nil }
         let afterAuthority = target[schemeEnd.upperBound...]
         guard let pathStart = afterAuthority.firstIndex(where: { $0 == "/" || $0 == "?" }) else { return "/" }
         let rest = afterAuthority[pathStart...]

@@ -30,9 +30,10 @@ struct HTTPParsedRequest: Sendable {
 
     /// Whether an HTTP/1.1 client waits for `100 Continue` before sending its body.
     var expectsContinue: Bool {
-        minorVersion >= 1 && headers.contains {
-            HTTPASCII.equalIgnoringCase($0.name, "Expect") && HTTPASCII.equalIgnoringCase($0.value, "100-continue")
-        }
+        minorVersion >= 1
+            && headers.contains {
+                HTTPASCII.equalIgnoringCase($0.name, "Expect") && HTTPASCII.equalIgnoringCase($0.value, "100-continue")
+            }
     }
 
     /// The request handed to a `SandboxRequestHandler`.

@@ -1,4 +1,5 @@
 import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -74,16 +75,16 @@ enum HTTPResponseEncoder {
     /// kept aside), unsafe ones are dropped.
     private static func classify(_ field: (name: String, value: String)) -> FieldDisposition {
         guard !field.name.isEmpty,
-              field.name.utf8.allSatisfy(HTTPByte.isTokenCharacter),
-              field.value.utf8.allSatisfy({ $0 != HTTPByte.cr && $0 != HTTPByte.lf && $0 != 0 })
+            field.name.utf8.allSatisfy(HTTPByte.isTokenCharacter),
+            field.value.utf8.allSatisfy({ $0 != HTTPByte.cr && $0 != HTTPByte.lf && $0 != 0 })
         else { return .drop }
         // Only the framing names need a closer look; most fields are skipped by length.
         switch field.name.utf8.count {
         case 4 where HTTPASCII.equalIgnoringCase(field.name, "Date"):
             return field.value.isEmpty ? .drop : .date
         case 10 where HTTPASCII.equalIgnoringCase(field.name, "Connection") || HTTPASCII.equalIgnoringCase(field.name, "Keep-Alive"),
-             14 where HTTPASCII.equalIgnoringCase(field.name, "Content-Length"),
-             17 where HTTPASCII.equalIgnoringCase(field.name, "Transfer-Encoding"):
+            14 where HTTPASCII.equalIgnoringCase(field.name, "Content-Length"),
+            17 where HTTPASCII.equalIgnoringCase(field.name, "Transfer-Encoding"):
             return .drop
         default:
             return .write

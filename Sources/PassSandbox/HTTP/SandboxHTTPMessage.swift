@@ -19,7 +19,9 @@ public struct SandboxRequest: Sendable {
     public var connection: String?
 
     /// Creates a request.
-    public init(method: String, path: String, query: [(name: String, value: String)] = [], headers: [(name: String, value: String)] = [], body: [UInt8] = [], connection: String? = nil) {
+    public init(
+        method: String, path: String, query: [(name: String, value: String)] = [], headers: [(name: String, value: String)] = [], body: [UInt8] = [], connection: String? = nil
+    ) {
         self.method = method
         self.path = path
         self.query = query
@@ -69,7 +71,7 @@ public struct SandboxRequest: Sendable {
             } else if byte == UInt8(ascii: "%") {
                 let first = bytes.index(after: index)
                 guard first < bytes.endIndex, bytes.index(after: first) < bytes.endIndex,
-                      let high = hexValue(bytes[first]), let low = hexValue(bytes[bytes.index(after: first)])
+                    let high = hexValue(bytes[first]), let low = hexValue(bytes[bytes.index(after: first)])
                 else {
                     malformed = true
                     decoded.append(byte)

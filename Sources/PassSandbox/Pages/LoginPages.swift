@@ -12,25 +12,28 @@ extension SandboxEngine {
         if mvpd.users.isEmpty {
             users = "<p>This TV provider has no test users in this sandbox's world.</p>"
         } else {
-            users = "<table><tr><th>username</th><th>password</th></tr>\n"
+            users =
+                "<table><tr><th>username</th><th>password</th></tr>\n"
                 + mvpd.users.map { "<tr><td>\(escape($0.username))</td><td>\(escape($0.password))</td></tr>" }.joined(separator: "\n")
                 + "\n</table>"
         }
-        return PageStyle.document(title: "Sign in to \(mvpd.displayName)", kind: .login, content: """
-        <h1>Sign in to \(name)</h1>
-        \(purpose)\(errorLine)<form method="post" action="\(escape(SandboxRoute.loginPath(mvpd: mvpd.id)))">
-        <input type="hidden" name="code" value="\(escape(code))">
-        <label for="username">Username</label>
-        <input type="text" name="username" id="username" value="" autocomplete="username" autocapitalize="none" autocorrect="off" spellcheck="false" required>
-        <label for="password">Password</label>
-        <input type="password" name="password" id="password" value="" autocomplete="current-password" required>
-        <button type="submit" id="sign-in">Sign in</button>
-        </form>
-        <section class="note" id="test-users">
-        <h2>Test users of \(name)</h2>
-        \(users)
-        </section>
-        """)
+        return PageStyle.document(
+            title: "Sign in to \(mvpd.displayName)", kind: .login,
+            content: """
+                <h1>Sign in to \(name)</h1>
+                \(purpose)\(errorLine)<form method="post" action="\(escape(SandboxRoute.loginPath(mvpd: mvpd.id)))">
+                <input type="hidden" name="code" value="\(escape(code))">
+                <label for="username">Username</label>
+                <input type="text" name="username" id="username" value="" autocomplete="username" autocapitalize="none" autocorrect="off" spellcheck="false" required>
+                <label for="password">Password</label>
+                <input type="password" name="password" id="password" value="" autocomplete="current-password" required>
+                <button type="submit" id="sign-in">Sign in</button>
+                </form>
+                <section class="note" id="test-users">
+                <h2>Test users of \(name)</h2>
+                \(users)
+                </section>
+                """)
     }
 
     /// Signed in on this device, but the session's redirect URL has a scheme only the
@@ -38,43 +41,53 @@ extension SandboxEngine {
     /// so the person sees what happened; the link (`id="redirect-url"`) carries the URL for
     /// an in-app browser and for programs.
     static func backToApplicationPage(mvpd: SandboxMVPDConfig, redirectURL: String) -> String {
-        PageStyle.document(title: "Signed in to \(mvpd.displayName)", kind: .backToApplication, tone: "done", content: """
-        <p class="mark" aria-hidden="true">✓</p>
-        <h1>You're signed in to \(escape(mvpd.displayName))</h1>
-        <p>The application takes over from here. If it did not come back by itself, return to it now.</p>
-        <a class="button" id="redirect-url" href="\(escape(redirectURL))">Open the application</a>
-        <p class="note">The application asked to be called back at <code>\(escape(redirectURL))</code>, an address only the application itself can open, so a web browser stops on this page.</p>
-        """)
+        PageStyle.document(
+            title: "Signed in to \(mvpd.displayName)", kind: .backToApplication, tone: "done",
+            content: """
+                <p class="mark" aria-hidden="true">✓</p>
+                <h1>You're signed in to \(escape(mvpd.displayName))</h1>
+                <p>The application takes over from here. If it did not come back by itself, return to it now.</p>
+                <a class="button" id="redirect-url" href="\(escape(redirectURL))">Open the application</a>
+                <p class="note">The application asked to be called back at <code>\(escape(redirectURL))</code>, an address only the application itself can open, so a web browser stops on this page.</p>
+                """)
     }
 
     /// The MVPD logout page as a browser shows it when the redirect URL is the
     /// application's own (custom-scheme) address.
     static func signedOutPage(mvpdName: String?, redirectURL: String) -> String {
         let headline = mvpdName.map { "You're signed out of \(escape($0))" } ?? "You're signed out"
-        return PageStyle.document(title: "Signed out", kind: .signedOut, tone: "done", content: """
-        <p class="mark" aria-hidden="true">✓</p>
-        <h1>\(headline)</h1>
-        <p>The application takes over from here. If it did not come back by itself, return to it now.</p>
-        <a class="button" id="redirect-url" href="\(escape(redirectURL))">Open the application</a>
-        <p class="note">The application asked to be called back at <code>\(escape(redirectURL))</code>, an address only the application itself can open, so a web browser stops on this page.</p>
-        """)
+        return PageStyle.document(
+            title: "Signed out", kind: .signedOut, tone: "done",
+            content: """
+                <p class="mark" aria-hidden="true">✓</p>
+                <h1>\(headline)</h1>
+                <p>The application takes over from here. If it did not come back by itself, return to it now.</p>
+                <a class="button" id="redirect-url" href="\(escape(redirectURL))">Open the application</a>
+                <p class="note">The application asked to be called back at <code>\(escape(redirectURL))</code>, an address only the application itself can open, so a web browser stops on this page.</p>
+                """)
     }
 
     /// A sign-in link that cannot be used, with what to do instead (`400`).
     static func refusalPage(_ refusal: SignInRefusal) -> SandboxResponse {
-        .html(PageStyle.document(title: refusal.headline, kind: .refused, tone: "refused", content: """
-        <h1>\(escape(refusal.headline))</h1>
-        <p class="error" id="refusal">\(escape(refusal.message))</p>
-        <p>\(escape(refusal.advice))</p>
-        """), status: 400)
+        .html(
+            PageStyle.document(
+                title: refusal.headline, kind: .refused, tone: "refused",
+                content: """
+                    <h1>\(escape(refusal.headline))</h1>
+                    <p class="error" id="refusal">\(escape(refusal.message))</p>
+                    <p>\(escape(refusal.advice))</p>
+                    """), status: 400)
     }
 
     /// Any other failure of a page (an injected fault, a missing parameter).
     static func errorPage(_ message: String, status: Int) -> SandboxResponse {
-        .html(PageStyle.document(title: "Something went wrong", kind: .error, tone: "failed", content: """
-        <h1>Something went wrong</h1>
-        <p class="error">\(escape(message))</p>
-        <p>Try again in a moment, or start again from the application.</p>
-        """), status: status)
+        .html(
+            PageStyle.document(
+                title: "Something went wrong", kind: .error, tone: "failed",
+                content: """
+                    <h1>Something went wrong</h1>
+                    <p class="error">\(escape(message))</p>
+                    <p>Try again in a moment, or start again from the application.</p>
+                    """), status: status)
     }
 }

@@ -26,7 +26,7 @@ enum SandboxPageKind: String, Sendable, CaseIterable {
     /// The kind named in `html`'s `data-page` marker, if any.
     init?(html: String) {
         guard let start = html.range(of: "data-page=\"")?.upperBound,
-              let end = html[start...].firstIndex(of: "\"")
+            let end = html[start...].firstIndex(of: "\"")
         else { return nil }
         self.init(rawValue: String(html[start..<end]))
     }

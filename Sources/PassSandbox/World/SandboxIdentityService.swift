@@ -95,8 +95,10 @@ public struct SandboxJWK: Codable, Sendable, Hashable {
     public var qi: String?
 
     /// Creates a JWK from its members.
-    public init(kty: String = "RSA", kid: String? = nil, alg: String? = nil, use: String? = nil, n: String, e: String,
-                d: String? = nil, p: String? = nil, q: String? = nil, dp: String? = nil, dq: String? = nil, qi: String? = nil) {
+    public init(
+        kty: String = "RSA", kid: String? = nil, alg: String? = nil, use: String? = nil, n: String, e: String,
+        d: String? = nil, p: String? = nil, q: String? = nil, dp: String? = nil, dq: String? = nil, qi: String? = nil
+    ) {
         self.kty = kty
         self.kid = kid
         self.alg = alg

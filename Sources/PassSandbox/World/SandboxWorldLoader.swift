@@ -185,7 +185,8 @@ enum WorldKeyChecker {
         case is Bool.Type: "true or false"
         case is String.Type: "a string"
         case is [Any].Type, is [String].Type, is [SandboxServiceProvider].Type, is [SandboxMVPDConfig].Type, is [SandboxUser].Type,
-             is [SandboxIdentityService].Type: "an array"
+            is [SandboxIdentityService].Type:
+            "an array"
         default: "an object"
         }
     }

@@ -35,66 +35,66 @@ final class EntitlementController: NSObject, EntitlementDelegate, EntitlementSta
         self.screen = screen
         accessEnabler = AccessEnabler(softwareStatement: softwareStatement, configuration: configuration)  // SDK
         super.init()
-        accessEnabler.delegate = self                                                           // SDK
-        accessEnabler.statusDelegate = self                                                     // SDK
-        accessEnabler.setOptions(["applicationProfile": "sample", "handleSVC": true])           // SDK
-        accessEnabler.setRequestor("REF30")                                                     // SDK
-        accessEnabler.checkAuthentication()                                                     // SDK
+        accessEnabler.delegate = self  // SDK
+        accessEnabler.statusDelegate = self  // SDK
+        accessEnabler.setOptions(["applicationProfile": "sample", "handleSVC": true])  // SDK
+        accessEnabler.setRequestor("REF30")  // SDK
+        accessEnabler.checkAuthentication()  // SDK
     }
 
     // MARK: What the user does
 
-    func signIn() { accessEnabler.getAuthentication() }                                         // SDK
-    func choose(_ mvpd: MVPD?) { accessEnabler.setSelectedProvider(mvpd?.ID) }                  // SDK
-    func watch(_ resource: String) { accessEnabler.checkAuthorization(resource) }               // SDK
+    func signIn() { accessEnabler.getAuthentication() }  // SDK
+    func choose(_ mvpd: MVPD?) { accessEnabler.setSelectedProvider(mvpd?.ID) }  // SDK
+    func watch(_ resource: String) { accessEnabler.checkAuthorization(resource) }  // SDK
     func browse(_ resources: [String]) { accessEnabler.checkPreauthorizedResources(resources) }  // SDK
-    func signOut() { accessEnabler.logout() }                                                   // SDK
+    func signOut() { accessEnabler.logout() }  // SDK
 
     func openAccount() {
-        accessEnabler.getSelectedProvider()                                                     // SDK
+        accessEnabler.getSelectedProvider()  // SDK
         accessEnabler.getMetadata([METADATA_OPCODE_KEY: Int(METADATA_USER_META), METADATA_USER_META_KEY: "userID"])  // SDK
     }
 
     /// The web view (or Safari View Controller) is about to load `url`.
     func browserWillLoad(_ url: URL) -> Bool {
-        guard url.absoluteString.hasPrefix(ADOBEPASS_REDIRECT_URL) else { return true }        // SDK
+        guard url.absoluteString.hasPrefix(ADOBEPASS_REDIRECT_URL) else { return true }  // SDK
         screen?.closeBrowser()
-        accessEnabler.handleExternalURL(url.absoluteString)                                     // SDK
+        accessEnabler.handleExternalURL(url.absoluteString)  // SDK
         return false
     }
 
     // MARK: EntitlementDelegate
 
-    func setRequestorComplete(_ status: Int32) {                                                // SDK
+    func setRequestorComplete(_ status: Int32) {  // SDK
         if status != ACCESS_ENABLER_STATUS_SUCCESS { screen?.showMessage("Cannot reach the TV provider service.") }  // SDK
     }
 
-    func setAuthenticationStatus(_ status: Int32, errorCode code: String!) {                    // SDK
-        screen?.showSignedIn(status == ACCESS_ENABLER_STATUS_SUCCESS)                           // SDK
-        if code == GENERIC_AUTHENTICATION_ERROR { screen?.showMessage("Sign-in failed.") }      // SDK
+    func setAuthenticationStatus(_ status: Int32, errorCode code: String!) {  // SDK
+        screen?.showSignedIn(status == ACCESS_ENABLER_STATUS_SUCCESS)  // SDK
+        if code == GENERIC_AUTHENTICATION_ERROR { screen?.showMessage("Sign-in failed.") }  // SDK
     }
 
-    func displayProviderDialog(_ mvpds: [Any]!) {                                               // SDK
-        screen?.showProviderPicker(mvpds as! [MVPD])                                            // SDK
+    func displayProviderDialog(_ mvpds: [Any]!) {  // SDK
+        screen?.showProviderPicker(mvpds as! [MVPD])  // SDK
     }
 
-    func navigate(toUrl url: String!) {                                                         // SDK
+    func navigate(toUrl url: String!) {  // SDK
         screen?.openBrowser(URL(string: url)!)
     }
 
-    func navigate(toUrl url: String!, useSVC: Bool) {                                           // SDK
+    func navigate(toUrl url: String!, useSVC: Bool) {  // SDK
         screen?.openSafariViewController(URL(string: url)!)
     }
 
-    func presentTvProviderDialog(_ viewController: UIViewController!) {                         // SDK
+    func presentTvProviderDialog(_ viewController: UIViewController!) {  // SDK
         screen?.present(viewController)
     }
 
-    func dismissTvProviderDialog(_ viewController: UIViewController!) {                         // SDK
+    func dismissTvProviderDialog(_ viewController: UIViewController!) {  // SDK
         screen?.dismiss(viewController)
     }
 
-    func setToken(_ token: String!, forResource resource: String!) {                            // SDK
+    func setToken(_ token: String!, forResource resource: String!) {  // SDK
         screen?.play(resource, mediaToken: token)
     }
 
@@ -102,7 +102,7 @@ final class EntitlementController: NSObject, EntitlementDelegate, EntitlementSta
         screen?.showLocked(resource, reason: description.isEmpty ? code : description)
     }
 
-    func selectedProvider(_ mvpd: MVPD!) {                                                      // SDK
+    func selectedProvider(_ mvpd: MVPD!) {  // SDK
         provider = mvpd
         screen?.showAccount(provider: mvpd?.displayName, logo: mvpd?.logoURL.flatMap(URL.init(string:)), userID: nil)  // SDK
     }
@@ -112,18 +112,18 @@ final class EntitlementController: NSObject, EntitlementDelegate, EntitlementSta
         screen?.showAccount(provider: provider?.displayName, logo: nil, userID: metadata as? String)
     }
 
-    func preauthorizedResources(_ resources: [Any]!) {                                          // SDK
+    func preauthorizedResources(_ resources: [Any]!) {  // SDK
         screen?.unlock(resources as! [String])
     }
 
-    func sendTrackingData(_ data: [Any]!, forEventType event: Int32) {                          // SDK
+    func sendTrackingData(_ data: [Any]!, forEventType event: Int32) {  // SDK
         screen?.track(event, data as! [String])
     }
 
     // MARK: EntitlementStatus
 
-    func status(_ statusDictionary: [AnyHashable: Any]!) {                                      // SDK
-        if statusDictionary["errorId"] as? String == "VSA203" {                                 // SDK
+    func status(_ statusDictionary: [AnyHashable: Any]!) {  // SDK
+        if statusDictionary["errorId"] as? String == "VSA203" {  // SDK
             screen?.showMessage("Also sign out of your TV provider in Settings.")
         }
     }

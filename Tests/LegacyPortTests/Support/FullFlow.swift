@@ -30,10 +30,13 @@ struct FullFlow {
     static let expected: [(step: String, callbacks: [String])] = [
         ("setRequestor", ["setRequestorComplete(1)"]),
         ("checkAuthentication", ["status(N000,info)", "sendTrackingData(0,false)", notAuthenticated]),
-        ("getAuthentication, picker: other", [
-            "presentTVProviderDialog(\(pickerProviders))", "dismissTVProviderDialog(\(pickerProviders))",
-            "status(N003,info)", "displayProviderDialog(\(allProviders))",
-        ]),
+        (
+            "getAuthentication, picker: other",
+            [
+                "presentTVProviderDialog(\(pickerProviders))", "dismissTVProviderDialog(\(pickerProviders))",
+                "status(N003,info)", "displayProviderDialog(\(allProviders))",
+            ]
+        ),
         ("setSelectedProvider(NotBoarded)", ["sendTrackingData(2,NotBoarded)", "navigateToUrl(page)"]),
         ("login, handleExternalURL", ["sendTrackingData(0,true)", authenticated]),
         ("checkAuthorization(news)", ["sendTrackingData(1,true)", "setToken(token,news)"]),
@@ -43,10 +46,13 @@ struct FullFlow {
         ("getSelectedProvider", ["selectedProvider(NotBoarded)"]),
         ("logout", ["navigateToUrl(page)"]),
         ("logout page, handleExternalURL", [notAuthenticated]),
-        ("getAuthentication, picker: cancel", [
-            "presentTVProviderDialog(\(pickerProviders))", "dismissTVProviderDialog(\(pickerProviders))",
-            "status(N005,info)", "displayProviderDialog(\(allProviders))",
-        ]),
+        (
+            "getAuthentication, picker: cancel",
+            [
+                "presentTVProviderDialog(\(pickerProviders))", "dismissTVProviderDialog(\(pickerProviders))",
+                "status(N005,info)", "displayProviderDialog(\(allProviders))",
+            ]
+        ),
         ("setSelectedProvider(SVCProvider), handleSVC", ["sendTrackingData(2,SVCProvider)", "navigateToUrl:useSVC:(page,true)"]),
         ("login in the Safari View Controller, handleExternalURL", ["sendTrackingData(0,true)", authenticated]),
     ]

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import PassSandbox
 
 /// An application on a device, talking REST API V2 to the loopback sandbox: its own
@@ -14,11 +15,14 @@ struct LoopbackApp: Sendable {
     var platformIdentity: String?
 
     /// Registers a new client for `statement` on the device `deviceID`.
-    static func register(on rig: LoopbackRig, statement: String = "STATEMENT", requestor: String = "REF30", deviceID: String,
-                         serviceToken: String? = nil, platformIdentity: String? = nil) async throws -> LoopbackApp {
+    static func register(
+        on rig: LoopbackRig, statement: String = "STATEMENT", requestor: String = "REF30", deviceID: String,
+        serviceToken: String? = nil, platformIdentity: String? = nil
+    ) async throws -> LoopbackApp {
         let tv = try await rig.registerTV(statement: statement, deviceID: deviceID)
-        return LoopbackApp(rig: rig, bearer: tv.bearer, deviceID: deviceID, requestor: requestor,
-                           serviceToken: serviceToken, platformIdentity: platformIdentity)
+        return LoopbackApp(
+            rig: rig, bearer: tv.bearer, deviceID: deviceID, requestor: requestor,
+            serviceToken: serviceToken, platformIdentity: platformIdentity)
     }
 
     var headers: [String: String] {
@@ -48,8 +52,9 @@ struct LoopbackApp: Sendable {
     func login(mvpd: String, username: String = "alice", password: String = "alice123") async throws -> String {
         let session = try await createSession(mvpd: mvpd).object()
         let code = try #require(session["code"] as? String, "no login needed: \(session)")
-        let answer = try await rig.send("POST", "/mvpd/\(mvpd)/login", headers: ["Content-Type": "application/x-www-form-urlencoded"],
-                                        body: "code=\(code)&username=\(username)&password=\(password)")
+        let answer = try await rig.send(
+            "POST", "/mvpd/\(mvpd)/login", headers: ["Content-Type": "application/x-www-form-urlencoded"],
+            body: "code=\(code)&username=\(username)&password=\(password)")
         guard answer.status == 302 else { throw TestFailure("login answered \(answer.status): \(answer.text)") }
         return code
     }
@@ -81,8 +86,9 @@ struct LoopbackApp: Sendable {
         var headers = self.headers
         headers["Content-Type"] = "application/json"
         let list = resources.map { "\"\($0)\"" }.joined(separator: ",")
-        return try await rig.send("POST", "/api/v2/\(requestor)/decisions/\(authorize ? "authorize" : "preauthorize")/\(mvpd)",
-                                  headers: headers, body: #"{"resources":[\#(list)]}"#)
+        return try await rig.send(
+            "POST", "/api/v2/\(requestor)/decisions/\(authorize ? "authorize" : "preauthorize")/\(mvpd)",
+            headers: headers, body: #"{"resources":[\#(list)]}"#)
     }
 
     /// `GET logout/{mvpd}`.

@@ -1,6 +1,8 @@
 import Foundation
 import Testing
+
 @testable import PassSandbox
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -35,9 +37,11 @@ final class LoopbackRig: Sendable {
                     continuation.resume(returning: .failure(TestFailure("\(method) \(url): \(error.map { "\($0)" } ?? "no HTTP response")")))
                     return
                 }
-                continuation.resume(returning: .success(LoopbackAnswer(
-                    status: http.statusCode, location: http.value(forHTTPHeaderField: "Location"),
-                    contentType: http.value(forHTTPHeaderField: "Content-Type"), body: data ?? Data())))
+                continuation.resume(
+                    returning: .success(
+                        LoopbackAnswer(
+                            status: http.statusCode, location: http.value(forHTTPHeaderField: "Location"),
+                            contentType: http.value(forHTTPHeaderField: "Content-Type"), body: data ?? Data())))
             }.resume()
         }
         return try outcome.get()
@@ -46,9 +50,11 @@ final class LoopbackRig: Sendable {
     /// A browser's form POST: `Accept: text/html`, a form body.
     func postPage(_ path: String, _ fields: [(String, String)]) async throws -> LoopbackAnswer {
         let body = fields.map { "\(SandboxEngine.formEncode($0.0))=\(SandboxEngine.formEncode($0.1))" }.joined(separator: "&")
-        return try await send("POST", path, headers: [
-            "Accept": "text/html", "Content-Type": "application/x-www-form-urlencoded",
-        ], body: body)
+        return try await send(
+            "POST", path,
+            headers: [
+                "Accept": "text/html", "Content-Type": "application/x-www-form-urlencoded",
+            ], body: body)
     }
 
     /// A browser's page load (`Accept: text/html`).
@@ -59,12 +65,16 @@ final class LoopbackRig: Sendable {
     /// Registers a TV over HTTP (DCR register, then token) for `statement`.
     func registerTV(statement: String = "STATEMENT", deviceID: String = "living-room-tv") async throws -> LoopbackTV {
         let info = SandboxTestClient.deviceInfo
-        let registered = try await send("POST", "/o/client/register", headers: ["Content-Type": "application/json", "X-Device-Info": info],
-                                        body: #"{"software_statement":"\#(statement)","redirect_uri":"adobepass://tv.app"}"#).object()
+        let registered = try await send(
+            "POST", "/o/client/register", headers: ["Content-Type": "application/json", "X-Device-Info": info],
+            body: #"{"software_statement":"\#(statement)","redirect_uri":"adobepass://tv.app"}"#
+        ).object()
         let clientID = try #require(registered["client_id"] as? String)
         let secret = try #require(registered["client_secret"] as? String)
-        let token = try await send("POST", "/o/client/token", headers: ["Content-Type": "application/x-www-form-urlencoded", "X-Device-Info": info],
-                                   body: "client_id=\(clientID)&client_secret=\(secret)&grant_type=client_credentials").object()
+        let token = try await send(
+            "POST", "/o/client/token", headers: ["Content-Type": "application/x-www-form-urlencoded", "X-Device-Info": info],
+            body: "client_id=\(clientID)&client_secret=\(secret)&grant_type=client_credentials"
+        ).object()
         return LoopbackTV(rig: self, bearer: try #require(token["access_token"] as? String), deviceID: deviceID)
     }
 }
@@ -130,8 +140,10 @@ struct LoopbackAnswer: Sendable {
 
 /// Hands redirects back to the caller instead of following them.
 private final class KeepRedirects: NSObject, URLSessionTaskDelegate, Sendable {
-    func urlSession(_ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
-                    newRequest request: URLRequest, completionHandler: @escaping (URLRequest?) -> Void) {
+    func urlSession(
+        _ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
+        newRequest request: URLRequest, completionHandler: @escaping (URLRequest?) -> Void
+    ) {
         completionHandler(nil)
     }
 }

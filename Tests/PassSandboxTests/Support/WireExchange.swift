@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import PassSandbox
 
 /// A sandbox on a loopback port and exchanges with it written byte by byte (method, target,
@@ -64,9 +65,10 @@ final class WireExchange: Sendable {
 
     /// Opens a session for `mvpd` over HTTP and returns its code.
     func openSession(mvpd: String = "NotBoarded", deviceInfo: String = SandboxTestClient.deviceInfo) async throws -> String {
-        let response = try await send("POST", "/api/v2/REF30/sessions",
-                                      headers: deviceHeaders(deviceInfo: deviceInfo) + [("Content-Type", "application/x-www-form-urlencoded")],
-                                      body: "mvpd=\(mvpd)&domainName=adobe.com&redirectUrl=adobepass%3A%2F%2Ftv.app")
+        let response = try await send(
+            "POST", "/api/v2/REF30/sessions",
+            headers: deviceHeaders(deviceInfo: deviceInfo) + [("Content-Type", "application/x-www-form-urlencoded")],
+            body: "mvpd=\(mvpd)&domainName=adobe.com&redirectUrl=adobepass%3A%2F%2Ftv.app")
         return try #require(try Self.object(response).string("code"), "\(response.text)")
     }
 }

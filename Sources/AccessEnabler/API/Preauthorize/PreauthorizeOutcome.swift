@@ -36,9 +36,11 @@ enum PreauthorizeOutcome: Sendable, Equatable {
     var response: PreauthorizeResponse {
         switch self {
         case .decisions(let decisions):
-            PreauthorizeResponse(status: nil, decisions: decisions.map {
-                PreauthorizeDecision(id: $0.resource, authorized: $0.authorized, error: $0.error.map { PreauthorizeStatus($0) })
-            })
+            PreauthorizeResponse(
+                status: nil,
+                decisions: decisions.map {
+                    PreauthorizeDecision(id: $0.resource, authorized: $0.authorized, error: $0.error.map { PreauthorizeStatus($0) })
+                })
         case .serverError(let httpStatus, let error):
             PreauthorizeResponse(status: PreauthorizeStatus(error, httpStatus: httpStatus), decisions: [])
         case .sdkFailure(let failure):

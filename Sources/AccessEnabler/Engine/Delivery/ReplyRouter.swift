@@ -129,7 +129,7 @@ final class ReplyRouter: Sendable {
         let resumed: (CheckedContinuation<Reply, Never>, Reply)? = state.withLock { state in
             // The open stage of the call: the highest one not done yet.
             guard let owner = state.pending.filter({ $0.key.call == call && !$0.value.done }).keys.max(by: { $0.stage < $1.stage }),
-                  var entry = state.pending[owner]
+                var entry = state.pending[owner]
             else { return nil }
             entry.reply.callbacks.append(callback)
             switch entry.isTerminal(callback) {

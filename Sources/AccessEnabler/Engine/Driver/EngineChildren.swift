@@ -55,7 +55,7 @@ struct EngineChildren: Sendable {
     static func key(answeredBy event: EngineEvent) -> Key? {
         switch event {
         case .requestorLoaded(let ticket, _), .partnerAnswered(let ticket, _), .silentSignInFinished(let ticket, _),
-             .configurationRefetched(let ticket, _), .decisionsAnswered(let ticket, _), .logoutAnswered(let ticket, _):
+            .configurationRefetched(let ticket, _), .decisionsAnswered(let ticket, _), .logoutAnswered(let ticket, _):
             .request(ticket)
         case .partnerSignInFinished(let flow, _): .partnerSignIn(flow)
         case .sessionAnswered(let flow, _), .sessionProfileAnswered(let flow, _): .session(flow)

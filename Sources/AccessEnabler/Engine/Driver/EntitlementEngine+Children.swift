@@ -39,10 +39,12 @@ extension EntitlementEngine {
         }
         let mailbox = mailbox
         startChild(.partnerSignIn(flow)) {
-            .partnerSignInFinished(flow, await signIn.interactive(
-                filter: filter,
-                presented: { mailbox.post(.pickerPresented(flow, $0)) },
-                dismissed: { mailbox.post(.pickerDismissed(flow, $0)) }))
+            .partnerSignInFinished(
+                flow,
+                await signIn.interactive(
+                    filter: filter,
+                    presented: { mailbox.post(.pickerPresented(flow, $0)) },
+                    dismissed: { mailbox.post(.pickerDismissed(flow, $0)) }))
         }
     }
 

@@ -85,9 +85,9 @@ extension EntitlementEngine {
     /// `connectionType`; `nil` when the option is not Base64 JSON of the right types.
     static func deviceInfo(_ option: String, over fallback: DeviceInfo) -> DeviceInfo? {
         guard let data = Data(base64Encoded: option.trimmingCharacters(in: .whitespacesAndNewlines)),
-              let given = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
-              let base = (try? JSONEncoder().encode(fallback)).flatMap({ try? JSONSerialization.jsonObject(with: $0) as? [String: Any] }),
-              let merged = try? JSONSerialization.data(withJSONObject: base.merging(given) { $1 })
+            let given = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
+            let base = (try? JSONEncoder().encode(fallback)).flatMap({ try? JSONSerialization.jsonObject(with: $0) as? [String: Any] }),
+            let merged = try? JSONSerialization.data(withJSONObject: base.merging(given) { $1 })
         else { return nil }
         return try? JSONDecoder().decode(DeviceInfo.self, from: merged)
     }

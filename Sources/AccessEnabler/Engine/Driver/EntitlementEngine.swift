@@ -61,8 +61,10 @@ actor EntitlementEngine {
         self.dispatcher = dispatcher
         self.mailbox = mailbox
         self.sleeper = configuration.effectiveSleeper
-        self.defaultDeviceInfo = configuration.deviceInfo ?? DeviceInfo.linuxDefault(
-            platform: configuration.platform == .tvOS ? .tvOS : .iOS, partnerSingleSignOn: configuration.partnerFramework != nil)
+        self.defaultDeviceInfo =
+            configuration.deviceInfo
+            ?? DeviceInfo.linuxDefault(
+                platform: configuration.platform == .tvOS ? .tvOS : .iOS, partnerSingleSignOn: configuration.partnerFramework != nil)
         let gate = ThrottleGate(clock: configuration.clock, sleeper: BackOffSleeper(inner: configuration.effectiveSleeper, activity: mailbox.activity))
         self.throttleGate = gate
         self.primaryClient = EntitlementEngine.makeClient(
@@ -70,13 +72,15 @@ actor EntitlementEngine {
             credentials: StoredCredentialsCache(store: store, signedOut: { mailbox.post(.signedOutByNewRegistration($0)) }),
             throttleGate: gate, serverClock: serverClock)
         self.clientsByBaseURL[configuration.environment.baseURL.absoluteString] = primaryClient
-        machine = EngineStateMachine(settings: EngineSettings(
-            platform: configuration.platform, loginScreen: Self.loginScreen(configuration),
-            providerOnSecondScreen: configuration.loginScreen == .secondScreen && configuration.providerChoice == .onSecondScreen,
-            pollInterval: configuration.secondScreenPollInterval,
-            redirectURL: configuration.redirectURL, primaryServiceProvider: configuration.environment.baseURL, transportSecurity: TransportSecurityPolicy(allowsInsecureHTTP: configuration.allowsInsecureHTTP),
-            partnerConfigured: configuration.partnerFramework != nil, resourceLimit: configuration.preauthorizationBatchSize,
-            deviceIdentifier: store.deviceIdentifier, tracking: tracking))
+        machine = EngineStateMachine(
+            settings: EngineSettings(
+                platform: configuration.platform, loginScreen: Self.loginScreen(configuration),
+                providerOnSecondScreen: configuration.loginScreen == .secondScreen && configuration.providerChoice == .onSecondScreen,
+                pollInterval: configuration.secondScreenPollInterval,
+                redirectURL: configuration.redirectURL, primaryServiceProvider: configuration.environment.baseURL,
+                transportSecurity: TransportSecurityPolicy(allowsInsecureHTTP: configuration.allowsInsecureHTTP),
+                partnerConfigured: configuration.partnerFramework != nil, resourceLimit: configuration.preauthorizationBatchSize,
+                deviceIdentifier: store.deviceIdentifier, tracking: tracking))
     }
 
     static func makeClient(
@@ -125,10 +129,12 @@ actor EntitlementEngine {
             store.releaseWrites()
             let (store, activity) = (store, mailbox.activity)
             let commit = store.hasPendingWrites
-            dispatcher.dispatch([], then: {
-                if commit { store.commitPendingWrites() }
-                activity.eventHandled()
-            })
+            dispatcher.dispatch(
+                [],
+                then: {
+                    if commit { store.commitPendingWrites() }
+                    activity.eventHandled()
+                })
         }
     }
 
@@ -221,16 +227,20 @@ actor EntitlementEngine {
             let logoutFirst = target.logsOutFirst ? [logoutRequest(for: target)] : []
             startChild(.session(flow)) {
                 _ = await ProfileRequests.logOut(logoutFirst, redirectURL: redirectURL)
-                return .sessionAnswered(flow, await Self.result { () async throws(RESTClientError) in
-                    try await client.createSession(serviceProvider: target.requestor, mvpd: target.mvpd, domainName: domainName, redirectURL: redirectURL, context: context)
-                })
+                return .sessionAnswered(
+                    flow,
+                    await Self.result { () async throws(RESTClientError) in
+                        try await client.createSession(serviceProvider: target.requestor, mvpd: target.mvpd, domainName: domainName, redirectURL: redirectURL, context: context)
+                    })
             }
         case .fetchSessionProfile(let flow, let target):
             let (client, context) = (client(for: target), context(for: target))
             startChild(.session(flow)) {
-                .sessionProfileAnswered(flow, await Self.result { () async throws(RESTClientError) in
-                    try await client.profile(serviceProvider: target.requestor, mvpd: target.mvpd ?? "", context: context)
-                })
+                .sessionProfileAnswered(
+                    flow,
+                    await Self.result { () async throws(RESTClientError) in
+                        try await client.profile(serviceProvider: target.requestor, mvpd: target.mvpd ?? "", context: context)
+                    })
             }
         case .cancelSession(let flow):
             children.cancel(.session(flow), activity: mailbox.activity)
@@ -239,7 +249,8 @@ actor EntitlementEngine {
         case .fetchProfileForCode(let flow, let code, let target):
             let (client, context) = (client(for: target), context(for: target))
             startChild(.pollFetch(flow)) {
-                .pollAnswered(flow, await Self.result { () async throws(RESTClientError) in try await client.profile(serviceProvider: target.requestor, code: code, context: context) })
+                .pollAnswered(
+                    flow, await Self.result { () async throws(RESTClientError) in try await client.profile(serviceProvider: target.requestor, code: code, context: context) })
             }
         case .stopPolling(let flow):
             children.cancel(.pollTimer(flow), activity: mailbox.activity)
@@ -247,12 +258,14 @@ actor EntitlementEngine {
         case .requestDecisions(let ticket, let kind, let resources, let target):
             let (client, context) = (client(for: target), context(for: target))
             startRequest(ticket) {
-                .decisionsAnswered(ticket, await Self.result { () async throws(RESTClientError) in
-                    switch kind {
-                    case .authorize: try await client.authorize(serviceProvider: target.requestor, mvpd: target.mvpd ?? "", resources: resources, context: context)
-                    case .preauthorize: try await client.preauthorize(serviceProvider: target.requestor, mvpd: target.mvpd ?? "", resources: resources, context: context)
-                    }
-                })
+                .decisionsAnswered(
+                    ticket,
+                    await Self.result { () async throws(RESTClientError) in
+                        switch kind {
+                        case .authorize: try await client.authorize(serviceProvider: target.requestor, mvpd: target.mvpd ?? "", resources: resources, context: context)
+                        case .preauthorize: try await client.preauthorize(serviceProvider: target.requestor, mvpd: target.mvpd ?? "", resources: resources, context: context)
+                        }
+                    })
             }
         case .logOut(let ticket, let targets):
             let logouts = targets.map(logoutRequest(for:))

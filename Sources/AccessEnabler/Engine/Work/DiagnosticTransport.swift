@@ -12,9 +12,11 @@ struct DiagnosticTransport: HTTPTransport {
         let started = DispatchTime.now().uptimeNanoseconds
         func record(status: Int?, failure: String?) {
             let seconds = TimeInterval(DispatchTime.now().uptimeNanoseconds - started) / 1_000_000_000
-            report(.restExchange(RESTExchangeRecord(
-                method: request.method, host: request.url.host ?? "", path: request.url.path,
-                operation: request.operationName, status: status, failure: failure, duration: seconds)))
+            report(
+                .restExchange(
+                    RESTExchangeRecord(
+                        method: request.method, host: request.url.host ?? "", path: request.url.path,
+                        operation: request.operationName, status: status, failure: failure, duration: seconds)))
         }
         do {
             let response = try await inner.send(request, timeout: timeout)

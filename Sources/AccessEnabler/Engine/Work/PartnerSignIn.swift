@@ -36,7 +36,6 @@ struct PartnerSignIn: Sendable {
 
     var now: Date { clock.now }
 
-
     // MARK: Silent questions
 
     /// Asks, without prompting, for the permission and the signed-in account. Both
@@ -115,7 +114,8 @@ struct PartnerSignIn: Sendable {
             return .regularLogin(mvpd: mvpd.id, opened: nil)
         case .partnerExchange(let mvpd, _):
             guard let status = PartnerStatusValidation.validatedStatus(access: .granted, account: account, knownMappingIDs: catalog.knownMappingIDs, now: now) else {
-                return .showProviderDialog(StatusCatalog.status(.vsa503, message: "The TV provider account service did not confirm the sign-in (no provider, or its sign-in has expired)."))
+                return .showProviderDialog(
+                    StatusCatalog.status(.vsa503, message: "The TV provider account service did not confirm the sign-in (no provider, or its sign-in has expired)."))
             }
             switch await exchange(mvpd: mvpd, partnerStatus: status, interactive: true) {
             case .authenticated(let profile, let degraded):
@@ -182,8 +182,10 @@ struct PartnerSignIn: Sendable {
         case .authenticate:
             // A fallback may already carry a basic authentication session: keep it, so the
             // regular login needs no second session request.
-            let login = action.code != nil && action.url != nil
-                ? SessionAction(actionName: action.actionName, actionType: action.actionType, reasonType: action.reasonType, code: action.code, url: action.url, mvpd: action.mvpd ?? mvpd.id)
+            let login =
+                action.code != nil && action.url != nil
+                ? SessionAction(
+                    actionName: action.actionName, actionType: action.actionType, reasonType: action.reasonType, code: action.code, url: action.url, mvpd: action.mvpd ?? mvpd.id)
                 : nil
             return .fallback(loginSession: login)
         case .resume, .retry, .unknown:
@@ -204,7 +206,8 @@ struct PartnerSignIn: Sendable {
         let partner = partner
         let answer = await withDeadline(
             seconds: interactive ? interactionTimeout : silentTimeout,
-            fallback: Result<PartnerAccountMetadata, PartnerFrameworkError>.failure(.other(code: "timeout", message: "The TV provider account service did not answer the SAML request in time."))
+            fallback: Result<PartnerAccountMetadata, PartnerFrameworkError>.failure(
+                .other(code: "timeout", message: "The TV provider account service did not answer the SAML request in time."))
         ) {
             do throws(PartnerFrameworkError) { return .success(try await partner.accountMetadata(request)) } catch { return .failure(error) }
         }

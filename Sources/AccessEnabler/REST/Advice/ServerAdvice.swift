@@ -46,10 +46,10 @@ enum ServerAdvice: Sendable, Equatable {
     init(_ error: EnhancedError) {
         switch error.codeWord {
         case .invalidParameterServiceProvider, .invalidParameterMVPD, .invalidParameterRedirectURL, .invalidParameterPartner,
-             .invalidParameterSAMLResponse, .invalidHeaderDeviceInfo, .invalidHeaderDeviceIdentifier,
-             .invalidHeaderIdentityForTemporaryAccess, .invalidHeaderPFSPermissionAccessNotPresent,
-             .invalidHeaderPFSPermissionAccessNotDetermined, .invalidHeaderPFSPermissionAccessNotGranted,
-             .invalidHeaderPFSProviderIDNotDetermined, .invalidHeaderPFSProviderIDMismatch, .invalidHeaderPFSProviderInfoExpired:
+            .invalidParameterSAMLResponse, .invalidHeaderDeviceInfo, .invalidHeaderDeviceIdentifier,
+            .invalidHeaderIdentityForTemporaryAccess, .invalidHeaderPFSPermissionAccessNotPresent,
+            .invalidHeaderPFSPermissionAccessNotDetermined, .invalidHeaderPFSPermissionAccessNotGranted,
+            .invalidHeaderPFSProviderIDNotDetermined, .invalidHeaderPFSProviderIDMismatch, .invalidHeaderPFSProviderInfoExpired:
             self = .requestRefused
         case .invalidHeaderServiceToken, .invalidHeaderSubjectToken:
             self = .requestRefused
@@ -58,10 +58,10 @@ enum ServerAdvice: Sendable, Equatable {
         case .invalidIntegration:
             self = .integrationUnavailable
         case .invalidParameterCode, .invalidAuthenticationSession, .authenticationSessionMissing, .authenticationSessionExpired,
-             .authenticationSessionInvalidated:
+            .authenticationSessionInvalidated:
             self = .authenticationSessionGone
         case .authenticatedProfileMissing, .authenticatedProfileExpired, .authenticatedProfileInvalidated,
-             .authorizationDeniedByHBAPolicies, .authorizationDeniedBySessionInvalidated, .identityNotRecognizedByMVPD:
+            .authorizationDeniedByHBAPolicies, .authorizationDeniedBySessionInvalidated, .identityNotRecognizedByMVPD:
             self = .signInEnded
         case .temporaryAccessDurationLimitExceeded, .temporaryAccessResourcesLimitExceeded:
             self = .tempPassUsedUp
@@ -72,9 +72,9 @@ enum ServerAdvice: Sendable, Equatable {
         case .tooManyResources:
             self = .tooManyResources
         case .invalidConfigurationUserMetadataCertificate, .invalidConfigurationTemporaryAccess, .invalidConfigurationPlatform,
-             .invalidConfigurationPlatformID, .invalidConfigurationPlatformTrait, .invalidConfigurationPlatformCategoryTrait,
-             .invalidConfigurationPlatformServices, .invalidConfigurationMVPDPlatform,
-             .invalidConfigurationMVPDPlatformBoardingStatus, .invalidConfigurationMVPDPlatformProfileExchange:
+            .invalidConfigurationPlatformID, .invalidConfigurationPlatformTrait, .invalidConfigurationPlatformCategoryTrait,
+            .invalidConfigurationPlatformServices, .invalidConfigurationMVPDPlatform,
+            .invalidConfigurationMVPDPlatformBoardingStatus, .invalidConfigurationMVPDPlatformProfileExchange:
             self = .configurationChanged
         case .invalidAccessTokenServiceProvider, .invalidAccessTokenClientApplication, .invalidClient:
             self = .clientUnknown
@@ -109,8 +109,8 @@ enum ServerAdvice: Sendable, Equatable {
         switch self {
         case .transient: true
         case .requestRefused, .invalidResource, .integrationUnavailable, .authenticationSessionGone, .signInEnded, .tempPassUsedUp,
-             .deniedByMVPD, .deniedByDegradationRule, .tooManyResources, .configurationChanged, .clientUnknown,
-             .authorizationNeeded, .serverFailure:
+            .deniedByMVPD, .deniedByDegradationRule, .tooManyResources, .configurationChanged, .clientUnknown,
+            .authorizationNeeded, .serverFailure:
             false
         }
     }
@@ -122,7 +122,7 @@ enum ServerAdvice: Sendable, Equatable {
         switch self {
         case .configurationChanged, .tooManyResources: true
         case .requestRefused, .invalidResource, .integrationUnavailable, .authenticationSessionGone, .signInEnded, .tempPassUsedUp,
-             .deniedByMVPD, .deniedByDegradationRule, .clientUnknown, .authorizationNeeded, .transient, .serverFailure:
+            .deniedByMVPD, .deniedByDegradationRule, .clientUnknown, .authorizationNeeded, .transient, .serverFailure:
             false
         }
     }
@@ -133,8 +133,8 @@ enum ServerAdvice: Sendable, Equatable {
         switch self {
         case .transient, .serverFailure: true
         case .requestRefused, .invalidResource, .integrationUnavailable, .authenticationSessionGone, .signInEnded, .tempPassUsedUp,
-             .deniedByMVPD, .deniedByDegradationRule, .tooManyResources, .configurationChanged, .clientUnknown,
-             .authorizationNeeded:
+            .deniedByMVPD, .deniedByDegradationRule, .tooManyResources, .configurationChanged, .clientUnknown,
+            .authorizationNeeded:
             false
         }
     }

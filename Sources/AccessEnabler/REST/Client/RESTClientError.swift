@@ -68,7 +68,8 @@ enum RESTClientError: Error, Sendable, Equatable {
             return text + "."
         case .throttled(let operation, let retryAfter):
             let wait = retryAfter.map { "at least \(Int($0.rounded(.up))) s (Retry-After)" } ?? "at least 1 s"
-            return "Adobe Pass \(operation.displayName) was throttled (HTTP 429 Too Many Requests): this device sent more than Adobe allows (1 request per second after a burst of 10). The next request waits \(wait); reduce how often the app calls the SDK."
+            return
+                "Adobe Pass \(operation.displayName) was throttled (HTTP 429 Too Many Requests): this device sent more than Adobe allows (1 request per second after a burst of 10). The next request waits \(wait); reduce how often the app calls the SDK."
         case .undocumentedStatus(let operation, let status):
             return "Adobe Pass \(operation.displayName) answered HTTP \(status), a status its documentation does not describe; check the service URL and any proxy in between."
         case .malformedBody(let operation, let reason):
@@ -91,7 +92,8 @@ extension TransportFailure {
         case .cannotConnect(let detail): "could not connect to the server (\(detail)); check the service URL and the network."
         case .connectionLost(let detail): "the connection closed before the whole response arrived (\(detail)); try again."
         case .cancelled: "the request was cancelled."
-        case .responseTooLarge(let limit): "the response body was larger than \(ResponseSizeLimit.describe(limit)), the most the SDK accepts (AccessEnablerConfiguration.maximumResponseBodySize); the rest was not read."
+        case .responseTooLarge(let limit):
+            "the response body was larger than \(ResponseSizeLimit.describe(limit)), the most the SDK accepts (AccessEnablerConfiguration.maximumResponseBodySize); the rest was not read."
         case .other(let detail): "\(detail)."
         }
     }

@@ -51,11 +51,13 @@ struct LinuxMachineFacts: Sendable, Equatable {
         let dmi = "sys/class/dmi/id/"
         let osRelease = (text("etc/os-release") ?? text("usr/lib/os-release")).map(parseOSRelease) ?? [:]
         let kernel = uname ?? UnameInfo.current
-        let routeInterface = text("proc/net/route").flatMap(defaultRouteInterface(ipv4Routes:))
+        let routeInterface =
+            text("proc/net/route").flatMap(defaultRouteInterface(ipv4Routes:))
             ?? text("proc/net/ipv6_route").flatMap(defaultRouteInterface(ipv6Routes:))
-        let wireless = routeInterface.map { interface in
-            ["wireless", "phy80211"].contains { FileManager.default.fileExists(atPath: root.appendingPathComponent("sys/class/net/\(interface)/\($0)").path) }
-        } ?? false
+        let wireless =
+            routeInterface.map { interface in
+                ["wireless", "phy80211"].contains { FileManager.default.fileExists(atPath: root.appendingPathComponent("sys/class/net/\(interface)/\($0)").path) }
+            } ?? false
         return LinuxMachineFacts(
             productName: text(dmi + "product_name"), productVersion: text(dmi + "product_version"),
             systemVendor: text(dmi + "sys_vendor"), boardVendor: text(dmi + "board_vendor"),

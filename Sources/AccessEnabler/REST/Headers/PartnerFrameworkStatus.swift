@@ -10,12 +10,6 @@ struct PartnerFrameworkStatus: Sendable, Equatable {
         var code: String
         /// The partner framework's description of the error.
         var message: String
-
-        /// Creates an error.
-        init(code: String, message: String) {
-            self.code = code
-            self.message = message
-        }
     }
 
     /// The documented `accessStatus` values.

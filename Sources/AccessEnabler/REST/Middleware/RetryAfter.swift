@@ -32,7 +32,8 @@ enum RetryAfter {
         guard numbers.count == 5 else { return nil }
         let monthFirst = tokens[..<monthIndex].allSatisfy { Int($0) == nil }
         // asctime puts the year last; the other forms put it after the day.
-        let (day, year, hour, minute, second) = monthFirst && tokens.count == 7
+        let (day, year, hour, minute, second) =
+            monthFirst && tokens.count == 7
             ? (numbers[0], numbers[4], numbers[1], numbers[2], numbers[3])
             : (numbers[0], numbers[1], numbers[2], numbers[3], numbers[4])
         // RFC 850's two-digit years: 70–99 are the 1900s, the rest this century.
