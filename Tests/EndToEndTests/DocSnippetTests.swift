@@ -407,13 +407,20 @@ func sendDiagnostics(of configuration: inout AccessEnablerConfiguration, to log:
         #expect(!lines.contains { $0.contains("Bearer") || $0.contains("client_secret") || $0.contains("?") })
     }
 
-    @Test func theTVPresenterShowsTheCodeThenTheSignInThenAnExpiredCode() async throws {
+    /// A tvOS AccessEnabler against a sandbox over loopback HTTP, with the article's
+    /// presenter as its delegates (returned too: the AccessEnabler holds delegates weakly).
+    private static func tvWithThePresenter() throws -> (AccessEnabler, PassSandbox, LoopbackHTTPServer, Screen, TVSignInPresenter) {
         let (accessEnabler, sandbox, server) = try makeSandboxedAccessEnabler(platform: .tvOS)
-        defer { server.shutdown(); Self.removeStorage(of: accessEnabler) }
         let screen = Screen()
         let presenter = TVSignInPresenter(activationAddress: sandbox.activationURL.absoluteString) { screen.show($0) }
         accessEnabler.delegate = presenter
         accessEnabler.statusDelegate = presenter
+        return (accessEnabler, sandbox, server, screen, presenter)
+    }
+
+    @Test func theTVPresenterShowsTheCodeThenTheSignInThenAnExpiredCode() async throws {
+        let (accessEnabler, sandbox, server, screen, presenter) = try Self.tvWithThePresenter()
+        defer { withExtendedLifetime(presenter) { server.shutdown(); Self.removeStorage(of: accessEnabler) } }
         accessEnabler.setRequestor("REF30")
         accessEnabler.getAuthentication()
         accessEnabler.setSelectedProvider("NotBoarded")
@@ -445,12 +452,8 @@ func sendDiagnostics(of configuration: inout AccessEnablerConfiguration, to log:
     }
 
     @Test func theTVPresenterSaysWhenTheTVCannotReachTheProviderAndShowsTheCodeAgain() async throws {
-        let (accessEnabler, sandbox, server) = try makeSandboxedAccessEnabler(platform: .tvOS)
-        defer { server.shutdown(); Self.removeStorage(of: accessEnabler) }
-        let screen = Screen()
-        let presenter = TVSignInPresenter(activationAddress: sandbox.activationURL.absoluteString) { screen.show($0) }
-        accessEnabler.delegate = presenter
-        accessEnabler.statusDelegate = presenter
+        let (accessEnabler, sandbox, server, screen, presenter) = try Self.tvWithThePresenter()
+        defer { withExtendedLifetime(presenter) { server.shutdown(); Self.removeStorage(of: accessEnabler) } }
         accessEnabler.setRequestor("REF30")
         accessEnabler.getAuthentication()
         accessEnabler.setSelectedProvider("NotBoarded")

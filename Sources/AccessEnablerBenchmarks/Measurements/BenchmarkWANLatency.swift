@@ -118,21 +118,19 @@ private struct RoundRunner {
     func round(delay: Double) async -> [(String, Outcome)] {
         var outcomes: [(String, Outcome)] = []
         let coldStorage = scratch.storage("cold-\(UUID().uuidString)")
-        let cold = await timed(delay) { observer in
-            let client = factory.make(storage: coldStorage, partner: nil, transport: transport, observer: observer)
-            client.setRequestor("REF30")
-            return client
-        } end: {
-            $0.requestorStatus == 1 ? $0.requestorCompletedAt : nil
-        }.outcome
-        // A relaunch: a new AccessEnabler over the same storage.
-        let warm = await timed(delay) { observer in
-            let client = factory.make(storage: coldStorage, partner: nil, transport: transport, observer: observer)
-            client.setRequestor("REF30")
-            return client
-        } end: {
-            $0.requestorStatus == 1 ? $0.requestorCompletedAt : nil
-        }.outcome
+        // A launch: a new AccessEnabler over `coldStorage`, timed until setRequestorComplete(1).
+        let launch = { [factory, transport] in
+            await timed(delay) { observer in
+                let client = factory.make(storage: coldStorage, partner: nil, transport: transport, observer: observer)
+                client.setRequestor("REF30")
+                return client
+            } end: {
+                $0.requestorStatus == 1 ? $0.requestorCompletedAt : nil
+            }.outcome
+        }
+        let cold = await launch()
+        // A relaunch over the same storage.
+        let warm = await launch()
         outcomes.append(("setRequestor, warm", warm))
         outcomes.append(("setRequestor, cold", cold))
 
