@@ -28,7 +28,15 @@ struct StorageScratch {
 
     func file(_ name: String) -> URL { statementDirectory.appendingPathComponent(name) }
 
-    func requestorFile(_ requestor: String) -> URL { file(StorageLayout.requestorFile(requestor)) }
+    /// `store.json`: every stored value but the identity.
+    var storeFile: URL { file(StorageLayout.storeFile) }
+
+    /// `store.json`'s text with `old` replaced by `new` (which must be there), written back.
+    func editStore(replacing old: String, with new: String) throws {
+        let text = try self.text(of: storeFile)
+        #expect(text.contains(old), "store.json holds \(old)")
+        try overwrite(storeFile, with: text.replacingOccurrences(of: old, with: new))
+    }
 
     /// The store's files, without its lock file (``StorageDirectoryLock/fileName``, present
     /// in every store directory).

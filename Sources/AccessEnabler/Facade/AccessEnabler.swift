@@ -87,7 +87,7 @@ public final class AccessEnabler: Sendable {
         let store = TokenStore(
             directory: configuration.storageDirectory, softwareStatement: softwareStatement, integrityCheck: storageCheck,
             writeBehind: true, configuredDeviceIdentifier: configuration.deviceIdentifier,
-            onProblem: { problems.report($0) }, onDiscard: { problems.report($0) }, now: { clock.now.addingTimeInterval(serverClock.correction) })
+            onProblem: { problems.report($0) }, onDiscard: { problems.report($0) }, onNotice: { problems.note($0) }, now: { clock.now.addingTimeInterval(serverClock.correction) })
         let mailbox = EngineMailbox(activity: ActivityTracker())
         let engine = EntitlementEngine(
             softwareStatement: softwareStatement, configuration: configuration, store: store, dispatcher: dispatcher,
@@ -173,8 +173,8 @@ public final class AccessEnabler: Sendable {
         guard mailbox.claimIfIdle() else { return submit(.checkAuthentication) }
         let call = replies.newCall()
         monitor.callMade(call, .checkAuthentication)
-        // What another AccessEnabler over the same storage wrote since (one load from shared
-        // memory when nothing changed).
+        // What another AccessEnabler over the same storage wrote since (one `stat` when
+        // nothing changed).
         store.refreshIfChanged()
         switch quickAuthenticationCheck() {
         case .answered(let callbacks):

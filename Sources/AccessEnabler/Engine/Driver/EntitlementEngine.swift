@@ -80,7 +80,7 @@ actor EntitlementEngine {
                 redirectURL: configuration.redirectURL, primaryServiceProvider: configuration.environment.baseURL,
                 transportSecurity: TransportSecurityPolicy(allowsInsecureHTTP: configuration.allowsInsecureHTTP),
                 partnerConfigured: configuration.partnerFramework != nil, resourceLimit: configuration.preauthorizationBatchSize,
-                deviceIdentifier: store.deviceIdentifier, tracking: tracking))
+                deviceIdentity: store.deviceIdentity, tracking: tracking))
     }
 
     static func makeClient(
@@ -117,18 +117,19 @@ actor EntitlementEngine {
     /// so whoever waits for quiescence finds the callbacks delivered without a trip of its
     /// own through the callback queue.
     ///
-    /// What an event stores is written after its callbacks: the store holds the changes
-    /// while the event is handled, and that same last block hands them to disk as one batch
-    /// (a sign-in is complete for the app before its profile costs an `fsync`).
+    /// What an event stores waits in memory for a commit point: a sign-in or a logout is
+    /// renamed into place before the event's callbacks (see ``handle(_:)``); anything else
+    /// (a registration, a token, a media token) goes to disk once the engine has no request
+    /// under way — after the last event of a flow, which then costs one write, not one per
+    /// event — handed to the storage thread by that same last block. The data sync is
+    /// always the storage thread's.
     func run() async {
         while let event = await mailbox.next() {
-            store.holdWrites()
             handle(event)
             if !mailbox.hasWaitingEvents { handle(.mailboxDrained) }
             mailbox.finishedEvent()
-            store.releaseWrites()
             let (store, activity) = (store, mailbox.activity)
-            let commit = store.hasPendingWrites
+            let commit = store.hasPendingWrites && !children.hasWorkUnderWay
             dispatcher.dispatch(
                 [],
                 then: {
@@ -139,11 +140,20 @@ actor EntitlementEngine {
     }
 
     /// Hands one event to the machine and carries out what it decided.
+    ///
+    /// Its storage actions go first, and a sign-in or a logout among them is renamed into
+    /// place before anything else is carried out: once its callback is delivered, another
+    /// process's next call reads it and a `kill -9` cannot lose it. (A storage action only
+    /// changes the store, which no other action of the same event reads, so the order of the
+    /// rest is the machine's.)
     func handle(_ event: EngineEvent) {
         // Each call reads what other AccessEnablers over the same storage wrote since.
         if case .command = event { store.refreshIfChanged() }
         children.answered(event)
-        for action in machine.handle(event, facts: facts()) { carryOut(action) }
+        let actions = machine.handle(event, facts: facts())
+        for action in actions where action.writesStorage { carryOut(action) }
+        store.writeUrgentChanges()
+        for action in actions where !action.writesStorage { carryOut(action) }
     }
 
     /// What the machine reads of the world now: the clocks and the current requestor's storage.
@@ -285,5 +295,15 @@ actor EntitlementEngine {
     /// A REST call's outcome as a value.
     private static func result<T: Sendable>(_ body: () async throws(RESTClientError) -> T) async -> Result<T, RESTClientError> {
         do throws(RESTClientError) { return .success(try await body()) } catch { return .failure(error) }
+    }
+}
+
+extension EngineAction {
+    /// Whether the action only writes to storage.
+    fileprivate var writesStorage: Bool {
+        switch self {
+        case .storeProfiles, .removeProfiles, .storeMediaToken, .storePreauthorizations: true
+        default: false
+        }
     }
 }
