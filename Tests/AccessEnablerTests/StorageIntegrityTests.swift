@@ -202,20 +202,6 @@ struct StorageIntegrityTests {
         #expect(scratch.open().deviceIdentifier == checked.deviceIdentifier)
     }
 
-    @Test("A lost identity under NONE: a new device identifier, the profiles it no longer holds dropped, the client kept")
-    func lostIdentity() throws {
-        let (scratch, deviceIdentifier) = filledScratch()
-        defer { scratch.remove() }
-        try FileManager.default.removeItem(at: scratch.file(StorageLayout.identityFile))
-        let store = scratch.open()
-        #expect(store.deviceIdentifier != deviceIdentifier)
-        #expect(store.profile(requestor: "REF30") == nil)
-        #expect(store.clientCredentials == StorageSamples.credentials)
-        let relaunched = scratch.open()
-        #expect(relaunched.deviceIdentifier == store.deviceIdentifier)
-        #expect(relaunched.profile(requestor: "REF30") == nil, "dropped on disk too")
-    }
-
     @Test("An identity changed outside the SDK keeps its device identifier; ALL clears the rest")
     func tamperedIdentity() throws {
         let (scratch, deviceIdentifier) = filledScratch()
