@@ -190,6 +190,21 @@ import Glibc
     }
 
     @Test(.enabled(if: SandboxExecutable.url != nil, SandboxExecutable.notBuilt))
+    func theUsageNamesEveryActOfTheDemo() async throws {
+        let help = try await run(["--help"])
+        let lines = help.output.split(separator: "\n").map(String.init)
+        let entry = try #require(lines.firstIndex { $0.hasPrefix("  accessenabler demo") })
+        let summary = lines[entry + 1]
+        let acts = try await run(["demo", "--help"]).output.split(separator: "\n").filter { $0.trimmingCharacters(in: .whitespaces).hasPrefix("Act ") }
+        #expect(acts.count == 3, "the demo's own help tells three acts")
+        // Each act, by what it shows: the Apple SSO cookbook, the second screen, single sign-on across apps.
+        for act in ["Apple SSO cookbook", "second-screen sign-in", "single sign-on across two apps"] {
+            #expect(summary.contains(act), "the top-level usage's demo line names \(act): \(summary)")
+        }
+        #expect(summary.contains("three acts"))
+    }
+
+    @Test(.enabled(if: SandboxExecutable.url != nil, SandboxExecutable.notBuilt))
     func misuseIsRefusedWithUsage() async throws {
         for arguments in [
             [], ["frobnicate"], ["--frobnicate"], ["scenario"], ["demo", "--bogus"], ["sandbox", "--port", "seventy"], ["sandbox", "--world"], ["bench", "extra"],

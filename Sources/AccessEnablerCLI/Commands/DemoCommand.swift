@@ -8,7 +8,7 @@ import PassSandbox
 enum DemoCommand {
     static let synopsis = CommandSynopsis(
         name: "demo", argument: nil,
-        summary: "Tell Adobe's Apple SSO cookbook (iOS) and a second-screen sign-in (tvOS) against an embedded sandbox.",
+        summary: "Tell three acts against an embedded sandbox: Adobe's Apple SSO cookbook (iOS), a second-screen sign-in (tvOS), single sign-on across two apps.",
         options: [
             .init(name: "--json", value: nil, summary: "print the transcript format instead: one JSON object per line"),
             .init(name: "--trace-http", value: nil, summary: "also print every REST/DCR call as it completes"),
