@@ -19,7 +19,7 @@ struct StorageWriteTests {
         func reset() { lock.withLock { entries.removeAll() } }
 
         private func record(_ tag: Int, _ step: String) {
-            let thread = Thread.current.name ?? ""
+            let thread = StorageSyncThread.shared.isCurrentThread ? StorageSyncThread.threadName : "caller"
             lock.withLock { entries.append((tag, step, thread)) }
         }
 

@@ -358,11 +358,10 @@ public final class AccessEnabler: Sendable {
         }
         let store = self.store
         guard store.hasQueuedWrites else { return }
+        // Resumed by the storage thread once the writes are done: no thread waits meanwhile
+        // (thousands of devices waiting at once would otherwise hold as many).
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            DispatchQueue.global().async {
-                store.flush()
-                continuation.resume()
-            }
+            store.flush { continuation.resume() }
         }
         // A write that failed reported a status (N500) while it ran: deliver it too.
         await dispatcher.flush()

@@ -65,6 +65,8 @@ final class StorageSyncThread: @unchecked Sendable {
     private var unfinishedSequences: Set<UInt64> = []
     /// The stores with a write queued and not yet taken, so a second request adds nothing.
     private var queuedWrites: Set<ObjectIdentifier> = []
+    /// Per directory key: what to run once its jobs are done (``whenWritten(_:_:)``).
+    private var whenDone: [String: [@Sendable () -> Void]] = [:]
     private var started = false
 
     /// The lock patience of a write made on this thread: short, so a stuck holder of one
@@ -107,6 +109,17 @@ final class StorageSyncThread: @unchecked Sendable {
         condition.withLock { unfinished[key] != nil }
     }
 
+    /// Runs `action` once every job of the directory under `key` submitted so far is done —
+    /// at once when none is left — without holding a thread while it waits.
+    func whenWritten(_ key: String, _ action: @escaping @Sendable () -> Void) {
+        let now: Bool = condition.withLock {
+            guard unfinished[key] != nil else { return true }
+            whenDone[key, default: []].append(action)
+            return false
+        }
+        if now { action() }
+    }
+
     /// Blocks until every job of the directory under `key` submitted so far is done (a
     /// write set aside because another process holds the lock counts as done for now).
     func waitUntilWritten(_ key: String) {
@@ -137,7 +150,17 @@ final class StorageSyncThread: @unchecked Sendable {
     /// characters at most).
     static let threadName = "ae-storage"
 
+    /// The thread, once it runs.
+    private var thread: pthread_t?
+
+    /// Whether the caller runs on the storage thread.
+    var isCurrentThread: Bool {
+        guard let thread = condition.withLock({ thread }) else { return false }
+        return pthread_equal(thread, pthread_self()) != 0
+    }
+
     private func run() {
+        condition.withLock { thread = pthread_self() }
         Thread.current.name = Self.threadName
         while true {
             let jobs = nextRound()
@@ -162,10 +185,16 @@ final class StorageSyncThread: @unchecked Sendable {
                 }
             }
             Self.makeDurable(syncs)
-            condition.withLock {
+            let actions: [@Sendable () -> Void] = condition.withLock {
                 let now = DispatchTime.now().uptimeNanoseconds
+                var actions: [@Sendable () -> Void] = []
                 for job in finished + setAside {
-                    if let count = unfinished[job.key], count > 1 { unfinished[job.key] = count - 1 } else { unfinished[job.key] = nil }
+                    if let count = unfinished[job.key], count > 1 {
+                        unfinished[job.key] = count - 1
+                    } else {
+                        unfinished[job.key] = nil
+                        actions += whenDone.removeValue(forKey: job.key) ?? []
+                    }
                     unfinishedSequences.remove(job.sequence)
                 }
                 for var job in setAside {
@@ -174,7 +203,9 @@ final class StorageSyncThread: @unchecked Sendable {
                     parked.append(job)
                 }
                 condition.broadcast()
+                return actions
             }
+            for action in actions { action() }
         }
     }
 

@@ -494,6 +494,21 @@ final class TokenStore: @unchecked Sendable {
         StorageSyncThread.shared.waitUntilWritten(directoryKey)
     }
 
+    /// Runs `action` once every change made so far is on disk (or set aside while another
+    /// process holds the directory's lock), holding no thread while it waits.
+    func flush(then action: @escaping @Sendable () -> Void) {
+        commitPendingWrites()
+        StorageSyncThread.shared.whenWritten(directoryKey) { [self] in
+            let deferred: [StorageSyncThread.SyncRequest] = ioLock.withLock {
+                defer { deferredSyncs = [] }
+                return deferredSyncs
+            }
+            guard !deferred.isEmpty else { return action() }
+            StorageSyncThread.shared.submitSync(deferred, key: directoryKey)
+            StorageSyncThread.shared.whenWritten(directoryKey, action)
+        }
+    }
+
     /// `true` while a change is still on its way to disk.
     var hasQueuedWrites: Bool {
         hasPendingWrites || StorageSyncThread.shared.hasUnwritten(directoryKey)
