@@ -133,7 +133,7 @@ struct StorageIntegrityTests {
         #expect(store.accessToken == StorageSamples.token)
         #expect(store.deviceIdentifier == deviceIdentifier)
         #expect(store.lastError?.contains("discarded the sign-in of REF30 in store.json: payload is not a valid record") == true)
-        #expect(try !scratch.text(of: scratch.storeFile).contains("42"), "the record is removed from the file at once")
+        #expect(try !scratch.text(of: scratch.storeFile).contains(#""requestor":42"#), "the record is removed from the file at once")
 
         try scratch.editStore(replacing: #""clientID":"client-1""#, with: #""clientID":1"#)
         let checked = scratch.open(.INTEGRITY_CHECK_ALL)
