@@ -70,6 +70,11 @@ struct StorageSharedDirectoryTests {
         }
         #expect(returned, "the write gave up waiting")
         #expect(waited.withLock { $0 } >= StorageDirectoryLock.patience * 0.9, "it waited for the lock first")
+        // The storage thread takes the write over; the caller has already waited its
+        // patience, so nobody (a flush, a store opening the directory) waits for it again.
+        let key = TokenStore.key(for: second.statementDirectory)
+        #expect(await offThePoolWait(seconds: 60) { while !StorageSyncThread.shared.hasWriteSetAside(key) { usleep(1_000) } })
+        #expect(!StorageSyncThread.shared.hasUnwritten(key), "a flush does not wait for the write a second time")
         #expect(second.profile(requestor: "REF30") == StorageSamples.profile(), "the change is kept in memory")
         #expect(scratch.open().profile(requestor: "REF30") == nil, "and not written behind the holder's back")
         let notice = try #require(notices.withLock { $0 }.first)
@@ -84,6 +89,46 @@ struct StorageSharedDirectoryTests {
         }
         #expect(landed)
         #expect(scratch.open().accessToken == StorageSamples.token, "nothing the first store wrote was lost")
+    }
+
+    @Test("A flush waits for a write another holder of the lock holds up for less than its patience: the change is on disk when it returns")
+    func aFlushWaitsForAWriteABriefHoldHoldsUp() async throws {
+        let scratch = StorageScratch()
+        defer { scratch.remove() }
+        // A patience longer than any machine's pause: the hold below is brief against it.
+        let store = TokenStore(
+            directory: scratch.root, softwareStatement: scratch.statement, integrityCheck: .INTEGRITY_CHECK_NONE, writeBehind: true,
+            lockPatience: 600, now: { StorageScratch.start })
+        store.setAccessToken(StorageSamples.token)
+        store.flush()
+        // Another writer holds the directory's lock for a moment.
+        let holder = Foundation.open(scratch.file(StorageDirectoryLock.fileName).path, O_RDWR | O_CLOEXEC)
+        try #require(holder >= 0)
+        var released = false
+        defer { if !released { close(holder) } }
+        try #require(flock(holder, LOCK_EX | LOCK_NB) == 0)
+
+        store.setProfile(StorageSamples.profile())
+        store.commitPendingWrites()
+        let key = TokenStore.key(for: store.statementDirectory)
+        #expect(await offThePoolWait(seconds: 60) { while !StorageSyncThread.shared.hasWriteSetAside(key) { usleep(1_000) } })
+        // Whether the profile was on disk when the flush returned (nil: not returned yet).
+        let onDiskWhenFlushed = NSLockedValue<Bool?>(nil)
+        let flushed = DispatchSemaphore(value: 0)
+        Thread.detachNewThread {
+            store.flush()
+            let onDisk = scratch.open().profile(requestor: "REF30") != nil
+            onDiskWhenFlushed.withLock { $0 = onDisk }
+            flushed.signal()
+        }
+        try await Task.sleep(for: .milliseconds(200))
+        #expect(onDiskWhenFlushed.withLock { $0 } == nil, "the flush waits while the lock is held")
+        close(holder)
+        released = true
+        let returned = NSLockedValue(false)
+        await offThePool { returned.withLock { $0 = flushed.wait(timeout: .now() + 60) == .success } }
+        #expect(returned.withLock { $0 })
+        #expect(onDiskWhenFlushed.withLock { $0 } == true, "and returns once the change is on disk")
     }
 
     @Test("A truncated, deleted or replaced lock file changes nothing: every store goes on and sees the others")

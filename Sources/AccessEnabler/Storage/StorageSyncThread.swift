@@ -50,9 +50,12 @@ final class StorageSyncThread: @unchecked Sendable {
         var key: String
         var sequence: UInt64
         var work: Work
-        /// For a write set aside: when to try again, and how long it has waited so far.
+        /// For a write set aside: when to try again, and the pause before that.
         var retryAt: UInt64 = 0
         var pause: UInt64 = 0
+        /// Whether nobody waits for it any longer: another process has held the lock against
+        /// its store's writes past the store's ``TokenStore/lockPatience``.
+        var released = false
     }
 
     private let condition = NSCondition()
@@ -60,10 +63,13 @@ final class StorageSyncThread: @unchecked Sendable {
     /// Writes set aside because another process held the directory's lock.
     private var parked: [Job] = []
     private var submitted: UInt64 = 0
-    /// Per directory key: jobs queued or running (not those set aside).
+    /// Per directory key: jobs not done, but for those released (a flush no longer waits
+    /// for a write whose lock another process has held past the patience).
     private var unfinished: [String: Int] = [:]
+    /// Every job not done, but for those released (the process's exit waits for these).
     private var unfinishedSequences: Set<UInt64> = []
-    /// The stores with a write queued and not yet taken, so a second request adds nothing.
+    /// The stores with a write queued or set aside and not yet taken, so a second request
+    /// adds nothing (the write taken next writes every change made by then).
     private var queuedWrites: Set<ObjectIdentifier> = []
     /// Per directory key: what to run once its jobs are done (``whenWritten(_:_:)``).
     private var whenDone: [String: [@Sendable () -> Void]] = [:]
@@ -73,7 +79,7 @@ final class StorageSyncThread: @unchecked Sendable {
     /// directory's lock does not hold up the others (the write is set aside and tried again).
     static let writePatience: TimeInterval = 0.05
     /// The longest pause before a write set aside is tried again.
-    private static let longestPause: UInt64 = 1_000_000_000
+    private static let longestPause: UInt64 = 250_000_000
 
     /// Queues a write of `store`'s waiting changes (see ``TokenStore/writeBehind()``).
     func submitWrite(of store: TokenStore, key: String) {
@@ -109,6 +115,12 @@ final class StorageSyncThread: @unchecked Sendable {
         condition.withLock { unfinished[key] != nil }
     }
 
+    /// Whether a write of the directory under `key` is set aside because another process
+    /// holds its lock (the tests watch for it).
+    func hasWriteSetAside(_ key: String) -> Bool {
+        condition.withLock { parked.contains { $0.key == key } }
+    }
+
     /// Runs `action` once every job of the directory under `key` submitted so far is done —
     /// at once when none is left — without holding a thread while it waits.
     func whenWritten(_ key: String, _ action: @escaping @Sendable () -> Void) {
@@ -120,8 +132,11 @@ final class StorageSyncThread: @unchecked Sendable {
         if now { action() }
     }
 
-    /// Blocks until every job of the directory under `key` submitted so far is done (a
-    /// write set aside because another process holds the lock counts as done for now).
+    /// Blocks until every job of the directory under `key` submitted so far is done. A write
+    /// another process's lock holds up is waited for until that process has held the lock
+    /// against it for the store's ``TokenStore/lockPatience`` (counting what the write's caller
+    /// already waited): a stuck process delays nobody longer. The write stays set aside and
+    /// lands when the lock is free.
     func waitUntilWritten(_ key: String) {
         condition.lock()
         defer { condition.unlock() }
@@ -130,7 +145,9 @@ final class StorageSyncThread: @unchecked Sendable {
 
     /// Blocks until every job submitted so far, of every directory, is done, or until
     /// `timeout` seconds have passed: a disk that no longer answers must not keep the
-    /// process from ending. Returns whether everything was done.
+    /// process from ending. A write held up by another process's lock past its store's
+    /// ``TokenStore/lockPatience`` is not waited for (see ``waitUntilWritten(_:)``).
+    /// Returns whether everything waited for was done.
     @discardableResult
     func waitUntilEverythingIsWritten(timeout: TimeInterval) -> Bool {
         let giveUp = Date(timeIntervalSinceNow: timeout)
@@ -167,6 +184,7 @@ final class StorageSyncThread: @unchecked Sendable {
             var syncs: [SyncRequest] = []
             var finished: [Job] = []
             var setAside: [Job] = []
+            var released: [Job] = []
             for job in jobs {
                 switch job.work {
                 case .sync(let requests):
@@ -179,7 +197,15 @@ final class StorageSyncThread: @unchecked Sendable {
                         finished.append(job)
                     case .nothing:
                         finished.append(job)
-                    case .lockBusy:
+                    case .lockBusy(let since):
+                        // Past the patience the holder is a stuck process: whoever waits
+                        // for this write stops waiting (it stays set aside).
+                        var job = job
+                        let patience = UInt64(store.lockPatience * 1_000_000_000)
+                        if !job.released, DispatchTime.now().uptimeNanoseconds &- since >= patience {
+                            job.released = true
+                            released.append(job)
+                        }
                         setAside.append(job)
                     }
                 }
@@ -188,17 +214,21 @@ final class StorageSyncThread: @unchecked Sendable {
             let actions: [@Sendable () -> Void] = condition.withLock {
                 let now = DispatchTime.now().uptimeNanoseconds
                 var actions: [@Sendable () -> Void] = []
-                for job in finished + setAside {
+                func done(_ job: Job) {
+                    unfinishedSequences.remove(job.sequence)
                     if let count = unfinished[job.key], count > 1 {
                         unfinished[job.key] = count - 1
                     } else {
                         unfinished[job.key] = nil
                         actions += whenDone.removeValue(forKey: job.key) ?? []
                     }
-                    unfinishedSequences.remove(job.sequence)
                 }
+                for job in finished where !job.released { done(job) }
+                for job in released { done(job) }
                 for var job in setAside {
-                    job.pause = min(max(job.pause * 2, 50_000_000), Self.longestPause)
+                    // Another process holds the lock: try again shortly.
+                    if case .write(let store) = job.work { queuedWrites.insert(ObjectIdentifier(store)) }
+                    job.pause = min(max(job.pause * 2, 20_000_000), Self.longestPause)
                     job.retryAt = now &+ job.pause
                     parked.append(job)
                 }
@@ -218,10 +248,6 @@ final class StorageSyncThread: @unchecked Sendable {
             let due = parked.filter { $0.retryAt <= now }
             if !due.isEmpty {
                 parked.removeAll { $0.retryAt <= now }
-                for job in due {
-                    unfinished[job.key, default: 0] += 1
-                    unfinishedSequences.insert(job.sequence)
-                }
                 queue += due
             }
             if !queue.isEmpty {

@@ -32,7 +32,7 @@ import Foundation
 /// nobody's change is lost. ``refreshIfChanged()``, called at the start of each call, compares
 /// `store.json`'s signature (one `stat`) with the version this store holds and only when it
 /// differs reads it again — no lock, since a rename is atomic. A lock held by a stuck process
-/// delays a write by at most ``StorageDirectoryLock/patience``; the change then stays in
+/// delays a write by at most its patience (``StorageDirectoryLock/patience``); the change then stays in
 /// memory, is written as soon as the lock is free, and `onNotice` says so.
 ///
 /// Problems never crash: a bad value is discarded (``lastError`` and `onDiscard` say what
@@ -109,6 +109,9 @@ final class TokenStore: @unchecked Sendable {
     /// store's writes, and whether that was said.
     private var lockBusySince: UInt64?
     private var lockBusyNoted = false
+    /// How long a write waits for another process's lock before this store goes on without
+    /// it (``StorageDirectoryLock/patience``; tests give a longer one).
+    let lockPatience: TimeInterval
 
     /// Opens the store of `softwareStatement` under `directory`: reads what it holds, and
     /// creates nothing.
@@ -129,13 +132,15 @@ final class TokenStore: @unchecked Sendable {
     ///     or reads another writer's version.
     ///   - onNotice: told when a write waits for a lock another process holds past its
     ///     patience (the change is kept in memory and written later).
+    ///   - lockPatience: how long a write waits for another process's lock.
     ///   - now: the clock; media tokens and preauthorization answers that have ended are
     ///     dropped when the store is read.
     init(
         directory: URL, softwareStatement: String, integrityCheck: IntegrityCheckType, writeBehind: Bool = false,
         configuredDeviceIdentifier: String? = nil, system: StorageSystem = .posix,
         onProblem: @escaping @Sendable (StorageProblem) -> Void = { _ in }, onDiscard: @escaping @Sendable (StorageDiscard) -> Void = { _ in },
-        onNotice: @escaping @Sendable (String) -> Void = { _ in }, now: @escaping @Sendable () -> Date
+        onNotice: @escaping @Sendable (String) -> Void = { _ in }, lockPatience: TimeInterval = StorageDirectoryLock.patience,
+        now: @escaping @Sendable () -> Date
     ) {
         statementDirectory = StorageLayout.statementDirectory(in: directory, softwareStatement: softwareStatement)
         directoryKey = Self.key(for: statementDirectory)
@@ -147,6 +152,7 @@ final class TokenStore: @unchecked Sendable {
         self.onProblem = onProblem
         self.onDiscard = onDiscard
         self.onNotice = onNotice
+        self.lockPatience = lockPatience
         self.now = now
         let configured = configuredDeviceIdentifier.flatMap { $0.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty ? nil : DeviceIdentifier.hashed($0) }
         self.configuredDeviceIdentifier = configured
@@ -196,7 +202,7 @@ final class TokenStore: @unchecked Sendable {
             if writeBehind {
                 commitPendingWrites()
             } else {
-                write(patience: StorageDirectoryLock.patience, durableBeforeReturning: true)
+                write(patience: lockPatience, durableBeforeReturning: true)
             }
         }
     }
@@ -245,14 +251,14 @@ final class TokenStore: @unchecked Sendable {
     }
 
     /// Settles a new device's identity for its first reader: claims it here unless the
-    /// storage thread has already, waiting at most ``StorageDirectoryLock/patience`` for
+    /// storage thread has already, waiting at most ``lockPatience`` for
     /// another process's lock (past that, the drawn identifier stands for now).
     private func settleIdentity() {
         let outcome: WriteOutcome? = ioLock.withLock {
             guard stateLock.withLock({ identityWrite == .claim }) else { return nil }
-            return performWrite(patience: StorageDirectoryLock.patience, identityOnly: true)
+            return performWrite(patience: lockPatience, identityOnly: true)
         }
-        if case .lockBusy = outcome { noteLockBusy(waited: StorageDirectoryLock.patience) }
+        if case .lockBusy(let since) = outcome { _ = noteLockBusy(since: since) }
         deviceIdentity.settled(as: stateLock.withLock { snapshot.identity.deviceIdentifier })
     }
 
@@ -454,7 +460,7 @@ final class TokenStore: @unchecked Sendable {
     /// left for the next commit point.
     private func changed() {
         guard !writeBehind else { return }
-        write(patience: StorageDirectoryLock.patience, durableBeforeReturning: true)
+        write(patience: lockPatience, durableBeforeReturning: true)
     }
 
     // MARK: - Commit points
@@ -466,11 +472,11 @@ final class TokenStore: @unchecked Sendable {
 
     /// Writes the waiting changes now, on the caller's thread, when one of them is a
     /// sign-in or a logout: renamed into place before this returns (waiting at most
-    /// ``StorageDirectoryLock/patience`` for another process's lock), made durable on the
+    /// ``lockPatience`` for another process's lock), made durable on the
     /// storage thread right after. The engine calls it before delivering an event's callbacks.
     func writeUrgentChanges() {
         guard writeBehind, stateLock.withLock({ urgent && isPersistent }) else { return }
-        write(patience: StorageDirectoryLock.patience, durableBeforeReturning: false)
+        write(patience: lockPatience, durableBeforeReturning: false)
     }
 
     /// Hands the waiting changes to the storage thread, which writes them and makes them
@@ -520,15 +526,18 @@ final class TokenStore: @unchecked Sendable {
         case nothing
         /// Written (or failed and reported); these files still need their data sync.
         case written([StorageSyncThread.SyncRequest])
-        /// Another process holds the directory's lock: try again later.
-        case lockBusy
+        /// Another process holds the directory's lock: try again later. `since` is when
+        /// (uptime nanoseconds) it began to hold it against this store's writes — what a
+        /// caller's write already waited included — so the storage thread knows when the
+        /// wait has passed ``lockPatience``.
+        case lockBusy(since: UInt64)
     }
 
     /// The storage thread's write of the waiting changes, waiting at most `patience` for the
     /// directory's lock.
     func writeBehind(patience: TimeInterval) -> WriteOutcome {
         let outcome = ioLock.withLock { performWrite(patience: patience) }
-        if case .lockBusy = outcome { noteLockBusy() }
+        if case .lockBusy(let since) = outcome { return .lockBusy(since: noteLockBusy(since: since)) }
         return outcome
     }
 
@@ -544,8 +553,10 @@ final class TokenStore: @unchecked Sendable {
             } else {
                 StorageSyncThread.shared.submitSync(requests, key: directoryKey)
             }
-        case .lockBusy:
-            noteLockBusy(waited: patience)
+        case .lockBusy(let since):
+            // The caller has waited its patience: the storage thread takes the write over,
+            // and a flush no longer waits for it (the wait began that long ago).
+            _ = noteLockBusy(since: since)
             StorageSyncThread.shared.submitWrite(of: self, key: directoryKey)
         }
     }
@@ -561,21 +572,24 @@ final class TokenStore: @unchecked Sendable {
     }
 
     /// Says once per episode that another process has held the lock against this store's
-    /// writes for longer than ``StorageDirectoryLock/patience``.
-    private func noteLockBusy(waited: TimeInterval = 0) {
+    /// writes for longer than ``lockPatience``, given when the attempt that
+    /// found it busy began to wait (uptime nanoseconds). Returns when the episode began:
+    /// the first such attempt's start.
+    private func noteLockBusy(since attempt: UInt64) -> UInt64 {
         let now = DispatchTime.now().uptimeNanoseconds
-        let say: Bool = stateLock.withLock {
-            let since = lockBusySince ?? now &- UInt64(waited * 1_000_000_000)
+        let (since, say): (UInt64, Bool) = stateLock.withLock {
+            let since = lockBusySince ?? attempt
             lockBusySince = since
-            guard !lockBusyNoted, now &- since >= UInt64(StorageDirectoryLock.patience * 1_000_000_000) else { return false }
+            guard !lockBusyNoted, now &- since >= UInt64(lockPatience * 1_000_000_000) else { return (since, false) }
             lockBusyNoted = true
-            return true
+            return (since, true)
         }
         if say {
             onNotice(
-                "Another process has held the storage lock (\(statementDirectory.appendingPathComponent(StorageDirectoryLock.fileName).path)) for more than \(Int(StorageDirectoryLock.patience)) s. The SDK goes on from what it has in memory and writes its changes as soon as the lock is free; until then other processes do not see them."
+                "Another process has held the storage lock (\(statementDirectory.appendingPathComponent(StorageDirectoryLock.fileName).path)) for more than \(Int(lockPatience)) s. The SDK goes on from what it has in memory and writes its changes as soon as the lock is free; until then other processes do not see them."
             )
         }
+        return since
     }
 
     // MARK: - The write
@@ -606,8 +620,9 @@ final class TokenStore: @unchecked Sendable {
                 return .written([])
             }
         }
+        let waitStarted = DispatchTime.now().uptimeNanoseconds
         let lock = StorageDirectoryLock.acquire(in: statementDirectory.path, patience: patience)
-        if case .busy = lock { return .lockBusy }
+        if case .busy = lock { return .lockBusy(since: waitStarted) }
         defer { if case .held(let held) = lock { held.release() } }
         stateLock.withLock {
             lockBusySince = nil
