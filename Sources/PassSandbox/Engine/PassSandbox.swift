@@ -126,7 +126,30 @@ public final class PassSandbox: SandboxImmediateHandler, @unchecked Sendable {
         if let size = fault?.oversizedBody {
             response = SandboxResponse(status: 200, headers: [("Content-Type", SandboxResponse.jsonContentType)], body: Self.padding(bytes: size))
         }
+        if let resources = fault?.retryableDecisionErrors, route.endpoint == .authorize || route.endpoint == .preauthorize {
+            response = Self.withRetryableDecisionErrors(response, resources: Set(resources))
+        }
         return response
+    }
+
+    /// `response` (a decisions answer) with the decisions of `resources` (all when empty)
+    /// turned into `network_received_error` denials; any other answer unchanged.
+    private static func withRetryableDecisionErrors(_ response: SandboxResponse, resources: Set<String>) -> SandboxResponse {
+        guard response.status == 200, var object = try? JSONSerialization.jsonObject(with: Data(response.body)) as? [String: Any],
+            let decisions = object["decisions"] as? [[String: Any]]
+        else { return response }
+        let error = SandboxEnhancedError.networkReceivedError
+        let errorObject: [String: Any] = ["status": error.status, "code": error.code, "message": error.message, "action": error.action]
+        object["decisions"] = decisions.map { decision -> [String: Any] in
+            guard let resource = decision["resource"] as? String, resources.isEmpty || resources.contains(resource) else { return decision }
+            var denied = decision
+            denied["authorized"] = false
+            denied["token"] = nil
+            denied["error"] = errorObject
+            return denied
+        }
+        guard let body = try? JSONSerialization.data(withJSONObject: object) else { return response }
+        return SandboxResponse(status: 200, headers: response.headers, body: Array(body))
     }
 
     /// A JSON object of exactly `bytes` bytes (at least its braces): `{"padding":"aaa…"}`.
