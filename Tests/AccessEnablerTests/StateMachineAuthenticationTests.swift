@@ -222,14 +222,16 @@ struct StateMachineAuthenticationTests {
         _ = machine.logoutRequested(by: otherCall, request: (ticket, profile()))
         #expect(machine.awaitsServer)
         #expect(machine.logoutInFlight?.ticket == ticket)
-        let stale = machine.logoutAnswered(RequestTicket(value: 8), openingPage: true)
-        #expect(!stale, "another ticket's answer is not this logout's")
-        let answered = machine.logoutAnswered(ticket, openingPage: true)
-        #expect(answered)
-        #expect(machine.state == .awaitingLogoutRedirect)
+        let page = Machine.LogoutPage(url: "https://sp.example/logout", mvpd: "Plain1")
+        let stale = machine.logoutAnswered(RequestTicket(value: 8), pages: [page], now: start, pageTimeout: 30)
+        #expect(stale == nil, "another ticket's answer is not this logout's")
+        let answered = machine.logoutAnswered(ticket, pages: [page], now: start, pageTimeout: 30)
+        #expect(answered == [.openPage(url: page.url, mvpd: "Plain1", to: otherCall), .startLogoutPageTimer(ticket, until: start.addingTimeInterval(30))])
+        #expect(machine.state == .awaitingLogoutRedirect(ticket, page: page, remaining: []))
         #expect(
             machine.authenticationRequested(by: .getAuthentication(selectCall), authenticated: false, forced: false, viaPartner: false, filter: nil) == [
-                .setAuthenticationStatus(0, errorCode: USER_NOT_AUTHENTICATED_ERROR, to: otherCall), .showProviderDialog(to: selectCall),
+                .stopLogoutPageTimer(ticket), .setAuthenticationStatus(0, errorCode: USER_NOT_AUTHENTICATED_ERROR, to: otherCall),
+                .showProviderDialog(to: selectCall),
             ])
     }
 
@@ -345,8 +347,11 @@ struct StateMachineAuthenticationTests {
         #expect(actions.last == .reportCurrentAuthentication(to: redirectCall))
         let ticket = RequestTicket(value: 1)
         _ = machine.logoutRequested(by: otherCall, request: (ticket, profile()))
-        _ = machine.logoutAnswered(ticket, openingPage: true)
-        #expect(machine.redirectReceived(now: start, pollInterval: 5, by: redirectCall) == [.setAuthenticationStatus(0, errorCode: USER_NOT_AUTHENTICATED_ERROR, to: redirectCall)])
+        _ = machine.logoutAnswered(ticket, pages: [Machine.LogoutPage(url: "https://sp.example/logout", mvpd: "Plain1")], now: start, pageTimeout: 30)
+        #expect(
+            machine.redirectReceived(now: start, pollInterval: 5, by: redirectCall) == [
+                .stopLogoutPageTimer(ticket), .setAuthenticationStatus(0, errorCode: USER_NOT_AUTHENTICATED_ERROR, to: redirectCall),
+            ])
         #expect(machine.state == .idle)
     }
     // MARK: The provider chosen on the second screen

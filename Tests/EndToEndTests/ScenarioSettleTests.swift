@@ -102,7 +102,7 @@ struct ScenarioStallTests {
         // that took more than 10 s, so the bound leaves it 30 s. The stalled request
         // outlasts the bound fourfold.
         scenario.steps = [
-            .fault(endpoint: "configuration", status: nil, malformedBody: false, dropConnection: false, latency: SanitizerTiming.scaled(120), count: 1),
+            .fault(endpoint: "profiles", status: nil, malformedBody: false, dropConnection: false, latency: SanitizerTiming.scaled(120), count: 1),
             .setRequestor("REF30", serviceProviders: nil),
         ]
         let runner = ScenarioRunner(scenario: scenario, wire: .inProcess)

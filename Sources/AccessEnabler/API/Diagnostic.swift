@@ -22,6 +22,12 @@ public enum Diagnostic: Sendable, Equatable {
     /// registration code would wait forever. Reported at the first `setRequestor` (and
     /// printed once per process to standard error); set the platform to silence it.
     case defaultPlatform(message: String)
+    /// A call whose answer is a delegate callback was made while ``AccessEnabler/delegate``
+    /// was `nil` (held weakly, a delegate nothing else keeps alive is gone at once), or while
+    /// the delegate adopts ``EntitlementStatus`` and ``AccessEnabler/statusDelegate`` was
+    /// `nil`: the answer, or its statuses, reach nobody. `call` names the call; `message` says
+    /// what to do (it is also printed to standard error, once per call per process).
+    case noDelegate(call: String, message: String)
 }
 
 /// One REST exchange, as ``Diagnostic/restExchange(_:)`` reports it.

@@ -7,16 +7,21 @@ import Foundation
 enum AuthenticationCheck {
     /// Whether the answer needs the partner framework: a profile obtained through partner
     /// single sign-on, or no valid regular profile while partner SSO applies (the partner's
-    /// permission then explains the "no": VSA403, VSA404, APPL_ERROR).
+    /// permission then explains the "no": VSA403, VSA404, APPL_ERROR). `catalog` is the
+    /// configuration, `nil` when the SDK has none: partner SSO then applies only to a
+    /// profile it made.
     static func needsPartner(profile: StoredProfile?, catalog: RequestorCatalog?, partnerConfigured: Bool, now: Date) -> Bool {
-        guard partnerConfigured, catalog?.hasPlatformServices == true else { return false }
-        guard let profile, profile.type != .appleSSO else { return true }
-        return ProfileValidity.evaluate(profile, configuredMVPDs: catalog?.mvpdsByID ?? [:], partner: nil, now: now) != .valid
+        guard partnerConfigured else { return false }
+        // A configuration with no partner SSO at all judges an `appleSSO` profile on its own.
+        if profile?.type == .appleSSO { return catalog?.hasPlatformServices ?? true }
+        guard catalog?.hasPlatformServices == true else { return false }
+        guard let profile else { return true }
+        return ProfileValidity.evaluate(profile, configuredMVPDs: catalog?.mvpdsByID, partner: nil, now: now) != .valid
     }
 
     /// The valid profile, if any, and the status that explains a "no".
     static func verdict(profile stored: StoredProfile?, catalog: RequestorCatalog?, snapshot: PartnerSnapshot?, now: Date) -> (profile: StoredProfile?, status: AdvancedStatus?) {
-        if let stored, ProfileValidity.evaluate(stored, configuredMVPDs: catalog?.mvpdsByID ?? [:], partner: snapshot, now: now) == .valid {
+        if let stored, ProfileValidity.evaluate(stored, configuredMVPDs: catalog?.mvpdsByID, partner: snapshot, now: now) == .valid {
             return (stored, nil)
         }
         var status = snapshot.flatMap { PartnerPermission.status($0.access, errorID: .applError) }

@@ -124,6 +124,8 @@ public final class AccessEnabler: Sendable {
     /// id), or as a new call: every call carries an id, and its callbacks carry it too.
     func submit(_ command: Command, call: CallID? = nil) {
         storageProblems.appMadeACall()
+        // A call of the delegate API (the async API passes its own id) needs a delegate.
+        if call == nil { checkDelegates(for: command) }
         let call = call ?? replies.newCall()
         monitor.callMade(call, command)
         mailbox.post(.command(command, call: call))
@@ -171,6 +173,7 @@ public final class AccessEnabler: Sendable {
         // engine would, with the same pure function.
         storageProblems.appMadeACall()
         guard mailbox.claimIfIdle() else { return submit(.checkAuthentication) }
+        checkDelegates(for: .checkAuthentication)
         let call = replies.newCall()
         monitor.callMade(call, .checkAuthentication)
         // What another AccessEnabler over the same storage wrote since (one load from shared
@@ -205,14 +208,17 @@ public final class AccessEnabler: Sendable {
             return .answered(AuthenticationCheck.callbacks(requestorProblem: problem))
         case .ready:
             let now = configuration.clock.now.addingTimeInterval(serverClock.correction)
-            let stored = state.requestorID.flatMap { ProfileSelection.current(store.profiles(requestor: $0), now: now) }
-            if let partner = configuration.partnerFramework, let catalog = state.catalog,
-                AuthenticationCheck.needsPartner(profile: stored, catalog: catalog, partnerConfigured: true, now: now)
+            let profiles = state.requestorID.map { store.profiles(requestor: $0) } ?? .none
+            let stored = ProfileSelection.current(profiles, now: now)
+            if let partner = configuration.partnerFramework, let requestor = state.requestorID,
+                AuthenticationCheck.needsPartner(profile: stored, catalog: state.catalog, partnerConfigured: true, now: now)
             {
+                let known = RequestorCatalog.known(configuration: state.catalog, requestor: requestor, profiles: profiles)
                 let clock = configuration.clock, serverClock = serverClock
                 return .askPartner(
                     PartnerAuthenticationCheck.Inputs(
-                        partner: partner, profile: stored, catalog: catalog,
+                        partner: partner, profile: stored, catalog: state.catalog,
+                        supportedProviders: known.sortedMappingIDs,
                         adobeNow: { clock.now.addingTimeInterval(serverClock.correction) },
                         timeout: configuration.requestTimeout, tracking: tracking))
             }
@@ -321,9 +327,27 @@ public final class AccessEnabler: Sendable {
         submit(.logout)
     }
 
-    /// Reports the selected MVPD through `selectedProvider`.
+    /// Reports the selected MVPD through `selectedProvider`, from what the SDK stored of it
+    /// (no request).
     public func getSelectedProvider() {
         submit(.getSelectedProvider)
+    }
+
+    /// The TV provider of the current requestor's last sign-in on this device, or `nil`.
+    ///
+    /// Kept when that sign-in expires or Adobe Pass ends it, forgotten by ``logout()``: an
+    /// app offers "Continue with …" from it (its ``MVPD/displayName`` and ``MVPD/logoURL``)
+    /// instead of the whole provider list. A sign-in started from it —
+    /// `setSelectedProvider(provider.ID)` with no authentication flow open — asks Adobe Pass
+    /// for no configuration. Read synchronously from storage, with no request; `nil` before
+    /// the first `setRequestor`, and for a sign-in through TempPass, which is not a provider
+    /// to continue with. A provider chosen on a second screen is known by its id until the
+    /// SDK next has the configuration (its ``MVPD/displayName`` is then the id).
+    public var rememberedProvider: MVPD? {
+        guard let requestor = published.snapshot.requestorID else { return nil }
+        // What another AccessEnabler over the same storage wrote since.
+        store.refreshIfChanged()
+        return store.profiles(requestor: requestor).remembered?.facadeMVPD
     }
 
     /// Reads metadata: `METADATA_OPCODE_KEY` set to `METADATA_AUTHENTICATION`,
@@ -369,6 +393,24 @@ public final class AccessEnabler: Sendable {
     }
 
     // MARK: Helpers
+
+    /// Reports a call of the delegate API whose answer would reach nobody: no `delegate`, or
+    /// a delegate that adopts `EntitlementStatus` with no `statusDelegate`.
+    private func checkDelegates(for command: Command) {
+        guard let answer = command.delegateAnswer else { return }
+        let delegate = dispatcher.currentDelegate
+        let missing: MissingDelegateDiagnostics.Receiver
+        if delegate == nil {
+            missing = .delegate
+        } else if let delegate, delegate is EntitlementStatus, dispatcher.currentStatusDelegate == nil {
+            missing = .statusDelegate
+        } else {
+            return
+        }
+        let message = MissingDelegateDiagnostics.shared.report(
+            call: command.legacyName, answer: answer, missing: missing, delegateType: delegate.map { String(reflecting: type(of: $0)) })
+        configuration.diagnostics?(.noDelegate(call: command.legacyName, message: message))
+    }
 
     private static func stringData(_ data: [String: Any]?) -> [String: String]? {
         data?.mapValues { "\($0)" }

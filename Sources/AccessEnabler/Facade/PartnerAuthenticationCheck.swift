@@ -18,7 +18,11 @@ final class PartnerAuthenticationCheck: DeadlineExpiring, Sendable {
     struct Inputs: Sendable {
         var partner: any PartnerFramework
         var profile: StoredProfile?
-        var catalog: RequestorCatalog
+        /// The configuration, when the SDK has one (the profile is judged against it).
+        var catalog: RequestorCatalog?
+        /// The providers the partner framework is asked about: the configuration's, else
+        /// the ones the device remembers.
+        var supportedProviders: [String]
         /// Adobe's time: the device clock corrected by the offset the server's `Date`
         /// headers showed.
         var adobeNow: @Sendable () -> Date
@@ -53,7 +57,7 @@ final class PartnerAuthenticationCheck: DeadlineExpiring, Sendable {
         guard stillOpen else { return DeadlineWatchdog.shared.cancel(ticket) }
         // The task runs on the callback queue, so the answer is delivered where it stands.
         Task(executorPreference: dispatcher.executor) { [self] in
-            let snapshot = await PartnerSignIn.silentSnapshot(of: inputs.partner, supportedProviders: inputs.catalog.sortedMappingIDs)
+            let snapshot = await PartnerSignIn.silentSnapshot(of: inputs.partner, supportedProviders: inputs.supportedProviders)
             answer(with: snapshot, onCallbackQueue: true)
         }
     }
