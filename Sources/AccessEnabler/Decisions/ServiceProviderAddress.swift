@@ -22,6 +22,7 @@ enum ServiceProviderAddress {
             let host = components.host?.lowercased(), !host.isEmpty
         else { return nil }
         components.scheme = scheme
+        components.host = host
         if scheme == "http", isAdobePass(host) { components.scheme = "https" }
         while components.path.hasSuffix("/") { components.path.removeLast() }
         return components.url
