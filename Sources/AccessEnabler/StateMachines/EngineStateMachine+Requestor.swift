@@ -68,13 +68,14 @@ extension EngineStateMachine {
         case .success(let answered)?:
             step.store(ProfileReconciliation.reconcile(step.facts.profiles, answered: answered, now: step.facts.adobeNow), requestor: requestor)
         case .failure(let error)?:
+            // A refused single sign-on token is said, and a refusal of the requestor or the
+            // application fails it; when Adobe Pass could not answer (unreachable, failing),
+            // what the device stored stands.
             if let refused = ErrorClassification.refusedSingleSignOnToken(error) {
-                // A refused single sign-on token is said; the stored profiles stay.
                 step.deliver(.status(refused), to: call)
             } else if Self.failsTheRequestor(error) {
                 return failRequestor(ErrorClassification.requestorStatus(error), call: call, &step)
             }
-        // Adobe Pass could not answer (unreachable, failing): what the device stored stands.
         case nil:
             break
         }
