@@ -70,6 +70,10 @@ extension SandboxEngine {
                     error = SandboxEnhancedError.invalidResources.with(details: "The resource is empty or not a valid MRSS item.")
                 }
             }
+            if let error {
+                observed.denied = true
+                observed.errorActions.append(error.action)
+            }
             let token: SandboxJSON? =
                 (authorize && error == nil)
                 ? .object(
