@@ -10,8 +10,8 @@ public struct ScenarioResult: Sendable {
     public var unmetExpectation: (index: Int, expectation: [String: JSONValue])?
     /// The line of the transcript that came closest to the unmet expectation: among the
     /// lines after the previous expectation's match (where it should have been), else among
-    /// all, the one with the most of its keys at their expected values; `nil` when every
-    /// expectation was met or no line shares any.
+    /// all, the one with the most of its keys at their expected values, then the most of its
+    /// keys; `nil` when every expectation was met or no line has any of its keys.
     public var closestLine: TranscriptLine?
     /// How many expectations the scenario has.
     public var expectationCount: Int
@@ -43,7 +43,7 @@ public struct ScenarioResult: Sendable {
             return expectationCount == 1 ? "1 expectation met" : "\(expectationCount) expectations met"
         }
         let expected = TranscriptLine(unmet.expectation.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }).json
-        let closest = closestLine.map { "closest line seen: \($0.json)" } ?? "no line has any of its keys at the expected values"
+        let closest = closestLine.map { "closest line seen: \($0.json)" } ?? "no line has any of its keys"
         return "expectation \(path) not met: \(expected); \(closest)"
     }
 
@@ -72,13 +72,16 @@ public struct ScenarioResult: Sendable {
         return (nil, cursor)
     }
 
-    /// The line with the most keys of `expectation` at their expected values (the first of
-    /// equals), or `nil` when none has any.
+    /// The line with the most keys of `expectation` at their expected values, then the most
+    /// of its keys at all (the first of equals), or `nil` when no line has any of its keys.
     private static func closest(to expectation: [String: JSONValue], in lines: ArraySlice<TranscriptLine>) -> TranscriptLine? {
         var best: (score: Int, line: TranscriptLine)?
         for line in lines {
-            let score = expectation.filter { key, value in line[key] != nil && line.matches([key: value]) }.count
-            if score > 0, score > (best?.score ?? 0) { best = (score, line) }
+            let present = expectation.keys.filter { line[$0] != nil }
+            guard !present.isEmpty else { continue }
+            let equal = present.filter { line.matches([$0: expectation[$0]!]) }.count
+            let score = 2 * equal + present.count
+            if score > (best?.score ?? 0) { best = (score, line) }
         }
         return best?.line
     }

@@ -5,8 +5,10 @@ extension ChecklistRules {
     /// How soon after a denied decision a logout counts as automatic.
     static let automaticLogoutWindow: TimeInterval = 2
 
-    /// A logout (`GET logout/{mvpd}`) within 2 seconds after a decision of the same device
-    /// that did not authorize everything it asked: too soon for a person to have asked for it.
+    /// A logout (`GET logout/{mvpd}`) within 2 seconds after a decision request of the same
+    /// device that authorized nothing it asked (every decision denied, or the request refused):
+    /// too soon for a person to have asked for it. A preauthorization that denies some of its
+    /// resources is the content filtering it is for, not a denial.
     static let logoutAfterDenial = ChecklistRule(
         "logout-after-denial", .recommended,
         line: "Logout Phase · User Experience: call the logout API only when the person asks to sign out, never automatically after a denied authorization or preauthorization."

@@ -126,7 +126,8 @@ struct ObservedFacts: Sendable {
     var codeState: CodeState?
     /// The `action` of every enhanced error in the answer, top level or item level.
     var errorActions: [String] = []
-    /// For decisions: not every resource was authorized (or the request was refused).
+    /// For decisions: nothing asked was authorized (every decision denied, or the request
+    /// refused).
     var denied = false
     /// The token endpoint refused the client credentials (`invalid_client`).
     var clientRefused = false
