@@ -37,6 +37,7 @@ enum PageStyle {
         footer{margin:18px auto 28px;padding:0 20px;max-width:460px;text-align:center;color:var(--muted);font-size:.8rem}
         main.wide{max-width:1040px}
         main.wide h2{font-size:1.15rem;margin:26px 0 8px}
+        main.wide .note h2{margin-top:0}
         table.list{border-collapse:collapse;width:100%;font-size:.92rem}
         .list th,.list td{text-align:left;vertical-align:top;padding:7px 10px 7px 0;border-bottom:1px solid var(--line)}
         .list th{color:var(--muted);font-weight:600;white-space:nowrap}
