@@ -42,7 +42,7 @@ enum PageStyle {
         .list th,.list td{text-align:left;vertical-align:top;padding:7px 10px 7px 0;border-bottom:1px solid var(--line)}
         .list th{color:var(--muted);font-weight:600;white-space:nowrap}
         .list td code{overflow-wrap:anywhere}
-        .list td.when{white-space:nowrap;font-variant-numeric:tabular-nums}
+        .list td.when{white-space:nowrap}
         @media (max-width:520px){.list,.list tbody,.list tr,.list td{display:block;width:100%}.list thead{display:none}.list tr{padding:8px 0;border-bottom:1px solid var(--line)}.list td{border:0;padding:2px 0}.list td.count{text-align:left}.list td[data-label]::before{content:attr(data-label) ": ";color:var(--muted);font-size:.85rem}.list td.when br{display:none}}
         .list td.count{text-align:right;font-variant-numeric:tabular-nums}
         .list tr.broken td.count{color:var(--bad);font-weight:700}
@@ -53,8 +53,7 @@ enum PageStyle {
         .verdict{padding:10px 12px;border-radius:8px;font-weight:600}
         .verdict.clean{background:#e6f4ea;color:var(--good)}
         .verdict.broken{background:var(--bad-back);color:var(--bad)}
-        section.device{margin-top:18px}
-        section.device h3{font-size:1rem;margin:0 0 4px}
+        .device h3{font-size:1rem;margin:18px 0 4px}
         """
 
     /// A complete page: `<head>` with charset, viewport, title and the stylesheet, the
