@@ -296,5 +296,9 @@ import Testing
         #expect(await demo.run { $0.setRequestor("REF30") } == ["setRequestorComplete(1)"])
         #expect(demo.received == ["GET /api/v2/REF30/profiles"])
         #expect(await demo.run { $0.checkAuthentication() } == ["status(N000)", Self.signedOut])
+
+        // The sandbox's checklist monitor saw the whole run keep Adobe's REST API V2 Checklist.
+        let violations = demo.sandbox.checklist.violations.map { "\($0.rule) · \($0.request): \($0.detail)" }
+        #expect(violations.isEmpty, "the demo app's run breaks Adobe's REST API V2 Checklist:\n\(violations.joined(separator: "\n"))")
     }
 }
