@@ -37,6 +37,11 @@ struct StateMachineAuthenticationTests {
         actions.compactMap { if case .status(let status, _) = $0 { status.errorId } else { nil } }
     }
 
+    /// The statuses of the failures in `actions`.
+    func failureIDs(_ actions: [Machine.Action]) -> [StatusID] {
+        actions.compactMap { if case .fail(let status, _, _, _) = $0 { status?.errorId } else { nil } }
+    }
+
     /// A machine whose getAuthorization("news") opened the provider dialog.
     func dialogForNews() -> Machine {
         var machine = Machine()
@@ -338,6 +343,25 @@ struct StateMachineAuthenticationTests {
             machine.profileAnswered(flow, answer: .transientFailure, profile: nil, failure: failure, now: start.addingTimeInterval(1)) == [
                 .fail(failure, errorCode: GENERIC_AUTHENTICATION_ERROR, pending: nil, to: redirectCall)
             ])
+    }
+
+    /// A redirect after the code's end by Adobe's time (known from the answers' `Date`) asks
+    /// nothing and ends the login with N130; without Adobe's time the profile is asked.
+    @Test func aRedirectAfterTheCodeSurelyEndedAsksNothing() {
+        var (machine, flow) = openingSession()
+        _ = machine.loginNeeded(flow, session: session(), url: "u", displayName: "Not Boarded", screen: .thisDevice, now: start)
+        let late = session().notAfter.addingTimeInterval(1)
+        var unknown = machine
+        #expect(unknown.redirectReceived(now: late, pollInterval: 5, exactNow: nil, by: redirectCall) == [.fetchProfile(flow, session())])
+        let actions = machine.redirectReceived(now: late, pollInterval: 5, exactNow: late, by: redirectCall)
+        #expect(failureIDs(actions) == ["N130"])
+        #expect(!actions.contains { if case .fetchProfile = $0 { true } else { false } })
+        #expect(machine.state == .idle)
+        // A small difference the device clock does not carry counts: 2 s behind Adobe's.
+        var (behind, behindFlow) = openingSession()
+        _ = behind.loginNeeded(behindFlow, session: session(), url: "u", displayName: "Not Boarded", screen: .thisDevice, now: start)
+        let justBefore = session().notAfter.addingTimeInterval(-1)
+        #expect(failureIDs(behind.redirectReceived(now: justBefore, pollInterval: 5, exactNow: justBefore.addingTimeInterval(2), by: redirectCall)) == ["N130"])
     }
 
     @Test func aRedirectWithNothingPendingChangesNothing() {

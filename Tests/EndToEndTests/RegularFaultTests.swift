@@ -290,21 +290,4 @@ import Testing
             ])
         #expect(collector.callbacksOffQueue == 0)
     }
-
-    @Test(arguments: bothWires)
-    func anExpiredSessionStatusNamesTheRESTError(wire: ScenarioRunner.Wire) async throws {
-        let harness = try RegularHarness(wire)
-        defer { harness.stop() }
-        #expect(await harness.call { $0.setRequestor("REF30") } == ["setRequestorComplete(1)"])
-        _ = await harness.call { $0.getAuthentication() }
-        #expect(await harness.call { $0.setSelectedProvider("NotBoarded") }.last == "navigateToUrl(authenticate)")
-        harness.clock.advance(by: 1_801)
-        let collector = StatusCollector(queue: harness.accessEnabler.configuration.callbackQueue, name: "callbacks")
-        harness.accessEnabler.statusDelegate = collector
-        harness.accessEnabler.handleExternalURL("adobepass://ios.app")
-        await harness.settle()
-        #expect(collector.statuses.map(\.errorId) == ["N130"])
-        #expect(collector.statuses.first?.enhancedError?.code == "invalid_authentication_session")
-        #expect(collector.statuses.first?.message?.isEmpty == false)
-    }
 }

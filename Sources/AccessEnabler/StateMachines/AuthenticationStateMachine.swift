@@ -610,8 +610,11 @@ struct AuthenticationStateMachine: Sendable {
     // MARK: Redirect and polling
 
     /// `handleExternalURL` with a URL under the redirect URL. After a logout page, the next
-    /// page opens (the app has `pageTimeout` to come back from it), or the logout ends.
-    mutating func redirectReceived(now: Date, pollInterval: TimeInterval, pageTimeout: TimeInterval = 30, by call: CallID?) -> [Action] {
+    /// page opens (the app has `pageTimeout` to come back from it), or the logout ends. A
+    /// login whose session had ended by `exactNow` (`now` with the whole measured difference
+    /// from Adobe's clock; `nil` when no answer told Adobe's time) ends without asking for
+    /// the profile.
+    mutating func redirectReceived(now: Date, pollInterval: TimeInterval, pageTimeout: TimeInterval = 30, exactNow: Date? = nil, by call: CallID?) -> [Action] {
         switch state {
         case .awaitingRedirect(let flow, let session):
             // REST API V2 (FAQ authentication 14): poll from the moment the redirect is reached.
@@ -619,7 +622,10 @@ struct AuthenticationStateMachine: Sendable {
             state = .polling(flow, polling)
             owner = call
             ownerAnswered = false
-            return [action(for: polling.firstStep, flow: flow, polling: polling)]
+            // A code already past its end signs nobody in: no request (Adobe's checklist stops
+            // polling once the session and its code expired).
+            let surelyOver = exactNow.map { $0 >= session.notAfter } ?? false
+            return [action(for: surelyOver ? .expired : polling.firstStep, flow: flow, polling: polling)]
         case .polling(let flow, var polling):
             // Already waiting for this session's profile: a redirect means "look now". An
             // earlier redirect's call still waiting for its answer is answered with this one's.

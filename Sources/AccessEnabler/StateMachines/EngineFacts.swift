@@ -21,6 +21,10 @@ struct EngineFacts: Sendable {
     /// A significant difference between the device clock and Adobe's not yet reported
     /// (seconds to add to the device clock), if any.
     var unreportedClockOffset: TimeInterval?
+    /// The measured difference ``adobeNow`` leaves out because it is small (seconds to add):
+    /// with it, whether an instant of Adobe's has surely passed. `nil` while no answer has
+    /// told Adobe's time.
+    var uncorrectedClockOffset: TimeInterval?
     /// The current requestor's configuration as the engine cached it, with the instant it
     /// was fetched: its age is judged on ``now`` (the configuration's clock); `nil` until a
     /// flow needed it.

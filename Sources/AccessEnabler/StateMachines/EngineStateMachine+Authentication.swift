@@ -85,8 +85,11 @@ extension EngineStateMachine {
                         .n500, message: "handleExternalURL ignored a URL that is not under the redirect URL \(settings.redirectURL); nothing changed.", details: url)), to: call)
             return withVerdict(.reportAuthentication(call: call), &step)
         }
+        // A code surely past its end (Adobe's time known) is not asked for.
+        let exactNow = step.facts.uncorrectedClockOffset.map { step.facts.now.addingTimeInterval($0) }
         perform(
-            authentication.redirectReceived(now: step.facts.now, pollInterval: settings.pollInterval, pageTimeout: settings.logoutPageTimeout, by: call), &step)
+            authentication.redirectReceived(
+                now: step.facts.now, pollInterval: settings.pollInterval, pageTimeout: settings.logoutPageTimeout, exactNow: exactNow, by: call), &step)
     }
 
     // MARK: Answers

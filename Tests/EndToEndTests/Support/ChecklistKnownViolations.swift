@@ -6,16 +6,11 @@ import PassSandbox
 /// scenarios, the demo and the benchmark's flows through the monitor assert that nothing
 /// else is broken. Each list shrinks to nothing as its change lands.
 enum ChecklistKnownViolations {
-    /// Scenarios where the SDK breaks one more rule: a login page's redirect handed back after
-    /// the code expired makes the SDK ask `GET profiles/code/{code}` once, although it knows the
-    /// code's `notAfter` has passed (it could end with N130 without the request).
-    ///
-    /// And where an app relaunches less than 2 minutes after its configuration was fetched and
+    /// Where an app relaunches less than 2 minutes after its configuration was fetched and
     /// needs it again (a partner framework with no profile in force, a provider list): the SDK
     /// keeps the configuration in memory for 3 minutes, not in storage, so a new process asks
     /// again (`configuration-repeated`, a recommended line).
     static let rulesTheSDKIsKnownToBreakByScenario: [String: Set<String>] = [
-        "regular-expired-session-n130.json": ["poll-after-session-end"],
         "sso-logout-VSA203-iOS.json": ["configuration-repeated"],
         "sso-logout-VSA203-tvOS.json": ["configuration-repeated"],
         "sso-logout-then-system-sign-out.json": ["configuration-repeated"],

@@ -155,6 +155,7 @@ actor EntitlementEngine {
         var facts = EngineFacts(
             now: now, adobeNow: now.addingTimeInterval(serverClock.correction), unreportedClockOffset: serverClock.unreportedOffset,
             configuration: configurationCache)
+        facts.uncorrectedClockOffset = serverClock.uncorrectedOffset
         facts.pendingLogouts = store.pendingLogouts()
         if let requestor = published.snapshot.requestorID {
             facts.profiles = store.profiles(requestor: requestor)
