@@ -58,7 +58,10 @@ public final class AccessEnabler: Sendable {
         set { dispatcher.setStatusDelegate(newValue) }
     }
 
-    /// The configuration this instance runs with.
+    /// The configuration this instance runs with: the one it was given, with every number
+    /// held inside its range. A configuration with a number outside (a timeout that is not
+    /// a number of seconds, a poll interval of an hour) is refused by `setRequestor`: status
+    /// CFG400 naming the field, then `setRequestorComplete(0)`.
     public let configuration: AccessEnablerConfiguration
 
     /// Creates an AccessEnabler for production, iOS flavour.
@@ -75,7 +78,10 @@ public final class AccessEnabler: Sendable {
     }
 
     /// Creates an AccessEnabler whose storage is checked as `storageCheck` says.
-    public init(storageCheck: IntegrityCheckType, softwareStatement: String, configuration: AccessEnablerConfiguration) {
+    public init(storageCheck: IntegrityCheckType, softwareStatement: String, configuration given: AccessEnablerConfiguration) {
+        // Numbers out of range never reach the SDK's parts; setRequestor refuses them.
+        let configurationProblems = ConfigurationRanges.problems(in: given)
+        let configuration = ConfigurationRanges.bounded(given)
         self.configuration = configuration
         setupAdvice = SetupAdvice(configuration: configuration)
         let dispatcher = CallbackDispatcher(queue: configuration.callbackQueue, diagnostics: configuration.diagnostics)
@@ -91,7 +97,8 @@ public final class AccessEnabler: Sendable {
         let mailbox = EngineMailbox(activity: ActivityTracker())
         let engine = EntitlementEngine(
             softwareStatement: softwareStatement, configuration: configuration, store: store, dispatcher: dispatcher,
-            mailbox: mailbox, published: published, tracking: tracking, serverClock: serverClock)
+            mailbox: mailbox, published: published, tracking: tracking, serverClock: serverClock,
+            configurationProblems: configurationProblems)
         self.dispatcher = dispatcher
         self.engine = engine
         self.store = store

@@ -439,7 +439,7 @@ struct AuthenticationStateMachine: Sendable {
             let who = session.mvpd == nil ? "Sign in" : "Sign in with \(displayName)"
             let message =
                 "\(who) on a second screen: on a phone or computer, open the sign-in page and \(steps). "
-                + "This device checks for the sign-in every \(Int(polling.interval)) s until the code expires."
+                + "This device checks for the sign-in every \(WholeNumber.clamped(polling.interval) as Int) s until the code expires."
             var regcode = StatusCatalog.status(.regcode, message: message, details: session.code)
             regcode.expiresAt = session.notAfter
             return [.status(regcode, to: owner), action(for: polling.firstStep, flow: flow, polling: polling)]
@@ -565,11 +565,11 @@ struct AuthenticationStateMachine: Sendable {
         var status: AdvancedStatus
         switch notice {
         case .lost(let since):
-            let silence = Int(now.timeIntervalSince(since).rounded())
+            let silence: Int = WholeNumber.clamped(now.timeIntervalSince(since))
             status = StatusCatalog.status(
                 .reg404,
                 message: "This device cannot reach Adobe Pass to check the sign-in with code \(session.code): no answer for \(silence) s. "
-                    + "Check the device's network connection; the code stays valid until it expires, and this device keeps checking every \(Int(polling.interval)) s.",
+                    + "Check the device's network connection; the code stays valid until it expires, and this device keeps checking every \(WholeNumber.clamped(polling.interval) as Int) s.",
                 details: session.code)
         case .restored:
             status = StatusCatalog.status(

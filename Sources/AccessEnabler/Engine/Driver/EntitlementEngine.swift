@@ -51,7 +51,8 @@ actor EntitlementEngine {
 
     init(
         softwareStatement: String, configuration: AccessEnablerConfiguration, store: TokenStore, dispatcher: CallbackDispatcher,
-        mailbox: EngineMailbox, published: PublishedRequestorState, tracking: TrackingFields, serverClock: ServerClock
+        mailbox: EngineMailbox, published: PublishedRequestorState, tracking: TrackingFields, serverClock: ServerClock,
+        configurationProblems: [String] = []
     ) {
         self.serverClock = serverClock
         self.published = published
@@ -79,7 +80,8 @@ actor EntitlementEngine {
                 pollInterval: configuration.secondScreenPollInterval,
                 redirectURL: configuration.redirectURL, primaryServiceProvider: configuration.environment.baseURL,
                 transportSecurity: TransportSecurityPolicy(allowsInsecureHTTP: configuration.allowsInsecureHTTP),
-                partnerConfigured: configuration.partnerFramework != nil, resourceLimit: configuration.preauthorizationBatchSize,
+                partnerConfigured: configuration.partnerFramework != nil, configurationProblems: configurationProblems,
+                resourceLimit: configuration.preauthorizationBatchSize,
                 deviceIdentifier: store.deviceIdentifier, tracking: tracking))
     }
 

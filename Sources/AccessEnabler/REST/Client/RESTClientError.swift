@@ -67,9 +67,9 @@ enum RESTClientError: Error, Sendable, Equatable {
             }
             return text + "."
         case .throttled(let operation, let retryAfter):
-            let wait = retryAfter.map { "at least \(Int($0.rounded(.up))) s (Retry-After)" } ?? "at least 1 s"
+            let wait = retryAfter.map { "in \(WholeNumber.clamped($0, rounding: .up) as Int) s (Retry-After)" } ?? "in at least 1 s"
             return
-                "Adobe Pass \(operation.displayName) was throttled (HTTP 429 Too Many Requests): this device sent more than Adobe allows (1 request per second after a burst of 10). The next request waits \(wait); reduce how often the app calls the SDK."
+                "Adobe Pass \(operation.displayName) was throttled (HTTP 429 Too Many Requests): this device sent more than Adobe allows (1 request per second after a burst of 10). Adobe Pass takes its next request \(wait); reduce how often the app calls the SDK."
         case .undocumentedStatus(let operation, let status):
             return "Adobe Pass \(operation.displayName) answered HTTP \(status), a status its documentation does not describe; check the service URL and any proxy in between."
         case .malformedBody(let operation, let reason):
