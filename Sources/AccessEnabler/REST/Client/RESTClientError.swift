@@ -6,7 +6,9 @@ enum RESTClientError: Error, Sendable, Equatable {
     /// enhanced error decoded from the body, when the body held one.
     case server(operation: RESTOperation, httpStatus: Int, error: EnhancedError?)
     /// The server answered 429 Too Many Requests (Adobe Pass throttling; the body is often an
-    /// HTML page). `retryAfter` is the `Retry-After` header in seconds, when there was one.
+    /// HTML page), or an earlier one still holds the host back longer than this request may
+    /// wait (it was not sent). `retryAfter` is the time to wait in seconds, when known: the
+    /// `Retry-After` header (5 minutes at most), or the time left of the back-off.
     /// Later requests to the same host wait out the back-off; this one was not retried.
     case throttled(operation: RESTOperation, retryAfter: TimeInterval?)
     /// The server answered with a status the documentation does not describe for the operation.
