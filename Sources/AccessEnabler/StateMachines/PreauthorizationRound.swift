@@ -143,6 +143,8 @@ struct PreauthorizationRound: Sendable {
             return .sdkFailure(.serverResponseFormatUnknown)
         case .invalidDeviceInfo, .invalidRequest:
             return .sdkFailure(.accessTokenUnavailable)
+        case .unsendableToken:
+            return .sdkFailure(.unsendableSingleSignOnToken)
         }
     }
 }

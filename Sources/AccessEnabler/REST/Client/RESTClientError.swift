@@ -22,13 +22,17 @@ enum RESTClientError: Error, Sendable, Equatable {
     case invalidDeviceInfo(String)
     /// The request could not be built from the given values (nothing was sent).
     case invalidRequest(operation: RESTOperation, reason: String)
+    /// A single sign-on token the configuration gave cannot be sent as the value of
+    /// `header` (`AD-Service-Token`, `Adobe-Subject-Token`): `problem` says why (empty, a
+    /// control character). Nothing was sent.
+    case unsendableToken(operation: RESTOperation, header: String, problem: String)
 
     /// The operation that failed, when the error belongs to one.
     var operation: RESTOperation? {
         switch self {
         case .server(let operation, _, _), .undocumentedStatus(let operation, _), .throttled(let operation, _),
             .malformedBody(let operation, _), .transport(let operation, _),
-            .invalidRequest(let operation, _):
+            .invalidRequest(let operation, _), .unsendableToken(let operation, _, _):
             operation
         case .invalidDeviceInfo:
             nil
@@ -82,6 +86,10 @@ enum RESTClientError: Error, Sendable, Equatable {
             return "The X-Device-Info values are invalid: \(reason). Fix the device information in the configuration."
         case .invalidRequest(let operation, let reason):
             return "Adobe Pass \(operation.displayName) was not sent: \(reason)."
+        case .unsendableToken(let operation, let header, let problem):
+            let token = header == RESTHeaderName.subjectToken ? "platform identity" : "service token"
+            return
+                "Adobe Pass \(operation.displayName) was not sent: the \(token) (\(header)) the app's configuration gave cannot be sent as a header value: \(problem). Fix the token the app presents, or present none (nil)."
         }
     }
 }
