@@ -146,6 +146,8 @@ struct EngineStateMachine: Sendable {
             }
         case .mailboxDrained:
             mailboxDrained(&step)
+        case .released:
+            released(&step)
         }
         runWaitingWork(&step)
         // Once every call that could carry it on has run, an authorization left waiting with

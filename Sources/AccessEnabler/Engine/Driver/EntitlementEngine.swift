@@ -122,6 +122,10 @@ actor EntitlementEngine {
     /// What an event stores is written after its callbacks: the store holds the changes
     /// while the event is handled, and that same last block hands them to disk as one batch
     /// (a sign-in is complete for the app before its profile costs an `fsync`).
+    ///
+    /// Once the app released the AccessEnabler and the mailbox is drained, the machine ends
+    /// every call still waiting (``EngineEvent/released``) and the child tasks are
+    /// cancelled: their answers would never be read.
     func run() async {
         while let event = await mailbox.next() {
             store.holdWrites()
@@ -138,6 +142,8 @@ actor EntitlementEngine {
                     activity.eventHandled()
                 })
         }
+        children.cancelAll(activity: mailbox.activity)
+        for action in machine.handle(.released, facts: facts()) { carryOut(action) }
     }
 
     /// Hands one event to the machine and carries out what it decided.
