@@ -118,6 +118,9 @@ public final class AccessEnabler: Sendable {
     }
 
     deinit {
+        // The engine ends the calls still waiting once the mailbox is drained; that counts
+        // as work under way until their callbacks are delivered (a rig's ReleaseWatch waits).
+        mailbox.activity.eventPosted()
         mailbox.close()
         eventHub.finish()
         // What was stored so far goes to disk without holding this thread, which may be one
@@ -352,6 +355,9 @@ public final class AccessEnabler: Sendable {
         // callbacks have reached the delegate, so quiescence means they are delivered.
         await mailbox.activity.waitUntilQuiescent(clock: configuration.clock)
     }
+
+    /// What a test rig waits on after releasing this AccessEnabler (see ``ReleaseWatch``).
+    package var releaseWatch: ReleaseWatch { ReleaseWatch(activity: mailbox.activity, clock: configuration.clock) }
 
     /// Waits until every call made so far has run, its callbacks have been delivered and
     /// what it stored is on disk. Waiting for a person (a provider choice, a login page, a

@@ -144,6 +144,10 @@ actor EntitlementEngine {
         }
         children.cancelAll(activity: mailbox.activity)
         for action in machine.handle(.released, facts: facts()) { carryOut(action) }
+        // The release counted as an event under way (the facade's deinit): it ends once
+        // its callbacks are delivered.
+        let activity = mailbox.activity
+        dispatcher.dispatch([], then: { activity.eventHandled() })
     }
 
     /// Hands one event to the machine and carries out what it decided.
