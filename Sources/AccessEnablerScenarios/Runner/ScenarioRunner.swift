@@ -418,7 +418,11 @@ public final class ScenarioRunner: @unchecked Sendable {
             _ = sandbox.resetTempPass(mvpd: mvpd)
         case .restart:
             try await settleOrStall()
+            // The released instance ends the calls it still had (a sign-in waiting for a
+            // code, say): their callbacks belong to this step.
+            let released = app.accessEnabler?.releaseWatch
             app.accessEnabler = nil
+            if let released { _ = await withinRealTime(settleTimeout) { await released.waitUntilEnded() } }
             makeAccessEnabler(for: app)
         case .setOptions(let values):
             let dictionary = values.mapValues { $0.foundationValue }
