@@ -9,9 +9,9 @@ import Glibc
 
 /// ``URLSessionTransport`` against throwaway loopback sockets: a listener that never
 /// answers, a closed port, a redirect, a truncated body and a plain answer.
-@Suite("URLSession transport", .timeLimit(.minutes(1)))
+@Suite("URLSession transport", .timeLimit(.minutes(5)))
 struct RESTURLSessionTransportTests {
-    private func send(_ url: URL, timeout: TimeInterval = 5, body: Data? = nil, limit: Int? = nil) async -> Result<HTTPResponseMessage, TransportFailure> {
+    private func send(_ url: URL, timeout: TimeInterval = 60, body: Data? = nil, limit: Int? = nil) async -> Result<HTTPResponseMessage, TransportFailure> {
         let transport = URLSessionTransport()
         let request = HTTPRequestMessage(
             method: body == nil ? "GET" : "POST", url: url,
@@ -35,7 +35,7 @@ struct RESTURLSessionTransportTests {
 
     @Test func closedPortCannotConnect() async throws {
         let result = try await RawListener.withRefusingPort { port in
-            await send(URL(string: "http://127.0.0.1:\(port)/")!, timeout: 5)
+            await send(URL(string: "http://127.0.0.1:\(port)/")!, timeout: 60)
         }
         guard case .failure(.cannotConnect) = result else {
             Issue.record("expected cannotConnect, got \(result)")
@@ -139,7 +139,7 @@ private final class RawListener: @unchecked Sendable {
     }
 
     deinit {
-        if serving { _ = done.wait(timeout: .now() + 5) }
+        if serving { _ = done.wait(timeout: .now() + 60) }
         close(socketFD)
     }
 
@@ -249,13 +249,13 @@ private final class RawListener: @unchecked Sendable {
 
     /// How many body bytes ``streamOnce(head:bodyBytes:)`` wrote before the client stopped reading.
     func bodyBytesSent() -> Int {
-        if serving { _ = done.wait(timeout: .now() + 10); done.signal() }
+        if serving { _ = done.wait(timeout: .now() + 60); done.signal() }
         return lock.withLock { streamed }
     }
 
     /// The request bytes received by ``answerOnce(_:)``.
     func receivedRequest() -> String {
-        if serving { _ = done.wait(timeout: .now() + 5); done.signal() }
+        if serving { _ = done.wait(timeout: .now() + 60); done.signal() }
         return lock.withLock { request }
     }
 

@@ -39,7 +39,7 @@ import Testing
         accessEnabler.delegate = recorder
         accessEnabler.statusDelegate = recorder
         accessEnabler.setRequestor("REF30")
-        #expect(await withinDeadline(seconds: 30) { await accessEnabler.waitUntilIdle() })
+        #expect(await whileProgressing(accessEnabler) { await accessEnabler.waitUntilIdle() })
         #expect(recorder.signatures == ["setRequestorComplete(1)"])
     }
 
