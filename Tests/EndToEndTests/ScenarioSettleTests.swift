@@ -126,14 +126,15 @@ struct ScenarioStallTests {
     @Test(arguments: bothWires)
     func aStepThatKeepsMovingIsNotAStallHoweverLongItTakes(wire: ScenarioRunner.Wire) async throws {
         let rig = try Rig(wire, configuration: { $0.requestTimeout = 3_600 }, scenario: { _ in })
-        // Three requests of the step answer after 8 s each: 24 s in all, more than the
-        // bound of 20 s. Each request's 12 s under the bound is what a loaded machine adds.
-        rig.runner.settleTimeout = 20
+        // Three requests of the step answer after 15 s each: 45 s in all, more than the
+        // bound of 40 s. Each request's 25 s under the bound is what a loaded machine may add
+        // (at load 20 a request of 8 s once went 20 s without progress).
+        rig.runner.settleTimeout = 40
         for endpoint in [SandboxEndpoint.dcrRegister, .dcrToken, .configuration] {
-            rig.sandbox.inject(SandboxFault(latency: 8, remaining: 1), into: endpoint)
+            rig.sandbox.inject(SandboxFault(latency: 15, remaining: 1), into: endpoint)
         }
         let started = ContinuousClock.now
         #expect(try await rig.run(.setRequestor("REF30", serviceProviders: nil)) == ["setRequestorComplete(1)"])
-        #expect(ContinuousClock.now - started > .seconds(20), "the step outlasted the bound")
+        #expect(ContinuousClock.now - started > .seconds(40), "the step outlasted the bound")
     }
 }

@@ -353,7 +353,8 @@ public final class AccessEnabler: Sendable {
     }
 
     /// How far the SDK's work has got: a count that moves with every event posted or
-    /// handled and every child task, back-off or timer started or ended. A rig that bounds
+    /// handled, every child task, back-off or timer started or ended, and every request sent
+    /// or answered. A rig that bounds
     /// a wait compares readings of it, so it gives up on an SDK that is stuck — the count
     /// stands still — and never on one that is only slow. For test rigs and scenario runners.
     package var progress: UInt64 { mailbox.activity.progress }

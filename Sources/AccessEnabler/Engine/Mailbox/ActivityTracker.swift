@@ -107,10 +107,14 @@ final class ActivityTracker: Sendable {
     }
 
     /// How many times the work under way has changed so far — an event posted or handled, a
-    /// child task, back-off or timer started or ended. A runner that bounds a wait for
-    /// quiescence compares readings of it: a machine that is merely slow still moves it,
-    /// a stuck SDK does not.
+    /// child task, back-off or timer started or ended, a request sent or answered. A runner
+    /// that bounds a wait for quiescence compares readings of it: a machine that is merely
+    /// slow still moves it, a stuck SDK does not.
     var progress: UInt64 { state.withLock { $0.changes } }
+
+    /// Work under way moved without changing what is under way (a request of a child task
+    /// was sent or answered): counted in ``progress`` only.
+    func progressed() { state.withLock { $0.changes &+= 1 } }
 
     /// Whether no event is queued or being handled (the engine is free).
     var engineIsFree: Bool { state.withLock { $0.queuedEvents == 0 } }
