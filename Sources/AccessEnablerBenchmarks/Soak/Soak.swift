@@ -16,7 +16,9 @@ import PassSandbox
 /// `handleExternalURL` with where it lands. Every tenth round relaunches the app (a new
 /// AccessEnabler over the same storage, `setRequestor` again). Each call is waited for
 /// until the SDK is idle, so the run measures a steady stream of calls, not a growing
-/// backlog.
+/// backlog. The command line serves the sandbox from a process of its own, so the readings
+/// are the app's alone: a sandbox keeps every session it opened for a day, as Adobe Pass
+/// does, and would grow in the app's process.
 public struct Soak: Sendable {
     /// One reading of resident memory.
     public struct Sample: Sendable {
@@ -67,18 +69,29 @@ public struct Soak: Sendable {
     public var duration: TimeInterval
     /// Seconds between two readings of resident memory.
     public var sampleInterval: TimeInterval
+    /// A PassSandbox already serving (in another process: then the readings are the app's
+    /// alone), or `nil` to serve one in this process.
+    public var sandboxURL: URL?
 
-    /// A run of `duration` seconds, reading memory every `sampleInterval` seconds.
-    public init(duration: TimeInterval, sampleInterval: TimeInterval = 10) {
+    /// A run of `duration` seconds, reading memory every `sampleInterval` seconds, against
+    /// the sandbox at `sandboxURL` or, without one, a sandbox served by this process.
+    public init(duration: TimeInterval, sampleInterval: TimeInterval = 10, sandboxURL: URL? = nil) {
         self.duration = duration
         self.sampleInterval = sampleInterval
+        self.sandboxURL = sandboxURL
     }
 
     /// Runs the soak; `report` hears each reading as a line as it is taken.
     public func run(report: @escaping @Sendable (String) -> Void) async throws -> Result {
-        let sandbox = PassSandbox()
-        let (server, baseURL) = try sandbox.serveOverLoopback()
-        defer { server.shutdown() }
+        var server: LoopbackHTTPServer?
+        defer { server?.shutdown() }
+        let baseURL: URL
+        if let sandboxURL {
+            baseURL = sandboxURL
+        } else {
+            let served = try PassSandbox().serveOverLoopback()
+            (server, baseURL) = (served.0, served.1)
+        }
         let storage = FileManager.default.temporaryDirectory.appendingPathComponent("accessenabler-soak-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: storage) }
 

@@ -41,9 +41,10 @@ enum BenchCommand {
         \(Benchmark.measurementKeys.joined(separator: ", ")).
         --driver FLOW --count N runs one flow N times and nothing else, for counting its
         instructions under valgrind --tool=callgrind (flows: \(driverFlows.joined(separator: ", "))).
-        --soak MINUTES runs nothing else: one app signs in and out over loopback HTTP, with
-        every kind of call in between, for MINUTES minutes, and resident memory is read every
-        10 s (a leak shows as growth after the first minutes; see Docs/Robustness.md).
+        --soak MINUTES runs nothing else: one app signs in and out over loopback HTTP against
+        a sandbox in a process of its own, with every kind of call in between, for MINUTES
+        minutes, and the app process's resident memory is read every 10 s (a leak shows as
+        growth after the first minutes; see Docs/Robustness.md).
         Goals are reported next to what was measured; nothing is asserted.
         """
 
@@ -92,15 +93,18 @@ enum BenchCommand {
         }
     }
 
-    /// `--soak MINUTES`: one app against the sandbox for that long, resident memory sampled
-    /// every 10 s (see ``Soak``). Fails when a round did not end as a healthy round does.
+    /// `--soak MINUTES`: one app against the sandbox (in a process of its own) for that long,
+    /// resident memory sampled every 10 s (see ``Soak``). Fails when a round did not end as a
+    /// healthy round does.
     private static func runSoak(minutes text: String) async -> Int32 {
         guard let minutes = Double(text), minutes > 0, minutes <= 24 * 60 else {
             printError("accessenabler bench: --soak needs a number of minutes above 0, at most a day; '\(text)' is not one.\n\n\(help)")
             return 2
         }
         do {
-            let result = try await Soak(duration: minutes * 60).run { printError($0) }
+            let sandbox = try SoakSandboxProcess()
+            defer { sandbox.stop() }
+            let result = try await Soak(duration: minutes * 60, sandboxURL: sandbox.baseURL).run { printError($0) }
             print(result.summary)
             return result.roundsAsExpected == result.rounds ? 0 : 1
         } catch {
