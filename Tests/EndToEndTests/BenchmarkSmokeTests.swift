@@ -17,6 +17,9 @@ import Testing
         #expect(result.roundsAsExpected == result.rounds)
         // setRequestor for every tenth round (a relaunch), and 15 calls a round.
         #expect(result.calls == (result.rounds + 9) / 10 + 15 * result.rounds)
+        // At least the sign-in's session and profile, two authorizations, a preauthorization
+        // and the logout in every round.
+        #expect(result.requests >= 6 * result.rounds)
         #expect(result.samples.count >= 2)
         #expect(result.samples.allSatisfy { $0.residentBytes > 1_000_000 })
         #expect(result.samples.last?.calls == result.calls)

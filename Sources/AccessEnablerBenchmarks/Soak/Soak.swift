@@ -36,6 +36,8 @@ public struct Soak: Sendable {
         public var samples: [Sample]
         /// Facade calls made.
         public var calls: Int
+        /// REST and DCR requests the SDK sent for them.
+        public var requests: Int
         /// Rounds that ended as a healthy round does (signed in, then signed out).
         public var roundsAsExpected: Int
         /// Rounds run.
@@ -56,7 +58,7 @@ public struct Soak: Sendable {
             let peak = samples.map(\.residentBytes).max() ?? 0
             return """
                 soak: \(String(format: "%.0f", last.seconds)) s, \(calls) calls (\(String(format: "%.0f", Double(calls) / max(last.seconds, 1))) a second), \
-                \(roundsAsExpected) of \(rounds) rounds as expected
+                \(requests) requests, \(roundsAsExpected) of \(rounds) rounds as expected
                 resident memory: \(megabytes(first.residentBytes)) at the start, \(megabytes(settled.residentBytes)) at \
                 \(String(format: "%.0f", settled.seconds)) s, \(megabytes(last.residentBytes)) at the end \
                 (\(growth >= 0 ? "+" : "")\(String(format: "%.2f", Double(growth) / 1_048_576)) MB after \(String(format: "%.0f", settled.seconds)) s), \
@@ -114,7 +116,7 @@ public struct Soak: Sendable {
         }
         app = nil
         let samples = sampler.stop()
-        return Result(samples: samples, calls: counter.calls, roundsAsExpected: asExpected, rounds: rounds)
+        return Result(samples: samples, calls: counter.calls, requests: counter.requests, roundsAsExpected: asExpected, rounds: rounds)
     }
 
     /// This process's resident set size in bytes, from `/proc/self/statm` (0 where there is none).
@@ -126,14 +128,17 @@ public struct Soak: Sendable {
     }
 }
 
-/// The facade calls made so far, by every app of the run.
+/// The facade calls made so far, by every app of the run, and the requests they sent.
 private final class SoakCounter: @unchecked Sendable {
     private let lock = NSLock()
     private var count = 0
+    private var sent = 0
 
     var calls: Int { lock.withLock { count } }
+    var requests: Int { lock.withLock { sent } }
 
     func add() { lock.withLock { count += 1 } }
+    func addRequest() { lock.withLock { sent += 1 } }
 }
 
 /// Reads resident memory every `interval` seconds on a thread of its own, so a busy run
@@ -207,6 +212,9 @@ private final class SoakApp: EntitlementDelegate, @unchecked Sendable {
         configuration.environment = .custom(baseURL)
         configuration.platform = .iOS
         configuration.storageDirectory = storage
+        configuration.diagnostics = { diagnostic in
+            if case .restExchange = diagnostic { counter.addRequest() }
+        }
         let accessEnabler = AccessEnabler(softwareStatement: "STATEMENT", configuration: configuration)
         accessEnabler.delegate = self
         self.accessEnabler = accessEnabler
