@@ -37,7 +37,8 @@ struct HTTPServerHardeningTests {
     }
 
     @Test func theLongestIdleConnectionGoesFirst() async throws {
-        try await withHTTPTestServer(limits: .init(maxConnections: 3)) { server, port in
+        // Idle connections are kept an hour: only eviction closes one, however slow the machine.
+        try await withHTTPTestServer(limits: .init(idleTimeout: 3_600, maxConnections: 3)) { server, port in
             let oldest = try await idleClient(port: port)
             let middle = try await idleClient(port: port)
             let youngest = try await idleClient(port: port)
@@ -58,7 +59,7 @@ struct HTTPServerHardeningTests {
 
     @Test func whenEveryConnectionIsBusyANewcomerIsClosed() async throws {
         let handler = HTTPTestHandler()
-        try await withHTTPTestServer(limits: .init(maxConnections: 2), handler: handler) { server, port in
+        try await withHTTPTestServer(limits: .init(headerTimeout: 600, idleTimeout: 3_600, bodyTimeout: 600, maxConnections: 2), handler: handler) { server, port in
             let busy = try (0..<2).map { _ in try HTTPTestClient(port: port) }
             for client in busy { client.send(httpGet("/gate")) }
             while await handler.gate.arrivals < 2 { try await Task.sleep(nanoseconds: 5_000_000) }
