@@ -39,7 +39,7 @@ import Testing
         accessEnabler.delegate = recorder
         accessEnabler.statusDelegate = recorder
         accessEnabler.setRequestor("REF30")
-        #expect(await withinDeadline(seconds: 30) { await accessEnabler.waitUntilIdle() })
+        #expect(await whileProgressing(accessEnabler) { await accessEnabler.waitUntilIdle() })
         #expect(recorder.signatures == ["setRequestorComplete(1)"])
     }
 
@@ -289,7 +289,10 @@ import Testing
     func anUnknownSoftwareStatementFailsWithR400(wire: ScenarioRunner.Wire) async throws {
         let rig = try Rig(wire) { $0.softwareStatement = "NOT-A-STATEMENT" }
         #expect(try await rig.run(.setRequestor("REF30", serviceProviders: nil)) == ["status(R400,error)", "setRequestorComplete(0)"])
-        #expect(rig.restCalls == ["POST /o/client/register"])
+        // Nothing but the registration: the configuration and the profiles requests share it,
+        // and on a busy machine the second may arrive after it failed and try once more.
+        let calls = rig.restCalls
+        #expect((1...2).contains(calls.count) && calls.allSatisfy { $0 == "POST /o/client/register" }, "\(calls)")
     }
 
     @Test(arguments: bothWires)
@@ -308,11 +311,16 @@ import Testing
         // (the token endpoint still knows the client, so it is not registered again), is
         // refused again and reports R401.
         #expect(try await rig.run(.setRequestor("REF30", serviceProviders: nil)) == ["status(R401,error)", "setRequestorComplete(0)"])
+        let calls = rig.restCalls
+        #expect(calls.prefix(2) == ["POST /o/client/register", "POST /o/client/token"])
+        // The configuration and the profiles go out together after each token: on a busy
+        // machine the first profiles request may leave after the token was renewed.
         #expect(
-            rig.restCalls == [
-                "POST /o/client/register", "POST /o/client/token", "GET /api/v2/REF30/configuration", "GET /api/v2/REF30/profiles",
-                "POST /o/client/token", "GET /api/v2/REF30/configuration", "GET /api/v2/REF30/profiles",
-            ])
+            calls.sorted()
+                == [
+                    "POST /o/client/register", "POST /o/client/token", "GET /api/v2/REF30/configuration", "GET /api/v2/REF30/profiles",
+                    "POST /o/client/token", "GET /api/v2/REF30/configuration", "GET /api/v2/REF30/profiles",
+                ].sorted())
     }
 
     // MARK: Ordering around setRequestor

@@ -359,6 +359,19 @@ public final class AccessEnabler: Sendable {
     /// What a test rig waits on after releasing this AccessEnabler (see ``ReleaseWatch``).
     package var releaseWatch: ReleaseWatch { ReleaseWatch(activity: mailbox.activity, clock: configuration.clock) }
 
+    /// Whether the SDK is quiescent right now (as ``waitUntilQuiescent()`` would answer at
+    /// once), or `nil` while it has work under way. For test rigs and scenario runners.
+    package var quiescenceNow: Quiescence? {
+        mailbox.activity.quiescence(now: configuration.clock.now)
+    }
+
+    /// How far the SDK's work has got: a count that moves with every event posted or
+    /// handled, every child task, back-off or timer started or ended, and every request sent
+    /// or answered. A rig that bounds
+    /// a wait compares readings of it, so it gives up on an SDK that is stuck — the count
+    /// stands still — and never on one that is only slow. For test rigs and scenario runners.
+    package var progress: UInt64 { mailbox.activity.progress }
+
     /// Waits until every call made so far has run, its callbacks have been delivered and
     /// what it stored is on disk. Waiting for a person (a provider choice, a login page, a
     /// second-screen code) counts as idle; a throttling back-off does not, so with a manual

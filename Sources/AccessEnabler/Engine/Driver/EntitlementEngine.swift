@@ -71,7 +71,7 @@ actor EntitlementEngine {
         self.primaryClient = EntitlementEngine.makeClient(
             baseURL: configuration.environment.baseURL, softwareStatement: softwareStatement, configuration: configuration,
             credentials: StoredCredentialsCache(store: store, signedOut: { mailbox.post(.signedOutByNewRegistration($0)) }),
-            throttleGate: gate, serverClock: serverClock)
+            throttleGate: gate, serverClock: serverClock, activity: mailbox.activity)
         self.clientsByBaseURL[configuration.environment.baseURL.absoluteString] = primaryClient
         machine = EngineStateMachine(
             settings: EngineSettings(
@@ -87,9 +87,10 @@ actor EntitlementEngine {
 
     static func makeClient(
         baseURL: URL, softwareStatement: String, configuration: AccessEnablerConfiguration, credentials: any ClientCredentialsCache,
-        throttleGate: ThrottleGate, serverClock: ServerClock
+        throttleGate: ThrottleGate, serverClock: ServerClock, activity: ActivityTracker
     ) -> RESTClient {
-        let bounded = ResponseSizeLimit(inner: configuration.transport, limit: max(1, configuration.maximumResponseBodySize))
+        let counted = ProgressTransport(inner: configuration.transport, activity: activity)
+        let bounded = ResponseSizeLimit(inner: counted, limit: max(1, configuration.maximumResponseBodySize))
         let reported: any HTTPTransport = configuration.diagnostics.map { DiagnosticTransport(inner: bounded, report: $0) } ?? bounded
         let transport = ServerDateTransport(inner: reported, clock: configuration.clock, serverClock: serverClock)
         var client = RESTClient(
