@@ -162,7 +162,7 @@ import Testing
         guard case .openLoginPage(let url, false) = try await ae.selectProvider("NotBoarded") else { Issue.record("expected the login page"); return }
         let landing = try await Self.logIn(rig, at: url, wire: wire)
         let outcomes = NSLockedBox<[AuthenticationStatus]>()
-        let ended = await withinDeadline(seconds: SanitizerTiming.scaled(10)) {
+        let ended = await whileProgressing(ae, quiescenceIsProgress: false) {
             async let first = try? ae.handleRedirect(landing)
             async let second = try? ae.handleRedirect(landing)
             outcomes.value = [await first, await second].compactMap { $0 }
@@ -193,7 +193,7 @@ import Testing
             }
         }
         ender == "logout" ? ae.logout() : ae.setRequestor("REF30")
-        let ended = await withinDeadline(seconds: SanitizerTiming.scaled(10)) { _ = await waiting.value }
+        let ended = await whileProgressing(ae, quiescenceIsProgress: false) { _ = await waiting.value }
         #expect(ended, "the awaited sign-in returned after \(ender) ended the wait")
         if ended { #expect(await waiting.value, "it failed with the wait's end") } else { waiting.cancel() }
     }

@@ -7,6 +7,27 @@ import Testing
 /// carries numbers, and the counts that do not depend on the machine are exact. Nothing
 /// here depends on how fast the machine is.
 @Suite struct BenchmarkSmokeTests {
+    /// A soak of a few seconds: every round signs in and out as a healthy round does, each
+    /// facade call is counted, and resident memory is read at the start, at every interval
+    /// and at the end. (At least one round runs however slow the machine is.)
+    @Test func aShortSoakRunsHealthyRoundsAndSamplesMemory() async throws {
+        let lines = NSLockedBox<[String]>()
+        let result = try await Soak(duration: 2, sampleInterval: 0.5).run { line in lines.update { $0 = ($0 ?? []) + [line] } }
+        #expect(result.rounds >= 1)
+        #expect(result.roundsAsExpected == result.rounds)
+        // setRequestor for every tenth round (a relaunch), and 15 calls a round.
+        #expect(result.calls == (result.rounds + 9) / 10 + 15 * result.rounds)
+        // At least the sign-in's session and profile, two authorizations, a preauthorization
+        // and the logout in every round.
+        #expect(result.requests >= 6 * result.rounds)
+        #expect(result.samples.count >= 2)
+        #expect(result.samples.allSatisfy { $0.residentBytes > 1_000_000 })
+        #expect(result.samples.last?.calls == result.calls)
+        #expect((lines.value ?? []).count == result.samples.count, "one line per reading")
+        #expect(result.summary.contains("\(result.calls) calls"))
+        #expect(result.summary.contains("resident memory:"))
+    }
+
     @Test func quickRunReportsEverySectionAndGoalWithNumbers() async throws {
         let report = try await Benchmark(quick: true).run { _ in }
         #expect(report.sections.map(\.key) == Benchmark.measurementKeys)

@@ -18,7 +18,7 @@ import Glibc
         return try await ChildProcessGate.shared.withGate {
             let running = try RunningCommand(executable, arguments)
             defer { running.stopForcefully() }
-            let status = try await running.waitForExit(timeout: SanitizerTiming.scaled(60))
+            let status = try await running.waitForExit(timeout: SanitizerTiming.scaled(300))
             return (status, running.output, running.errors)
         }
     }
@@ -225,6 +225,7 @@ import Glibc
         for arguments in [
             [], ["frobnicate"], ["--frobnicate"], ["scenario"], ["demo", "--bogus"], ["sandbox", "--port", "seventy"], ["sandbox", "--world"], ["bench", "extra"],
             ["demo", "--act", "4"], ["demo", "--act", "one"],
+            ["bench", "--soak", "none"], ["bench", "--soak", "-1"],
         ] {
             let (status, output, errors) = try await run(arguments)
             #expect(status == 2, "\(arguments)")
@@ -237,6 +238,16 @@ import Glibc
             #expect(status == 0)
             #expect(output.hasPrefix("Usage: accessenabler \(command)"))
         }
+    }
+
+    @Test(.enabled(if: SandboxExecutable.url != nil, SandboxExecutable.notBuilt))
+    func aSoakRunsForTheMinutesGivenAndSumsUpResidentMemory() async throws {
+        let (status, output, errors) = try await run(["bench", "--soak", "0.02"])
+        #expect(status == 0, "\(errors)")
+        #expect(output.hasPrefix("soak: "))
+        #expect(output.contains("rounds as expected"))
+        #expect(output.contains("resident memory:"))
+        #expect(errors.contains("soak:     0 s  resident"), "the first reading, at the start")
     }
 
     // MARK: demo

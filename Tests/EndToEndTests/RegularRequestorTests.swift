@@ -39,7 +39,7 @@ import Testing
         accessEnabler.delegate = recorder
         accessEnabler.statusDelegate = recorder
         accessEnabler.setRequestor("REF30")
-        #expect(await withinDeadline(seconds: 30) { await accessEnabler.waitUntilIdle() })
+        #expect(await whileProgressing(accessEnabler) { await accessEnabler.waitUntilIdle() })
         #expect(recorder.signatures == ["setRequestorComplete(1)"])
     }
 
@@ -295,6 +295,7 @@ import Testing
     func anUnknownSoftwareStatementFailsWithR400(wire: ScenarioRunner.Wire) async throws {
         let rig = try Rig(wire) { $0.softwareStatement = "NOT-A-STATEMENT" }
         #expect(try await rig.run(.setRequestor("REF30", serviceProviders: nil)) == ["status(R400,error)", "setRequestorComplete(0)"])
+        // Nothing but the registration: setRequestor asks only for the profiles, which wait for it.
         #expect(rig.restCalls == ["POST /o/client/register"])
     }
 

@@ -55,7 +55,7 @@ import Glibc
             harness.recorder.reset()
             relaunched.setRequestor("REF30")
             relaunched.getMetadata([METADATA_OPCODE_KEY: METADATA_DEVICE_ID])
-            #expect(await withinDeadline(seconds: 30) { await relaunched.waitUntilIdle() })
+            #expect(await whileProgressing(relaunched) { await relaunched.waitUntilIdle() })
             let line = try #require(harness.recorder.callbacks.first { $0.callback == "setMetadataStatus" })
             identifiers.insert(try #require(line["metadata"]?.stringValue))
         }

@@ -24,7 +24,7 @@ import FoundationNetworking
         let executable = try #require(SandboxExecutable.url)
         let running = try RunningCommand(executable, ["sandbox", "--port", "0"])
         defer { running.stopForcefully() }
-        let banner = try await running.waitForOutput(containing: "Press Ctrl-C", timeout: 20)
+        let banner = try await running.waitForOutput(containing: "Press Ctrl-C", timeout: 120)
         let base = try #require(Self.baseURL(in: banner))
         #expect(base.host == "127.0.0.1")
         #expect(base.port != nil && base.port != 0)
@@ -117,7 +117,7 @@ import FoundationNetworking
 
         // Ctrl-C: exit status 0, and nothing listens on the port any more.
         running.interrupt()
-        let status = try await running.waitForExit(timeout: 20)
+        let status = try await running.waitForExit(timeout: 120)
         #expect(status == 0)
         #expect(running.output.contains("PassSandbox stopped."))
         await #expect(throws: (any Error).self) {
@@ -213,7 +213,7 @@ import FoundationNetworking
 
         let running = try RunningCommand(executable, ["sandbox", "--port", "0", "--world", file.path])
         defer { running.stopForcefully() }
-        let status = try await running.waitForExit(timeout: 20)
+        let status = try await running.waitForExit(timeout: 120)
         #expect(status != 0)
         #expect(running.errors.contains("serviceProviders[0].mvpds[0].authenticationTTL"))
         #expect(!running.output.contains("serving at"))
@@ -276,13 +276,13 @@ struct PlainHTTP: Sendable {
 
     func send(
         _ method: String, _ base: URL, _ pathAndQuery: String, headers: [String: String] = [:], body: String? = nil,
-        timeout: TimeInterval = 10
+        timeout: TimeInterval = 60
     ) async throws -> Answer {
         let url = try #require(URL(string: base.absoluteString + pathAndQuery))
         return try await send(method, url, headers: headers, body: body, timeout: timeout)
     }
 
-    func send(_ method: String, _ url: URL, headers: [String: String] = [:], body: String? = nil, timeout: TimeInterval = 10) async throws -> Answer {
+    func send(_ method: String, _ url: URL, headers: [String: String] = [:], body: String? = nil, timeout: TimeInterval = 60) async throws -> Answer {
         var request = URLRequest(url: url, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: timeout)
         request.httpMethod = method
         request.httpShouldHandleCookies = false

@@ -35,13 +35,13 @@ import Glibc
             let pid = running.processIdentifier
             // Wait until the run has made its storage (its last steps then wait on the slow
             // sandbox).
-            let deadline = Date().addingTimeInterval(SanitizerTiming.scaled(30))
+            let deadline = Date().addingTimeInterval(SanitizerTiming.scaled(300))
             while Self.scratchDirectories(of: pid).isEmpty, running.isRunning, Date() < deadline {
                 try await Task.sleep(nanoseconds: 10_000_000)
             }
             #expect(!Self.scratchDirectories(of: pid).isEmpty, "the run's storage exists while it runs")
             running.interrupt()
-            let status = try await running.waitForExit(timeout: SanitizerTiming.scaled(10))
+            let status = try await running.waitForExit(timeout: SanitizerTiming.scaled(300))
             #expect(status == 130)
             #expect(Self.scratchDirectories(of: pid).isEmpty)
         }

@@ -99,6 +99,6 @@ public struct RESTExchangeRecord: Sendable, Equatable, CustomStringConvertible {
     /// `POST /api/v2/REF30/sessions → 200 (12 ms)`.
     public var description: String {
         let outcome = status.map(String.init) ?? "no response (\(failure ?? "failed"))"
-        return "\(method) \(path) → \(outcome) (\(Int((duration * 1000).rounded())) ms)"
+        return "\(method) \(path) → \(outcome) (\(WholeNumber.clamped(duration * 1000) as Int) ms)"
     }
 }

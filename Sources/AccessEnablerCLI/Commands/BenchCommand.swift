@@ -16,6 +16,7 @@ enum BenchCommand {
             .init(name: "--only", value: "KEY", summary: "run one measurement (\(Benchmark.measurementKeys.joined(separator: ", ")))"),
             .init(name: "--driver", value: "FLOW", summary: "only run FLOW --count times, for callgrind or perf (\(driverFlows.joined(separator: ", ")))"),
             .init(name: "--count", value: "N", summary: "rounds of the --driver flow (default 1000)"),
+            .init(name: "--soak", value: "MINUTES", summary: "only run one app against the sandbox over loopback HTTP for MINUTES, sampling resident memory"),
         ])
 
     /// What `--driver` runs: the SDK's flows, and the bare URLSession yardstick.
@@ -40,6 +41,10 @@ enum BenchCommand {
         \(Benchmark.measurementKeys.joined(separator: ", ")).
         --driver FLOW --count N runs one flow N times and nothing else, for counting its
         instructions under valgrind --tool=callgrind (flows: \(driverFlows.joined(separator: ", "))).
+        --soak MINUTES runs nothing else: one app signs in and out over loopback HTTP against
+        a sandbox in a process of its own, with every kind of call in between, for MINUTES
+        minutes, and the app process's resident memory is read every 10 s (a leak shows as
+        growth after the first minutes; see Docs/Robustness.md).
         Goals are reported next to what was measured; nothing is asserted.
         """
 
@@ -51,6 +56,9 @@ enum BenchCommand {
         }
         if let flow = parsed.values["--driver"] {
             return await runDriver(flow: flow, count: parsed.values["--count"])
+        }
+        if let minutes = parsed.values["--soak"] {
+            return await runSoak(minutes: minutes)
         }
         let only = parsed.values["--only"]
         var devices: Int?
@@ -79,6 +87,26 @@ enum BenchCommand {
             }
             print(parsed.flags.contains("--json") ? report.json : report.table)
             return 0
+        } catch {
+            printError("accessenabler bench: \(error)")
+            return 1
+        }
+    }
+
+    /// `--soak MINUTES`: one app against the sandbox (in a process of its own) for that long,
+    /// resident memory sampled every 10 s (see ``Soak``). Fails when a round did not end as a
+    /// healthy round does.
+    private static func runSoak(minutes text: String) async -> Int32 {
+        guard let minutes = Double(text), minutes > 0, minutes <= 24 * 60 else {
+            printError("accessenabler bench: --soak needs a number of minutes above 0, at most a day; '\(text)' is not one.\n\n\(help)")
+            return 2
+        }
+        do {
+            let sandbox = try SoakSandboxProcess()
+            defer { sandbox.stop() }
+            let result = try await Soak(duration: minutes * 60, sandboxURL: sandbox.baseURL).run { printError($0) }
+            print(result.summary)
+            return result.roundsAsExpected == result.rounds ? 0 : 1
         } catch {
             printError("accessenabler bench: \(error)")
             return 1

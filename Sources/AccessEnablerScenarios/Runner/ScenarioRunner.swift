@@ -44,9 +44,11 @@ public final class ScenarioRunner: @unchecked Sendable {
     /// (test rigs use it for settings the scenario format does not carry, such as the poll
     /// interval).
     public var configure: (@Sendable (inout AccessEnablerConfiguration) -> Void)?
-    /// The most real time, in seconds, the SDK may take to settle after a step (each
-    /// throttling back-off moved through on the scenario clock); past it the run ends with
-    /// ``ScenarioStall``. Default 60.
+    /// The most real time, in seconds, the SDK may go without progress — no event posted or
+    /// handled, no request or other child task started or ended — while it settles after a
+    /// step (each throttling back-off moved through on the scenario clock); past it the run
+    /// ends with ``ScenarioStall``. A step that keeps moving is never cut off, however busy
+    /// the machine. Default 60.
     public var settleTimeout: TimeInterval = 60
     /// The step under way, for ``ScenarioStall``.
     private var currentStep: (index: Int, name: String) = (0, "")
@@ -139,8 +141,8 @@ public final class ScenarioRunner: @unchecked Sendable {
     /// throttling back-off is not quiescent: the scenario clock is moved to the end of the
     /// wait. Waiting for a person (a provider choice, a login page, a second-screen code) is.
     ///
-    /// Returns `false` when that did not happen within ``settleTimeout`` seconds of real
-    /// time (the SDK is left as it is).
+    /// Returns `false` when the SDK made no progress for ``settleTimeout`` seconds of real
+    /// time before that happened (the SDK is left as it is).
     /// With several apps, every one of them: the clock moves to the earliest end of a wait,
     /// and the check starts over, as that may have woken another app.
     @discardableResult
@@ -148,12 +150,18 @@ public final class ScenarioRunner: @unchecked Sendable {
         let running = scenario.appNames.compactMap { apps[$0]?.accessEnabler }
         guard !running.isEmpty else { return true }
         let clock = sandbox.clock
-        let giveUp = Date().addingTimeInterval(settleTimeout)
+        let bound = settleTimeout
+        // Any app's progress counts: one app's work may be what another waits for.
+        let progress: @Sendable () -> UInt64 = { running.reduce(0) { $0 &+ $1.progress } }
+        var seen = progress()
+        var movedAt = ContinuousClock.now
         settling: while true {
             var earliestWake: Date?
             for accessEnabler in running {
-                let left = giveUp.timeIntervalSinceNow
-                guard left > 0, let quiescence = await withinRealTime(left, { await accessEnabler.waitUntilQuiescent() }) else { return false }
+                let waited = await unlessStalled(for: bound, progress: progress, done: { accessEnabler.quiescenceNow != nil }) {
+                    await accessEnabler.waitUntilQuiescent()
+                }
+                guard let quiescence = waited else { return false }
                 if case .waitingForClock(let until) = quiescence { earliestWake = min(earliestWake ?? until, until) }
             }
             if let until = earliestWake {
@@ -162,12 +170,19 @@ public final class ScenarioRunner: @unchecked Sendable {
                 continue
             }
             // Idle: what the calls stored goes to disk, and a failed write's status is
-            // delivered. Bounded in short slices, so a back-off that starts meanwhile (which
-            // `waitUntilIdle` would wait out in real time) sends us back to move the clock.
+            // delivered. Waited for in short slices, so a back-off that starts meanwhile
+            // (which `waitUntilIdle` would wait out in real time) sends us back to move the
+            // clock; the slices end in a stall only when nothing has moved for the bound.
             for accessEnabler in running {
-                let left = giveUp.timeIntervalSinceNow
-                guard left > 0 else { return false }
-                if await withinRealTime(min(left, 2), { await accessEnabler.waitUntilIdle() }) == nil { continue settling }
+                if await withinRealTime(2, { await accessEnabler.waitUntilIdle() }) == nil {
+                    let now = progress()
+                    if now != seen {
+                        (seen, movedAt) = (now, .now)
+                    } else if ContinuousClock.now - movedAt >= stallBound(bound) {
+                        return false
+                    }
+                    continue settling
+                }
             }
             break
         }
@@ -421,7 +436,11 @@ public final class ScenarioRunner: @unchecked Sendable {
             _ = sandbox.resetTempPass(mvpd: mvpd)
         case .restart:
             try await settleOrStall()
+            // The released instance ends the calls it still had (a sign-in waiting for a
+            // code, say): their callbacks belong to this step.
+            let released = app.accessEnabler?.releaseWatch
             app.accessEnabler = nil
+            if let released { _ = await withinRealTime(settleTimeout) { await released.waitUntilEnded() } }
             makeAccessEnabler(for: app)
         case .setOptions(let values):
             let dictionary = values.mapValues { $0.foundationValue }

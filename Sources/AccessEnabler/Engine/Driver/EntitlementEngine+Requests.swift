@@ -10,7 +10,7 @@ extension EntitlementEngine {
         let client = EntitlementEngine.makeClient(
             baseURL: url, softwareStatement: softwareStatement, configuration: configuration,
             credentials: ServiceProviderCredentialsCache(store: store, baseURL: key), throttleGate: throttleGate,
-            serverClock: serverClock)
+            serverClock: serverClock, activity: mailbox.activity)
         clientsByBaseURL[key] = client
         return client
     }

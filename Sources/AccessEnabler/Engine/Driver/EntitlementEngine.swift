@@ -54,7 +54,8 @@ actor EntitlementEngine {
 
     init(
         softwareStatement: String, configuration: AccessEnablerConfiguration, store: TokenStore, dispatcher: CallbackDispatcher,
-        mailbox: EngineMailbox, published: PublishedRequestorState, tracking: TrackingFields, serverClock: ServerClock
+        mailbox: EngineMailbox, published: PublishedRequestorState, tracking: TrackingFields, serverClock: ServerClock,
+        configurationProblems: [String] = []
     ) {
         self.serverClock = serverClock
         self.published = published
@@ -73,7 +74,7 @@ actor EntitlementEngine {
         self.primaryClient = EntitlementEngine.makeClient(
             baseURL: configuration.environment.baseURL, softwareStatement: softwareStatement, configuration: configuration,
             credentials: StoredCredentialsCache(store: store, signedOut: { mailbox.post(.signedOutByNewRegistration($0)) }),
-            throttleGate: gate, serverClock: serverClock)
+            throttleGate: gate, serverClock: serverClock, activity: mailbox.activity)
         self.clientsByBaseURL[configuration.environment.baseURL.absoluteString] = primaryClient
         machine = EngineStateMachine(
             settings: EngineSettings(
@@ -82,15 +83,17 @@ actor EntitlementEngine {
                 pollInterval: configuration.secondScreenPollInterval, logoutPageTimeout: configuration.requestTimeout,
                 redirectURL: configuration.redirectURL, primaryServiceProvider: configuration.environment.baseURL,
                 transportSecurity: TransportSecurityPolicy(allowsInsecureHTTP: configuration.allowsInsecureHTTP),
-                partnerConfigured: configuration.partnerFramework != nil, resourceLimit: configuration.preauthorizationBatchSize,
+                partnerConfigured: configuration.partnerFramework != nil, configurationProblems: configurationProblems,
+                resourceLimit: configuration.preauthorizationBatchSize,
                 deviceIdentifier: store.deviceIdentifier, tracking: tracking))
     }
 
     static func makeClient(
         baseURL: URL, softwareStatement: String, configuration: AccessEnablerConfiguration, credentials: any ClientCredentialsCache,
-        throttleGate: ThrottleGate, serverClock: ServerClock
+        throttleGate: ThrottleGate, serverClock: ServerClock, activity: ActivityTracker
     ) -> RESTClient {
-        let bounded = ResponseSizeLimit(inner: configuration.transport, limit: max(1, configuration.maximumResponseBodySize))
+        let counted = ProgressTransport(inner: configuration.transport, activity: activity)
+        let bounded = ResponseSizeLimit(inner: counted, limit: max(1, configuration.maximumResponseBodySize))
         let reported: any HTTPTransport = configuration.diagnostics.map { DiagnosticTransport(inner: bounded, report: $0) } ?? bounded
         let transport = ServerDateTransport(inner: reported, clock: configuration.clock, serverClock: serverClock)
         var client = RESTClient(
@@ -123,6 +126,10 @@ actor EntitlementEngine {
     /// What an event stores is written after its callbacks: the store holds the changes
     /// while the event is handled, and that same last block hands them to disk as one batch
     /// (a sign-in is complete for the app before its profile costs an `fsync`).
+    ///
+    /// Once the app released the AccessEnabler and the mailbox is drained, the machine ends
+    /// every call still waiting (``EngineEvent/released``) and the child tasks are
+    /// cancelled: their answers would never be read.
     func run() async {
         while let event = await mailbox.next() {
             store.holdWrites()
@@ -139,6 +146,12 @@ actor EntitlementEngine {
                     activity.eventHandled()
                 })
         }
+        children.cancelAll(activity: mailbox.activity)
+        for action in machine.handle(.released, facts: facts()) { carryOut(action) }
+        // The release counted as an event under way (the facade's deinit): it ends once
+        // its callbacks are delivered.
+        let activity = mailbox.activity
+        dispatcher.dispatch([], then: { activity.eventHandled() })
     }
 
     /// Hands one event to the machine and carries out what it decided.
