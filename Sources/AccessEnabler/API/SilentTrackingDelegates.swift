@@ -8,8 +8,11 @@ import Synchronization
 /// here, so from its second event on such a delegate is skipped before the array is built.
 /// A type that implements either spelling never reaches the legacy default and is never
 /// recorded.
+///
+/// A process has one delegate type or a few: they are kept in a short list, searched by
+/// comparing identities, with no hashing.
 enum SilentTrackingDelegates {
-    private static let types = Mutex<Set<ObjectIdentifier>>([])
+    private static let types = Mutex<[ObjectIdentifier]>([])
 
     /// Whether `type` was found to implement neither spelling.
     static func contains(_ type: ObjectIdentifier) -> Bool {
@@ -18,6 +21,6 @@ enum SilentTrackingDelegates {
 
     /// Records that `type` implements neither spelling.
     static func insert(_ type: ObjectIdentifier) {
-        _ = types.withLock { $0.insert(type) }
+        types.withLock { if !$0.contains(type) { $0.append(type) } }
     }
 }

@@ -43,15 +43,15 @@ enum AuthenticationCheck {
     /// Without `tracking` (nobody listens to tracking events: see
     /// ``CallbackDispatcher/wantsTrackingData``) the tracking event is left out.
     static func callbacks(profile: StoredProfile?, status: AdvancedStatus?, tracking: TrackingFields?) -> [DelegateCall] {
-        var callbacks: [DelegateCall] = []
-        callbacks.reserveCapacity(3)
-        if profile == nil { callbacks.append(.status(status ?? StatusCatalog.status(.n000, message: "The user is not authenticated."))) }
-        if let tracking { callbacks.append(tracking.authentication(succeeded: profile != nil, profile: profile, cached: profile != nil)) }
-        callbacks.append(
-            profile == nil
-                ? .setAuthenticationStatus(ACCESS_ENABLER_STATUS_ERROR, errorCode: USER_NOT_AUTHENTICATED_ERROR)
-                : .setAuthenticationStatus(ACCESS_ENABLER_STATUS_SUCCESS, errorCode: USER_AUTHENTICATED))
-        return callbacks
+        guard let profile else {
+            let explained = DelegateCall.status(status ?? StatusCatalog.status(.n000, message: "The user is not authenticated."))
+            let ended = DelegateCall.setAuthenticationStatus(ACCESS_ENABLER_STATUS_ERROR, errorCode: USER_NOT_AUTHENTICATED_ERROR)
+            guard let tracking else { return [explained, ended] }
+            return [explained, tracking.authentication(succeeded: false, profile: nil, cached: false), ended]
+        }
+        let ended = DelegateCall.setAuthenticationStatus(ACCESS_ENABLER_STATUS_SUCCESS, errorCode: USER_AUTHENTICATED)
+        guard let tracking else { return [ended] }
+        return [tracking.authentication(succeeded: true, profile: profile, cached: true), ended]
     }
 
     /// The callbacks when the requestor is not ready.

@@ -35,6 +35,8 @@ public final class AccessEnabler: Sendable {
     private let tracking: TrackingFields
     /// How far the device clock is from Adobe Pass's, shared with the engine.
     private let serverClock: ServerClock
+    /// The configuration's clock, kept apart so a synchronous check reads it directly.
+    private let clock: any TimeSource
     /// What every checkAuthentication that asks the partner framework shares; `nil` without one.
     private let partnerCheck: PartnerAuthenticationCheck.Context?
     /// State of the async API: the call whose second-screen sign-in ``secondScreenSignIn()`` waits for.
@@ -83,6 +85,7 @@ public final class AccessEnabler: Sendable {
         let dispatcher = CallbackDispatcher(queue: configuration.callbackQueue, diagnostics: configuration.diagnostics)
         tracking = TrackingFields(platform: configuration.platform)
         let clock = configuration.clock
+        self.clock = clock
         let serverClock = ServerClock()
         self.serverClock = serverClock
         let problems = StorageProblemRelay()
@@ -205,7 +208,7 @@ public final class AccessEnabler: Sendable {
         case .failed(let problem):
             return .answered(AuthenticationCheck.callbacks(requestorProblem: problem))
         case .ready:
-            let now = configuration.clock.now.addingTimeInterval(serverClock.correction)
+            let now = clock.now.addingTimeInterval(serverClock.correction)
             let stored = picture.standing.requestorID.flatMap { requestor in
                 ProfileSelection.current(chosen: store.profile(requestor: requestor), all: { store.profiles(requestor: requestor) }, now: now)
             }
