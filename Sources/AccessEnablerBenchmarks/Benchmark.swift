@@ -85,7 +85,7 @@ public struct Benchmark: Sendable {
                 { try await SSOLatencyMeasurement.run(rounds: settings.latencyRounds, warmups: settings.latencyWarmups, repeats: settings.latencyRepeats) }
             ),
             (
-                "manyDevices", "signing in \(settings.devices) simulated devices at once, then the same wave with the bare client…",
+                "manyDevices", "signing in \(settings.devices) simulated devices at once with the bare client, then with the SDK…",
                 { try await ManyDevicesMeasurement.run(.init(devices: settings.devices, slots: settings.deviceSlots, deadline: settings.devicesDeadline)) }
             ),
             (
