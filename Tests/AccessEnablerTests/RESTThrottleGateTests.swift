@@ -46,7 +46,7 @@ struct RESTThrottleGateTests {
             try await client.profiles(serviceProvider: "SPX", context: RESTFixtures.context())
         }
         #expect(error == .throttled(operation: .profiles, retryAfter: 3))
-        #expect(error?.message.contains("at least 3 s") == true)
+        #expect(error?.message.contains("in 3 s") == true)
 
         let next = Task { try await client.profiles(serviceProvider: "SPX", context: RESTFixtures.context()) }
         await eventually { clock.earliestWaitDeadline != nil }

@@ -40,6 +40,26 @@ struct StateMachineModelTests {
         #expect(missing.isEmpty, "never reached: \(missing.sorted())")
     }
 
+    /// The app releases the AccessEnabler at any point of a sequence: every call still
+    /// waiting — under way, queued, an authentication in the SDK's hands, an authorization
+    /// waiting for it — ends at once, exactly once, with its documented terminal callback,
+    /// and nothing is left under way.
+    @Test func releasingTheAccessEnablerAtAnyPointEndsEveryCallOnce() async {
+        var failures: [String] = []
+        for seed in 1...UInt64(Self.sequences / 3) {
+            await Task.yield()
+            var world = RandomWorld(seed: seed)
+            for _ in 0..<Int(seed % UInt64(Self.steps)) + 1 { world.step() }
+            world.release()
+            let problems = world.problems()
+            if !problems.isEmpty {
+                failures.append("seed \(seed): " + problems.joined(separator: "; ") + (failures.isEmpty ? "\n  played: " + world.log.joined(separator: " | ") : ""))
+            }
+            if failures.count >= 5 { break }
+        }
+        #expect(failures.isEmpty, "\(failures.joined(separator: "\n"))")
+    }
+
     @Test func theSameSeedPlaysTheSameSequence() {
         var first = RandomWorld(seed: 42)
         var second = RandomWorld(seed: 42)
@@ -140,6 +160,14 @@ struct RandomWorld {
             checkQueue()
             record()
         }
+    }
+
+    /// The app releases the AccessEnabler: the engine cancels every child task (their
+    /// answers will never be read) and the machine hears that it was released.
+    mutating func release() {
+        harness.children.removeAll()
+        harness.send(.released)
+        record()
     }
 
     private mutating func call(_ command: Command, _ kind: CallKind) {

@@ -196,11 +196,18 @@ import Testing
         for document in documents {
             let text = try Self.text(document)
             let directory = (document as NSString).deletingLastPathComponent
-            // Relative Markdown links: [text](path) and [text](path#heading).
-            for match in text.matches(of: /\]\(([^)<>#:\s]+)(#[^)]*)?\)/) {
-                let path = String(match.1)
-                let resolved = ((directory as NSString).appendingPathComponent(path) as NSString).standardizingPath
-                if !FileManager.default.fileExists(atPath: Self.root.appendingPathComponent(resolved).path) { missing.append("\(document): \(path)") }
+            // Relative Markdown links: [text](path) and [text](path#heading); an image of a
+            // DocC article, ![text](name.svg), is one of the catalog's resources.
+            for match in text.matches(of: /(!?)\[[^\]]*\]\(([^)<>#:\s]+)(#[^)]*)?\)/) {
+                let path = String(match.2)
+                let isCatalogImage = !match.1.isEmpty && document.hasPrefix(Self.catalog)
+                let base = isCatalogImage ? "\(Self.catalog)/Resources" : directory
+                let resolved = ((base as NSString).appendingPathComponent(path) as NSString).standardizingPath
+                // DocC finds `name.png` as `name@2x.png` too: a picture taken at twice its size.
+                let candidates = [resolved] + (isCatalogImage ? [Self.doubleSizeVariant(of: resolved)] : [])
+                if !candidates.contains(where: { FileManager.default.fileExists(atPath: Self.root.appendingPathComponent($0).path) }) {
+                    missing.append("\(document): \(path)")
+                }
             }
             // Repository paths named in code voice: `Docs/Sandbox.md`, `Docs/scenarios/`.
             for match in text.matches(of: /`((?:Docs|Sources|Tests|Examples|API)\/[\w.\/-]+)`/) {
@@ -209,6 +216,43 @@ import Testing
             }
         }
         #expect(missing.isEmpty, "documents name files that do not exist: \(missing)")
+    }
+
+    /// `Resources/name@2x.png` for `Resources/name.png`.
+    static func doubleSizeVariant(of path: String) -> String {
+        let name = path as NSString
+        return "\(name.deletingPathExtension)@2x.\(name.pathExtension)"
+    }
+
+    /// The built documentation is read where the repository is not: it may name no file of
+    /// `Docs/`, which it cannot link to. What a reader of the SDK's documentation needs is
+    /// in the catalog; a page for the repository's readers is named in words, as such.
+    @Test func noArticleNamesAFileOfTheRepositorysDocs() throws {
+        var named: [String] = []
+        for article in try Self.markdownFiles(in: Self.catalog) {
+            for (number, line) in try Self.text(article).split(separator: "\n", omittingEmptySubsequences: false).enumerated()
+            where line.contains("Docs/") {
+                named.append("\(article):\(number + 1): \(line.trimmingCharacters(in: .whitespaces))")
+            }
+        }
+        #expect(named.isEmpty, "DocC articles name files of Docs/, which the built documentation cannot link:\n\(named.joined(separator: "\n"))")
+    }
+
+    /// Every picture of the catalog is shown by an article, and every sequence diagram comes
+    /// from a source in Docs/diagrams (`.ci/diagrams` checks that the two agree).
+    @Test func everyPictureOfTheCatalogIsShownAndEveryDiagramHasItsSource() throws {
+        let resources = Self.root.appendingPathComponent("\(Self.catalog)/Resources")
+        let pictures = try FileManager.default.contentsOfDirectory(atPath: resources.path).filter { $0.hasSuffix(".svg") || $0.hasSuffix(".png") }
+        #expect(pictures.count >= 5, "the catalog's pictures were not found")
+        let articles = try Self.markdownFiles(in: Self.catalog).map { try Self.text($0) }.joined(separator: "\n")
+        for picture in pictures {
+            let shown = picture.replacingOccurrences(of: "@2x.", with: ".")
+            #expect(articles.contains("](\(shown))"), "no article shows \(picture)")
+            if picture.hasSuffix(".svg") {
+                let source = "Docs/diagrams/\((picture as NSString).deletingPathExtension).seq"
+                #expect(FileManager.default.fileExists(atPath: Self.root.appendingPathComponent(source).path), "\(picture) has no source \(source)")
+            }
+        }
     }
 
     @Test func everyArticleIsLinkedFromDocs() throws {

@@ -16,7 +16,7 @@ import FoundationNetworking
 // the two in step: change the snippet here, then paste it there. swift-format leaves this
 // file as it is, so the snippets keep the layout of the articles.
 
-// MARK: - PortingALegacyIntegration.md: "Status ids are typed"
+// MARK: - WhatStillNeedsAChange.md: "Status ids are typed"
 
 /// What an app written against string status ids does with them, unchanged.
 func legacyReactions(to status: AdvancedStatus, codeFromServer: String) -> [String] {
@@ -32,7 +32,34 @@ func legacyReactions(to status: AdvancedStatus, codeFromServer: String) -> [Stri
     return seen
 }
 
-// MARK: - PortingALegacyIntegration.md: "Configuration you must supply"
+// MARK: - WhatStillNeedsAChange.md: "A legacy singleton in Swift 6"
+
+/// The legacy singleton, in the Swift 6 language mode: what it holds is immutable or behind
+/// a lock, so the one shared instance may be used from any thread.
+final class EntitlementManager: EntitlementDelegate, @unchecked Sendable {
+    static let shared = EntitlementManager(softwareStatement: "your software statement", configuration: AccessEnablerConfiguration())
+
+    let accessEnabler: AccessEnabler                 // Sendable: call it from any thread
+    private let lock = NSLock()
+    private var signedIn = false                     // written by callbacks, read by the app: under `lock`
+
+    init(softwareStatement: String, configuration: AccessEnablerConfiguration) {
+        accessEnabler = AccessEnabler(softwareStatement: softwareStatement, configuration: configuration)
+        accessEnabler.delegate = self
+    }
+
+    var isSignedIn: Bool { lock.withLock { signedIn } }
+
+    func setRequestorComplete(_ status: Int32) {
+        if status == ACCESS_ENABLER_STATUS_SUCCESS { accessEnabler.checkAuthentication() }
+    }
+
+    func setAuthenticationStatus(_ status: Int32, errorCode code: String) {
+        lock.withLock { signedIn = status == ACCESS_ENABLER_STATUS_SUCCESS }
+    }
+}
+
+// MARK: - ConfigurationYouMustSupply.md
 
 /// The configuration a production TV app sets up.
 func makeProductionAccessEnabler(softwareStatement: String, storage: URL) -> AccessEnabler {
@@ -372,6 +399,35 @@ func sendDiagnostics(of configuration: inout AccessEnablerConfiguration, to log:
         #expect(legacyReactions(to: regcode, codeFromServer: "REGCODE") == ["show the code", "REGCODE", "REGCODE", "same id"])
         let other = AdvancedStatus(errorId: "N003", level: .info)
         #expect(legacyReactions(to: other, codeFromServer: "N130") == ["another provider", "N003", "N003"])
+    }
+
+    @Test func theSwift6SingletonIsTheDelegateAndHearsTheSignIn() async throws {
+        let sandbox = PassSandbox()
+        let (server, baseURL) = try sandbox.serveOverLoopback()
+        defer { server.shutdown() }
+        var configuration = AccessEnablerConfiguration()
+        configuration.environment = .custom(baseURL)
+        configuration.platform = .iOS
+        configuration.clock = sandbox.clock
+        configuration.storageDirectory = FileManager.default.temporaryDirectory.appendingPathComponent("ae-\(UUID().uuidString)")
+        // An instance of its own, on the sandbox: `shared` is the same class, on production.
+        let manager = EntitlementManager(softwareStatement: "STATEMENT", configuration: configuration)
+        defer { Self.removeStorage(of: manager.accessEnabler) }
+        #expect(manager.accessEnabler.delegate === manager)
+        manager.accessEnabler.setRequestor("REF30")
+        await manager.accessEnabler.waitUntilIdle()
+        #expect(!manager.isSignedIn)
+        guard case .chooseProvider = try await manager.accessEnabler.authenticate(),
+            case .openLoginPage(let url, _) = try await manager.accessEnabler.selectProvider("NotBoarded")
+        else {
+            Issue.record("no login page")
+            return
+        }
+        let redirect = try await SimulatedUserAgent(httpBase: baseURL)
+            .login(startingAt: url, username: "alice", password: "alice123", redirectPrefix: configuration.redirectURL)
+        _ = try await manager.accessEnabler.handleRedirect(redirect)
+        await manager.accessEnabler.waitUntilIdle()
+        #expect(manager.isSignedIn, "the singleton's delegate heard setAuthenticationStatus(1) on the callback queue")
     }
 
     @Test func theProductionConfigurationIsATVOnProductionWithASecondScreen() throws {

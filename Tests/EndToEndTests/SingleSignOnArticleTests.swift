@@ -25,6 +25,27 @@ func singleSignOnConfiguration(accounts: ArticleAccounts, platform: ArticlePlatf
     return configuration
 }
 
+/// The app's identity service as the article's `async` example calls it: it renews the
+/// token before handing it over, and counts how often it was asked.
+actor ArticleIdentityService {
+    private var renewals = 0
+    private(set) var asked = 0
+
+    func validServiceToken() async -> String? {
+        asked += 1
+        await Task.yield()  // stands for the network round trip of a renewal
+        renewals += 1
+        return "renewed-\(renewals).jws"
+    }
+}
+
+/// The article's `async` token provider, compiled here line for line.
+func asyncServiceTokenConfiguration(identityService: ArticleIdentityService) -> AccessEnablerConfiguration {
+    var configuration = AccessEnablerConfiguration()
+    configuration.serviceToken = { await identityService.validServiceToken() }  // renews the token when it is about to expire
+    return configuration
+}
+
 @Suite struct SingleSignOnArticleTests {
     @Test func theArticlesConfigurationHandsTheTokensOverAndChoosesOnTheSecondScreen() async {
         let configuration = singleSignOnConfiguration(accounts: ArticleAccounts(token: "service.jws"), platform: ArticlePlatform(token: "platform.jws"))
@@ -36,5 +57,13 @@ func singleSignOnConfiguration(accounts: ArticleAccounts, platform: ArticlePlatf
         let none = singleSignOnConfiguration(accounts: ArticleAccounts(token: nil), platform: ArticlePlatform(token: nil))
         #expect(await none.serviceToken?() == nil)
         #expect(await none.platformIdentity?() == nil)
+    }
+
+    @Test func theArticlesAsyncProviderIsAskedBeforeEachRequestThatCarriesTheToken() async {
+        let identityService = ArticleIdentityService()
+        let configuration = asyncServiceTokenConfiguration(identityService: identityService)
+        #expect(await configuration.serviceToken?() == "renewed-1.jws")
+        #expect(await configuration.serviceToken?() == "renewed-2.jws", "asked again for each request: a renewed token is used at once")
+        #expect(await identityService.asked == 2)
     }
 }

@@ -89,11 +89,13 @@ struct SandboxFaultTests {
         client.sandbox.inject(SandboxFault(dropConnection: true), into: .profiles)
         _ = await client.get("/api/v2/REF30/profiles")
         _ = await client.get("/nowhere")
+        let device = Data("device-1".utf8).base64EncodedString()
+        let at = client.sandbox.clock.now
         #expect(
             client.sandbox.requestLog == [
-                SandboxLogEntry(method: "GET", path: "/api/v2/REF30/configuration", status: 200, endpoint: .configuration),
-                SandboxLogEntry(method: "GET", path: "/api/v2/REF30/profiles", status: 0, endpoint: .profiles),
-                SandboxLogEntry(method: "GET", path: "/nowhere", status: 404, endpoint: nil),
+                SandboxLogEntry(method: "GET", path: "/api/v2/REF30/configuration", status: 200, endpoint: .configuration, at: at, device: device),
+                SandboxLogEntry(method: "GET", path: "/api/v2/REF30/profiles", status: 0, endpoint: .profiles, at: at, device: device),
+                SandboxLogEntry(method: "GET", path: "/nowhere", status: 404, endpoint: nil, at: at, device: device),
             ])
     }
 

@@ -24,6 +24,41 @@ public enum Diagnostic: Sendable, Equatable {
     case defaultPlatform(message: String)
 }
 
+extension Diagnostic: CustomStringConvertible {
+    /// One line for a log, never a secret:
+    ///
+    /// - `POST /api/v2/REF30/sessions → 200 (12 ms)` for a REST exchange;
+    /// - `status N130 (error): The sign-in … — details: ABC1234; enhanced error: authenticated_profile_expired, trace 4f1c…`
+    ///   for a status: its id and level, its message, then whichever of its details, resource
+    ///   and enhanced error (code and trace) it has;
+    /// - `storage problem: …`, `unimplemented callback setToken: …`, `unused option visitorId: …`,
+    ///   `default platform: …` for the others, each with its sentence.
+    public var description: String {
+        switch self {
+        case .restExchange(let exchange):
+            return exchange.description
+        case .status(let status):
+            var line = "status \(status.errorId) (\(status.level.rawValue))"
+            if let message = status.message, !message.isEmpty { line += ": \(message)" }
+            var parts: [String] = []
+            if let details = status.details, !details.isEmpty { parts.append("details: \(details)") }
+            if let resource = status.resource, !resource.isEmpty { parts.append("resource: \(resource)") }
+            if let error = status.enhancedError {
+                parts.append("enhanced error: \(error.code)" + (error.trace.map { ", trace \($0)" } ?? ""))
+            }
+            return parts.isEmpty ? line : line + " — " + parts.joined(separator: "; ")
+        case .storageProblem(let message):
+            return "storage problem: \(message)"
+        case .unimplementedCallback(let name, let message):
+            return "unimplemented callback \(name): \(message)"
+        case .unusedOption(let key, let message):
+            return "unused option \(key): \(message)"
+        case .defaultPlatform(let message):
+            return "default platform: \(message)"
+        }
+    }
+}
+
 /// One REST exchange, as ``Diagnostic/restExchange(_:)`` reports it.
 public struct RESTExchangeRecord: Sendable, Equatable, CustomStringConvertible {
     /// `GET`, `POST`.
@@ -55,6 +90,6 @@ public struct RESTExchangeRecord: Sendable, Equatable, CustomStringConvertible {
     /// `POST /api/v2/REF30/sessions → 200 (12 ms)`.
     public var description: String {
         let outcome = status.map(String.init) ?? "no response (\(failure ?? "failed"))"
-        return "\(method) \(path) → \(outcome) (\(Int((duration * 1000).rounded())) ms)"
+        return "\(method) \(path) → \(outcome) (\(WholeNumber.clamped(duration * 1000) as Int) ms)"
     }
 }

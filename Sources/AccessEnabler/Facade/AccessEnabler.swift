@@ -62,7 +62,10 @@ public final class AccessEnabler: Sendable {
         set { dispatcher.setStatusDelegate(newValue) }
     }
 
-    /// The configuration this instance runs with.
+    /// The configuration this instance runs with: the one it was given, with every number
+    /// held inside its range. A configuration with a number outside (a timeout that is not
+    /// a number of seconds, a poll interval of an hour) is refused by `setRequestor`: status
+    /// CFG400 naming the field, then `setRequestorComplete(0)`.
     public let configuration: AccessEnablerConfiguration
 
     /// Creates an AccessEnabler for production, iOS flavour.
@@ -79,7 +82,10 @@ public final class AccessEnabler: Sendable {
     }
 
     /// Creates an AccessEnabler whose storage is checked as `storageCheck` says.
-    public init(storageCheck: IntegrityCheckType, softwareStatement: String, configuration: AccessEnablerConfiguration) {
+    public init(storageCheck: IntegrityCheckType, softwareStatement: String, configuration given: AccessEnablerConfiguration) {
+        // Numbers out of range never reach the SDK's parts; setRequestor refuses them.
+        let configurationProblems = ConfigurationRanges.problems(in: given)
+        let configuration = ConfigurationRanges.bounded(given)
         self.configuration = configuration
         setupAdvice = SetupAdvice(configuration: configuration)
         let dispatcher = CallbackDispatcher(queue: configuration.callbackQueue, diagnostics: configuration.diagnostics)
@@ -96,7 +102,8 @@ public final class AccessEnabler: Sendable {
         let mailbox = EngineMailbox(activity: ActivityTracker())
         let engine = EntitlementEngine(
             softwareStatement: softwareStatement, configuration: configuration, store: store, dispatcher: dispatcher,
-            mailbox: mailbox, published: published, tracking: tracking, serverClock: serverClock)
+            mailbox: mailbox, published: published, tracking: tracking, serverClock: serverClock,
+            configurationProblems: configurationProblems)
         self.dispatcher = dispatcher
         self.engine = engine
         if let partner = configuration.partnerFramework {
@@ -115,6 +122,9 @@ public final class AccessEnabler: Sendable {
     }
 
     deinit {
+        // The engine ends the calls still waiting once the mailbox is drained; that counts
+        // as work under way until their callbacks are delivered (a rig's ReleaseWatch waits).
+        mailbox.activity.eventPosted()
         mailbox.close()
         eventHub.finish()
         // What was stored so far goes to disk without holding this thread, which may be one
@@ -350,6 +360,9 @@ public final class AccessEnabler: Sendable {
         // callbacks have reached the delegate, so quiescence means they are delivered.
         await mailbox.activity.waitUntilQuiescent(clock: configuration.clock)
     }
+
+    /// What a test rig waits on after releasing this AccessEnabler (see ``ReleaseWatch``).
+    package var releaseWatch: ReleaseWatch { ReleaseWatch(activity: mailbox.activity, clock: configuration.clock) }
 
     /// Waits until every call made so far has run, its callbacks have been delivered and
     /// what it stored is on disk. Waiting for a person (a provider choice, a login page, a

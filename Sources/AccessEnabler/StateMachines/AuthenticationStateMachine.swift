@@ -105,6 +105,8 @@ struct AuthenticationStateMachine: Sendable {
         case loggedOut
         /// `setRequestor` for another requestor.
         case requestorChanged
+        /// The app released the AccessEnabler.
+        case released
     }
 
     /// One thing for the engine to do. Callbacks name the call they belong to.
@@ -439,7 +441,7 @@ struct AuthenticationStateMachine: Sendable {
             let who = session.mvpd == nil ? "Sign in" : "Sign in with \(displayName)"
             let message =
                 "\(who) on a second screen: on a phone or computer, open the sign-in page and \(steps). "
-                + "This device checks for the sign-in every \(Int(polling.interval)) s until the code expires."
+                + "This device checks for the sign-in every \(WholeNumber.clamped(polling.interval) as Int) s until the code expires."
             var regcode = StatusCatalog.status(.regcode, message: message, details: session.code)
             regcode.expiresAt = session.notAfter
             return [.status(regcode, to: owner), action(for: polling.firstStep, flow: flow, polling: polling)]
@@ -483,6 +485,7 @@ struct AuthenticationStateMachine: Sendable {
             case .replaced: (.n500, GENERIC_AUTHENTICATION_ERROR, "a new authentication replaced it")
             case .loggedOut: (.n500, USER_NOT_AUTHENTICATED_ERROR, "the user logged out")
             case .requestorChanged: (.n500, GENERIC_AUTHENTICATION_ERROR, "setRequestor changed the requestor; call getAuthentication() again")
+            case .released: (.n500, GENERIC_AUTHENTICATION_ERROR, "the app released the AccessEnabler")
             }
         let subject = mvpd ?? "a TV provider to be chosen on a second screen"
         let message = "The authentication session for \(subject) was abandoned before Adobe Pass answered: \(why)."
@@ -565,11 +568,11 @@ struct AuthenticationStateMachine: Sendable {
         var status: AdvancedStatus
         switch notice {
         case .lost(let since):
-            let silence = Int(now.timeIntervalSince(since).rounded())
+            let silence: Int = WholeNumber.clamped(now.timeIntervalSince(since))
             status = StatusCatalog.status(
                 .reg404,
                 message: "This device cannot reach Adobe Pass to check the sign-in with code \(session.code): no answer for \(silence) s. "
-                    + "Check the device's network connection; the code stays valid until it expires, and this device keeps checking every \(Int(polling.interval)) s.",
+                    + "Check the device's network connection; the code stays valid until it expires, and this device keeps checking every \(WholeNumber.clamped(polling.interval) as Int) s.",
                 details: session.code)
         case .restored:
             status = StatusCatalog.status(
@@ -659,6 +662,35 @@ struct AuthenticationStateMachine: Sendable {
         }
         if let pending = takePending() {
             actions.append(.tokenRequestFailed(pending, description: "setRequestor ended the authentication \(pending.resource) was waiting for."))
+        }
+        return actions
+    }
+
+    /// The app released the AccessEnabler: no answer will be read any more, so every
+    /// authentication in the SDK's hands (a session being opened, a partner sign-in, a code
+    /// being polled, a logout under way) ends now with the callbacks it owes, and a waiting
+    /// authorization fails. A provider dialog or a login page the app still shows needs
+    /// nothing: its call ended with the hand-over.
+    mutating func released() -> [Action] {
+        let reason = "The app released the AccessEnabler before this authentication ended."
+        var actions: [Action]
+        if case .openingSession = state {
+            actions = abandonOpeningSession(.released)
+        } else {
+            let ownsAuthentication: Bool =
+                switch state {
+                case .signingInThroughPartner, .polling: true
+                default: false
+                }
+            let flowOwner = owner
+            actions = endOpenFlow(carryingOver: false)
+            if ownsAuthentication {
+                actions.append(.status(StatusCatalog.status(.n500, message: reason), to: flowOwner))
+                actions.append(.setAuthenticationStatus(ACCESS_ENABLER_STATUS_ERROR, errorCode: GENERIC_AUTHENTICATION_ERROR, to: flowOwner))
+            }
+        }
+        if let pending = takePending() {
+            actions.append(.tokenRequestFailed(pending, description: "The app released the AccessEnabler before \(pending.resource) could be authorized."))
         }
         return actions
     }

@@ -94,7 +94,9 @@ enum MetadataQuery: Sendable, Equatable {
         case let v as Int: Int32(exactly: v)
         case let v as Int64: Int32(exactly: v)
         case let v as UInt: Int32(exactly: v)
-        case let v as NSNumber: v.int32Value
+        case let v as Double: Int32(exactly: v)
+        // Not `int32Value`: an NSNumber of 1e300 or NaN has no Int32, and asking for one is undefined.
+        case let v as NSNumber: Int32(exactly: v.doubleValue)
         case let v as String: Int32(v)
         default: nil
         }

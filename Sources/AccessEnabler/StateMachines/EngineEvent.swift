@@ -49,4 +49,7 @@ enum EngineEvent: Sendable {
     case signedOutByNewRegistration([String])
     /// Nothing else is waiting in the mailbox: work gathered from a burst of calls goes out.
     case mailboxDrained
+    /// The app released the AccessEnabler and the mailbox is drained: no answer will be read
+    /// any more, so every call still waiting ends now.
+    case released
 }

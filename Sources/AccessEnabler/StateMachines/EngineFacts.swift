@@ -44,6 +44,9 @@ struct EngineSettings: Sendable {
     var transportSecurity = TransportSecurityPolicy(allowsInsecureHTTP: false)
     /// Whether a partner framework is configured.
     var partnerConfigured: Bool = false
+    /// The configuration's numbers outside their ranges (``ConfigurationRanges``), one
+    /// sentence each: setRequestor refuses such a configuration.
+    var configurationProblems: [String] = []
     /// At most this many resources per decisions request (`nil`: the defaults below).
     var resourceLimit: Int?
     /// The device identifier (`METADATA_DEVICE_ID`).

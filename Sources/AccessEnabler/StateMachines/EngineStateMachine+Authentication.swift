@@ -297,7 +297,7 @@ extension EngineStateMachine {
             return "The new sign-in with \(profile.mvpd) is already over by this device's clock: check the device's date and time, then sign in again."
         case .notValidYet:
             return
-                "The new sign-in with \(profile.mvpd) is not valid yet by this device's clock (it starts more than \(Int(StoredProfile.notBeforeTolerance)) s ahead of it): check the device's date and time, then sign in again."
+                "The new sign-in with \(profile.mvpd) is not valid yet by this device's clock (it starts more than \(WholeNumber.clamped(StoredProfile.notBeforeTolerance) as Int) s ahead of it): check the device's date and time, then sign in again."
         }
     }
 

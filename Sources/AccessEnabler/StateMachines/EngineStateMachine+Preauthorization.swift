@@ -78,6 +78,7 @@ extension EngineStateMachine {
                     step.deliver(
                         .status(
                             signInEnded(error.enhancedError, signedOut: &signedOut, &step)
+                                ?? ErrorClassification.unsendableToken(error)
                                 ?? StatusCatalog.status(
                                     .p100, message: "Preauthorization failed: \(error.message)", details: error.enhancedError?.details, enhancedError: error.enhancedError)),
                         to: call.owner)
@@ -86,6 +87,7 @@ extension EngineStateMachine {
             case .preauthorizeAPI(let callback):
                 if let error {
                     _ = signInEnded(error.enhancedError, signedOut: &signedOut, &step)
+                    if let unsendable = ErrorClassification.unsendableToken(error) { step.deliver(.status(unsendable), to: call.owner) }
                     step.deliver(.preauthorizeResult(PreauthorizationRound.preauthorizeOutcome(for: error), callback), to: call.owner)
                 } else {
                     step.deliver(.preauthorizeResult(.decisions(call.ledger.resourceDecisions), callback), to: call.owner)

@@ -9,6 +9,10 @@ extension EngineStateMachine {
         guard !trimmed.isEmpty else {
             return failRequestor(StatusCatalog.status(.cfg400, message: "setRequestor needs a requestor id; an empty one was given."), call: call, &step)
         }
+        if !settings.configurationProblems.isEmpty {
+            let problems = settings.configurationProblems.joined(separator: " ")
+            return failRequestor(StatusCatalog.status(.cfg400, message: "\(problems) Fix the configuration: setRequestor refuses it until then."), call: call, &step)
+        }
         if let refusal = settings.transportSecurity.refusal(for: settings.primaryServiceProvider, role: "The environment") {
             return failRequestor(StatusCatalog.status(.cfg400, message: refusal), call: call, &step)
         }

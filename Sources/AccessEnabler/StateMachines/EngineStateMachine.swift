@@ -146,6 +146,8 @@ struct EngineStateMachine: Sendable {
             }
         case .mailboxDrained:
             mailboxDrained(&step)
+        case .released:
+            released(&step)
         }
         runWaitingWork(&step)
         // Once every call that could carry it on has run, an authorization left waiting with
@@ -420,14 +422,14 @@ struct EngineStateMachine: Sendable {
                     .cfg100,
                     message:
                         "This device's clock is \(Self.duration(abs(offset))) \(direction) Adobe Pass's. The SDK judges sign-ins with Adobe's time, but ask the user to set the correct date and time.",
-                    details: "offset \(Int(offset.rounded())) s")), to: call)
+                    details: "offset \(WholeNumber.clamped(offset) as Int) s")), to: call)
         step.actions.append(.clockDifferenceReported)
     }
 
     private static func duration(_ seconds: TimeInterval) -> String {
-        if seconds >= 86_400 { return "\(Int((seconds / 86_400).rounded())) day(s)" }
-        if seconds >= 3_600 { return "\(Int((seconds / 3_600).rounded())) hour(s)" }
-        return "\(Int((seconds / 60).rounded())) minute(s)"
+        if seconds >= 86_400 { return "\(WholeNumber.clamped(seconds / 86_400) as Int) day(s)" }
+        if seconds >= 3_600 { return "\(WholeNumber.clamped(seconds / 3_600) as Int) hour(s)" }
+        return "\(WholeNumber.clamped(seconds / 60) as Int) minute(s)"
     }
 }
 

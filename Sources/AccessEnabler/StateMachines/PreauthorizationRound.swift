@@ -132,7 +132,7 @@ struct PreauthorizationRound: Sendable {
             guard let enhanced else { return .sdkFailure(.serverResponseFormatUnknown) }
             return .serverError(httpStatus: httpStatus, enhanced)
         case .throttled(_, let retryAfter):
-            let wait = retryAfter.map { " Retry after \(Int($0.rounded(.up))) s." } ?? " Retry after at least 1 s."
+            let wait = retryAfter.map { " Retry after \(WholeNumber.clamped($0, rounding: .up) as Int) s." } ?? " Retry after at least 1 s."
             return .serverError(
                 httpStatus: 429,
                 EnhancedError(
@@ -143,6 +143,8 @@ struct PreauthorizationRound: Sendable {
             return .sdkFailure(.serverResponseFormatUnknown)
         case .invalidDeviceInfo, .invalidRequest:
             return .sdkFailure(.accessTokenUnavailable)
+        case .unsendableToken:
+            return .sdkFailure(.unsendableSingleSignOnToken)
         }
     }
 }

@@ -8,8 +8,9 @@ import PassSandbox
 /// next to the minimum the flow needs; and what a second-screen sign-in costs in polls.
 enum RoundTripMeasurement {
     /// One flow to count: the steps that make it up, the minimum, and the callback that
-    /// proves the flow reached its normal end.
-    private struct Flow {
+    /// proves the flow reached its normal end. (Internal, not private: the tests run the
+    /// same flows through the sandbox's checklist monitor.)
+    struct Flow {
         var label: String
         var steps: [Scenario.Step]
         /// The fewest requests the flow can make (`-1`: a set-up step, not counted).
@@ -94,14 +95,14 @@ enum RoundTripMeasurement {
         return (roundTripRow.map { [$0] } ?? []) + pollRows
     }
 
-    private static func ssoDevice() -> Scenario.Device {
+    static func ssoDevice() -> Scenario.Device {
         var device = Scenario.Device()
         device.picker = [.select(provider: "AppleBoarded", user: "alice")]
         return device
     }
 
     /// Device granted but signed in nowhere; the picker will select AppleBoarded.
-    private static func ssoFlows() -> [Flow] {
+    static func ssoFlows() -> [Flow] {
         [
             Flow(
                 label: "setRequestor, cold (empty storage)", steps: [.setRequestor("REF30", serviceProviders: nil)], minimum: 4, roundTrips: 3,
@@ -132,7 +133,7 @@ enum RoundTripMeasurement {
 
     /// No partner framework: getAuthentication opens the provider dialog, the user picks a
     /// provider and logs in on its page, and the app hands the redirect back.
-    private static func loginPageFlows() -> [Flow] {
+    static func loginPageFlows() -> [Flow] {
         [
             Flow(label: "(set-up) setRequestor", steps: [.setRequestor("REF30", serviceProviders: nil)], minimum: -1, succeeded: { _ in true }),
             Flow(

@@ -159,6 +159,7 @@ enum DemoScript {
             Logout of a regular profile on iOS: navigateToUrl opens the MVPD's logout page, which comes back \
             to the redirect URL. Afterwards checkAuthentication answers 0 with N000 (not authenticated).
             """, device: device())
+        act.happens("a minute later Alice chooses to sign out", .advanceClock(60))
         act.call(.logout)
         act.call(.checkAuthentication)
 

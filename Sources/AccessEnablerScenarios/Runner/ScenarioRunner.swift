@@ -50,6 +50,8 @@ public final class ScenarioRunner: @unchecked Sendable {
     public var settleTimeout: TimeInterval = 60
     /// The step under way, for ``ScenarioStall``.
     private var currentStep: (index: Int, name: String) = (0, "")
+    /// Set once ``finish()`` wrote the checklist's lines.
+    private var finished = false
 
     /// Prepares a run. `observer` sees each transcript line as it is produced; HTTP trace
     /// lines reach it only with `traceHTTP`, but they are always recorded, so expectations
@@ -65,15 +67,34 @@ public final class ScenarioRunner: @unchecked Sendable {
                 if line["http"] == nil || traceHTTP { observer(line) }
             }
         }
-        self.recorder = CallbackRecorder(observer: filtered, revealSecrets: revealSecrets)
+        // With several apps every app's lines name it, the top-level app's (`A`) included.
+        self.recorder = CallbackRecorder(observer: filtered, revealSecrets: revealSecrets, app: scenario.apps.isEmpty ? nil : Scenario.topLevelApp)
     }
 
-    /// Runs every step and checks the expectations.
+    /// Runs every step, ends the transcript with what the checklist monitor found
+    /// (``finish()``) and checks the expectations.
     public func run() async throws -> ScenarioResult {
         try start()
         defer { stop() }
         for (index, next) in scenario.steps.enumerated() {
             try await self.step(next, app: scenario.app(ofStep: index))
+        }
+        return finish()
+    }
+
+    /// Ends the transcript with what the sandbox's checklist monitor found during the run —
+    /// a line `{"checklist": RULE, "request": …, "detail": …}` per violation of Adobe's REST
+    /// API V2 Checklist, then `{"checklistViolations": N}` — and returns the result. Later
+    /// calls add nothing.
+    @discardableResult
+    public func finish() -> ScenarioResult {
+        if !finished {
+            finished = true
+            let checklist = sandbox.checklist
+            for violation in checklist.violations {
+                recorder.appendRunLine(.checklist(rule: violation.rule, request: violation.request, detail: violation.detail))
+            }
+            recorder.appendRunLine(.checklistViolations(checklist.violations.count))
         }
         return result()
     }
@@ -164,10 +185,10 @@ public final class ScenarioRunner: @unchecked Sendable {
         }
     }
 
-    /// The transcript so far, checked against the scenario's expectations.
+    /// The transcript so far, checked against the scenario's expectations, with what the
+    /// checklist monitor found so far.
     public func result() -> ScenarioResult {
-        let lines = recorder.lines
-        return ScenarioResult(lines: lines, unmetExpectation: ScenarioResult.firstUnmet(scenario.expect, in: lines))
+        ScenarioResult(lines: recorder.lines, expectations: scenario.expect, checklist: sandbox.checklist)
     }
 
     // MARK: Set-up
@@ -328,14 +349,19 @@ public final class ScenarioRunner: @unchecked Sendable {
             try await settleOrStall()
             switch recorder.lastHandOver {
             case .page(let url):
-                // A rejected login leaves the user on the form: no redirect, nothing to hand over.
-                if let landing = try? await userAgent().login(startingAt: url, username: username, password: password, redirectPrefix: ae.configuration.redirectURL) {
+                // The app's web view: it follows every redirect and hands the redirect URL
+                // (a custom scheme) to the app, with no tap.
+                do {
+                    let landing = try await userAgent().login(startingAt: url, username: username, password: password, redirectPrefix: ae.configuration.redirectURL)
                     ae.handleExternalURL(landing)
+                } catch {
+                    // The person stays on the page: nothing to hand over.
+                    recorder.append(.loginRefused(error.description))
                 }
             case .registrationCode(let code):
                 try await signInOnSecondScreen(app, code: code, username: username, password: password, mvpd: mvpd)
             case nil:
-                return
+                recorder.append(.loginRefused("Nothing to log in to: the app has shown no login page (navigateToUrl) and no registration code (REGCODE)."))
             }
         case .handleExternalURL(let url): ae.handleExternalURL(url)
         case .checkAuthorization(let resource): ae.checkAuthorization(resource)
@@ -392,7 +418,11 @@ public final class ScenarioRunner: @unchecked Sendable {
             _ = sandbox.resetTempPass(mvpd: mvpd)
         case .restart:
             try await settleOrStall()
+            // The released instance ends the calls it still had (a sign-in waiting for a
+            // code, say): their callbacks belong to this step.
+            let released = app.accessEnabler?.releaseWatch
             app.accessEnabler = nil
+            if let released { _ = await withinRealTime(settleTimeout) { await released.waitUntilEnded() } }
             makeAccessEnabler(for: app)
         case .setOptions(let values):
             let dictionary = values.mapValues { $0.foundationValue }
@@ -416,7 +446,8 @@ public final class ScenarioRunner: @unchecked Sendable {
     /// provider, and signs in; then the scenario clock moves one poll interval at a time
     /// (bounded by the code's lifetime) until the app's polling has found the profile and
     /// ended the authentication. A page that asks for a provider the step does not give (or
-    /// does not offer the one it gives) is a fault of the scenario: ``ScenarioError``.
+    /// does not offer the one it gives) is a fault of the scenario: ``ScenarioError``. Any
+    /// other refusal (a wrong password, an expired code) is a `{"login": "refused"}` line.
     private func signInOnSecondScreen(_ app: ScenarioApp, code: String, username: String, password: String, mvpd: String?) async throws {
         guard let ae = app.accessEnabler else { return }
         let recorder = app.recorder
@@ -433,10 +464,11 @@ public final class ScenarioRunner: @unchecked Sendable {
                 reason: "the /activate page does not offer \"\(chosen)\" (it offers \(offered.joined(separator: ", ")))")
         } catch {
             // A rejected sign-in leaves the person on the page: the SDK keeps polling.
+            recorder.append(.loginRefused(error.description))
             return
         }
         let interval = max(ae.configuration.secondScreenPollInterval, 3)
-        let limit = Int((1_800 / interval).rounded(.up)) + 1
+        let limit = Int((TimeInterval(sandbox.world.authenticationSessionTTL) / interval).rounded(.up)) + 1
         var polls = 0
         while recorder.authenticationStatusCount == before, polls < limit {
             sandbox.clock.advance(by: interval)

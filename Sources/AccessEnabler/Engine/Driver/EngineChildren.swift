@@ -45,6 +45,12 @@ struct EngineChildren: Sendable {
         Self.cancel(child, activity: activity)
     }
 
+    /// Cancels every child: nothing will read their answers.
+    mutating func cancelAll(activity: ActivityTracker) {
+        for child in running.values { Self.cancel(child, activity: activity) }
+        running = [:]
+    }
+
     /// Cancels `child`; it stops counting as work under way at once.
     static func cancel(_ child: Child, activity: ActivityTracker) {
         child.task.cancel()
@@ -61,7 +67,7 @@ struct EngineChildren: Sendable {
         case .sessionAnswered(let flow, _), .sessionProfileAnswered(let flow, _): .session(flow)
         case .pollDue(let flow): .pollTimer(flow)
         case .pollAnswered(let flow, _): .pollFetch(flow)
-        case .command, .pickerPresented, .pickerDismissed, .signedOutByNewRegistration, .mailboxDrained: nil
+        case .command, .pickerPresented, .pickerDismissed, .signedOutByNewRegistration, .mailboxDrained, .released: nil
         }
     }
 }

@@ -51,7 +51,8 @@ actor EntitlementEngine {
 
     init(
         softwareStatement: String, configuration: AccessEnablerConfiguration, store: TokenStore, dispatcher: CallbackDispatcher,
-        mailbox: EngineMailbox, published: PublishedRequestorState, tracking: TrackingFields, serverClock: ServerClock
+        mailbox: EngineMailbox, published: PublishedRequestorState, tracking: TrackingFields, serverClock: ServerClock,
+        configurationProblems: [String] = []
     ) {
         self.serverClock = serverClock
         self.published = published
@@ -79,7 +80,8 @@ actor EntitlementEngine {
                 pollInterval: configuration.secondScreenPollInterval,
                 redirectURL: configuration.redirectURL, primaryServiceProvider: configuration.environment.baseURL,
                 transportSecurity: TransportSecurityPolicy(allowsInsecureHTTP: configuration.allowsInsecureHTTP),
-                partnerConfigured: configuration.partnerFramework != nil, resourceLimit: configuration.preauthorizationBatchSize,
+                partnerConfigured: configuration.partnerFramework != nil, configurationProblems: configurationProblems,
+                resourceLimit: configuration.preauthorizationBatchSize,
                 deviceIdentifier: store.deviceIdentifier, tracking: tracking))
     }
 
@@ -120,6 +122,10 @@ actor EntitlementEngine {
     /// What an event stores is written after its callbacks: the store holds the changes
     /// while the event is handled, and that same last block hands them to disk as one batch
     /// (a sign-in is complete for the app before its profile costs an `fsync`).
+    ///
+    /// Once the app released the AccessEnabler and the mailbox is drained, the machine ends
+    /// every call still waiting (``EngineEvent/released``) and the child tasks are
+    /// cancelled: their answers would never be read.
     func run() async {
         while let event = await mailbox.next() {
             store.holdWrites()
@@ -136,6 +142,12 @@ actor EntitlementEngine {
                     activity.eventHandled()
                 })
         }
+        children.cancelAll(activity: mailbox.activity)
+        for action in machine.handle(.released, facts: facts()) { carryOut(action) }
+        // The release counted as an event under way (the facade's deinit): it ends once
+        // its callbacks are delivered.
+        let activity = mailbox.activity
+        dispatcher.dispatch([], then: { activity.eventHandled() })
     }
 
     /// Hands one event to the machine and carries out what it decided.
