@@ -35,6 +35,10 @@ public final class AccessEnabler: Sendable {
     private let tracking: TrackingFields
     /// How far the device clock is from Adobe Pass's, shared with the engine.
     private let serverClock: ServerClock
+    /// The configuration's clock, kept apart so a synchronous check reads it directly.
+    private let clock: any TimeSource
+    /// What every checkAuthentication that asks the partner framework shares; `nil` without one.
+    private let partnerCheck: PartnerAuthenticationCheck.Context?
     /// State of the async API: the call whose second-screen sign-in ``secondScreenSignIn()`` waits for.
     let asyncState = Mutex(AsyncState())
 
@@ -87,6 +91,7 @@ public final class AccessEnabler: Sendable {
         let dispatcher = CallbackDispatcher(queue: configuration.callbackQueue, diagnostics: configuration.diagnostics)
         tracking = TrackingFields(platform: configuration.platform)
         let clock = configuration.clock
+        self.clock = clock
         let serverClock = ServerClock()
         self.serverClock = serverClock
         let problems = StorageProblemRelay()
@@ -101,19 +106,18 @@ public final class AccessEnabler: Sendable {
             configurationProblems: configurationProblems)
         self.dispatcher = dispatcher
         self.engine = engine
+        if let partner = configuration.partnerFramework {
+            partnerCheck = PartnerAuthenticationCheck.Context(
+                partner: partner, clock: clock, serverClock: serverClock, timeout: configuration.requestTimeout, tracking: tracking,
+                dispatcher: dispatcher, mailbox: mailbox)
+        } else {
+            partnerCheck = nil
+        }
         self.store = store
         self.mailbox = mailbox
         storageProblems = problems
         problems.connect(dispatcher, diagnostics: configuration.diagnostics)
-        let (replies, eventHub, monitor) = (replies, eventHub, monitor)
-        dispatcher.setObserver { call, owners in
-            for owner in owners { replies.deliver(call, for: owner) }
-            eventHub.publish(call)
-            // A callback that also ends calls which carried the flow before its owner: for a
-            // test rig following each call, those calls' flow was taken over by the owner.
-            if let owner = owners.first { for earlier in owners.dropFirst() { monitor.flowTakenOver(earlier, by: owner) } }
-            monitor.delivered(call, for: owners.first)
-        }
+        dispatcher.setObserver(FacadeListeners(replies: replies, eventHub: eventHub, monitor: monitor))
         Task { await engine.run() }
     }
 
@@ -189,11 +193,11 @@ public final class AccessEnabler: Sendable {
         // What another AccessEnabler over the same storage wrote since (one load from shared
         // memory when nothing changed).
         store.refreshIfChanged()
-        switch quickAuthenticationCheck() {
+        switch quickAuthenticationCheck(call) {
         case .answered(let callbacks):
             mailbox.releaseClaim { delivered in dispatcher.dispatch(callbacks, for: call, then: delivered) }
-        case .askPartner(let inputs):
-            PartnerAuthenticationCheck(inputs, call: call, dispatcher: dispatcher, mailbox: mailbox).start()
+        case .askPartner(let check):
+            check.start()
         }
     }
 
@@ -203,12 +207,12 @@ public final class AccessEnabler: Sendable {
         /// regular profile, or no partner single sign-on).
         case answered([DelegateCall])
         /// After the partner framework's silent answers.
-        case askPartner(PartnerAuthenticationCheck.Inputs)
+        case askPartner(PartnerAuthenticationCheck)
     }
 
-    private func quickAuthenticationCheck() -> QuickAuthenticationCheck {
-        let state = published.snapshot
-        switch state.state {
+    private func quickAuthenticationCheck(_ call: CallID) -> QuickAuthenticationCheck {
+        let picture = published.picture
+        switch picture.standing.state {
         case .notSet:
             return .answered(
                 AuthenticationCheck.callbacks(
@@ -217,23 +221,27 @@ public final class AccessEnabler: Sendable {
         case .failed(let problem):
             return .answered(AuthenticationCheck.callbacks(requestorProblem: problem))
         case .ready:
-            let now = configuration.clock.now.addingTimeInterval(serverClock.correction)
-            let profiles = state.requestorID.map { store.profiles(requestor: $0) } ?? .none
-            let stored = ProfileSelection.current(profiles, now: now)
-            if let partner = configuration.partnerFramework, let requestor = state.requestorID,
-                AuthenticationCheck.needsPartner(profile: stored, catalog: state.catalog, partnerConfigured: true, now: now)
-            {
-                let known = RequestorCatalog.known(configuration: state.catalog, requestor: requestor, profiles: profiles)
-                let clock = configuration.clock, serverClock = serverClock
-                return .askPartner(
-                    PartnerAuthenticationCheck.Inputs(
-                        partner: partner, profile: stored, catalog: state.catalog,
-                        supportedProviders: known.sortedMappingIDs,
-                        adobeNow: { clock.now.addingTimeInterval(serverClock.correction) },
-                        timeout: configuration.requestTimeout, tracking: tracking))
+            let now = clock.now.addingTimeInterval(serverClock.correction)
+            let stored = picture.standing.requestorID.flatMap { requestor in
+                ProfileSelection.current(chosen: store.profile(requestor: requestor), all: { store.profiles(requestor: requestor) }, now: now)
             }
-            let verdict = AuthenticationCheck.verdict(profile: stored, catalog: state.catalog, snapshot: nil, now: now)
-            return .answered(AuthenticationCheck.callbacks(profile: verdict.profile, status: verdict.status, tracking: tracking))
+            // The two facts of the catalog the answer reads, rather than a copy of it.
+            // With no configuration (a warm launch asks for none), `nil`: partner single
+            // sign-on then applies only to a profile it made.
+            let platformServices = picture.standing.catalog?.hasPlatformServices
+            let mvpds = picture.standing.catalog?.mvpdsByID
+            if let partnerCheck, let requestor = picture.standing.requestorID,
+                AuthenticationCheck.needsPartner(profile: stored, platformServices: platformServices, mvpds: mvpds, partnerConfigured: true, now: now)
+            {
+                // The providers the partner framework is asked about: the configuration's,
+                // else the ones the device remembers.
+                let known = RequestorCatalog.known(configuration: picture.standing.catalog, requestor: requestor, profiles: store.profiles(requestor: requestor))
+                return .askPartner(
+                    PartnerAuthenticationCheck(partnerCheck, profile: stored, supportedProviders: known.sortedMappingIDs, requestor: picture, call: call))
+            }
+            let verdict = AuthenticationCheck.verdict(profile: stored, mvpds: mvpds, snapshot: nil, now: now)
+            return .answered(
+                AuthenticationCheck.callbacks(profile: verdict.profile, status: verdict.status, tracking: dispatcher.wantsTrackingData ? tracking : nil))
         }
     }
 

@@ -7,7 +7,7 @@ import Foundation
 enum BenchCommand {
     static let synopsis = CommandSynopsis(
         name: "bench", argument: nil,
-        summary: "Measure round trips, CPU time, latency, scale, throughput, throttling and WAN latency against an embedded sandbox.",
+        summary: "Measure round trips, CPU time, latency, scale, throughput, throttling, WAN latency and CPU while waiting against an embedded sandbox.",
         options: [
             .init(name: "--json", value: nil, summary: "print machine-readable figures"),
             .init(name: "--quick", value: nil, summary: "fewer iterations (for smoke tests)"),
@@ -20,7 +20,7 @@ enum BenchCommand {
         ])
 
     /// What `--driver` runs: the SDK's flows, and the bare URLSession yardstick.
-    static let driverFlows = InstructionCountDriver.flows + [BareSignInDriver.flow]
+    static let driverFlows = InstructionCountDriver.flows + [BareSignInDriver.flow] + FloorDriver.flows
 
     static let help = """
         Usage: \(synopsis.usageLine)
@@ -34,7 +34,10 @@ enum BenchCommand {
              they finished, memory per device);
           5. sandbox requests per second on keep-alive connections;
           6. one device's flows with Adobe's throttling on (429s received);
-          7. the flows with 50 ms added to every round trip, in round trips (wanLatency).
+          7. the flows with 50 ms added to every round trip, in round trips (wanLatency);
+          8. the CPU used while one request waits for a server that never answers (waiting).
+        Goals with a floor measured in the same run (checkAuthentication's floor program,
+        the bare URLSession client) are ratios to it.
         --json prints machine-readable figures; --quick uses fewer iterations (for smoke tests);
         --devices N sets the size of the wave in 4; --repeat N runs 3 N times and reports the
         range of its ratio (with --only ssoLatency: the range over N runs); --only KEY runs one measurement:
@@ -125,10 +128,14 @@ enum BenchCommand {
             return 2
         }
         let report: @Sendable (String) -> Void = { printError($0) }
-        let succeeded =
-            flow == BareSignInDriver.flow
-            ? await BareSignInDriver.run(count: count, report: report)
-            : await InstructionCountDriver.run(flow: flow, count: count, report: report)
+        let succeeded: Int
+        if flow == BareSignInDriver.flow {
+            succeeded = await BareSignInDriver.run(count: count, report: report)
+        } else if FloorDriver.flows.contains(flow) {
+            succeeded = await FloorDriver.run(flow: flow, count: count, report: report)
+        } else {
+            succeeded = await InstructionCountDriver.run(flow: flow, count: count, report: report)
+        }
         return succeeded == count ? 0 : 1
     }
 }
