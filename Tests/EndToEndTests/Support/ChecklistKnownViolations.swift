@@ -15,7 +15,12 @@ enum ChecklistKnownViolations {
         "sso-logout-VSA203-tvOS.json": ["configuration-repeated"],
         "sso-logout-then-system-sign-out.json": ["configuration-repeated"],
         benchmarkLoginPageFlows: ["configuration-repeated"],
+        demo: ["configuration-repeated"],
     ]
+
+    /// The demo, as a key of ``rulesTheSDKIsKnownToBreakByScenario``: its iPhone app relaunches
+    /// and asks for the partner framework's providers again.
+    static let demo = "accessenabler demo"
 
     /// The benchmark's login-page flows, as a key of ``rulesTheSDKIsKnownToBreakByScenario``:
     /// a forced sign-in 5 s after a relaunch asks for the provider list again.
