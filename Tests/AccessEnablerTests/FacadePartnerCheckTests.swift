@@ -90,7 +90,7 @@ import Testing
             #expect(mailbox.claimIfIdle())
             let profile = MachineHarness().stored("AppleBoarded", type: .appleSSO)
             let requestor = PublishedRequestorState.Picture(RequestorStanding(requestorID: "REF30", state: .ready, catalog: MachineHarness.catalog))
-            PartnerAuthenticationCheck(context, profile: profile, requestor: requestor, call: CallID(value: 1)).start()
+            PartnerAuthenticationCheck(context, profile: profile, supportedProviders: MachineHarness.catalog.sortedMappingIDs, requestor: requestor, call: CallID(value: 1)).start()
         }
 
         /// Waits (bounded generously: it only guards against a hang) for the check's end.

@@ -83,13 +83,14 @@ import Testing
         }
         let polls = roundTrips.rows.filter { $0.label.hasPrefix("second screen, person done after") }.map { figure("calls", of: $0) }
         #expect(polls == [1, 3, 13])
-        #expect(roundTrips.rows.first { $0.label.hasPrefix("getAuthentication via second screen") }.map { figure("calls", of: $0) } == 4)
+        // The provider list (configuration), the session, three polls.
+        #expect(roundTrips.rows.first { $0.label.hasPrefix("getAuthentication via second screen") }.map { figure("calls", of: $0) } == 5)
         #expect(goals.first?.met == true)
-        // setRequestor asks for the configuration and the profiles side by side; a logout
-        // sends one request per MVPD the device holds, all at once.
+        // setRequestor asks no configuration: a warm launch is the profiles, a cold one
+        // register, token, profiles; a logout sends one request per MVPD the device holds, all at once.
         let minimums = Dictionary(uniqueKeysWithValues: flows.map { ($0.label, (figure("minimum", of: $0), figure("round trips", of: $0))) })
-        #expect(minimums["setRequestor, cold (empty storage)"]?.0 == 4 && minimums["setRequestor, cold (empty storage)"]?.1 == 3)
-        #expect(minimums["setRequestor, warm (after relaunch)"]?.0 == 2 && minimums["setRequestor, warm (after relaunch)"]?.1 == 1)
+        #expect(minimums["setRequestor, cold (empty storage)"]?.0 == 3 && minimums["setRequestor, cold (empty storage)"]?.1 == 3)
+        #expect(minimums["setRequestor, warm (after relaunch)"]?.0 == 1 && minimums["setRequestor, warm (after relaunch)"]?.1 == 1)
         #expect(minimums["logout with two profiles (two MVPDs)"]?.0 == 2 && minimums["logout with two profiles (two MVPDs)"]?.1 == 1)
         // The burst: at best ⌈20 / 5⌉ = 4 decisions requests, and every call ends in its own
         // callback. How many requests it took depends on whether the engine picked the first
@@ -123,11 +124,11 @@ import Testing
         #expect(report.goals.first { $0.section == "throttled" }?.goal.met == true)
 
         // The WAN section: every flow there, each with its round trips and its minimum, and
-        // the requests each flow makes (configuration ∥ profiles, logout ∥ logout).
+        // the requests each flow makes (logout ∥ logout).
         let wan = try section("wanLatency", of: report)
         #expect(wan.rows.map(\.label) == ["setRequestor, warm", "setRequestor, cold", "partner SSO sign-in", "authorization", "logout with two profiles"])
-        #expect(wan.rows.map { figure("minimum", of: $0) } == [1, 3, 5, 1, 1])
-        #expect(wan.rows.map { figure("requests", of: $0) } == [2, 4, 6, 1, 2])
+        #expect(wan.rows.map { figure("minimum", of: $0) } == [1, 3, 6, 1, 1])
+        #expect(wan.rows.map { figure("requests", of: $0) } == [1, 3, 6, 1, 2])
         for row in wan.rows {
             let rtts = try #require(figure("RTTs", of: row), "\(row.label): no RTTs")
             let minimum = try #require(figure("minimum", of: row))

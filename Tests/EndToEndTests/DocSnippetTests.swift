@@ -322,7 +322,7 @@ func sendDiagnostics(of configuration: inout AccessEnablerConfiguration, to log:
         case .restExchange(let exchange): log("\(exchange)")      // POST /api/v2/REF30/sessions → 200 (12 ms)
         case .status(let status): log("\(status.errorId): \(status.message ?? "")")
         case .storageProblem(let message), .unimplementedCallback(_, let message), .unusedOption(_, let message),
-             .defaultPlatform(let message): log(message)
+             .defaultPlatform(let message), .noDelegate(_, let message): log(message)
         }
     }
 }
@@ -435,7 +435,7 @@ func sendDiagnostics(of configuration: inout AccessEnablerConfiguration, to log:
         let storage = FileManager.default.temporaryDirectory.appendingPathComponent("ae-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: storage) }
         let accessEnabler = makeProductionAccessEnabler(softwareStatement: "STATEMENT", storage: storage)
-        #expect(accessEnabler.configuration.environment.baseURL.absoluteString == "https://api.auth.adobe.com")
+        #expect(accessEnabler.configuration.environment.baseURL.absoluteString == "https://sp.auth.adobe.com")
         #expect(accessEnabler.configuration.loginScreen == .secondScreen)
         #expect(accessEnabler.configuration.preauthorizationBatchSize == 5)
         #expect(accessEnabler.configuration.storageDirectory == storage)

@@ -33,7 +33,7 @@ import Glibc
         #expect(try await rig.run(.checkAuthorization("news")).last == "setToken(news)")
         #expect(try await rig.run(.restart) == [])
         #expect(try await rig.run(.setRequestor("REF30", serviceProviders: nil)) == ["setRequestorComplete(1)"])
-        #expect(rig.restCalls == ["GET /api/v2/REF30/configuration", "GET /api/v2/REF30/profiles"], "credentials and access token come from storage")
+        #expect(rig.restCalls == ["GET /api/v2/REF30/profiles"], "credentials and access token come from storage; no configuration")
         #expect(try await rig.run(.checkAuthentication) == ["sendTrackingData(0,true,NotBoarded)", authenticated])
         #expect(try await rig.run(.getSelectedProvider) == ["selectedProvider(NotBoarded)"])
         #expect(try await rig.run(.getMetadata(opCode: "userMeta", key: "userID", resource: nil)) == ["setMetadataStatus(3,false,\"u-alice\")"])

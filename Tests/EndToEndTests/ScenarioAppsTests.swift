@@ -49,11 +49,11 @@ import Testing
         let bStarts = try #require(lines.firstIndex { $0["app"] == .string("B") })
         let aHTTP = lines[..<bStarts].filter { $0["http"] != nil }.map(\.json)
         let bHTTP = lines[bStarts...].filter { $0["http"] != nil }.map(\.json)
-        // Cold launches: each app registers its own client, gets a token, reads its configuration.
+        // Cold launches: each app registers its own client, gets a token, asks for its profiles.
         #expect(aHTTP.contains(#"{"http":"POST /o/client/register","status":201,"app":"A"}"#))
-        #expect(aHTTP.contains(#"{"http":"GET /api/v2/REF30/configuration","status":200,"app":"A"}"#))
+        #expect(aHTTP.contains(#"{"http":"GET /api/v2/REF30/profiles","status":200,"app":"A"}"#))
         #expect(bHTTP.contains(#"{"http":"POST /o/client/register","status":201,"app":"B"}"#))
-        #expect(bHTTP.contains(#"{"http":"GET /api/v2/REF31/configuration","status":200,"app":"B"}"#))
+        #expect(bHTTP.contains(#"{"http":"GET /api/v2/REF31/profiles","status":200,"app":"B"}"#))
         #expect(bHTTP.allSatisfy { $0.hasSuffix(#","app":"B"}"#) })
         #expect(aHTTP.allSatisfy { $0.hasSuffix(#","app":"A"}"#) })
         // Each recorder keeps its own app's count; the transcript is one.

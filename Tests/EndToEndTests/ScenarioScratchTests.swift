@@ -19,7 +19,7 @@ import Glibc
     static func slowScenario() throws -> URL {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("slow-scenario-\(UUID().uuidString).json")
         let slowSteps = Array(repeating: #"{"setRequestor": "REF30"}"#, count: 6).joined(separator: ", ")
-        let text = #"{"steps": [{"setRequestor": "REF30"}, {"fault": {"endpoint": "configuration", "latency": 30}}, "# + slowSteps + "]}"
+        let text = #"{"steps": [{"setRequestor": "REF30"}, {"fault": {"endpoint": "profiles", "latency": 30}}, "# + slowSteps + "]}"
         try Data(text.utf8).write(to: file)
         return file
     }

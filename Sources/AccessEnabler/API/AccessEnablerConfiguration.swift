@@ -3,20 +3,31 @@ import Foundation
 /// Everything an ``AccessEnabler`` needs besides its software statement. Every field has a
 /// default, so `AccessEnablerConfiguration()` is a production iOS configuration.
 public struct AccessEnablerConfiguration: Sendable {
-    /// Which Adobe Pass deployment to talk to.
+    /// Which Adobe Pass deployment to talk to: the four servers of Adobe's published API
+    /// descriptions of REST API V2 and Dynamic Client Registration, or any other base URL.
+    ///
+    /// Adobe's REST API V2 checklist asks for development and QA in the two non-production
+    /// environments, Prequal-Production (``prequalProduction``) and Release-Staging
+    /// (``staging``), before Release-Production (``production``).
     public enum Environment: Sendable, Equatable {
-        /// `https://api.auth.adobe.com`.
+        /// Release-Production, `https://sp.auth.adobe.com`.
         case production
-        /// `https://api.auth-staging.adobe.com`.
+        /// Release-Staging, `https://sp.auth-staging.adobe.com`.
         case staging
+        /// Prequal-Production, `https://sp-prequal.auth.adobe.com`.
+        case prequalProduction
+        /// Prequal-Staging, `https://sp-prequal.auth-staging.adobe.com`.
+        case prequalStaging
         /// Any base URL under which `/api/v2` and `/o/client` live (a PassSandbox, a proxy).
         case custom(URL)
 
         /// The base URL of the deployment.
         public var baseURL: URL {
             switch self {
-            case .production: URL(string: "https://api.auth.adobe.com")!
-            case .staging: URL(string: "https://api.auth-staging.adobe.com")!
+            case .production: URL(string: "https://sp.auth.adobe.com")!
+            case .staging: URL(string: "https://sp.auth-staging.adobe.com")!
+            case .prequalProduction: URL(string: "https://sp-prequal.auth.adobe.com")!
+            case .prequalStaging: URL(string: "https://sp-prequal.auth-staging.adobe.com")!
             case .custom(let url): url
             }
         }

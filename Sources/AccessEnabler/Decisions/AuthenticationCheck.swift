@@ -7,17 +7,23 @@ import Foundation
 enum AuthenticationCheck {
     /// Whether the answer needs the partner framework: a profile obtained through partner
     /// single sign-on, or no valid regular profile while partner SSO applies (the partner's
-    /// permission then explains the "no": VSA403, VSA404, APPL_ERROR).
+    /// permission then explains the "no": VSA403, VSA404, APPL_ERROR). `catalog` is the
+    /// configuration, `nil` when the SDK has none: partner SSO then applies only to a
+    /// profile it made.
     static func needsPartner(profile: StoredProfile?, catalog: RequestorCatalog?, partnerConfigured: Bool, now: Date) -> Bool {
-        needsPartner(profile: profile, platformServices: catalog?.hasPlatformServices == true, mvpds: catalog?.mvpdsByID, partnerConfigured: partnerConfigured, now: now)
+        needsPartner(profile: profile, platformServices: catalog?.hasPlatformServices, mvpds: catalog?.mvpdsByID, partnerConfigured: partnerConfigured, now: now)
     }
 
     /// ``needsPartner(profile:catalog:partnerConfigured:now:)`` from the two facts of the
-    /// catalog it reads: whether an MVPD has platform services, and the MVPDs by id.
-    static func needsPartner(profile: StoredProfile?, platformServices: Bool, mvpds: [String: MVPD]?, partnerConfigured: Bool, now: Date) -> Bool {
-        guard partnerConfigured, platformServices else { return false }
-        guard let profile, profile.type != .appleSSO else { return true }
-        return ProfileValidity.evaluate(profile, configuredMVPDs: mvpds ?? [:], partner: nil, now: now) != .valid
+    /// catalog it reads: whether an MVPD has platform services (`nil` with no
+    /// configuration), and the MVPDs by id.
+    static func needsPartner(profile: StoredProfile?, platformServices: Bool?, mvpds: [String: MVPD]?, partnerConfigured: Bool, now: Date) -> Bool {
+        guard partnerConfigured else { return false }
+        // A configuration with no partner SSO at all judges an `appleSSO` profile on its own.
+        if profile?.type == .appleSSO { return platformServices ?? true }
+        guard platformServices == true else { return false }
+        guard let profile else { return true }
+        return ProfileValidity.evaluate(profile, configuredMVPDs: mvpds, partner: nil, now: now) != .valid
     }
 
     /// The valid profile, if any, and the status that explains a "no".
@@ -25,9 +31,10 @@ enum AuthenticationCheck {
         verdict(profile: stored, mvpds: catalog?.mvpdsByID, snapshot: snapshot, now: now)
     }
 
-    /// ``verdict(profile:catalog:snapshot:now:)`` from the catalog's MVPDs by id.
+    /// ``verdict(profile:catalog:snapshot:now:)`` from the catalog's MVPDs by id (`nil`
+    /// with no configuration).
     static func verdict(profile stored: StoredProfile?, mvpds: [String: MVPD]?, snapshot: PartnerSnapshot?, now: Date) -> (profile: StoredProfile?, status: AdvancedStatus?) {
-        if let stored, ProfileValidity.evaluate(stored, configuredMVPDs: mvpds ?? [:], partner: snapshot, now: now) == .valid {
+        if let stored, ProfileValidity.evaluate(stored, configuredMVPDs: mvpds, partner: snapshot, now: now) == .valid {
             return (stored, nil)
         }
         var status = snapshot.flatMap { PartnerPermission.status($0.access, errorID: .applError) }

@@ -138,6 +138,8 @@ public final class AccessEnabler: Sendable {
     /// id), or as a new call: every call carries an id, and its callbacks carry it too.
     func submit(_ command: Command, call: CallID? = nil) {
         storageProblems.appMadeACall()
+        // A call of the delegate API (the async API passes its own id) needs a delegate.
+        if call == nil { checkDelegates(for: command) }
         let call = call ?? replies.newCall()
         monitor.callMade(call, command)
         mailbox.post(.command(command, call: call))
@@ -185,6 +187,7 @@ public final class AccessEnabler: Sendable {
         // engine would, with the same pure function.
         storageProblems.appMadeACall()
         guard mailbox.claimIfIdle() else { return submit(.checkAuthentication) }
+        checkDelegates(for: .checkAuthentication)
         let call = replies.newCall()
         monitor.callMade(call, .checkAuthentication)
         // What another AccessEnabler over the same storage wrote since (one load from shared
@@ -223,12 +226,18 @@ public final class AccessEnabler: Sendable {
                 ProfileSelection.current(chosen: store.profile(requestor: requestor), all: { store.profiles(requestor: requestor) }, now: now)
             }
             // The two facts of the catalog the answer reads, rather than a copy of it.
-            let platformServices = picture.standing.catalog?.hasPlatformServices == true
+            // With no configuration (a warm launch asks for none), `nil`: partner single
+            // sign-on then applies only to a profile it made.
+            let platformServices = picture.standing.catalog?.hasPlatformServices
             let mvpds = picture.standing.catalog?.mvpdsByID
-            if let partnerCheck, mvpds != nil,
+            if let partnerCheck, let requestor = picture.standing.requestorID,
                 AuthenticationCheck.needsPartner(profile: stored, platformServices: platformServices, mvpds: mvpds, partnerConfigured: true, now: now)
             {
-                return .askPartner(PartnerAuthenticationCheck(partnerCheck, profile: stored, requestor: picture, call: call))
+                // The providers the partner framework is asked about: the configuration's,
+                // else the ones the device remembers.
+                let known = RequestorCatalog.known(configuration: picture.standing.catalog, requestor: requestor, profiles: store.profiles(requestor: requestor))
+                return .askPartner(
+                    PartnerAuthenticationCheck(partnerCheck, profile: stored, supportedProviders: known.sortedMappingIDs, requestor: picture, call: call))
             }
             let verdict = AuthenticationCheck.verdict(profile: stored, mvpds: mvpds, snapshot: nil, now: now)
             return .answered(
@@ -336,9 +345,27 @@ public final class AccessEnabler: Sendable {
         submit(.logout)
     }
 
-    /// Reports the selected MVPD through `selectedProvider`.
+    /// Reports the selected MVPD through `selectedProvider`, from what the SDK stored of it
+    /// (no request).
     public func getSelectedProvider() {
         submit(.getSelectedProvider)
+    }
+
+    /// The TV provider of the current requestor's last sign-in on this device, or `nil`.
+    ///
+    /// Kept when that sign-in expires or Adobe Pass ends it, forgotten by ``logout()``: an
+    /// app offers "Continue with …" from it (its ``MVPD/displayName`` and ``MVPD/logoURL``)
+    /// instead of the whole provider list. A sign-in started from it —
+    /// `setSelectedProvider(provider.ID)` with no authentication flow open — asks Adobe Pass
+    /// for no configuration. Read synchronously from storage, with no request; `nil` before
+    /// the first `setRequestor`, and for a sign-in through TempPass, which is not a provider
+    /// to continue with. A provider chosen on a second screen is known by its id until the
+    /// SDK next has the configuration (its ``MVPD/displayName`` is then the id).
+    public var rememberedProvider: MVPD? {
+        guard let requestor = published.snapshot.requestorID else { return nil }
+        // What another AccessEnabler over the same storage wrote since.
+        store.refreshIfChanged()
+        return store.profiles(requestor: requestor).remembered?.facadeMVPD
     }
 
     /// Reads metadata: `METADATA_OPCODE_KEY` set to `METADATA_AUTHENTICATION`,
@@ -400,6 +427,24 @@ public final class AccessEnabler: Sendable {
     }
 
     // MARK: Helpers
+
+    /// Reports a call of the delegate API whose answer would reach nobody: no `delegate`, or
+    /// a delegate that adopts `EntitlementStatus` with no `statusDelegate`.
+    private func checkDelegates(for command: Command) {
+        guard let answer = command.delegateAnswer else { return }
+        let delegate = dispatcher.currentDelegate
+        let missing: MissingDelegateDiagnostics.Receiver
+        if delegate == nil {
+            missing = .delegate
+        } else if let delegate, delegate is EntitlementStatus, dispatcher.currentStatusDelegate == nil {
+            missing = .statusDelegate
+        } else {
+            return
+        }
+        let message = MissingDelegateDiagnostics.shared.report(
+            call: command.legacyName, answer: answer, missing: missing, delegateType: delegate.map { String(reflecting: type(of: $0)) })
+        configuration.diagnostics?(.noDelegate(call: command.legacyName, message: message))
+    }
 
     private static func stringData(_ data: [String: Any]?) -> [String: String]? {
         data?.mapValues { "\($0)" }

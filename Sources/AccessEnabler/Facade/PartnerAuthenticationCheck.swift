@@ -54,18 +54,22 @@ final class PartnerAuthenticationCheck: DeadlineExpiring, Sendable {
     private let context: Context
     /// The profile in force when the call was made.
     private let profile: StoredProfile?
-    /// The requestor as published when the call was made; its catalog is set.
+    /// The providers the partner framework is asked about: the configuration's, else the
+    /// ones the device remembers.
+    private let supportedProviders: [String]
+    /// The requestor as published when the call was made.
     private let requestor: PublishedRequestorState.Picture
     /// The checkAuthentication call this answers; its callbacks carry it.
     private let call: CallID
     /// Whether an answer was delivered, and the deadline set meanwhile.
     private let state = Mutex<(answered: Bool, deadline: DeadlineWatchdog.Ticket?)>((false, nil))
 
-    /// A check of `profile` for `call`, in `context`; `requestor` is the published picture
-    /// (its catalog set).
-    init(_ context: Context, profile: StoredProfile?, requestor: PublishedRequestorState.Picture, call: CallID) {
+    /// A check of `profile` for `call`, in `context`, asking the partner framework about
+    /// `supportedProviders`; `requestor` is the published picture.
+    init(_ context: Context, profile: StoredProfile?, supportedProviders: [String], requestor: PublishedRequestorState.Picture, call: CallID) {
         self.context = context
         self.profile = profile
+        self.supportedProviders = supportedProviders
         self.requestor = requestor
         self.call = call
     }
@@ -74,7 +78,7 @@ final class PartnerAuthenticationCheck: DeadlineExpiring, Sendable {
     /// gives back once it has answered.
     func start() {
         Task.immediate { [self] in
-            let snapshot = await PartnerSignIn.silentSnapshot(of: context.partner, supportedProviders: requestor.standing.catalog?.sortedMappingIDs ?? [])
+            let snapshot = await PartnerSignIn.silentSnapshot(of: context.partner, supportedProviders: supportedProviders)
             answer(with: snapshot)
         }
         // Here the task has either answered or suspended inside the partner framework.

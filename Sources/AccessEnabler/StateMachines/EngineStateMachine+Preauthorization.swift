@@ -38,11 +38,14 @@ extension EngineStateMachine {
         if round.isComplete { return finish(round, &step) }
         guard let resources = round.nextBatch else { return }
         let ticket = newTicket()
+        // Decisions Adobe Pass asked to request again wait the back-off's shortest wait first.
+        let notBefore = round.nextIsRetry ? step.facts.now.addingTimeInterval(DecisionRetries.wait) : nil
         round.sent(as: ticket)
         foreground = .preauthorizing(round)
         step.actions.append(
             .requestDecisions(
-                ticket, .preauthorize, resources: resources, target(mvpd: round.profile.mvpd, partnerStatus: round.partnerStatus, step.facts)))
+                ticket, .preauthorize, resources: resources, target(mvpd: round.profile.mvpd, partnerStatus: round.partnerStatus, step.facts),
+                notBefore: notBefore))
     }
 
     /// A preauthorization request answered.
@@ -50,15 +53,15 @@ extension EngineStateMachine {
         guard case .preauthorizing(var round)? = foreground, let request = round.answered(ticket) else { return }
         switch result {
         case .success(let decisions):
-            round.record(decisions)
-            let fresh = round.calls.first?.ledger.answersToCache(decisions, now: step.facts.adobeNow) ?? [:]
+            let answered = round.record(decisions)
+            let fresh = round.calls.first?.ledger.answersToCache(answered, now: step.facts.adobeNow) ?? [:]
             step.facts.preauthorizations.merge(fresh) { $1 }
             step.actions.append(.storePreauthorizations(step.facts.preauthorizations, requestor: round.profile.requestor))
         case .failure(let error) where error.advice?.asksForConfiguration == true && request.attempt == 1:
             // A dashboard change the cached configuration does not know: fetch it, then ask once more.
             let refetch = newTicket()
             round.awaitRefetch(request, as: refetch)
-            step.actions.append(.refetchConfiguration(refetch, requestor: round.profile.requestor, serviceProviders: serviceProviders))
+            step.actions.append(.fetchConfiguration(refetch, requestor: round.profile.requestor, serviceProviders: serviceProviders))
         case .failure(let error):
             round.stop(error)
         }

@@ -37,7 +37,8 @@ enum DemoCommand {
           regular MVPD login, encrypted metadata, a denied resource (Z100), a regular logout and
           a picker-only provider.
           Act 2, a set-top box with no browser (tvOS): the registration code (REGCODE), the
-          sign-in on a second screen, the polling that completes it, then authorization.
+          sign-in on a second screen, the polling that completes it, authorization, and a
+          restart whose setRequestor is one request.
 
         """
 

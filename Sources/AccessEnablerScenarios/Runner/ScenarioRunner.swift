@@ -403,15 +403,18 @@ public final class ScenarioRunner: @unchecked Sendable {
             ae.getMetadata(query)
         case .getSelectedProvider: ae.getSelectedProvider()
         case .logout:
-            let before = recorder.lastNavigationURL
+            var before = recorder.lastNavigationURL
             ae.logout()
             // Settled, not only waited for: the logout request may wait out a back-off.
             try await settleOrStall()
-            // The app's hidden web view follows the MVPD logout page back to the redirect URL.
-            if app.settings.platform == .iOS, let url = recorder.lastNavigationURL, url != before,
+            // The app's hidden web view follows each MVPD logout page back to the redirect URL;
+            // the SDK hands the next page over in answer (a logout of several MVPDs).
+            while app.settings.platform == .iOS, let url = recorder.lastNavigationURL, url != before,
                 let landing = try? await userAgent().follow(url, redirectPrefix: ae.configuration.redirectURL)
             {
+                before = url
                 ae.handleExternalURL(landing)
+                try await settleOrStall()
             }
         case .device(let change):
             // Only the keys given change: what the device learned meanwhile (a picker sign-in) stays.

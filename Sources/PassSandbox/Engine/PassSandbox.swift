@@ -138,7 +138,36 @@ public final class PassSandbox: SandboxImmediateHandler, @unchecked Sendable {
             response = SandboxResponse(status: 200, headers: [("Content-Type", SandboxResponse.jsonContentType)], body: Self.padding(bytes: size))
         }
         if fault?.malformedBody == true || fault?.oversizedBody != nil { facts.errorActions = [] }
+        if let resources = fault?.retryableDecisionErrors, route.endpoint == .authorize || route.endpoint == .preauthorize {
+            let (withErrors, injected, decisions) = Self.withRetryableDecisionErrors(response, resources: Set(resources))
+            response = withErrors
+            facts.errorActions += Array(repeating: SandboxEnhancedError.networkReceivedError.action, count: injected)
+            if decisions > 0 { facts.denied = facts.errorActions.count == decisions }
+        }
         return (response, facts)
+    }
+
+    /// `response` (a decisions answer) with the decisions of `resources` (all when empty)
+    /// turned into `network_received_error` denials, how many authorized ones it turned, and
+    /// how many decisions the answer has; any other answer unchanged.
+    private static func withRetryableDecisionErrors(_ response: SandboxResponse, resources: Set<String>) -> (SandboxResponse, Int, Int) {
+        guard response.status == 200, var object = try? JSONSerialization.jsonObject(with: Data(response.body)) as? [String: Any],
+            let decisions = object["decisions"] as? [[String: Any]]
+        else { return (response, 0, 0) }
+        var injected = 0
+        let error = SandboxEnhancedError.networkReceivedError
+        let errorObject: [String: Any] = ["status": error.status, "code": error.code, "message": error.message, "action": error.action]
+        object["decisions"] = decisions.map { decision -> [String: Any] in
+            guard let resource = decision["resource"] as? String, resources.isEmpty || resources.contains(resource) else { return decision }
+            if decision["error"] == nil || decision["error"] is NSNull { injected += 1 }
+            var denied = decision
+            denied["authorized"] = false
+            denied["token"] = nil
+            denied["error"] = errorObject
+            return denied
+        }
+        guard let body = try? JSONSerialization.data(withJSONObject: object) else { return (response, 0, 0) }
+        return (SandboxResponse(status: 200, headers: response.headers, body: Array(body)), injected, decisions.count)
     }
 
     /// A JSON object of exactly `bytes` bytes (at least its braces): `{"padding":"aaa…"}`.

@@ -9,6 +9,10 @@ struct EngineChildren: Sendable {
     /// What a child task does, and for whom.
     enum Key: Hashable, Sendable {
         case request(RequestTicket)
+        /// The configuration an authentication flow waits for.
+        case configuration(FlowID)
+        /// The timer of a logout page (by the logout's ticket).
+        case logoutPageTimer(RequestTicket)
         case partnerSignIn(FlowID)
         case session(FlowID)
         case pollTimer(FlowID)
@@ -61,8 +65,10 @@ struct EngineChildren: Sendable {
     static func key(answeredBy event: EngineEvent) -> Key? {
         switch event {
         case .requestorLoaded(let ticket, _), .partnerAnswered(let ticket, _), .silentSignInFinished(let ticket, _),
-            .configurationRefetched(let ticket, _), .decisionsAnswered(let ticket, _), .logoutAnswered(let ticket, _):
+            .configurationFetched(let ticket, _), .decisionsAnswered(let ticket, _), .logoutAnswered(let ticket, _):
             .request(ticket)
+        case .flowConfigurationFetched(let flow, _): .configuration(flow)
+        case .logoutPageTimedOut(let ticket): .logoutPageTimer(ticket)
         case .partnerSignInFinished(let flow, _): .partnerSignIn(flow)
         case .sessionAnswered(let flow, _), .sessionProfileAnswered(let flow, _): .session(flow)
         case .pollDue(let flow): .pollTimer(flow)
