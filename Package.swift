@@ -27,18 +27,23 @@ let package = Package(
         // The async main.swift of "Getting started on a set-top box", compiled with the package
         // (and run against PassSandbox by a test) so that what a reader copies builds and works.
         .executableTarget(name: "AsyncQuickStart", dependencies: ["AccessEnabler"], path: "Examples/AsyncQuickStart"),
-        .testTarget(name: "AccessEnablerTests", dependencies: ["AccessEnabler"]),
+        // Test support: bounds how many test cases run at once, so a test's waits measure its own
+        // work, not the whole run's (see its source).
+        .target(name: "SuiteParallelism", path: "Tests/SuiteParallelism"),
+        .testTarget(name: "AccessEnablerTests", dependencies: ["AccessEnabler", "SuiteParallelism"]),
         // Test support: a headless Chromium driven over the DevTools protocol (Foundation only).
         .target(name: "BrowserHarness", path: "Tests/BrowserHarness"),
-        .testTarget(name: "PassSandboxTests", dependencies: ["PassSandbox", "AccessEnabler", "BrowserHarness"]),
+        .testTarget(name: "PassSandboxTests", dependencies: ["PassSandbox", "AccessEnabler", "BrowserHarness", "SuiteParallelism"]),
         .testTarget(
             name: "EndToEndTests",
-            dependencies: ["AccessEnabler", "PassSandbox", "AccessEnablerScenarios", "AccessEnablerBenchmarks", "BrowserHarness"],
+            dependencies: [
+                "AccessEnabler", "PassSandbox", "AccessEnablerScenarios", "AccessEnablerBenchmarks", "BrowserHarness", "SuiteParallelism",
+            ],
             resources: []
         ),
         // Code written the way Adobe's iOS/tvOS documentation spells the SDK, compiled as it
         // is and driven against PassSandbox: the drop-in port.
-        .testTarget(name: "LegacyPortTests", dependencies: ["AccessEnabler", "PassSandbox", "AccessEnablerScenarios"]),
+        .testTarget(name: "LegacyPortTests", dependencies: ["AccessEnabler", "PassSandbox", "AccessEnablerScenarios", "SuiteParallelism"]),
     ],
     swiftLanguageModes: [.v6]
 )

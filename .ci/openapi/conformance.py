@@ -423,6 +423,7 @@ def command_fuzz(specs_dir, base, work_dir, sandbox_log):
 # The SDK's side of the wire: every recorded SDK request against the corrected descriptions.
 
 SDK_USER_AGENT_PREFIX = "AccessEnabler-Linux/"
+CHECKLIST_HEADERS = ("Authorization", "AP-Device-Identifier", "X-Device-Info")
 
 
 class RecordedRequest:
@@ -469,6 +470,14 @@ def command_validate(specs_dir, recording):
                 continue
             sdk += 1
             base_path = "/api/v2" if record["path"].startswith("/api/v2/") else "/o"
+            # Adobe's checklist: Authorization, AP-Device-Identifier and X-Device-Info on every
+            # REST API V2 request, whatever an operation's own page lists.
+            if base_path == "/api/v2":
+                present = {name.lower() for name, value in record["headers"] if value.strip()}
+                missing = [name for name in CHECKLIST_HEADERS if name.lower() not in present]
+                if missing:
+                    deviations.append(f"line {number}: {record['method']} {record['path']} -> missing {', '.join(missing)} (the checklist: every REST API V2 request)")
+                    continue
             request = RecordedRequest(record)
             key = f"{record['method']} {record['path']}"
             try:

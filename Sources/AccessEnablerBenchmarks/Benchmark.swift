@@ -12,7 +12,12 @@ import Foundation
 /// 4. many simulated devices signing in through SSO at once against one sandbox;
 /// 5. the sandbox's requests per second on keep-alive connections;
 /// 6. one device's flows with Adobe's throttling on, counting the requests refused;
-/// 7. the flows with a fixed delay added to every round trip, in round trips.
+/// 7. the flows with a fixed delay added to every round trip, in round trips;
+/// 8. the CPU a device uses while one request waits for a server that never answers.
+///
+/// Where a goal has a floor — what the same work costs at the least, measured in the same
+/// run (checkAuthentication's floor program, the bare URLSession client) — the goal is a
+/// ratio to it, so a run on any machine judges itself.
 public struct Benchmark: Sendable {
     /// Iteration counts and bounds for one run.
     struct Settings: Sendable {
@@ -30,16 +35,18 @@ public struct Benchmark: Sendable {
         var wanWarmups: Int
         /// Runs of the SSO latency measurement whose ratios give its range (`--repeat`).
         var latencyRepeats = 1
+        /// Seconds one request waits for the silent server in the waiting measurement.
+        var waitSeconds: Double
 
         /// Seconds the device wave may take: at least a minute, and time for 50 sign-ins a second.
         var devicesDeadline: Double { max(60, Double(devices) / 50) }
 
         static let full = Settings(
             cpuCycles: 300, cpuWarmups: 20, latencyRounds: 100, latencyWarmups: 5, devices: defaultDevices, deviceSlots: 64,
-            throughputConnections: 4, throughputSeconds: 2, wanRounds: 5, wanWarmups: 1)
+            throughputConnections: 4, throughputSeconds: 2, wanRounds: 5, wanWarmups: 1, waitSeconds: 5)
         static let quick = Settings(
             cpuCycles: 3, cpuWarmups: 1, latencyRounds: 3, latencyWarmups: 1, devices: 20, deviceSlots: 4,
-            throughputConnections: 2, throughputSeconds: 0.25, wanRounds: 1, wanWarmups: 1)
+            throughputConnections: 2, throughputSeconds: 0.25, wanRounds: 1, wanWarmups: 1, waitSeconds: 0.5)
     }
 
     /// Devices in the wave of a full run.
@@ -58,7 +65,7 @@ public struct Benchmark: Sendable {
     }
 
     /// The keys of the measurements, in running order; ``run(only:progress:)`` takes one.
-    public static let measurementKeys = ["roundTrips", "cpuPerFlow", "ssoLatency", "manyDevices", "sandboxThroughput", "throttled", "wanLatency"]
+    public static let measurementKeys = ["roundTrips", "cpuPerFlow", "ssoLatency", "manyDevices", "sandboxThroughput", "throttled", "wanLatency", "waiting"]
 
     /// Runs every measurement in turn, or only the one whose key is `only` (one of
     /// ``measurementKeys``); `progress` hears what is about to run. The machine (and its
@@ -78,7 +85,7 @@ public struct Benchmark: Sendable {
                 { try await SSOLatencyMeasurement.run(rounds: settings.latencyRounds, warmups: settings.latencyWarmups, repeats: settings.latencyRepeats) }
             ),
             (
-                "manyDevices", "signing in \(settings.devices) simulated devices at once…",
+                "manyDevices", "signing in \(settings.devices) simulated devices at once with the bare client, then with the SDK…",
                 { try await ManyDevicesMeasurement.run(.init(devices: settings.devices, slots: settings.deviceSlots, deadline: settings.devicesDeadline)) }
             ),
             (
@@ -89,6 +96,10 @@ public struct Benchmark: Sendable {
             (
                 "wanLatency", "timing the flows with \(Int(WANLatencyMeasurement.addedDelay * 1e3)) ms added to every round trip (\(settings.wanRounds) rounds)…",
                 { try await WANLatencyMeasurement.run(rounds: settings.wanRounds, warmups: settings.wanWarmups) }
+            ),
+            (
+                "waiting", "measuring the CPU used while one request waits \(Int(settings.waitSeconds.rounded(.up))) s for a server that never answers…",
+                { try await WaitingMeasurement.run(wait: settings.waitSeconds) }
             ),
         ]
         let chosen = steps.filter { only == nil || $0.key == only }

@@ -9,7 +9,12 @@ struct MachineHarness {
     /// A child task the machine started and that has not answered yet.
     enum Child: Equatable, CustomStringConvertible {
         case loadRequestor(RequestTicket)
+        /// A configuration fetch of the machine's own (setRequestor's partner check, an authorization's refetch).
         case refetch(RequestTicket)
+        /// The configuration an authentication flow waits for.
+        case flowConfiguration(FlowID)
+        /// The timer of a logout page.
+        case logoutPageTimer(RequestTicket, until: Date)
         case partner(RequestTicket)
         case silentSignIn(RequestTicket)
         case partnerSignIn(FlowID)
@@ -24,6 +29,8 @@ struct MachineHarness {
             switch self {
             case .loadRequestor(let t): "loadRequestor(\(t))"
             case .refetch(let t): "refetch(\(t))"
+            case .flowConfiguration(let f): "flowConfiguration(\(f))"
+            case .logoutPageTimer(let t, _): "logoutPageTimer(\(t))"
             case .partner(let t): "partner(\(t))"
             case .silentSignIn(let t): "silentSignIn(\(t))"
             case .partnerSignIn(let f): "partnerSignIn(\(f))"
@@ -45,6 +52,8 @@ struct MachineHarness {
     var preauthorizations: [String: [String: StoredPreauthorization]] = [:]
     /// The requestor the machine published last.
     var requestor: String?
+    /// The configuration the machine asked to cache.
+    var configuration: CachedConfiguration?
     /// Children started and not yet answered or cancelled, oldest first.
     var children: [Child] = []
     /// Every callback delivered, in order, with the calls it belongs to.
@@ -71,6 +80,7 @@ struct MachineHarness {
 
     var facts: EngineFacts {
         var facts = EngineFacts(now: now, adobeNow: now)
+        facts.configuration = configuration
         if let requestor {
             facts.profiles = profiles[requestor] ?? .none
             facts.mediaTokens = mediaTokens[requestor] ?? [:]
@@ -103,8 +113,15 @@ struct MachineHarness {
         case .publish(let standing): requestor = standing.requestorID
         case .holdTurn(let held): turnHeld = held
         case .applyOptions, .rememberTempPassIdentity, .clockDifferenceReported: break
-        case .loadRequestor(let ticket, _, _, _, _): children.append(.loadRequestor(ticket))
-        case .refetchConfiguration(let ticket, _, _): children.append(.refetch(ticket))
+        case .loadRequestor(let ticket, _, _, _): children.append(.loadRequestor(ticket))
+        case .fetchConfiguration(let ticket, _, _): children.append(.refetch(ticket))
+        case .fetchConfigurationForFlow(let flow, _, _): children.append(.flowConfiguration(flow))
+        case .cancelConfigurationFetch(let flow): children.removeAll { $0 == .flowConfiguration(flow) }
+        case .cacheConfiguration(let cached): configuration = cached
+        case .setLogoutPageTimer(let ticket, let until):
+            children.removeAll { if case .logoutPageTimer(ticket, _) = $0 { true } else { false } }
+            children.append(.logoutPageTimer(ticket, until: until))
+        case .cancelLogoutPageTimer(let ticket): children.removeAll { if case .logoutPageTimer(ticket, _) = $0 { true } else { false } }
         case .askPartner(let ticket, _): children.append(.partner(ticket))
         case .signInSilently(let ticket, _, _, _): children.append(.silentSignIn(ticket))
         case .startPartnerSignIn(let flow, _, _): children.append(.partnerSignIn(flow))
@@ -117,14 +134,14 @@ struct MachineHarness {
             children.append(.pollTimer(flow, until: until))
         case .fetchProfileForCode(let flow, _, _): children.append(.poll(flow))
         case .stopPolling(let flow): children.removeAll { $0 == .poll(flow) || { if case .pollTimer(flow, _) = $0 { true } else { false } }($0) }
-        case .requestDecisions(let ticket, let kind, let resources, _): children.append(.decisions(ticket, kind, resources: resources))
+        case .requestDecisions(let ticket, let kind, let resources, _, _): children.append(.decisions(ticket, kind, resources: resources))
         case .logOut(let ticket, _): children.append(.logout(ticket))
         case .storeProfiles(let change, let requestor):
             profiles[requestor] = change.profiles
             if let kept = change.keepingMediaTokensOf { mediaTokens[requestor] = mediaTokens[requestor]?.filter { kept.contains($0.value.mvpd) } }
             if change.droppingPreauthorizations { preauthorizations[requestor] = [:] }
         case .removeProfiles(let requestor):
-            profiles[requestor] = nil
+            profiles[requestor] = profiles[requestor].map { RequestorProfiles(pendingLogouts: $0.pendingLogouts, remembered: $0.remembered) }
             mediaTokens[requestor] = nil
             preauthorizations[requestor] = nil
         case .storeMediaToken(let token): mediaTokens[token.requestor, default: [:]][token.resource] = token
@@ -190,16 +207,27 @@ struct MachineHarness {
         StoredProfile(profile(mvpd, type: type), requestor: "REF30", tokenSource: nil, partnerProviderID: nil, serviceProvider: URL(string: "https://api.auth.adobe.com")!)
     }
 
-    /// A machine whose requestor REF30 is set and whose user is signed in to `mvpd`.
-    static func signedIn(_ mvpd: String = "Plain1", settings: EngineSettings = settings()) -> MachineHarness {
+    /// A machine whose requestor REF30 is set and whose user is signed in to `mvpd` (a warm
+    /// launch: no configuration asked); with `configuration`, the machine also holds a
+    /// fresh configuration (a flow needed it a moment ago).
+    static func signedIn(_ mvpd: String = "Plain1", settings: EngineSettings = settings(), configuration: Bool = true) -> MachineHarness {
         var harness = MachineHarness(settings: settings)
         harness.call(.setRequestor("REF30", serviceProviders: nil))
         guard case .loadRequestor(let ticket)? = harness.take({ if case .loadRequestor = $0 { true } else { false } }) else { return harness }
-        harness.send(.requestorLoaded(ticket, .success(catalog)))
+        harness.send(.requestorLoaded(ticket, .success([])))
         harness.drain()
         harness.profiles["REF30"] = RequestorProfiles(chosen: harness.stored(mvpd))
+        if configuration { harness.configuration = CachedConfiguration(catalog: catalog, fetchedAt: harness.now) }
         harness.delivered = []
         return harness
+    }
+
+    /// Answers the configuration `flow` waits for with ``catalog`` (`false` when none was asked).
+    @discardableResult
+    mutating func answerFlowConfiguration(_ result: Result<RequestorCatalog, RESTClientError> = .success(catalog)) -> Bool {
+        guard case .flowConfiguration(let flow)? = take({ if case .flowConfiguration = $0 { true } else { false } }) else { return false }
+        send(.flowConfigurationFetched(flow, result))
+        return true
     }
 
     /// A decision for `resource`: permitted with a token, or denied by the MVPD.

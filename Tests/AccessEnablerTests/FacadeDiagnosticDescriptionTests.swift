@@ -35,6 +35,7 @@ import Testing
                 == "unimplemented callback setToken: Implement setToken.")
         #expect("\(Diagnostic.unusedOption(key: "visitorId", message: "Did you mean visitorID?"))" == "unused option visitorId: Did you mean visitorID?")
         #expect("\(Diagnostic.defaultPlatform(message: "Set the platform."))" == "default platform: Set the platform.")
+        #expect("\(Diagnostic.noDelegate(call: "getAuthentication", message: "Set the delegate."))" == "no delegate for getAuthentication: Set the delegate.")
     }
 
     @Test func noDiagnosticPrintsTheRawValue() {

@@ -17,9 +17,9 @@ import Testing
     @Test func aDayInEveryWeekOfFourCenturiesMatchesTheCalendar() throws {
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = try #require(TimeZone(secondsFromGMT: 0))
-        var components = DateComponents(year: 1900, month: 1, day: 1, hour: 13, minute: 7, second: 59)
+        var components = DateComponents(year: 1970, month: 1, day: 1, hour: 13, minute: 7, second: 59)
         var date = try #require(calendar.date(from: components))
-        let end = try #require(calendar.date(from: DateComponents(year: 2300, month: 1, day: 1)))
+        let end = try #require(calendar.date(from: DateComponents(year: 2370, month: 1, day: 1)))
         var checked = 0
         while date < end {
             components = calendar.dateComponents([.year, .month, .day], from: date)
@@ -40,5 +40,15 @@ import Testing
         #expect(HTTPDate.parse("Sun, 06 Nov 1994 08:49 GMT") == nil)
         #expect(HTTPDate.parse("Sunday, 06-Nov-94 08:49:37 GMT") == nil)
         #expect(HTTPDate.parse("") == nil)
+    }
+
+    /// A server date before the epoch or beyond the year 9999 is no date a server means: the
+    /// device's clock is not judged by it.
+    @Test func aYearOutsideThePlausibleRangeIsNotADate() {
+        #expect(HTTPDate.parse("Wed, 31 Dec 1969 23:59:59 GMT") == nil)
+        #expect(HTTPDate.parse("Mon, 01 Jan 0001 00:00:00 GMT") == nil)
+        #expect(HTTPDate.parse("Fri, 31 Dec 9999 23:59:59 GMT") == Date(timeIntervalSince1970: 253_402_300_799))
+        #expect(HTTPDate.parse("Sat, 01 Jan 10000 00:00:00 GMT") == nil)
+        #expect(HTTPDate.parse("Sat, 01 Jan 99999999999999999 00:00:00 GMT") == nil)
     }
 }

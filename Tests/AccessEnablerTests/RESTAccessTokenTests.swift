@@ -193,7 +193,7 @@ struct RESTAccessTokenTests {
             if request.url.path == "/o/client/token", failNext.increment() == 1 {
                 throw .connectionLost("reset by peer")
             }
-            return try await server.transport.send(request, timeout: 1)
+            return try await server.transport.send(request, timeout: 60)
         }
         let client = RESTClient(
             baseURL: FakeAdobePass.baseURL, softwareStatement: "s", transport: transport, timeout: 30,

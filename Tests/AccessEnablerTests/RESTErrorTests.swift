@@ -217,7 +217,7 @@ struct RESTErrorTests {
         let server = FakeAdobePass()
         let transport = InProcessTransport { request async throws(TransportFailure) -> HTTPResponseMessage in
             if request.url.path.hasPrefix("/api/v2") { throw .timedOut }
-            return try await server.transport.send(request, timeout: 1)
+            return try await server.transport.send(request, timeout: 60)
         }
         let client = RESTClient(
             baseURL: FakeAdobePass.baseURL, softwareStatement: "s", transport: transport, timeout: 30,

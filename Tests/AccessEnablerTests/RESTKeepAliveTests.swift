@@ -10,9 +10,9 @@ import Glibc
 /// ``URLSessionTransport`` and kept-alive connections a server closes: a request with a body
 /// never goes out on a connection idle long enough for the server to be closing it, so it
 /// does not cost the whole request timeout.
-@Suite("URLSession transport: kept-alive connections", .timeLimit(.minutes(1)))
+@Suite("URLSession transport: kept-alive connections", .timeLimit(.minutes(5)))
 struct RESTKeepAliveTests {
-    private func post(_ transport: URLSessionTransport, _ server: ClosingServer, timeout: TimeInterval = 5) async -> Result<HTTPResponseMessage, TransportFailure> {
+    private func post(_ transport: URLSessionTransport, _ server: ClosingServer, timeout: TimeInterval = 60) async -> Result<HTTPResponseMessage, TransportFailure> {
         let request = HTTPRequestMessage(
             method: "POST", url: URL(string: "http://127.0.0.1:\(server.port)/api/v2/SPX/decisions/authorize/MVPD")!,
             headers: [("Content-Type", "application/json")], body: Data(#"{"resources":["news"]}"#.utf8))
@@ -21,7 +21,7 @@ struct RESTKeepAliveTests {
 
     private func get(_ transport: URLSessionTransport, _ server: ClosingServer) async throws -> HTTPResponseMessage {
         let request = HTTPRequestMessage(method: "GET", url: URL(string: "http://127.0.0.1:\(server.port)/api/v2/SPX/configuration")!)
-        return try await transport.send(request, timeout: 5)
+        return try await transport.send(request, timeout: 60)
     }
 
     @Test func aPostAfterTheAdvertisedIdleTimeoutGoesOutOnANewConnection() async throws {

@@ -117,7 +117,7 @@ struct RESTOperationWireTests {
         #expect(authorize.code == nil && authorize.notBefore == nil && authorize.missingParameters.isEmpty)
     }
 
-    @Test func resumeSessionUsesCodePathAndNoDeviceHeaders() async throws {
+    @Test func resumeSessionUsesCodePathAndTheDeviceHeaders() async throws {
         let server = FakeAdobePass()
         server.answer(
             json: """
@@ -135,7 +135,8 @@ struct RESTOperationWireTests {
         #expect(request.url.absoluteString == "https://pass.example.test/api/v2/SPX/sessions/ABC1234")
         #expect(request.header("Content-Type") == "application/x-www-form-urlencoded")
         #expect(request.bodyText == "mvpd=CableCo&domainName=example.com&redirectUrl=https%3A%2F%2Fexample.com%2Fback")
-        expectCommonHeaders(request, deviceHeaders: false)
+        // The checklist: the device headers on every REST API V2 request, this page's table notwithstanding.
+        expectCommonHeaders(request, deviceHeaders: true)
         #expect(request.header("AP-Visitor-Identifier") == "ecid-2")
         #expect(action.code == "ABC1234")
     }
@@ -157,7 +158,7 @@ struct RESTOperationWireTests {
         #expect(request.method == "GET")
         #expect(request.url.absoluteString == "https://pass.example.test/api/v2/SPX/sessions/ABC1234")
         #expect(request.body == nil)
-        expectCommonHeaders(request, deviceHeaders: false)
+        expectCommonHeaders(request, deviceHeaders: true)
         #expect(status.missingParameters == ["mvpd"])
         #expect(status.existingParameters["domainName"] == "example.com")
         #expect(status.existingParameters["redirectUrl"] == "https://example.com")
@@ -231,7 +232,8 @@ struct RESTOperationWireTests {
         expectCommonHeaders(requests[0], deviceHeaders: true)
         #expect(requests[1].method == "GET")
         #expect(requests[1].url.absoluteString == "https://pass.example.test/api/v2/SPX/profiles/code/ABC1234")
-        expectCommonHeaders(requests[1], deviceHeaders: false)
+        // The second screen's polls too: the checklist requires the device headers on every request.
+        expectCommonHeaders(requests[1], deviceHeaders: true)
         #expect(requests[1].header("AP-Visitor-Identifier") == "ecid-3")
         #expect(byMVPD.count == 2 && byCode.count == 2)
     }

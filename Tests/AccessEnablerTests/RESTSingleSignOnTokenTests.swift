@@ -44,10 +44,40 @@ import Testing
         #expect(SingleSignOnTokens.issuer(ofJWS: Self.jws(#"{"iss":""}"#)) == nil)
     }
 
-    @Test func theProvidersAreAskedAndAnEmptyAnswerIsNoToken() async {
+    @Test func theProvidersAreAskedAndTheirAnswersKeptAsGiven() async {
         #expect(await SingleSignOnTokenSource.none.current() == .none)
+        // An empty token is kept: it cannot be a header value, and the headers refuse it (said, not dropped).
         let source = SingleSignOnTokenSource(serviceToken: { "" }, platformIdentity: { "platform" })
-        #expect(await source.current() == SingleSignOnTokens(serviceToken: nil, platformIdentity: "platform"))
+        #expect(await source.current() == SingleSignOnTokens(serviceToken: "", platformIdentity: "platform"))
+        let none = SingleSignOnTokenSource(serviceToken: { nil }, platformIdentity: { "platform" })
+        #expect(await none.current() == SingleSignOnTokens(serviceToken: nil, platformIdentity: "platform"))
+    }
+
+    @Test(arguments: ["", " ", "\t", "a\r\nX-Injected: 1", "a\u{0}b", "a\u{7F}b", "a\u{85}b", "a\tb"])
+    func aTokenNoHeaderCanCarryIsRefusedNamingItsHeaderAndNotItsValue(token: String) throws {
+        for (tokens, header) in [
+            (SingleSignOnTokens(serviceToken: token, platformIdentity: nil), "AD-Service-Token"),
+            (SingleSignOnTokens(serviceToken: "fine", platformIdentity: token), "Adobe-Subject-Token"),
+        ] {
+            let error = #expect(throws: RESTClientError.self) {
+                try RESTHeaders.build(
+                    operation: .authorize, accessToken: nil, body: .none, context: RESTFixtures.context(), userAgent: "UA", tokens: tokens)
+            }
+            guard let error, case .unsendableToken(.authorize, header, _) = error else {
+                Issue.record("expected the header \(header) refused, got \(String(describing: error))")
+                continue
+            }
+            let status = try #require(ErrorClassification.refusedSingleSignOnToken(error))
+            #expect(status.errorId == .n500)
+            #expect(status.message?.contains(header) == true)
+            #expect(ErrorClassification.authorizationStatus(error, resource: "news").errorId == .n500)
+            if token.count > 1 { #expect(status.message?.contains(token) == false, "the token is never repeated") }
+        }
+        // A token sent as it is.
+        let headers = try RESTHeaders.build(
+            operation: .authorize, accessToken: nil, body: .none, context: RESTFixtures.context(), userAgent: "UA",
+            tokens: SingleSignOnTokens(serviceToken: "a.b-c_d", platformIdentity: nil))
+        #expect(headers.contains { $0.name == "AD-Service-Token" && $0.value == "a.b-c_d" })
     }
 
     @Test func aRefusedTokenIsN500NamingItsHeaderAndZ500InAnAuthorization() throws {

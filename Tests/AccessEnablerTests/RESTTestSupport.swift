@@ -132,7 +132,9 @@ enum RESTFixtures {
     ) -> RESTClient {
         RESTClient(
             baseURL: FakeAdobePass.baseURL, softwareStatement: "software.statement.jwt", transport: server.transport,
-            timeout: 5, credentials: cache, timeSource: clock, userAgent: "ClientDefaultAgent/1.0")
+            // A bound for a request that hangs only: the fake answers at once, but on a machine
+            // at load 20 its answer can wait seconds for a thread.
+            timeout: 60, credentials: cache, timeSource: clock, userAgent: "ClientDefaultAgent/1.0")
     }
 
     /// Decodes a header holding Base64 JSON into a dictionary.

@@ -9,9 +9,9 @@ import Glibc
 
 /// ``URLSessionTransport`` against throwaway loopback sockets: a listener that never
 /// answers, a closed port, a redirect, a truncated body and a plain answer.
-@Suite("URLSession transport", .timeLimit(.minutes(1)))
+@Suite("URLSession transport", .timeLimit(.minutes(5)))
 struct RESTURLSessionTransportTests {
-    private func send(_ url: URL, timeout: TimeInterval = 5, body: Data? = nil, limit: Int? = nil) async -> Result<HTTPResponseMessage, TransportFailure> {
+    private func send(_ url: URL, timeout: TimeInterval = 60, body: Data? = nil, limit: Int? = nil) async -> Result<HTTPResponseMessage, TransportFailure> {
         let transport = URLSessionTransport()
         let request = HTTPRequestMessage(
             method: body == nil ? "GET" : "POST", url: url,
@@ -35,7 +35,7 @@ struct RESTURLSessionTransportTests {
 
     @Test func closedPortCannotConnect() async throws {
         let result = try await RawListener.withRefusingPort { port in
-            await send(URL(string: "http://127.0.0.1:\(port)/")!, timeout: 5)
+            await send(URL(string: "http://127.0.0.1:\(port)/")!, timeout: 60)
         }
         guard case .failure(.cannotConnect) = result else {
             Issue.record("expected cannotConnect, got \(result)")
@@ -139,7 +139,7 @@ private final class RawListener: @unchecked Sendable {
     }
 
     deinit {
-        if serving { _ = done.wait(timeout: .now() + 5) }
+        if serving { _ = done.wait(timeout: .now() + 60) }
         close(socketFD)
     }
 
@@ -186,11 +186,11 @@ private final class RawListener: @unchecked Sendable {
         Thread.detachNewThread { [self] in
             defer { done.signal() }
             var poller = pollfd(fd: listenFD, events: Int16(POLLIN), revents: 0)
-            guard poll(&poller, 1, 5000) > 0 else { return }
+            guard poll(&poller, 1, 60_000) > 0 else { return }
             let connection = accept(listenFD, nil, nil)
             guard connection >= 0 else { return }
             defer { close(connection) }
-            var timeout = timeval(tv_sec: 5, tv_usec: 0)
+            var timeout = timeval(tv_sec: 60, tv_usec: 0)
             setsockopt(connection, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
             var received = Data()
             var buffer = [UInt8](repeating: 0, count: 4096)
@@ -209,18 +209,21 @@ private final class RawListener: @unchecked Sendable {
     /// Accepts one connection, reads the request, writes `head` and then up to `bodyBytes`
     /// bytes of body in 64 KiB pieces, half a millisecond apart (about 128 MB/s, a fast
     /// network rather than a memory copy), until the client stops reading (a write fails),
-    /// and closes. ``bodyBytesSent()`` then says how much of the body went out.
+    /// and closes. ``bodyBytesSent()`` then says how much of the body went out. After the
+    /// first MiB it waits (a minute at most) for the client to close the connection, so a
+    /// client that gives up on the body is told apart from one that reads on, however late
+    /// a busy machine lets it act; one that reads on gets the rest after the wait.
     func streamOnce(head: String, bodyBytes: Int) {
         serving = true
         let listenFD = socketFD
         Thread.detachNewThread { [self] in
             defer { done.signal() }
             var poller = pollfd(fd: listenFD, events: Int16(POLLIN), revents: 0)
-            guard poll(&poller, 1, 5000) > 0 else { return }
+            guard poll(&poller, 1, 60_000) > 0 else { return }
             let connection = accept(listenFD, nil, nil)
             guard connection >= 0 else { return }
             defer { close(connection) }
-            var timeout = timeval(tv_sec: 5, tv_usec: 0)
+            var timeout = timeval(tv_sec: 60, tv_usec: 0)
             setsockopt(connection, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
             setsockopt(connection, SOL_SOCKET, SO_SNDTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
             var received = Data()
@@ -234,7 +237,12 @@ private final class RawListener: @unchecked Sendable {
             _ = headBytes.withUnsafeBytes { send(connection, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
             let piece = [UInt8](repeating: UInt8(ascii: "a"), count: 64 * 1024)
             var sent = 0
+            var waitedForTheClient = false
             while sent < bodyBytes {
+                if !waitedForTheClient, sent >= 1 << 20 {
+                    waitedForTheClient = true
+                    Self.waitUntilClosedByThePeer(connection, seconds: 60)
+                }
                 let count = piece.withUnsafeBytes { send(connection, $0.baseAddress, min($0.count, bodyBytes - sent), Int32(MSG_NOSIGNAL)) }
                 if count <= 0 { break }
                 sent += count
@@ -249,14 +257,28 @@ private final class RawListener: @unchecked Sendable {
 
     /// How many body bytes ``streamOnce(head:bodyBytes:)`` wrote before the client stopped reading.
     func bodyBytesSent() -> Int {
-        if serving { _ = done.wait(timeout: .now() + 10); done.signal() }
+        if serving { _ = done.wait(timeout: .now() + 60); done.signal() }
         return lock.withLock { streamed }
     }
 
     /// The request bytes received by ``answerOnce(_:)``.
     func receivedRequest() -> String {
-        if serving { _ = done.wait(timeout: .now() + 5); done.signal() }
+        if serving { _ = done.wait(timeout: .now() + 60); done.signal() }
         return lock.withLock { request }
+    }
+
+    /// Waits until the other end closes `connection` (or resets it), reading and dropping
+    /// whatever it sends meanwhile, for `seconds` at most.
+    private static func waitUntilClosedByThePeer(_ connection: Int32, seconds: Int) {
+        let giveUp = DispatchTime.now().uptimeNanoseconds + UInt64(seconds) * 1_000_000_000
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while DispatchTime.now().uptimeNanoseconds < giveUp {
+            var poller = pollfd(fd: connection, events: Int16(POLLIN), revents: 0)
+            guard poll(&poller, 1, 100) > 0 else { continue }
+            if poller.revents & Int16(POLLHUP | POLLERR) != 0 { return }
+            let count = recv(connection, &buffer, buffer.count, Int32(MSG_DONTWAIT))
+            if count == 0 || (count < 0 && errno != EAGAIN && errno != EINTR) { return }
+        }
     }
 
     private static func isComplete(_ data: Data) -> Bool {

@@ -37,6 +37,11 @@ struct StateMachineAuthenticationTests {
         actions.compactMap { if case .status(let status, _) = $0 { status.errorId } else { nil } }
     }
 
+    /// The statuses of the failures in `actions`.
+    func failureIDs(_ actions: [Machine.Action]) -> [StatusID] {
+        actions.compactMap { if case .fail(let status, _, _, _) = $0 { status?.errorId } else { nil } }
+    }
+
     /// A machine whose getAuthorization("news") opened the provider dialog.
     func dialogForNews() -> Machine {
         var machine = Machine()
@@ -222,14 +227,16 @@ struct StateMachineAuthenticationTests {
         _ = machine.logoutRequested(by: otherCall, request: (ticket, profile()))
         #expect(machine.awaitsServer)
         #expect(machine.logoutInFlight?.ticket == ticket)
-        let stale = machine.logoutAnswered(RequestTicket(value: 8), openingPage: true)
-        #expect(!stale, "another ticket's answer is not this logout's")
-        let answered = machine.logoutAnswered(ticket, openingPage: true)
-        #expect(answered)
-        #expect(machine.state == .awaitingLogoutRedirect)
+        let page = Machine.LogoutPage(url: "https://sp.example/logout", mvpd: "Plain1")
+        let stale = machine.logoutAnswered(RequestTicket(value: 8), pages: [page], now: start, pageTimeout: 30)
+        #expect(stale == nil, "another ticket's answer is not this logout's")
+        let answered = machine.logoutAnswered(ticket, pages: [page], now: start, pageTimeout: 30)
+        #expect(answered == [.openPage(url: page.url, mvpd: "Plain1", to: otherCall), .startLogoutPageTimer(ticket, until: start.addingTimeInterval(30))])
+        #expect(machine.state == .awaitingLogoutRedirect(ticket, page: page, remaining: []))
         #expect(
             machine.authenticationRequested(by: .getAuthentication(selectCall), authenticated: false, forced: false, viaPartner: false, filter: nil) == [
-                .setAuthenticationStatus(0, errorCode: USER_NOT_AUTHENTICATED_ERROR, to: otherCall), .showProviderDialog(to: selectCall),
+                .stopLogoutPageTimer(ticket), .setAuthenticationStatus(0, errorCode: USER_NOT_AUTHENTICATED_ERROR, to: otherCall),
+                .showProviderDialog(to: selectCall),
             ])
     }
 
@@ -338,6 +345,25 @@ struct StateMachineAuthenticationTests {
             ])
     }
 
+    /// A redirect after the code's end by Adobe's time (known from the answers' `Date`) asks
+    /// nothing and ends the login with N130; without Adobe's time the profile is asked.
+    @Test func aRedirectAfterTheCodeSurelyEndedAsksNothing() {
+        var (machine, flow) = openingSession()
+        _ = machine.loginNeeded(flow, session: session(), url: "u", displayName: "Not Boarded", screen: .thisDevice, now: start)
+        let late = session().notAfter.addingTimeInterval(1)
+        var unknown = machine
+        #expect(unknown.redirectReceived(now: late, pollInterval: 5, exactNow: nil, by: redirectCall) == [.fetchProfile(flow, session())])
+        let actions = machine.redirectReceived(now: late, pollInterval: 5, exactNow: late, by: redirectCall)
+        #expect(failureIDs(actions) == ["N130"])
+        #expect(!actions.contains { if case .fetchProfile = $0 { true } else { false } })
+        #expect(machine.state == .idle)
+        // A small difference the device clock does not carry counts: 2 s behind Adobe's.
+        var (behind, behindFlow) = openingSession()
+        _ = behind.loginNeeded(behindFlow, session: session(), url: "u", displayName: "Not Boarded", screen: .thisDevice, now: start)
+        let justBefore = session().notAfter.addingTimeInterval(-1)
+        #expect(failureIDs(behind.redirectReceived(now: justBefore, pollInterval: 5, exactNow: justBefore.addingTimeInterval(2), by: redirectCall)) == ["N130"])
+    }
+
     @Test func aRedirectWithNothingPendingChangesNothing() {
         var machine = Machine()
         let actions = machine.redirectReceived(now: start, pollInterval: 5, by: redirectCall)
@@ -345,8 +371,11 @@ struct StateMachineAuthenticationTests {
         #expect(actions.last == .reportCurrentAuthentication(to: redirectCall))
         let ticket = RequestTicket(value: 1)
         _ = machine.logoutRequested(by: otherCall, request: (ticket, profile()))
-        _ = machine.logoutAnswered(ticket, openingPage: true)
-        #expect(machine.redirectReceived(now: start, pollInterval: 5, by: redirectCall) == [.setAuthenticationStatus(0, errorCode: USER_NOT_AUTHENTICATED_ERROR, to: redirectCall)])
+        _ = machine.logoutAnswered(ticket, pages: [Machine.LogoutPage(url: "https://sp.example/logout", mvpd: "Plain1")], now: start, pageTimeout: 30)
+        #expect(
+            machine.redirectReceived(now: start, pollInterval: 5, by: redirectCall) == [
+                .stopLogoutPageTimer(ticket), .setAuthenticationStatus(0, errorCode: USER_NOT_AUTHENTICATED_ERROR, to: redirectCall),
+            ])
         #expect(machine.state == .idle)
     }
     // MARK: The provider chosen on the second screen

@@ -21,7 +21,7 @@ struct StateMachineEngineTests {
         let selected = harness.call(.getSelectedProvider)
         #expect(harness.delivered.isEmpty)
         guard case .loadRequestor(let ticket)? = harness.take({ _ in true }) else { Issue.record("\(harness.children)"); return }
-        harness.send(.requestorLoaded(ticket, .success(Harness.catalog)))
+        harness.send(.requestorLoaded(ticket, .success([])))
         #expect(harness.callbacks(of: set).map(Harness.signature) == ["setRequestorComplete(1)"])
         #expect(harness.callbacks(of: check).map(Harness.signature) == ["status(N000)", "sendTrackingData(0,false)", "setAuthenticationStatus(0,\(USER_NOT_AUTHENTICATED_ERROR))"])
         #expect(harness.callbacks(of: selected).map(Harness.signature) == ["selectedProvider(nil)"])
@@ -32,7 +32,7 @@ struct StateMachineEngineTests {
     @Test func aLateAnswerForWorkThatEndedIsDropped() {
         var harness = Harness()
         harness.call(.setRequestor("REF30", serviceProviders: nil))
-        harness.send(.requestorLoaded(RequestTicket(value: 99), .success(Harness.catalog)))
+        harness.send(.requestorLoaded(RequestTicket(value: 99), .success([])))
         #expect(harness.delivered.isEmpty)
         #expect(harness.machine.isBusy)
     }
@@ -79,7 +79,7 @@ struct StateMachineEngineTests {
             guard case .status(let status) = try #require(got.first) else { continue }
             #expect(status.resource == resource)
         }
-        #expect(harness.profiles["REF30"] == nil, "the sign-in Adobe Pass ended is gone")
+        #expect(harness.profiles["REF30"]?.isEmpty != false, "the sign-in Adobe Pass ended is gone")
     }
 
     @Test func tooManyResourcesAsksEachResourceOnItsOwn() {
@@ -102,7 +102,7 @@ struct StateMachineEngineTests {
         let changed = EnhancedError(status: 500, code: "invalid_configuration_platform", action: "configuration")
         harness.send(.decisionsAnswered(first, .failure(.server(operation: .authorize, httpStatus: 500, error: changed))))
         guard case .refetch(let refetch)? = harness.take({ if case .refetch = $0 { true } else { false } }) else { Issue.record("\(harness.children)"); return }
-        harness.send(.configurationRefetched(refetch, Harness.catalog))
+        harness.send(.configurationFetched(refetch, .success(Harness.catalog)))
         guard case .decisions(let second, _, _)? = harness.take(isDecisions) else { Issue.record("no second request"); return }
         harness.send(.decisionsAnswered(second, .failure(.server(operation: .authorize, httpStatus: 500, error: changed))))
         #expect(harness.children.isEmpty, "asked twice at most")
@@ -195,6 +195,125 @@ struct StateMachineEngineTests {
         #expect(harness.callbacks(of: check).map(Harness.signature).last == "setAuthenticationStatus(0,\(USER_NOT_AUTHENTICATED_ERROR))")
         let redirect = harness.call(.handleExternalURL("adobepass://ios.app/done"))
         #expect(harness.callbacks(of: redirect).map(Harness.signature) == ["setAuthenticationStatus(0,\(USER_NOT_AUTHENTICATED_ERROR))"])
+    }
+
+    // MARK: Decisions asked again
+
+    @Test func aDecisionWhoseErrorAsksForARetryIsAskedAgainForItsResourceOnlyAtMostTwice() {
+        var harness = Harness.signedIn()
+        let news = harness.call(.checkAuthorization("news", data: nil))
+        let sports = harness.call(.checkAuthorization("sports", data: nil))
+        harness.drain()
+        let retry = EnhancedError(status: 403, code: "network_received_error", action: "retry")
+        func answer(_ expected: [String], newsAuthorized: Bool) -> Bool {
+            guard case .decisions(let ticket, .authorize, let asked)? = harness.take(isDecisions), asked == expected else {
+                Issue.record("expected a request for \(expected): \(harness.children)")
+                return false
+            }
+            var decisions = [
+                Decision(resource: "news", authorized: newsAuthorized, token: newsAuthorized ? DecisionToken(serializedToken: "t") : nil, error: newsAuthorized ? nil : retry)
+            ]
+            if asked.contains("sports") { decisions.append(Harness.decision("sports", permitted: true)) }
+            harness.send(.decisionsAnswered(ticket, .success(decisions)))
+            return true
+        }
+        guard answer(["news", "sports"], newsAuthorized: false) else { return }
+        #expect(harness.delivered.isEmpty, "sports waits for the round")
+        guard answer(["news"], newsAuthorized: false) else { return }
+        guard answer(["news"], newsAuthorized: false) else { return }
+        #expect(!harness.children.contains(where: isDecisions), "two more attempts, then it stands")
+        #expect(harness.callbacks(of: news).map(Harness.signature).last == "tokenRequestFailed(news,\(USER_NOT_AUTHORIZED_ERROR))")
+        #expect(harness.callbacks(of: sports).map(Harness.signature).last == "setToken(sports)")
+    }
+
+    // MARK: The configuration a flow waits for
+
+    @Test func aFlowWaitingForTheConfigurationHoldsLaterCallsAndIsAbandonedLikeASession() {
+        var harness = Harness.signedIn(configuration: false)
+        harness.profiles["REF30"] = nil
+        let get = harness.call(.getAuthentication(forceAuthn: false, data: nil, filter: nil))
+        guard case .flowConfiguration(let flow)? = harness.children.first else { Issue.record("\(harness.children)"); return }
+        #expect(harness.turnHeld, "the calls after it wait")
+        #expect(harness.machine.authentication.isOpeningSession)
+        let check = harness.call(.checkAuthentication)
+        #expect(harness.callbacks(of: check).isEmpty)
+        let back = harness.call(.setSelectedProvider(nil))
+        #expect(harness.children.isEmpty, "the configuration's request is cancelled")
+        #expect(harness.callbacks(of: get).map(Harness.signature) == ["status(N005)", "setAuthenticationStatus(0,\(PROVIDER_NOT_SELECTED_ERROR))"])
+        #expect(harness.callbacks(of: check).map(Harness.signature).last == "setAuthenticationStatus(0,\(USER_NOT_AUTHENTICATED_ERROR))")
+        #expect(harness.callbacks(of: back).map(Harness.signature) == ["status(N005)", "setAuthenticationStatus(0,\(PROVIDER_NOT_SELECTED_ERROR))"])
+        let before = harness.delivered.count
+        harness.send(.flowConfigurationFetched(flow, .success(Harness.catalog)))
+        #expect(harness.delivered.count == before, "a late configuration changes nothing")
+        #expect(!harness.turnHeld)
+    }
+
+    @Test func aConfigurationIsReusedForThreeMinutesOnTheFactsClock() {
+        var harness = Harness.signedIn(configuration: false)
+        harness.profiles["REF30"] = nil
+        harness.call(.getAuthentication(forceAuthn: false, data: nil, filter: nil))
+        let first = harness.answerFlowConfiguration()
+        #expect(first)
+        #expect(harness.signatures.last == "displayProviderDialog")
+        harness.call(.setSelectedProvider(nil))
+        harness.now.addTimeInterval(CachedConfiguration.lifetime - 1)
+        harness.call(.getAuthentication(forceAuthn: false, data: nil, filter: nil))
+        #expect(harness.children.isEmpty, "reused")
+        #expect(harness.signatures.last == "displayProviderDialog")
+        harness.call(.setSelectedProvider(nil))
+        harness.now.addTimeInterval(1)
+        harness.call(.getAuthentication(forceAuthn: false, data: nil, filter: nil))
+        let again = harness.answerFlowConfiguration()
+        #expect(again, "asked again at 3 minutes")
+    }
+
+    @Test func aConfigurationThatFailsEndsTheCallWithTheStatusSetRequestorWouldReport() {
+        var harness = Harness.signedIn(configuration: false)
+        harness.profiles["REF30"] = nil
+        let get = harness.call(.getAuthorization("news", data: nil))
+        let answered = harness.answerFlowConfiguration(.failure(.server(operation: .configuration, httpStatus: 503, error: nil)))
+        #expect(answered)
+        #expect(
+            harness.callbacks(of: get).map(Harness.signature) == [
+                "status(CFG503)", "setAuthenticationStatus(0,\(GENERIC_AUTHENTICATION_ERROR))", "tokenRequestFailed(news,\(USER_NOT_AUTHENTICATED_ERROR))",
+            ])
+        #expect(harness.configuration == nil, "nothing cached")
+    }
+
+    // MARK: Logout pages
+
+    @Test func everyLogoutPageIsHandedOverInTurnAndAPageNotComeBackFromEndsTheLogout() {
+        var settings = Harness.settings()
+        settings.platform = .iOS
+        settings.logoutPageTimeout = 30
+        var harness = Harness.signedIn(settings: settings)
+        let other = harness.stored("TempPass", type: .regular)
+        harness.profiles["REF30"]?.others = [other]
+        let logout = harness.call(.logout)
+        guard case .logout(let ticket)? = harness.take({ _ in true }) else { Issue.record("\(harness.children)"); return }
+        harness.send(
+            .logoutAnswered(
+                ticket,
+                LogoutAnswers(byMVPD: [
+                    "Plain1": .success([LogoutAction(mvpd: "Plain1", actionName: .logout, actionType: .interactive, url: "/logout/plain")]),
+                    "TempPass": .success([LogoutAction(mvpd: "TempPass", actionName: .logout, actionType: .interactive, url: "/logout/other")]),
+                ])))
+        #expect(harness.callbacks(of: logout).map(Harness.signature) == ["navigateToUrl"])
+        guard case .navigateToUrl(let first) = harness.delivered.last?.call else { Issue.record("no page"); return }
+        #expect(first.hasSuffix("/logout/plain"), "the profile in force first")
+        let back = harness.call(.handleExternalURL("adobepass://ios.app/logout"))
+        guard case .navigateToUrl(let second) = harness.callbacks(of: back).first else { Issue.record("no second page"); return }
+        #expect(second.hasSuffix("/logout/other"))
+        // The app never comes back from the second page.
+        guard case .logoutPageTimer(_, let until)? = harness.children.first else { Issue.record("\(harness.children)"); return }
+        #expect(until == harness.now.addingTimeInterval(30))
+        harness.now = until
+        harness.send(.logoutPageTimedOut(ticket))
+        #expect(harness.callbacks(of: back).map(Harness.signature) == ["navigateToUrl", "status(N408)", "setAuthenticationStatus(0,\(USER_NOT_AUTHENTICATED_ERROR))"])
+        guard case .status(let status) = harness.callbacks(of: back)[1] else { return }
+        #expect(status.level == .warning && status.details == second)
+        let next = harness.call(.checkAuthentication)
+        #expect(harness.callbacks(of: next).map(Harness.signature) == ["status(N000)", "sendTrackingData(0,false)", "setAuthenticationStatus(0,\(USER_NOT_AUTHENTICATED_ERROR))"])
     }
 
     // MARK: Storage's word

@@ -40,6 +40,26 @@ struct StateMachineModelTests {
         #expect(missing.isEmpty, "never reached: \(missing.sorted())")
     }
 
+    /// The app releases the AccessEnabler at any point of a sequence: every call still
+    /// waiting — under way, queued, an authentication in the SDK's hands, an authorization
+    /// waiting for it — ends at once, exactly once, with its documented terminal callback,
+    /// and nothing is left under way.
+    @Test func releasingTheAccessEnablerAtAnyPointEndsEveryCallOnce() async {
+        var failures: [String] = []
+        for seed in 1...UInt64(Self.sequences / 3) {
+            await Task.yield()
+            var world = RandomWorld(seed: seed)
+            for _ in 0..<Int(seed % UInt64(Self.steps)) + 1 { world.step() }
+            world.release()
+            let problems = world.problems()
+            if !problems.isEmpty {
+                failures.append("seed \(seed): " + problems.joined(separator: "; ") + (failures.isEmpty ? "\n  played: " + world.log.joined(separator: " | ") : ""))
+            }
+            if failures.count >= 5 { break }
+        }
+        #expect(failures.isEmpty, "\(failures.joined(separator: "\n"))")
+    }
+
     @Test func theSameSeedPlaysTheSameSequence() {
         var first = RandomWorld(seed: 42)
         var second = RandomWorld(seed: 42)
@@ -70,9 +90,11 @@ struct SeededGenerator: RandomNumberGenerator {
 struct RandomWorld {
     /// Every state the machine can be in, as ``state(of:)`` names them.
     static let allStates: Set<String> = [
-        "auth.idle", "auth.choosingProvider", "auth.signingInThroughPartner", "auth.openingSession.creating",
-        "auth.openingSession.fetchingProfile", "auth.awaitingRedirect", "auth.polling", "auth.loggingOut", "auth.awaitingLogoutRedirect",
-        "foreground.none", "foreground.requestor.loading", "foreground.requestor.checkingPartner", "foreground.requestor.signingInSilently",
+        "auth.idle", "auth.awaitingConfiguration.providerChoice", "auth.awaitingConfiguration.selectedProvider", "auth.choosingProvider",
+        "auth.signingInThroughPartner", "auth.openingSession.creating", "auth.openingSession.fetchingProfile", "auth.awaitingRedirect",
+        "auth.polling", "auth.loggingOut", "auth.awaitingLogoutRedirect", "auth.awaitingLogoutRedirect.more",
+        "foreground.none", "foreground.requestor.loading", "foreground.requestor.loadingConfiguration", "foreground.requestor.checkingPartner",
+        "foreground.requestor.signingInSilently",
         "foreground.awaitingPartner", "foreground.authorizing.gathering", "foreground.authorizing.asking",
         "foreground.preauthorizing.gathering", "foreground.preauthorizing.asking", "queue.waiting",
     ]
@@ -142,6 +164,14 @@ struct RandomWorld {
         }
     }
 
+    /// The app releases the AccessEnabler: the engine cancels every child task (their
+    /// answers will never be read) and the machine hears that it was released.
+    mutating func release() {
+        harness.children.removeAll()
+        harness.send(.released)
+        record()
+    }
+
     private mutating func call(_ command: Command, _ kind: CallKind) {
         let id = harness.call(command)
         calls[id] = kind
@@ -177,10 +207,13 @@ struct RandomWorld {
         let ticket = RequestTicket(value: staleTicket)
         let flow = FlowID(value: staleTicket)
         let before = harness.delivered.count
-        switch Int.random(in: 0..<4, using: &random) {
+        switch Int.random(in: 0..<7, using: &random) {
         case 0: harness.send(.decisionsAnswered(ticket, .success([MachineHarness.decision("news", permitted: true)])))
         case 1: harness.send(.sessionAnswered(flow, .success(SessionAction(actionName: .authenticate, actionType: .interactive, code: "X", url: "/x"))))
         case 2: harness.send(.pollAnswered(flow, .success([harness.profile("Plain1")])))
+        case 3: harness.send(.flowConfigurationFetched(flow, .success(MachineHarness.catalog)))
+        case 4: harness.send(.logoutPageTimedOut(ticket))
+        case 5: harness.send(.configurationFetched(ticket, .success(MachineHarness.catalog)))
         default: harness.send(.logoutAnswered(ticket, .failure(.transport(operation: .logout, .timedOut))))
         }
         if harness.delivered.count != before { lateAnswerDelivered = true }
@@ -201,15 +234,26 @@ struct RandomWorld {
         log.append("answer \(child)")
         switch child {
         case .loadRequestor(let ticket):
-            var load: RequestorLoad = chance(0.8) ? .success(catalog()) : .failure(.server(operation: .configuration, httpStatus: 503, error: nil))
             let profileAnswers: [Result<[StoredProfile], RESTClientError>?] = [
-                nil, .success([]), .success([harness.stored("Plain1")]), .success([partnerProfile(), harness.stored("Plain1")]),
-                .failure(.transport(operation: .profiles, .timedOut)), .failure(.throttled(operation: .profiles, retryAfter: nil)),
+                nil, .success([]), .success([]), .success([harness.stored("Plain1")]), .success([harness.stored("Plain1")]),
+                .success([partnerProfile(), harness.stored("Plain1")]), .failure(.transport(operation: .profiles, .timedOut)),
+                .failure(.throttled(operation: .profiles, retryAfter: nil)),
+                .failure(.server(operation: .profiles, httpStatus: 400, error: EnhancedError(status: 400, code: "invalid_parameter_service_provider"))),
             ]
-            load.profiles = profileAnswers.randomElement(using: &random)!
+            // The pending logouts went first; Adobe Pass confirms each, or not.
+            let sent = harness.profiles[harness.requestor ?? "REF30"]?.pendingLogouts ?? []
+            let load = RequestorLoad(
+                profiles: profileAnswers.randomElement(using: &random)!, logoutsSent: sent, logoutsConfirmed: sent.filter { _ in chance(0.7) })
             harness.send(.requestorLoaded(ticket, load))
         case .refetch(let ticket):
-            harness.send(.configurationRefetched(ticket, chance(0.7) ? catalog() : nil))
+            harness.send(.configurationFetched(ticket, chance(0.7) ? .success(catalog()) : .failure(.server(operation: .configuration, httpStatus: 503, error: nil))))
+        case .flowConfiguration(let flow):
+            harness.send(
+                .flowConfigurationFetched(flow, chance(0.8) ? .success(catalog()) : .failure(.transport(operation: .configuration, .timedOut))))
+        case .logoutPageTimer(let ticket, let until):
+            guard allowTimers else { return harness.children.append(child) }
+            if harness.now < until { harness.now = until }
+            harness.send(.logoutPageTimedOut(ticket))
         case .partner(let ticket):
             harness.send(.partnerAnswered(ticket, snapshot()))
         case .silentSignIn(let ticket):
@@ -260,6 +304,11 @@ struct RandomWorld {
         case .logout(let ticket):
             let answers: [Result<[LogoutAction], RESTClientError>] = [
                 .success([LogoutAction(mvpd: "Plain1", actionName: .logout, actionType: .interactive, url: "/logout")]),
+                // A single logout: two MVPDs' pages in one answer, opened one after another.
+                .success([
+                    LogoutAction(mvpd: "Plain1", actionName: .logout, actionType: .interactive, url: "/logout"),
+                    LogoutAction(mvpd: "TempPass", actionName: .logout, actionType: .interactive, url: "/logout-temppass"),
+                ]),
                 .success([LogoutAction(mvpd: "AppleBoarded", actionName: .partnerLogout, actionType: .partnerInteractive)]),
                 .success([]), .failure(.transport(operation: .logout, .timedOut)),
             ]
@@ -340,6 +389,8 @@ struct RandomWorld {
     static func state(of state: AuthenticationStateMachine.State) -> String {
         switch state {
         case .idle: "auth.idle"
+        case .awaitingConfiguration(_, .providerChoice): "auth.awaitingConfiguration.providerChoice"
+        case .awaitingConfiguration(_, .selectedProvider): "auth.awaitingConfiguration.selectedProvider"
         case .choosingProvider: "auth.choosingProvider"
         case .signingInThroughPartner: "auth.signingInThroughPartner"
         case .openingSession(_, _, .creating): "auth.openingSession.creating"
@@ -347,7 +398,7 @@ struct RandomWorld {
         case .awaitingRedirect: "auth.awaitingRedirect"
         case .polling: "auth.polling"
         case .loggingOut: "auth.loggingOut"
-        case .awaitingLogoutRedirect: "auth.awaitingLogoutRedirect"
+        case .awaitingLogoutRedirect(_, _, let remaining): remaining.isEmpty ? "auth.awaitingLogoutRedirect" : "auth.awaitingLogoutRedirect.more"
         }
     }
 
@@ -355,6 +406,7 @@ struct RandomWorld {
         switch foreground {
         case nil: "foreground.none"
         case .requestor(.loading)?: "foreground.requestor.loading"
+        case .requestor(.loadingConfiguration)?: "foreground.requestor.loadingConfiguration"
         case .requestor(.checkingPartner)?: "foreground.requestor.checkingPartner"
         case .requestor(.signingInSilently)?: "foreground.requestor.signingInSilently"
         case .awaitingPartner?: "foreground.awaitingPartner"

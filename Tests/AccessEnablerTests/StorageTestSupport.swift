@@ -73,7 +73,16 @@ enum StorageSamples {
                 "householdID": StoredAttribute(value: .string("base64=="), encrypted: true),
                 "maxRating": StoredAttribute(value: .object(["MPAA": .string("PG-13"), "VCHIP": .number(4)]), encrypted: false),
             ],
-            tokenSource: "Apple", partnerProviderID: "mapping-1", serviceProviderURL: "https://sp.auth.adobe.com")
+            tokenSource: "Apple", partnerProviderID: "mapping-1", serviceProviderURL: "https://sp.auth.adobe.com", provider: provider(mvpd))
+    }
+
+    /// What the SDK keeps of the provider `mvpd` (stored with its profiles, and remembered
+    /// of the last sign-in).
+    static func provider(_ mvpd: String = "MVPD1") -> StoredProvider {
+        StoredProvider(
+            id: mvpd, displayName: "Provider \(mvpd)", logoURL: "https://logos.example/\(mvpd).png", serviceProviderURL: "https://sp.auth.adobe.com",
+            enablePlatformServices: true, boardingStatus: "SUPPORTED", displayInPlatformPicker: true, platformMappingId: "mapping-1",
+            isTempPass: false, isProxy: false, requiresSVC: true)
     }
 
     static func authorization(_ requestor: String = "REF30", mvpd: String = "MVPD1", resource: String = "res1") -> StoredAuthorization {

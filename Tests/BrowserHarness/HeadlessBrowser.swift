@@ -38,10 +38,12 @@ public final class HeadlessBrowser: @unchecked Sendable {
     private let process: ChromiumProcess
     private let connection: DevToolsConnection
     private let sessionID: String
-    /// Seconds a single DevTools command may take.
-    public var commandTimeout: TimeInterval = 15
+    /// Seconds a single DevTools command may take. These bounds only catch a browser that
+    /// hangs: a command takes milliseconds, but Chromium on a machine at load 20 can take a
+    /// minute for what takes a second alone, and a test must not fail for that.
+    public var commandTimeout: TimeInterval = 120
     /// Seconds the waits (`navigate`, `waitFor…`, `clickAndWaitForNewPage`) allow by default.
-    public var pageTimeout: TimeInterval = 15
+    public var pageTimeout: TimeInterval = 120
 
     private init(process: ChromiumProcess, connection: DevToolsConnection, sessionID: String) {
         self.process = process
@@ -53,7 +55,7 @@ public final class HeadlessBrowser: @unchecked Sendable {
 
     /// Starts a headless Chromium with a fresh temporary profile and one blank page of
     /// `width` × `height` CSS pixels.
-    public static func launch(width: Int = 1280, height: Int = 800, timeout: TimeInterval = 30) async throws(BrowserError) -> HeadlessBrowser {
+    public static func launch(width: Int = 1280, height: Int = 800, timeout: TimeInterval = 180) async throws(BrowserError) -> HeadlessBrowser {
         guard let executable = ChromiumProcess.executable else { throw .notInstalled }
         let process = try ChromiumProcess(executable: executable, windowSize: (width, height))
         let connection = DevToolsConnection(commandDescriptor: process.commandDescriptor, replyDescriptor: process.takeReplyDescriptor())

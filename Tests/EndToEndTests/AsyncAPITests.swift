@@ -162,7 +162,7 @@ import Testing
         guard case .openLoginPage(let url, false) = try await ae.selectProvider("NotBoarded") else { Issue.record("expected the login page"); return }
         let landing = try await Self.logIn(rig, at: url, wire: wire)
         let outcomes = NSLockedBox<[AuthenticationStatus]>()
-        let ended = await withinDeadline(seconds: SanitizerTiming.scaled(10)) {
+        let ended = await whileProgressing(ae, quiescenceIsProgress: false) {
             async let first = try? ae.handleRedirect(landing)
             async let second = try? ae.handleRedirect(landing)
             outcomes.value = [await first, await second].compactMap { $0 }
@@ -193,7 +193,7 @@ import Testing
             }
         }
         ender == "logout" ? ae.logout() : ae.setRequestor("REF30")
-        let ended = await withinDeadline(seconds: SanitizerTiming.scaled(10)) { _ = await waiting.value }
+        let ended = await whileProgressing(ae, quiescenceIsProgress: false) { _ = await waiting.value }
         #expect(ended, "the awaited sign-in returned after \(ender) ended the wait")
         if ended { #expect(await waiting.value, "it failed with the wait's end") } else { waiting.cancel() }
     }
@@ -239,5 +239,30 @@ import Testing
         #expect(seen.first == .requestorComplete(status: 1))
         #expect(seen.contains { if case .status(let status) = $0 { status.errorId == "N000" } else { false } })
         #expect(seen.last == .authenticationStatus(status: 0, errorCode: USER_NOT_AUTHENTICATED_ERROR))
+    }
+
+    /// On iOS a device holding two MVPDs' sign-ins has two logout pages: `signOut()` answers
+    /// the first, `handleLogoutRedirect(_:)` the next, then the end of the sign-out.
+    @Test(arguments: bothWires)
+    func aSignOutWithTwoLogoutPagesAnswersEachPageInTurn(wire: ScenarioRunner.Wire) async throws {
+        let rig = try Self.rig(wire)
+        let ae = rig.accessEnabler
+        let agent = wire == .inProcess ? SimulatedUserAgent(sandbox: rig.sandbox) : SimulatedUserAgent(httpBase: rig.runner.baseURL)
+        try await ae.configure(requestor: "REF30")
+        for (forced, mvpd, username, password) in [(false, "NotBoarded", "alice", "alice123"), (true, "SVCProvider", "bob", "bob123")] {
+            guard case .chooseProvider = try await ae.authenticate(forceAuthn: forced) else { Issue.record("expected the provider dialog"); return }
+            guard case .openLoginPage(let url, _) = try await ae.selectProvider(mvpd) else { Issue.record("expected \(mvpd)'s login page"); return }
+            let landing = try await agent.login(startingAt: url, username: username, password: password, redirectPrefix: ae.configuration.redirectURL)
+            #expect(try await ae.handleRedirect(landing).isAuthenticated)
+        }
+
+        guard case .openLogoutPage(let first) = try await ae.signOut() else { Issue.record("iOS opens the first logout page"); return }
+        #expect(first.contains("SVCProvider"), "the page of the MVPD in force comes first: \(first)")
+        let firstBack = try await agent.follow(first, redirectPrefix: ae.configuration.redirectURL)
+        guard case .openLogoutPage(let second) = try await ae.handleLogoutRedirect(firstBack) else { Issue.record("then the other MVPD's page"); return }
+        #expect(second.contains("NotBoarded"), "\(second)")
+        let secondBack = try await agent.follow(second, redirectPrefix: ae.configuration.redirectURL)
+        #expect(try await ae.handleLogoutRedirect(secondBack) == .signedOut(status: nil))
+        #expect(try await !ae.authenticationStatus().isAuthenticated)
     }
 }

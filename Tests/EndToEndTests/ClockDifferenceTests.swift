@@ -75,6 +75,28 @@ import Testing
             ])
     }
 
+    /// Without a `Date` the SDK cannot tell that a login's code is over: it asks for the
+    /// profile, and the N130 names Adobe Pass's answer (`invalid_authentication_session`).
+    /// With Adobe's time known it does not ask (``RegularAuthenticationTests``).
+    @Test(arguments: bothWires)
+    func withoutAServerDateAnExpiredCodeIsAskedForAndTheStatusNamesTheRESTError(wire: ScenarioRunner.Wire) async throws {
+        let rig = try Self.rig(wire, offset: 0, stripDate: true)
+        #expect(try await rig.run(.setRequestor("REF30", serviceProviders: nil)) == ["setRequestorComplete(1)"])
+        #expect(try await rig.run(.getAuthentication(forceAuthn: false, filter: [], featured: [])) == [regularDialog])
+        #expect(try await rig.run(.setSelectedProvider("NotBoarded")).last == "navigateToUrl(authenticate)")
+        #expect(try await rig.run(.advanceClock(1_801)) == [])
+        let collector = StatusCollector(queue: rig.accessEnabler.configuration.callbackQueue, name: "callbacks")
+        rig.accessEnabler.statusDelegate = collector
+        #expect(
+            try await rig.run(.handleExternalURL("adobepass://ios.app")) == [
+                "sendTrackingData(0,false,)", "setAuthenticationStatus(0,\(GENERIC_AUTHENTICATION_ERROR))",
+            ])
+        #expect(rig.restCalls.count == 1 && rig.restCalls.first?.hasPrefix("GET /api/v2/REF30/profiles/code/") == true, "\(rig.restCalls)")
+        #expect(collector.statuses.map(\.errorId) == ["N130"])
+        #expect(collector.statuses.first?.enhancedError?.code == "invalid_authentication_session")
+        #expect(collector.statuses.first?.message?.isEmpty == false)
+    }
+
     @Test(arguments: bothWires)
     func withoutAServerDateASignInThatIsAlreadyOverIsNotASuccess(wire: ScenarioRunner.Wire) async throws {
         let rig = try Self.rig(wire, offset: 2 * 86_400, stripDate: true)

@@ -25,9 +25,10 @@ import Testing
     }
 
     /// Calls `body` while a setRequestor is under way (its configuration answer delayed),
-    /// so every call it makes waits behind it and is handled in one burst when it ends.
+    /// so every call it makes waits behind it and is handled in one burst when it ends. The
+    /// delay outlasts whatever a machine at load 20 makes this thread wait between the calls.
     static func burst(_ rig: Rig, _ body: @escaping (AccessEnabler) -> Void) async -> [String] {
-        rig.sandbox.inject(SandboxFault(latency: SanitizerTiming.scaled(0.5), remaining: 1), into: .configuration)
+        rig.sandbox.inject(SandboxFault(latency: SanitizerTiming.scaled(3), remaining: 1), into: .configuration)
         return await rig.call { ae in
             ae.setRequestor("REF30")
             body(ae)

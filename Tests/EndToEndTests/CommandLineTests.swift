@@ -18,7 +18,7 @@ import Glibc
         return try await ChildProcessGate.shared.withGate {
             let running = try RunningCommand(executable, arguments)
             defer { running.stopForcefully() }
-            let status = try await running.waitForExit(timeout: SanitizerTiming.scaled(60))
+            let status = try await running.waitForExit(timeout: SanitizerTiming.scaled(300))
             return (status, running.output, running.errors)
         }
     }
@@ -52,7 +52,21 @@ import Glibc
         let (status, output, errors) = try await run(["scenario", file.path])
         #expect(status == 1)
         #expect(output.contains(#"{"callback":"setRequestorComplete","status":1}"#))
-        #expect(errors.contains("expectation 0 was not met"))
+        #expect(
+            errors
+                == #"accessenabler scenario: expectation $.expect[0] not met: {"callback":"setRequestorComplete","status":0}; closest line seen: {"callback":"setRequestorComplete","status":1}"#
+                + "\n")
+    }
+
+    @Test(.enabled(if: SandboxExecutable.url != nil, SandboxExecutable.notBuilt))
+    func everyRunEndsWithASummaryLineAndTheChecklistsCount() async throws {
+        let file = try temporaryFile(
+            #"{"device": null, "steps": [{"setRequestor": "REF30"}], "expect": [{"checklistViolations": 0}, {"callback": "setRequestorComplete", "status": 1}]}"#)
+        defer { try? FileManager.default.removeItem(at: file) }
+        let (status, output, errors) = try await run(["scenario", file.path])
+        #expect(status == 0)
+        #expect(errors == "accessenabler scenario: 2 expectations met\n")
+        #expect(output.hasSuffix(#"{"checklistViolations":0}"# + "\n"))
     }
 
     @Test(.enabled(if: SandboxExecutable.url != nil, SandboxExecutable.notBuilt))
@@ -77,7 +91,7 @@ import Glibc
     }
 
     @Test(.enabled(if: SandboxExecutable.url != nil, SandboxExecutable.notBuilt))
-    func twoAppsPrintOneTranscriptWithTheSecondAppsLinesNamed() async throws {
+    func twoAppsPrintOneTranscriptWithEveryAppsLinesNamed() async throws {
         let file = try temporaryFile(
             #"{"device": null, "apps": {"B": {"softwareStatement": "STATEMENT2"}}, "steps": [{"setRequestor": "REF30"}, {"setRequestor": "REF31", "app": "B"}], "expect": [{"callback": "setRequestorComplete", "status": 1, "app": "A"}, {"callback": "setRequestorComplete", "status": 1, "app": "B"}]}"#
         )
@@ -87,13 +101,15 @@ import Glibc
         let lines = output.split(separator: "\n").map(String.init)
         #expect(
             lines.filter { $0.hasPrefix(#"{"step""#) || $0.contains("setRequestorComplete") } == [
-                #"{"step":0,"name":"setRequestor"}"#,
-                #"{"callback":"setRequestorComplete","status":1}"#,
+                #"{"step":0,"name":"setRequestor","app":"A"}"#,
+                #"{"callback":"setRequestorComplete","status":1,"app":"A"}"#,
                 #"{"step":1,"name":"setRequestor","app":"B"}"#,
                 #"{"callback":"setRequestorComplete","status":1,"app":"B"}"#,
             ])
-        // Every line after B's marker is B's.
-        #expect(lines.drop { !$0.contains(#""app":"B""#) }.allSatisfy { $0.hasSuffix(#","app":"B"}"#) })
+        // Every app line names its app, A's too; only the run's checklist lines name none.
+        let appLines = lines.filter { !$0.hasPrefix(#"{"checklist"#) }
+        #expect(appLines.prefix { !$0.contains(#""app":"B""#) }.allSatisfy { $0.hasSuffix(#","app":"A"}"#) })
+        #expect(appLines.drop { !$0.contains(#""app":"B""#) }.allSatisfy { $0.hasSuffix(#","app":"B"}"#) })
     }
 
     // MARK: bad files, worded the same by every command
@@ -167,9 +183,9 @@ import Glibc
         #expect(bare.output.isEmpty)
         #expect(bare.errors.contains(help.output), "no arguments: the same usage, on standard error")
         let expected = [
-            "accessenabler demo [--json] [--trace-http]",
+            "accessenabler demo [--json] [--trace-http] [--act N]",
             "accessenabler scenario FILE [--trace-http] [--in-process]",
-            "accessenabler sandbox [--port N] [--world FILE]",
+            "accessenabler sandbox [--port N] [--world FILE] [--log-requests]",
             "accessenabler bench [--json] [--quick]",
             "accessenabler --version", "accessenabler --help",
         ]
@@ -208,17 +224,30 @@ import Glibc
     func misuseIsRefusedWithUsage() async throws {
         for arguments in [
             [], ["frobnicate"], ["--frobnicate"], ["scenario"], ["demo", "--bogus"], ["sandbox", "--port", "seventy"], ["sandbox", "--world"], ["bench", "extra"],
+            ["demo", "--act", "4"], ["demo", "--act", "one"],
+            ["bench", "--soak", "none"], ["bench", "--soak", "-1"],
         ] {
             let (status, output, errors) = try await run(arguments)
             #expect(status == 2, "\(arguments)")
             #expect(output.isEmpty, "\(arguments)")
             #expect(errors.contains("Usage:") || errors.contains("--port needs a number"), "\(arguments)")
+            if arguments.first == "demo", arguments.count == 3 { #expect(errors.hasPrefix("accessenabler demo: --act needs an act number from 1 to 3, got \(arguments[2]).")) }
         }
         for command in ["demo", "scenario", "sandbox", "bench"] {
             let (status, output, _) = try await run([command, "--help"])
             #expect(status == 0)
             #expect(output.hasPrefix("Usage: accessenabler \(command)"))
         }
+    }
+
+    @Test(.enabled(if: SandboxExecutable.url != nil, SandboxExecutable.notBuilt))
+    func aSoakRunsForTheMinutesGivenAndSumsUpResidentMemory() async throws {
+        let (status, output, errors) = try await run(["bench", "--soak", "0.02"])
+        #expect(status == 0, "\(errors)")
+        #expect(output.hasPrefix("soak: "))
+        #expect(output.contains("rounds as expected"))
+        #expect(output.contains("resident memory:"))
+        #expect(errors.contains("soak:     0 s  resident"), "the first reading, at the start")
     }
 
     // MARK: demo
@@ -296,12 +325,32 @@ import Glibc
         #expect(objects.contains { $0["platform"] as? String == "tvOS" })
         #expect(objects.contains { $0["errorId"] as? String == "REGCODE" })
         #expect(!objects.contains { $0["http"] != nil }, "REST calls only with --trace-http")
+        // Each act ends with what the sandbox's checklist monitor saw: nothing but what the SDK
+        // is known to break until its changes land.
+        #expect(objects.filter { $0["checklistViolations"] != nil }.count == acts.count)
+        let known = ChecklistKnownViolations.rules(for: ChecklistKnownViolations.demo)
+        let unexpected = objects.compactMap { $0["checklist"] as? String }.filter { !known.contains($0) }
+        #expect(unexpected.isEmpty, "the demo breaks Adobe's REST API V2 Checklist: \(unexpected)")
         let traced = try await run(["demo", "--json", "--trace-http"])
         #expect(traced.status == 0)
         #expect(traced.output.contains(#"{"http":"POST /api/v2/REF30/sessions/sso/Apple","status":200}"#))
         let human = try await run(["demo", "--trace-http"])
         #expect(human.status == 0)
         #expect(human.output.contains("      http POST /api/v2/REF30/sessions/sso/Apple → 200"))
+    }
+
+    @Test(.enabled(if: SandboxExecutable.url != nil, SandboxExecutable.notBuilt))
+    func theDemoTellsOneActWhenAskedAndEndsItWithTheChecklist() async throws {
+        let (status, output, errors) = try await run(["demo", "--act", "2"])
+        #expect(status == 0)
+        #expect(errors.isEmpty)
+        #expect(output.contains("━━ Act 2 of 3: "))
+        #expect(!output.contains("━━ Act 1 of 3") && !output.contains("━━ Act 3 of 3"))
+        #expect(output.contains("Adobe's REST API V2 Checklist: the sandbox saw"))
+        let json = try await run(["demo", "--act", "2", "--json"])
+        let objects = json.output.split(separator: "\n").compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+        #expect(objects.compactMap { $0["act"] as? Int } == [2])
+        #expect(objects.last?["checklistViolations"] is Int, "the act ends with its checklist count")
     }
 
     /// The number of acts the demo announces (`Act 1 of N`), or 0.
@@ -321,8 +370,8 @@ import Glibc
         try #require(chapters.count == 3)
         #expect(chapters[0].caption.hasPrefix("Two apps on the same TV"))
         // App A signs in on the phone with the code.
-        #expect(chapters[0].body.contains("ⓘ status REGCODE [info]"))
-        #expect(chapters[0].body.contains("← setAuthenticationStatus(status: 1, errorCode: \"\")"))
+        #expect(chapters[0].body.contains("ⓘ [A] status REGCODE [info]"))
+        #expect(chapters[0].body.contains("← [A] setAuthenticationStatus(status: 1, errorCode: \"\")"))
         // App B is signed in at its setRequestor: no code, no provider list.
         #expect(chapters[1].body.contains("▶ [B] setRequestor(\"REF31\")\n    ← [B] setRequestorComplete(status: 1)"))
         #expect(chapters[1].body.contains("▶ [B] checkAuthentication()\n    ← [B] sendTrackingData(event: 0, data: [\"true\",\"NotBoarded\""))

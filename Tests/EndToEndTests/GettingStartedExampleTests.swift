@@ -36,14 +36,14 @@ import Testing
         try await ChildProcessGate.shared.withGate {
             let running = try RunningCommand(executable, [baseURL.absoluteString], input: Data("NotBoarded\n".utf8), environment: ["XDG_DATA_HOME": data.path])
             defer { running.stopForcefully() }
-            let prompt = try await running.waitForOutput(containing: " and enter ", timeout: SanitizerTiming.scaled(60))
+            let prompt = try await running.waitForOutput(containing: " and enter ", timeout: SanitizerTiming.scaled(300))
             let codeLine = try #require(prompt.split(separator: "\n").last { $0.contains(" and enter ") })
             #expect(codeLine.hasPrefix("On your phone or computer, go to \(baseURL.absoluteString)/activate and enter "))
             let code = try #require(codeLine.split(separator: " ").last.map(String.init))
 
             // The person types the code on their phone; the example's next poll finds the profile.
             _ = try await SimulatedUserAgent(httpBase: baseURL).activate(code: code, username: "alice", password: "alice123")
-            let status = try await running.waitForExit(timeout: SanitizerTiming.scaled(60))
+            let status = try await running.waitForExit(timeout: SanitizerTiming.scaled(300))
             #expect(status == 0, "errors: \(running.errors)")
             let lines = running.output.split(separator: "\n").map(String.init)
             #expect(lines.count == 3, "output: \(running.output)")
@@ -64,7 +64,7 @@ import Testing
         try await ChildProcessGate.shared.withGate {
             let running = try RunningCommand(executable, [unreachable], environment: ["XDG_DATA_HOME": data.path])
             defer { running.stopForcefully() }
-            let status = try await running.waitForExit(timeout: SanitizerTiming.scaled(60))
+            let status = try await running.waitForExit(timeout: SanitizerTiming.scaled(300))
             #expect(status == 1)
             #expect(running.output.hasPrefix("Not signed in: "), "output: \(running.output)")
             #expect(running.output.contains("CFG404"), "the status that explains it: \(running.output)")

@@ -46,25 +46,37 @@ import Testing
     }
 
     @Test(arguments: bothWires)
-    func aDisabledIntegrationIsStatusZeroAfterSetRequestor(wire: ScenarioRunner.Wire) async throws {
+    func aDisabledIntegrationIsStatusZeroOnceTheConfigurationSaysSo(wire: ScenarioRunner.Wire) async throws {
         let rig = try await signedInRig(wire)
         try await rig.run(.world(mvpd: "AppleBoarded", set: ["integrationActive": .bool(false)]))
+        // A profile in force: setRequestor asks no configuration, so the dashboard change is
+        // not seen there (the checklist: no configuration while the user is authenticated).
         #expect(try await rig.run(Partner.setRequestor) == ["setRequestorComplete(1)"])
-        #expect(rig.restCalls == ["GET /api/v2/REF30/configuration", "GET /api/v2/REF30/profiles"], "no exchange for an inactive integration")
-        #expect(try await rig.run(.checkAuthentication) == ["status(N000,info)"] + Self.failed)
-        #expect(rig.restCalls.isEmpty)
+        #expect(rig.restCalls == ["GET /api/v2/REF30/profiles"])
+        #expect(try await rig.run(.checkAuthentication) == ["sendTrackingData(0,true,AppleBoarded)", Partner.authenticated])
+        // The next configuration a flow asks for (here a forced sign-in's, the cached one being
+        // over 3 minutes old) says it.
+        try await rig.run(.advanceClock(181))
+        #expect(try await rig.run(Partner.forcedGetAuthentication).isEmpty == false)
+        #expect(rig.restCalls.first == "GET /api/v2/REF30/configuration")
+        #expect(try await rig.run(.checkAuthentication).last == Partner.notAuthenticated)
     }
 
     @Test(arguments: bothWires)
-    func disabledSingleSignOnIsStatusZeroAfterSetRequestor(wire: ScenarioRunner.Wire) async throws {
+    func disabledSingleSignOnIsStatusZeroOnceTheConfigurationSaysSo(wire: ScenarioRunner.Wire) async throws {
         let rig = try await signedInRig(wire)
         try await rig.run(.world(mvpd: "AppleBoarded", set: ["ssoEnabled": .bool(false)]))
-        // The configuration is cached: the dashboard change is seen only after setRequestor.
+        // A profile in force: neither the cached configuration nor setRequestor's requests say it.
         #expect(try await rig.run(.checkAuthentication) == ["sendTrackingData(0,true,AppleBoarded)", Partner.authenticated])
         #expect(try await rig.run(Partner.setRequestor) == ["setRequestorComplete(1)"])
-        #expect(rig.restCalls == ["GET /api/v2/REF30/configuration", "GET /api/v2/REF30/profiles"])
-        #expect(try await rig.run(.checkAuthentication) == ["status(N000,info)"] + Self.failed)
-        #expect(rig.restCalls.isEmpty)
+        #expect(rig.restCalls == ["GET /api/v2/REF30/profiles"])
+        #expect(try await rig.run(.checkAuthentication) == ["sendTrackingData(0,true,AppleBoarded)", Partner.authenticated])
+        // The next configuration a flow asks for (here a forced sign-in's, the cached one being
+        // over 3 minutes old) says it.
+        try await rig.run(.advanceClock(181))
+        #expect(try await rig.run(Partner.forcedGetAuthentication).isEmpty == false)
+        #expect(rig.restCalls.first == "GET /api/v2/REF30/configuration")
+        #expect(try await rig.run(.checkAuthentication).last == Partner.notAuthenticated)
     }
 
     @Test(arguments: bothWires)

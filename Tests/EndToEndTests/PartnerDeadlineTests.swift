@@ -57,13 +57,13 @@ private struct PatientInProcessSandbox: HTTPTransport {
     }
 
     @Test func aPartnerAnsweringLateCountsAsATimeoutError() async {
-        let lines = await setRequestorStatuses(partnerDelay: SanitizerTiming.scaled(5), timeout: SanitizerTiming.scaled(1))
+        let lines = await setRequestorStatuses(partnerDelay: SanitizerTiming.scaled(60), timeout: SanitizerTiming.scaled(1))
         #expect(lines.contains { $0.callback == "status" && $0["errorId"] == .string("APPL") && ($0["details"]?.stringValue ?? "").contains("timeout") })
         #expect(lines.last?.callback == "setRequestorComplete")
     }
 
     @Test func aPartnerAnsweringInTimeIsUsed() async {
-        let lines = await setRequestorStatuses(partnerDelay: 0.05, timeout: 5)
+        let lines = await setRequestorStatuses(partnerDelay: 0.05, timeout: SanitizerTiming.scaled(60))
         #expect(!lines.contains { $0.callback == "status" })
         #expect(lines.last?.callback == "setRequestorComplete" && lines.last?["status"] == .number(1))
     }

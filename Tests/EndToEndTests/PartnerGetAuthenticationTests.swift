@@ -242,7 +242,7 @@ import Testing
         let rig = try Rig(wire)
         try await rig.run(Partner.setRequestor)
         #expect(try await rig.run(Partner.getAuthentication) == [Partner.allMVPDs])
-        #expect(rig.restCalls.isEmpty)
+        #expect(rig.restCalls == ["GET /api/v2/REF30/configuration"], "the provider list")
         try await expectBackingOutEnds(rig)
     }
 

@@ -70,7 +70,7 @@ final class PartnerStatusProbe: SandboxRequestHandler, @unchecked Sendable {
         let inner = sandbox.inProcessTransport
         return InProcessTransport { [self] message throws(TransportFailure) in
             record(message.method, message.url.path, message.header("AP-Partner-Framework-Status"))
-            return try await inner.send(message, timeout: 5)
+            return try await inner.send(message, timeout: SanitizerTiming.healthyRequestTimeout)
         }
     }
 }

@@ -8,7 +8,11 @@ import Testing
 /// Shared pieces of the partner (Apple) single sign-on end-to-end suites.
 enum Partner {
     /// The DCR and configuration calls every first `setRequestor` makes.
-    static let launchCalls = ["POST /o/client/register", "POST /o/client/token", "GET /api/v2/REF30/configuration", "GET /api/v2/REF30/profiles"]
+    /// A first launch with a partner framework and no profile in force: registration, the
+    /// profiles, then the configuration the partner framework's silent questions need.
+    static let launchCalls = ["POST /o/client/register", "POST /o/client/token", "GET /api/v2/REF30/profiles", "GET /api/v2/REF30/configuration"]
+    /// A first launch without a partner framework: registration and the profiles.
+    static let regularLaunchCalls = ["POST /o/client/register", "POST /o/client/token", "GET /api/v2/REF30/profiles"]
     /// The silent exchange of a system-level sign-in for an Adobe profile.
     static let exchangeCalls = ["POST /api/v2/REF30/sessions/sso/Apple", "POST /api/v2/REF30/profiles/sso/Apple"]
     /// Every MVPD of REF30 in configuration order (Inactive is absent: its integration is off).
@@ -52,6 +56,7 @@ enum Partner {
 
     static let setRequestor = Scenario.Step.setRequestor("REF30", serviceProviders: nil)
     static let getAuthentication = Scenario.Step.getAuthentication(forceAuthn: false, filter: [], featured: [])
+    static let forcedGetAuthentication = Scenario.Step.getAuthentication(forceAuthn: true, filter: [], featured: [])
     static let tokenSource = Scenario.Step.getMetadata(opCode: "userMeta", key: "tokenSource", resource: nil)
     static let authenticationExpiry = Scenario.Step.getMetadata(opCode: "authentication", key: nil, resource: nil)
 

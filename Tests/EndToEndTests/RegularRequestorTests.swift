@@ -23,7 +23,7 @@ import Testing
             let harness = try RegularHarness(wire, storageCheck: check)
             defer { harness.stop() }
             #expect(await harness.call { $0.setRequestor("REF30") } == ["setRequestorComplete(1)"])
-            #expect(harness.restCalls == ["POST /o/client/register", "POST /o/client/token", "GET /api/v2/REF30/configuration", "GET /api/v2/REF30/profiles"])
+            #expect(harness.restCalls == ["POST /o/client/register", "POST /o/client/token", "GET /api/v2/REF30/profiles"])
             #expect(await harness.call { $0.checkAuthentication() } == ["status(N000,info)", "sendTrackingData(0,false,)", notAuthenticated])
         }
     }
@@ -39,7 +39,7 @@ import Testing
         accessEnabler.delegate = recorder
         accessEnabler.statusDelegate = recorder
         accessEnabler.setRequestor("REF30")
-        #expect(await withinDeadline(seconds: 30) { await accessEnabler.waitUntilIdle() })
+        #expect(await whileProgressing(accessEnabler) { await accessEnabler.waitUntilIdle() })
         #expect(recorder.signatures == ["setRequestorComplete(1)"])
     }
 
@@ -56,6 +56,8 @@ import Testing
                 $0.setOptions(["applicationProfile": "tv-app", "visitorID": "visitor-42", "device_info": deviceInfo])
                 $0.setRequestor("REF30")
             } == ["setRequestorComplete(1)"])
+        // The configuration is asked when the provider list is needed.
+        #expect(await harness.call { $0.getAuthentication() } == [regularDialog])
         let configuration = try #require(harness.capture.requests.first { $0.line == "GET /api/v2/REF30/configuration" })
         #expect(URLComponents(url: configuration.url, resolvingAgainstBaseURL: false)?.queryItems?.contains(URLQueryItem(name: "profile", value: "tv-app")) == true)
         #expect(configuration.header("AP-Visitor-Identifier") == nil, "configuration does not take the visitor identifier")
@@ -64,7 +66,6 @@ import Testing
         #expect(decoded["model"] as? String == "Living Room Box")
         #expect(decoded["manufacturer"] as? String == "Example")
 
-        _ = await harness.call { $0.getAuthentication() }
         #expect(await harness.call { $0.setSelectedProvider("NotBoarded") } == ["sendTrackingData(2,NotBoarded)", "navigateToUrl(authenticate)"])
         let session = try #require(harness.capture.requests.first { $0.line == "POST /api/v2/REF30/sessions" })
         #expect(session.header("AP-Visitor-Identifier") == "visitor-42")
@@ -125,14 +126,14 @@ import Testing
     // MARK: setRequestor
 
     @Test(arguments: bothWires)
-    func setRequestorRegistersOnceAndAlwaysFetchesConfiguration(wire: ScenarioRunner.Wire) async throws {
+    func setRequestorRegistersOnceAndAsksOnlyTheProfiles(wire: ScenarioRunner.Wire) async throws {
         let rig = try await Rig.regular(wire)
-        #expect(rig.restCalls == ["POST /o/client/register", "POST /o/client/token", "GET /api/v2/REF30/configuration", "GET /api/v2/REF30/profiles"])
+        #expect(rig.restCalls == ["POST /o/client/register", "POST /o/client/token", "GET /api/v2/REF30/profiles"])
         #expect(try await rig.run(.setRequestor("REF30", serviceProviders: nil)) == ["setRequestorComplete(1)"])
-        #expect(rig.restCalls == ["GET /api/v2/REF30/configuration", "GET /api/v2/REF30/profiles"], "credentials and the access token are cached")
+        #expect(rig.restCalls == ["GET /api/v2/REF30/profiles"], "credentials and the access token are cached; no configuration")
         #expect(try await rig.run(.restart) == [])
         #expect(try await rig.run(.setRequestor("REF30", serviceProviders: nil)) == ["setRequestorComplete(1)"])
-        #expect(rig.restCalls == ["GET /api/v2/REF30/configuration", "GET /api/v2/REF30/profiles"], "and survive a relaunch")
+        #expect(rig.restCalls == ["GET /api/v2/REF30/profiles"], "and survive a relaunch")
     }
 
     @Test(arguments: bothWires)
@@ -147,11 +148,10 @@ import Testing
             await harness.call {
                 $0.setRequestor("REF30", serviceProviders: [harness.baseURLs[0].absoluteString, harness.baseURLs[1].absoluteString])
             } == ["setRequestorComplete(1)"])
-        #expect(primary.requestLog.map(\.path).contains("/api/v2/REF30/configuration"))
-        #expect(secondary.requestLog.map(\.path).contains("/api/v2/REF30/configuration"))
-
         let dialog = await harness.call { $0.getAuthentication() }
         #expect(dialog == ["displayProviderDialog(AppleBoarded,PickerOnly,NotBoarded,SSODisabled,Degraded,TempPass,SVCProvider,FarCable,NearCable)"])
+        #expect(primary.requestLog.map(\.path).contains("/api/v2/REF30/configuration"))
+        #expect(secondary.requestLog.map(\.path).contains("/api/v2/REF30/configuration"))
 
         // NotBoarded came first from the primary: its calls go there; FarCable's go to the secondary.
         primary.clearRequestLog()
@@ -198,20 +198,22 @@ import Testing
     func serviceProvidersAreQueriedConcurrently(wire: ScenarioRunner.Wire) async throws {
         let harness = try RegularHarness(wire, worlds: [.default, secondaryWorld(mvpds: ["FarCable"]), secondaryWorld(mvpds: ["NearCable"])])
         defer { harness.stop() }
-        // Register and fetch the token first, so the next setRequestor sends configuration and profiles requests only.
+        // Register and fetch the token first, so the next setRequestor sends the profiles requests only.
         #expect(await harness.call { $0.setRequestor("REF30", serviceProviders: harness.baseURLs.map(\.absoluteString)) } == ["setRequestorComplete(1)"])
-        for sandbox in harness.sandboxes {
-            sandbox.inject(SandboxFault(latency: 0.5, remaining: 1), into: .configuration)
-            sandbox.inject(SandboxFault(latency: 0.5, remaining: 1), into: .profiles)
-        }
+        for sandbox in harness.sandboxes { sandbox.inject(SandboxFault(latency: 0.5, remaining: 1), into: .profiles) }
         #expect(await harness.call { $0.setRequestor("REF30", serviceProviders: harness.baseURLs.map(\.absoluteString)) } == ["setRequestorComplete(1)"])
-        let events = harness.capture.events
-        #expect(events.count == 12)
-        // Every request — the configuration and the profiles of each provider — left before any answer came back.
-        #expect(events.prefix(6).allSatisfy { $0.hasPrefix("start ") }, "\(events)")
-        #expect(events.prefix(6).filter { $0.hasSuffix("/api/v2/REF30/configuration") }.count == 3, "\(events)")
-        #expect(events.prefix(6).filter { $0.hasSuffix("/api/v2/REF30/profiles") }.count == 3, "\(events)")
-        #expect(events.suffix(6).allSatisfy { $0.hasPrefix("end ") }, "\(events)")
+        var events = harness.capture.events
+        #expect(events.count == 6)
+        // The profiles of each provider left before any answer came back.
+        #expect(events.prefix(3).allSatisfy { $0.hasPrefix("start ") && $0.hasSuffix("/api/v2/REF30/profiles") }, "\(events)")
+        #expect(events.suffix(3).allSatisfy { $0.hasPrefix("end ") }, "\(events)")
+        // So does the configuration of each, when the provider list needs it.
+        for sandbox in harness.sandboxes { sandbox.inject(SandboxFault(latency: 0.5, remaining: 1), into: .configuration) }
+        _ = await harness.call { $0.getAuthentication() }
+        events = harness.capture.events
+        #expect(events.count == 6)
+        #expect(events.prefix(3).allSatisfy { $0.hasPrefix("start ") && $0.hasSuffix("/api/v2/REF30/configuration") }, "\(events)")
+        #expect(events.suffix(3).allSatisfy { $0.hasPrefix("end ") }, "\(events)")
     }
 
     @Test(arguments: bothWires)
@@ -270,25 +272,30 @@ import Testing
     }
 
     @Test(arguments: bothWires)
-    func aDroppedConfigurationConnectionFailsWithCFG404(wire: ScenarioRunner.Wire) async throws {
-        let rig = try Rig(wire)
+    func aDroppedConfigurationConnectionEndsGetAuthenticationWithCFG404(wire: ScenarioRunner.Wire) async throws {
+        let rig = try await Rig.regular(wire)
         rig.sandbox.inject(SandboxFault(dropConnection: true), into: .configuration)
-        #expect(try await rig.run(.setRequestor("REF30", serviceProviders: nil)) == ["status(CFG404,error)", "setRequestorComplete(0)"])
+        #expect(
+            try await rig.run(.getAuthentication(forceAuthn: false, filter: [], featured: [])) == [
+                "status(CFG404,error)", "setAuthenticationStatus(0,\(GENERIC_AUTHENTICATION_ERROR))",
+            ])
     }
 
     @Test(arguments: bothWires)
-    func aServerErrorOnConfigurationFailsWithCFG5xx(wire: ScenarioRunner.Wire) async throws {
-        let rig = try Rig(wire)
+    func aServerErrorOnConfigurationEndsGetAuthenticationWithCFG5xx(wire: ScenarioRunner.Wire) async throws {
+        let rig = try await Rig.regular(wire)
+        let getAuthentication = Scenario.Step.getAuthentication(forceAuthn: false, filter: [], featured: [])
         #expect(try await rig.run(.fault(endpoint: "configuration", status: 503, malformedBody: false, dropConnection: false, latency: 0, count: nil)) == [])
-        #expect(try await rig.run(.setRequestor("REF30", serviceProviders: nil)) == ["status(CFG503,error)", "setRequestorComplete(0)"])
+        #expect(try await rig.run(getAuthentication) == ["status(CFG503,error)", "setAuthenticationStatus(0,\(GENERIC_AUTHENTICATION_ERROR))"])
         #expect(try await rig.run(.clearFaults) == [])
-        #expect(try await rig.run(.setRequestor("REF30", serviceProviders: nil)) == ["setRequestorComplete(1)"], "a later setRequestor recovers")
+        #expect(try await rig.run(getAuthentication) == [regularDialog], "a later call recovers")
     }
 
     @Test(arguments: bothWires)
     func anUnknownSoftwareStatementFailsWithR400(wire: ScenarioRunner.Wire) async throws {
         let rig = try Rig(wire) { $0.softwareStatement = "NOT-A-STATEMENT" }
         #expect(try await rig.run(.setRequestor("REF30", serviceProviders: nil)) == ["status(R400,error)", "setRequestorComplete(0)"])
+        // Nothing but the registration: setRequestor asks only for the profiles, which wait for it.
         #expect(rig.restCalls == ["POST /o/client/register"])
     }
 
@@ -310,8 +317,7 @@ import Testing
         #expect(try await rig.run(.setRequestor("REF30", serviceProviders: nil)) == ["status(R401,error)", "setRequestorComplete(0)"])
         #expect(
             rig.restCalls == [
-                "POST /o/client/register", "POST /o/client/token", "GET /api/v2/REF30/configuration", "GET /api/v2/REF30/profiles",
-                "POST /o/client/token", "GET /api/v2/REF30/configuration", "GET /api/v2/REF30/profiles",
+                "POST /o/client/register", "POST /o/client/token", "GET /api/v2/REF30/profiles", "POST /o/client/token", "GET /api/v2/REF30/profiles",
             ])
     }
 
@@ -356,7 +362,7 @@ import Testing
                 "selectedProvider(null)",
                 "setMetadataStatus(0,false,null)",
             ])
-        let setUp = ["POST /o/client/register", "POST /o/client/token", "GET /api/v2/REF30/configuration", "GET /api/v2/REF30/profiles"]
+        let setUp = ["POST /o/client/register", "POST /o/client/token", "GET /api/v2/REF30/profiles"]
         #expect(rig.restCalls == setUp.map { $0.replacingOccurrences(of: "REF30", with: "NOPE") })
     }
 

@@ -11,13 +11,17 @@ import Testing
     @Test(arguments: bothWires)
     func anOversizedConfigurationIsCFG500(wire: ScenarioRunner.Wire) async throws {
         let rig = try Rig(wire)
-        // 6 MiB: over the default limit of 4 MiB.
+        #expect(try await rig.run(.setRequestor("REF30", serviceProviders: nil)) == ["setRequestorComplete(1)"])
+        // 6 MiB: over the default limit of 4 MiB. The provider list needs the configuration.
         rig.sandbox.inject(SandboxFault(oversizedBody: 6 << 20, remaining: 1), into: .configuration)
-        #expect(try await rig.run(.setRequestor("REF30", serviceProviders: nil)) == ["status(CFG500,error)", "setRequestorComplete(0)"])
+        #expect(
+            try await rig.run(.getAuthentication(forceAuthn: false, filter: [], featured: [])) == [
+                "status(CFG500,error)", "setAuthenticationStatus(0,\(GENERIC_AUTHENTICATION_ERROR))",
+            ])
         let message = try #require(rig.lines("status").first?["message"]?.stringValue)
         #expect(message.contains("larger than 4 MiB"))
         #expect(message.contains("maximumResponseBodySize"))
-        #expect(try await rig.run(.setRequestor("REF30", serviceProviders: nil)) == ["setRequestorComplete(1)"])
+        #expect(try await rig.run(.getAuthentication(forceAuthn: false, filter: [], featured: [])) == [regularDialog])
     }
 
     @Test(arguments: bothWires)

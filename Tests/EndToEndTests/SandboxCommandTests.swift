@@ -24,7 +24,7 @@ import FoundationNetworking
         let executable = try #require(SandboxExecutable.url)
         let running = try RunningCommand(executable, ["sandbox", "--port", "0"])
         defer { running.stopForcefully() }
-        let banner = try await running.waitForOutput(containing: "Press Ctrl-C", timeout: 20)
+        let banner = try await running.waitForOutput(containing: "Press Ctrl-C", timeout: 120)
         let base = try #require(Self.baseURL(in: banner))
         #expect(base.host == "127.0.0.1")
         #expect(base.port != nil && base.port != 0)
@@ -117,11 +117,81 @@ import FoundationNetworking
 
         // Ctrl-C: exit status 0, and nothing listens on the port any more.
         running.interrupt()
-        let status = try await running.waitForExit(timeout: 20)
+        let status = try await running.waitForExit(timeout: 120)
         #expect(status == 0)
         #expect(running.output.contains("PassSandbox stopped."))
         await #expect(throws: (any Error).self) {
             _ = try await http.send("GET", base, "/api/v2/REF30/configuration", timeout: 3)
+        }
+    }
+
+    @Test(.enabled(if: SandboxExecutable.url != nil, SandboxExecutable.notBuilt))
+    func theQAKnobsLogRequestsSayAPortInUseInWordsAndTheChecklistSummaryEndsTheRun() async throws {
+        try await ChildProcessGate.shared.withGate { try await Self.theQAKnobsBody() }
+    }
+
+    private static func theQAKnobsBody() async throws {
+        let executable = try #require(SandboxExecutable.url)
+        let running = try RunningCommand(executable, ["sandbox", "--port", "0", "--log-requests"])
+        defer { running.stopForcefully() }
+        let banner = try await running.waitForOutput(containing: "Press Ctrl-C", timeout: 20)
+        let base = try #require(Self.baseURL(in: banner))
+        #expect(banner.contains(#"point an app at it (Swift): AccessEnablerConfiguration(environment: .custom(URL(string: "\#(base.absoluteString)")!))"#))
+        #expect(banner.contains("checklist (where clients break Adobe's REST API V2 Checklist): \(base.absoluteString)/checklist"))
+        #expect(banner.contains("authentication sessions (codes) last 1800 s"))
+
+        // A second sandbox on the same port is told so in words.
+        let port = try #require(base.port)
+        let second = try RunningCommand(executable, ["sandbox", "--port", String(port)])
+        defer { second.stopForcefully() }
+        #expect(try await second.waitForExit(timeout: 20) == 1)
+        #expect(
+            second.errors
+                == "accessenabler sandbox: port \(port) is already in use on 127.0.0.1: another program (perhaps another sandbox) listens there. Stop it, or choose another port with --port N (--port 0 picks a free one).\n"
+        )
+
+        // A client without its access token: one line per request, and a violation.
+        let http = PlainHTTP()
+        let device = ["AP-Device-Identifier": Self.deviceIdentifier, "X-Device-Info": Self.deviceInfo]
+        #expect(try await http.send("GET", base, "/api/v2/REF30/profiles", headers: device).status == 401)
+        _ = try await running.waitForOutput(containing: "GET /api/v2/REF30/profiles 401 device \(Self.deviceIdentifier.dropFirst("fingerprint ".count))", timeout: 20)
+        let logLine = try #require(running.output.split(separator: "\n").first { $0.contains("GET /api/v2/REF30/profiles 401") })
+        #expect(logLine.firstMatch(of: /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z GET \/api\/v2\/REF30\/profiles 401 device [A-Za-z0-9+\/=]+$/) != nil, "\(logLine)")
+
+        running.interrupt()
+        #expect(try await running.waitForExit(timeout: 20) == 0)
+        let output = running.output
+        #expect(output.contains("Adobe's REST API V2 Checklist, as this sandbox saw its clients:"))
+        #expect(output.contains("  ✗ authorization-header-missing       1  (mandatory)"))
+        #expect(output.contains("  ✓ registration-repeated              0  (mandatory)"))
+        #expect(output.contains("1 violation on 1 device:"))
+        #expect(
+            output.contains(
+                "authorization-header-missing · device \(Self.deviceIdentifier.dropFirst("fingerprint ".count)) · GET /api/v2/REF30/profiles: Sent without the Authorization header"
+            ))
+        #expect(output.hasSuffix("PassSandbox stopped.\n"))
+    }
+
+    @Test(.enabled(if: SandboxExecutable.url != nil, SandboxExecutable.notBuilt))
+    func theHelpNamesEveryRequestorOfTheWorld() async throws {
+        try await ChildProcessGate.shared.withGate {
+            let executable = try #require(SandboxExecutable.url)
+            let builtIn = try RunningCommand(executable, ["sandbox", "--help"])
+            defer { builtIn.stopForcefully() }
+            #expect(try await builtIn.waitForExit(timeout: 20) == 0)
+            #expect(builtIn.output.contains("Requestors (service providers) of the built-in world and their MVPDs:"))
+            #expect(builtIn.output.contains("  REF30 (Reference Requestor 30): AppleBoarded, PickerOnly, NotBoarded, SSODisabled, Inactive, Degraded, TempPass, SVCProvider"))
+            #expect(builtIn.output.contains("  REF31 (Reference Requestor 31): AppleBoarded, NotBoarded"))
+
+            let file = FileManager.default.temporaryDirectory.appendingPathComponent("qa-world-\(UUID().uuidString).json")
+            try Data(#"{"authenticationSessionTTL": 60, "softwareStatements": {"QA": ["QA1"]}, "serviceProviders": [{"id": "QA1", "mvpds": [{"id": "Cable"}]}]}"#.utf8).write(
+                to: file)
+            defer { try? FileManager.default.removeItem(at: file) }
+            let own = try RunningCommand(executable, ["sandbox", "--world", file.path, "--help"])
+            defer { own.stopForcefully() }
+            #expect(try await own.waitForExit(timeout: 20) == 0)
+            #expect(own.output.contains("Requestors (service providers) of \(file.path) and their MVPDs:\n  QA1: Cable\n"))
+            #expect(!own.output.contains("REF30"))
         }
     }
 
@@ -143,7 +213,7 @@ import FoundationNetworking
 
         let running = try RunningCommand(executable, ["sandbox", "--port", "0", "--world", file.path])
         defer { running.stopForcefully() }
-        let status = try await running.waitForExit(timeout: 20)
+        let status = try await running.waitForExit(timeout: 120)
         #expect(status != 0)
         #expect(running.errors.contains("serviceProviders[0].mvpds[0].authenticationTTL"))
         #expect(!running.output.contains("serving at"))
@@ -206,13 +276,13 @@ struct PlainHTTP: Sendable {
 
     func send(
         _ method: String, _ base: URL, _ pathAndQuery: String, headers: [String: String] = [:], body: String? = nil,
-        timeout: TimeInterval = 10
+        timeout: TimeInterval = 60
     ) async throws -> Answer {
         let url = try #require(URL(string: base.absoluteString + pathAndQuery))
         return try await send(method, url, headers: headers, body: body, timeout: timeout)
     }
 
-    func send(_ method: String, _ url: URL, headers: [String: String] = [:], body: String? = nil, timeout: TimeInterval = 10) async throws -> Answer {
+    func send(_ method: String, _ url: URL, headers: [String: String] = [:], body: String? = nil, timeout: TimeInterval = 60) async throws -> Answer {
         var request = URLRequest(url: url, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: timeout)
         request.httpMethod = method
         request.httpShouldHandleCookies = false

@@ -5,8 +5,8 @@ import PassSandbox
 import Testing
 
 /// The scenario runner's apps: AccessEnablers beside the top-level one (`A`), each with its
-/// own settings, storage (or another app's), device, recorder and restart; the transcript
-/// lines of every app but `A` carry `"app"`.
+/// own settings, storage (or another app's), device, recorder and restart; with several apps
+/// every app's transcript lines carry `"app"`, `A`'s included.
 @Suite struct ScenarioAppsTests {
     /// A rig whose scenario has `apps` beside `A` (no partner framework, logins on this device).
     private static func rig(_ wire: ScenarioRunner.Wire, apps: [String: Scenario.App], _ configure: (inout Scenario) -> Void = { _ in }) throws -> Rig {
@@ -27,18 +27,18 @@ import Testing
     // MARK: Transcript
 
     @Test(arguments: bothWires)
-    func linesOfAnotherAppCarryItsNameAndTheTopLevelAppsCarryNone(wire: ScenarioRunner.Wire) async throws {
+    func everyAppsLinesCarryItsNameTheTopLevelAppsToo(wire: ScenarioRunner.Wire) async throws {
         let rig = try Self.rig(wire, apps: ["B": Self.secondApp()])
         rig.recorder.reset()
         try await rig.runner.step(.setRequestor("REF30", serviceProviders: nil))
         try await rig.runner.step(.setRequestor("REF31", serviceProviders: nil), app: "B")
         try await rig.runner.step(.checkAuthentication, app: "B")
         let lines = rig.recorder.lines
-        // A's lines carry no `app`, B's carry it: markers, callbacks and HTTP lines alike.
+        // Every line names its app, A's too: markers, callbacks and HTTP lines alike.
         #expect(
             lines.filter { $0["http"] == nil }.map(\.json) == [
-                #"{"step":0,"name":"setRequestor"}"#,
-                #"{"callback":"setRequestorComplete","status":1}"#,
+                #"{"step":0,"name":"setRequestor","app":"A"}"#,
+                #"{"callback":"setRequestorComplete","status":1,"app":"A"}"#,
                 #"{"step":1,"name":"setRequestor","app":"B"}"#,
                 #"{"callback":"setRequestorComplete","status":1,"app":"B"}"#,
                 #"{"step":2,"name":"checkAuthentication","app":"B"}"#,
@@ -46,23 +46,23 @@ import Testing
                 #"{"callback":"sendTrackingData","event":0,"data":["false","","","false","unknown","ios","Linux"],"app":"B"}"#,
                 #"{"callback":"setAuthenticationStatus","status":0,"errorCode":"User Not Authenticated Error","app":"B"}"#,
             ])
-        let bStarts = try #require(lines.firstIndex { $0["app"] != nil })
+        let bStarts = try #require(lines.firstIndex { $0["app"] == .string("B") })
         let aHTTP = lines[..<bStarts].filter { $0["http"] != nil }.map(\.json)
         let bHTTP = lines[bStarts...].filter { $0["http"] != nil }.map(\.json)
-        // Cold launches: each app registers its own client, gets a token, reads its configuration.
-        #expect(aHTTP.contains(#"{"http":"POST /o/client/register","status":201}"#))
-        #expect(aHTTP.contains(#"{"http":"GET /api/v2/REF30/configuration","status":200}"#))
+        // Cold launches: each app registers its own client, gets a token, asks for its profiles.
+        #expect(aHTTP.contains(#"{"http":"POST /o/client/register","status":201,"app":"A"}"#))
+        #expect(aHTTP.contains(#"{"http":"GET /api/v2/REF30/profiles","status":200,"app":"A"}"#))
         #expect(bHTTP.contains(#"{"http":"POST /o/client/register","status":201,"app":"B"}"#))
-        #expect(bHTTP.contains(#"{"http":"GET /api/v2/REF31/configuration","status":200,"app":"B"}"#))
+        #expect(bHTTP.contains(#"{"http":"GET /api/v2/REF31/profiles","status":200,"app":"B"}"#))
         #expect(bHTTP.allSatisfy { $0.hasSuffix(#","app":"B"}"#) })
-        #expect(!aHTTP.contains { $0.contains(#""app""#) })
+        #expect(aHTTP.allSatisfy { $0.hasSuffix(#","app":"A"}"#) })
         // Each recorder keeps its own app's count; the transcript is one.
         #expect(try #require(rig.runner.recorder(ofApp: "B")).authenticationStatusCount == 1)
         #expect(rig.recorder.authenticationStatusCount == 0)
         #expect(try #require(rig.runner.recorder(ofApp: "B")).lines == rig.recorder.lines)
     }
 
-    @Test func anExpectedAppAMatchesOnlyLinesWithoutAnApp() {
+    @Test func anExpectedAppAMatchesAsLinesAndLinesWithoutAnApp() {
         let lines = [
             TranscriptLine([("callback", .string("setRequestorComplete")), ("status", .number(1)), ("app", .string("B"))]),
             TranscriptLine([("callback", .string("setRequestorComplete")), ("status", .number(0))]),
@@ -73,6 +73,9 @@ import Testing
         #expect(!lines[1].matches(["callback": .string("setRequestorComplete"), "app": .string("B")]))
         #expect(ScenarioResult.firstUnmet([["status": .number(1), "app": .string("A")]], in: lines)?.index == 0)
         #expect(ScenarioResult.firstUnmet([["status": .number(1), "app": .string("B")], ["status": .number(0), "app": .string("A")]], in: lines) == nil)
+        let tagged = TranscriptLine([("callback", .string("setRequestorComplete")), ("status", .number(0)), ("app", .string("A"))])
+        #expect(tagged.matches(["callback": .string("setRequestorComplete"), "app": .string("A")]))
+        #expect(!tagged.matches(["app": .string("B")]))
     }
 
     // MARK: Settings
@@ -354,13 +357,16 @@ private final class SessionsWithoutMVPD: HTTPTransport, @unchecked Sendable {
 
 extension Rig {
     /// Runs `step` for `app` to quiescence and returns the signatures of the callbacks it
-    /// produced, each of an app other than `A` prefixed with its name (`B:setRequestorComplete(1)`).
+    /// produced, each of an app other than `A` prefixed with its name (`B:setRequestorComplete(1)`);
+    /// `A`'s lines, which name it when the scenario has several apps, are not prefixed.
     func signatures(of step: Scenario.Step, app: String = Scenario.topLevelApp) async throws -> [String] {
         recorder.reset()
         runner.meter.reset()
         try await runner.step(step, app: app)
         return recorder.callbacks.compactMap { line in
-            CallbackSignature.of(line).map { signature in line["app"]?.stringValue.map { "\($0):\(signature)" } ?? signature }
+            CallbackSignature.of(line).map { signature in
+                line["app"]?.stringValue.flatMap { $0 == Scenario.topLevelApp ? nil : "\($0):\(signature)" } ?? signature
+            }
         }
     }
 }

@@ -48,6 +48,21 @@ import Testing
         #expect(scenario.expect.count == 1)
     }
 
+    /// A number a scenario file gives (the clock, a throttle, a fault) is refused with its
+    /// path when it is past what the runner can use, never converted with a trap.
+    @Test(arguments: [
+        (#"{"advanceClock": 1e300}"#, "$.steps[0].advanceClock"),
+        (#"{"advanceClock": -5}"#, "$.steps[0].advanceClock"),
+        (#"{"throttle": {"burst": 1e19}}"#, "$.steps[0].throttle.burst"),
+        (#"{"throttle": {"retryAfter": 1e300}}"#, "$.steps[0].throttle.retryAfter"),
+        (#"{"fault": {"endpoint": "configuration", "status": 1e19}}"#, "$.steps[0].fault.status"),
+        (#"{"fault": {"endpoint": "configuration", "count": 2.5}}"#, "$.steps[0].fault.count"),
+        (#"{"fault": {"endpoint": "configuration", "latency": 1e300}}"#, "$.steps[0].fault.latency"),
+    ])
+    func aNumberPastItsRangeIsRefusedWithItsPath(step: String, path: String) {
+        #expect(error(of: #"{"steps": [\#(step)]}"#)?.path == path)
+    }
+
     @Test func notJSON() {
         #expect(error(of: "{ steps: ")?.path == "$")
     }

@@ -19,7 +19,7 @@ import Glibc
     static func slowScenario() throws -> URL {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("slow-scenario-\(UUID().uuidString).json")
         let slowSteps = Array(repeating: #"{"setRequestor": "REF30"}"#, count: 6).joined(separator: ", ")
-        let text = #"{"steps": [{"setRequestor": "REF30"}, {"fault": {"endpoint": "configuration", "latency": 30}}, "# + slowSteps + "]}"
+        let text = #"{"steps": [{"setRequestor": "REF30"}, {"fault": {"endpoint": "profiles", "latency": 30}}, "# + slowSteps + "]}"
         try Data(text.utf8).write(to: file)
         return file
     }
@@ -35,13 +35,13 @@ import Glibc
             let pid = running.processIdentifier
             // Wait until the run has made its storage (its last steps then wait on the slow
             // sandbox).
-            let deadline = Date().addingTimeInterval(SanitizerTiming.scaled(30))
+            let deadline = Date().addingTimeInterval(SanitizerTiming.scaled(300))
             while Self.scratchDirectories(of: pid).isEmpty, running.isRunning, Date() < deadline {
                 try await Task.sleep(nanoseconds: 10_000_000)
             }
             #expect(!Self.scratchDirectories(of: pid).isEmpty, "the run's storage exists while it runs")
             running.interrupt()
-            let status = try await running.waitForExit(timeout: SanitizerTiming.scaled(10))
+            let status = try await running.waitForExit(timeout: SanitizerTiming.scaled(300))
             #expect(status == 130)
             #expect(Self.scratchDirectories(of: pid).isEmpty)
         }

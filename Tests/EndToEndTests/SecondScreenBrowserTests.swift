@@ -67,8 +67,9 @@ struct SecondScreenBrowserTests {
         let outcome = try await withThrowingTaskGroup(of: AuthenticationStep.self) { group in
             group.addTask { try await tv.secondScreenSignIn() }
             group.addTask {
-                try await Task.sleep(nanoseconds: 20_000_000_000)
-                throw AccessEnablerError(errorCode: GENERIC_AUTHENTICATION_ERROR, message: "no status within 20 s")
+                // A bound for a hang only: a poll every 3 s ends it in seconds, at any load.
+                try await Task.sleep(nanoseconds: 120_000_000_000)
+                throw AccessEnablerError(errorCode: GENERIC_AUTHENTICATION_ERROR, message: "no status within 120 s")
             }
             defer { group.cancelAll() }
             return try #require(try await group.next())

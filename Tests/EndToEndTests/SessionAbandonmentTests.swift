@@ -10,7 +10,9 @@ import Testing
 @Suite struct SessionAbandonmentTests {
     /// Long enough for the calls that abandon the session to arrive before its answer (were
     /// the answer awaited, setSelectedProvider would end in navigateToUrl instead).
-    static let slow = SanitizerTiming.scaled(2)
+    /// Long enough that the calls made right after `setSelectedProvider` find its session
+    /// still waiting even when a machine at load 20 holds this thread back between them.
+    static let slow = SanitizerTiming.scaled(10)
 
     /// A rig with the provider dialog open and `POST sessions` answering only after `slow`.
     static func choosing(_ wire: ScenarioRunner.Wire) async throws -> Rig {
@@ -68,7 +70,7 @@ import Testing
     func callsThatDoNotAbandonTheSessionWaitForItsAnswerInOrder(wire: ScenarioRunner.Wire) async throws {
         let rig = try await Rig.regular(wire)
         #expect(try await rig.run(.getAuthentication(forceAuthn: false, filter: [], featured: [])) == [regularDialog])
-        rig.sandbox.inject(SandboxFault(latency: SanitizerTiming.scaled(0.3), remaining: 1), into: .createSession)
+        rig.sandbox.inject(SandboxFault(latency: SanitizerTiming.scaled(3), remaining: 1), into: .createSession)
         let signatures = await rig.call { ae in
             ae.setSelectedProvider("TempPass")
             ae.checkAuthorization("news")

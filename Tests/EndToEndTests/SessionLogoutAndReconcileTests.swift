@@ -8,7 +8,8 @@ import Testing
 /// MVPD), a logout that failed is sent again at the next setRequestor, and every
 /// setRequestor reconciles the stored profiles with what `GET profiles` answers.
 @Suite struct SessionLogoutAndReconcileTests {
-    static let warmSetRequestor = ["GET /api/v2/REF30/configuration", "GET /api/v2/REF30/profiles"]
+    /// A warm launch: the profiles, nothing else.
+    static let warmSetRequestor = ["GET /api/v2/REF30/profiles"]
 
     /// Shared TV, first story: Alice signs in with NotBoarded, then picks TempPass; her
     /// logout ends both, so choosing NotBoarded again asks for a login.
@@ -46,18 +47,57 @@ import Testing
         #expect(try await rig.run(.setSelectedProvider("NotBoarded")) == ["sendTrackingData(2,NotBoarded)", "navigateToUrl(authenticate)"])
     }
 
-    /// On iOS only the profile in force opens its MVPD's logout page; the others end without one.
+    /// On iOS every MVPD logout page the logout's answers carry is handed over, one after
+    /// another: the profile in force's first, the next in answer to the app's
+    /// handleExternalURL, and the logout's setAuthenticationStatus after the last.
     @Test(arguments: bothWires)
-    func onIOSOnlyTheProfileInForceOpensItsLogoutPage(wire: ScenarioRunner.Wire) async throws {
+    func onIOSEveryLogoutPageIsHandedOverOneAfterAnother(wire: ScenarioRunner.Wire) async throws {
         let rig = try await Rig.loggedIn(wire, mvpd: "NotBoarded", username: "alice", platform: .iOS)
         #expect(try await rig.run(.getAuthentication(forceAuthn: true, filter: [], featured: [])) == [regularDialog])
         #expect(try await rig.run(.setSelectedProvider("SVCProvider")) == ["sendTrackingData(2,SVCProvider)", "navigateToUrl(authenticate)"])
         #expect(try await rig.run(.login(username: "bob", password: "bob123")) == ["sendTrackingData(0,true,SVCProvider)", authenticated])
-        let navigation = await rig.call { $0.logout() }
-        #expect(navigation == ["navigateToUrl(logout)"])
+        #expect(await rig.call { $0.logout() } == ["navigateToUrl(logout)"])
         #expect(rig.restCalls.sorted() == ["GET /api/v2/REF30/logout/NotBoarded", "GET /api/v2/REF30/logout/SVCProvider"])
-        let url = try #require(rig.lines("navigateToUrl").first?["url"]?.stringValue)
-        #expect(url.contains("SVCProvider"), "the page is the logout page of the MVPD in force: \(url)")
+        let first = try #require(rig.lines("navigateToUrl").first?["url"]?.stringValue)
+        #expect(first.contains("SVCProvider"), "the page of the MVPD in force comes first: \(first)")
+        let back = try await SimulatedUserAgent.for(rig, wire).follow(first, redirectPrefix: "adobepass://ios.app")
+        #expect(await rig.call { $0.handleExternalURL(back) } == ["navigateToUrl(logout)"])
+        let second = try #require(rig.lines("navigateToUrl").first?["url"]?.stringValue)
+        #expect(second.contains("NotBoarded"), "then the other MVPD's: \(second)")
+        let end = try await SimulatedUserAgent.for(rig, wire).follow(second, redirectPrefix: "adobepass://ios.app")
+        #expect(await rig.call { $0.handleExternalURL(end) } == [notAuthenticated])
+        #expect(rig.restCalls.isEmpty)
+    }
+
+    /// A logout page the app never comes back from (a hidden web view that failed): the logout
+    /// ends by itself once the request timeout has passed, with N408 naming the page; the
+    /// app's next call gets only its own callbacks.
+    @Test(arguments: bothWires)
+    func aLogoutPageTheAppNeverComesBackFromEndsTheLogoutByItself(wire: ScenarioRunner.Wire) async throws {
+        let rig = try await Rig.loggedIn(wire, mvpd: "NotBoarded", username: "alice", platform: .iOS)
+        #expect(await rig.call { $0.logout() } == ["navigateToUrl(logout)"])
+        let page = try #require(rig.lines("navigateToUrl").first?["url"]?.stringValue)
+        let timeout = rig.accessEnabler.configuration.requestTimeout
+        #expect(try await rig.run(.advanceClock(timeout - 1)) == [], "the app still has time")
+        #expect(try await rig.run(.advanceClock(1)) == ["status(N408,warning)", notAuthenticated])
+        let status = try #require(rig.lines("status").first)
+        #expect(status["details"]?.stringValue == page)
+        #expect(status["message"]?.stringValue?.contains("NotBoarded") == true)
+        // Signed out at Adobe Pass and on the device; the next call is the app's own.
+        #expect(try await rig.run(.checkAuthentication) == ["status(N000,info)", "sendTrackingData(0,false,)", notAuthenticated])
+        #expect(try await rig.run(.getAuthentication(forceAuthn: false, filter: [], featured: [])) == [regularDialog])
+        // The redirect coming back late changes nothing.
+        #expect(await rig.call { $0.handleExternalURL("adobepass://ios.app/logout") }.first == "status(N130,error)")
+    }
+
+    /// tvOS keeps the legacy rule: a logout opens no page, whatever the answers carry.
+    @Test(arguments: bothWires)
+    func onTVOSALogoutOpensNoPage(wire: ScenarioRunner.Wire) async throws {
+        let rig = try await Rig.loggedIn(wire, mvpd: "NotBoarded", username: "alice", platform: .tvOS)
+        #expect(try await rig.run(.getAuthentication(forceAuthn: true, filter: [], featured: [])) == [regularDialog])
+        #expect(try await rig.run(.setSelectedProvider("SVCProvider")) == ["sendTrackingData(2,SVCProvider)", "navigateToUrl(authenticate)"])
+        #expect(try await rig.run(.login(username: "bob", password: "bob123")) == ["sendTrackingData(0,true,SVCProvider)", authenticated])
+        #expect(await rig.call { $0.logout() } == [notAuthenticated])
     }
 
     /// A logout Adobe Pass could not be told of is sent again at the next setRequestor, before

@@ -16,6 +16,9 @@ import Testing
         var all: [Diagnostic] { lock.withLock { entries } }
         var unusedOptions: [String] { all.compactMap { if case .unusedOption(let key, _) = $0 { key } else { nil } } }
         var platformAdvice: [String] { all.compactMap { if case .defaultPlatform(let message) = $0 { message } else { nil } } }
+        var missingDelegates: [(call: String, message: String)] {
+            all.compactMap { if case .noDelegate(let call, let message) = $0 { (call, message) } else { nil } }
+        }
     }
 
     /// A sandbox on `wire`, and an AccessEnabler pointed at it whose configuration `adjust` finishes.

@@ -9,7 +9,7 @@ import Testing
 /// reads — checkAuthentication included, with no setRequestor and no network call —
 /// whether they live in one process or in two, and under INTEGRITY_CHECK_ALL nothing either
 /// writes looks damaged to the other.
-@Suite("Shared storage", .timeLimit(.minutes(2)))
+@Suite("Shared storage", .timeLimit(.minutes(10)))
 struct SharedStorageTests {
     /// One AccessEnabler of a test, with its own recorder.
     final class App: @unchecked Sendable {
@@ -28,7 +28,7 @@ struct SharedStorageTests {
             recorder.reset()
             body(accessEnabler)
             let accessEnabler = self.accessEnabler
-            #expect(await withinDeadline(seconds: SanitizerTiming.scaled(30)) { await accessEnabler.waitUntilIdle() })
+            #expect(await whileProgressing(accessEnabler) { await accessEnabler.waitUntilIdle() })
             return recorder.takeSignatures()
         }
 
@@ -144,7 +144,7 @@ enum SharedStorageHelper {
                     actionVariable: action.rawValue, baseURLVariable: world.baseURL.absoluteString, storageVariable: world.storage.path,
                     "SWIFT_BACKTRACE": "enable=no",
                 ])
-            let status = try await child.waitForExit(timeout: SanitizerTiming.scaled(60))
+            let status = try await child.waitForExit(timeout: SanitizerTiming.scaled(300))
             #expect(status == 0, "the helper process failed: \(child.output)\(child.errors)")
             return child.output
         }

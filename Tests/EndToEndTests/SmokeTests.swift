@@ -9,7 +9,7 @@ import Testing
     func regularLoginThroughTheLoginPage(wire: ScenarioRunner.Wire) async throws {
         let rig = try Rig(wire)
         #expect(try await rig.run(.setRequestor("REF30", serviceProviders: nil)) == ["setRequestorComplete(1)"])
-        #expect(rig.restCalls == ["POST /o/client/register", "POST /o/client/token", "GET /api/v2/REF30/configuration", "GET /api/v2/REF30/profiles"])
+        #expect(rig.restCalls == ["POST /o/client/register", "POST /o/client/token", "GET /api/v2/REF30/profiles"])
         #expect(
             try await rig.run(.getAuthentication(forceAuthn: false, filter: [], featured: [])) == [
                 "displayProviderDialog(AppleBoarded,PickerOnly,NotBoarded,SSODisabled,Degraded,TempPass,SVCProvider)"

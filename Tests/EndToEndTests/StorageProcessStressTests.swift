@@ -7,7 +7,7 @@ import Testing
 /// (opening the store sweeps leftovers) while the others write: they share one device
 /// identity, no write is lost, and INTEGRITY_CHECK_ALL finds nothing damaged, in any of
 /// them or afterwards.
-@Suite("Storage across processes", .timeLimit(.minutes(2)))
+@Suite("Storage across processes", .timeLimit(.minutes(10)))
 struct StorageProcessStressTests {
     static let writers = 3
     static let rounds = 8
@@ -32,7 +32,7 @@ struct StorageProcessStressTests {
             #expect(FileManager.default.createFile(atPath: start.path, contents: Data()))
             var outputs: [String] = []
             for child in children {
-                let status = try await child.waitForExit(timeout: SanitizerTiming.scaled(60))
+                let status = try await child.waitForExit(timeout: SanitizerTiming.scaled(300))
                 #expect(status == 0, "a writer failed: \(child.output)\(child.errors)")
                 outputs.append(child.output)
             }

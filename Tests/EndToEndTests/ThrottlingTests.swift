@@ -48,17 +48,18 @@ import Testing
     }
 
     static let throttled = SandboxFault(status: 429, remaining: 1)
-    static let configuration = "/api/v2/REF30/configuration"
+    static let profiles = "/api/v2/REF30/profiles"
     static let authorize = "/api/v2/REF30/decisions/authorize/NotBoarded"
 
     @Test(arguments: bothWires)
     func aThrottledSetRequestorIsCFG429AndTheNextRequestWaitsASecond(wire: ScenarioRunner.Wire) async throws {
         let (rig, times) = try Self.rig(wire)
-        rig.sandbox.inject(Self.throttled, into: .configuration)
+        // setRequestor's one request (after registration) is GET profiles.
+        rig.sandbox.inject(Self.throttled, into: .profiles)
         #expect(try await rig.run(.setRequestor("REF30", serviceProviders: nil)) == ["status(CFG429,error)", "setRequestorComplete(0)"])
         #expect(rig.lines("status").first?["message"]?.stringValue?.contains("429") == true)
         #expect(try await rig.run(.setRequestor("REF30", serviceProviders: nil)) == ["setRequestorComplete(1)"])
-        let sent = times.times(of: Self.configuration)
+        let sent = times.times(of: Self.profiles)
         try #require(sent.count == 2)
         #expect(sent[1].timeIntervalSince(sent[0]) >= 1, "the request after a 429 waits at least 1 s on the clock")
     }
@@ -93,14 +94,21 @@ import Testing
         world.throttle = SandboxThrottle(requestsPerSecond: 1, burst: 2, retryAfter: 3)
         let (rig, times) = try Self.rig(wire, world: world)
         // A cold setRequestor's three requests come from three buckets (registration,
-        // client, device); the device's burst of 2 then runs out on the third authorization.
+        // client, device). The sign-in's requests (configuration, session, profile) are paced
+        // a few seconds apart; the device's burst of 2 then runs out within a few authorizations.
         #expect(try await rig.run(.setRequestor("REF30", serviceProviders: nil)) == ["setRequestorComplete(1)"])
-        try await rig.logIn()
+        #expect(try await rig.run(.getAuthentication(forceAuthn: false, filter: [], featured: [])) == [regularDialog])
+        try await rig.run(.advanceClock(3))
+        #expect(try await rig.run(.setSelectedProvider("NotBoarded")) == ["sendTrackingData(2,NotBoarded)", "navigateToUrl(authenticate)"])
+        try await rig.run(.advanceClock(3))
+        #expect(try await rig.run(.login(username: "alice", password: "alice123")) == ["sendTrackingData(0,true,NotBoarded)", authenticated])
+        try await rig.run(.advanceClock(3))
         var answers: [String] = []
-        for _ in 0..<4 { answers.append(try await rig.run(.checkAuthorization("news")).last ?? "") }
+        for _ in 0..<5 { answers.append(try await rig.run(.checkAuthorization("news")).last ?? "") }
         #expect(answers.contains("tokenRequestFailed(news,\(USER_NOT_AUTHORIZED_ERROR))"))
         let sent = times.times(of: Self.authorize)
         let refusedAt = try #require(answers.firstIndex { $0.hasPrefix("tokenRequestFailed") })
+        try #require(sent.count > refusedAt + 1, "\(answers)")
         #expect(sent[refusedAt + 1].timeIntervalSince(sent[refusedAt]) >= 3, "Retry-After: 3 makes the next request wait 3 s")
         #expect(rig.sandbox.throttledResponseCount == 1, "no retry storm: one 429, then the SDK waited")
     }

@@ -13,7 +13,9 @@ import Testing
         let rig = try WireRig()
         // Register and get a token first, so only the configuration request is slow.
         _ = try await rig.client.configuration(serviceProvider: requestor, context: rig.context)
-        let latency: TimeInterval = 3
+        // The answer would come after two minutes: a 0.3 s timeout ends the wait long before,
+        // even on a machine at load 20 where its timer fires seconds late.
+        let latency: TimeInterval = 120
         rig.sandbox.inject(SandboxFault(latency: latency, remaining: 1), into: .configuration)
         let impatient = rig.client(timeout: 0.3)
 
@@ -44,7 +46,7 @@ import Testing
         // A `retry` action is honoured once, a second later on the client's clock (the
         // sandbox's); `none` is delivered at once.
         if action == "retry" {
-            for _ in 0..<5_000 where rig.sandbox.clock.earliestWaitDeadline == nil { try await Task.sleep(nanoseconds: 1_000_000) }
+            for _ in 0..<120_000 where rig.sandbox.clock.earliestWaitDeadline == nil { try await Task.sleep(nanoseconds: 1_000_000) }
             let retryAt = try #require(rig.sandbox.clock.earliestWaitDeadline)
             #expect(retryAt.timeIntervalSince(rig.now) == 1)
             rig.sandbox.clock.advance(by: 1)
@@ -95,7 +97,7 @@ import Testing
         _ = try await rig.client.configuration(serviceProvider: requestor, context: rig.context)
         rig.sandbox.inject(SandboxFault(dropConnection: true, remaining: 1), into: .createSession)
         // A client with its own session: the request goes out on a new connection.
-        let fresh = rig.client(timeout: 10)
+        let fresh = rig.client(timeout: SanitizerTiming.healthyRequestTimeout)
         let error = await restError { () async throws(RESTClientError) in
             try await fresh.createSession(
                 serviceProvider: requestor, mvpd: "NotBoarded", domainName: WireRig.domainName, redirectURL: WireRig.redirectURL,

@@ -122,13 +122,13 @@ import Testing
         #expect(rig.client.absoluteURL(for: relative) == authenticate)
         #expect(authenticate.absoluteString == rig.baseURL.absoluteString + "/api/v2/authenticate/REF30/\(code)")
 
-        // Session information: no device headers (the operation defines none).
+        // Session information: the device headers too (the checklist: every REST API V2 request).
         let information = try await rig.client.sessionInformation(serviceProvider: requestor, code: code, context: rig.context)
         expectShape(
             rig.recorder.last("GET", pathEnding: "/sessions/\(code)"),
             WireShape(
                 method: "GET", path: "/api/v2/REF30/sessions/\(code)", contentType: nil,
-                required: WireShape.apiHeaders, absent: WireShape.deviceHeaders), rig: rig)
+                required: WireShape.apiHeaders + WireShape.deviceHeaders), rig: rig)
         #expect(information.existingParameters["mvpd"] == "NotBoarded")
         #expect(information.existingParameters["domainName"] == WireRig.domainName)
         #expect(information.existingParameters["redirectUrl"] == WireRig.redirectURL)
@@ -160,7 +160,7 @@ import Testing
             rig.recorder.last("GET", pathEnding: "/profiles/code/\(code)"),
             WireShape(
                 method: "GET", path: "/api/v2/REF30/profiles/code/\(code)", contentType: nil,
-                required: WireShape.apiHeaders, absent: WireShape.deviceHeaders), rig: rig)
+                required: WireShape.apiHeaders + WireShape.deviceHeaders), rig: rig)
         let profile = try #require(byCode.first)
         #expect(byCode.count == 1)
         #expect(profile.mvpd == "NotBoarded")
@@ -218,7 +218,7 @@ import Testing
             resume,
             WireShape(
                 method: "POST", path: "/api/v2/REF30/sessions/\(code)", contentType: "application/x-www-form-urlencoded",
-                required: WireShape.apiHeaders, absent: WireShape.deviceHeaders), rig: rig)
+                required: WireShape.apiHeaders + WireShape.deviceHeaders), rig: rig)
         #expect(formFields(resume) == ["mvpd": "NotBoarded", "domainName": WireRig.domainName, "redirectUrl": WireRig.redirectURL])
         #expect(resumed.actionName == .authenticate)
         #expect(resumed.actionType == .interactive)

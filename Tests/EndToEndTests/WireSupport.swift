@@ -55,7 +55,10 @@ final class WireRig: @unchecked Sendable {
     let context: RequestContext
 
     /// Starts a sandbox serving `world` and a client with a `timeout`-second request timeout.
-    init(world: SandboxWorld = .default, statement: String = WireRig.statement, timeout: TimeInterval = 10, clientClock: (any TimeSource)? = nil) throws {
+    init(
+        world: SandboxWorld = .default, statement: String = WireRig.statement, timeout: TimeInterval = SanitizerTiming.healthyRequestTimeout,
+        clientClock: (any TimeSource)? = nil
+    ) throws {
         sandbox = PassSandbox(world: world)
         recorder = RecordingSandboxHandler(sandbox: sandbox)
         server = LoopbackHTTPServer(port: 0, handler: recorder)

@@ -128,6 +128,10 @@ import Testing
                 "access_token_unavailable": "none",
                 "server_response_format_unknown": "none",
                 "network_error": "none",
+                // This SDK's own: a token the app gave that no header can carry.
+                "invalid_single_sign_on_token": "none",
+                // This SDK's own: the app released the AccessEnabler before the answer.
+                "access_enabler_released": "none",
             ])
     }
 

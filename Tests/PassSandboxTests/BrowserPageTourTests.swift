@@ -29,7 +29,7 @@ struct BrowserPageTourTests {
             #expect(
                 visited == [
                     "activation", "activation-error", "expired-code", "provider-choice", "login", "login-error", "signed-in",
-                    "refused-used-code", "back-to-application", "signed-out", "service-unavailable",
+                    "refused-used-code", "login-ending", "logout-ending", "service-unavailable", "checklist",
                 ])
         }
     }
@@ -77,29 +77,55 @@ struct BrowserPageTourTests {
         try await browser.navigate(to: try #require(URL(string: rig.baseURL.absoluteString + "/api/v2/authenticate/REF30/\(code)")))
         try await check("refused-used-code", .refused)
 
-        // Sign-in on the application's own device: the authenticate URL in a browser,
-        // ending where a custom-scheme redirect would strand the browser.
+        // Sign-in on the application's own device: the authenticate URL in a browser. The
+        // login answers 302 to the application's custom-scheme redirect URL, which a desktop
+        // browser cannot open: it stays on the form, which said beforehand what happens.
         let laptop = try await rig.registerTV(deviceID: "laptop-\(screen.name)")
         let session = try await laptop.createSession(mvpd: "NotBoarded")
         let authenticate = try #require(session["url"] as? String)
+        let laptopCode = try #require(session["code"] as? String)
         try await browser.navigate(to: try #require(URL(string: rig.baseURL.absoluteString + authenticate)))
+        #expect(try await browser.text(of: "#after-sign-in").contains("adobepass://tv.app"))
         try await browser.fill("#username", with: "bob")
         try await browser.fill("#password", with: "bob123")
-        try await browser.clickAndWaitForNewPage("#sign-in")
-        #expect(try await browser.evaluateString("document.querySelector('#redirect-url').getAttribute('href')") == "adobepass://tv.app")
-        try await check("back-to-application", .backToApplication)
+        try await browser.click("#sign-in")
+        try await Self.waitUntilSignedIn(laptop, code: laptopCode)
+        #expect(try await browser.currentURL().contains("/mvpd/NotBoarded/login"), "the browser stays where it was")
+        try await check("login-ending", .login)
 
-        // The MVPD logout page the logout answer points at.
+        // The MVPD logout page the logout answer points at: a 302 to the custom scheme too,
+        // so the navigation is handed away and the browser stays where it was.
         let logoutURL = try await laptop.logoutURL(mvpd: "NotBoarded")
-        try await browser.navigate(to: try #require(URL(string: logoutURL)))
-        #expect(try await browser.text(of: "h1") == "You're signed out of Not Boarded Cable")
-        try await check("signed-out", .signedOut)
+        do {
+            try await browser.navigate(to: try #require(URL(string: logoutURL)))
+            Issue.record("a desktop browser cannot open the custom-scheme redirect URL of the logout page")
+        } catch BrowserError.pageDidNotArrive(let reason) {
+            #expect(reason.contains("ERR_ABORTED"), "\(reason)")
+        }
+        #expect(try await browser.currentURL().contains("/mvpd/NotBoarded/login"))
+        #expect(try await laptop.profiles(forCode: laptopCode).isEmpty, "the logout reached the sandbox")
+        try await check("logout-ending", .login)
 
         // A page failing (an injected 503).
         rig.sandbox.inject(SandboxFault(status: 503, remaining: 1), into: .activate)
         try await browser.navigate(to: rig.sandbox.activationURL)
         try await check("service-unavailable", .error)
+
+        // What the checklist monitor saw of the tour's clients.
+        try await browser.navigate(to: try #require(URL(string: rig.baseURL.absoluteString + "/checklist")))
+        #expect(try await browser.text(of: "#rule-poll-after-session-end").hasSuffix("1"), "the logout ending's check polled a finished code")
+        try await check("checklist", .checklist)
         return visited
+    }
+
+    /// Waits (a bounded real time: the browser's form submission is asynchronous) until the
+    /// session `code` signed `tv` in.
+    private static func waitUntilSignedIn(_ tv: LoopbackTV, code: String) async throws {
+        let deadline = Date().addingTimeInterval(15)
+        while try await tv.profiles(forCode: code).isEmpty {
+            guard Date() < deadline else { throw TestFailure("the login form's submission did not sign in within 15 s") }
+            try await Task.sleep(nanoseconds: 50_000_000)
+        }
     }
 
     /// The page is `kind`, fits `screen`, and (when asked) is saved as a PNG.

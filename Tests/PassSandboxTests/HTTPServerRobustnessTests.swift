@@ -103,13 +103,13 @@ struct HTTPServerRobustnessTests {
         try await withHTTPTestServer(limits: .init(headerTimeout: 0.3)) { _, port in
             let client = try HTTPTestClient(port: port)
             client.send("GET /slow HTTP/1.1\r\nHost: h\r\nX-Partial: ")
-            let result = await client.readUntilClosed(timeout: 3)
+            let result = await client.readUntilClosed()
             #expect(result.closed)
             #expect(result.bytes.isEmpty)
 
             // A client that connects and says nothing is dropped too.
             let silent = try HTTPTestClient(port: port)
-            #expect(await silent.readUntilClosed(timeout: 3).closed)
+            #expect(await silent.readUntilClosed().closed)
             try await expectHealthy(port: port)
         }
     }
@@ -119,7 +119,7 @@ struct HTTPServerRobustnessTests {
             let client = try HTTPTestClient(port: port)
             client.send(httpGet("/"))
             #expect(await client.readResponse()?.status == 200)
-            let result = await client.readUntilClosed(timeout: 3)
+            let result = await client.readUntilClosed()
             #expect(result.closed)
             #expect(result.bytes.isEmpty)
         }
@@ -129,7 +129,7 @@ struct HTTPServerRobustnessTests {
         try await withHTTPTestServer(limits: .init(bodyTimeout: 0.3)) { _, port in
             let client = try HTTPTestClient(port: port)
             client.send("POST / HTTP/1.1\r\nHost: h\r\nContent-Length: 10\r\n\r\nabc")
-            let response = try #require(await client.readResponse(timeout: 3))
+            let response = try #require(await client.readResponse())
             #expect(response.status == 408)
             #expect(response.header("Connection") == "close")
             #expect(await client.readUntilClosed().closed)
@@ -193,11 +193,11 @@ struct HTTPServerRobustnessTests {
                 }
                 client.finishSending()
                 var responses = 0
-                while let response = await client.readResponse(timeout: 3) {
+                while let response = await client.readResponse() {
                     #expect((200...599).contains(response.status), "round \(round)")
                     responses += 1
                 }
-                let rest = await client.readUntilClosed(timeout: 3)
+                let rest = await client.readUntilClosed()
                 #expect(rest.closed, "round \(round): connection left open")
                 #expect(rest.bytes.isEmpty, "round \(round): unframed bytes after \(responses) responses")
             }

@@ -95,21 +95,25 @@ final class HTTPTestClient: @unchecked Sendable {
         Glibc.close(descriptor)
     }
 
+    /// How long a read waits for bytes that should come (an answer, the server closing the
+    /// connection) before it gives up: a bound for a hang only, which a loaded machine meets.
+    static let patience: Double = 60
+
     /// Reads one response framed by Content-Length (no body when absent); `nil` when
     /// the stream ended or `timeout` passed first.
-    func readResponse(timeout: Double = 3) async -> HTTPTestResponse? {
+    func readResponse(timeout: Double = patience) async -> HTTPTestResponse? {
         await httpTestOnOwnThread { self.blockingReadResponse(timeout: timeout) }
     }
 
     /// Reads one response head only (the answer to a HEAD request announces a body it does
     /// not send); the body is left empty. `nil` when the stream ended or `timeout` passed.
-    func readResponseHead(timeout: Double = 3) async -> HTTPTestResponse? {
+    func readResponseHead(timeout: Double = patience) async -> HTTPTestResponse? {
         await httpTestOnOwnThread { self.blockingReadResponse(timeout: timeout, headOnly: true) }
     }
 
     /// Reads until the server closes the connection or `timeout` passes; returns the
     /// bytes not yet consumed by `readResponse` and whether the stream ended.
-    func readUntilClosed(timeout: Double = 3) async -> (bytes: [UInt8], closed: Bool) {
+    func readUntilClosed(timeout: Double = patience) async -> (bytes: [UInt8], closed: Bool) {
         let result = await httpTestOnOwnThread { () -> HTTPTestReadResult in
             let result = self.blockingReadUntilClosed(timeout: timeout)
             return HTTPTestReadResult(bytes: result.bytes, closed: result.closed)

@@ -52,9 +52,14 @@ struct HTTPTestHandler: SandboxRequestHandler {
     }
 }
 
+/// The limits of a test server whose test is not about its timeouts: the sizes and the
+/// connection cap of a default server, and timeouts of ten minutes (an hour between
+/// requests), so a machine at load 20, where a test can take minutes, never meets them.
+let patientLimits = LoopbackHTTPServerLimits(headerTimeout: 600, idleTimeout: 3_600, bodyTimeout: 600)
+
 /// Starts a server for one test and shuts it down afterwards, whatever happens.
 func withHTTPTestServer<Result>(
-    limits: LoopbackHTTPServerLimits = .init(),
+    limits: LoopbackHTTPServerLimits = patientLimits,
     handler: HTTPTestHandler = HTTPTestHandler(),
     _ body: (LoopbackHTTPServer, Int) async throws -> Result
 ) async throws -> Result {

@@ -75,11 +75,11 @@ struct SandboxFaultTests {
     @Test func theTimedTransportTimesOutOnLongLatency() async throws {
         let client = try await SandboxTestClient()
         let request = HTTPRequestMessage(method: "GET", url: URL(string: "http://sandbox.invalid/api/v2/REF30/configuration")!, headers: client.headers())
-        #expect(try await client.sandbox.transport.send(request, timeout: 5).status == 200)
+        #expect(try await client.sandbox.transport.send(request, timeout: 60).status == 200)
         client.sandbox.inject(SandboxFault(latency: 30), into: .configuration)
         await #expect(throws: TransportFailure.timedOut) { try await client.sandbox.transport.send(request, timeout: 0.05) }
         client.sandbox.inject(SandboxFault(dropConnection: true), into: .configuration)
-        await #expect(throws: TransportFailure.connectionLost("The sandbox dropped the connection.")) { try await client.sandbox.transport.send(request, timeout: 5) }
+        await #expect(throws: TransportFailure.connectionLost("The sandbox dropped the connection.")) { try await client.sandbox.transport.send(request, timeout: 60) }
     }
 
     @Test func theRequestLogRecordsEndpointsAndStatuses() async throws {
@@ -89,11 +89,13 @@ struct SandboxFaultTests {
         client.sandbox.inject(SandboxFault(dropConnection: true), into: .profiles)
         _ = await client.get("/api/v2/REF30/profiles")
         _ = await client.get("/nowhere")
+        let device = Data("device-1".utf8).base64EncodedString()
+        let at = client.sandbox.clock.now
         #expect(
             client.sandbox.requestLog == [
-                SandboxLogEntry(method: "GET", path: "/api/v2/REF30/configuration", status: 200, endpoint: .configuration),
-                SandboxLogEntry(method: "GET", path: "/api/v2/REF30/profiles", status: 0, endpoint: .profiles),
-                SandboxLogEntry(method: "GET", path: "/nowhere", status: 404, endpoint: nil),
+                SandboxLogEntry(method: "GET", path: "/api/v2/REF30/configuration", status: 200, endpoint: .configuration, at: at, device: device),
+                SandboxLogEntry(method: "GET", path: "/api/v2/REF30/profiles", status: 0, endpoint: .profiles, at: at, device: device),
+                SandboxLogEntry(method: "GET", path: "/nowhere", status: 404, endpoint: nil, at: at, device: device),
             ])
     }
 
@@ -122,13 +124,13 @@ struct SandboxFaultTests {
         let request = HTTPRequestMessage(
             method: "GET", url: URL(string: "http://sandbox.invalid/api/v2/REF30/logout/NotBoarded?redirectUrl=adobepass%3A%2F%2Fios.app")!,
             headers: client.headers())
-        let response = try await transport.send(request, timeout: 5)
+        let response = try await transport.send(request, timeout: 60)
         #expect(response.status == 200)
         #expect(response.header("content-type")?.hasPrefix("application/json") == true)
         let logouts = try #require(try JSONSerialization.jsonObject(with: response.body, options: []) as? [String: Any])
         #expect((logouts["logouts"] as? [String: Any])?["NotBoarded"] != nil)
 
         client.sandbox.inject(SandboxFault(dropConnection: true), into: .logout)
-        await #expect(throws: TransportFailure.self) { try await transport.send(request, timeout: 5) }
+        await #expect(throws: TransportFailure.self) { try await transport.send(request, timeout: 60) }
     }
 }

@@ -3,20 +3,31 @@ import Foundation
 /// Everything an ``AccessEnabler`` needs besides its software statement. Every field has a
 /// default, so `AccessEnablerConfiguration()` is a production iOS configuration.
 public struct AccessEnablerConfiguration: Sendable {
-    /// Which Adobe Pass deployment to talk to.
+    /// Which Adobe Pass deployment to talk to: the four servers of Adobe's published API
+    /// descriptions of REST API V2 and Dynamic Client Registration, or any other base URL.
+    ///
+    /// Adobe's REST API V2 checklist asks for development and QA in the two non-production
+    /// environments, Prequal-Production (``prequalProduction``) and Release-Staging
+    /// (``staging``), before Release-Production (``production``).
     public enum Environment: Sendable, Equatable {
-        /// `https://api.auth.adobe.com`.
+        /// Release-Production, `https://sp.auth.adobe.com`.
         case production
-        /// `https://api.auth-staging.adobe.com`.
+        /// Release-Staging, `https://sp.auth-staging.adobe.com`.
         case staging
+        /// Prequal-Production, `https://sp-prequal.auth.adobe.com`.
+        case prequalProduction
+        /// Prequal-Staging, `https://sp-prequal.auth-staging.adobe.com`.
+        case prequalStaging
         /// Any base URL under which `/api/v2` and `/o/client` live (a PassSandbox, a proxy).
         case custom(URL)
 
         /// The base URL of the deployment.
         public var baseURL: URL {
             switch self {
-            case .production: URL(string: "https://api.auth.adobe.com")!
-            case .staging: URL(string: "https://api.auth-staging.adobe.com")!
+            case .production: URL(string: "https://sp.auth.adobe.com")!
+            case .staging: URL(string: "https://sp.auth-staging.adobe.com")!
+            case .prequalProduction: URL(string: "https://sp-prequal.auth.adobe.com")!
+            case .prequalStaging: URL(string: "https://sp-prequal.auth-staging.adobe.com")!
             case .custom(let url): url
             }
         }
@@ -65,13 +76,14 @@ public struct AccessEnablerConfiguration: Sendable {
     /// ``LoginScreen/secondScreen``. Default: ``ProviderChoice/onDevice``.
     public var providerChoice: ProviderChoice = .onDevice
     /// Seconds between two polls for the profile of a second-screen sign-in (and after a
-    /// login page reached the redirect URL). Default 5; values under 3 are raised to 3, the
-    /// least REST API V2 allows.
+    /// login page reached the redirect URL). Default 5; values from 0 to 3 are raised to 3,
+    /// the least REST API V2 allows. At most 60: a value above it, negative, infinite or not
+    /// a number is refused by `setRequestor` (status CFG400 naming it).
     public var secondScreenPollInterval: TimeInterval = 5
     /// The most resources one preauthorization request asks about; more are asked in
     /// several requests. `nil` (the default): one request, and Adobe Pass refuses too many
     /// (`too_many_resources`: status P100). Set it to the limit of your integrations in the
-    /// TVE Dashboard (usually 5).
+    /// TVE Dashboard (usually 5). Zero or less is refused by `setRequestor` (status CFG400).
     public var preauthorizationBatchSize: Int?
     /// The `X-Device-Info` fields. `nil`: a description of this Linux device for ``platform``.
     public var deviceInfo: DeviceInfo?
@@ -103,11 +115,15 @@ public struct AccessEnablerConfiguration: Sendable {
     ///
     /// Called before each request that carries the header, so a renewed token is used at
     /// once; keep it cheap (return the token your app caches). Returning `nil` sends no
-    /// header for that request. The token never appears in diagnostics.
+    /// header for that request. A token that cannot be a header value — empty, or holding a
+    /// control character such as CR, LF or NUL — is never sent and never dropped silently:
+    /// the request is not made, and the call reports status N500 naming the header, then
+    /// ends with its failure callback. The token never appears in diagnostics.
     public var serviceToken: (@Sendable () async -> String?)? = nil
     /// The device platform's identity for single sign-on: a JWS the platform issued for its
     /// user or device, sent as `Adobe-Subject-Token` on the same requests as
-    /// ``serviceToken``, with the same rules. `nil` (the default): none.
+    /// ``serviceToken``, with the same rules (an empty one, or one with a control
+    /// character, is N500 naming `Adobe-Subject-Token`). `nil` (the default): none.
     public var platformIdentity: (@Sendable () async -> String?)? = nil
     /// The queue delegate callbacks arrive on. It should be serial: callbacks are dispatched
     /// in order, and a concurrent queue would reorder them.
@@ -116,18 +132,23 @@ public struct AccessEnablerConfiguration: Sendable {
     public var redirectURL: String = "adobepass://ios.app"
     /// The domain name sent when creating authentication sessions.
     public var domainName: String = "adobe.com"
-    /// How long one REST call may take before it fails with a timeout, in seconds.
+    /// How long one REST call may take before it fails with a timeout, in seconds, from
+    /// 0.001 to 3,600 (another value is refused by `setRequestor`: status CFG400). It also
+    /// bounds every throttling back-off: a call whose request would wait longer than this
+    /// for Adobe Pass's `Retry-After` ends at once, throttled, with the time to retry.
     public var requestTimeout: TimeInterval = 30
     /// The most bytes of response body the SDK reads from Adobe Pass for one request.
     /// Default 4 MiB, far above any documented answer (a configuration with hundreds of
     /// MVPDs is tens of KiB). A longer body is not read past the limit and the call fails as
     /// for an answer that is not the documented JSON: setRequestor with status CFG500, an
-    /// authentication with N500, an authorization with Z500.
+    /// authentication with N500, an authorization with Z500. At least 1,024 (a smaller
+    /// value is refused by `setRequestor`: status CFG400).
     public var maximumResponseBodySize = 4 * 1024 * 1024
     /// How long the partner framework may take to answer a question that involves the user
     /// (the permission prompt, the system picker, the MVPD login), in seconds. Past it the
     /// answer counts as a failed request (VSA503) and the regular flow takes over. Silent
-    /// questions are bounded by ``requestTimeout``.
+    /// questions are bounded by ``requestTimeout``. From 0.001 to 86,400 (another value is
+    /// refused by `setRequestor`: status CFG400).
     public var partnerInteractionTimeout: TimeInterval = 600
     /// Where the SDK reads the time (TTLs). Tests inject a ``ManualTimeSource``.
     public var clock: any TimeSource = SystemTimeSource()

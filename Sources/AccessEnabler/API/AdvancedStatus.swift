@@ -47,7 +47,7 @@ public struct AdvancedStatus: Sendable, Equatable {
     public var dictionary: [String: Any] {
         var result: [String: Any] = ["errorId": errorId.description, "level": level.rawValue]
         if let message { result["message"] = message }
-        if let expiresAt { result["expiresAt"] = String(Int64((expiresAt.timeIntervalSince1970 * 1000).rounded())) }
+        if let expiresAt { result["expiresAt"] = EpochMilliseconds.string(expiresAt) }
         if let details { result["details"] = details }
         if let resource { result["resource"] = resource }
         if let enhancedError {

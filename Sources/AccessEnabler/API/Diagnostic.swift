@@ -22,6 +22,12 @@ public enum Diagnostic: Sendable, Equatable {
     /// registration code would wait forever. Reported at the first `setRequestor` (and
     /// printed once per process to standard error); set the platform to silence it.
     case defaultPlatform(message: String)
+    /// A call whose answer is a delegate callback was made while ``AccessEnabler/delegate``
+    /// was `nil` (held weakly, a delegate nothing else keeps alive is gone at once), or while
+    /// the delegate adopts ``EntitlementStatus`` and ``AccessEnabler/statusDelegate`` was
+    /// `nil`: the answer, or its statuses, reach nobody. `call` names the call; `message` says
+    /// what to do (it is also printed to standard error, once per call per process).
+    case noDelegate(call: String, message: String)
 }
 
 extension Diagnostic: CustomStringConvertible {
@@ -32,7 +38,8 @@ extension Diagnostic: CustomStringConvertible {
     ///   for a status: its id and level, its message, then whichever of its details, resource
     ///   and enhanced error (code and trace) it has;
     /// - `storage problem: …`, `unimplemented callback setToken: …`, `unused option visitorId: …`,
-    ///   `default platform: …` for the others, each with its sentence.
+    ///   `default platform: …`, `no delegate for getAuthentication: …` for the others, each
+    ///   with its sentence.
     public var description: String {
         switch self {
         case .restExchange(let exchange):
@@ -55,6 +62,8 @@ extension Diagnostic: CustomStringConvertible {
             return "unused option \(key): \(message)"
         case .defaultPlatform(let message):
             return "default platform: \(message)"
+        case .noDelegate(let call, let message):
+            return "no delegate for \(call): \(message)"
         }
     }
 }
@@ -90,6 +99,6 @@ public struct RESTExchangeRecord: Sendable, Equatable, CustomStringConvertible {
     /// `POST /api/v2/REF30/sessions → 200 (12 ms)`.
     public var description: String {
         let outcome = status.map(String.init) ?? "no response (\(failure ?? "failed"))"
-        return "\(method) \(path) → \(outcome) (\(Int((duration * 1000).rounded())) ms)"
+        return "\(method) \(path) → \(outcome) (\(WholeNumber.clamped(duration * 1000) as Int) ms)"
     }
 }

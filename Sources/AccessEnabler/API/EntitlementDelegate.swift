@@ -116,8 +116,10 @@ extension EntitlementDelegate {
         legacy.preauthorizedResources(Optional(resources.map { $0 as Any }))
     }
 
-    /// Forwards to `sendTrackingData(_:forEventType:)` with `[Any]!`.
+    /// Forwards to `sendTrackingData(_:forEventType:)` with `[Any]!`, unless the delegate's
+    /// type was found to implement neither spelling (then the event is dropped at once).
     public func sendTrackingData(_ data: [String], forEventType event: Int32) {
+        guard !SilentTrackingDelegates.contains(ObjectIdentifier(type(of: self))) else { return }
         legacy.sendTrackingData(Optional(data.map { $0 as Any }), forEventType: event)
     }
 }

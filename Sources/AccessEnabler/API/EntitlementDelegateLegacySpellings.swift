@@ -102,6 +102,9 @@ extension EntitlementDelegateLegacySpellings {
         CallbackDiagnostics.unimplemented(.preauthorizedResources, by: self)
     }
 
-    /// Does nothing unless implemented.
-    public func sendTrackingData(_ data: [Any]!, forEventType event: Int32) {}
+    /// Does nothing unless implemented; the SDK remembers the delegate's type, so it no
+    /// longer builds this spelling's array for a delegate that listens in neither.
+    public func sendTrackingData(_ data: [Any]!, forEventType event: Int32) {
+        SilentTrackingDelegates.insert(ObjectIdentifier(type(of: self)))
+    }
 }

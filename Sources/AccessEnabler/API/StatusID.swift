@@ -26,6 +26,9 @@ public enum StatusID: Sendable, Hashable, CustomStringConvertible, ExpressibleBy
     case n130
     /// Internal authentication error.
     case n500
+    /// This SDK's own: the app did not come back from an MVPD logout page in time, so the
+    /// logout ended without it (signed out at Adobe Pass and on the device all the same).
+    case n408
     /// Signed out of the app, still signed in at system level.
     case vsa203
     /// TV provider permission denied or restricted.
@@ -85,7 +88,7 @@ public enum StatusID: Sendable, Hashable, CustomStringConvertible, ExpressibleBy
 
     /// Every id the SDK reports, but the `CFG5xx` family.
     static let reported: [StatusID] = [
-        .n000, .n003, .n004, .n005, .n010, .n011, .n111, .n130, .n500, .vsa203, .vsa403, .vsa404, .vsa503, .appl, .applError,
+        .n000, .n003, .n004, .n005, .n010, .n011, .n111, .n130, .n500, .n408, .vsa203, .vsa403, .vsa404, .vsa503, .appl, .applError,
         .cfg100, .cfg400, .cfg404, .cfg429, .r400, .r401, .regcode, .reg500, .reg404, .reg200, .z010, .z011, .z100, .z120, .z130, .z169, .z500, .p100, .sec412,
     ]
 
@@ -118,6 +121,7 @@ public enum StatusID: Sendable, Hashable, CustomStringConvertible, ExpressibleBy
         case .n111: "N111"
         case .n130: "N130"
         case .n500: "N500"
+        case .n408: "N408"
         case .vsa203: "VSA203"
         case .vsa403: "VSA403"
         case .vsa404: "VSA404"
@@ -152,7 +156,7 @@ public enum StatusID: Sendable, Hashable, CustomStringConvertible, ExpressibleBy
     public var level: AdvancedStatus.Level {
         switch self {
         case .n000, .n003, .n004, .n005, .n011, .vsa203, .vsa403, .vsa404, .vsa503, .regcode, .reg200, .z011: .info
-        case .n010, .n111, .z010, .cfg100, .reg404, .sec412: .warning
+        case .n010, .n111, .n408, .z010, .cfg100, .reg404, .sec412: .warning
         case .n130, .n500, .appl, .applError, .cfg400, .cfg404, .cfg429, .cfg5xx, .r400, .r401, .reg500,
             .z100, .z120, .z130, .z169, .z500, .p100, .other:
             .error

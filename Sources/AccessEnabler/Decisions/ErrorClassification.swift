@@ -31,6 +31,8 @@ enum ErrorClassification {
             return StatusCatalog.status(.cfg5xx(500), message: message)
         case .invalidDeviceInfo, .invalidRequest:
             return StatusCatalog.status(.cfg400, message: message)
+        case .unsendableToken:
+            return StatusCatalog.status(.n500, message: message)
         }
     }
 
@@ -51,9 +53,11 @@ enum ErrorClassification {
 
     /// When Adobe Pass refused the single sign-on token a request presented
     /// (`AD-Service-Token` or `Adobe-Subject-Token`: malformed, expired, an unknown issuer, a
-    /// bad signature): N500 saying which token and what to do; `nil` for any other failure.
-    /// The token itself is never repeated.
+    /// bad signature), or the SDK could not send it at all (``unsendableToken(_:)``): N500
+    /// saying which token and what to do; `nil` for any other failure. The token itself is
+    /// never repeated.
     static func refusedSingleSignOnToken(_ error: RESTClientError) -> AdvancedStatus? {
+        if let unsendable = unsendableToken(error) { return unsendable }
         guard case .server(_, _, let enhanced?) = error else { return nil }
         let header: String
         switch enhanced.codeWord {
@@ -65,6 +69,13 @@ enum ErrorClassification {
         return StatusCatalog.status(
             .n500, message: "Adobe Pass refused \(header) the app presented for single sign-on.\(reason) Get a new token from the identity service, or present none.",
             details: enhanced.details, enhancedError: enhanced)
+    }
+
+    /// When a single sign-on token the configuration gave cannot be a header value (empty,
+    /// a control character): N500 naming the header, in every flow; `nil` for any other failure.
+    static func unsendableToken(_ error: RESTClientError) -> AdvancedStatus? {
+        guard case .unsendableToken = error else { return nil }
+        return StatusCatalog.status(.n500, message: error.message)
     }
 
     /// Whether `error` says the authentication session (or its code) no longer exists —
@@ -98,6 +109,7 @@ enum ErrorClassification {
     /// An authorization call that failed as a whole (no decision came back): the status
     /// its enhanced error implies, or Z500 (network, server, unreadable answer).
     static func authorizationStatus(_ error: RESTClientError, resource: String) -> AdvancedStatus {
+        if let unsendable = unsendableToken(error) { return unsendable }
         if let refused = refusedSingleSignOnToken(error) {
             return StatusCatalog.status(.z500, message: refused.message, details: refused.details, resource: resource, enhancedError: refused.enhancedError)
         }
@@ -107,7 +119,7 @@ enum ErrorClassification {
         case .throttled:
             // Adobe's throttling page: a throttled authorization reports Z100.
             return StatusCatalog.status(.z100, message: error.message, resource: resource)
-        case .server, .undocumentedStatus, .malformedBody, .transport, .invalidDeviceInfo, .invalidRequest:
+        case .server, .undocumentedStatus, .malformedBody, .transport, .invalidDeviceInfo, .invalidRequest, .unsendableToken:
             return StatusCatalog.status(.z500, message: error.message, resource: resource)
         }
     }

@@ -31,7 +31,7 @@ enum ProfileReconciliation {
         let inForce = Set([chosen?.mvpd, standby?.mvpd].compactMap { $0 })
         let profiles = RequestorProfiles(
             chosen: chosen, standby: standby, others: adopted.filter { !inForce.contains($0.mvpd) },
-            pendingLogouts: stored.pendingLogouts)
+            pendingLogouts: stored.pendingLogouts, remembered: stored.remembered)
         let sameMVPD = stored.chosen?.mvpd == chosen?.mvpd
         return ProfileChange(profiles: profiles, keepingMediaTokensOf: inForce, droppingPreauthorizations: !sameMVPD)
     }
@@ -47,11 +47,14 @@ enum ProfileReconciliation {
         }
     }
 
-    /// Adobe's profile, with what only this device knows of it (the partner sign-in it came
-    /// from, who vouched for it) kept when Adobe's answer does not say.
+    /// Adobe's profile, with what only this device knows of it (the provider as the
+    /// configuration described it; the partner sign-in it came from, who vouched for it)
+    /// kept when Adobe's answer does not say.
     private static func keepingWhatOnlyTheDeviceKnows(fresh: StoredProfile, stored: StoredProfile?) -> StoredProfile {
-        guard let stored, stored.type == fresh.type else { return fresh }
+        guard let stored else { return fresh }
         var merged = fresh
+        merged.provider = fresh.provider ?? stored.provider
+        guard stored.type == fresh.type else { return merged }
         merged.tokenSource = fresh.tokenSource ?? stored.tokenSource
         merged.partnerProviderID = fresh.partnerProviderID ?? stored.partnerProviderID
         merged.serviceProviderURL = stored.serviceProviderURL ?? fresh.serviceProviderURL

@@ -15,6 +15,14 @@ enum ProfileSelection {
         return profiles.chosen
     }
 
+    /// ``current(_:now:)`` from the profile chosen last, reading the requestor's other
+    /// profiles (`all`) only when it is a TempPass, the one case where another can be in
+    /// force: the common case copies one profile out of storage, not every list.
+    static func current(chosen: StoredProfile?, all: () -> RequestorProfiles, now: Date) -> StoredProfile? {
+        guard let chosen, chosen.type == .temporary else { return chosen }
+        return current(all(), now: now)
+    }
+
     /// What signing in with `profile` does at `now`. A TempPass chosen over a valid regular
     /// profile of another MVPD sets that one aside; any other profile replaces what was
     /// chosen (a regular one also ends any profile set aside). A profile of another MVPD that

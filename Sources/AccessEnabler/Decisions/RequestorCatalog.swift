@@ -54,6 +54,24 @@ struct RequestorCatalog: Sendable, Equatable {
         hasPlatformServices = merged.contains { $0.enablePlatformServices }
     }
 
+    /// A catalog of only the providers this device remembers (stored with its profiles),
+    /// for what needs no full configuration: asking the partner framework about a sign-in it
+    /// made, sending a request to the service provider that serves an MVPD. Not the
+    /// requestor's list of MVPDs: the configuration is (``init(requestor:merging:)``).
+    init(requestor: String, storedProviders: [StoredProvider]) {
+        var seen: Set<String> = []
+        let providers = storedProviders.filter { seen.insert($0.id).inserted }
+        self.requestor = requestor
+        mvpds = providers.map(\.facadeMVPD)
+        mvpdsByID = Dictionary(uniqueKeysWithValues: mvpds.map { ($0.id, $0) })
+        serviceProviderForMVPD = Dictionary(
+            uniqueKeysWithValues: providers.compactMap { provider in provider.serviceProviderURL.flatMap(URL.init(string:)).map { (provider.id, $0) } })
+        svcMVPDs = Set(providers.filter(\.requiresSVC).map(\.id))
+        knownMappingIDs = Set(mvpds.compactMap(\.platformMappingId))
+        sortedMappingIDs = knownMappingIDs.sorted()
+        hasPlatformServices = mvpds.contains { $0.enablePlatformServices }
+    }
+
     /// The MVPDs the system picker shows: the filter's (order kept, duplicates and MVPDs
     /// without platform services dropped), or every MVPD shown in the platform picker.
     func pickerProviders(filter: PickerFilter?) -> [MVPD] {

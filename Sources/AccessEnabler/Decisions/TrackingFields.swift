@@ -25,7 +25,14 @@ final class TrackingFields: Sendable {
     /// `sendTrackingData(…, TRACKING_AUTHENTICATION)`: success, MVPD, hashed user id,
     /// whether the token came from the cache, then the device fields.
     func authentication(succeeded: Bool, profile: StoredProfile?, cached: Bool) -> DelegateCall {
-        .sendTrackingData([succeeded ? "true" : "false", profile?.mvpd ?? "", hashedUserID(profile), cached ? "true" : "false"] + deviceFields, event: TRACKING_AUTHENTICATION)
+        var fields: [String] = []
+        fields.reserveCapacity(4 + deviceFields.count)
+        fields.append(succeeded ? "true" : "false")
+        fields.append(profile?.mvpd ?? "")
+        fields.append(hashedUserID(profile))
+        fields.append(cached ? "true" : "false")
+        fields.append(contentsOf: deviceFields)
+        return .sendTrackingData(fields, event: TRACKING_AUTHENTICATION)
     }
 
     /// `sendTrackingData(…, TRACKING_AUTHORIZATION)`: success, MVPD, hashed user id, cached,

@@ -35,6 +35,10 @@ public final class AccessEnabler: Sendable {
     private let tracking: TrackingFields
     /// How far the device clock is from Adobe Pass's, shared with the engine.
     private let serverClock: ServerClock
+    /// The configuration's clock, kept apart so a synchronous check reads it directly.
+    private let clock: any TimeSource
+    /// What every checkAuthentication that asks the partner framework shares; `nil` without one.
+    private let partnerCheck: PartnerAuthenticationCheck.Context?
     /// State of the async API: the call whose second-screen sign-in ``secondScreenSignIn()`` waits for.
     let asyncState = Mutex(AsyncState())
 
@@ -58,7 +62,10 @@ public final class AccessEnabler: Sendable {
         set { dispatcher.setStatusDelegate(newValue) }
     }
 
-    /// The configuration this instance runs with.
+    /// The configuration this instance runs with: the one it was given, with every number
+    /// held inside its range. A configuration with a number outside (a timeout that is not
+    /// a number of seconds, a poll interval of an hour) is refused by `setRequestor`: status
+    /// CFG400 naming the field, then `setRequestorComplete(0)`.
     public let configuration: AccessEnablerConfiguration
 
     /// Creates an AccessEnabler for production, iOS flavour.
@@ -75,12 +82,16 @@ public final class AccessEnabler: Sendable {
     }
 
     /// Creates an AccessEnabler whose storage is checked as `storageCheck` says.
-    public init(storageCheck: IntegrityCheckType, softwareStatement: String, configuration: AccessEnablerConfiguration) {
+    public init(storageCheck: IntegrityCheckType, softwareStatement: String, configuration given: AccessEnablerConfiguration) {
+        // Numbers out of range never reach the SDK's parts; setRequestor refuses them.
+        let configurationProblems = ConfigurationRanges.problems(in: given)
+        let configuration = ConfigurationRanges.bounded(given)
         self.configuration = configuration
         setupAdvice = SetupAdvice(configuration: configuration)
         let dispatcher = CallbackDispatcher(queue: configuration.callbackQueue, diagnostics: configuration.diagnostics)
         tracking = TrackingFields(platform: configuration.platform)
         let clock = configuration.clock
+        self.clock = clock
         let serverClock = ServerClock()
         self.serverClock = serverClock
         let problems = StorageProblemRelay()
@@ -91,26 +102,29 @@ public final class AccessEnabler: Sendable {
         let mailbox = EngineMailbox(activity: ActivityTracker())
         let engine = EntitlementEngine(
             softwareStatement: softwareStatement, configuration: configuration, store: store, dispatcher: dispatcher,
-            mailbox: mailbox, published: published, tracking: tracking, serverClock: serverClock)
+            mailbox: mailbox, published: published, tracking: tracking, serverClock: serverClock,
+            configurationProblems: configurationProblems)
         self.dispatcher = dispatcher
         self.engine = engine
+        if let partner = configuration.partnerFramework {
+            partnerCheck = PartnerAuthenticationCheck.Context(
+                partner: partner, clock: clock, serverClock: serverClock, timeout: configuration.requestTimeout, tracking: tracking,
+                dispatcher: dispatcher, mailbox: mailbox)
+        } else {
+            partnerCheck = nil
+        }
         self.store = store
         self.mailbox = mailbox
         storageProblems = problems
         problems.connect(dispatcher, diagnostics: configuration.diagnostics)
-        let (replies, eventHub, monitor) = (replies, eventHub, monitor)
-        dispatcher.setObserver { call, owners in
-            for owner in owners { replies.deliver(call, for: owner) }
-            eventHub.publish(call)
-            // A callback that also ends calls which carried the flow before its owner: for a
-            // test rig following each call, those calls' flow was taken over by the owner.
-            if let owner = owners.first { for earlier in owners.dropFirst() { monitor.flowTakenOver(earlier, by: owner) } }
-            monitor.delivered(call, for: owners.first)
-        }
+        dispatcher.setObserver(FacadeListeners(replies: replies, eventHub: eventHub, monitor: monitor))
         Task { await engine.run() }
     }
 
     deinit {
+        // The engine ends the calls still waiting once the mailbox is drained; that counts
+        // as work under way until their callbacks are delivered (a rig's ReleaseWatch waits).
+        mailbox.activity.eventPosted()
         mailbox.close()
         eventHub.finish()
         // What was stored so far goes to disk without holding this thread, which may be one
@@ -124,6 +138,8 @@ public final class AccessEnabler: Sendable {
     /// id), or as a new call: every call carries an id, and its callbacks carry it too.
     func submit(_ command: Command, call: CallID? = nil) {
         storageProblems.appMadeACall()
+        // A call of the delegate API (the async API passes its own id) needs a delegate.
+        if call == nil { checkDelegates(for: command) }
         let call = call ?? replies.newCall()
         monitor.callMade(call, command)
         mailbox.post(.command(command, call: call))
@@ -171,16 +187,17 @@ public final class AccessEnabler: Sendable {
         // engine would, with the same pure function.
         storageProblems.appMadeACall()
         guard mailbox.claimIfIdle() else { return submit(.checkAuthentication) }
+        checkDelegates(for: .checkAuthentication)
         let call = replies.newCall()
         monitor.callMade(call, .checkAuthentication)
         // What another AccessEnabler over the same storage wrote since (one `stat` when
         // nothing changed).
         store.refreshIfChanged()
-        switch quickAuthenticationCheck() {
+        switch quickAuthenticationCheck(call) {
         case .answered(let callbacks):
             mailbox.releaseClaim { delivered in dispatcher.dispatch(callbacks, for: call, then: delivered) }
-        case .askPartner(let inputs):
-            PartnerAuthenticationCheck(inputs, call: call, dispatcher: dispatcher, mailbox: mailbox).start()
+        case .askPartner(let check):
+            check.start()
         }
     }
 
@@ -190,12 +207,12 @@ public final class AccessEnabler: Sendable {
         /// regular profile, or no partner single sign-on).
         case answered([DelegateCall])
         /// After the partner framework's silent answers.
-        case askPartner(PartnerAuthenticationCheck.Inputs)
+        case askPartner(PartnerAuthenticationCheck)
     }
 
-    private func quickAuthenticationCheck() -> QuickAuthenticationCheck {
-        let state = published.snapshot
-        switch state.state {
+    private func quickAuthenticationCheck(_ call: CallID) -> QuickAuthenticationCheck {
+        let picture = published.picture
+        switch picture.standing.state {
         case .notSet:
             return .answered(
                 AuthenticationCheck.callbacks(
@@ -204,20 +221,27 @@ public final class AccessEnabler: Sendable {
         case .failed(let problem):
             return .answered(AuthenticationCheck.callbacks(requestorProblem: problem))
         case .ready:
-            let now = configuration.clock.now.addingTimeInterval(serverClock.correction)
-            let stored = state.requestorID.flatMap { ProfileSelection.current(store.profiles(requestor: $0), now: now) }
-            if let partner = configuration.partnerFramework, let catalog = state.catalog,
-                AuthenticationCheck.needsPartner(profile: stored, catalog: catalog, partnerConfigured: true, now: now)
-            {
-                let clock = configuration.clock, serverClock = serverClock
-                return .askPartner(
-                    PartnerAuthenticationCheck.Inputs(
-                        partner: partner, profile: stored, catalog: catalog,
-                        adobeNow: { clock.now.addingTimeInterval(serverClock.correction) },
-                        timeout: configuration.requestTimeout, tracking: tracking))
+            let now = clock.now.addingTimeInterval(serverClock.correction)
+            let stored = picture.standing.requestorID.flatMap { requestor in
+                ProfileSelection.current(chosen: store.profile(requestor: requestor), all: { store.profiles(requestor: requestor) }, now: now)
             }
-            let verdict = AuthenticationCheck.verdict(profile: stored, catalog: state.catalog, snapshot: nil, now: now)
-            return .answered(AuthenticationCheck.callbacks(profile: verdict.profile, status: verdict.status, tracking: tracking))
+            // The two facts of the catalog the answer reads, rather than a copy of it.
+            // With no configuration (a warm launch asks for none), `nil`: partner single
+            // sign-on then applies only to a profile it made.
+            let platformServices = picture.standing.catalog?.hasPlatformServices
+            let mvpds = picture.standing.catalog?.mvpdsByID
+            if let partnerCheck, let requestor = picture.standing.requestorID,
+                AuthenticationCheck.needsPartner(profile: stored, platformServices: platformServices, mvpds: mvpds, partnerConfigured: true, now: now)
+            {
+                // The providers the partner framework is asked about: the configuration's,
+                // else the ones the device remembers.
+                let known = RequestorCatalog.known(configuration: picture.standing.catalog, requestor: requestor, profiles: store.profiles(requestor: requestor))
+                return .askPartner(
+                    PartnerAuthenticationCheck(partnerCheck, profile: stored, supportedProviders: known.sortedMappingIDs, requestor: picture, call: call))
+            }
+            let verdict = AuthenticationCheck.verdict(profile: stored, mvpds: mvpds, snapshot: nil, now: now)
+            return .answered(
+                AuthenticationCheck.callbacks(profile: verdict.profile, status: verdict.status, tracking: dispatcher.wantsTrackingData ? tracking : nil))
         }
     }
 
@@ -321,9 +345,27 @@ public final class AccessEnabler: Sendable {
         submit(.logout)
     }
 
-    /// Reports the selected MVPD through `selectedProvider`.
+    /// Reports the selected MVPD through `selectedProvider`, from what the SDK stored of it
+    /// (no request).
     public func getSelectedProvider() {
         submit(.getSelectedProvider)
+    }
+
+    /// The TV provider of the current requestor's last sign-in on this device, or `nil`.
+    ///
+    /// Kept when that sign-in expires or Adobe Pass ends it, forgotten by ``logout()``: an
+    /// app offers "Continue with …" from it (its ``MVPD/displayName`` and ``MVPD/logoURL``)
+    /// instead of the whole provider list. A sign-in started from it —
+    /// `setSelectedProvider(provider.ID)` with no authentication flow open — asks Adobe Pass
+    /// for no configuration. Read synchronously from storage, with no request; `nil` before
+    /// the first `setRequestor`, and for a sign-in through TempPass, which is not a provider
+    /// to continue with. A provider chosen on a second screen is known by its id until the
+    /// SDK next has the configuration (its ``MVPD/displayName`` is then the id).
+    public var rememberedProvider: MVPD? {
+        guard let requestor = published.snapshot.requestorID else { return nil }
+        // What another AccessEnabler over the same storage wrote since.
+        store.refreshIfChanged()
+        return store.profiles(requestor: requestor).remembered?.facadeMVPD
     }
 
     /// Reads metadata: `METADATA_OPCODE_KEY` set to `METADATA_AUTHENTICATION`,
@@ -345,6 +387,22 @@ public final class AccessEnabler: Sendable {
         // callbacks have reached the delegate, so quiescence means they are delivered.
         await mailbox.activity.waitUntilQuiescent(clock: configuration.clock)
     }
+
+    /// What a test rig waits on after releasing this AccessEnabler (see ``ReleaseWatch``).
+    package var releaseWatch: ReleaseWatch { ReleaseWatch(activity: mailbox.activity, clock: configuration.clock) }
+
+    /// Whether the SDK is quiescent right now (as ``waitUntilQuiescent()`` would answer at
+    /// once), or `nil` while it has work under way. For test rigs and scenario runners.
+    package var quiescenceNow: Quiescence? {
+        mailbox.activity.quiescence(now: configuration.clock.now)
+    }
+
+    /// How far the SDK's work has got: a count that moves with every event posted or
+    /// handled, every child task, back-off or timer started or ended, and every request sent
+    /// or answered. A rig that bounds
+    /// a wait compares readings of it, so it gives up on an SDK that is stuck — the count
+    /// stands still — and never on one that is only slow. For test rigs and scenario runners.
+    package var progress: UInt64 { mailbox.activity.progress }
 
     /// Waits until every call made so far has run, its callbacks have been delivered and
     /// what it stored is on disk. Waiting for a person (a provider choice, a login page, a
@@ -368,6 +426,24 @@ public final class AccessEnabler: Sendable {
     }
 
     // MARK: Helpers
+
+    /// Reports a call of the delegate API whose answer would reach nobody: no `delegate`, or
+    /// a delegate that adopts `EntitlementStatus` with no `statusDelegate`.
+    private func checkDelegates(for command: Command) {
+        guard let answer = command.delegateAnswer else { return }
+        let delegate = dispatcher.currentDelegate
+        let missing: MissingDelegateDiagnostics.Receiver
+        if delegate == nil {
+            missing = .delegate
+        } else if let delegate, delegate is EntitlementStatus, dispatcher.currentStatusDelegate == nil {
+            missing = .statusDelegate
+        } else {
+            return
+        }
+        let message = MissingDelegateDiagnostics.shared.report(
+            call: command.legacyName, answer: answer, missing: missing, delegateType: delegate.map { String(reflecting: type(of: $0)) })
+        configuration.diagnostics?(.noDelegate(call: command.legacyName, message: message))
+    }
 
     private static func stringData(_ data: [String: Any]?) -> [String: String]? {
         data?.mapValues { "\($0)" }

@@ -7,64 +7,98 @@ import Synchronization
 /// sign-out must show at the very next check, so nothing is cached), or no valid regular
 /// profile while partner single sign-on applies.
 ///
-/// One task asks the partner framework directly and hands the callbacks to the dispatcher;
-/// the deadline is an entry on the process's ``DeadlineWatchdog``. Whichever comes first
-/// answers — the partner's snapshot, or at the deadline ``PartnerSnapshot/timedOut`` (the
-/// late answer is then dropped) — and gives the engine's turn back, so calls made
-/// meanwhile run after it. The answer is the engine's: the same pure
-/// ``AuthenticationCheck`` decides.
+/// The questions are asked at once, on the calling thread, by a task that starts there
+/// (`Task.immediate`). A partner framework that answers without suspending (the common
+/// case: the answers are at hand) has answered by the time ``start()`` returns: the
+/// callbacks go to the callback queue in one trip and no deadline is ever set. Only a
+/// partner that suspends gets a deadline, an entry on the process's ``DeadlineWatchdog``.
+/// Whichever comes first answers — the partner's snapshot, or at the deadline
+/// ``PartnerSnapshot/timedOut`` (the late answer is then dropped) — and gives the engine's
+/// turn back, so calls made meanwhile run after it. The answer is the engine's: the same
+/// pure ``AuthenticationCheck`` decides.
 final class PartnerAuthenticationCheck: DeadlineExpiring, Sendable {
-    /// What the check reads, captured when the call is made.
-    struct Inputs: Sendable {
-        var partner: any PartnerFramework
-        var profile: StoredProfile?
-        var catalog: RequestorCatalog
+    /// What every check of one AccessEnabler shares, made once: a check then holds one
+    /// reference to it instead of one to each.
+    final class Context: Sendable {
+        let partner: any PartnerFramework
+        let clock: any TimeSource
+        /// How far the device clock is from Adobe Pass's.
+        let serverClock: ServerClock
+        /// The bound on the partner framework's answers.
+        let timeout: TimeInterval
+        let tracking: TrackingFields
+        let dispatcher: CallbackDispatcher
+        let mailbox: EngineMailbox
+        /// Where the deadline goes when the partner framework suspends.
+        let watchdog: DeadlineWatchdog
+
+        init(
+            partner: any PartnerFramework, clock: any TimeSource, serverClock: ServerClock, timeout: TimeInterval, tracking: TrackingFields,
+            dispatcher: CallbackDispatcher, mailbox: EngineMailbox, watchdog: DeadlineWatchdog = .shared
+        ) {
+            self.partner = partner
+            self.clock = clock
+            self.serverClock = serverClock
+            self.timeout = timeout
+            self.tracking = tracking
+            self.dispatcher = dispatcher
+            self.mailbox = mailbox
+            self.watchdog = watchdog
+        }
+
         /// Adobe's time: the device clock corrected by the offset the server's `Date`
         /// headers showed.
-        var adobeNow: @Sendable () -> Date
-        var timeout: TimeInterval
-        var tracking: TrackingFields
+        var adobeNow: Date { clock.now.addingTimeInterval(serverClock.correction) }
     }
 
-    private let inputs: Inputs
+    private let context: Context
+    /// The profile in force when the call was made.
+    private let profile: StoredProfile?
+    /// The providers the partner framework is asked about: the configuration's, else the
+    /// ones the device remembers.
+    private let supportedProviders: [String]
+    /// The requestor as published when the call was made.
+    private let requestor: PublishedRequestorState.Picture
     /// The checkAuthentication call this answers; its callbacks carry it.
     private let call: CallID
-    private let dispatcher: CallbackDispatcher
-    private let mailbox: EngineMailbox
     /// Whether an answer was delivered, and the deadline set meanwhile.
     private let state = Mutex<(answered: Bool, deadline: DeadlineWatchdog.Ticket?)>((false, nil))
 
-    init(_ inputs: Inputs, call: CallID, dispatcher: CallbackDispatcher, mailbox: EngineMailbox) {
-        self.inputs = inputs
+    /// A check of `profile` for `call`, in `context`, asking the partner framework about
+    /// `supportedProviders`; `requestor` is the published picture.
+    init(_ context: Context, profile: StoredProfile?, supportedProviders: [String], requestor: PublishedRequestorState.Picture, call: CallID) {
+        self.context = context
+        self.profile = profile
+        self.supportedProviders = supportedProviders
+        self.requestor = requestor
         self.call = call
-        self.dispatcher = dispatcher
-        self.mailbox = mailbox
     }
 
     /// Asks the partner framework; the caller holds the engine's turn, which this check
     /// gives back once it has answered.
     func start() {
-        let ticket = DeadlineWatchdog.shared.schedule(after: inputs.timeout, self)
-        let stillOpen: Bool = state.withLock { state in
+        Task.immediate { [self] in
+            let snapshot = await PartnerSignIn.silentSnapshot(of: context.partner, supportedProviders: supportedProviders)
+            answer(with: snapshot)
+        }
+        // Here the task has either answered or suspended inside the partner framework.
+        guard !state.withLock({ $0.answered }) else { return }
+        let ticket = context.watchdog.schedule(after: context.timeout, self)
+        let kept: Bool = state.withLock { state in
             guard !state.answered else { return false }
             state.deadline = ticket
             return true
         }
-        guard stillOpen else { return DeadlineWatchdog.shared.cancel(ticket) }
-        // The task runs on the callback queue, so the answer is delivered where it stands.
-        Task(executorPreference: dispatcher.executor) { [self] in
-            let snapshot = await PartnerSignIn.silentSnapshot(of: inputs.partner, supportedProviders: inputs.catalog.sortedMappingIDs)
-            answer(with: snapshot, onCallbackQueue: true)
-        }
+        // The answer came in meanwhile: the deadline goes.
+        if !kept { context.watchdog.cancel(ticket) }
     }
 
     func deadlinePassed() {
-        answer(with: .timedOut, onCallbackQueue: false)
+        answer(with: .timedOut)
     }
 
-    /// Delivers the answer `snapshot` implies, unless an answer was delivered already:
-    /// there and then on the callback queue, else queued there.
-    private func answer(with snapshot: PartnerSnapshot, onCallbackQueue: Bool) {
+    /// Delivers the answer `snapshot` implies, unless an answer was delivered already.
+    private func answer(with snapshot: PartnerSnapshot) {
         let (first, ticket): (Bool, DeadlineWatchdog.Ticket?) = state.withLock { state in
             guard !state.answered else { return (false, nil) }
             state.answered = true
@@ -72,18 +106,13 @@ final class PartnerAuthenticationCheck: DeadlineExpiring, Sendable {
             return (true, state.deadline)
         }
         guard first else { return }
-        if let ticket { DeadlineWatchdog.shared.cancel(ticket) }
-        let verdict = AuthenticationCheck.verdict(profile: inputs.profile, catalog: inputs.catalog, snapshot: snapshot, now: inputs.adobeNow())
-        let callbacks = AuthenticationCheck.callbacks(profile: verdict.profile, status: verdict.status, tracking: inputs.tracking)
-        guard onCallbackQueue else {
-            return mailbox.releaseClaim { delivered in dispatcher.dispatch(callbacks, for: call, then: delivered) }
-        }
-        // Calls made from now on queue their callbacks behind this task, which is on the
-        // callback queue: delivering here, after giving the turn back, keeps the order (and
-        // a delegate may call the facade again from its callback).
-        var delivered: (@Sendable () -> Void)?
-        mailbox.releaseClaim { delivered = $0 }
-        dispatcher.deliverOnCallbackQueue(callbacks, for: call)
-        delivered?()
+        if let ticket { context.watchdog.cancel(ticket) }
+        let verdict = AuthenticationCheck.verdict(profile: profile, mvpds: requestor.standing.catalog?.mvpdsByID, snapshot: snapshot, now: context.adobeNow)
+        let tracking = context.dispatcher.wantsTrackingData ? context.tracking : nil
+        let callbacks = AuthenticationCheck.callbacks(profile: verdict.profile, status: verdict.status, tracking: tracking)
+        // Queued under the mailbox's lock as the turn is given back: a later call's
+        // callbacks cannot come first.
+        let (call, dispatcher) = (call, context.dispatcher)
+        context.mailbox.releaseClaim { delivered in dispatcher.dispatch(callbacks, for: call, then: delivered) }
     }
 }

@@ -13,11 +13,17 @@ final class SetupAdvice: Sendable {
     private let platformAdvised = Mutex(false)
     private static let printedInThisProcess = Mutex(false)
     private let print: @Sendable (String) -> Void
+    /// What was printed once already (the process's, unless a test gives its own).
+    private let ledger: OncePerProcess
 
-    init(configuration: AccessEnablerConfiguration, print: @escaping @Sendable (String) -> Void = SetupAdvice.writeToStandardError) {
+    init(
+        configuration: AccessEnablerConfiguration, print: @escaping @Sendable (String) -> Void = SetupAdvice.writeToStandardError,
+        ledger: OncePerProcess = .shared
+    ) {
         diagnostics = configuration.diagnostics
         platformLeftAtDefault = configuration.platformLeftAtDefault
         self.print = print
+        self.ledger = ledger
     }
 
     /// The message of ``Diagnostic/defaultPlatform(message:)``.
@@ -43,13 +49,29 @@ final class SetupAdvice: Sendable {
         if first { print("AccessEnabler: " + Self.defaultPlatformMessage + "\n") }
     }
 
-    /// `setOptions` was given `options`: each key the SDK does not use is reported.
+    /// `setOptions` was given `options`: each key the SDK does not use is reported, and so is
+    /// a `device_info` it cannot read — through the diagnostics hook and, once per process,
+    /// standard error: the SDK then sends its own device information, which an app that set
+    /// one must hear.
     func optionsGiven(_ options: [String: Any]) {
+        if let value = options["device_info"], let problem = Self.deviceInfoProblem(value) {
+            let message =
+                "setOptions was given a device_info the SDK cannot read: \(problem). It has no effect: requests carry the SDK's own device information "
+                + "(X-Device-Info). Pass the client information as Base64-encoded JSON (percent-encoded Base64 is read too)."
+            diagnostics?(.unusedOption(key: "device_info", message: message))
+            if ledger.firstTime("device_info") { print("AccessEnabler: " + message + "\n") }
+        }
         guard let diagnostics else { return }
         let used = SDKOptions.knownKeys.sorted().joined(separator: ", ")
         for key in SDKOptions.unusedKeys(options) {
             diagnostics(.unusedOption(key: key, message: "setOptions was given \"\(key)\", which this SDK does not use: it has no effect. The options it reads are \(used)."))
         }
+    }
+
+    /// Why the `device_info` option `value` cannot be used, or `nil`.
+    private static func deviceInfoProblem(_ value: Any) -> String? {
+        guard let text = value as? String else { return "it is a \(type(of: value)), not a String" }
+        return DeviceInfoOption.problem(text)?.reason
     }
 
     private static func writeToStandardError(_ message: String) {

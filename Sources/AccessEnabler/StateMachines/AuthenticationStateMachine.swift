@@ -28,6 +28,10 @@ struct AuthenticationStateMachine: Sendable {
     enum State: Sendable, Equatable {
         /// Nothing is waiting.
         case idle
+        /// The requestor's configuration is being fetched for this flow (a provider list to
+        /// show, the partner framework's supported providers, an MVPD the device does not
+        /// know): like `POST sessions`, a wait for Adobe Pass that later calls may abandon.
+        case awaitingConfiguration(FlowID, for: ConfigurationNeed)
         /// `displayProviderDialog` was delivered; the app answers with `setSelectedProvider`.
         case choosingProvider
         /// The partner sign-in (permission prompt, system picker, exchange) runs as a child
@@ -42,8 +46,26 @@ struct AuthenticationStateMachine: Sendable {
         case polling(FlowID, ProfilePolling)
         /// The logout request for this profile (removed from the device already) is under way.
         case loggingOut(RequestTicket, StoredProfile)
-        /// `navigateToUrl` opened the MVPD logout page; `handleExternalURL` completes the logout.
-        case awaitingLogoutRedirect
+        /// `navigateToUrl` opened `page`, an MVPD logout page of `ticket`'s logout;
+        /// `handleExternalURL` opens the next of `remaining`, or completes the logout after the last.
+        case awaitingLogoutRedirect(RequestTicket, page: LogoutPage, remaining: [LogoutPage])
+    }
+
+    /// What a flow waiting for the configuration does with it.
+    enum ConfigurationNeed: Sendable, Equatable {
+        /// Let the person choose: the partner framework's picker, or the app's provider
+        /// dialog (`getAuthentication`, or `getAuthorization`'s authentication).
+        case providerChoice(PickerFilter?)
+        /// `setSelectedProvider` with an MVPD the device knows nothing about.
+        case selectedProvider(String)
+    }
+
+    /// One MVPD logout page a logout hands over.
+    struct LogoutPage: Sendable, Equatable {
+        /// The page's absolute URL.
+        var url: String
+        /// The MVPD it logs out of.
+        var mvpd: String
     }
 
     /// How far a session being opened has come.
@@ -105,6 +127,8 @@ struct AuthenticationStateMachine: Sendable {
         case loggedOut
         /// `setRequestor` for another requestor.
         case requestorChanged
+        /// The app released the AccessEnabler.
+        case released
     }
 
     /// One thing for the engine to do. Callbacks name the call they belong to.
@@ -135,6 +159,15 @@ struct AuthenticationStateMachine: Sendable {
         case fetchSessionProfile(FlowID, mvpd: String)
         /// Stop waiting for the session requests of `flow`.
         case cancelSession(FlowID)
+        /// Fetch the requestor's configuration for `flow`; ``AuthenticationStateMachine/configurationArrived(_:viaPartner:)``.
+        case fetchConfiguration(FlowID)
+        /// Stop waiting for the configuration of `flow`.
+        case cancelConfigurationFetch(FlowID)
+        /// Set the timer of the logout page of `ticket`'s logout: past `until` the logout ends
+        /// by itself (``AuthenticationStateMachine/logoutPageTimedOut(_:)``).
+        case startLogoutPageTimer(RequestTicket, until: Date)
+        /// Cancel the timer of the logout page of `ticket`'s logout.
+        case stopLogoutPageTimer(RequestTicket)
         /// Deliver `navigateToUrl` for the MVPD's login (or logout) page.
         case openPage(url: String, mvpd: String, to: CallID?)
         /// Set the poll timer for this instant.
@@ -172,7 +205,9 @@ struct AuthenticationStateMachine: Sendable {
     /// The flow the SDK is driving, if any: answers for any other are stale.
     var currentFlow: FlowID? {
         switch state {
-        case .signingInThroughPartner(let id, _), .openingSession(let id, _, _), .awaitingRedirect(let id, _), .polling(let id, _): id
+        case .awaitingConfiguration(let id, _), .signingInThroughPartner(let id, _), .openingSession(let id, _, _), .awaitingRedirect(let id, _),
+            .polling(let id, _):
+            id
         case .idle, .choosingProvider, .loggingOut, .awaitingLogoutRedirect: nil
         }
     }
@@ -189,19 +224,28 @@ struct AuthenticationStateMachine: Sendable {
         return nil
     }
 
-    /// Whether a request of the session or of the logout is under way: the calls made
-    /// meanwhile wait for its answer (or abandon the session, see ``abandonOpeningSession(_:)``).
+    /// Whether a request of the session (or the configuration it needs) or of the logout
+    /// is under way: the calls made meanwhile wait for its answer (or abandon the session,
+    /// see ``abandonOpeningSession(_:)``).
     var awaitsServer: Bool {
         switch state {
-        case .openingSession, .loggingOut: true
+        case .awaitingConfiguration, .openingSession, .loggingOut: true
         case .idle, .choosingProvider, .signingInThroughPartner, .awaitingRedirect, .polling, .awaitingLogoutRedirect: false
         }
     }
 
-    /// Whether a session is being opened.
+    /// Whether a session is being opened, or the configuration it needs fetched.
     var isOpeningSession: Bool {
-        if case .openingSession = state { return true }
-        return false
+        switch state {
+        case .awaitingConfiguration, .openingSession: true
+        default: false
+        }
+    }
+
+    /// The logout whose page the app has open, if any.
+    var logoutPageOpen: RequestTicket? {
+        if case .awaitingLogoutRedirect(let ticket, _, _) = state { return ticket }
+        return nil
     }
 
     private mutating func newFlow() -> FlowID {
@@ -218,8 +262,12 @@ struct AuthenticationStateMachine: Sendable {
     /// `providerOnSecondScreen`: the person chooses the provider on the second screen, so
     /// neither the partner framework nor the app's provider dialog is asked: a session
     /// without an MVPD is opened at once, and its code is shown (status `REGCODE`).
+    ///
+    /// `configurationKnown`: a fresh configuration is cached. Otherwise a choice (the
+    /// partner's picker or the app's dialog) first waits for it (``configurationArrived(_:viaPartner:)``).
     mutating func authenticationRequested(
-        by caller: Caller, authenticated: Bool, forced: Bool, viaPartner: Bool, filter: PickerFilter?, providerOnSecondScreen: Bool = false
+        by caller: Caller, authenticated: Bool, forced: Bool, viaPartner: Bool, filter: PickerFilter?, providerOnSecondScreen: Bool = false,
+        configurationKnown: Bool = true
     ) -> [Action] {
         if let refused = rejection(of: caller) { return refused }
         var actions = endOpenFlow()
@@ -244,6 +292,11 @@ struct AuthenticationStateMachine: Sendable {
             state = .openingSession(flow, mvpd: nil, step: .creating)
             ownerAnswered = false
             actions.append(.createSession(flow, mvpd: nil, opened: nil))
+        } else if !configurationKnown {
+            let flow = newFlow()
+            state = .awaitingConfiguration(flow, for: .providerChoice(filter))
+            ownerAnswered = false
+            actions.append(.fetchConfiguration(flow))
         } else if viaPartner {
             let flow = newFlow()
             state = .signingInThroughPartner(flow, dialog: nil)
@@ -260,7 +313,7 @@ struct AuthenticationStateMachine: Sendable {
     /// page, a provider dialog or a code an authorization cannot join), or `nil`.
     func rejection(of caller: Caller) -> [Action]? {
         switch (state, caller) {
-        case (.signingInThroughPartner, _), (.openingSession, _), (.awaitingRedirect, _),
+        case (.signingInThroughPartner, _), (.awaitingConfiguration, _), (.openingSession, _), (.awaitingRedirect, _),
             (.choosingProvider, .getAuthorization), (.polling, .getAuthorization):
             return rejectBusy(caller)
         default:
@@ -273,7 +326,7 @@ struct AuthenticationStateMachine: Sendable {
         switch state {
         case .signingInThroughPartner:
             message = "The TV provider sign-in is still open for this authentication; wait for it to end."
-        case .awaitingRedirect, .openingSession:
+        case .awaitingRedirect, .openingSession, .awaitingConfiguration:
             message = "An MVPD login page is already open for this authentication: finish it with handleExternalURL(_:), or cancel it with setSelectedProvider(nil)."
         case .polling:
             message = "A sign-in on a second screen is under way for this authentication: wait for it to end, or cancel it with setSelectedProvider(nil)."
@@ -311,9 +364,10 @@ struct AuthenticationStateMachine: Sendable {
             // The call that handed the code over still waits for the sign-in's end (the
             // async API's second stage): the status that ends this flow ends it too.
             if carryingOver, let owner, owner != pendingAuthorization?.owner, !carriedOver.contains(owner) { carriedOver.append(owner) }
-        case .awaitingLogoutRedirect:
+        case .awaitingLogoutRedirect(let ticket, _, _):
+            actions.append(.stopLogoutPageTimer(ticket))
             actions.append(.setAuthenticationStatus(ACCESS_ENABLER_STATUS_ERROR, errorCode: USER_NOT_AUTHENTICATED_ERROR, to: owner))
-        case .openingSession:
+        case .openingSession, .awaitingConfiguration:
             actions += abandonOpeningSession(.replaced)
         case .loggingOut:
             // The local profile is gone already; the logout ends without Adobe's answer.
@@ -392,9 +446,12 @@ struct AuthenticationStateMachine: Sendable {
 
     // MARK: The provider choice and the session
 
-    /// `setSelectedProvider` with a known MVPD (`nil`: the user backed out). An unknown MVPD
-    /// is refused before it gets here: it changes nothing.
-    mutating func providerSelected(_ mvpd: String?, by call: CallID?) -> [Action] {
+    /// `setSelectedProvider` with an MVPD (`nil`: the user backed out). `known`: the device
+    /// knows the MVPD (the configuration, or what it stored of an earlier sign-in); otherwise
+    /// the flow first waits for the configuration to say whether it is one of the
+    /// requestor's. An MVPD a fresh configuration does not name is refused before it gets
+    /// here: it changes nothing.
+    mutating func providerSelected(_ mvpd: String?, by call: CallID?, known: Bool = true) -> [Action] {
         guard let mvpd else {
             var actions = endOpenFlow()
             let pending = takePending()
@@ -408,10 +465,60 @@ struct AuthenticationStateMachine: Sendable {
         let flow = newFlow()
         owner = call
         ownerAnswered = false
+        guard known else {
+            state = .awaitingConfiguration(flow, for: .selectedProvider(mvpd))
+            actions.append(.fetchConfiguration(flow))
+            return actions
+        }
         state = .openingSession(flow, mvpd: mvpd, step: .creating)
         actions.append(.trackProviderSelection(mvpd: mvpd, to: call))
         actions.append(.createSession(flow, mvpd: mvpd, opened: nil))
         return actions
+    }
+
+    // MARK: The configuration a flow waits for
+
+    /// The configuration `flow` waited for arrived: the person chooses (the partner
+    /// framework's picker when `viaPartner`, else the app's provider dialog), or the session
+    /// for the MVPD selected is opened.
+    mutating func configurationArrived(_ flow: FlowID, viaPartner: Bool) -> [Action] {
+        guard case .awaitingConfiguration(flow, let need) = state else { return [] }
+        switch need {
+        case .providerChoice(let filter):
+            if viaPartner {
+                state = .signingInThroughPartner(flow, dialog: nil)
+                return [.startPartnerSignIn(flow, filter)]
+            }
+            state = .choosingProvider
+            ownerAnswered = true
+            return [.showProviderDialog(to: owner)]
+        case .selectedProvider(let mvpd):
+            state = .openingSession(flow, mvpd: mvpd, step: .creating)
+            return [.trackProviderSelection(mvpd: mvpd, to: owner), .createSession(flow, mvpd: mvpd, opened: nil)]
+        }
+    }
+
+    /// The configuration `flow` waited for could not be had (`status`: the CFG status
+    /// setRequestor reports for the same failure), or does not name the MVPD selected
+    /// (`errorCode` `PROVIDER_NOT_AVAILABLE_ERROR`): the flow's call ends, with a waiting
+    /// authorization's `tokenRequestFailed`.
+    mutating func configurationFailed(_ flow: FlowID, status: AdvancedStatus, errorCode: String = GENERIC_AUTHENTICATION_ERROR) -> [Action] {
+        guard case .awaitingConfiguration(flow, _) = state else { return [] }
+        state = .idle
+        ownerAnswered = true
+        var actions: [Action] = [
+            .status(status, to: owner), .setAuthenticationStatus(ACCESS_ENABLER_STATUS_ERROR, errorCode: errorCode, to: owner),
+        ]
+        if let pending = takePending() {
+            actions.append(.tokenRequestFailed(pending, description: "The authentication \(pending.resource) was waiting for could not start: \(status.message ?? "")"))
+        }
+        return actions
+    }
+
+    /// What `flow` waits for the configuration for, if it does.
+    func configurationNeed(of flow: FlowID) -> ConfigurationNeed? {
+        if case .awaitingConfiguration(flow, let need) = state { return need }
+        return nil
     }
 
     /// The session answered `authorize` (TempPass, degradation, an existing profile): its
@@ -439,7 +546,7 @@ struct AuthenticationStateMachine: Sendable {
             let who = session.mvpd == nil ? "Sign in" : "Sign in with \(displayName)"
             let message =
                 "\(who) on a second screen: on a phone or computer, open the sign-in page and \(steps). "
-                + "This device checks for the sign-in every \(Int(polling.interval)) s until the code expires."
+                + "This device checks for the sign-in every \(WholeNumber.clamped(polling.interval) as Int) s until the code expires."
             var regcode = StatusCatalog.status(.regcode, message: message, details: session.code)
             regcode.expiresAt = session.notAfter
             return [.status(regcode, to: owner), action(for: polling.firstStep, flow: flow, polling: polling)]
@@ -474,7 +581,17 @@ struct AuthenticationStateMachine: Sendable {
     /// now, with a status that says why. A waiting authorization stays for the abandoning
     /// call to decide (a new flow carries it on; logout, setRequestor and backing out fail it).
     mutating func abandonOpeningSession(_ reason: Abandonment) -> [Action] {
-        guard case .openingSession(let flow, let mvpd, _) = state else { return [] }
+        let (subject, cancel): (String, Action)
+        switch state {
+        case .openingSession(let flow, let mvpd, _):
+            (subject, cancel) = ("The authentication session for \(mvpd ?? "a TV provider to be chosen on a second screen")", .cancelSession(flow))
+        case .awaitingConfiguration(let flow, .selectedProvider(let mvpd)):
+            (subject, cancel) = ("The authentication with \(mvpd), waiting for the requestor's configuration,", .cancelConfigurationFetch(flow))
+        case .awaitingConfiguration(let flow, .providerChoice):
+            (subject, cancel) = ("The authentication, waiting for the requestor's configuration,", .cancelConfigurationFetch(flow))
+        default:
+            return []
+        }
         state = .idle
         ownerAnswered = true
         let (id, code, why): (StatusID, String, String) =
@@ -483,11 +600,11 @@ struct AuthenticationStateMachine: Sendable {
             case .replaced: (.n500, GENERIC_AUTHENTICATION_ERROR, "a new authentication replaced it")
             case .loggedOut: (.n500, USER_NOT_AUTHENTICATED_ERROR, "the user logged out")
             case .requestorChanged: (.n500, GENERIC_AUTHENTICATION_ERROR, "setRequestor changed the requestor; call getAuthentication() again")
+            case .released: (.n500, GENERIC_AUTHENTICATION_ERROR, "the app released the AccessEnabler")
             }
-        let subject = mvpd ?? "a TV provider to be chosen on a second screen"
-        let message = "The authentication session for \(subject) was abandoned before Adobe Pass answered: \(why)."
+        let message = "\(subject) was abandoned before Adobe Pass answered: \(why)."
         return [
-            .cancelSession(flow),
+            cancel,
             .status(StatusCatalog.status(id, message: message), to: owner),
             .setAuthenticationStatus(ACCESS_ENABLER_STATUS_ERROR, errorCode: code, to: owner),
         ]
@@ -495,8 +612,12 @@ struct AuthenticationStateMachine: Sendable {
 
     // MARK: Redirect and polling
 
-    /// `handleExternalURL` with a URL under the redirect URL.
-    mutating func redirectReceived(now: Date, pollInterval: TimeInterval, by call: CallID?) -> [Action] {
+    /// `handleExternalURL` with a URL under the redirect URL. After a logout page, the next
+    /// page opens (the app has `pageTimeout` to come back from it), or the logout ends. A
+    /// login whose session had ended by `exactNow` (`now` with the whole measured difference
+    /// from Adobe's clock; `nil` when no answer told Adobe's time) ends without asking for
+    /// the profile.
+    mutating func redirectReceived(now: Date, pollInterval: TimeInterval, pageTimeout: TimeInterval = 30, exactNow: Date? = nil, by call: CallID?) -> [Action] {
         switch state {
         case .awaitingRedirect(let flow, let session):
             // REST API V2 (FAQ authentication 14): poll from the moment the redirect is reached.
@@ -504,7 +625,10 @@ struct AuthenticationStateMachine: Sendable {
             state = .polling(flow, polling)
             owner = call
             ownerAnswered = false
-            return [action(for: polling.firstStep, flow: flow, polling: polling)]
+            // A code already past its end signs nobody in: no request (Adobe's checklist stops
+            // polling once the session and its code expired).
+            let surelyOver = exactNow.map { $0 >= session.notAfter } ?? false
+            return [action(for: surelyOver ? .expired : polling.firstStep, flow: flow, polling: polling)]
         case .polling(let flow, var polling):
             // Already waiting for this session's profile: a redirect means "look now". An
             // earlier redirect's call still waiting for its answer is answered with this one's.
@@ -514,11 +638,21 @@ struct AuthenticationStateMachine: Sendable {
             guard let step = polling.pollNow() else { return [] }
             state = .polling(flow, polling)
             return [.stopPolling(flow), action(for: step, flow: flow, polling: polling)]
-        case .awaitingLogoutRedirect:
-            state = .idle
-            owner = nil
-            return [.setAuthenticationStatus(ACCESS_ENABLER_STATUS_ERROR, errorCode: USER_NOT_AUTHENTICATED_ERROR, to: call)]
-        case .idle, .choosingProvider, .signingInThroughPartner, .openingSession, .loggingOut:
+        case .awaitingLogoutRedirect(let ticket, _, let remaining):
+            guard let next = remaining.first else {
+                state = .idle
+                owner = nil
+                return [.stopLogoutPageTimer(ticket), .setAuthenticationStatus(ACCESS_ENABLER_STATUS_ERROR, errorCode: USER_NOT_AUTHENTICATED_ERROR, to: call)]
+            }
+            // The next MVPD's logout page, handed over as an answer to this call.
+            state = .awaitingLogoutRedirect(ticket, page: next, remaining: Array(remaining.dropFirst()))
+            owner = call
+            ownerAnswered = true
+            return [
+                .stopLogoutPageTimer(ticket), .openPage(url: next.url, mvpd: next.mvpd, to: call),
+                .startLogoutPageTimer(ticket, until: now.addingTimeInterval(pageTimeout)),
+            ]
+        case .idle, .choosingProvider, .awaitingConfiguration, .signingInThroughPartner, .openingSession, .loggingOut:
             return [
                 .status(StatusCatalog.status(.n130, message: "handleExternalURL was called but no login or logout is waiting for a redirect; nothing changed."), to: call),
                 .reportCurrentAuthentication(to: call),
@@ -565,11 +699,11 @@ struct AuthenticationStateMachine: Sendable {
         var status: AdvancedStatus
         switch notice {
         case .lost(let since):
-            let silence = Int(now.timeIntervalSince(since).rounded())
+            let silence: Int = WholeNumber.clamped(now.timeIntervalSince(since))
             status = StatusCatalog.status(
                 .reg404,
                 message: "This device cannot reach Adobe Pass to check the sign-in with code \(session.code): no answer for \(silence) s. "
-                    + "Check the device's network connection; the code stays valid until it expires, and this device keeps checking every \(Int(polling.interval)) s.",
+                    + "Check the device's network connection; the code stays valid until it expires, and this device keeps checking every \(WholeNumber.clamped(polling.interval) as Int) s.",
                 details: session.code)
         case .restored:
             status = StatusCatalog.status(
@@ -614,13 +748,37 @@ struct AuthenticationStateMachine: Sendable {
         return actions
     }
 
-    /// The logout request `ticket` answered: on to the MVPD logout page (`openingPage`,
-    /// completed by `handleExternalURL`), or over. `false` when `ticket` is not the logout
-    /// under way (its callbacks then belong to nobody). The logout's call is ``owner``.
-    mutating func logoutAnswered(_ ticket: RequestTicket, openingPage: Bool) -> Bool {
-        guard case .loggingOut(ticket, _) = state else { return false }
-        state = openingPage ? .awaitingLogoutRedirect : .idle
-        return true
+    /// The logout request `ticket` answered: on to the MVPD logout pages (`pages`, each
+    /// completed by `handleExternalURL`, the app having `pageTimeout` to come back from each),
+    /// or over. `nil` when `ticket` is not the logout under way (its callbacks then belong to
+    /// nobody); else the actions that open the first page (none when there is no page: the
+    /// engine's state machine ends the logout). The logout's call is ``owner``.
+    mutating func logoutAnswered(_ ticket: RequestTicket, pages: [LogoutPage], now: Date, pageTimeout: TimeInterval) -> [Action]? {
+        guard case .loggingOut(ticket, _) = state else { return nil }
+        guard let first = pages.first else {
+            state = .idle
+            return []
+        }
+        state = .awaitingLogoutRedirect(ticket, page: first, remaining: Array(pages.dropFirst()))
+        return [.openPage(url: first.url, mvpd: first.mvpd, to: owner), .startLogoutPageTimer(ticket, until: now.addingTimeInterval(pageTimeout))]
+    }
+
+    /// The app did not come back from the logout page of `ticket`'s logout in time: the
+    /// logout ends by itself (Adobe Pass has ended the profiles already), with a warning that
+    /// names the page, and the pages not opened yet are left.
+    mutating func logoutPageTimedOut(_ ticket: RequestTicket, pageTimeout: TimeInterval) -> [Action] {
+        guard case .awaitingLogoutRedirect(ticket, let page, let remaining) = state else { return [] }
+        state = .idle
+        let call = owner
+        owner = nil
+        let skipped = remaining.isEmpty ? "" : " The logout pages of \(remaining.map(\.mvpd).joined(separator: ", ")) were not opened."
+        let message =
+            "The app did not come back from the logout page of \(page.mvpd) within \(WholeNumber.clamped(pageTimeout) as Int) s (handleExternalURL(_:) with the redirect URL): "
+            + "the logout ended without it. The user is signed out at Adobe Pass and on this device.\(skipped)"
+        return [
+            .status(StatusCatalog.status(.n408, message: message, details: page.url), to: call),
+            .setAuthenticationStatus(ACCESS_ENABLER_STATUS_ERROR, errorCode: USER_NOT_AUTHENTICATED_ERROR, to: call),
+        ]
     }
 
     /// `setRequestor` starts. A login page or provider dialog of the same requestor
@@ -635,7 +793,7 @@ struct AuthenticationStateMachine: Sendable {
             // A session abandoned as this setRequestor arrived may have left its authorization.
             guard !sameRequestor, let pending = takePending() else { return [] }
             return [.tokenRequestFailed(pending, description: "setRequestor ended the authentication \(pending.resource) was waiting for.")]
-        case .openingSession:
+        case .openingSession, .awaitingConfiguration:
             // Another requestor's setRequestor abandons the session as it arrives.
             var actions = abandonOpeningSession(.requestorChanged)
             if let pending = takePending() {
@@ -659,6 +817,36 @@ struct AuthenticationStateMachine: Sendable {
         }
         if let pending = takePending() {
             actions.append(.tokenRequestFailed(pending, description: "setRequestor ended the authentication \(pending.resource) was waiting for."))
+        }
+        return actions
+    }
+
+    /// The app released the AccessEnabler: no answer will be read any more, so every
+    /// authentication in the SDK's hands (a session being opened, a partner sign-in, a code
+    /// being polled, a logout under way) ends now with the callbacks it owes, and a waiting
+    /// authorization fails. A provider dialog or a login page the app still shows needs
+    /// nothing: its call ended with the hand-over.
+    mutating func released() -> [Action] {
+        let reason = "The app released the AccessEnabler before this authentication ended."
+        var actions: [Action]
+        switch state {
+        case .openingSession, .awaitingConfiguration:
+            actions = abandonOpeningSession(.released)
+        default:
+            let ownsAuthentication: Bool =
+                switch state {
+                case .signingInThroughPartner, .polling: true
+                default: false
+                }
+            let flowOwner = owner
+            actions = endOpenFlow(carryingOver: false)
+            if ownsAuthentication {
+                actions.append(.status(StatusCatalog.status(.n500, message: reason), to: flowOwner))
+                actions.append(.setAuthenticationStatus(ACCESS_ENABLER_STATUS_ERROR, errorCode: GENERIC_AUTHENTICATION_ERROR, to: flowOwner))
+            }
+        }
+        if let pending = takePending() {
+            actions.append(.tokenRequestFailed(pending, description: "The app released the AccessEnabler before \(pending.resource) could be authorized."))
         }
         return actions
     }

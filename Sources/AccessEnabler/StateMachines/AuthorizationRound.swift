@@ -48,6 +48,8 @@ struct AuthorizationRound: Sendable {
     private(set) var refetching: [RequestTicket: Request] = [:]
     /// The outcome of each resource answered so far.
     private(set) var outcomes: [String: Outcome] = [:]
+    /// The decisions Adobe Pass asked to request again, counted.
+    private(set) var retries = DecisionRetries()
 
     init(first call: Call, profile: StoredProfile, partnerStatus: PartnerFrameworkStatus?, snapshot: PartnerSnapshot?) {
         calls = [call]
@@ -90,6 +92,15 @@ struct AuthorizationRound: Sendable {
                 outcomes[resource] = .missing
             }
         }
+    }
+
+    /// Records the decisions of `request` but those whose error asks to request them again
+    /// (``DecisionRetries``): returns those resources, to send again.
+    mutating func recordAnswer(_ decisions: [Decision], for request: Request) -> [String] {
+        let again = retries.take(decisions)
+        let answered = Request(resources: request.resources.filter { !again.contains($0) }, attempt: request.attempt)
+        record(decisions.filter { !again.contains($0.resource) }, for: answered)
+        return again
     }
 
     /// Records that `request` failed as a whole.

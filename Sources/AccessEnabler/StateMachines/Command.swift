@@ -18,6 +18,43 @@ enum Command: Sendable {
     case preauthorize(PreauthorizeRequest, AccessEnablerCallback<PreauthorizeResponse>)
 }
 
+extension Command {
+    /// The call as the delegate API names it (`setRequestor(_:)`, `getAuthentication()`).
+    var legacyName: String {
+        switch self {
+        case .setOptions: "setOptions(_:)"
+        case .setRequestor(_, nil): "setRequestor(_:)"
+        case .setRequestor: "setRequestor(_:serviceProviders:)"
+        case .checkAuthentication: "checkAuthentication()"
+        case .getAuthentication: "getAuthentication()"
+        case .setSelectedProvider: "setSelectedProvider(_:)"
+        case .handleExternalURL: "handleExternalURL(_:)"
+        case .checkAuthorization: "checkAuthorization(_:)"
+        case .getAuthorization: "getAuthorization(_:)"
+        case .checkPreauthorizedResources: "checkPreauthorizedResources(_:)"
+        case .logout: "logout()"
+        case .getSelectedProvider: "getSelectedProvider()"
+        case .getMetadata: "getMetadata(_:)"
+        case .preauthorize: "preauthorize(_:didCompleteWith:)"
+        }
+    }
+
+    /// The delegate callback that answers the call, or `nil` when none does (setOptions
+    /// answers nothing; the Preauthorize API answers its own callback).
+    var delegateAnswer: String? {
+        switch self {
+        case .setOptions, .preauthorize: nil
+        case .setRequestor: "setRequestorComplete"
+        case .checkAuthentication, .logout: "setAuthenticationStatus"
+        case .getAuthentication, .setSelectedProvider, .handleExternalURL: "setAuthenticationStatus, or a hand-over such as displayProviderDialog"
+        case .checkAuthorization, .getAuthorization: "setToken or tokenRequestFailed"
+        case .checkPreauthorizedResources: "preauthorizedResources"
+        case .getSelectedProvider: "selectedProvider"
+        case .getMetadata: "setMetadataStatus"
+        }
+    }
+}
+
 /// The options of `setOptions`, typed.
 struct SDKOptions: Sendable, Equatable {
     var applicationProfile: String?
@@ -94,7 +131,9 @@ enum MetadataQuery: Sendable, Equatable {
         case let v as Int: Int32(exactly: v)
         case let v as Int64: Int32(exactly: v)
         case let v as UInt: Int32(exactly: v)
-        case let v as NSNumber: v.int32Value
+        case let v as Double: Int32(exactly: v)
+        // Not `int32Value`: an NSNumber of 1e300 or NaN has no Int32, and asking for one is undefined.
+        case let v as NSNumber: Int32(exactly: v.doubleValue)
         case let v as String: Int32(v)
         default: nil
         }

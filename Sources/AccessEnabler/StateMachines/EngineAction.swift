@@ -26,12 +26,20 @@ enum EngineAction: Sendable {
 
     // MARK: Child tasks
 
-    /// DCR when needed; the pending logouts (each once, concurrently); then the
-    /// configuration of every service provider (by base URL, merged) when `configuration`,
-    /// concurrently with `GET profiles` of each; answers ``EngineEvent/requestorLoaded(_:_:)``.
-    case loadRequestor(RequestTicket, requestor: String, serviceProviders: [URL], pendingLogouts: [RESTTarget], configuration: Bool)
-    /// The configuration again, after Adobe Pass advised it; answers ``EngineEvent/configurationRefetched(_:_:)``.
-    case refetchConfiguration(RequestTicket, requestor: String, serviceProviders: [URL])
+    /// DCR when needed; the pending logouts (each once, concurrently); then `GET profiles`
+    /// of every service provider (by base URL); answers ``EngineEvent/requestorLoaded(_:_:)``.
+    /// No configuration: a flow asks for it when it needs it.
+    case loadRequestor(RequestTicket, requestor: String, serviceProviders: [URL], pendingLogouts: [RESTTarget])
+    /// The configuration of every service provider, merged (setRequestor's partner check,
+    /// an authorization Adobe Pass advised to fetch it again); answers
+    /// ``EngineEvent/configurationFetched(_:_:)``.
+    case fetchConfiguration(RequestTicket, requestor: String, serviceProviders: [URL])
+    /// The configuration for the authentication `flow` (a provider list, the partner
+    /// framework, an MVPD the device does not know); answers
+    /// ``EngineEvent/flowConfigurationFetched(_:_:)``.
+    case fetchConfigurationForFlow(FlowID, requestor: String, serviceProviders: [URL])
+    /// Stop waiting for the configuration of `flow`.
+    case cancelConfigurationFetch(FlowID)
     /// The partner framework's silent answers; ``EngineEvent/partnerAnswered(_:_:)``.
     case askPartner(RequestTicket, RequestorCatalog)
     /// Exchange the system-level sign-in for an Adobe profile, without interrupting the
@@ -53,13 +61,22 @@ enum EngineAction: Sendable {
     case fetchProfileForCode(FlowID, code: String, RESTTarget)
     /// Cancel the poll timer and any poll in flight of `flow`.
     case stopPolling(FlowID)
-    /// `POST decisions/authorize` or `…/preauthorize` for `resources`;
+    /// `POST decisions/authorize` or `…/preauthorize` for `resources`, once the clock reads
+    /// `notBefore` when given (decisions Adobe Pass asked to request again);
     /// ``EngineEvent/decisionsAnswered(_:_:)``.
-    case requestDecisions(RequestTicket, DecisionKind, resources: [String], RESTTarget)
+    case requestDecisions(RequestTicket, DecisionKind, resources: [String], RESTTarget, notBefore: Date? = nil)
     /// `GET logout/{mvpd}` for each target, concurrently; ``EngineEvent/logoutAnswered(_:_:)``.
     case logOut(RequestTicket, [RESTTarget])
+    /// Set the timer of the logout page `ticket`'s call waits on: past `until`, the logout
+    /// ends by itself; ``EngineEvent/logoutPageTimedOut(_:)``.
+    case setLogoutPageTimer(RequestTicket, until: Date)
+    /// Cancel the timer of the logout page `ticket`.
+    case cancelLogoutPageTimer(RequestTicket)
 
-    // MARK: Storage
+    // MARK: Caches and storage
+
+    /// Keep `configuration` as the requestor's (`nil`: forget it, the requestor changed).
+    case cacheConfiguration(CachedConfiguration?)
 
     /// Store the requestor's profiles as ``ProfileSelection`` decided.
     case storeProfiles(ProfileChange, requestor: String)

@@ -9,18 +9,20 @@ enum EngineEvent: Sendable {
 
     // MARK: setRequestor
 
-    /// The requestor's configuration (DCR first when needed) from every service provider,
-    /// merged, with the profiles Adobe Pass holds and the pending logouts sent first.
+    /// The profiles Adobe Pass holds for the device (DCR first when needed), with the
+    /// pending logouts sent first.
     case requestorLoaded(RequestTicket, RequestorLoad)
     /// The partner framework's silent answers (permission, signed-in account).
     case partnerAnswered(RequestTicket, PartnerSnapshot)
     /// The silent exchange of a system-level sign-in ended: the profile, when it gave one.
     case silentSignInFinished(RequestTicket, StoredProfile?)
-    /// The configuration fetched again after Adobe Pass advised it (`nil`: it failed).
-    case configurationRefetched(RequestTicket, RequestorCatalog?)
+    /// The configuration of every service provider, merged (or why it could not be had).
+    case configurationFetched(RequestTicket, Result<RequestorCatalog, RESTClientError>)
 
     // MARK: Interactive authentication
 
+    /// The configuration `flow` waited for arrived (or could not be had).
+    case flowConfigurationFetched(FlowID, Result<RequestorCatalog, RESTClientError>)
     /// The partner sign-in of `flow` opened the system picker.
     case pickerPresented(FlowID, TVProviderDialog)
     /// The system picker of `flow` closed.
@@ -42,6 +44,8 @@ enum EngineEvent: Sendable {
     case decisionsAnswered(RequestTicket, Result<[Decision], RESTClientError>)
     /// The logout requests answered (one per MVPD).
     case logoutAnswered(RequestTicket, LogoutAnswers)
+    /// The app did not come back from the logout page of `ticket`'s logout in time.
+    case logoutPageTimedOut(RequestTicket)
 
     // MARK: Elsewhere
 
@@ -49,4 +53,7 @@ enum EngineEvent: Sendable {
     case signedOutByNewRegistration([String])
     /// Nothing else is waiting in the mailbox: work gathered from a burst of calls goes out.
     case mailboxDrained
+    /// The app released the AccessEnabler and the mailbox is drained: no answer will be read
+    /// any more, so every call still waiting ends now.
+    case released
 }

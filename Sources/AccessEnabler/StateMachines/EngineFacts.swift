@@ -21,9 +21,40 @@ struct EngineFacts: Sendable {
     /// A significant difference between the device clock and Adobe's not yet reported
     /// (seconds to add to the device clock), if any.
     var unreportedClockOffset: TimeInterval?
+    /// The measured difference ``adobeNow`` leaves out because it is small (seconds to add):
+    /// with it, whether an instant of Adobe's has surely passed. `nil` while no answer has
+    /// told Adobe's time.
+    var uncorrectedClockOffset: TimeInterval?
+    /// The current requestor's configuration as the engine cached it, with the instant it
+    /// was fetched: its age is judged on ``now`` (the configuration's clock); `nil` until a
+    /// flow needed it.
+    var configuration: CachedConfiguration?
 
     /// The profile in force (``ProfileSelection``), expired or not.
     var currentProfile: StoredProfile? { ProfileSelection.current(profiles, now: adobeNow) }
+
+    /// The configuration, whatever its age.
+    var catalog: RequestorCatalog? { configuration?.catalog }
+
+    /// Whether a flow that needs the configuration may use the cached one (younger than
+    /// ``CachedConfiguration/lifetime``).
+    var hasFreshConfiguration: Bool { configuration?.isFresh(at: now) == true }
+
+    /// What the device knows of `mvpd`: the configuration's description when it has one,
+    /// else what was stored with a profile of that MVPD or remembered of the last sign-in.
+    func knownProvider(_ mvpd: String) -> StoredProvider? {
+        if let catalog, let described = catalog.storedProvider(mvpd) { return described }
+        let stored = profiles.all.first { $0.mvpd == mvpd }?.provider
+        let remembered = profiles.remembered?.id == mvpd ? profiles.remembered : nil
+        // A provider known by its id alone yields to a described one.
+        return [stored, remembered].compactMap { $0 }.first(where: \.isDescribed) ?? stored ?? remembered
+    }
+
+    /// The catalog partner questions and request targets read: the configuration when the
+    /// SDK has one, else the providers the device remembers.
+    func knownCatalog(requestor: String) -> RequestorCatalog {
+        RequestorCatalog.known(configuration: catalog, requestor: requestor, profiles: profiles)
+    }
 }
 
 /// What the state machine knows of the configuration: fixed for the engine's life.
@@ -36,14 +67,20 @@ struct EngineSettings: Sendable {
     var providerOnSecondScreen: Bool = false
     /// Seconds between polls for a profile after a redirect (a second screen's interval is in `loginScreen`).
     var pollInterval: TimeInterval = 5
+    /// Seconds the app has to come back from an MVPD logout page (`handleExternalURL`)
+    /// before the logout ends by itself: the configuration's request timeout.
+    var logoutPageTimeout: TimeInterval = 30
     var redirectURL: String = "adobepass://ios.app"
     /// The base URL of the configured environment (the service provider when none is named).
-    var primaryServiceProvider = URL(string: "https://api.auth.adobe.com")!
+    var primaryServiceProvider = URL(string: "https://sp.auth.adobe.com")!
     /// Plain `http://` to a host other than this machine is refused unless this allows it
     /// (`AccessEnablerConfiguration.allowsInsecureHTTP`).
     var transportSecurity = TransportSecurityPolicy(allowsInsecureHTTP: false)
     /// Whether a partner framework is configured.
     var partnerConfigured: Bool = false
+    /// The configuration's numbers outside their ranges (``ConfigurationRanges``), one
+    /// sentence each: setRequestor refuses such a configuration.
+    var configurationProblems: [String] = []
     /// At most this many resources per decisions request (`nil`: the defaults below).
     var resourceLimit: Int?
     /// The device identifier (`METADATA_DEVICE_ID`), read when metadata asks for it.
@@ -78,5 +115,6 @@ struct RequestorStanding: Sendable {
 
     var requestorID: String?
     var state: State = .notSet
+    /// The configuration, once a flow needed it (`nil` after a warm launch).
     var catalog: RequestorCatalog?
 }

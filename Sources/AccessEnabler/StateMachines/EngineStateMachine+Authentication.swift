@@ -25,25 +25,54 @@ extension EngineStateMachine {
         withVerdict(.getAuthentication(forced: forced, filter: filter, call: call), &step)
     }
 
-    /// `setSelectedProvider`: `nil` backs out (always possible: it needs no requestor), an
-    /// unknown id is refused, a known one starts an authentication session.
+    /// `setSelectedProvider`: `nil` backs out (always possible: it needs no requestor); an MVPD
+    /// the device knows (the configuration, a profile's or the remembered provider) starts an
+    /// authentication session at once — "continue with your provider" asks no configuration;
+    /// one it does not know waits for the configuration (when the cached one is not fresh and
+    /// no provider dialog is open), and one the configuration does not name is refused.
     mutating func setSelectedProvider(_ id: String?, call: CallID?, _ step: inout Step) {
         if id != nil, let problem = requestorProblem {
             step.deliver(.status(problem), to: call)
             step.deliver(.setAuthenticationStatus(ACCESS_ENABLER_STATUS_ERROR, errorCode: GENERIC_AUTHENTICATION_ERROR), to: call)
             return
         }
-        if let id, catalog?.mvpdsByID[id] == nil {
-            let choices = (catalog?.mvpds ?? []).map(\.id).joined(separator: ", ")
-            step.deliver(
-                .status(
-                    StatusCatalog.status(
-                        .n500, message: "setSelectedProvider was given \(id), which is not an MVPD of requestor \(standing.requestorID ?? "?"). Choose one of: \(choices).")),
-                to: call)
-            step.deliver(.setAuthenticationStatus(ACCESS_ENABLER_STATUS_ERROR, errorCode: PROVIDER_NOT_AVAILABLE_ERROR), to: call)
+        guard let id, step.facts.knownProvider(id) == nil else { return perform(authentication.providerSelected(id, by: call), &step) }
+        // The dialog on screen shows the list the person chose from; a fresh copy is the list.
+        if authentication.state == .choosingProvider || step.facts.hasFreshConfiguration {
+            for callback in Self.providerRefusal(id, requestor: standing.requestorID, catalog: step.facts.catalog) { step.deliver(callback, to: call) }
             return
         }
-        perform(authentication.providerSelected(id, by: call), &step)
+        perform(authentication.providerSelected(id, by: call, known: false), &step)
+    }
+
+    /// The callbacks that refuse `id`, which the configuration does not name.
+    private static func providerRefusal(_ id: String, requestor: String?, catalog: RequestorCatalog?) -> [DelegateCall] {
+        let choices = (catalog?.mvpds ?? []).map(\.id).joined(separator: ", ")
+        return [
+            .status(
+                StatusCatalog.status(.n500, message: "setSelectedProvider was given \(id), which is not an MVPD of requestor \(requestor ?? "?"). Choose one of: \(choices).")),
+            .setAuthenticationStatus(ACCESS_ENABLER_STATUS_ERROR, errorCode: PROVIDER_NOT_AVAILABLE_ERROR),
+        ]
+    }
+
+    /// The configuration an authentication flow waited for arrived (or not): the person
+    /// chooses, or the session for the MVPD selected opens — unless the configuration does
+    /// not name it. A failure ends the flow's call with the CFG status setRequestor would
+    /// have reported.
+    mutating func flowConfigurationFetched(_ flow: FlowID, _ result: Result<RequestorCatalog, RESTClientError>, _ step: inout Step) {
+        guard let need = authentication.configurationNeed(of: flow) else { return }
+        switch result {
+        case .failure(let error):
+            perform(authentication.configurationFailed(flow, status: ErrorClassification.requestorStatus(error)), &step)
+        case .success(let catalog):
+            if catalog.requestor == standing.requestorID { configurationArrived(catalog, &step) }
+            if case .selectedProvider(let id) = need, step.facts.knownProvider(id) == nil {
+                let refusal = Self.providerRefusal(id, requestor: standing.requestorID, catalog: step.facts.catalog)
+                guard case .status(let status) = refusal.first else { return }
+                return perform(authentication.configurationFailed(flow, status: status, errorCode: PROVIDER_NOT_AVAILABLE_ERROR), &step)
+            }
+            perform(authentication.configurationArrived(flow, viaPartner: partnerSignInApplies(step.facts)), &step)
+        }
     }
 
     /// `handleExternalURL`: completes a login (the profile by code, polled until it is
@@ -56,7 +85,11 @@ extension EngineStateMachine {
                         .n500, message: "handleExternalURL ignored a URL that is not under the redirect URL \(settings.redirectURL); nothing changed.", details: url)), to: call)
             return withVerdict(.reportAuthentication(call: call), &step)
         }
-        perform(authentication.redirectReceived(now: step.facts.now, pollInterval: settings.pollInterval, by: call), &step)
+        // A code surely past its end (Adobe's time known) is not asked for.
+        let exactNow = step.facts.uncorrectedClockOffset.map { step.facts.now.addingTimeInterval($0) }
+        perform(
+            authentication.redirectReceived(
+                now: step.facts.now, pollInterval: settings.pollInterval, pageTimeout: settings.logoutPageTimeout, exactNow: exactNow, by: call), &step)
     }
 
     // MARK: Answers
@@ -66,7 +99,7 @@ extension EngineStateMachine {
     mutating func sessionAnswered(_ flow: FlowID, _ result: Result<SessionAction, RESTClientError>, _ step: inout Step) {
         guard case .openingSession(flow, let id, .creating) = authentication.state else { return }
         // A session without an MVPD: the person chooses it on the second screen.
-        let mvpd = id.flatMap { catalog?.mvpdsByID[$0] }
+        let mvpd = id.flatMap { step.facts.knownProvider($0)?.facadeMVPD }
         if id != nil && mvpd == nil { return }
         let action: SessionAction
         switch result {
@@ -121,7 +154,7 @@ extension EngineStateMachine {
 
     /// The profile of an `authorize` session answer arrived (or not).
     mutating func sessionProfileAnswered(_ flow: FlowID, _ result: Result<[Profile], RESTClientError>, _ step: inout Step) {
-        guard case .openingSession(flow, let id, .fetchingProfile) = authentication.state, let id, let mvpd = catalog?.mvpdsByID[id],
+        guard case .openingSession(flow, let id, .fetchingProfile) = authentication.state, let id, let mvpd = step.facts.knownProvider(id)?.facadeMVPD,
             let requestor = standing.requestorID
         else { return }
         switch result {
@@ -210,9 +243,9 @@ extension EngineStateMachine {
             case .dismissPicker(let dialog, let call):
                 step.deliver(.dismissTVProviderDialog(dialog), to: call)
             case .showProviderDialog(let call):
-                step.deliver(.displayProviderDialog(catalog?.mvpds ?? []), to: call, alsoEnding: authentication.takeCarriedOver())
+                step.deliver(.displayProviderDialog(step.facts.catalog?.mvpds ?? []), to: call, alsoEnding: authentication.takeCarriedOver())
             case .startPartnerSignIn(let flow, let filter):
-                if partnerSignInApplies, let catalog {
+                if partnerSignInApplies(step.facts), let catalog = step.facts.catalog {
                     step.actions.append(.startPartnerSignIn(flow, filter, catalog))
                 } else {
                     perform(authentication.partnerSignInFinished(flow, .showProviderDialog(nil)), &step)
@@ -224,22 +257,31 @@ extension EngineStateMachine {
             case .createSession(let flow, let mvpd, let opened):
                 if let opened {
                     sessionAnswered(flow, .success(opened), &step)
-                } else if standing.requestorID == nil || mvpd.map({ catalog?.mvpdsByID[$0] == nil }) ?? (catalog == nil) {
+                } else if standing.requestorID == nil || mvpd.map({ step.facts.knownProvider($0) == nil }) == true {
                     let message = mvpd.map { "\($0) is not an MVPD of the current requestor." } ?? "No requestor is ready for a sign-in: call setRequestor(_:) first."
                     perform(authentication.sessionFailed(flow, status: StatusCatalog.status(.n500, message: message)), &step)
                 } else {
+                    if let mvpd { endSignInInForce(of: mvpd, &step) }
                     // A logout of this MVPD Adobe Pass has not confirmed goes first: the session
                     // must not find the sign-in the user ended.
                     var target = sessionTarget(mvpd: mvpd, step.facts)
                     target.logsOutFirst = step.facts.profiles.pendingLogouts.contains { $0.mvpd == mvpd }
                     step.actions.append(.createSession(flow, target))
                 }
+            case .fetchConfiguration(let flow):
+                step.actions.append(.fetchConfigurationForFlow(flow, requestor: standing.requestorID ?? "", serviceProviders: serviceProviders))
+            case .cancelConfigurationFetch(let flow):
+                step.actions.append(.cancelConfigurationFetch(flow))
+            case .startLogoutPageTimer(let ticket, let until):
+                step.actions.append(.setLogoutPageTimer(ticket, until: until))
+            case .stopLogoutPageTimer(let ticket):
+                step.actions.append(.cancelLogoutPageTimer(ticket))
             case .fetchSessionProfile(let flow, let mvpd):
                 step.actions.append(.fetchSessionProfile(flow, target(mvpd: mvpd, step.facts)))
             case .cancelSession(let flow):
                 step.actions.append(.cancelSession(flow))
             case .openPage(let url, let mvpd, let call):
-                step.deliver(navigation(to: url, mvpd: mvpd), to: call, alsoEnding: authentication.takeCarriedOver())
+                step.deliver(navigation(to: url, mvpd: mvpd, step.facts), to: call, alsoEnding: authentication.takeCarriedOver())
             case .waitForPoll(let flow, let until):
                 step.actions.append(.setPollTimer(flow, until: until))
             case .stopPolling(let flow):
@@ -297,14 +339,32 @@ extension EngineStateMachine {
             return "The new sign-in with \(profile.mvpd) is already over by this device's clock: check the device's date and time, then sign in again."
         case .notValidYet:
             return
-                "The new sign-in with \(profile.mvpd) is not valid yet by this device's clock (it starts more than \(Int(StoredProfile.notBeforeTolerance)) s ahead of it): check the device's date and time, then sign in again."
+                "The new sign-in with \(profile.mvpd) is not valid yet by this device's clock (it starts more than \(WholeNumber.clamped(StoredProfile.notBeforeTolerance) as Int) s ahead of it): check the device's date and time, then sign in again."
         }
+    }
+
+    /// A session for the MVPD whose sign-in is in force (a forced sign-in, or the same
+    /// provider chosen again): Adobe Pass would answer at once with that sign-in, so no login
+    /// page could come and the person could not switch accounts. The sign-in ends first — on
+    /// the device now, at Adobe Pass by `GET logout/{mvpd}` just before `POST sessions` (no
+    /// logout page: the login page follows).
+    private func endSignInInForce(of mvpd: String, _ step: inout Step) {
+        guard let requestor = standing.requestorID, let current = step.facts.currentProfile, current.mvpd == mvpd,
+            current.isValid(at: step.facts.adobeNow), current.type != .appleSSO
+        else { return }
+        var profiles = step.facts.profiles
+        if profiles.chosen?.mvpd == mvpd { profiles.chosen = nil }
+        if profiles.standby?.mvpd == mvpd { profiles.standby = nil }
+        if !profiles.pendingLogouts.contains(where: { $0.mvpd == mvpd }) {
+            profiles.pendingLogouts.append(PendingLogout(mvpd: mvpd, serviceProviderURL: current.serviceProviderURL))
+        }
+        step.store(ProfileChange(profiles: profiles, keepingMediaTokensOf: Set(profiles.all.map(\.mvpd)), droppingPreauthorizations: true), requestor: requestor)
     }
 
     /// `navigateToUrl`, or its SVC form when the app handles Safari View Controllers and the
     /// MVPD needs one.
-    func navigation(to url: String, mvpd: String) -> DelegateCall {
-        if options.handleSVC && catalog?.svcMVPDs.contains(mvpd) == true {
+    func navigation(to url: String, mvpd: String, _ facts: EngineFacts) -> DelegateCall {
+        if options.handleSVC && facts.knownProvider(mvpd)?.requiresSVC == true {
             return .navigateToUrlUsingSVC(url, useSVC: true)
         }
         return .navigateToUrl(url)

@@ -58,10 +58,10 @@ extension EngineStateMachine {
     /// `nil` when there is none, or when judging would need a fresh partner answer.
     private func judgedSignedIn(_ facts: EngineFacts, snapshot: PartnerSnapshot?) -> StoredProfile? {
         let profile = facts.currentProfile
-        if snapshot == nil, AuthenticationCheck.needsPartner(profile: profile, catalog: catalog, partnerConfigured: settings.partnerConfigured, now: facts.adobeNow) {
+        if snapshot == nil, AuthenticationCheck.needsPartner(profile: profile, catalog: facts.catalog, partnerConfigured: settings.partnerConfigured, now: facts.adobeNow) {
             return nil
         }
-        return AuthenticationCheck.verdict(profile: profile, catalog: catalog, snapshot: snapshot, now: facts.adobeNow).profile
+        return AuthenticationCheck.verdict(profile: profile, catalog: facts.catalog, snapshot: snapshot, now: facts.adobeNow).profile
     }
 
     /// Whether a round is gathering calls.
@@ -90,15 +90,16 @@ extension EngineStateMachine {
         }
     }
 
-    /// Sends one request of the authorization round.
-    private mutating func send(_ request: AuthorizationRound.Request, _ step: inout Step) {
+    /// Sends one request of the authorization round (once the clock reads `notBefore`, when given).
+    private mutating func send(_ request: AuthorizationRound.Request, notBefore: Date? = nil, _ step: inout Step) {
         guard case .authorizing(var round)? = foreground else { return }
         let ticket = newTicket()
         round.sent(request, as: ticket)
         foreground = .authorizing(round)
         step.actions.append(
             .requestDecisions(
-                ticket, .authorize, resources: request.resources, target(mvpd: round.profile.mvpd, partnerStatus: round.partnerStatus, step.facts)))
+                ticket, .authorize, resources: request.resources, target(mvpd: round.profile.mvpd, partnerStatus: round.partnerStatus, step.facts),
+                notBefore: notBefore))
     }
 
     /// Sends again the request that waited for the configuration refetch `ticket`.
@@ -116,8 +117,14 @@ extension EngineStateMachine {
             foreground = .authorizing(round)
             switch result {
             case .success(let decisions):
-                round.record(decisions, for: request)
+                let again = round.recordAnswer(decisions, for: request)
                 foreground = .authorizing(round)
+                // Decisions whose error asks for it go again together, after the back-off's wait.
+                let notBefore = step.facts.now.addingTimeInterval(DecisionRetries.wait)
+                for start in stride(from: 0, to: again.count, by: settings.authorizationLimit) {
+                    let batch = Array(again[start..<min(start + settings.authorizationLimit, again.count)])
+                    send(AuthorizationRound.Request(resources: batch, attempt: request.attempt), notBefore: notBefore, &step)
+                }
             case .failure(let error) where error.advice == .tooManyResources && request.resources.count > 1:
                 // More resources than the integration allows: each on its own.
                 for resource in request.resources { send(AuthorizationRound.Request(resources: [resource], attempt: request.attempt), &step) }
@@ -126,7 +133,7 @@ extension EngineStateMachine {
                 let refetch = newTicket()
                 round.awaitRefetch(request, as: refetch)
                 foreground = .authorizing(round)
-                step.actions.append(.refetchConfiguration(refetch, requestor: round.profile.requestor, serviceProviders: serviceProviders))
+                step.actions.append(.fetchConfiguration(refetch, requestor: round.profile.requestor, serviceProviders: serviceProviders))
             case .failure(let error):
                 round.record(error, for: request)
                 foreground = .authorizing(round)
@@ -245,7 +252,8 @@ extension EngineStateMachine {
     /// The partner status decisions carry for an `appleSSO` profile (never prompting): the
     /// validated answer of the partner framework.
     func decisionPartnerStatus(for profile: StoredProfile, snapshot: PartnerSnapshot?, _ facts: EngineFacts) -> PartnerFrameworkStatus? {
-        guard profile.type == .appleSSO, settings.partnerConfigured, let snapshot, let catalog else { return nil }
-        return PartnerStatusValidation.validatedStatus(access: snapshot.access, account: snapshot.account, knownMappingIDs: catalog.knownMappingIDs, now: facts.now)
+        guard profile.type == .appleSSO, settings.partnerConfigured, let snapshot else { return nil }
+        let known = facts.knownCatalog(requestor: profile.requestor)
+        return PartnerStatusValidation.validatedStatus(access: snapshot.access, account: snapshot.account, knownMappingIDs: known.knownMappingIDs, now: facts.now)
     }
 }

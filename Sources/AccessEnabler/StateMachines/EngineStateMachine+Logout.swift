@@ -7,7 +7,8 @@ extension EngineStateMachine {
     /// profiles go first, whatever the network says; each logout is pending (stored) until
     /// Adobe Pass confirms it, so one that fails is sent again at the next setRequestor.
     /// An `appleSSO` profile in force ends with VSA203 (the system sign-in must be removed in
-    /// the device's settings); a regular one navigates to the MVPD logout page on iOS.
+    /// the device's settings); on iOS every MVPD logout page the answers carry is handed
+    /// over, one after another (``logoutAnswered(_:_:_:)``).
     mutating func logout(call: CallID?, _ step: inout Step) {
         // Before any setRequestor, like every other call: CFG400, then its own terminal callback.
         if standing.state == .notSet, let problem = requestorProblem {
@@ -35,17 +36,23 @@ extension EngineStateMachine {
         var targets = logouts.map { target(ending: $0, step.facts) }
         if let inForce { targets[0] = target(mvpd: inForce.mvpd, step.facts) }
         perform(authentication.logoutRequested(by: call, request: (ticket, lead)), &step)
-        logoutOpensPageFor = inForce.flatMap { $0.type == .appleSSO ? nil : $0.mvpd }
+        // Every MVPD the logout ends may have a page to open, the one in force first; an
+        // `appleSSO` profile's is the system settings' (VSA203), never a page.
+        let appleSSO = Set(ending.filter { $0.type == .appleSSO }.map(\.mvpd))
+        logoutOpensPagesFor = mvpds.filter { !appleSSO.contains($0) }
         step.store(ProfileChange(profiles: RequestorProfiles(pendingLogouts: logouts), keepingMediaTokensOf: [], droppingPreauthorizations: true), requestor: requestor)
         step.actions.append(.logOut(ticket, targets))
     }
 
-    /// The logout requests answered.
+    /// The logout requests answered: statuses (a logout Adobe Pass did not confirm, VSA203),
+    /// then on iOS the MVPD logout pages one after another (each completed by
+    /// `handleExternalURL`, or ended by itself when the app does not come back within the
+    /// request timeout), and the logout's `setAuthenticationStatus(0, …)` after the last.
     mutating func logoutAnswered(_ ticket: RequestTicket, _ answers: LogoutAnswers, _ step: inout Step) {
         guard let (current, profile) = authentication.logoutInFlight, current == ticket else { return }
         let call = authentication.owner
-        let pageMVPD = logoutOpensPageFor
-        logoutOpensPageFor = nil
+        let pageMVPDs = logoutOpensPagesFor
+        logoutOpensPagesFor = []
         if let requestor = standing.requestorID {
             var profiles = step.facts.profiles
             let failed = answers.failedMVPDs.union(answers.lead.map { if case .failure = $0 { [profile.mvpd] } else { [] } } ?? [])
@@ -58,29 +65,46 @@ extension EngineStateMachine {
         let leadAnswer = answers.answer(for: profile.mvpd) ?? .success([])
         switch leadAnswer {
         case .failure(let error):
-            _ = authentication.logoutAnswered(ticket, openingPage: false)
             step.deliver(.status(ErrorClassification.refusedSingleSignOnToken(error) ?? Self.unconfirmed(error, of: nil)), to: call)
             if profile.type == .appleSSO { step.deliver(.status(vsa203), to: call) }
         case .success(let actions):
             let action = actions.first(where: { $0.mvpd == profile.mvpd }) ?? actions.first
-            if profile.type == .appleSSO || action?.actionName == .partnerLogout {
-                _ = authentication.logoutAnswered(ticket, openingPage: false)
-                step.deliver(.status(vsa203), to: call)
-            } else if settings.platform == .iOS, pageMVPD == profile.mvpd, let url = action?.url, !url.isEmpty {
-                let base = target(mvpd: profile.mvpd, step.facts).serviceProvider ?? settings.primaryServiceProvider
-                let absolute = URL(string: url, relativeTo: base)?.absoluteString ?? url
-                _ = authentication.logoutAnswered(ticket, openingPage: true)
-                // handleExternalURL completes the logout.
-                return step.deliver(navigation(to: absolute, mvpd: profile.mvpd), to: call, alsoEnding: authentication.takeCarriedOver())
-            } else {
-                _ = authentication.logoutAnswered(ticket, openingPage: false)
-            }
+            if profile.type == .appleSSO || action?.actionName == .partnerLogout { step.deliver(.status(vsa203), to: call) }
         }
-        // The other MVPDs end without a page; one whose logout failed is said once.
+        // The other MVPDs' logouts; one that failed is said once.
         if let other = answers.failedMVPDs.subtracting([profile.mvpd]).sorted().first, case .failure(let error)? = answers.byMVPD[other] {
             step.deliver(.status(Self.unconfirmed(error, of: other)), to: call)
         }
-        step.deliver(.setAuthenticationStatus(ACCESS_ENABLER_STATUS_ERROR, errorCode: USER_NOT_AUTHENTICATED_ERROR), to: call, alsoEnding: authentication.takeCarriedOver())
+        // tvOS keeps the legacy rule: no navigateToUrl on logout.
+        let pages = settings.platform == .iOS ? logoutPages(answers, mvpds: pageMVPDs, step.facts) : []
+        guard let opening = authentication.logoutAnswered(ticket, pages: pages, now: step.facts.now, pageTimeout: settings.logoutPageTimeout), !opening.isEmpty else {
+            step.deliver(.setAuthenticationStatus(ACCESS_ENABLER_STATUS_ERROR, errorCode: USER_NOT_AUTHENTICATED_ERROR), to: call, alsoEnding: authentication.takeCarriedOver())
+            return
+        }
+        perform(opening, &step)
+    }
+
+    /// Every MVPD logout page the answers carry (actions `logout` with a URL: Adobe Pass
+    /// names one for each profile it deleted), the answers read in the order of `mvpds`, each
+    /// URL once, made absolute against the service provider that answered.
+    private func logoutPages(_ answers: LogoutAnswers, mvpds: [String], _ facts: EngineFacts) -> [AuthenticationStateMachine.LogoutPage] {
+        var pages: [AuthenticationStateMachine.LogoutPage] = []
+        for mvpd in mvpds {
+            guard case .success(let actions)? = answers.answer(for: mvpd) else { continue }
+            let base = target(mvpd: mvpd, facts).serviceProvider ?? settings.primaryServiceProvider
+            // One answer may carry several MVPDs' actions (a single logout): each page counts.
+            for action in actions where action.actionName == .logout {
+                guard let url = action.url, !url.isEmpty else { continue }
+                let absolute = URL(string: url, relativeTo: base)?.absoluteString ?? url
+                if !pages.contains(where: { $0.url == absolute }) { pages.append(.init(url: absolute, mvpd: action.mvpd)) }
+            }
+        }
+        return pages
+    }
+
+    /// The app did not come back from a logout page in time.
+    mutating func logoutPageTimedOut(_ ticket: RequestTicket, _ step: inout Step) {
+        perform(authentication.logoutPageTimedOut(ticket, pageTimeout: settings.logoutPageTimeout), &step)
     }
 
     /// N500: the device is signed out, but Adobe Pass did not confirm the logout (of `mvpd`,

@@ -15,10 +15,10 @@ extension EngineStateMachine {
         let answer: (value: JSONValue?, encrypted: Bool)
         switch query {
         case .authentication:
-            answer = (validProfile.map { .string(Self.epochMilliseconds($0.notAfter)) }, false)
+            answer = (validProfile.map { .string(EpochMilliseconds.string($0.notAfter)) }, false)
         case .authorization(let resource):
             let token = resource.flatMap { facts.mediaTokens[$0] }
-            answer = (validProfile == nil ? nil : token.map { .string(Self.epochMilliseconds($0.notAfter)) }, false)
+            answer = (validProfile == nil ? nil : token.map { .string(EpochMilliseconds.string($0.notAfter)) }, false)
         case .deviceID:
             answer = (.string(settings.deviceIdentifier), false)
         case .userMeta(let name):
@@ -43,9 +43,5 @@ extension EngineStateMachine {
             answer = (nil, false)
         }
         step.deliver(.setMetadataStatus(answer.value, encrypted: answer.encrypted, key: query.key, arguments: arguments), to: call)
-    }
-
-    static func epochMilliseconds(_ date: Date) -> String {
-        String(Int64((date.timeIntervalSince1970 * 1000).rounded()))
     }
 }

@@ -38,11 +38,14 @@ extension EngineStateMachine {
         if round.isComplete { return finish(round, &step) }
         guard let resources = round.nextBatch else { return }
         let ticket = newTicket()
+        // Decisions Adobe Pass asked to request again wait the back-off's shortest wait first.
+        let notBefore = round.nextIsRetry ? step.facts.now.addingTimeInterval(DecisionRetries.wait) : nil
         round.sent(as: ticket)
         foreground = .preauthorizing(round)
         step.actions.append(
             .requestDecisions(
-                ticket, .preauthorize, resources: resources, target(mvpd: round.profile.mvpd, partnerStatus: round.partnerStatus, step.facts)))
+                ticket, .preauthorize, resources: resources, target(mvpd: round.profile.mvpd, partnerStatus: round.partnerStatus, step.facts),
+                notBefore: notBefore))
     }
 
     /// A preauthorization request answered.
@@ -50,15 +53,15 @@ extension EngineStateMachine {
         guard case .preauthorizing(var round)? = foreground, let request = round.answered(ticket) else { return }
         switch result {
         case .success(let decisions):
-            round.record(decisions)
-            let fresh = round.calls.first?.ledger.answersToCache(decisions, now: step.facts.adobeNow) ?? [:]
+            let answered = round.record(decisions)
+            let fresh = round.calls.first?.ledger.answersToCache(answered, now: step.facts.adobeNow) ?? [:]
             step.facts.preauthorizations.merge(fresh) { $1 }
             step.actions.append(.storePreauthorizations(step.facts.preauthorizations, requestor: round.profile.requestor))
         case .failure(let error) where error.advice?.asksForConfiguration == true && request.attempt == 1:
             // A dashboard change the cached configuration does not know: fetch it, then ask once more.
             let refetch = newTicket()
             round.awaitRefetch(request, as: refetch)
-            step.actions.append(.refetchConfiguration(refetch, requestor: round.profile.requestor, serviceProviders: serviceProviders))
+            step.actions.append(.fetchConfiguration(refetch, requestor: round.profile.requestor, serviceProviders: serviceProviders))
         case .failure(let error):
             round.stop(error)
         }
@@ -78,6 +81,7 @@ extension EngineStateMachine {
                     step.deliver(
                         .status(
                             signInEnded(error.enhancedError, signedOut: &signedOut, &step)
+                                ?? ErrorClassification.unsendableToken(error)
                                 ?? StatusCatalog.status(
                                     .p100, message: "Preauthorization failed: \(error.message)", details: error.enhancedError?.details, enhancedError: error.enhancedError)),
                         to: call.owner)
@@ -86,6 +90,7 @@ extension EngineStateMachine {
             case .preauthorizeAPI(let callback):
                 if let error {
                     _ = signInEnded(error.enhancedError, signedOut: &signedOut, &step)
+                    if let unsendable = ErrorClassification.unsendableToken(error) { step.deliver(.status(unsendable), to: call.owner) }
                     step.deliver(.preauthorizeResult(PreauthorizationRound.preauthorizeOutcome(for: error), callback), to: call.owner)
                 } else {
                     step.deliver(.preauthorizeResult(.decisions(call.ledger.resourceDecisions), callback), to: call.owner)

@@ -1,13 +1,19 @@
 import Foundation
 
 extension EngineStateMachine {
-    /// `setRequestor`: DCR (cached), configuration from every service provider concurrently,
-    /// then the partner framework's silent checks. Delivers only `setRequestorComplete`
-    /// (plus advanced statuses).
+    /// `setRequestor`: the pending logouts, DCR when there are no stored credentials or
+    /// token, and `GET profiles` of every service provider — a warm launch is one request —
+    /// then, with a partner framework, its silent checks (and the configuration they need
+    /// while no profile is in force). Delivers only `setRequestorComplete` (plus advanced
+    /// statuses).
     mutating func setRequestor(_ id: String, serviceProviders named: [String]?, call: CallID?, _ step: inout Step) {
         let trimmed = id.trimmingCharacters(in: .whitespaces)
         guard !trimmed.isEmpty else {
             return failRequestor(StatusCatalog.status(.cfg400, message: "setRequestor needs a requestor id; an empty one was given."), call: call, &step)
+        }
+        if !settings.configurationProblems.isEmpty {
+            let problems = settings.configurationProblems.joined(separator: " ")
+            return failRequestor(StatusCatalog.status(.cfg400, message: "\(problems) Fix the configuration: setRequestor refuses it until then."), call: call, &step)
         }
         if let refusal = settings.transportSecurity.refusal(for: settings.primaryServiceProvider, role: "The environment") {
             return failRequestor(StatusCatalog.status(.cfg400, message: refusal), call: call, &step)
@@ -16,7 +22,7 @@ extension EngineStateMachine {
         if let named, !named.isEmpty {
             var parsed: [URL] = []
             for text in named {
-                guard let url = URL(string: text), let scheme = url.scheme, ["http", "https"].contains(scheme.lowercased()), url.host != nil else {
+                guard let url = ServiceProviderAddress.url(text) else {
                     return failRequestor(
                         StatusCatalog.status(.cfg404, message: "setRequestor was given a service provider URL that is not an http(s) URL: \(text)"), call: call, &step)
                 }
@@ -32,56 +38,102 @@ extension EngineStateMachine {
         // authentication machine decides what ends, and delivers what the ended flow owes).
         let sameRequestor = standing.requestorID == trimmed
         perform(authentication.requestorChanged(sameRequestor: sameRequestor), &step)
+        // The cached configuration is this requestor's, from these service providers.
+        if !sameRequestor || urls != serviceProviders, step.facts.configuration != nil {
+            step.facts.configuration = nil
+            step.actions.append(.cacheConfiguration(nil))
+            setStanding({ $0.catalog = nil }, &step)
+        }
         setStanding({ $0.requestorID = trimmed }, &step)
         rememberServiceProviders(urls)
         let ticket = newTicket()
         foreground = .requestor(.loading(ticket, call: call))
         // Logouts Adobe Pass has not confirmed go first, before the profiles are asked.
         let pending = pendingLogoutTargets(step.facts.pendingLogouts[trimmed] ?? [])
-        step.actions.append(.loadRequestor(ticket, requestor: trimmed, serviceProviders: urls, pendingLogouts: pending, configuration: true))
+        step.actions.append(.loadRequestor(ticket, requestor: trimmed, serviceProviders: urls, pendingLogouts: pending))
     }
 
-    /// The configuration and the profiles arrived (or could not be had).
+    /// The profiles arrived (or could not be had): a warm launch is ready with this one
+    /// request; a partner framework may still need the configuration and its silent answers.
     mutating func requestorLoaded(_ ticket: RequestTicket, _ load: RequestorLoad, _ step: inout Step) {
         guard case .requestor(.loading(ticket, let call))? = foreground, let requestor = standing.requestorID else { return }
         foreground = nil
         forgetConfirmedLogouts(load.logoutsConfirmed, requestor: requestor, &step)
-        switch load.catalog {
-        case .failure(let error)?:
-            return failRequestor(ErrorClassification.requestorStatus(error), call: call, &step)
-        case .success(let catalog)?:
-            setStanding(
-                {
-                    $0.catalog = catalog
-                    $0.state = .ready
-                }, &step)
-            reportClockDifferenceIfNew(to: call, &step)
-        case nil:
-            break
-        }
         // Logouts of this requestor not sent yet (stored while its setRequestor waited)
         // go first, then the profiles are asked again.
         if load.logoutsSent.isEmpty, !step.facts.profiles.pendingLogouts.isEmpty {
             let next = newTicket()
             foreground = .requestor(.loading(next, call: call))
             let pending = pendingLogoutTargets(step.facts.profiles.pendingLogouts)
-            step.actions.append(.loadRequestor(next, requestor: requestor, serviceProviders: serviceProviders, pendingLogouts: pending, configuration: false))
+            step.actions.append(.loadRequestor(next, requestor: requestor, serviceProviders: serviceProviders, pendingLogouts: pending))
             return
         }
         switch load.profiles {
         case .success(let answered)?:
             step.store(ProfileReconciliation.reconcile(step.facts.profiles, answered: answered, now: step.facts.adobeNow), requestor: requestor)
         case .failure(let error)?:
-            if case .throttled = error { return failRequestor(ErrorClassification.requestorStatus(error), call: call, &step) }
-            // Otherwise the stored profiles stay; a refused single sign-on token is said.
-            if let refused = ErrorClassification.refusedSingleSignOnToken(error) { step.deliver(.status(refused), to: call) }
+            // A refused single sign-on token is said, and a refusal of the requestor or the
+            // application fails it; when Adobe Pass could not answer (unreachable, failing),
+            // what the device stored stands.
+            if let refused = ErrorClassification.refusedSingleSignOnToken(error) {
+                step.deliver(.status(refused), to: call)
+            } else if Self.failsTheRequestor(error) {
+                return failRequestor(ErrorClassification.requestorStatus(error), call: call, &step)
+            }
         case nil:
             break
         }
-        guard let catalog, partnerSignInApplies else { return completeRequestor(call: call, &step) }
-        let next = newTicket()
-        foreground = .requestor(.checkingPartner(next, call: call))
-        step.actions.append(.askPartner(next, catalog))
+        setStanding({ $0.state = .ready }, &step)
+        reportClockDifferenceIfNew(to: call, &step)
+        checkPartner(call: call, &step)
+    }
+
+    /// With a partner framework: a regular profile in force needs nothing more; an
+    /// `appleSSO` one is checked with the partner framework's silent answers (about the
+    /// provider the device remembers, no configuration); with no profile in force the
+    /// configuration tells whether partner single sign-on applies, and the partner framework
+    /// whether a system-level sign-in can be exchanged silently.
+    private mutating func checkPartner(call: CallID?, _ step: inout Step) {
+        guard settings.partnerConfigured, let requestor = standing.requestorID else { return completeRequestor(call: call, &step) }
+        let now = step.facts.adobeNow
+        if let current = step.facts.currentProfile, current.isValid(at: now) {
+            guard current.type == .appleSSO else { return completeRequestor(call: call, &step) }
+            let ticket = newTicket()
+            foreground = .requestor(.checkingPartner(ticket, call: call))
+            return step.actions.append(.askPartner(ticket, step.facts.knownCatalog(requestor: requestor)))
+        }
+        withConfiguration(call: call, then: .askPartner, &step)
+    }
+
+    /// Runs `next` with the configuration: the cached one when it is fresh, else once it is fetched.
+    private mutating func withConfiguration(call: CallID?, then next: PartnerCheck, _ step: inout Step) {
+        guard step.facts.hasFreshConfiguration, let catalog = step.facts.catalog else {
+            let ticket = newTicket()
+            foreground = .requestor(.loadingConfiguration(ticket, call: call, next: next))
+            return step.actions.append(.fetchConfiguration(ticket, requestor: standing.requestorID ?? "", serviceProviders: serviceProviders))
+        }
+        switch next {
+        case .askPartner:
+            guard partnerSignInApplies(step.facts) else { return completeRequestor(call: call, &step) }
+            let ticket = newTicket()
+            foreground = .requestor(.checkingPartner(ticket, call: call))
+            step.actions.append(.askPartner(ticket, catalog))
+        case .judge(let snapshot):
+            reconcilePartnerSignIn(snapshot, call: call, &step)
+        }
+    }
+
+    /// Whether a failed `GET profiles` fails setRequestor: the application could not register
+    /// or get its access token (nothing would work), Adobe Pass refused the requestor or the
+    /// application (an unknown requestor is CFG400, as it was when the configuration told it;
+    /// a refused access token R401), or throttled the device (CFG429). A server that could not
+    /// answer the profiles leaves the stored profiles standing.
+    static func failsTheRequestor(_ error: RESTClientError) -> Bool {
+        if error.operation == .dcrRegister || error.operation == .dcrToken { return true }
+        return switch ErrorClassification.requestorStatus(error).errorId {
+        case .cfg400, .cfg429, .r400, .r401: true
+        default: false
+        }
     }
 
     /// Where the requestor's pending logouts go.
@@ -115,20 +167,26 @@ extension EngineStateMachine {
             step.deliver(.status(StatusCatalog.status(.appl, message: "The TV provider account service could not be read.", details: "\(error.code): \(error.message)")), to: call)
             return completeRequestor(call: call, &step)
         }
-        guard let requestor = standing.requestorID, let catalog else { return completeRequestor(call: call, &step) }
+        guard let requestor = standing.requestorID else { return completeRequestor(call: call, &step) }
         let now = step.facts.adobeNow
+        let configured = step.facts.catalog?.mvpdsByID
         if let stored = step.facts.currentProfile, stored.type == .appleSSO,
-            ProfileValidity.evaluate(stored, configuredMVPDs: catalog.mvpdsByID, partner: snapshot, now: now) == .partnerSignInGone
+            ProfileValidity.evaluate(stored, configuredMVPDs: configured, partner: snapshot, now: now) == .partnerSignInGone
         {
             step.removeProfiles(of: requestor)
         }
         if let current = step.facts.currentProfile,
-            ProfileValidity.evaluate(current, configuredMVPDs: catalog.mvpdsByID, partner: snapshot, now: now) == .valid
+            ProfileValidity.evaluate(current, configuredMVPDs: configured, partner: snapshot, now: now) == .valid
         {
             return completeRequestor(call: call, &step)
         }
-        guard let providerID = snapshot.signedInProvider(at: step.facts.now),
-            case .partnerExchange(let mvpd, _) = PickerOutcome.classify(providerID: providerID, mvpds: catalog.mvpds),
+        guard let providerID = snapshot.signedInProvider(at: step.facts.now) else { return completeRequestor(call: call, &step) }
+        // A system-level sign-in with no profile in force: what the provider is for this
+        // requestor is the configuration's to say.
+        guard step.facts.hasFreshConfiguration, let catalog = step.facts.catalog else {
+            return withConfiguration(call: call, then: .judge(snapshot), &step)
+        }
+        guard case .partnerExchange(let mvpd, _) = PickerOutcome.classify(providerID: providerID, mvpds: catalog.mvpds),
             let status = PartnerStatusValidation.validatedStatus(
                 access: snapshot.access, account: snapshot.account, knownMappingIDs: catalog.knownMappingIDs, now: step.facts.now)
         else { return completeRequestor(call: call, &step) }
@@ -155,13 +213,20 @@ extension EngineStateMachine {
         step.deliver(.setRequestorComplete(ACCESS_ENABLER_STATUS_ERROR), to: call)
     }
 
-    /// Adobe Pass advised fetching the configuration again; `refetched` is the new one
-    /// (`nil`: it could not be had, the cached one stays).
-    mutating func configurationRefetched(_ ticket: RequestTicket, _ refetched: RequestorCatalog?, _ step: inout Step) {
-        if let refetched, refetched.requestor == standing.requestorID {
-            setStanding({ $0.catalog = refetched }, &step)
-        }
+    /// A configuration fetch of the machine's own (`ticket`) answered: setRequestor's partner
+    /// check goes on, or an authorization that Adobe Pass advised to fetch it is sent again
+    /// (with the cached copy when the fetch failed).
+    mutating func configurationFetched(_ ticket: RequestTicket, _ result: Result<RequestorCatalog, RESTClientError>, _ step: inout Step) {
+        if case .success(let catalog) = result, catalog.requestor == standing.requestorID { configurationArrived(catalog, &step) }
         switch foreground {
+        case .requestor(.loadingConfiguration(ticket, let call, let next))?:
+            foreground = nil
+            switch result {
+            case .failure(let error):
+                failRequestor(ErrorClassification.requestorStatus(error), call: call, &step)
+            case .success:
+                withConfiguration(call: call, then: next, &step)
+            }
         case .authorizing(var round)?:
             guard round.configurationRefetched(ticket) else { return }
             foreground = .authorizing(round)
@@ -172,6 +237,31 @@ extension EngineStateMachine {
             askNextPreauthorizationBatch(&step)
         default:
             break
+        }
+    }
+
+    /// A configuration arrived: it is cached and published, and the providers the device
+    /// stored knowing only their id are described with it.
+    mutating func configurationArrived(_ catalog: RequestorCatalog, _ step: inout Step) {
+        step.cacheConfiguration(catalog)
+        setStanding({ $0.catalog = catalog }, &step)
+        guard let requestor = standing.requestorID else { return }
+        var profiles = step.facts.profiles
+        func describe(_ provider: StoredProvider?) -> StoredProvider? {
+            guard let provider, !provider.isDescribed, let described = catalog.storedProvider(provider.id) else { return provider }
+            return described
+        }
+        func describe(_ profile: StoredProfile?) -> StoredProfile? {
+            guard var profile else { return nil }
+            profile.provider = describe(profile.provider)
+            return profile
+        }
+        profiles.chosen = describe(profiles.chosen)
+        profiles.standby = describe(profiles.standby)
+        profiles.others = profiles.others.compactMap { describe($0) }
+        profiles.remembered = describe(profiles.remembered)
+        if profiles != step.facts.profiles {
+            step.store(ProfileChange(profiles: profiles, keepingMediaTokensOf: nil, droppingPreauthorizations: false), requestor: requestor)
         }
     }
 }

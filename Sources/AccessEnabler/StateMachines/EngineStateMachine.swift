@@ -56,12 +56,23 @@ struct EngineStateMachine: Sendable {
 
     /// Where setRequestor stands.
     enum RequestorStep: Sendable {
-        /// The configuration (and DCR) is being fetched.
+        /// The profiles (and DCR, and the pending logouts) are being asked.
         case loading(RequestTicket, call: CallID?)
+        /// With a partner framework and no profile in force: the configuration is being
+        /// fetched (the partner framework's supported providers), then `next`.
+        case loadingConfiguration(RequestTicket, call: CallID?, next: PartnerCheck)
         /// The partner framework is asked whether a system-level sign-in applies.
         case checkingPartner(RequestTicket, call: CallID?)
         /// A system-level sign-in is being exchanged for a profile.
         case signingInSilently(RequestTicket, call: CallID?)
+    }
+
+    /// What setRequestor's partner check does once the configuration is there.
+    enum PartnerCheck: Sendable {
+        /// Ask the partner framework's silent questions.
+        case askPartner
+        /// Judge these silent answers again, with the configuration.
+        case judge(PartnerSnapshot)
     }
 
     let settings: EngineSettings
@@ -78,9 +89,9 @@ struct EngineStateMachine: Sendable {
     var authentication = AuthenticationStateMachine()
     /// The work the calls in ``queue`` wait for.
     var foreground: Foreground?
-    /// The MVPD whose logout page the logout under way may open (the regular profile that
-    /// was in force); the other MVPDs of the same logout end without a page.
-    var logoutOpensPageFor: String?
+    /// The MVPDs whose logout page the logout under way may open (the regular profiles it
+    /// ends, the one in force first); an `appleSSO` profile ends without one.
+    var logoutOpensPagesFor: [String] = []
     /// Calls waiting for their turn, oldest first.
     var queue: [Work] = []
     private var ticketCounter: UInt64 = 0
@@ -92,9 +103,6 @@ struct EngineStateMachine: Sendable {
         serviceProviders = [settings.primaryServiceProvider]
         knownServiceProviders = [settings.primaryServiceProvider.absoluteString]
     }
-
-    /// The requestor's catalog (after a successful setRequestor).
-    var catalog: RequestorCatalog? { standing.catalog }
 
     /// Whether work is under way that later calls must wait for.
     var isBusy: Bool { foreground != nil || authentication.awaitsServer || !queue.isEmpty }
@@ -113,8 +121,10 @@ struct EngineStateMachine: Sendable {
             partnerAnswered(ticket, snapshot, &step)
         case .silentSignInFinished(let ticket, let profile):
             silentSignInFinished(ticket, profile, &step)
-        case .configurationRefetched(let ticket, let catalog):
-            configurationRefetched(ticket, catalog, &step)
+        case .configurationFetched(let ticket, let result):
+            configurationFetched(ticket, result, &step)
+        case .flowConfigurationFetched(let flow, let result):
+            flowConfigurationFetched(flow, result, &step)
         case .pickerPresented(let flow, let dialog):
             perform(authentication.pickerPresented(flow, dialog), &step)
         case .pickerDismissed(let flow, let dialog):
@@ -133,6 +143,8 @@ struct EngineStateMachine: Sendable {
             decisionsAnswered(ticket, result, &step)
         case .logoutAnswered(let ticket, let result):
             logoutAnswered(ticket, result, &step)
+        case .logoutPageTimedOut(let ticket):
+            logoutPageTimedOut(ticket, &step)
         case .signedOutByNewRegistration(let requestors):
             if let current = standing.requestorID, requestors.contains(current) {
                 step.deliver(
@@ -146,6 +158,8 @@ struct EngineStateMachine: Sendable {
             }
         case .mailboxDrained:
             mailboxDrained(&step)
+        case .released:
+            released(&step)
         }
         runWaitingWork(&step)
         // Once every call that could carry it on has run, an authorization left waiting with
@@ -260,12 +274,13 @@ struct EngineStateMachine: Sendable {
     /// framework's silent answers when judging needs them (an `appleSSO` profile, or no
     /// valid regular profile while partner single sign-on applies).
     mutating func withVerdict(_ work: VerdictWork, _ step: inout Step) {
-        if let catalog,
-            AuthenticationCheck.needsPartner(profile: step.facts.currentProfile, catalog: catalog, partnerConfigured: settings.partnerConfigured, now: step.facts.adobeNow)
+        if let requestor = standing.requestorID,
+            AuthenticationCheck.needsPartner(
+                profile: step.facts.currentProfile, catalog: step.facts.catalog, partnerConfigured: settings.partnerConfigured, now: step.facts.adobeNow)
         {
             let ticket = newTicket()
             foreground = .awaitingPartner(ticket, work)
-            step.actions.append(.askPartner(ticket, catalog))
+            step.actions.append(.askPartner(ticket, step.facts.knownCatalog(requestor: requestor)))
             return
         }
         continueWithVerdict(work, snapshot: nil, &step)
@@ -287,7 +302,7 @@ struct EngineStateMachine: Sendable {
     /// Runs `work` with the user's authentication judged (`snapshot`: the partner
     /// framework's answer, when it was needed).
     private mutating func continueWithVerdict(_ work: VerdictWork, snapshot: PartnerSnapshot?, _ step: inout Step) {
-        let verdict = AuthenticationCheck.verdict(profile: step.facts.currentProfile, catalog: catalog, snapshot: snapshot, now: step.facts.adobeNow)
+        let verdict = AuthenticationCheck.verdict(profile: step.facts.currentProfile, catalog: step.facts.catalog, snapshot: snapshot, now: step.facts.adobeNow)
         switch work {
         case .checkAuthentication(let call):
             for callback in AuthenticationCheck.callbacks(profile: verdict.profile, status: verdict.status, tracking: settings.tracking) {
@@ -296,8 +311,8 @@ struct EngineStateMachine: Sendable {
         case .getAuthentication(let forced, let filter, let call):
             perform(
                 authentication.authenticationRequested(
-                    by: .getAuthentication(call), authenticated: verdict.profile != nil, forced: forced, viaPartner: partnerSignInApplies,
-                    filter: filter, providerOnSecondScreen: settings.providerOnSecondScreen), &step)
+                    by: .getAuthentication(call), authenticated: verdict.profile != nil, forced: forced, viaPartner: partnerSignInApplies(step.facts),
+                    filter: filter, providerOnSecondScreen: settings.providerOnSecondScreen, configurationKnown: step.facts.hasFreshConfiguration), &step)
         case .getAuthorization(let resource, let data, let call):
             if let profile = verdict.profile {
                 authorize(AuthorizationRound.Call(resource: resource, owner: call), profile: profile, snapshot: snapshot, &step)
@@ -305,7 +320,8 @@ struct EngineStateMachine: Sendable {
                 perform(
                     authentication.authenticationRequested(
                         by: .getAuthorization(PendingAuthorization(resource: resource, data: data, owner: call)), authenticated: false,
-                        forced: false, viaPartner: partnerSignInApplies, filter: nil, providerOnSecondScreen: settings.providerOnSecondScreen), &step)
+                        forced: false, viaPartner: partnerSignInApplies(step.facts), filter: nil, providerOnSecondScreen: settings.providerOnSecondScreen,
+                        configurationKnown: step.facts.hasFreshConfiguration), &step)
             }
         case .checkAuthorization(let resource, let call):
             guard let profile = verdict.profile else {
@@ -341,7 +357,9 @@ struct EngineStateMachine: Sendable {
                     owner: call, answer: .preauthorizeAPI(callback), ledger: ledger(request.resources, useCache: request.isEnabled(.LOCAL_CACHE), step.facts)),
                 profile: profile, snapshot: snapshot, &step)
         case .getSelectedProvider(let call):
-            step.deliver(.selectedProvider(verdict.profile.flatMap { catalog?.mvpdsByID[$0.mvpd] }), to: call)
+            // What the store knows of the provider: no configuration is asked.
+            let provider = verdict.profile.map { profile in step.facts.knownProvider(profile.mvpd)?.facadeMVPD ?? MVPD(id: profile.mvpd, displayName: profile.mvpd) }
+            step.deliver(.selectedProvider(provider), to: call)
         case .reportAuthentication(let call):
             step.deliver(
                 verdict.profile != nil
@@ -351,8 +369,8 @@ struct EngineStateMachine: Sendable {
     }
 
     /// Whether the partner framework signs the user in (else the app's provider dialog):
-    /// one is configured and the requestor has an MVPD with platform services.
-    var partnerSignInApplies: Bool { settings.partnerConfigured && catalog?.hasPlatformServices == true }
+    /// one is configured and the requestor's configuration has an MVPD with platform services.
+    func partnerSignInApplies(_ facts: EngineFacts) -> Bool { settings.partnerConfigured && facts.catalog?.hasPlatformServices == true }
 
     /// `nil` when the requestor is ready; otherwise the status a call reports.
     var requestorProblem: AdvancedStatus? {
@@ -378,13 +396,15 @@ struct EngineStateMachine: Sendable {
         if let mvpd {
             if let profile = facts.currentProfile, profile.mvpd == mvpd, let url = profile.serviceProviderURL, knownServiceProviders.contains(url) {
                 serviceProvider = URL(string: url)
-            } else {
-                serviceProvider = catalog?.serviceProviderForMVPD[mvpd]
+            } else if let url = facts.catalog?.serviceProviderForMVPD[mvpd] {
+                serviceProvider = url
+            } else if let url = facts.knownProvider(mvpd)?.serviceProviderURL, knownServiceProviders.contains(url) {
+                serviceProvider = URL(string: url)
             }
         }
         return RESTTarget(
             requestor: standing.requestorID ?? "", mvpd: mvpd, serviceProvider: serviceProvider, partnerStatus: partnerStatus,
-            tempPassIdentity: mvpd.flatMap { catalog?.mvpdsByID[$0]?.isTempPass } ?? false)
+            tempPassIdentity: mvpd.flatMap { facts.knownProvider($0)?.isTempPass } ?? false)
     }
 
     /// Where a request about an authentication session goes: ``target(mvpd:partnerStatus:_:)``
@@ -420,14 +440,14 @@ struct EngineStateMachine: Sendable {
                     .cfg100,
                     message:
                         "This device's clock is \(Self.duration(abs(offset))) \(direction) Adobe Pass's. The SDK judges sign-ins with Adobe's time, but ask the user to set the correct date and time.",
-                    details: "offset \(Int(offset.rounded())) s")), to: call)
+                    details: "offset \(WholeNumber.clamped(offset) as Int) s")), to: call)
         step.actions.append(.clockDifferenceReported)
     }
 
     private static func duration(_ seconds: TimeInterval) -> String {
-        if seconds >= 86_400 { return "\(Int((seconds / 86_400).rounded())) day(s)" }
-        if seconds >= 3_600 { return "\(Int((seconds / 3_600).rounded())) hour(s)" }
-        return "\(Int((seconds / 60).rounded())) minute(s)"
+        if seconds >= 86_400 { return "\(WholeNumber.clamped(seconds / 86_400) as Int) day(s)" }
+        if seconds >= 3_600 { return "\(WholeNumber.clamped(seconds / 3_600) as Int) hour(s)" }
+        return "\(WholeNumber.clamped(seconds / 60) as Int) minute(s)"
     }
 }
 
@@ -443,9 +463,25 @@ extension EngineStateMachine {
             actions.append(.deliver(callback, to: call, alsoEnding: others))
         }
 
-        /// Stores a new sign-in as ``ProfileSelection`` decides.
+        /// Stores a new sign-in as ``ProfileSelection`` decides, with what the device knows of
+        /// its provider; the provider is remembered as this requestor's last (a TempPass is not
+        /// a provider to continue with).
         mutating func storeSignIn(_ profile: StoredProfile) {
-            store(ProfileSelection.signIn(profile, over: facts.profiles, now: facts.adobeNow), requestor: profile.requestor)
+            var profile = profile
+            let known = facts.knownProvider(profile.mvpd)
+            if profile.provider?.isDescribed != true {
+                profile.provider = known ?? profile.provider ?? StoredProvider(id: profile.mvpd, serviceProviderURL: profile.serviceProviderURL)
+            }
+            var change = ProfileSelection.signIn(profile, over: facts.profiles, now: facts.adobeNow)
+            if profile.type != .temporary, profile.provider?.isTempPass != true { change.profiles.remembered = profile.provider }
+            store(change, requestor: profile.requestor)
+        }
+
+        /// Keeps `catalog` as the requestor's configuration, fetched now.
+        mutating func cacheConfiguration(_ catalog: RequestorCatalog) {
+            let cached = CachedConfiguration(catalog: catalog, fetchedAt: facts.now)
+            facts.configuration = cached
+            actions.append(.cacheConfiguration(cached))
         }
 
         /// Stores `change` of the requestor's profiles (and what no longer holds with them).
@@ -459,7 +495,7 @@ extension EngineStateMachine {
         /// Removes the requestor's profiles (with its media tokens and preauthorization
         /// answers); logouts Adobe Pass has not confirmed stay.
         mutating func removeProfiles(of requestor: String) {
-            facts.profiles = RequestorProfiles(pendingLogouts: facts.profiles.pendingLogouts)
+            facts.profiles = RequestorProfiles(pendingLogouts: facts.profiles.pendingLogouts, remembered: facts.profiles.remembered)
             facts.mediaTokens = [:]
             facts.preauthorizations = [:]
             actions.append(.removeProfiles(requestor: requestor))

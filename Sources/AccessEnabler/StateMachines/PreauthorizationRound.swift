@@ -49,6 +49,10 @@ struct PreauthorizationRound: Sendable {
     private(set) var failure: RESTClientError?
     /// The attempt the next request is: 2 for a batch asked again after a configuration refetch.
     private var nextAttempt = 1
+    /// The decisions Adobe Pass asked to request again, counted.
+    private(set) var retries = DecisionRetries()
+    /// Whether the next batch asks again decisions whose error asked for it (it waits first).
+    private(set) var nextIsRetry = false
 
     init(first call: Call, profile: StoredProfile, partnerStatus: PartnerFrameworkStatus?, snapshot: PartnerSnapshot?) {
         calls = [call]
@@ -83,6 +87,7 @@ struct PreauthorizationRound: Sendable {
         guard let resources = batches.first else { return }
         asking = Request(ticket: ticket, resources: resources, attempt: nextAttempt)
         nextAttempt = 1
+        nextIsRetry = false
     }
 
     /// The request `ticket` answered; `nil` when it is not this round's.
@@ -92,10 +97,20 @@ struct PreauthorizationRound: Sendable {
         return request
     }
 
-    /// The decisions of the batch in flight: every call records them.
-    mutating func record(_ decisions: [Decision]) {
+    /// The decisions of the batch in flight: every call records them, but those whose error
+    /// asks to request them again (``DecisionRetries``), which are asked next. Returns the
+    /// decisions recorded.
+    @discardableResult
+    mutating func record(_ decisions: [Decision]) -> [Decision] {
         if !batches.isEmpty { batches.removeFirst() }
-        for index in calls.indices { calls[index].ledger.record(decisions) }
+        let again = retries.take(decisions)
+        let answered = decisions.filter { !again.contains($0.resource) }
+        for index in calls.indices { calls[index].ledger.record(answered) }
+        if !again.isEmpty {
+            batches.insert(again, at: 0)
+            nextIsRetry = true
+        }
+        return answered
     }
 
     /// The asking stops: `error` ends it.
@@ -132,7 +147,7 @@ struct PreauthorizationRound: Sendable {
             guard let enhanced else { return .sdkFailure(.serverResponseFormatUnknown) }
             return .serverError(httpStatus: httpStatus, enhanced)
         case .throttled(_, let retryAfter):
-            let wait = retryAfter.map { " Retry after \(Int($0.rounded(.up))) s." } ?? " Retry after at least 1 s."
+            let wait = retryAfter.map { " Retry after \(WholeNumber.clamped($0, rounding: .up) as Int) s." } ?? " Retry after at least 1 s."
             return .serverError(
                 httpStatus: 429,
                 EnhancedError(
@@ -143,6 +158,8 @@ struct PreauthorizationRound: Sendable {
             return .sdkFailure(.serverResponseFormatUnknown)
         case .invalidDeviceInfo, .invalidRequest:
             return .sdkFailure(.accessTokenUnavailable)
+        case .unsendableToken:
+            return .sdkFailure(.unsendableSingleSignOnToken)
         }
     }
 }

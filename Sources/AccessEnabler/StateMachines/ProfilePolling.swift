@@ -77,7 +77,8 @@ struct ProfilePolling: Sendable, Equatable {
 
     let session: AuthenticationSession
     let origin: Origin
-    /// Seconds between polls, never under ``minimumInterval``.
+    /// Seconds between polls, never under ``minimumInterval`` nor over a minute (the
+    /// configuration's range; one that is not a number is the minimum).
     let interval: TimeInterval
     private(set) var phase: Phase
     /// Polls sent so far.
@@ -93,7 +94,8 @@ struct ProfilePolling: Sendable, Equatable {
     init(session: AuthenticationSession, origin: Origin, interval: TimeInterval, now: Date) {
         self.session = session
         self.origin = origin
-        self.interval = max(interval, Self.minimumInterval)
+        self.interval = ConfigurationRanges.clamp(
+            interval, to: Self.minimumInterval...ConfigurationRanges.secondScreenPollInterval.upperBound, orElse: Self.minimumInterval)
         lastHeardFrom = now
         switch origin {
         case .secondScreen: phase = .waiting(until: min(now.addingTimeInterval(self.interval), session.notAfter))

@@ -1,11 +1,8 @@
 import Foundation
 
 /// What setRequestor's requests found out, together: logouts sent again first, then the
-/// configuration and the profiles Adobe Pass holds for this device, asked concurrently.
+/// profiles Adobe Pass holds for this device.
 struct RequestorLoad: Sendable {
-    /// The merged configuration; `nil` when it was not asked this time (a second round that
-    /// only sends pending logouts and asks the profiles again).
-    var catalog: Result<RequestorCatalog, RESTClientError>?
     /// Every profile `GET profiles` answered, of every service provider; `nil`: not asked.
     var profiles: Result<[StoredProfile], RESTClientError>?
     /// The pending logouts that were sent.
@@ -13,10 +10,10 @@ struct RequestorLoad: Sendable {
     /// Those Adobe Pass confirmed.
     var logoutsConfirmed: [PendingLogout] = []
 
-    /// The configuration alone.
-    static func success(_ catalog: RequestorCatalog) -> RequestorLoad { RequestorLoad(catalog: .success(catalog)) }
-    /// The configuration could not be had.
-    static func failure(_ error: RESTClientError) -> RequestorLoad { RequestorLoad(catalog: .failure(error)) }
+    /// The profiles Adobe Pass answered, nothing else.
+    static func success(_ profiles: [StoredProfile]) -> RequestorLoad { RequestorLoad(profiles: .success(profiles)) }
+    /// The profiles could not be had.
+    static func failure(_ error: RESTClientError) -> RequestorLoad { RequestorLoad(profiles: .failure(error)) }
 }
 
 /// The answers to one logout: `GET logout/{mvpd}` for every MVPD whose profile it ends, by MVPD.

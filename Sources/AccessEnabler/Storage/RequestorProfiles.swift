@@ -14,6 +14,9 @@ struct RequestorProfiles: Sendable, Equatable {
     var others: [StoredProfile] = []
     /// Logouts to send again at the next `setRequestor`.
     var pendingLogouts: [PendingLogout] = []
+    /// The provider of the last sign-in on this device, kept when its profile is gone
+    /// (``RequestorRecord/rememberedProvider``); a logout removes it.
+    var remembered: StoredProvider?
 
     /// No profile at all.
     static let none = RequestorProfiles()

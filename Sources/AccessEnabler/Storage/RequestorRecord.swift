@@ -14,6 +14,9 @@ struct RequestorRecord: Codable, Sendable, Equatable {
     var others: [StoredProfile]?
     /// Logouts Adobe Pass has not confirmed, sent again at the next `setRequestor`.
     var pendingLogouts: [PendingLogout]?
+    /// The provider of this requestor's last sign-in on this device: kept when its profile
+    /// expires or Adobe Pass ends it, removed by a logout (``AccessEnabler/rememberedProvider``).
+    var rememberedProvider: StoredProvider?
     /// Media tokens by resource.
     var authorizations: [String: StoredAuthorization] = [:]
     /// Cached preauthorization answers by resource.
@@ -21,7 +24,7 @@ struct RequestorRecord: Codable, Sendable, Equatable {
 
     /// Whether nothing is left to store.
     var isEmpty: Bool {
-        profile == nil && standby == nil && (others ?? []).isEmpty && (pendingLogouts ?? []).isEmpty
+        profile == nil && standby == nil && (others ?? []).isEmpty && (pendingLogouts ?? []).isEmpty && rememberedProvider == nil
             && authorizations.isEmpty && preauthorizations.isEmpty
     }
 
@@ -42,6 +45,7 @@ extension RequestorRecord: StoredValueValidating {
             if profile.requestor != requestor { return "profile of another requestor" }
             if let problem = profile.validationProblem { return problem }
         }
+        if let problem = rememberedProvider?.validationProblem { return problem }
         for (resource, authorization) in authorizations {
             if authorization.requestor != requestor || authorization.resource != resource {
                 return "authorization filed under the wrong requestor or resource"

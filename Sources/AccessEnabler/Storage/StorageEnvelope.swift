@@ -98,9 +98,19 @@ enum StorageEnvelope {
         return encoder
     }
 
+    /// Dates are read as the encoder wrote them, and only plausible ones
+    /// (``PlausibleDate``): a stored expiry in the year 300 million or before 1970 makes the
+    /// payload malformed, as any other value the SDK did not write would.
     private static func canonicalDecoder() -> JSONDecoder {
         let decoder = JSONDecoder()
-        decoder.dateDecodingStrategy = .secondsSince1970
+        decoder.dateDecodingStrategy = .custom { decoder in
+            let container = try decoder.singleValueContainer()
+            let seconds = try container.decode(Double.self)
+            guard PlausibleDate.contains(secondsSince1970: seconds) else {
+                throw DecodingError.dataCorruptedError(in: container, debugDescription: "A date outside 1970 through the year 9999.")
+            }
+            return Date(timeIntervalSince1970: seconds)
+        }
         return decoder
     }
 

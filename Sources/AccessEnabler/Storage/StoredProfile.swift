@@ -41,6 +41,10 @@ struct StoredProfile: Codable, Sendable, Equatable {
     /// The mapping id of the partner (device) sign-in the profile came from.
     var partnerProviderID: String?
     var serviceProviderURL: String?
+    /// The TV provider the profile is with, as the configuration described it when the user
+    /// chose it: what ``AccessEnabler/getSelectedProvider()`` answers after a relaunch, with no
+    /// configuration asked. `nil` in files written before it was stored.
+    var provider: StoredProvider? = nil
 
     /// How far ahead of the time it is judged at a profile's `notBefore` may be and the
     /// profile still count: HTTP dates carry whole seconds, and clocks drift, so a profile
@@ -75,6 +79,7 @@ extension StoredProfile: StoredValueValidating {
         if requestor.isEmpty { return "profile without requestor" }
         if mvpd.isEmpty { return "profile without MVPD" }
         if notAfter < notBefore { return "profile ends before it starts" }
+        if let provider, provider.id != mvpd { return "profile with another MVPD's provider" }
         return nil
     }
 }

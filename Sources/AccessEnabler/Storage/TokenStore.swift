@@ -340,7 +340,8 @@ final class TokenStore: @unchecked Sendable {
         stateLock.withLock {
             guard let record = snapshot.requestors[requestor] else { return .none }
             return RequestorProfiles(
-                chosen: record.profile, standby: record.standby, others: record.others ?? [], pendingLogouts: record.pendingLogouts ?? [])
+                chosen: record.profile, standby: record.standby, others: record.others ?? [], pendingLogouts: record.pendingLogouts ?? [],
+                remembered: record.rememberedProvider)
         }
     }
 
@@ -365,6 +366,7 @@ final class TokenStore: @unchecked Sendable {
             record.standby = change.profiles.standby
             record.others = change.profiles.others.isEmpty ? nil : change.profiles.others
             record.pendingLogouts = change.profiles.pendingLogouts.isEmpty ? nil : change.profiles.pendingLogouts
+            record.rememberedProvider = change.profiles.remembered
             if let kept = change.keepingMediaTokensOf {
                 record.authorizations = record.authorizations.filter { kept.contains($0.value.mvpd) }
             }
@@ -373,10 +375,11 @@ final class TokenStore: @unchecked Sendable {
     }
 
     /// Removes `requestor`'s profiles with its media tokens and preauthorization answers;
-    /// logouts Adobe Pass has not confirmed stay. Written before the callback that says so.
+    /// logouts Adobe Pass has not confirmed stay, to be sent again, and so does the provider
+    /// of the last sign-in (only a logout forgets it). Written before the callback that says so.
     func removeProfile(requestor: String) {
         updateRecord(of: requestor, urgent: true) { record in
-            record = RequestorRecord(requestor: requestor, pendingLogouts: record.pendingLogouts)
+            record = RequestorRecord(requestor: requestor, pendingLogouts: record.pendingLogouts, rememberedProvider: record.rememberedProvider)
         }
     }
 

@@ -6,9 +6,11 @@ import Synchronization
 /// operation is cancelled then and its late answer dropped; unlike a task group, this
 /// returns on time even when the operation ignores cancellation.
 ///
-/// The operation runs in one task; the deadline is an entry on the process's
-/// ``DeadlineWatchdog`` (no sleeping task, no thread held, no timer of its own), cancelled
-/// as soon as the answer is in. When the deadline passes, the watchdog resumes the caller
+/// The operation runs in one task, started on the calling thread (`Task.immediate`): an
+/// operation that answers without suspending (a partner framework whose answer is at hand)
+/// has finished before any deadline is set, so it costs no hop and no deadline. Otherwise
+/// the deadline is an entry on the process's ``DeadlineWatchdog`` (no sleeping task, no
+/// thread held, no timer of its own), cancelled as soon as the answer is in. When the deadline passes, the watchdog resumes the caller
 /// directly, so a cooperative pool crowded with other work delays the fallback by one
 /// scheduling turn, not by the turns a sleeping task would need to wake up and finish.
 /// Cancelling the caller cancels the operation; the caller still gets its answer, or the
@@ -18,7 +20,7 @@ func withDeadline<T: Sendable>(seconds: TimeInterval, fallback: T, _ operation: 
     return await withTaskCancellationHandler {
         await withCheckedContinuation { (continuation: CheckedContinuation<T, Never>) in
             race.install(continuation)
-            let work = Task {
+            let work = Task.immediate {
                 let value = await operation()
                 race.finish(with: value)
             }

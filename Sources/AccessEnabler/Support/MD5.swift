@@ -9,7 +9,9 @@ enum MD5 {
         4, 11, 16, 23, 4, 11, 16, 23, 4, 11, 16, 23, 4, 11, 16, 23,
         6, 10, 15, 21, 6, 10, 15, 21, 6, 10, 15, 21, 6, 10, 15, 21,
     ]
-    private static let constants: [UInt32] = (0..<64).map { UInt32(truncatingIfNeeded: Int64(abs(sin(Double($0 + 1))) * 4_294_967_296)) }
+    private static let constants: [UInt32] = (0..<64).map {
+        UInt32(truncatingIfNeeded: WholeNumber.clamped(abs(sin(Double($0 + 1))) * 4_294_967_296, rounding: .towardZero, as: Int64.self))
+    }
 
     /// The digest of `bytes`, as 32 lower-case hex digits.
     static func hex(_ bytes: [UInt8]) -> String {

@@ -13,7 +13,7 @@ enum HTTPDate {
             let month = months.firstIndex(of: String(parts[2])).map({ $0 + 1 })
         else { return nil }
         let time = parts[4].split(separator: ":").compactMap { Int($0) }
-        guard time.count == 3, (1...31).contains(day), (1...9999).contains(year),
+        guard time.count == 3, (1...31).contains(day), (1970...9999).contains(year),
             (0...23).contains(time[0]), (0...59).contains(time[1]), (0...60).contains(time[2])
         else { return nil }
         let seconds = daysSince1970(year: year, month: month, day: day) * 86_400 + time[0] * 3_600 + time[1] * 60 + time[2]

@@ -30,6 +30,12 @@ final class ServerClock: Sendable {
         }
     }
 
+    /// The measured difference ``correction`` leaves out (under ``significantOffset``): Adobe's
+    /// time is the device clock corrected by both. `nil` while no answer has told Adobe's time.
+    var uncorrectedOffset: TimeInterval? {
+        state.withLock { state in state.measured.map { abs($0) >= Self.significantOffset ? 0 : $0 } }
+    }
+
     /// The significant difference, until it has been reported (so the app hears of it once).
     var unreportedOffset: TimeInterval? {
         state.withLock { state in

@@ -8,8 +8,8 @@ import FoundationNetworking
 #endif
 
 /// The partner SSO sign-in written by hand with bare URLSession calls: the six requests
-/// the SDK makes at setRequestor (DCR register, DCR token, configuration ∥ profiles,
-/// sessions/sso, profiles/sso) with the same headers and bodies, the two partner framework questions the
+/// the SDK makes at setRequestor (DCR register, DCR token, profiles, then the configuration
+/// once no profile is in force, sessions/sso, profiles/sso) with the same headers and bodies, the two partner framework questions the
 /// status header and the SAML response need, and only the JSON reading each step needs.
 /// The benchmark's yardstick for the SDK's overhead.
 struct BareSSOClient: Sendable {
@@ -34,11 +34,13 @@ struct BareSSOClient: Sendable {
             ("Authorization", bearer), ("AP-Device-Identifier", deviceIdentifier), ("X-Device-Info", deviceInfoHeader),
             ("Accept", "application/json"), ("User-Agent", userAgent),
         ]
-        // The configuration and the device's profiles, side by side, as the SDK asks them.
-        async let configurationNamesRequestor = send("GET", "api/v2/\(requestor)/configuration", readHeaders)["requestor"] is [String: Any]
-        async let profilesListed = send("GET", "api/v2/\(requestor)/profiles", readHeaders)["profiles"] is [String: Any]
-        guard try await configurationNamesRequestor else { throw Failure(description: "configuration without requestor") }
-        guard try await profilesListed else { throw Failure(description: "profiles answer without profiles") }
+        // The device's profiles, then — none being in force — the configuration, as the SDK asks them.
+        guard try await send("GET", "api/v2/\(requestor)/profiles", readHeaders)["profiles"] is [String: Any] else {
+            throw Failure(description: "profiles answer without profiles")
+        }
+        guard try await send("GET", "api/v2/\(requestor)/configuration", readHeaders)["requestor"] is [String: Any] else {
+            throw Failure(description: "configuration without requestor")
+        }
 
         // What the SDK asks the device before the exchange: permission and current sign-in.
         guard await device.accessStatus(prompt: false) == .granted else { throw Failure(description: "partner access not granted") }

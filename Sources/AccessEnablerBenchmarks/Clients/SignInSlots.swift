@@ -71,6 +71,10 @@ final class SlottedTransport: HTTPTransport, @unchecked Sendable {
         self.slots = slots
     }
 
+    /// The shared transport's: waiting for a slot is not part of an exchange, and a transport
+    /// that keeps its deadline needs no backstop task around each request.
+    var keepsItsDeadline: Bool { inner.keepsItsDeadline }
+
     func send(_ request: HTTPRequestMessage, timeout: TimeInterval) async throws(TransportFailure) -> HTTPResponseMessage {
         let mustWait = lock.withLock {
             guard turn == .notYet else { return false }

@@ -14,6 +14,8 @@ import PassSandbox
 /// - `checkAuthentication`: one AccessEnabler signed in through partner SSO (an `appleSSO`
 ///   profile, so every check asks the partner framework); each round calls
 ///   `checkAuthentication()` and waits for `setAuthenticationStatus` to reach the delegate.
+/// - `checkAuthenticationTracked`: the same with a delegate that also implements
+///   `sendTrackingData` (the delegate of `checkAuthentication` implements neither spelling).
 /// - `signIn`: each round creates an AccessEnabler over new storage with a device signed in
 ///   at system level, calls `setRequestor` (DCR register, token, configuration,
 ///   sessions/sso, profiles/sso) and waits for `setRequestorComplete`, then until the
@@ -25,7 +27,7 @@ import PassSandbox
 /// sandbox of each build: it changed between them as well).
 public enum InstructionCountDriver {
     /// The flows the driver knows.
-    public static let flows = ["checkAuthentication", "signIn", "signInLoopback"]
+    public static let flows = ["checkAuthentication", "checkAuthenticationTracked", "signIn", "signInLoopback"]
 
     /// Runs `flow` `count` times; returns the number of rounds that ended as expected.
     /// `report` hears one line of summary.
@@ -36,8 +38,9 @@ public enum InstructionCountDriver {
         let start = Date()
         let succeeded: Int
         switch flow {
-        case "checkAuthentication":
-            succeeded = await checkAuthentications(count, sandbox: sandbox, storage: root.appendingPathComponent("check"))
+        case "checkAuthentication", "checkAuthenticationTracked":
+            succeeded = await checkAuthentications(
+                count, sandbox: sandbox, storage: root.appendingPathComponent("check"), tracked: flow == "checkAuthenticationTracked")
         case "signInLoopback":
             guard let (server, baseURL) = try? sandbox.serveOverLoopback() else { return 0 }
             defer { server.shutdown() }
@@ -49,9 +52,11 @@ public enum InstructionCountDriver {
         return succeeded
     }
 
-    private static func checkAuthentications(_ count: Int, sandbox: PassSandbox, storage: URL) async -> Int {
+    private static func checkAuthentications(_ count: Int, sandbox: PassSandbox, storage: URL, tracked: Bool) async -> Int {
         let observer = DriverObserver()
+        let tracking = TrackingDriverObserver(observer)
         let client = makeClient(sandbox: sandbox, storage: storage, observer: observer)
+        if tracked { client.delegate = tracking }
         _ = await observer.waitForRequestor { client.setRequestor("REF30") }
         await client.waitUntilIdle()
         var succeeded = 0
@@ -129,4 +134,17 @@ private final class DriverObserver: EntitlementDelegate, @unchecked Sendable {
         }
         waiter?.resume(returning: status)
     }
+}
+
+/// The driver's delegate that also hears tracking events: forwards to a ``DriverObserver``.
+private final class TrackingDriverObserver: EntitlementDelegate, @unchecked Sendable {
+    private let inner: DriverObserver
+    private let lock = NSLock()
+    private var events = 0
+
+    init(_ inner: DriverObserver) { self.inner = inner }
+
+    func setRequestorComplete(_ status: Int32) { inner.setRequestorComplete(status) }
+    func setAuthenticationStatus(_ status: Int32, errorCode code: String) { inner.setAuthenticationStatus(status, errorCode: code) }
+    func sendTrackingData(_ data: [String], forEventType event: Int32) { lock.withLock { events += 1 } }
 }

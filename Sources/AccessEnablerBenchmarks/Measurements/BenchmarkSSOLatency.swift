@@ -16,6 +16,9 @@ enum SSOLatencyMeasurement {
     /// The goal: the SDK's median under this multiple of the bare client's.
     static let goal = 1.05
     static let ratioLabel = "ratio SDK / bare (medians)"
+    /// The goal of the CPU a sign-in costs: the SDK's median at most this multiple of the bare client's.
+    static let cpuGoal = 1.3
+    static let cpuRatioLabel = "CPU ratio SDK / bare"
 
     /// Runs the measurement `repeats` times. With more than one run, the section is the
     /// first run's, plus a row with the range of every run's ratio; the goal then holds the
@@ -33,21 +36,23 @@ enum SSOLatencyMeasurement {
             if let next = ratio(of: try await measure(rounds: rounds, warmups: warmups)) { ratios.add(next) } else { missing += 1 }
         }
         let median = ratios.median
-        let met = missing == 0 && (median.map { $0 < goal } ?? false)
+        let met = missing == 0 && (median.map { $0 <= goal } ?? false)
         section.rows.insert(
             Benchmark.Row(
                 "ratio over \(repeats) runs",
                 figures: [
                     Benchmark.Figure("lowest", ratios.percentile(0)), Benchmark.Figure("median", median),
-                    Benchmark.Figure("highest", ratios.percentile(100)), Benchmark.Figure("runs under goal", Double(ratios.values.filter { $0 < goal }.count)),
-                ], goal: "< \(goal) (median of runs)", met: met, note: missing > 0 ? "\(missing) run(s) gave no ratio" : nil), at: 3)
+                    Benchmark.Figure("highest", ratios.percentile(100)), Benchmark.Figure("runs within goal", Double(ratios.values.filter { $0 <= goal }.count)),
+                ], goal: "≤ \(goal) (median of runs)", met: met, note: missing > 0 ? "\(missing) run(s) gave no ratio" : nil), at: 3)
         section.notes.append(
             "--repeat \(repeats): the measurement ran \(repeats) times in a row (each with its own server and warm-up); the rows above the range are the first run's, and the goal holds the median of the \(repeats) ratios."
         )
-        section.goals = [
-            Benchmark.Goal(
-                "partner SSO sign-in, SDK / bare URLSession", Benchmark.Figure("median ratio of \(repeats) runs", median), goal: "< \(goal)", met: met)
-        ]
+        // The time goal holds the median of the runs' ratios; the CPU goal stays the first run's.
+        section.goals =
+            [
+                Benchmark.Goal(
+                    "partner SSO sign-in, SDK / bare URLSession", Benchmark.Figure("median ratio of \(repeats) runs", median), goal: "≤ \(goal)", met: met)
+            ] + section.goals.dropFirst()
         return section
     }
 
@@ -78,42 +83,45 @@ enum SSOLatencyMeasurement {
         }
         /// Seconds until the app holds `setRequestorComplete(1)`, and until the profile is
         /// also durably on disk (`waitUntilIdle()` waits for the store's writes).
-        func sdkRun(_ scratch: BenchmarkScratch) async -> (completed: Double, durable: Double)? {
+        func sdkRun(_ scratch: BenchmarkScratch) async -> (completed: Double, durable: Double, cpu: Double)? {
             index += 1
             let observer = BenchmarkObserver()
             let device = signedInDevice()
+            let cpuStart = ProcessMetrics.cpuSeconds()
             let start = ProcessMetrics.wallSeconds()
             let client = factory.make(storage: scratch.storage("sdk-\(index)"), partner: device, transport: transport, observer: observer)
             client.setRequestor("REF30")
             await client.waitUntilIdle()
             let durable = ProcessMetrics.wallSeconds() - start
+            let cpu = ProcessMetrics.cpuSeconds() - cpuStart
             guard let completedAt = observer.snapshot.requestorCompletedAt else { return nil }
             // Proof the profile was stored (untimed).
             client.checkAuthentication()
             await client.waitUntilIdle()
             let state = observer.snapshot
-            return state.requestorStatus == 1 && state.authenticationStatus == 1 ? (completedAt - start, durable) : nil
+            return state.requestorStatus == 1 && state.authenticationStatus == 1 ? (completedAt - start, durable, cpu) : nil
         }
-        func bareRun() async -> Double? {
+        func bareRun() async -> (wall: Double, cpu: Double)? {
             let device = signedInDevice()
+            let cpuStart = ProcessMetrics.cpuSeconds()
             let start = ProcessMetrics.wallSeconds()
             do {
                 try await bare.signIn(device: device)
             } catch {
                 return nil
             }
-            return ProcessMetrics.wallSeconds() - start
+            return (ProcessMetrics.wallSeconds() - start, ProcessMetrics.cpuSeconds() - cpuStart)
         }
 
-        enum Contender: CaseIterable { case sdk, bare, sdkMemory, sdkDurable }
+        enum Contender: CaseIterable { case sdk, bare, sdkMemory, sdkDurable, sdkCPU, bareCPU }
         let contenders = memoryScratch == nil ? [Contender.sdk, .bare] : [Contender.sdk, .bare, .sdkMemory]
         var samples: [Contender: Sample] = [:]
         var failures: [Contender: Int] = [:]
         /// One run's samples (the SDK on disk also yields its durable time).
         func runOnce(_ contender: Contender) async -> [Contender: Double]? {
             switch contender {
-            case .sdk: await sdkRun(scratch).map { [.sdk: $0.completed, .sdkDurable: $0.durable] }
-            case .bare: await bareRun().map { [.bare: $0] }
+            case .sdk, .sdkCPU: await sdkRun(scratch).map { [.sdk: $0.completed, .sdkDurable: $0.durable, .sdkCPU: $0.cpu] }
+            case .bare, .bareCPU: await bareRun().map { [.bare: $0.wall, .bareCPU: $0.cpu] }
             case .sdkMemory, .sdkDurable: await sdkRun(memoryScratch ?? scratch).map { [.sdkMemory: $0.completed] }
             }
         }
@@ -131,8 +139,8 @@ enum SSOLatencyMeasurement {
                 }
             }
         }
-        func ratio(_ contender: Contender) -> Double? {
-            guard let s = samples[contender]?.median, let b = samples[.bare]?.median, b > 0 else { return nil }
+        func ratio(_ contender: Contender, to yardstick: Contender = .bare) -> Double? {
+            guard let s = samples[contender]?.median, let b = samples[yardstick]?.median, b > 0 else { return nil }
             return s / b
         }
         func timingRow(_ label: String, _ contender: Contender) -> Benchmark.Row {
@@ -149,8 +157,17 @@ enum SSOLatencyMeasurement {
             timingRow("bare URLSession, by hand", .bare),
             Benchmark.Row(
                 ratioLabel, figures: [Benchmark.Figure("ratio", ratio(.sdk))],
-                goal: "< \(goal)", met: ratio(.sdk).map { $0 < goal && failures[.sdk] == nil } ?? false),
+                goal: "≤ \(goal)", met: ratio(.sdk).map { $0 <= goal && failures[.sdk] == nil } ?? false),
         ]
+        let cpuRatio = ratio(.sdkCPU, to: .bareCPU)
+        let cpuMet = cpuRatio.map { $0 <= cpuGoal && failures[.sdk] == nil } ?? false
+        rows.append(
+            Benchmark.Row(
+                cpuRatioLabel,
+                figures: [
+                    Benchmark.Figure("ratio", cpuRatio), Benchmark.Figure("SDK median", samples[.sdkCPU]?.median, "ms"),
+                    Benchmark.Figure("bare median", samples[.bareCPU]?.median, "ms"),
+                ], goal: "≤ \(cpuGoal)", met: cpuMet))
         rows.append(timingRow("SDK until the profile is also on disk (diagnostic)", .sdkDurable))
         rows.append(Benchmark.Row("ratio SDK on disk / bare (diagnostic)", figures: [Benchmark.Figure("ratio", ratio(.sdkDurable))]))
         if memoryScratch != nil {
@@ -161,12 +178,16 @@ enum SSOLatencyMeasurement {
             "\(rounds) rounds after \(warmups) warm-up rounds, contenders alternating in rotating order; one LoopbackHTTPServer; SDK runs share one URLSessionTransport, bare runs one URLSession with the same configuration (both keep connections alive).",
             "SDK time: from creating the AccessEnabler (new storage, new device signed in to AppleBoarded) until setRequestorComplete(1) reaches the delegate — the moment the app is signed in. Each run is then checked with checkAuthentication (untimed). Storage in the system temporary directory (a disk here).",
             "Diagnostic 'on disk': the same runs until waitUntilIdle(), which also waits for the store's written-behind files (fsync of file and directory).",
+            "CPU ratio: user + system CPU of the whole process (CLOCK_PROCESS_CPUTIME_ID: the client, URLSession, and the sandbox's server and handlers, the same for both) per sign-in, median; the SDK's run counts until its profile is on disk (waitUntilIdle), so its storage is included, the bare client's until its last answer.",
             "Bare time: the same 6 requests (configuration and profiles side by side) with the same headers and bodies, the partner status and SAML answers from the same SimulatedPartnerFramework, JSONSerialization for the fields needed; it stores nothing.",
             "Diagnostic /dev/shm: the same SDK runs with their storage on tmpfs, where the store's crash-safe writes cost almost nothing.",
         ]
-        let ratioMet = ratio(.sdk).map { $0 < goal && failures[.sdk] == nil } ?? false
+        let ratioMet = ratio(.sdk).map { $0 <= goal && failures[.sdk] == nil } ?? false
         return Benchmark.Section(
             key: "ssoLatency", title: "3. Partner SSO sign-in over loopback HTTP: SDK vs bare URLSession", rows: rows, notes: notes,
-            goals: [Benchmark.Goal("partner SSO sign-in, SDK / bare URLSession", Benchmark.Figure("ratio of medians", ratio(.sdk)), goal: "< \(goal)", met: ratioMet)])
+            goals: [
+                Benchmark.Goal("partner SSO sign-in, SDK / bare URLSession", Benchmark.Figure("ratio of medians", ratio(.sdk)), goal: "≤ \(goal)", met: ratioMet),
+                Benchmark.Goal("partner SSO sign-in, CPU SDK / bare", Benchmark.Figure("ratio of medians", cpuRatio), goal: "≤ \(cpuGoal)", met: cpuMet),
+            ])
     }
 }

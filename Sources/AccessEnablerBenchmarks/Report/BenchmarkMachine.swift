@@ -114,6 +114,15 @@ enum ProcessMetrics {
         return nil
     }
 
+    /// Hands the heap's free pages back to the system (glibc's `malloc_trim(0)`, looked up at
+    /// run time: it is not in the Swift module map), so a memory baseline read next holds
+    /// what is in use rather than what an earlier phase freed.
+    static func returnFreedMemory() {
+        typealias Trim = @convention(c) (Int) -> Int32
+        guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "malloc_trim") else { return }
+        _ = unsafeBitCast(symbol, to: Trim.self)(0)
+    }
+
     /// Resets the peak resident set size (`VmHWM`) to the current one, so a later reading
     /// measures one phase only. Returns `false` when the kernel refuses.
     @discardableResult

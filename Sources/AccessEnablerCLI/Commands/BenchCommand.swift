@@ -7,7 +7,7 @@ import Foundation
 enum BenchCommand {
     static let synopsis = CommandSynopsis(
         name: "bench", argument: nil,
-        summary: "Measure round trips, CPU time, latency, scale, throughput, throttling and WAN latency against an embedded sandbox.",
+        summary: "Measure round trips, CPU time, latency, scale, throughput, throttling, WAN latency and CPU while waiting against an embedded sandbox.",
         options: [
             .init(name: "--json", value: nil, summary: "print machine-readable figures"),
             .init(name: "--quick", value: nil, summary: "fewer iterations (for smoke tests)"),
@@ -16,10 +16,11 @@ enum BenchCommand {
             .init(name: "--only", value: "KEY", summary: "run one measurement (\(Benchmark.measurementKeys.joined(separator: ", ")))"),
             .init(name: "--driver", value: "FLOW", summary: "only run FLOW --count times, for callgrind or perf (\(driverFlows.joined(separator: ", ")))"),
             .init(name: "--count", value: "N", summary: "rounds of the --driver flow (default 1000)"),
+            .init(name: "--soak", value: "MINUTES", summary: "only run one app against the sandbox over loopback HTTP for MINUTES, sampling resident memory"),
         ])
 
     /// What `--driver` runs: the SDK's flows, and the bare URLSession yardstick.
-    static let driverFlows = InstructionCountDriver.flows + [BareSignInDriver.flow]
+    static let driverFlows = InstructionCountDriver.flows + [BareSignInDriver.flow] + FloorDriver.flows
 
     static let help = """
         Usage: \(synopsis.usageLine)
@@ -33,13 +34,20 @@ enum BenchCommand {
              they finished, memory per device);
           5. sandbox requests per second on keep-alive connections;
           6. one device's flows with Adobe's throttling on (429s received);
-          7. the flows with 50 ms added to every round trip, in round trips (wanLatency).
+          7. the flows with 50 ms added to every round trip, in round trips (wanLatency);
+          8. the CPU used while one request waits for a server that never answers (waiting).
+        Goals with a floor measured in the same run (checkAuthentication's floor program,
+        the bare URLSession client) are ratios to it.
         --json prints machine-readable figures; --quick uses fewer iterations (for smoke tests);
         --devices N sets the size of the wave in 4; --repeat N runs 3 N times and reports the
         range of its ratio (with --only ssoLatency: the range over N runs); --only KEY runs one measurement:
         \(Benchmark.measurementKeys.joined(separator: ", ")).
         --driver FLOW --count N runs one flow N times and nothing else, for counting its
         instructions under valgrind --tool=callgrind (flows: \(driverFlows.joined(separator: ", "))).
+        --soak MINUTES runs nothing else: one app signs in and out over loopback HTTP against
+        a sandbox in a process of its own, with every kind of call in between, for MINUTES
+        minutes, and the app process's resident memory is read every 10 s (a leak shows as
+        growth after the first minutes; see Docs/Robustness.md).
         Goals are reported next to what was measured; nothing is asserted.
         """
 
@@ -51,6 +59,9 @@ enum BenchCommand {
         }
         if let flow = parsed.values["--driver"] {
             return await runDriver(flow: flow, count: parsed.values["--count"])
+        }
+        if let minutes = parsed.values["--soak"] {
+            return await runSoak(minutes: minutes)
         }
         let only = parsed.values["--only"]
         var devices: Int?
@@ -85,6 +96,26 @@ enum BenchCommand {
         }
     }
 
+    /// `--soak MINUTES`: one app against the sandbox (in a process of its own) for that long,
+    /// resident memory sampled every 10 s (see ``Soak``). Fails when a round did not end as a
+    /// healthy round does.
+    private static func runSoak(minutes text: String) async -> Int32 {
+        guard let minutes = Double(text), minutes > 0, minutes <= 24 * 60 else {
+            printError("accessenabler bench: --soak needs a number of minutes above 0, at most a day; '\(text)' is not one.\n\n\(help)")
+            return 2
+        }
+        do {
+            let sandbox = try SoakSandboxProcess()
+            defer { sandbox.stop() }
+            let result = try await Soak(duration: minutes * 60, sandboxURL: sandbox.baseURL).run { printError($0) }
+            print(result.summary)
+            return result.roundsAsExpected == result.rounds ? 0 : 1
+        } catch {
+            printError("accessenabler bench: \(error)")
+            return 1
+        }
+    }
+
     /// `--driver FLOW --count N`: the flow N times and nothing else (see ``InstructionCountDriver``
     /// and ``BareSignInDriver``).
     private static func runDriver(flow: String, count text: String?) async -> Int32 {
@@ -97,10 +128,14 @@ enum BenchCommand {
             return 2
         }
         let report: @Sendable (String) -> Void = { printError($0) }
-        let succeeded =
-            flow == BareSignInDriver.flow
-            ? await BareSignInDriver.run(count: count, report: report)
-            : await InstructionCountDriver.run(flow: flow, count: count, report: report)
+        let succeeded: Int
+        if flow == BareSignInDriver.flow {
+            succeeded = await BareSignInDriver.run(count: count, report: report)
+        } else if FloorDriver.flows.contains(flow) {
+            succeeded = await FloorDriver.run(flow: flow, count: count, report: report)
+        } else {
+            succeeded = await InstructionCountDriver.run(flow: flow, count: count, report: report)
+        }
         return succeeded == count ? 0 : 1
     }
 }

@@ -12,6 +12,7 @@ enum DemoCommand {
         options: [
             .init(name: "--json", value: nil, summary: "print the transcript format instead: one JSON object per line"),
             .init(name: "--trace-http", value: nil, summary: "also print every REST/DCR call as it completes"),
+            .init(name: "--act", value: "N", summary: "tell only act N (1, 2 or 3)"),
         ])
 
     static var help: String { helpOpening + helpAct3 + helpClosing }
@@ -36,14 +37,18 @@ enum DemoCommand {
           regular MVPD login, encrypted metadata, a denied resource (Z100), a regular logout and
           a picker-only provider.
           Act 2, a set-top box with no browser (tvOS): the registration code (REGCODE), the
-          sign-in on a second screen, the polling that completes it, then authorization.
+          sign-in on a second screen, the polling that completes it, authorization, and a
+          restart whose setRequestor is one request.
 
         """
 
     private static let helpClosing = """
-        Each caption says what its statuses mean and what an app does about them.
+        Each caption says what its statuses mean and what an app does about them. Each act ends
+        with what the sandbox's checklist monitor saw: where the SDK broke Adobe's REST API V2
+        Checklist, if anywhere. --act N tells act N alone.
         With --json the output is the scenario transcript format (one JSON object per line),
-        each act opening with {"act":N,"title":…,"platform":…}. Nothing is left running afterwards.
+        each act opening with {"act":N,"title":…,"platform":…} and ending with its checklist
+        lines and {"checklistViolations":N}. Nothing is left running afterwards.
         """
 
     static func run(_ arguments: [String]) async -> Int32 {
@@ -56,6 +61,14 @@ enum DemoCommand {
         let traceHTTP = parsed.flags.contains("--trace-http")
         let narrator = DemoNarrator(traceHTTP: traceHTTP)
         let acts = DemoScript.acts()
+        var chosen = Array(acts.indices)
+        if let text = parsed.values["--act"] {
+            guard let number = Int(text), acts.indices.contains(number - 1) else {
+                printError("accessenabler demo: --act needs an act number from 1 to \(acts.count), got \(text).\n\n\(help)")
+                return 2
+            }
+            chosen = [number - 1]
+        }
         if !json {
             print("AccessEnabler for Linux — Adobe's Apple SSO cookbook and a second-screen sign-in, told end to end")
             print("against PassSandbox, an offline Adobe Pass embedded in this command. Requestor REF30.")
@@ -64,7 +77,8 @@ enum DemoCommand {
             print("sendTrackingData is the SDK's analytics event (0 authentication, 1 authorization, 2 provider chosen).")
         }
         var chapter = 0
-        for (offset, act) in acts.enumerated() {
+        for offset in chosen {
+            let act = acts[offset]
             let runner = ScenarioRunner(scenario: act.scenario, wire: .loopbackHTTP)
             do {
                 try runner.start()
@@ -87,6 +101,13 @@ enum DemoCommand {
                         let handOver = runner.recorder(ofApp: app)?.lastHandOver
                         narrator.afterStep(step, produced: produced, activation: runner.sandbox.activationURL, handOver: handOver).forEach { print($0) }
                     }
+                }
+                let seen = runner.recorder.lines.count
+                let result = runner.finish()
+                if json {
+                    for line in result.lines.dropFirst(seen) { print(line.json) }
+                } else {
+                    narrator.checklist(result.checklist).forEach { print($0) }
                 }
             } catch {
                 printError("accessenabler demo: act \(offset + 1) (\(act.title)) could not run: \(error)")

@@ -3,34 +3,58 @@ import AccessEnablerScenarios
 import Foundation
 import PassSandbox
 
-/// `accessenabler sandbox [--port N] [--world FILE]`: serves PassSandbox until interrupted.
+/// `accessenabler sandbox [--port N] [--world FILE] [--log-requests]`: serves PassSandbox
+/// until interrupted, then says what its checklist monitor found.
 enum SandboxCommand {
     static let synopsis = CommandSynopsis(
         name: "sandbox", argument: nil,
-        summary: "Serve PassSandbox on loopback until interrupted (Ctrl-C).",
+        summary: "Serve PassSandbox on loopback until interrupted (Ctrl-C), then summarise Adobe's checklist as its clients kept it.",
         options: [
             .init(name: "--port", value: "N", summary: "listen on port N (0, the default, picks a free port)"),
             .init(name: "--world", value: "FILE", summary: "serve the world in FILE instead of the built-in one"),
+            .init(name: "--log-requests", value: nil, summary: "print one line per request answered (time, method, path, status, device)"),
         ])
 
-    static let help = """
-        Usage: \(synopsis.usageLine)
+    /// The help, naming the requestors of `world` (the built-in world, or the one `--world`
+    /// names) with their MVPDs.
+    static func help(world: SandboxWorld, worldName: String) -> String {
+        let requestors = world.serviceProviders.map { provider in
+            let name = provider.name == provider.id ? "" : " (\(provider.name))"
+            return "  \(provider.id)\(name): \(provider.mvpds.map(\.id).joined(separator: ", "))"
+        }
+        return """
+            Usage: \(synopsis.usageLine)
 
-        Serves PassSandbox — DCR, REST API V2, the MVPD login and logout pages, and the
-        second screen (/activate, where a person types the code a TV shows) — on
-        http://127.0.0.1:N (N = 0, the default, picks a free port) until interrupted (Ctrl-C).
-        On start it prints the address, the second screen's address, the world's test
-        users (username / password per MVPD) and its identity services, each with a
-        single sign-on token for the test subject "jane" (valid 24 h) when the sandbox
-        can sign for it.
-        --world FILE loads a world file (see Docs/Sandbox.md); without it the built-in world
-        (requestor REF30, software statement STATEMENT) is served. A file that is not JSON, or
-        not a valid world, is refused with the file's name and the JSON path at fault.
-        """
+            Serves PassSandbox — DCR, REST API V2, the MVPD login and logout pages, the second
+            screen (/activate, where a person types the code a TV shows), Adobe's TempPass reset
+            (DELETE /reset-tempass/v3/reset) and the checklist monitor (/checklist) — on
+            http://127.0.0.1:N (N = 0, the default, picks a free port) until interrupted (Ctrl-C).
+            On start it prints the address, the Swift line that points an app at it, the second
+            screen's address, the world's test users (username / password per MVPD) and its
+            identity services, each with a single sign-on token for the test subject "jane"
+            (valid 24 h) when the sandbox can sign for it.
+            The sandbox watches every client and records where it breaks Adobe's REST API V2
+            Checklist: /checklist shows it as a page (JSON with Accept: application/json), and
+            Ctrl-C prints a summary before it stops.
+            --world FILE loads a world file (see Docs/Sandbox.md); without it the built-in world
+            is served. A file that is not JSON, or not a valid world, is refused with the file's
+            name and the JSON path at fault.
+            --log-requests prints a line for each request as it is answered.
+
+            Requestors (service providers) of \(worldName) and their MVPDs:
+            \(requestors.joined(separator: "\n"))
+            Software statements: \(world.softwareStatements.keys.sorted().joined(separator: ", "))
+            """
+    }
 
     static func run(_ arguments: [String]) async -> Int32 {
+        // The help names the requestors of the world the command would serve.
+        var helpWorld = (SandboxWorld.default, "the built-in world")
+        if let index = arguments.firstIndex(of: "--world"), index + 1 < arguments.count, case .success(let world) = loadWorld(arguments[index + 1]) {
+            helpWorld = (world, arguments[index + 1])
+        }
         let parsed: ParsedArguments
-        switch CommandArguments(arguments, synopsis: synopsis, help: help) {
+        switch CommandArguments(arguments, synopsis: synopsis, help: help(world: helpWorld.0, worldName: helpWorld.1)) {
         case .exit(let code): return code
         case .run(let arguments): parsed = arguments
         }
@@ -52,15 +76,22 @@ enum SandboxCommand {
             }
         }
         let sandbox = PassSandbox(world: world, clock: SandboxClock.system)
+        if parsed.flags.contains("--log-requests") { sandbox.observeRequests(RequestLogPrinter.print) }
         let server: LoopbackHTTPServer
         let base: URL
         do {
             (server, base) = try sandbox.serveOverLoopback(port: port)
+        } catch LoopbackHTTPServerError.portInUse(let host, let port) {
+            printError(
+                "accessenabler sandbox: port \(port) is already in use on \(host): another program (perhaps another sandbox) listens there. Stop it, or choose another port with --port N (--port 0 picks a free one)."
+            )
+            return 1
         } catch {
             printError("accessenabler sandbox: could not listen on 127.0.0.1:\(port): \(error)")
             return 1
         }
         print("PassSandbox is serving at \(base.absoluteString)")
+        print("  point an app at it (Swift): AccessEnablerConfiguration(environment: .custom(URL(string: \"\(base.absoluteString)\")!))")
         print("  software statements: \(world.softwareStatements.keys.sorted().joined(separator: ", "))")
         print("  requestors: \(world.serviceProviders.map(\.id).joined(separator: ", "))")
         // Registration requires X-Device-Info (Base64 JSON), so the hint carries one.
@@ -68,8 +99,10 @@ enum SandboxCommand {
         print(
             "  try: curl -s -X POST \(base.absoluteString)/o/client/register -H 'Content-Type: application/json' -H 'X-Device-Info: \(deviceInfo)' -d '{\"software_statement\":\"\(world.softwareStatements.keys.sorted().first ?? "STATEMENT")\"}'"
         )
+        print("  checklist (where clients break Adobe's REST API V2 Checklist): \(base.absoluteString)/checklist")
         print("  second screen: \(sandbox.activationURL.absoluteString)")
         print("    a TV shows a code; type it there in a browser (this computer only: the sandbox listens on 127.0.0.1)")
+        print("  authentication sessions (codes) last \(world.authenticationSessionTTL) s")
         print("  test users (username / password):")
         for line in testUserLines(world) { print("    \(line)") }
         print("  identity services (single sign-on; each token below is for subject \(sampleSubject), valid 24 h):")
@@ -78,8 +111,38 @@ enum SandboxCommand {
         fflush(nil)
         await waitForInterrupt()
         server.shutdown()
+        sandbox.observeRequests(nil)
+        for line in checklistSummary(sandbox.checklist, page: base.absoluteString + "/checklist") { print(line) }
         print("PassSandbox stopped.")
         return 0
+    }
+
+    /// The most violations the summary lists one by one.
+    static let summaryViolationLimit = 20
+
+    /// What the checklist monitor found, for the end of a run: one line per rule with its
+    /// count, then the violations (at most ``summaryViolationLimit``).
+    static func checklistSummary(_ checklist: SandboxChecklist, page: String) -> [String] {
+        let counts = Dictionary(grouping: checklist.violations, by: \.rule).mapValues(\.count)
+        let devices = Set(checklist.violations.map(\.device)).count
+        var lines = ["Adobe's REST API V2 Checklist, as this sandbox saw its clients:"]
+        let width = checklist.rules.map(\.id.count).max() ?? 0
+        for rule in checklist.rules {
+            let count = counts[rule.id, default: 0]
+            lines.append("  \(count == 0 ? "✓" : "✗") \(rule.id.padding(toLength: width, withPad: " ", startingAt: 0))  \(count)  (\(rule.level.rawValue))")
+        }
+        guard !checklist.violations.isEmpty else {
+            lines.append("No violations.")
+            return lines
+        }
+        lines.append("\(checklist.violations.count) violation\(checklist.violations.count == 1 ? "" : "s") on \(devices) device\(devices == 1 ? "" : "s"):")
+        for violation in checklist.violations.prefix(summaryViolationLimit) {
+            lines.append("  \(SandboxChecklist.timestamp(violation.at)) \(violation.rule) · device \(violation.device) · \(violation.request): \(violation.detail)")
+        }
+        if checklist.violations.count > summaryViolationLimit {
+            lines.append("  … and \(checklist.violations.count - summaryViolationLimit) more (the page \(page) showed them all).")
+        }
+        return lines
     }
 
     /// The world in the file at `path`, or why not (in the words every command uses).
@@ -134,6 +197,24 @@ enum SandboxCommand {
                 SignalSources.keep(source)
             }
         }
+    }
+}
+
+/// Prints the request log, one line per request, as `--log-requests` asks.
+enum RequestLogPrinter {
+    private static let lock = NSLock()
+
+    /// One request: `2026-01-01T00:00:03.250Z GET /api/v2/REF30/profiles 200 device ZGV2aWNl`.
+    static func line(_ entry: SandboxLogEntry) -> String {
+        let time = entry.at.map(SandboxChecklist.timestamp) ?? "-"
+        let status = entry.status == 0 ? "dropped" : String(entry.status)
+        return "\(time) \(entry.method) \(entry.path) \(status)" + (entry.device.map { " device \($0)" } ?? "")
+    }
+
+    /// Writes ``line(_:)`` to standard output at once (requests arrive on several threads).
+    @Sendable static func print(_ entry: SandboxLogEntry) {
+        let data = Data((line(entry) + "\n").utf8)
+        lock.withLock { FileHandle.standardOutput.write(data) }
     }
 }
 

@@ -21,6 +21,13 @@ enum ScenarioCommand {
         is printed too, as it completes. --in-process talks to the sandbox in-process instead of
         over HTTP (the same transcript, faster). Docs/scenarios/README.md describes the format.
 
+        The transcript ends with what the sandbox's checklist monitor saw: a line
+        {"checklist": RULE, "request": …, "detail": …} for each place the SDK broke Adobe's REST
+        API V2 Checklist, then {"checklistViolations": N}; an "expect" entry
+        {"checklistViolations": 0} requires a clean run.
+        Every run ends with one line on standard error: "N expectations met", or "expectation
+        $.expect[I] not met: …; closest line seen: …".
+
         Exit status: 0 when the scenario ran and every "expect" entry matched, 1 when an
         expectation failed, 2 when FILE is missing, is not JSON or is not a valid scenario (the
         message names the file and the JSON path at fault; a fault found only as the run reaches
@@ -56,13 +63,8 @@ enum ScenarioCommand {
             traceHTTP: parsed.flags.contains("--trace-http"), observer: { print($0.json) })
         do {
             let result = try await runner.run()
-            if let unmet = result.unmetExpectation {
-                printError(
-                    "accessenabler scenario: expectation \(unmet.index) was not met: \(TranscriptLine(unmet.expectation.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }).json)"
-                )
-                return 1
-            }
-            return 0
+            printError("accessenabler scenario: \(result.summary)")
+            return result.passed ? 0 : 1
         } catch let error as ScenarioError {
             // Found only as the run reached it (a second-screen login that needs an `mvpd`):
             // worded as the file's other faults are.

@@ -54,6 +54,18 @@ struct DemoNarrator {
         return out
     }
 
+    /// Lines that close an act: what the sandbox's checklist monitor saw of the SDK.
+    func checklist(_ checklist: SandboxChecklist) -> [String] {
+        guard !checklist.violations.isEmpty else {
+            return ["", "  ✓ Adobe's REST API V2 Checklist: the sandbox saw no violation in this act."]
+        }
+        var lines = ["", "  ✗ Adobe's REST API V2 Checklist: the sandbox saw \(checklist.violations.count) violation\(checklist.violations.count == 1 ? "" : "s") in this act:"]
+        for violation in checklist.violations {
+            lines += Self.wrap("\(violation.rule) · \(violation.request): \(violation.detail)", width: width, first: "    ")
+        }
+        return lines
+    }
+
     /// For a question the app asks (authentication, authorization, metadata, …) that made
     /// no REST call: where the answer came from.
     static func cacheNote(_ step: Scenario.Step, _ lines: [TranscriptLine]) -> String? {

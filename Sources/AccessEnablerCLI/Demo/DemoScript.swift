@@ -159,6 +159,7 @@ enum DemoScript {
             Logout of a regular profile on iOS: navigateToUrl opens the MVPD's logout page, which comes back \
             to the redirect URL. Afterwards checkAuthentication answers 0 with N000 (not authenticated).
             """, device: device())
+        act.happens("a minute later Alice chooses to sign out", .advanceClock(60))
         act.call(.logout)
         act.call(.checkAuthentication)
 
@@ -198,6 +199,15 @@ enum DemoScript {
             """)
         act.happens("on her phone, Alice opens the address, enters the code and signs in to Not Boarded Cable as alice", .login(username: "alice", password: "alice123"))
         act.call(.checkAuthorization("news"))
+
+        act.chapter(
+            """
+            The box restarts. setRequestor asks Adobe Pass one thing, the profiles it holds for this device:             Alice is signed in, so no provider list is needed and the configuration is not asked (Adobe's             checklist). getSelectedProvider answers from what the SDK stored of her provider.
+            """)
+        act.happens("the box restarts (a new AccessEnabler over the same storage)", .restart)
+        act.call(.setRequestor("REF30", serviceProviders: nil))
+        act.call(.checkAuthentication)
+        act.call(.getSelectedProvider)
         return act.build()
     }
 

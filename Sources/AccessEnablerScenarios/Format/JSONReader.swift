@@ -36,6 +36,30 @@ struct JSONReader {
         return n
     }
 
+    /// A finite number within `range`; anything else is refused with its path.
+    func requireNumber(in range: ClosedRange<Double>) throws(ScenarioError) -> Double {
+        let number = try requireNumber()
+        guard number.isFinite, range.contains(number) else {
+            throw fail("expected a number from \(Self.spelling(range.lowerBound)) to \(Self.spelling(range.upperBound)), found \(number)")
+        }
+        return number
+    }
+
+    /// A whole number within `range`. A fraction, or a number past the range (a scenario file
+    /// may say 1e300), is refused with its path rather than converted with a trap.
+    func requireWholeNumber(in range: ClosedRange<Int>) throws(ScenarioError) -> Int {
+        let number = try requireNumber(in: Double(range.lowerBound)...Double(range.upperBound))
+        guard number == number.rounded(), let whole = Int(exactly: number), range.contains(whole) else {
+            throw fail("expected a whole number from \(range.lowerBound) to \(range.upperBound), found \(number)")
+        }
+        return whole
+    }
+
+    private static func spelling(_ number: Double) -> String {
+        if let whole = Int(exactly: number) { return String(whole) }
+        return String(number)
+    }
+
     func requireBool() throws(ScenarioError) -> Bool {
         guard case .bool(let b) = value else { throw fail("expected true or false, found \(value.kindName)") }
         return b

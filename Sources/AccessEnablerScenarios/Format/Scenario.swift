@@ -157,7 +157,7 @@ public struct Scenario: Sendable {
                 return "device: " + parts.joined(separator: "; ")
             case .world(let mvpd, let changes):
                 return "dashboard: \(mvpd) " + changes.keys.sorted().map { "\($0) = \(changes[$0]!.compactText)" }.joined(separator: ", ")
-            case .advanceClock(let seconds): return "time passes: \(Int(seconds)) s"
+            case .advanceClock(let seconds): return "time passes: \(Int(exactly: seconds.rounded()).map(String.init) ?? String(seconds)) s"
             case .throttle(let throttle):
                 return throttle.map { "Adobe Pass throttles: \($0.requestsPerSecond) request/s after a burst of \($0.burst)" } ?? "Adobe Pass stops throttling"
             case .invalidateProfiles(let mvpd): return "Adobe Pass invalidates the device's \(mvpd.map { "\($0) " } ?? "")profiles"

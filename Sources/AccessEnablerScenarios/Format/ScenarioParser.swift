@@ -101,6 +101,10 @@ public enum ScenarioParser {
         return Scenario.IdentityToken(subject: subject, issuer: issuer)
     }
 
+    /// The longest duration a scenario may name, in seconds: enough for any expiry, and one
+    /// every clock can add without leaving the dates it can represent.
+    private static let century: Double = 100 * 365 * 86_400
+
     private static let appKeys: Set<String> = [
         "platform", "loginScreen", "providerChoice", "softwareStatement", "device", "options", "serviceToken", "platformIdentity", "storage",
     ]
@@ -206,7 +210,7 @@ public enum ScenarioParser {
                 try signIn.allowOnly(["provider", "user", "expiresIn"])
                 let provider = try signIn.requireMember("provider").requireString()
                 let user = try signIn.requireMember("user").requireString()
-                let expiresIn = try signIn.member("expiresIn")?.requireNumber() ?? 86_400
+                let expiresIn = try signIn.member("expiresIn")?.requireNumber(in: -Self.century...Self.century) ?? 86_400
                 change.signedIn = .some(Scenario.SignIn(provider: provider, user: user, expiresIn: expiresIn))
             } else {
                 change.signedIn = .some(nil)
@@ -330,16 +334,15 @@ public enum ScenarioParser {
         case "advanceClock":
             let seconds = try argument.requireNumber()
             guard seconds >= 0 else { throw argument.fail("the clock only moves forward; got \(seconds)") }
-            return .advanceClock(seconds)
+            return .advanceClock(try argument.requireNumber(in: 0...Self.century))
         case "throttle":
             if argument.value == .null { return .throttle(nil) }
             try argument.allowOnly(["requestsPerSecond", "burst", "retryAfter"])
-            let rate = try argument.member("requestsPerSecond")?.requireNumber() ?? 1
-            let burst = try argument.member("burst")?.requireNumber() ?? 10
-            let retryAfter = try argument.member("retryAfter")?.requireNumber()
+            let rate = try argument.member("requestsPerSecond")?.requireNumber(in: 0...1_000_000) ?? 1
+            let burst = try argument.member("burst")?.requireWholeNumber(in: 0...1_000_000) ?? 10
+            let retryAfter = try argument.member("retryAfter")?.requireWholeNumber(in: 0...86_400)
             guard rate > 0 else { throw argument.fail("requestsPerSecond must be positive; got \(rate)") }
-            guard burst >= 0, burst == burst.rounded() else { throw argument.fail("burst must be a whole number, zero or more; got \(burst)") }
-            return .throttle(SandboxThrottle(requestsPerSecond: rate, burst: Int(burst), retryAfter: retryAfter.map { Int($0) }))
+            return .throttle(SandboxThrottle(requestsPerSecond: rate, burst: burst, retryAfter: retryAfter))
         case "invalidateProfiles":
             try argument.allowOnly(["mvpd"])
             return .invalidateProfiles(mvpd: try argument.member("mvpd")?.requireString())
@@ -357,11 +360,11 @@ public enum ScenarioParser {
                 throw endpoint.fail("unknown endpoint \"\(endpointName)\" (expected one of: \(SandboxEndpoint.allCases.map(\.rawValue).joined(separator: ", ")))")
             }
             return .fault(
-                endpoint: endpointName, status: try argument.member("status").map { r throws(ScenarioError) in Int(try r.requireNumber()) },
+                endpoint: endpointName, status: try argument.member("status").map { r throws(ScenarioError) in try r.requireWholeNumber(in: 100...599) },
                 malformedBody: try argument.member("malformedBody")?.requireBool() ?? false,
                 dropConnection: try argument.member("dropConnection")?.requireBool() ?? false,
-                latency: try argument.member("latency")?.requireNumber() ?? 0,
-                count: try argument.member("count").map { r throws(ScenarioError) in Int(try r.requireNumber()) })
+                latency: try argument.member("latency")?.requireNumber(in: 0...3_600) ?? 0,
+                count: try argument.member("count").map { r throws(ScenarioError) in try r.requireWholeNumber(in: 0...1_000_000) })
         default:
             throw argument.fail("is not a known step")
         }

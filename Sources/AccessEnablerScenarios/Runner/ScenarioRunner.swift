@@ -44,12 +44,16 @@ public final class ScenarioRunner: @unchecked Sendable {
     /// (test rigs use it for settings the scenario format does not carry, such as the poll
     /// interval).
     public var configure: (@Sendable (inout AccessEnablerConfiguration) -> Void)?
-    /// The most real time, in seconds, the SDK may take to settle after a step (each
-    /// throttling back-off moved through on the scenario clock); past it the run ends with
-    /// ``ScenarioStall``. Default 60.
+    /// The most real time, in seconds, the SDK may go without progress — no event posted or
+    /// handled, no request or other child task started or ended — while it settles after a
+    /// step (each throttling back-off moved through on the scenario clock); past it the run
+    /// ends with ``ScenarioStall``. A step that keeps moving is never cut off, however busy
+    /// the machine. Default 60.
     public var settleTimeout: TimeInterval = 60
     /// The step under way, for ``ScenarioStall``.
     private var currentStep: (index: Int, name: String) = (0, "")
+    /// Set once ``finish()`` wrote the checklist's lines.
+    private var finished = false
 
     /// Prepares a run. `observer` sees each transcript line as it is produced; HTTP trace
     /// lines reach it only with `traceHTTP`, but they are always recorded, so expectations
@@ -65,15 +69,34 @@ public final class ScenarioRunner: @unchecked Sendable {
                 if line["http"] == nil || traceHTTP { observer(line) }
             }
         }
-        self.recorder = CallbackRecorder(observer: filtered, revealSecrets: revealSecrets)
+        // With several apps every app's lines name it, the top-level app's (`A`) included.
+        self.recorder = CallbackRecorder(observer: filtered, revealSecrets: revealSecrets, app: scenario.apps.isEmpty ? nil : Scenario.topLevelApp)
     }
 
-    /// Runs every step and checks the expectations.
+    /// Runs every step, ends the transcript with what the checklist monitor found
+    /// (``finish()``) and checks the expectations.
     public func run() async throws -> ScenarioResult {
         try start()
         defer { stop() }
         for (index, next) in scenario.steps.enumerated() {
             try await self.step(next, app: scenario.app(ofStep: index))
+        }
+        return finish()
+    }
+
+    /// Ends the transcript with what the sandbox's checklist monitor found during the run —
+    /// a line `{"checklist": RULE, "request": …, "detail": …}` per violation of Adobe's REST
+    /// API V2 Checklist, then `{"checklistViolations": N}` — and returns the result. Later
+    /// calls add nothing.
+    @discardableResult
+    public func finish() -> ScenarioResult {
+        if !finished {
+            finished = true
+            let checklist = sandbox.checklist
+            for violation in checklist.violations {
+                recorder.appendRunLine(.checklist(rule: violation.rule, request: violation.request, detail: violation.detail))
+            }
+            recorder.appendRunLine(.checklistViolations(checklist.violations.count))
         }
         return result()
     }
@@ -118,8 +141,8 @@ public final class ScenarioRunner: @unchecked Sendable {
     /// throttling back-off is not quiescent: the scenario clock is moved to the end of the
     /// wait. Waiting for a person (a provider choice, a login page, a second-screen code) is.
     ///
-    /// Returns `false` when that did not happen within ``settleTimeout`` seconds of real
-    /// time (the SDK is left as it is).
+    /// Returns `false` when the SDK made no progress for ``settleTimeout`` seconds of real
+    /// time before that happened (the SDK is left as it is).
     /// With several apps, every one of them: the clock moves to the earliest end of a wait,
     /// and the check starts over, as that may have woken another app.
     @discardableResult
@@ -127,12 +150,18 @@ public final class ScenarioRunner: @unchecked Sendable {
         let running = scenario.appNames.compactMap { apps[$0]?.accessEnabler }
         guard !running.isEmpty else { return true }
         let clock = sandbox.clock
-        let giveUp = Date().addingTimeInterval(settleTimeout)
+        let bound = settleTimeout
+        // Any app's progress counts: one app's work may be what another waits for.
+        let progress: @Sendable () -> UInt64 = { running.reduce(0) { $0 &+ $1.progress } }
+        var seen = progress()
+        var movedAt = ContinuousClock.now
         settling: while true {
             var earliestWake: Date?
             for accessEnabler in running {
-                let left = giveUp.timeIntervalSinceNow
-                guard left > 0, let quiescence = await withinRealTime(left, { await accessEnabler.waitUntilQuiescent() }) else { return false }
+                let waited = await unlessStalled(for: bound, progress: progress, done: { accessEnabler.quiescenceNow != nil }) {
+                    await accessEnabler.waitUntilQuiescent()
+                }
+                guard let quiescence = waited else { return false }
                 if case .waitingForClock(let until) = quiescence { earliestWake = min(earliestWake ?? until, until) }
             }
             if let until = earliestWake {
@@ -141,12 +170,19 @@ public final class ScenarioRunner: @unchecked Sendable {
                 continue
             }
             // Idle: what the calls stored goes to disk, and a failed write's status is
-            // delivered. Bounded in short slices, so a back-off that starts meanwhile (which
-            // `waitUntilIdle` would wait out in real time) sends us back to move the clock.
+            // delivered. Waited for in short slices, so a back-off that starts meanwhile
+            // (which `waitUntilIdle` would wait out in real time) sends us back to move the
+            // clock; the slices end in a stall only when nothing has moved for the bound.
             for accessEnabler in running {
-                let left = giveUp.timeIntervalSinceNow
-                guard left > 0 else { return false }
-                if await withinRealTime(min(left, 2), { await accessEnabler.waitUntilIdle() }) == nil { continue settling }
+                if await withinRealTime(2, { await accessEnabler.waitUntilIdle() }) == nil {
+                    let now = progress()
+                    if now != seen {
+                        (seen, movedAt) = (now, .now)
+                    } else if ContinuousClock.now - movedAt >= stallBound(bound) {
+                        return false
+                    }
+                    continue settling
+                }
             }
             break
         }
@@ -164,10 +200,10 @@ public final class ScenarioRunner: @unchecked Sendable {
         }
     }
 
-    /// The transcript so far, checked against the scenario's expectations.
+    /// The transcript so far, checked against the scenario's expectations, with what the
+    /// checklist monitor found so far.
     public func result() -> ScenarioResult {
-        let lines = recorder.lines
-        return ScenarioResult(lines: lines, unmetExpectation: ScenarioResult.firstUnmet(scenario.expect, in: lines))
+        ScenarioResult(lines: recorder.lines, expectations: scenario.expect, checklist: sandbox.checklist)
     }
 
     // MARK: Set-up
@@ -328,14 +364,19 @@ public final class ScenarioRunner: @unchecked Sendable {
             try await settleOrStall()
             switch recorder.lastHandOver {
             case .page(let url):
-                // A rejected login leaves the user on the form: no redirect, nothing to hand over.
-                if let landing = try? await userAgent().login(startingAt: url, username: username, password: password, redirectPrefix: ae.configuration.redirectURL) {
+                // The app's web view: it follows every redirect and hands the redirect URL
+                // (a custom scheme) to the app, with no tap.
+                do {
+                    let landing = try await userAgent().login(startingAt: url, username: username, password: password, redirectPrefix: ae.configuration.redirectURL)
                     ae.handleExternalURL(landing)
+                } catch {
+                    // The person stays on the page: nothing to hand over.
+                    recorder.append(.loginRefused(error.description))
                 }
             case .registrationCode(let code):
                 try await signInOnSecondScreen(app, code: code, username: username, password: password, mvpd: mvpd)
             case nil:
-                return
+                recorder.append(.loginRefused("Nothing to log in to: the app has shown no login page (navigateToUrl) and no registration code (REGCODE)."))
             }
         case .handleExternalURL(let url): ae.handleExternalURL(url)
         case .checkAuthorization(let resource): ae.checkAuthorization(resource)
@@ -362,15 +403,18 @@ public final class ScenarioRunner: @unchecked Sendable {
             ae.getMetadata(query)
         case .getSelectedProvider: ae.getSelectedProvider()
         case .logout:
-            let before = recorder.lastNavigationURL
+            var before = recorder.lastNavigationURL
             ae.logout()
             // Settled, not only waited for: the logout request may wait out a back-off.
             try await settleOrStall()
-            // The app's hidden web view follows the MVPD logout page back to the redirect URL.
-            if app.settings.platform == .iOS, let url = recorder.lastNavigationURL, url != before,
+            // The app's hidden web view follows each MVPD logout page back to the redirect URL;
+            // the SDK hands the next page over in answer (a logout of several MVPDs).
+            while app.settings.platform == .iOS, let url = recorder.lastNavigationURL, url != before,
                 let landing = try? await userAgent().follow(url, redirectPrefix: ae.configuration.redirectURL)
             {
+                before = url
                 ae.handleExternalURL(landing)
+                try await settleOrStall()
             }
         case .device(let change):
             // Only the keys given change: what the device learned meanwhile (a picker sign-in) stays.
@@ -392,7 +436,11 @@ public final class ScenarioRunner: @unchecked Sendable {
             _ = sandbox.resetTempPass(mvpd: mvpd)
         case .restart:
             try await settleOrStall()
+            // The released instance ends the calls it still had (a sign-in waiting for a
+            // code, say): their callbacks belong to this step.
+            let released = app.accessEnabler?.releaseWatch
             app.accessEnabler = nil
+            if let released { _ = await withinRealTime(settleTimeout) { await released.waitUntilEnded() } }
             makeAccessEnabler(for: app)
         case .setOptions(let values):
             let dictionary = values.mapValues { $0.foundationValue }
@@ -416,7 +464,8 @@ public final class ScenarioRunner: @unchecked Sendable {
     /// provider, and signs in; then the scenario clock moves one poll interval at a time
     /// (bounded by the code's lifetime) until the app's polling has found the profile and
     /// ended the authentication. A page that asks for a provider the step does not give (or
-    /// does not offer the one it gives) is a fault of the scenario: ``ScenarioError``.
+    /// does not offer the one it gives) is a fault of the scenario: ``ScenarioError``. Any
+    /// other refusal (a wrong password, an expired code) is a `{"login": "refused"}` line.
     private func signInOnSecondScreen(_ app: ScenarioApp, code: String, username: String, password: String, mvpd: String?) async throws {
         guard let ae = app.accessEnabler else { return }
         let recorder = app.recorder
@@ -433,10 +482,11 @@ public final class ScenarioRunner: @unchecked Sendable {
                 reason: "the /activate page does not offer \"\(chosen)\" (it offers \(offered.joined(separator: ", ")))")
         } catch {
             // A rejected sign-in leaves the person on the page: the SDK keeps polling.
+            recorder.append(.loginRefused(error.description))
             return
         }
         let interval = max(ae.configuration.secondScreenPollInterval, 3)
-        let limit = Int((1_800 / interval).rounded(.up)) + 1
+        let limit = Int((TimeInterval(sandbox.world.authenticationSessionTTL) / interval).rounded(.up)) + 1
         var polls = 0
         while recorder.authenticationStatusCount == before, polls < limit {
             sandbox.clock.advance(by: interval)

@@ -7,25 +7,29 @@ import Foundation
 ///
 /// Several apps of one scenario share one transcript: each has a recorder of its own
 /// (``recorder(forApp:)``), whose lines carry `"app": "<name>"`; the top-level app's carry
-/// no `app` key.
+/// `"app": "A"` when it was made with that name (the scenario runner does so when a
+/// scenario has several apps), and no `app` key otherwise.
 public final class CallbackRecorder: EntitlementDelegate, EntitlementStatus, @unchecked Sendable {
     private let lock = NSLock()
     private let transcript: SharedTranscript
     private var lastNavigation: String?
     private var lastHandOverValue: HandOver?
     private let revealSecrets: Bool
-    /// The app whose callbacks this recorder receives; `nil` for the top-level app.
+    /// The name its lines carry as `"app"`: the app whose callbacks this recorder receives;
+    /// `nil` for a top-level app whose lines carry none.
     public let app: String?
 
     /// Creates a recorder; `observer` sees each line as it is recorded.
     ///
-    /// - Parameter revealSecrets: `false` (the default, for anything printed or saved)
-    ///   replaces media tokens with a marker that gives only their length; test rigs that
-    ///   verify the token itself pass `true`.
-    public init(observer: (@Sendable (TranscriptLine) -> Void)? = nil, revealSecrets: Bool = false) {
+    /// - Parameters:
+    ///   - revealSecrets: `false` (the default, for anything printed or saved) replaces media
+    ///     tokens with a marker that gives only their length; test rigs that verify the token
+    ///     itself pass `true`.
+    ///   - app: the name its lines carry as `"app"` (`nil`, the default: none).
+    public init(observer: (@Sendable (TranscriptLine) -> Void)? = nil, revealSecrets: Bool = false, app: String? = nil) {
         self.transcript = SharedTranscript(observer: observer)
         self.revealSecrets = revealSecrets
-        self.app = nil
+        self.app = app
     }
 
     private init(sharing transcript: SharedTranscript, app: String, revealSecrets: Bool) {
@@ -82,6 +86,12 @@ public final class CallbackRecorder: EntitlementDelegate, EntitlementStatus, @un
         var tagged = line
         if let app { tagged.fields.append(("app", .string(app))) }
         transcript.append(tagged)
+    }
+
+    /// Adds a line about the whole run (the checklist's findings), untagged whatever the
+    /// recorder's app.
+    func appendRunLine(_ line: TranscriptLine) {
+        transcript.append(line)
     }
 
     private func record(_ name: String, _ fields: [(key: String, value: JSONValue)]) {

@@ -18,8 +18,8 @@ public struct TranscriptLine: Sendable, Equatable, CustomStringConvertible {
 
     /// `true` when every key of `expectation` is present here with an equal value.
     ///
-    /// The top-level app's lines carry no `app` key, so an expected `"app": "A"` matches a
-    /// line without one (and only such a line).
+    /// In a run with one app its lines carry no `app` key, so an expected `"app": "A"` also
+    /// matches a line without one.
     public func matches(_ expectation: [String: JSONValue]) -> Bool {
         expectation.allSatisfy { key, value in
             if key == "app", value == .string("A"), self["app"] == nil { return true }
@@ -41,6 +41,22 @@ public struct TranscriptLine: Sendable, Equatable, CustomStringConvertible {
     /// A step marker: `{"step":0,"name":"setRequestor"}`.
     public static func step(_ index: Int, name: String) -> TranscriptLine {
         TranscriptLine([("step", .number(Double(index))), ("name", .string(name))])
+    }
+
+    /// A `login` step that could not log in: `{"login":"refused","detail":"…"}`.
+    public static func loginRefused(_ detail: String) -> TranscriptLine {
+        TranscriptLine([("login", .string("refused")), ("detail", .string(detail))])
+    }
+
+    /// A violation of Adobe's REST API V2 Checklist the sandbox saw:
+    /// `{"checklist":"poll-too-frequent","request":"GET /api/v2/…","detail":"…"}`.
+    public static func checklist(rule: String, request: String, detail: String) -> TranscriptLine {
+        TranscriptLine([("checklist", .string(rule)), ("request", .string(request)), ("detail", .string(detail))])
+    }
+
+    /// The run's count of checklist violations, its last line: `{"checklistViolations":0}`.
+    public static func checklistViolations(_ count: Int) -> TranscriptLine {
+        TranscriptLine([("checklistViolations", .number(Double(count)))])
     }
 
     /// An HTTP trace line: `{"http":"POST /api/v2/REF30/sessions","status":200}`.

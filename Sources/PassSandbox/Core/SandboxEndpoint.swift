@@ -36,4 +36,10 @@ public enum SandboxEndpoint: String, CaseIterable, Sendable {
     case mvpdLogout
     /// `GET` / `POST /activate`: the second screen, where a person types the code shown on a TV.
     case activate
+    /// `DELETE /reset-tempass/v3/reset`: Adobe's TempPass reset (a management API), which
+    /// gives one device, or every device, a fresh TempPass.
+    case resetTempPass
+    /// `GET` / `DELETE /checklist`: the checklist monitor's report (a page, or JSON), and
+    /// starting it over.
+    case checklist
 }

@@ -187,9 +187,10 @@ extension SandboxResponse {
         SandboxResponse(status: status, headers: [("Content-Type", "text/html;charset=UTF-8")], body: Array(page.utf8))
     }
 
-    /// A `302 Found` to `location`.
-    static func redirect(to location: String) -> SandboxResponse {
-        SandboxResponse(status: 302, headers: [("Location", location), ("Content-Type", "text/html;charset=UTF-8")], body: [])
+    /// A `302 Found` to `location`, with `page` as its body (what a client that does not
+    /// follow the redirect shows), or none.
+    static func redirect(to location: String, page: String? = nil) -> SandboxResponse {
+        SandboxResponse(status: 302, headers: [("Location", location), ("Content-Type", "text/html;charset=UTF-8")], body: Array((page ?? "").utf8))
     }
 
     /// A plain-text response.

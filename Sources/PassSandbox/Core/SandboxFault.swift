@@ -21,12 +21,17 @@ public struct SandboxFault: Sendable, Equatable {
     public var oversizedBody: Int?
     /// How many requests the fault still applies to; `nil` means until cleared.
     public var remaining: Int?
+    /// When set, a decisions endpoint does its work but answers the decision of each of
+    /// these resources (of every resource when empty) as not authorized, with the enhanced
+    /// error `network_received_error`, whose action is `retry`: an error inside a `200`.
+    public var retryableDecisionErrors: [String]?
 
     /// Creates a fault.
     public init(
         latency: TimeInterval = 0, status: Int? = nil, malformedBody: Bool = false, dropConnection: Bool = false, oversizedBody: Int? = nil,
-        remaining: Int? = nil
+        remaining: Int? = nil, retryableDecisionErrors: [String]? = nil
     ) {
+        self.retryableDecisionErrors = retryableDecisionErrors
         self.latency = latency
         self.status = status
         self.malformedBody = malformedBody

@@ -21,6 +21,8 @@ enum SandboxRoute: Equatable, Sendable {
     case logout(serviceProvider: String, mvpd: String)
     case mvpdLogout
     case activate
+    case resetTempPass
+    case checklist
 
     /// The endpoint, for faults and logs.
     var endpoint: SandboxEndpoint {
@@ -43,6 +45,8 @@ enum SandboxRoute: Equatable, Sendable {
         case .logout: .logout
         case .mvpdLogout: .mvpdLogout
         case .activate: .activate
+        case .resetTempPass: .resetTempPass
+        case .checklist: .checklist
         }
     }
 
@@ -53,22 +57,25 @@ enum SandboxRoute: Equatable, Sendable {
         case .dcrRegister, .dcrToken, .createSession, .resumeSession, .partnerSession, .partnerProfile, .authorize, .preauthorize: ["POST"]
         case .login, .activate: ["GET", "HEAD", "POST"]
         case .sessionInformation, .configuration, .authenticate, .profiles, .profileForMVPD, .profileForCode, .logout, .mvpdLogout: ["GET", "HEAD"]
+        case .resetTempPass: ["DELETE"]
+        case .checklist: ["GET", "HEAD", "DELETE"]
         }
     }
 
     /// The methods served on `path`, whichever endpoint each method reaches there (GET,
     /// HEAD and POST on `/api/v2/{sp}/sessions/{code}`): what a 405's `Allow` lists.
     static func allowedMethods(forPath path: String) -> [String] {
-        ["GET", "HEAD", "POST"].filter { method in
+        ["GET", "HEAD", "POST", "DELETE"].filter { method in
             SandboxRoute(method: method, path: path)?.allowedMethods.contains(method) == true
         }
     }
 
     /// `true` for the endpoints Adobe's throttling covers (`/o/client/…` and `/api/v2/…`),
-    /// `false` for the pages a user agent opens (the authenticate URL, MVPD pages).
+    /// `false` for the pages a user agent opens (the authenticate URL, MVPD pages), the
+    /// TempPass reset (a management API, not a device's) and the checklist report.
     var isThrottled: Bool {
         switch self {
-        case .authenticate, .login, .mvpdLogout: false
+        case .authenticate, .login, .mvpdLogout, .resetTempPass, .checklist: false
         default: true
         }
     }
@@ -79,6 +86,10 @@ enum SandboxRoute: Equatable, Sendable {
     static let mvpdLogoutPath = "/adobe-services/logout"
     /// Path of the second screen's activation page.
     static let activatePath = "/activate"
+    /// Path of the checklist monitor's report.
+    static let checklistPath = "/checklist"
+    /// Path of Adobe's TempPass reset.
+    static let resetTempPassPath = "/reset-tempass/v3/reset"
 
     /// Parses a request path (query excluded) and method. `nil` for an unknown path.
     ///
@@ -95,6 +106,8 @@ enum SandboxRoute: Equatable, Sendable {
         if segments == ["o", "client", "token"] { self = .dcrToken; return }
         if segments == ["adobe-services", "logout"] { self = .mvpdLogout; return }
         if segments == ["activate"] { self = .activate; return }
+        if segments == ["checklist"] { self = .checklist; return }
+        if segments == ["reset-tempass", "v3", "reset"] { self = .resetTempPass; return }
         if segments.count == 3, segments[0] == "mvpd", segments[2] == "login" { self = .login(mvpd: segments[1]); return }
         guard segments.count >= 3, segments[0] == "api", segments[1] == "v2" else { return nil }
         segments.removeFirst(2)

@@ -45,11 +45,12 @@ public enum SimulatedUserAgentError: Error, Sendable, Equatable, CustomStringCon
     }
 }
 
-/// A browser driving the sandbox's pages: it asks for HTML as a browser does, follows
-/// redirects itself, fills in and submits forms, and stops where the application takes
-/// over: a redirect whose `Location` starts with the redirect prefix, or the page a
-/// browser is shown instead of such a redirect (its `id="redirect-url"` link). On the
-/// second screen it types a code at `/activate`, chooses the TV provider and logs in
+/// A web view driving the sandbox's pages, the way an app's web view that watches its
+/// navigations does: it asks for HTML as a browser does, follows redirects itself, fills in
+/// and submits forms, and stops where the application takes over — a redirect to an address
+/// a web view cannot load (a custom scheme such as `adobepass://…`), or one whose `Location`
+/// starts with the application's redirect prefix. Nobody taps anything. On the second
+/// screen it types a code at `/activate`, chooses the TV provider and logs in
 /// (``activate(code:username:password:mvpd:)``).
 ///
 /// In-process it calls ``PassSandbox/respond(to:)`` directly (whatever the URL's host);
@@ -74,7 +75,7 @@ public struct SimulatedUserAgent: Sendable {
 
     /// Opens `url` (absolute, or relative to the sandbox), follows redirects to the MVPD
     /// login form, submits `username`/`password`, and follows redirects until one leads to
-    /// `redirectPrefix`; returns that URL.
+    /// `redirectPrefix` or to a custom scheme; returns that URL.
     public func login(startingAt url: String, username: String, password: String, redirectPrefix: String) async throws(SimulatedUserAgentError) -> String {
         var page = try await load(.init(method: "GET", url: try resolve(url, against: nil)), redirectPrefix: redirectPrefix)
         var submitted = false
@@ -91,8 +92,8 @@ public struct SimulatedUserAgent: Sendable {
         }
     }
 
-    /// Opens `url` and follows redirects until one leads to `redirectPrefix` (an MVPD
-    /// logout page); returns that URL.
+    /// Opens `url` and follows redirects until one leads to `redirectPrefix` or to a custom
+    /// scheme (an MVPD logout page in a hidden web view); returns that URL.
     public func follow(_ url: String, redirectPrefix: String) async throws(SimulatedUserAgentError) -> String {
         let page = try await load(.init(method: "GET", url: try resolve(url, against: nil)), redirectPrefix: redirectPrefix)
         switch page {
@@ -163,7 +164,7 @@ public struct SimulatedUserAgent: Sendable {
     }
 
     private enum Page {
-        /// A redirect into the application, or the page standing in for one.
+        /// A redirect into the application.
         case landed(String)
         /// Any other page: where it was loaded from, its status, its HTML.
         case page(URL, Int, String)
@@ -175,19 +176,17 @@ public struct SimulatedUserAgent: Sendable {
         var body: String
     }
 
-    /// Sends `request` and follows redirects (as GET) until a page or a landing (when
-    /// `redirectPrefix` is given).
+    /// Sends `request` and follows redirects (as GET) until a page, or, when
+    /// `redirectPrefix` is given, a landing: a redirect to that prefix or to an address a web
+    /// view cannot load (any scheme but `http` and `https`).
     private func load(_ request: PageRequest, redirectPrefix: String?) async throws(SimulatedUserAgentError) -> Page {
         var request = request
         for _ in 0...Self.maximumRedirects {
             let response = try await send(request)
             if (300..<400).contains(response.status), let location = response.location {
-                if let redirectPrefix, location.hasPrefix(redirectPrefix) { return .landed(location) }
+                if let redirectPrefix, location.hasPrefix(redirectPrefix) || Self.isApplicationAddress(location) { return .landed(location) }
                 request = PageRequest(method: "GET", url: try resolve(location, against: request.url))
                 continue
-            }
-            if let redirectPrefix, response.status == 200, let handOver = Self.applicationLink(in: response.body), handOver.hasPrefix(redirectPrefix) {
-                return .landed(handOver)
             }
             return .page(request.url, response.status, response.body)
         }
@@ -243,14 +242,15 @@ public struct SimulatedUserAgent: Sendable {
         return SandboxEngine.unescape(String(html[html.index(after: start)..<end.lowerBound]))
     }
 
-    /// The application's address on a page that stands in for a redirect into it (the
-    /// `id="redirect-url"` link of the "back to the application" and "signed out" pages).
-    static func applicationLink(in html: String) -> String? {
-        guard let kind = SandboxPageKind(html: html), kind == .backToApplication || kind == .signedOut,
-            let anchor = html.range(of: "id=\"redirect-url\""),
-            let tagEnd = html[anchor.upperBound...].firstIndex(of: ">")
-        else { return nil }
-        return HTMLForm.attribute("href", in: String(html[anchor.lowerBound...tagEnd]))
+    /// `true` for an absolute address a web view cannot load itself (a scheme other than
+    /// `http` and `https`): a web view hands it to the application.
+    static func isApplicationAddress(_ location: String) -> Bool {
+        guard let colon = location.firstIndex(of: ":") else { return false }
+        let scheme = location[..<colon].lowercased()
+        guard let first = scheme.first, first.isLetter,
+            scheme.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "+" || $0 == "-" || $0 == ".") })
+        else { return false }
+        return scheme != "http" && scheme != "https"
     }
 
     private static func formEncode(_ text: String) -> String { SandboxEngine.formEncode(text) }

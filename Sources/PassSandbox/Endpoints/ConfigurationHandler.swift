@@ -6,7 +6,10 @@ extension SandboxEngine {
     func configuration(_ request: SandboxRequest, serviceProvider: String) throws(SandboxEnhancedError) -> SandboxResponse {
         let now = clock.now
         let caller = try authorizeCaller(request, serviceProvider: serviceProvider, now: now)
-        if request.header("AP-Device-Identifier") != nil { _ = try deviceIdentifier(request) }
+        if request.header("AP-Device-Identifier") != nil {
+            let owner = ProfileOwner(clientID: caller.grant.clientID, deviceID: try deviceIdentifier(request), serviceProvider: serviceProvider)
+            observed.heldProfile = (profiles[owner] ?? [:]).values.contains { isUsable($0, provider: caller.provider, now: now) }
+        }
         let info = try deviceInfo(request, required: false)
         // The requestor depends on the world alone: encoded once, until the world changes.
         let requestor: [UInt8]

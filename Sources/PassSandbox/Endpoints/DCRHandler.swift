@@ -56,6 +56,7 @@ extension SandboxEngine {
             clientID: newSecret(byteCount: 12), clientSecret: newSecret(), statement: statement,
             expiresAt: now.addingTimeInterval(TimeInterval(world.registrationTTL)))
         remember(registration)
+        observed.issuedRegistration = ObservedFacts.IssuedRegistration(clientID: registration.clientID, statement: statement, expiresAt: registration.expiresAt)
         return .json(
             .object(
                 ("client_id", .string(registration.clientID)),
@@ -89,6 +90,7 @@ extension SandboxEngine {
             }
             parameters[name] = value
         }
+        observed.clientID = parameters["client_id"]
         guard let clientID = parameters["client_id"], let secret = parameters["client_secret"], let grantType = parameters["grant_type"] else {
             let missing = Self.tokenParameters.filter { parameters[$0] == nil }
             return Self.oauthError(
@@ -99,17 +101,20 @@ extension SandboxEngine {
         }
         guard grantType == "client_credentials" else { return Self.oauthError("unsupported_grant_type") }
         guard let registration = registrations[clientID], registration.clientSecret == secret else {
+            observed.clientRefused = true
             return Self.oauthError("invalid_client", description: "The client credentials are unknown, wrong, or their registration expired; register again.")
         }
         guard now < registration.expiresAt else {
             registrations[clientID] = nil
+            observed.clientRefused = true
             return Self.oauthError("invalid_client", description: "The client registration has expired; register again.")
         }
         let token = newSecret(byteCount: 32)
-        remember(
-            AccessTokenGrant(
-                clientID: clientID, statement: registration.statement,
-                expiresAt: now.addingTimeInterval(TimeInterval(world.accessTokenTTL))), token: token)
+        let expiresAt = now.addingTimeInterval(TimeInterval(world.accessTokenTTL))
+        remember(AccessTokenGrant(clientID: clientID, statement: registration.statement, expiresAt: expiresAt), token: token)
+        observed.statement = registration.statement
+        observed.issuedToken = ObservedFacts.IssuedToken(
+            token: ObservedRequest.hash(token: token), clientID: clientID, lifetime: TimeInterval(world.accessTokenTTL), expiresAt: expiresAt)
         return .json(
             .object(
                 ("id", .string(newIdentifier())),

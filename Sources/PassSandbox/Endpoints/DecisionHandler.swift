@@ -70,6 +70,7 @@ extension SandboxEngine {
                     error = SandboxEnhancedError.invalidResources.with(details: "The resource is empty or not a valid MRSS item.")
                 }
             }
+            if let error { observed.errorActions.append(error.action) }
             let token: SandboxJSON? =
                 (authorize && error == nil)
                 ? .object(
@@ -92,6 +93,9 @@ extension SandboxEngine {
                 ("notAfter", authorize ? .int(decisionEnd.epochMilliseconds) : nil)
             )
         }
+        // Denied, for the checklist monitor: nothing asked was authorized (a partly denied
+        // preauthorization is the content filtering it is for).
+        observed.denied = observed.errorActions.count == resources.count
         return .json(.object([("decisions", .array(items))]))
     }
 

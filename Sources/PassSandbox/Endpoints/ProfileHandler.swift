@@ -97,12 +97,19 @@ extension SandboxEngine {
     /// page lists no identity token header: the session's own identities are used.
     func profileForCode(_ request: SandboxRequest, serviceProvider: String, code: String, now: Date) throws(SandboxEnhancedError) -> SandboxResponse {
         let caller = try authorizeCaller(request, serviceProvider: serviceProvider, now: now)
+        switch sessions[code] {
+        case nil: observed.codeState = .unknown
+        case let known? where !known.isOpen(at: now): observed.codeState = .expired
+        default: observed.codeState = .pending
+        }
         let session = try openSession(code: code, serviceProvider: serviceProvider, now: now)
         guard session.authenticated, let owner = session.owner, let mvpdID = session.mvpd else { return Self.profilesResponse([]) }
         if let profile = usableProfile(owner: owner, mvpd: mvpdID, provider: caller.provider, now: now) {
+            observed.codeState = .authenticated
             return Self.profilesResponse([profile])
         }
         if let mvpd = caller.provider.mvpd(mvpdID), let shared = sharedProfile(identities: session.identities, mvpd: mvpd, now: now) {
+            observed.codeState = .authenticated
             return Self.profilesResponse([shared])
         }
         if isInvalidatedButCurrent(profiles[owner]?[mvpdID], now: now) { throw SandboxEnhancedError.profileInvalidated }

@@ -23,7 +23,7 @@ extension SandboxEngine {
         remember(
             PendingSAMLRequest(
                 requestID: requestID, serviceProvider: serviceProvider, mvpd: mvpd,
-                expiresAt: now.addingTimeInterval(Self.authenticationSessionTTL)))
+                expiresAt: now.addingTimeInterval(Self.samlRequestTTL)))
         let xml = """
             <samlp:AuthnRequest xmlns:samlp="urn:oasis:names:tc:SAML:2.0:protocol" xmlns:saml="urn:oasis:names:tc:SAML:2.0:assertion" \
             ID="\(requestID)" Version="2.0" IssueInstant="\(Self.isoTime(now))" Destination="\(Self.escape(mvpd))">\
@@ -43,7 +43,7 @@ extension SandboxEngine {
         guard let mvpd = provider.mvpds.first(where: { $0.platformMappingId == providerMappingID }),
             let user = mvpd.user(username)
         else { return .failure(.providerRejected) }
-        let notOnOrAfter = now.addingTimeInterval(Self.authenticationSessionTTL).epochMilliseconds
+        let notOnOrAfter = now.addingTimeInterval(Self.samlRequestTTL).epochMilliseconds
         let signature = signAssertion(requestID: requestID, mvpd: mvpd.id, username: user.username, userID: user.userID, notOnOrAfter: notOnOrAfter)
         let xml = """
             <samlp:Response xmlns:samlp="urn:oasis:names:tc:SAML:2.0:protocol" xmlns:saml="urn:oasis:names:tc:SAML:2.0:assertion" \

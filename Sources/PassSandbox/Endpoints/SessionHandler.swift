@@ -81,7 +81,7 @@ extension SandboxEngine {
 
     // MARK: Shared by the session and partner endpoints
 
-    /// Opens a session valid for 30 minutes.
+    /// Opens a session valid for the world's `authenticationSessionTTL` (30 minutes by default).
     func openNewSession(
         caller: Caller, deviceID: String, deviceInfo: SandboxJSON?, mvpd: String?, domainName: String?, redirectUrl: String?,
         identities: [VerifiedIdentity] = [], now: Date
@@ -89,7 +89,7 @@ extension SandboxEngine {
         var session = AuthenticationSession(
             code: newCode(), sessionID: newIdentifier(), serviceProvider: caller.provider.id, clientID: caller.grant.clientID,
             deviceID: deviceID, deviceInfo: deviceInfo, mvpd: mvpd, domainName: domainName, redirectUrl: redirectUrl,
-            notBefore: now, notAfter: now.addingTimeInterval(Self.authenticationSessionTTL))
+            notBefore: now, notAfter: now.addingTimeInterval(TimeInterval(world.authenticationSessionTTL)))
         session.identities = identities
         remember(session)
         return session

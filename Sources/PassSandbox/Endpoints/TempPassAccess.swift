@@ -113,16 +113,17 @@ extension SandboxEngine {
     }
 
     /// Forgets TempPass use of `mvpd` (every TempPass MVPD when `nil`) by `deviceID`
-    /// (every device when `nil`): Adobe's TempPass reset. Returns how many windows or
-    /// trials were reset.
-    func resetTempPass(mvpd: String?, deviceID: String?) -> Int {
+    /// (every device when `nil`) for `serviceProvider` (every one when `nil`): Adobe's
+    /// TempPass reset. Returns how many windows or trials were reset.
+    func resetTempPass(mvpd: String?, deviceID: String?, serviceProvider: String? = nil) -> Int {
         var reset = 0
-        for key in tempPassStarts.keys where (mvpd == nil || key.mvpd == mvpd) && (deviceID == nil || key.deviceID == deviceID) {
+        for key in tempPassStarts.keys
+        where (mvpd == nil || key.mvpd == mvpd) && (deviceID == nil || key.deviceID == deviceID) && (serviceProvider == nil || key.serviceProvider == serviceProvider) {
             tempPassStarts[key] = nil
             reset += 1
         }
         var trials = Set<Int>()
-        for (key, id) in promotionalTrialHolders where mvpd == nil || key.mvpd == mvpd {
+        for (key, id) in promotionalTrialHolders where (mvpd == nil || key.mvpd == mvpd) && (serviceProvider == nil || key.serviceProvider == serviceProvider) {
             switch (key.holder, deviceID) {
             case (.device, nil): trials.insert(id)
             case (.device(let holder), let device?) where holder == device: trials.insert(id)
@@ -132,7 +133,7 @@ extension SandboxEngine {
         promotionalTrialHolders = promotionalTrialHolders.filter { !trials.contains($0.value) }
         for id in trials { promotionalTrials[id] = nil }
         reset += trials.count
-        for owner in profiles.keys where deviceID == nil || owner.deviceID == deviceID {
+        for owner in profiles.keys where (deviceID == nil || owner.deviceID == deviceID) && (serviceProvider == nil || owner.serviceProvider == serviceProvider) {
             profiles[owner] = profiles[owner]?.filter { $0.value.kind != .temporary || (mvpd != nil && $0.key != mvpd) }
         }
         return reset

@@ -23,10 +23,12 @@ extension SandboxEngine {
     /// Correct credentials create a `regular` profile for the session's device (shared
     /// through the identity tokens the session was created with), then:
     /// - a session activated on the second screen ends on the "go back to your TV" page;
-    /// - a web redirect URL (`http`, `https`), or a client that did not ask for HTML (the
-    ///   SDK's user agents, scripts), gets `302` to the session's redirect URL;
-    /// - a browser facing a custom-scheme redirect URL it cannot open gets a page saying
-    ///   the application takes over, the URL in its `id="redirect-url"` link.
+    /// - any other answers `302` to the session's redirect URL, whatever its scheme
+    ///   (`adobepass://…` included) and whatever the client accepts, as Adobe Pass does: a web
+    ///   view that watches its navigations catches it with no tap. The body of that answer
+    ///   is a short page saying where the browser is being sent, for a client that shows it.
+    ///   A desktop browser cannot open a custom scheme, so the form says beforehand what
+    ///   will happen.
     ///
     /// Wrong credentials show the form again with an error.
     func loginPage(_ request: SandboxRequest, mvpd mvpdID: String, now: Date) -> SandboxResponse {
@@ -45,36 +47,34 @@ extension SandboxEngine {
         guard let redirectUrl = session.redirectUrl, let owner = session.owner else {
             return Self.refusalPage(.incomplete(session.code))
         }
+        // Where the sign-in ends, when it ends in the application rather than on a page.
+        let handOver = session.activatedOnSecondScreen ? nil : redirectUrl
         guard isPost else {
-            return .html(Self.loginForm(mvpd: mvpd, requestorName: provider.name, code: session.code, error: nil))
+            return .html(Self.loginForm(mvpd: mvpd, requestorName: provider.name, code: session.code, error: nil, redirectURL: handOver))
         }
         guard let user = mvpd.user(form["username"] ?? ""), user.password == form["password"] else {
-            return .html(Self.loginForm(mvpd: mvpd, requestorName: provider.name, code: session.code, error: "The username or password is incorrect."))
+            return .html(
+                Self.loginForm(mvpd: mvpd, requestorName: provider.name, code: session.code, error: "The username or password is incorrect.", redirectURL: handOver))
         }
         storeLoginProfile(.regular, owner: owner, mvpd: mvpd, user: user, identities: session.identities, now: now)
         sessions[session.code]?.authenticated = true
         if session.activatedOnSecondScreen {
             return .html(Self.signedInPage(mvpd: mvpd, detail: nil))
         }
-        if Self.isWebURL(redirectUrl) || !Self.asksForPage(request) {
-            return .redirect(to: redirectUrl)
-        }
-        return .html(Self.backToApplicationPage(mvpd: mvpd, redirectURL: redirectUrl))
+        return .redirect(to: redirectUrl, page: Self.backToApplicationPage(mvpd: mvpd, redirectURL: redirectUrl))
     }
 
-    /// The MVPD logout page a `logout` action opens: `302` to its `redirect_url`, or, for a
-    /// browser facing a custom-scheme redirect URL, a "signed out" page carrying it.
+    /// The MVPD logout page a `logout` action opens: `302` to its `redirect_url`, whatever
+    /// its scheme and whatever the client accepts (a hidden web view completes the logout
+    /// with no tap), with a short "signed out" page as the body.
     func mvpdLogoutPage(_ request: SandboxRequest) -> SandboxResponse {
         guard let target = request.queryValue("redirect_url"), !target.isEmpty else {
             return Self.errorPage("The logout request has no redirect URL.", status: 400)
         }
-        if Self.isWebURL(target) || !Self.asksForPage(request) {
-            return .redirect(to: target)
-        }
         let mvpdName = request.queryValue("mso_id").flatMap { id in
             world.serviceProvider(request.queryValue("requestor_id") ?? "")?.mvpd(id)?.displayName ?? id
         }
-        return .html(Self.signedOutPage(mvpdName: mvpdName, redirectURL: target))
+        return .redirect(to: target, page: Self.signedOutPage(mvpdName: mvpdName, redirectURL: target))
     }
 
     // MARK: Shared by the pages
@@ -85,7 +85,7 @@ extension SandboxEngine {
         guard let session = sessions[code], serviceProvider == nil || session.serviceProvider == serviceProvider else {
             return .failure(.unknownCode(code))
         }
-        guard session.isOpen(at: now) else { return .failure(.expired(code)) }
+        guard session.isOpen(at: now) else { return .failure(.expired(code, lifetime: session.notAfter.timeIntervalSince(session.notBefore))) }
         guard !session.authenticated else { return .failure(.alreadyUsed(code)) }
         return .success(session)
     }
@@ -94,11 +94,5 @@ extension SandboxEngine {
     static func isWebURL(_ text: String) -> Bool {
         guard let scheme = URL(string: text)?.scheme?.lowercased() else { return false }
         return scheme == "http" || scheme == "https"
-    }
-
-    /// `true` when the client asked for an HTML page (`Accept: text/html`), as every browser
-    /// does when it navigates; the SDK's user agents and scripts do not.
-    static func asksForPage(_ request: SandboxRequest) -> Bool {
-        request.header("Accept")?.lowercased().contains("text/html") == true
     }
 }

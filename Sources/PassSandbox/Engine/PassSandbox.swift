@@ -16,7 +16,7 @@ public final class PassSandbox: SandboxImmediateHandler, @unchecked Sendable {
     private let engineLock = NSLock()
     private let engine: SandboxEngine
     private let controls: HTTPLocked<Controls>
-    private let journal = HTTPLocked(Journal())
+    let journal = HTTPLocked(Journal())
     /// The request log keeps at most this many entries (the oldest go first).
     static let logCapacity = 10_000
 
@@ -34,9 +34,12 @@ public final class PassSandbox: SandboxImmediateHandler, @unchecked Sendable {
         case admitted(fault: SandboxFault?)
     }
 
-    /// The request log, and the `Date` value of the current second (formatted once).
-    private struct Journal {
+    /// The request log, the checklist monitor's history, who hears of each request, and the
+    /// `Date` value of the current second (formatted once).
+    struct Journal {
         var log: [SandboxLogEntry] = []
+        var monitor = ChecklistMonitor()
+        var observer: (@Sendable (SandboxLogEntry) -> Void)?
         var dateSecond = Int.min
         var dateText = ""
     }
@@ -92,33 +95,41 @@ public final class PassSandbox: SandboxImmediateHandler, @unchecked Sendable {
         let fault: SandboxFault?
         switch admission {
         case .throttled(let retryAfter):
-            return .ready(finish(SandboxThrottleGate.tooManyRequests(retryAfter: retryAfter), request, route))
+            return .ready(finish(SandboxThrottleGate.tooManyRequests(retryAfter: retryAfter), ObservedFacts(), request, route))
         case .admitted(let injected):
             fault = injected
         }
         guard let latency = fault?.latency, latency > 0 else {
-            return .ready(finish(answer(route, request, fault: fault), request, route))
+            let (response, facts) = answer(route, request, fault: fault)
+            return .ready(finish(response, facts, request, route))
         }
         return .later { [self] in
             // Capped at an hour so an absurd value cannot overflow the nanosecond count.
             try? await Task.sleep(nanoseconds: UInt64(min(latency, 3_600) * 1_000_000_000))
-            return finish(answer(route, request, fault: fault), request, route)
+            let (response, facts) = answer(route, request, fault: fault)
+            return finish(response, facts, request, route)
         }
     }
 
-    /// The endpoint's answer, or what the fault puts in its place.
-    private func answer(_ route: SandboxRoute?, _ request: SandboxRequest, fault: SandboxFault?) -> SandboxResponse {
-        guard let route else { return SandboxEngine.notFound(path: request.path) }
-        if fault?.dropConnection == true { return SandboxResponse(status: 0, dropConnection: true) }
+    /// The endpoint's answer, or what the fault puts in its place, with what the endpoint
+    /// saw of the sandbox's state (for the checklist monitor).
+    private func answer(_ route: SandboxRoute?, _ request: SandboxRequest, fault: SandboxFault?) -> (SandboxResponse, ObservedFacts) {
+        guard let route else { return (SandboxEngine.notFound(path: request.path), ObservedFacts()) }
+        if fault?.dropConnection == true { return (SandboxResponse(status: 0, dropConnection: true), ObservedFacts()) }
         if let status = fault?.status {
             switch route.endpoint {
-            case _ where status == 429: return SandboxThrottleGate.tooManyRequests(retryAfter: nil)
-            case .dcrRegister, .dcrToken: return SandboxEngine.oauthError(status >= 500 ? "server_error" : "invalid_request", status: status)
-            case .authenticate, .login, .mvpdLogout, .activate: return SandboxEngine.errorPage("The service is unavailable.", status: status)
-            default: return SandboxEnhancedError.injected(status: status).response
+            case _ where status == 429: return (SandboxThrottleGate.tooManyRequests(retryAfter: nil), ObservedFacts())
+            case .dcrRegister, .dcrToken, .resetTempPass:
+                return (SandboxEngine.oauthError(status >= 500 ? "server_error" : "invalid_request", status: status), ObservedFacts())
+            case .authenticate, .login, .mvpdLogout, .activate, .checklist: return (SandboxEngine.errorPage("The service is unavailable.", status: status), ObservedFacts())
+            default:
+                var facts = ObservedFacts()
+                facts.errorActions = [SandboxEnhancedError.injected(status: status).action]
+                return (SandboxEnhancedError.injected(status: status).response, facts)
             }
         }
-        var response = engineLock.withLock { engine.handle(route, request) }
+        if route == .checklist { return (checklistAnswer(request), ObservedFacts()) }
+        var (response, facts) = engineLock.withLock { (engine.handle(route, request), engine.observed) }
         if fault?.malformedBody == true {
             let kept = response.body.prefix(response.body.count / 2)
             response = SandboxResponse(status: 200, headers: [("Content-Type", SandboxResponse.jsonContentType)], body: Array(kept) + Array("{\"garbled\":[".utf8))
@@ -126,7 +137,37 @@ public final class PassSandbox: SandboxImmediateHandler, @unchecked Sendable {
         if let size = fault?.oversizedBody {
             response = SandboxResponse(status: 200, headers: [("Content-Type", SandboxResponse.jsonContentType)], body: Self.padding(bytes: size))
         }
-        return response
+        if fault?.malformedBody == true || fault?.oversizedBody != nil { facts.errorActions = [] }
+        if let resources = fault?.retryableDecisionErrors, route.endpoint == .authorize || route.endpoint == .preauthorize {
+            let (withErrors, injected, decisions) = Self.withRetryableDecisionErrors(response, resources: Set(resources))
+            response = withErrors
+            facts.errorActions += Array(repeating: SandboxEnhancedError.networkReceivedError.action, count: injected)
+            if decisions > 0 { facts.denied = facts.errorActions.count == decisions }
+        }
+        return (response, facts)
+    }
+
+    /// `response` (a decisions answer) with the decisions of `resources` (all when empty)
+    /// turned into `network_received_error` denials, how many authorized ones it turned, and
+    /// how many decisions the answer has; any other answer unchanged.
+    private static func withRetryableDecisionErrors(_ response: SandboxResponse, resources: Set<String>) -> (SandboxResponse, Int, Int) {
+        guard response.status == 200, var object = try? JSONSerialization.jsonObject(with: Data(response.body)) as? [String: Any],
+            let decisions = object["decisions"] as? [[String: Any]]
+        else { return (response, 0, 0) }
+        var injected = 0
+        let error = SandboxEnhancedError.networkReceivedError
+        let errorObject: [String: Any] = ["status": error.status, "code": error.code, "message": error.message, "action": error.action]
+        object["decisions"] = decisions.map { decision -> [String: Any] in
+            guard let resource = decision["resource"] as? String, resources.isEmpty || resources.contains(resource) else { return decision }
+            if decision["error"] == nil || decision["error"] is NSNull { injected += 1 }
+            var denied = decision
+            denied["authorized"] = false
+            denied["token"] = nil
+            denied["error"] = errorObject
+            return denied
+        }
+        guard let body = try? JSONSerialization.data(withJSONObject: object) else { return (response, 0, 0) }
+        return (SandboxResponse(status: 200, headers: response.headers, body: Array(body)), injected, decisions.count)
     }
 
     /// A JSON object of exactly `bytes` bytes (at least its braces): `{"padding":"aaa…"}`.
@@ -137,24 +178,52 @@ public final class PassSandbox: SandboxImmediateHandler, @unchecked Sendable {
         return open + [UInt8](repeating: UInt8(ascii: "a"), count: fill) + close
     }
 
-    /// Dates the answer by the sandbox clock and logs it (and records it when
-    /// `PASS_SANDBOX_RECORD` asks for it: see ``SandboxRequestRecorder``).
-    private func finish(_ response: SandboxResponse, _ request: SandboxRequest, _ route: SandboxRoute?) -> SandboxResponse {
+    /// Dates the answer by the sandbox clock, logs it, hands it to the checklist monitor (all
+    /// but the monitor's own page), tells the request observer, and records it when
+    /// `PASS_SANDBOX_RECORD` asks for it (see ``SandboxRequestRecorder``).
+    private func finish(_ response: SandboxResponse, _ facts: ObservedFacts, _ request: SandboxRequest, _ route: SandboxRoute?) -> SandboxResponse {
         var dated = response
-        let second = Int(clock.now.timeIntervalSince1970.rounded(.down))
-        let entry = SandboxLogEntry(method: request.method, path: request.path, status: response.dropConnection ? 0 : response.status, endpoint: route?.endpoint)
-        let date: String = journal.withLock { journal in
+        let now = clock.now
+        let second = Int(now.timeIntervalSince1970.rounded(.down))
+        let status = response.dropConnection ? 0 : response.status
+        let device = request.header("AP-Device-Identifier").flatMap(SandboxEngine.fingerprint(in:))
+        let entry = SandboxLogEntry(method: request.method, path: request.path, status: status, endpoint: route?.endpoint, at: now, device: device)
+        let observed = route == .checklist ? nil : Self.observation(of: request, route: route, status: status, device: device, facts: facts, at: now)
+        let (date, observer): (String, (@Sendable (SandboxLogEntry) -> Void)?) = journal.withLock { journal in
             if journal.log.count >= Self.logCapacity { journal.log.removeFirst(Self.logCapacity / 2) }
             journal.log.append(entry)
+            if let observed { journal.monitor.record(observed) }
             if journal.dateSecond != second {
                 journal.dateSecond = second
                 journal.dateText = HTTPDate.format(secondsSince1970: second)
             }
-            return journal.dateText
+            return (journal.dateText, journal.observer)
         }
         if !response.dropConnection { dated.headers.append(("Date", date)) }
+        observer?(entry)
         SandboxRequestRecorder.shared?.record(request, status: entry.status)
         return dated
+    }
+
+    /// The checklist monitor's record of `request`, given its sequence number.
+    private static func observation(
+        of request: SandboxRequest, route: SandboxRoute?, status: Int, device: String?, facts: ObservedFacts, at now: Date
+    ) -> (Int) -> ObservedRequest {
+        let authorization = request.header("Authorization")
+        let bearer = authorization.flatMap { value -> Int? in
+            guard let parts = HTTPASCII.splitOnce(value, at: HTTPByte.space), HTTPASCII.equalIgnoringCase(String(parts.head), "bearer") else { return nil }
+            return ObservedRequest.hash(token: HTTPASCII.trimmingSpaces(String(parts.tail)))
+        }
+        let sentDeviceIdentifier = request.header("AP-Device-Identifier") != nil
+        let sentDeviceInfo = request.header("X-Device-Info") != nil
+        let signature = ObservedRequest.signature(of: request)
+        let method = HTTPASCII.uppercasedToken(request.method)
+        return { sequence in
+            ObservedRequest(
+                sequence: sequence, at: now, method: method, path: request.path, route: route, status: status, deviceID: device,
+                sentAuthorization: authorization != nil, sentDeviceIdentifier: sentDeviceIdentifier, sentDeviceInfo: sentDeviceInfo,
+                bearer: bearer, signature: signature, facts: facts)
+        }
     }
 
     /// An `HTTPTransport` that answers the SDK's requests in-process, without sockets.
@@ -286,12 +355,20 @@ public final class PassSandbox: SandboxImmediateHandler, @unchecked Sendable {
 
     // MARK: Request log
 
-    /// Every request answered so far (method, path without query, status, endpoint).
+    /// Every request answered so far (method, path without query, status, endpoint, time,
+    /// device).
     public var requestLog: [SandboxLogEntry] { journal.withLock { $0.log } }
 
-    /// Empties the request log.
+    /// Empties the request log (the checklist monitor keeps its history: see
+    /// ``resetChecklist()``).
     public func clearRequestLog() {
         journal.withLock { $0.log.removeAll() }
+    }
+
+    /// Calls `observer` with each request's log entry once it is answered, on the thread
+    /// that answered it (`accessenabler sandbox --log-requests` prints them); `nil` stops.
+    public func observeRequests(_ observer: (@Sendable (SandboxLogEntry) -> Void)?) {
+        journal.withLock { $0.observer = observer }
     }
 
     // MARK: Partner single sign-on (for the simulated device)

@@ -10,7 +10,7 @@ extension SandboxEngine {
     enum ErrorShape: Equatable {
         /// REST API V2: enhanced error JSON.
         case enhancedError
-        /// Dynamic Client Registration: `{"error", "error_description"}`.
+        /// Dynamic Client Registration and the TempPass reset: `{"error", "error_description"}`.
         case oauth
         /// A page a browser opens (the authenticate URL, the MVPD pages, `/activate`).
         case page
@@ -23,6 +23,7 @@ extension SandboxEngine {
         if path == "/api/v2/authenticate" || path.hasPrefix("/api/v2/authenticate/") { return .page }
         if path == "/api/v2" || path.hasPrefix("/api/v2/") { return .enhancedError }
         if path == "/o/client" || path.hasPrefix("/o/client/") { return .oauth }
+        if path == "/reset-tempass" || path.hasPrefix("/reset-tempass/") { return .oauth }
         if SandboxRoute(method: "GET", path: path) != nil { return .page }
         return .text
     }

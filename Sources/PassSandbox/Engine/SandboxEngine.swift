@@ -3,8 +3,11 @@ import Foundation
 /// The sandbox's state and request handling. Not thread-safe by itself: `PassSandbox`
 /// calls it only while holding its lock, so each request sees and leaves a consistent state.
 final class SandboxEngine {
-    /// Seconds an authentication session (its code) stays open; 30 minutes as in the samples.
-    static let authenticationSessionTTL: TimeInterval = 1_800
+    /// Seconds an authentication session (its code) stays open unless the world sets
+    /// another (``SandboxWorld/authenticationSessionTTL``); 30 minutes as in the samples.
+    static let authenticationSessionTTL = TimeInterval(SandboxWorld.defaultAuthenticationSessionTTL)
+    /// Seconds a SAML request handed to the partner framework stays answerable.
+    static let samlRequestTTL: TimeInterval = 1_800
     /// The most resources one preauthorization request may ask about ("typically up to 5").
     static let maximumPreauthorizeResources = 5
     /// The most resources one authorization request may ask about.
@@ -43,6 +46,9 @@ final class SandboxEngine {
     /// The encoded `requestor` of the configuration answer per service provider, until the
     /// world changes.
     var configurationCache: [String: [UInt8]] = [:]
+    /// What the request being handled showed of the sandbox's state, for the checklist
+    /// monitor: emptied as each request starts, filled in by the endpoint.
+    var observed = ObservedFacts()
 
     // Expiry order of the tables whose entries all live equally long.
     var registrationExpiries = ExpiryQueue<String>()
@@ -72,6 +78,7 @@ final class SandboxEngine {
             return Self.methodNotAllowed(method: method, path: request.path)
         }
         let now = clock.now
+        observed = ObservedFacts()
         sweepExpired(now: now)
         do {
             switch route {
@@ -93,8 +100,12 @@ final class SandboxEngine {
             case .logout(let sp, let mvpd): return try logout(request, serviceProvider: sp, mvpd: mvpd, now: now)
             case .mvpdLogout: return mvpdLogoutPage(request)
             case .activate: return activation(request, now: now)
+            case .resetTempPass: return resetTempPassRequest(request, now: now)
+            case .checklist: return Self.notFound(path: request.path)  // PassSandbox answers it
             }
         } catch {
+            observed.errorActions.append(error.action)
+            if route.endpoint == .authorize || route.endpoint == .preauthorize { observed.denied = true }
             return error.response
         }
     }
@@ -115,17 +126,10 @@ final class SandboxEngine {
         func refused(_ details: String, error: String?, _ base: SandboxEnhancedError = .invalidAccessTokenClientApplication) -> SandboxEnhancedError {
             base.with(details: details).with(challenge: SandboxEnhancedError.bearerChallenge(error: error, description: error == nil ? nil : details))
         }
-        guard let header = request.header("Authorization") else {
-            throw refused("The Authorization header is missing.", error: nil)
-        }
-        guard let parts = HTTPASCII.splitOnce(header, at: HTTPByte.space), HTTPASCII.equalIgnoringCase(String(parts.head), "bearer") else {
-            throw refused("The Authorization header is not a Bearer token.", error: "invalid_request")
-        }
-        guard let grant = accessTokens[HTTPASCII.trimmingSpaces(String(parts.tail))] else {
-            throw refused("The access token is unknown.", error: "invalid_token")
-        }
-        guard now < grant.expiresAt else {
-            throw refused("The access token has expired.", error: "invalid_token")
+        let grant: AccessTokenGrant
+        switch bearerGrant(request, now: now) {
+        case .success(let found): grant = found
+        case .failure(let problem): throw refused(problem.details, error: problem.error)
         }
         guard let provider = world.serviceProvider(serviceProvider) else {
             throw SandboxEnhancedError.invalidServiceProvider
@@ -135,6 +139,33 @@ final class SandboxEngine {
                 "The access token's software statement does not cover the service provider \(serviceProvider).", error: "invalid_token", .invalidAccessTokenServiceProvider)
         }
         return Caller(grant: grant, provider: provider)
+    }
+
+    /// Why a request's bearer token is refused: what to say, and the RFC 6750 error code
+    /// (`nil` when no token was sent).
+    struct BearerProblem: Error {
+        let details: String
+        let error: String?
+    }
+
+    /// The unexpired grant of the request's `Authorization: Bearer` token (issued by
+    /// `/o/client/token`), or why not. Notes the client for the checklist monitor.
+    func bearerGrant(_ request: SandboxRequest, now: Date) -> Result<AccessTokenGrant, BearerProblem> {
+        guard let header = request.header("Authorization") else {
+            return .failure(BearerProblem(details: "The Authorization header is missing.", error: nil))
+        }
+        guard let parts = HTTPASCII.splitOnce(header, at: HTTPByte.space), HTTPASCII.equalIgnoringCase(String(parts.head), "bearer") else {
+            return .failure(BearerProblem(details: "The Authorization header is not a Bearer token.", error: "invalid_request"))
+        }
+        guard let grant = accessTokens[HTTPASCII.trimmingSpaces(String(parts.tail))] else {
+            return .failure(BearerProblem(details: "The access token is unknown.", error: "invalid_token"))
+        }
+        observed.clientID = grant.clientID
+        observed.statement = grant.statement
+        guard now < grant.expiresAt else {
+            return .failure(BearerProblem(details: "The access token has expired.", error: "invalid_token"))
+        }
+        return .success(grant)
     }
 
     /// The device identifier from `AP-Device-Identifier: fingerprint <base64>`.
@@ -297,6 +328,8 @@ final class SandboxEngine {
 
     /// Records a new authentication session and queues its end.
     func remember(_ session: AuthenticationSession) {
+        observed.issuedCode = ObservedFacts.IssuedCode(
+            code: session.code, deviceID: session.deviceID, serviceProvider: session.serviceProvider, expiresAt: session.notAfter)
         sessions[session.code] = session
         // Ended sessions are kept a day, so a late code is told "expired" rather than "unknown".
         sessionExpiries.append(session.code, expiresAt: session.notAfter.addingTimeInterval(Self.endedSessionRetention))

@@ -31,8 +31,10 @@ enum HTTPSocket {
         var reuse: Int32 = 1
         _ = setsockopt(descriptor, SOL_SOCKET, SO_REUSEADDR, &reuse, socklen_t(MemoryLayout<Int32>.size))
         guard address.withSockaddr({ bind(descriptor, $0, $1) }) == 0 else {
+            let code = errno
             let reason = lastError()
             close(descriptor)
+            if code == EADDRINUSE { throw LoopbackHTTPServerError.portInUse(host: host, port: port) }
             throw LoopbackHTTPServerError.bindFailed("\(host):\(port): \(reason)")
         }
         guard Glibc.listen(descriptor, SOMAXCONN) == 0 else {

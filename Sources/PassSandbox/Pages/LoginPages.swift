@@ -3,8 +3,10 @@
 /// refusal and error pages.
 extension SandboxEngine {
     /// The MVPD login form, with the world's test users for that MVPD so a person can try it.
-    /// `error` is shown above the form when the last attempt failed.
-    static func loginForm(mvpd: SandboxMVPDConfig, requestorName: String?, code: String, error: String?) -> String {
+    /// `error` is shown above the form when the last attempt failed. `redirectURL`, where the
+    /// sign-in hands over to the application, is announced when a browser cannot open it
+    /// (a custom scheme): the person learns beforehand that the page will not change.
+    static func loginForm(mvpd: SandboxMVPDConfig, requestorName: String?, code: String, error: String?, redirectURL: String? = nil) -> String {
         let name = escape(mvpd.displayName)
         let errorLine = error.map { "<p class=\"error\" id=\"login-error\">\(escape($0))</p>\n" } ?? ""
         let purpose = requestorName.map { "<p class=\"lead\">to watch on \(escape($0))</p>\n" } ?? ""
@@ -16,6 +18,18 @@ extension SandboxEngine {
                 "<table><tr><th>username</th><th>password</th></tr>\n"
                 + mvpd.users.map { "<tr><td>\(escape($0.username))</td><td>\(escape($0.password))</td></tr>" }.joined(separator: "\n")
                 + "\n</table>"
+        }
+        var handOver = ""
+        if let redirectURL, !isWebURL(redirectURL) {
+            handOver = """
+                <section class="note" id="after-sign-in">
+                <h2>After you sign in</h2>
+                <p>Signing in sends this browser back to the application at <code>\(escape(redirectURL))</code>, an address only \
+                the application opens: a web view inside it hands over at once. A desktop browser cannot follow it, so it stays on \
+                this page (or asks whether to open an application): you are then signed in, and the application takes over.</p>
+                </section>
+
+                """
         }
         return PageStyle.document(
             title: "Sign in to \(mvpd.displayName)", kind: .login,
@@ -29,17 +43,16 @@ extension SandboxEngine {
                 <input type="password" name="password" id="password" value="" autocomplete="current-password" required>
                 <button type="submit" id="sign-in">Sign in</button>
                 </form>
-                <section class="note" id="test-users">
+                \(handOver)<section class="note" id="test-users">
                 <h2>Test users of \(name)</h2>
                 \(users)
                 </section>
                 """)
     }
 
-    /// Signed in on this device, but the session's redirect URL has a scheme only the
-    /// application can open (`adobepass://…`). A browser cannot follow a redirect there,
-    /// so the person sees what happened; the link (`id="redirect-url"`) carries the URL for
-    /// an in-app browser and for programs.
+    /// Signed in on this device: the body of the `302` to the session's redirect URL, for a
+    /// client that shows it instead of following the redirect (the link, `id="redirect-url"`,
+    /// carries the URL).
     static func backToApplicationPage(mvpd: SandboxMVPDConfig, redirectURL: String) -> String {
         PageStyle.document(
             title: "Signed in to \(mvpd.displayName)", kind: .backToApplication, tone: "done",
@@ -48,12 +61,11 @@ extension SandboxEngine {
                 <h1>You're signed in to \(escape(mvpd.displayName))</h1>
                 <p>The application takes over from here. If it did not come back by itself, return to it now.</p>
                 <a class="button" id="redirect-url" href="\(escape(redirectURL))">Open the application</a>
-                <p class="note">The application asked to be called back at <code>\(escape(redirectURL))</code>, an address only the application itself can open, so a web browser stops on this page.</p>
+                <p class="note">This answer redirects to <code>\(escape(redirectURL))</code>, the address the application asked to be called back at.</p>
                 """)
     }
 
-    /// The MVPD logout page as a browser shows it when the redirect URL is the
-    /// application's own (custom-scheme) address.
+    /// Signed out at the MVPD: the body of the logout page's `302` to the redirect URL.
     static func signedOutPage(mvpdName: String?, redirectURL: String) -> String {
         let headline = mvpdName.map { "You're signed out of \(escape($0))" } ?? "You're signed out"
         return PageStyle.document(
@@ -63,7 +75,7 @@ extension SandboxEngine {
                 <h1>\(headline)</h1>
                 <p>The application takes over from here. If it did not come back by itself, return to it now.</p>
                 <a class="button" id="redirect-url" href="\(escape(redirectURL))">Open the application</a>
-                <p class="note">The application asked to be called back at <code>\(escape(redirectURL))</code>, an address only the application itself can open, so a web browser stops on this page.</p>
+                <p class="note">This answer redirects to <code>\(escape(redirectURL))</code>, the address the application asked to be called back at.</p>
                 """)
     }
 

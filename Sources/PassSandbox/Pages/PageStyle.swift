@@ -35,13 +35,33 @@ enum PageStyle {
         .refused h1,.failed h1{color:var(--bad)}
         .mark{font-size:2.4rem;line-height:1;margin:0 0 10px;color:var(--good)}
         footer{margin:18px auto 28px;padding:0 20px;max-width:460px;text-align:center;color:var(--muted);font-size:.8rem}
+        main.wide{max-width:1040px}
+        main.wide h2{font-size:1.15rem;margin:26px 0 8px}
+        main.wide .note h2{margin-top:0}
+        table.list{border-collapse:collapse;width:100%;font-size:.92rem}
+        .list th,.list td{text-align:left;vertical-align:top;padding:7px 10px 7px 0;border-bottom:1px solid var(--line)}
+        .list th{color:var(--muted);font-weight:600;white-space:nowrap}
+        .list td code{overflow-wrap:anywhere}
+        .list td.when{white-space:nowrap}
+        @media (max-width:520px){.list,.list tbody,.list tr,.list td{display:block;width:100%}.list thead{display:none}.list tr{padding:8px 0;border-bottom:1px solid var(--line)}.list td{border:0;padding:2px 0}.list td.count{text-align:left}.list td[data-label]::before{content:attr(data-label) ": ";color:var(--muted);font-size:.85rem}.list td.when br{display:none}}
+        .list td.count{text-align:right;font-variant-numeric:tabular-nums}
+        .list tr.broken td.count{color:var(--bad);font-weight:700}
+        .list tr.kept td.count{color:var(--good)}
+        .badge{display:inline-block;padding:1px 8px;border-radius:10px;font-size:.78rem;font-weight:600;white-space:nowrap}
+        .badge.mandatory{background:var(--bad-back);color:var(--bad)}
+        .badge.recommended{background:#fff3dc;color:#7a4d00}
+        .verdict{padding:10px 12px;border-radius:8px;font-weight:600}
+        .verdict.clean{background:#e6f4ea;color:var(--good)}
+        .verdict.broken{background:var(--bad-back);color:var(--bad)}
+        .device h3{font-size:1rem;margin:18px 0 4px}
         """
 
     /// A complete page: `<head>` with charset, viewport, title and the stylesheet, the
     /// sandbox bar, then `content` inside `<main data-page="kind">` (with `tone` as its
-    /// class: `done`, `refused`, `failed` or none).
-    static func document(title: String, kind: SandboxPageKind, tone: String? = nil, content: String) -> String {
-        let toneClass = tone.map { " class=\"\($0)\"" } ?? ""
+    /// class: `done`, `refused`, `failed` or none; `wide` for a report with tables).
+    static func document(title: String, kind: SandboxPageKind, tone: String? = nil, wide: Bool = false, content: String) -> String {
+        let classes = [tone, wide ? "wide" : nil].compactMap { $0 }
+        let toneClass = classes.isEmpty ? "" : " class=\"\(classes.joined(separator: " "))\""
         return """
             <!DOCTYPE html>
             <html lang="en"><head><meta charset="utf-8">

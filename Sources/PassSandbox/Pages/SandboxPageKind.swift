@@ -10,15 +10,17 @@ enum SandboxPageKind: String, Sendable, CaseIterable {
     case login
     /// Second screen done: signed in, go back to the TV.
     case signedIn = "signed-in"
-    /// Signed in on this device; the application (reached through a custom-scheme
-    /// redirect URL a browser cannot open) takes over.
+    /// Signed in on this device; the application takes over: the body of the login's `302`
+    /// to the redirect URL.
     case backToApplication = "back-to-application"
-    /// The MVPD logout page, for a browser that cannot follow a custom-scheme redirect URL.
+    /// Signed out at the MVPD: the body of the logout page's `302` to the redirect URL.
     case signedOut = "signed-out"
     /// A sign-in link that cannot be used (unknown, expired or already used code).
     case refused
     /// Any other failure (an injected fault, a request missing a parameter).
     case error
+    /// `/checklist`: what the checklist monitor found.
+    case checklist
 
     /// The marker a page of this kind carries.
     var marker: String { "data-page=\"\(rawValue)\"" }

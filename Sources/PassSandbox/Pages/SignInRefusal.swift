@@ -1,9 +1,11 @@
+import Foundation
+
 /// Why a sign-in link or code cannot be used, in words a person can act on.
 enum SignInRefusal: Error, Equatable, Sendable {
     /// No session has the code.
     case unknownCode(String)
-    /// The session's 30-minute window is over.
-    case expired(String)
+    /// The session's window (the world's `authenticationSessionTTL`, in seconds) is over.
+    case expired(String, lifetime: TimeInterval = SandboxEngine.authenticationSessionTTL)
     /// Someone already signed in with the code.
     case alreadyUsed(String)
     /// The session still misses parameters the application must give first.
@@ -27,11 +29,18 @@ enum SignInRefusal: Error, Equatable, Sendable {
         switch self {
         case .unknownCode(let code) where code.isEmpty: "The link carries no sign-in code."
         case .unknownCode(let code): "No sign-in is waiting for the code \(Self.shown(code))."
-        case .expired(let code): "The code \(Self.shown(code)) has expired: a code lasts \(Int(SandboxEngine.authenticationSessionTTL / 60)) minutes."
+        case .expired(let code, let lifetime): "The code \(Self.shown(code)) has expired: a code lasts \(Self.lifetime(lifetime))."
         case .alreadyUsed(let code): "The code \(Self.shown(code)) was already used to sign in."
         case .incomplete(let code): "The sign-in with the code \(Self.shown(code)) still misses parameters the application must give first."
         case .providerUnavailable(let name): "\(Self.shown(name)) can no longer be used to sign in to this application."
         }
+    }
+
+    /// A code's lifetime in words: `30 minutes`, `1 minute`, `90 seconds`.
+    static func lifetime(_ seconds: TimeInterval) -> String {
+        let whole = Int(max(0, min(seconds, 1e9)).rounded())
+        if whole % 60 == 0, whole >= 60 { return whole == 60 ? "1 minute" : "\(whole / 60) minutes" }
+        return whole == 1 ? "1 second" : "\(whole) seconds"
     }
 
     /// `text` as a page shows it: at most 32 characters, so a pasted page of text does not

@@ -17,6 +17,11 @@ public struct SandboxWorld: Codable, Sendable, Equatable {
     public var softwareStatements: [String: [String]]
     /// The service providers (requestors).
     public var serviceProviders: [SandboxServiceProvider]
+    /// Seconds an authentication session, and so its code, stays open (a TV shows the code
+    /// this long; the login and the polls must happen within it). Default 1800 (30 minutes,
+    /// as the documentation's samples); at most 86400. A QA rig shortens it to see a code
+    /// expire in real time.
+    public var authenticationSessionTTL: Int
     /// Adobe's throttling per device; `nil` (the default) serves every request.
     public var throttle: SandboxThrottle?
     /// Identity services besides the two every world has (``SandboxIdentityService/defaults``);
@@ -25,15 +30,21 @@ public struct SandboxWorld: Codable, Sendable, Equatable {
 
     /// The default ``registrationTTL``: 365 days.
     public static let defaultRegistrationTTL = 31_536_000
+    /// The default ``authenticationSessionTTL``: 30 minutes.
+    public static let defaultAuthenticationSessionTTL = 1_800
+    /// The longest ``authenticationSessionTTL`` a world may set: a day.
+    public static let maximumAuthenticationSessionTTL = 86_400
 
     /// Creates a world.
     public init(
         accessTokenTTL: Int = 86_400, registrationTTL: Int = SandboxWorld.defaultRegistrationTTL,
+        authenticationSessionTTL: Int = SandboxWorld.defaultAuthenticationSessionTTL,
         softwareStatements: [String: [String]], serviceProviders: [SandboxServiceProvider], throttle: SandboxThrottle? = nil,
         identityServices: [SandboxIdentityService] = []
     ) {
         self.accessTokenTTL = accessTokenTTL
         self.registrationTTL = registrationTTL
+        self.authenticationSessionTTL = authenticationSessionTTL
         self.softwareStatements = softwareStatements
         self.serviceProviders = serviceProviders
         self.throttle = throttle
@@ -41,15 +52,16 @@ public struct SandboxWorld: Codable, Sendable, Equatable {
     }
 
     enum CodingKeys: String, CodingKey, CaseIterable {
-        case accessTokenTTL, registrationTTL, softwareStatements, serviceProviders, throttle, identityServices
+        case accessTokenTTL, registrationTTL, authenticationSessionTTL, softwareStatements, serviceProviders, throttle, identityServices
     }
 
     /// Decodes; `accessTokenTTL` defaults to 86400 seconds, `registrationTTL` to 365 days,
-    /// `throttle` and `identityServices` to none.
+    /// `authenticationSessionTTL` to 1800 seconds, `throttle` and `identityServices` to none.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         accessTokenTTL = try container.decodeIfPresent(Int.self, forKey: .accessTokenTTL) ?? 86_400
         registrationTTL = try container.decodeIfPresent(Int.self, forKey: .registrationTTL) ?? Self.defaultRegistrationTTL
+        authenticationSessionTTL = try container.decodeIfPresent(Int.self, forKey: .authenticationSessionTTL) ?? Self.defaultAuthenticationSessionTTL
         softwareStatements = try container.decode([String: [String]].self, forKey: .softwareStatements)
         serviceProviders = try container.decode([SandboxServiceProvider].self, forKey: .serviceProviders)
         throttle = try container.decodeIfPresent(SandboxThrottle.self, forKey: .throttle)

@@ -51,6 +51,9 @@ extension SandboxWorld {
     func validate() throws(SandboxWorldError) {
         if accessTokenTTL <= 0 { throw SandboxWorldError(path: "accessTokenTTL", problem: "must be positive") }
         if registrationTTL <= 0 { throw SandboxWorldError(path: "registrationTTL", problem: "must be positive") }
+        if !(1...Self.maximumAuthenticationSessionTTL).contains(authenticationSessionTTL) {
+            throw SandboxWorldError(path: "authenticationSessionTTL", problem: "must be from 1 to \(Self.maximumAuthenticationSessionTTL) seconds")
+        }
         if let problem = throttle?.problem { throw SandboxWorldError(path: "throttle.\(problem.key)", problem: problem.text) }
         if softwareStatements.isEmpty { throw SandboxWorldError(path: "softwareStatements", problem: "at least one software statement is needed") }
         var providerIDs = Set<String>()

@@ -10,7 +10,7 @@ import Testing
 /// `ACCESSENABLER_RANDOM_SEEDS=1-500 ACCESSENABLER_RANDOM_ACTIONS=80 swift test --filter RandomRobustnessTests`
 /// (a list `3,17,40` works too); the seeds given then replace both lists below, and
 /// `ACCESSENABLER_RANDOM_REPORT=1` prints each run's call count and time.
-@Suite("Random robustness", .timeLimit(.minutes(5)))
+@Suite("Random robustness", .timeLimit(.minutes(20)))
 struct RandomRobustnessTests {
     static let manualSeeds: [UInt64] = RandomRunSeeds.fromEnvironment ?? Array(1...12)
     static let wallSeeds: [UInt64] = RandomRunSeeds.fromEnvironment ?? [1001, 1002, 1003, 1004]

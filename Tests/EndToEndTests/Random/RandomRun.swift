@@ -2,6 +2,7 @@ import AccessEnabler
 import AccessEnablerScenarios
 import Foundation
 import PassSandbox
+import Synchronization
 
 /// One seeded random run of the facade against PassSandbox: calls in any order (every facade
 /// call, logout, setRequestor and setSelectedProvider(nil) included, on iOS and tvOS, the
@@ -51,9 +52,6 @@ final class RandomRun: @unchecked Sendable {
     private var problems: [String] = []
     /// What the run did, for the report of a failure.
     private var actions: [String] = []
-
-    /// The bound on one settle, in seconds of real time.
-    private static let settleBound = SanitizerTiming.scaled(30)
 
     init(_ settings: Settings) throws {
         self.settings = settings
@@ -110,8 +108,8 @@ final class RandomRun: @unchecked Sendable {
         call("setSelectedProvider(nil)") { $0.setSelectedProvider(nil) }
         await settle(after: "the final setSelectedProvider(nil)")
         for task in asyncCalls {
-            let ended = await withinDeadline(seconds: Self.settleBound) { await task.value }
-            if !ended { problems.append("an async call did not return within \(Int(Self.settleBound)) s of the end") }
+            let ended = await whileProgressing(accessEnabler, quiescenceIsProgress: false) { await task.value }
+            if !ended { problems.append("an async call had not returned when the SDK had made no progress for \(Int(stallBound)) s") }
         }
         await settle(after: "the async calls")
         let found = problems + ledger.problems(abandoned: abandoned)
@@ -328,28 +326,28 @@ final class RandomRun: @unchecked Sendable {
         call("setRequestor(REF30)") { $0.setRequestor("REF30") }
     }
 
-    /// Waits until the SDK has nothing left to run or deliver, within ``settleBound``; with
-    /// the manual clock, moving it through each back-off.
+    /// Waits until the SDK has nothing left to run or deliver, unless it makes no progress
+    /// for ``stallBound``; with the manual clock, moving it through each back-off.
     private func settle(after what: String) async {
         let accessEnabler = self.accessEnabler!
         let clock = sandbox.clock
         let manual = settings.clock == .manual
-        let giveUp = Date().addingTimeInterval(Self.settleBound)
-        while Date() < giveUp {
-            if manual {
-                let quiescence = await withinDeadline(seconds: giveUp.timeIntervalSinceNow) {
+        // Ends the slices below once the wait was given up, so none is left behind.
+        let givenUp = LockedFlag()
+        let settled = await whileProgressing(accessEnabler) {
+            while !givenUp.isSet {
+                if manual {
                     while case .waitingForClock(let until) = await accessEnabler.waitUntilQuiescent() {
                         if until > clock.now { clock.advance(by: until.timeIntervalSince(clock.now)) }
                     }
                 }
-                guard quiescence else { break }
+                // In short slices: on the manual clock, a back-off that starts meanwhile is
+                // waited out only by moving the clock again.
+                if await withinDeadline(seconds: 2, { await accessEnabler.waitUntilIdle() }) { return }
             }
-            // In short slices: on the manual clock, a back-off that starts meanwhile is
-            // waited out only by moving the clock again.
-            if await withinDeadline(seconds: min(2, max(0, giveUp.timeIntervalSinceNow)), { await accessEnabler.waitUntilIdle() }) { return }
-            if !manual { continue }
         }
-        problems.append("the SDK did not settle within \(Int(Self.settleBound)) s after \(what) (action \(actions.count))")
+        givenUp.set()
+        if !settled { problems.append("the SDK made no progress for \(Int(stallBound)) s before it settled after \(what) (action \(actions.count))") }
     }
 
     private static func pickerChoice(_ random: inout SeededGenerator) -> PickerChoice {
@@ -360,4 +358,11 @@ final class RandomRun: @unchecked Sendable {
         default: .cancel
         }
     }
+}
+
+/// A flag set once, read from any thread.
+private final class LockedFlag: Sendable {
+    private let value = Mutex(false)
+    var isSet: Bool { value.withLock { $0 } }
+    func set() { value.withLock { $0 = true } }
 }

@@ -61,8 +61,18 @@ final class Rig: @unchecked Sendable {
     }
 
     /// The REST/DCR calls (`METHOD /path`) the SDK made during the last step.
-    var restCalls: [String] { inSetUpOrder(runner.meter.requests) }
+    var restCalls: [String] { runner.meter.requests }
 
     /// The full callback lines of the last step (for values signatures leave out).
     private(set) var lastLines: [TranscriptLine] = []
+}
+
+extension SimulatedUserAgent {
+    /// A browser for the sandbox of `rig`, over `wire` (the rig's).
+    static func `for`(_ rig: Rig, _ wire: ScenarioRunner.Wire) -> SimulatedUserAgent {
+        switch wire {
+        case .loopbackHTTP: SimulatedUserAgent(httpBase: rig.runner.baseURL)
+        case .inProcess: SimulatedUserAgent(sandbox: rig.sandbox)
+        }
+    }
 }

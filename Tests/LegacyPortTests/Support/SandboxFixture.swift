@@ -34,7 +34,8 @@ final class SandboxFixture: @unchecked Sendable {
         configuration.storageDirectory = storage
         configuration.partnerFramework = device
         configuration.clock = SandboxTimeSource(sandbox.clock)
-        configuration.requestTimeout = 5
+        // Bounds a request that hangs only: a healthy one on a machine at load 20 can take seconds.
+        configuration.requestTimeout = 60
         return configuration
     }
 

@@ -16,6 +16,11 @@ enum PreauthorizeFailure: String, Sendable, CaseIterable {
     case serverResponseFormatUnknown = "server_response_format_unknown"
     /// Adobe Pass could not be reached.
     case networkError = "network_error"
+    /// The app's service token or platform identity cannot be sent as a header value
+    /// (empty, a control character): nothing was sent. This SDK's own code.
+    case unsendableSingleSignOnToken = "invalid_single_sign_on_token"
+    /// The app released the AccessEnabler before the call was answered. This SDK's own code.
+    case accessEnablerReleased = "access_enabler_released"
 
     /// The Adobe Pass style error code.
     var code: String { rawValue }
@@ -35,6 +40,10 @@ enum PreauthorizeFailure: String, Sendable, CaseIterable {
             "Adobe Pass answered in a format the SDK cannot read. If it persists, contact support with the SDK's logs."
         case .networkError:
             "Adobe Pass could not be reached. Retry; if it persists, check the network and contact support with the SDK's logs."
+        case .unsendableSingleSignOnToken:
+            "The service token or platform identity the app's configuration gave cannot be sent as a header value (it is empty or holds a control character); status N500 names which. Fix the token the app presents, or present none."
+        case .accessEnablerReleased:
+            "The app released the AccessEnabler before this call was answered: keep the AccessEnabler while its calls are under way."
         }
     }
 
@@ -43,7 +52,7 @@ enum PreauthorizeFailure: String, Sendable, CaseIterable {
         switch self {
         case .requestorNotConfigured: "retry"
         case .authenticationSessionExpired, .authenticationSessionMissing: "authentication"
-        case .accessTokenUnavailable, .serverResponseFormatUnknown, .networkError: "none"
+        case .accessTokenUnavailable, .serverResponseFormatUnknown, .networkError, .unsendableSingleSignOnToken, .accessEnablerReleased: "none"
         }
     }
 

@@ -56,6 +56,20 @@ final class ReplyRouter: Sendable {
     }
 
     private let state = Mutex(State())
+    /// How many stages are registered, kept beside the state so a callback nobody waits for
+    /// (an app that uses the delegate only) costs one atomic load and no lock.
+    private let registered = Atomic<Int>(0)
+
+    /// Runs `body` under the lock, then records how many stages are registered.
+    private func changing<T>(_ body: (inout State) -> T) -> T {
+        state.withLock { state in
+            defer { registered.store(state.pending.count, ordering: .releasing) }
+            return body(&state)
+        }
+    }
+
+    /// Whether a call's reply is being collected (an async call waits, or will wait).
+    var isCollecting: Bool { registered.load(ordering: .acquiring) > 0 }
 
     /// A new call id.
     func newCall() -> CallID {
@@ -67,7 +81,7 @@ final class ReplyRouter: Sendable {
 
     /// Starts collecting the callbacks of `call` until `disposition` says one ends it.
     func expect(_ call: CallID, until disposition: @escaping @Sendable (DelegateCall) -> Disposition) {
-        state.withLock { $0.pending[Key(call: call, stage: 0)] = Pending(isTerminal: disposition) }
+        changing { $0.pending[Key(call: call, stage: 0)] = Pending(isTerminal: disposition) }
     }
 
     /// Waits for the reply of `call` (registered with ``expect(_:until:)``); a cancelled
@@ -95,7 +109,7 @@ final class ReplyRouter: Sendable {
     private func waitForReply(_ call: Key) async -> Reply {
         await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<Reply, Never>) in
-                let ready: Reply? = state.withLock { state in
+                let ready: Reply? = changing { state in
                     guard var entry = state.pending[call] else { return Reply(cancelled: true) }
                     if entry.done {
                         state.pending[call] = nil
@@ -114,7 +128,7 @@ final class ReplyRouter: Sendable {
 
     /// Stops waiting for `call`.
     private func cancel(_ call: Key) {
-        let waiter: (CheckedContinuation<Reply, Never>, Reply)? = state.withLock { state in
+        let waiter: (CheckedContinuation<Reply, Never>, Reply)? = changing { state in
             guard let entry = state.pending.removeValue(forKey: call) else { return nil }
             var reply = entry.reply
             reply.cancelled = true
@@ -125,12 +139,14 @@ final class ReplyRouter: Sendable {
 
     /// A callback was delivered for `owner`.
     func deliver(_ callback: DelegateCall, for call: CallID?) {
-        guard let call else { return }
-        let resumed: (CheckedContinuation<Reply, Never>, Reply)? = state.withLock { state in
+        // Nobody waits for any reply (an app that uses the delegate only): nothing to do. A
+        // stage is registered before its call is submitted, so it is seen here.
+        guard let call, registered.load(ordering: .acquiring) > 0 else { return }
+        let resumed: (CheckedContinuation<Reply, Never>, Reply)? = changing { state in
             // The open stage of the call: the highest one not done yet.
-            guard let owner = state.pending.filter({ $0.key.call == call && !$0.value.done }).keys.max(by: { $0.stage < $1.stage }),
-                var entry = state.pending[owner]
-            else { return nil }
+            var open: Key?
+            for (key, pending) in state.pending where key.call == call && !pending.done && key.stage >= (open?.stage ?? 0) { open = key }
+            guard let owner = open, var entry = state.pending[owner] else { return nil }
             entry.reply.callbacks.append(callback)
             switch entry.isTerminal(callback) {
             case .more:

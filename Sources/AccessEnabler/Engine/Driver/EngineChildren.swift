@@ -9,6 +9,10 @@ struct EngineChildren: Sendable {
     /// What a child task does, and for whom.
     enum Key: Hashable, Sendable {
         case request(RequestTicket)
+        /// The configuration an authentication flow waits for.
+        case configuration(FlowID)
+        /// The timer of a logout page (by the logout's ticket).
+        case logoutPageTimer(RequestTicket)
         case partnerSignIn(FlowID)
         case session(FlowID)
         case pollTimer(FlowID)
@@ -49,6 +53,12 @@ struct EngineChildren: Sendable {
         Self.cancel(child, activity: activity)
     }
 
+    /// Cancels every child: nothing will read their answers.
+    mutating func cancelAll(activity: ActivityTracker) {
+        for child in running.values { Self.cancel(child, activity: activity) }
+        running = [:]
+    }
+
     /// Cancels `child`; it stops counting as work under way at once.
     static func cancel(_ child: Child, activity: ActivityTracker) {
         child.task.cancel()
@@ -59,13 +69,15 @@ struct EngineChildren: Sendable {
     static func key(answeredBy event: EngineEvent) -> Key? {
         switch event {
         case .requestorLoaded(let ticket, _), .partnerAnswered(let ticket, _), .silentSignInFinished(let ticket, _),
-            .configurationRefetched(let ticket, _), .decisionsAnswered(let ticket, _), .logoutAnswered(let ticket, _):
+            .configurationFetched(let ticket, _), .decisionsAnswered(let ticket, _), .logoutAnswered(let ticket, _):
             .request(ticket)
+        case .flowConfigurationFetched(let flow, _): .configuration(flow)
+        case .logoutPageTimedOut(let ticket): .logoutPageTimer(ticket)
         case .partnerSignInFinished(let flow, _): .partnerSignIn(flow)
         case .sessionAnswered(let flow, _), .sessionProfileAnswered(let flow, _): .session(flow)
         case .pollDue(let flow): .pollTimer(flow)
         case .pollAnswered(let flow, _): .pollFetch(flow)
-        case .command, .pickerPresented, .pickerDismissed, .signedOutByNewRegistration, .mailboxDrained: nil
+        case .command, .pickerPresented, .pickerDismissed, .signedOutByNewRegistration, .mailboxDrained, .released: nil
         }
     }
 }

@@ -50,16 +50,21 @@ extension EntitlementEngine {
 
     /// Sets the poll timer of `flow` on the configuration's clock.
     func setPollTimer(_ flow: FlowID, until deadline: Date) {
+        setTimer(.pollTimer(flow), until: deadline, posting: .pollDue(flow))
+    }
+
+    /// Sets a timer under `key` on the configuration's clock: at `deadline` it posts `event`.
+    func setTimer(_ key: EngineChildren.Key, until deadline: Date, posting event: EngineEvent) {
         let token = mailbox.activity.timerSet(for: deadline)
-        let task = Self.spawnTimer(flow, until: deadline, sleeper: sleeper, mailbox: mailbox, token: token)
-        if let replaced = children.started(EngineChildren.Child(task: task, token: token, isTimer: true), as: .pollTimer(flow)) {
+        let task = Self.spawnTimer(posting: event, until: deadline, sleeper: sleeper, mailbox: mailbox, token: token)
+        if let replaced = children.started(EngineChildren.Child(task: task, token: token, isTimer: true), as: key) {
             EngineChildren.cancel(replaced, activity: mailbox.activity)
         }
     }
 
-    /// The poll timer's task, outside the engine's isolation.
+    /// A timer's task, outside the engine's isolation.
     private nonisolated static func spawnTimer(
-        _ flow: FlowID, until deadline: Date, sleeper: any Sleeper, mailbox: EngineMailbox, token: UInt64
+        posting event: EngineEvent, until deadline: Date, sleeper: any Sleeper, mailbox: EngineMailbox, token: UInt64
     ) -> Task<Void, Never> {
         Task {
             do throws(CancellationError) {
@@ -68,7 +73,7 @@ extension EntitlementEngine {
                 mailbox.activity.timerEnded(token)
                 return
             }
-            mailbox.activity.timerFired(token) { mailbox.postCounted(.pollDue(flow)) }
+            mailbox.activity.timerFired(token) { mailbox.postCounted(event) }
         }
     }
 }

@@ -10,7 +10,7 @@ extension EntitlementEngine {
         let client = EntitlementEngine.makeClient(
             baseURL: url, softwareStatement: softwareStatement, configuration: configuration,
             credentials: ServiceProviderCredentialsCache(store: store, baseURL: key), throttleGate: throttleGate,
-            serverClock: serverClock)
+            serverClock: serverClock, activity: mailbox.activity)
         clientsByBaseURL[key] = client
         return client
     }
@@ -79,16 +79,9 @@ extension EntitlementEngine {
         }
     }
 
-    /// The legacy `device_info` option (Base64 JSON) laid over `fallback`: the keys it gives
-    /// win, the others keep the fallback's values. The legacy SDK requires only `model` and
-    /// `osName` there, while REST API V2 also needs `version`, `osVersion` and
-    /// `connectionType`; `nil` when the option is not Base64 JSON of the right types.
+    /// The legacy `device_info` option laid over `fallback` (``DeviceInfoOption``); `nil`
+    /// when it cannot be read (the facade reported it when the app set it).
     static func deviceInfo(_ option: String, over fallback: DeviceInfo) -> DeviceInfo? {
-        guard let data = Data(base64Encoded: option.trimmingCharacters(in: .whitespacesAndNewlines)),
-            let given = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
-            let base = (try? JSONEncoder().encode(fallback)).flatMap({ try? JSONSerialization.jsonObject(with: $0) as? [String: Any] }),
-            let merged = try? JSONSerialization.data(withJSONObject: base.merging(given) { $1 })
-        else { return nil }
-        return try? JSONDecoder().decode(DeviceInfo.self, from: merged)
+        try? DeviceInfoOption.read(option, over: fallback).get()
     }
 }

@@ -37,6 +37,9 @@ actor EntitlementEngine {
     var machine: EngineStateMachine
     /// The child tasks under way.
     var children = EngineChildren()
+    /// The current requestor's configuration, as the machine asked to keep it (a cached
+    /// resource: the machine reads it, with its age, in the facts of each event).
+    var configurationCache: CachedConfiguration?
 
     /// The options of the last `setOptions`, as requests carry them.
     var options = SDKOptions()
@@ -51,7 +54,8 @@ actor EntitlementEngine {
 
     init(
         softwareStatement: String, configuration: AccessEnablerConfiguration, store: TokenStore, dispatcher: CallbackDispatcher,
-        mailbox: EngineMailbox, published: PublishedRequestorState, tracking: TrackingFields, serverClock: ServerClock
+        mailbox: EngineMailbox, published: PublishedRequestorState, tracking: TrackingFields, serverClock: ServerClock,
+        configurationProblems: [String] = []
     ) {
         self.serverClock = serverClock
         self.published = published
@@ -70,24 +74,26 @@ actor EntitlementEngine {
         self.primaryClient = EntitlementEngine.makeClient(
             baseURL: configuration.environment.baseURL, softwareStatement: softwareStatement, configuration: configuration,
             credentials: StoredCredentialsCache(store: store, signedOut: { mailbox.post(.signedOutByNewRegistration($0)) }),
-            throttleGate: gate, serverClock: serverClock)
+            throttleGate: gate, serverClock: serverClock, activity: mailbox.activity)
         self.clientsByBaseURL[configuration.environment.baseURL.absoluteString] = primaryClient
         machine = EngineStateMachine(
             settings: EngineSettings(
                 platform: configuration.platform, loginScreen: Self.loginScreen(configuration),
                 providerOnSecondScreen: configuration.loginScreen == .secondScreen && configuration.providerChoice == .onSecondScreen,
-                pollInterval: configuration.secondScreenPollInterval,
+                pollInterval: configuration.secondScreenPollInterval, logoutPageTimeout: configuration.requestTimeout,
                 redirectURL: configuration.redirectURL, primaryServiceProvider: configuration.environment.baseURL,
                 transportSecurity: TransportSecurityPolicy(allowsInsecureHTTP: configuration.allowsInsecureHTTP),
-                partnerConfigured: configuration.partnerFramework != nil, resourceLimit: configuration.preauthorizationBatchSize,
+                partnerConfigured: configuration.partnerFramework != nil, configurationProblems: configurationProblems,
+                resourceLimit: configuration.preauthorizationBatchSize,
                 deviceIdentity: store.deviceIdentity, tracking: tracking))
     }
 
     static func makeClient(
         baseURL: URL, softwareStatement: String, configuration: AccessEnablerConfiguration, credentials: any ClientCredentialsCache,
-        throttleGate: ThrottleGate, serverClock: ServerClock
+        throttleGate: ThrottleGate, serverClock: ServerClock, activity: ActivityTracker
     ) -> RESTClient {
-        let bounded = ResponseSizeLimit(inner: configuration.transport, limit: max(1, configuration.maximumResponseBodySize))
+        let counted = ProgressTransport(inner: configuration.transport, activity: activity)
+        let bounded = ResponseSizeLimit(inner: counted, limit: max(1, configuration.maximumResponseBodySize))
         let reported: any HTTPTransport = configuration.diagnostics.map { DiagnosticTransport(inner: bounded, report: $0) } ?? bounded
         let transport = ServerDateTransport(inner: reported, clock: configuration.clock, serverClock: serverClock)
         var client = RESTClient(
@@ -123,6 +129,10 @@ actor EntitlementEngine {
     /// under way — after the last event of a flow, which then costs one write, not one per
     /// event — handed to the storage thread by that same last block. The data sync is
     /// always the storage thread's.
+    ///
+    /// Once the app released the AccessEnabler and the mailbox is drained, the machine ends
+    /// every call still waiting (``EngineEvent/released``) and the child tasks are
+    /// cancelled: their answers would never be read.
     func run() async {
         while let event = await mailbox.next() {
             handle(event)
@@ -137,6 +147,17 @@ actor EntitlementEngine {
                     activity.eventHandled()
                 })
         }
+        children.cancelAll(activity: mailbox.activity)
+        handle(.released)
+        // The release counted as an event under way (the facade's deinit): it ends once
+        // its callbacks are delivered, and what it stored goes to disk after them.
+        let (store, activity) = (store, mailbox.activity)
+        dispatcher.dispatch(
+            [],
+            then: {
+                store.commitPendingWrites()
+                activity.eventHandled()
+            })
     }
 
     /// Hands one event to the machine and carries out what it decided.
@@ -159,7 +180,10 @@ actor EntitlementEngine {
     /// What the machine reads of the world now: the clocks and the current requestor's storage.
     private func facts() -> EngineFacts {
         let now = configuration.clock.now
-        var facts = EngineFacts(now: now, adobeNow: now.addingTimeInterval(serverClock.correction), unreportedClockOffset: serverClock.unreportedOffset)
+        var facts = EngineFacts(
+            now: now, adobeNow: now.addingTimeInterval(serverClock.correction), unreportedClockOffset: serverClock.unreportedOffset,
+            configuration: configurationCache)
+        facts.uncorrectedClockOffset = serverClock.uncorrectedOffset
         facts.pendingLogouts = store.pendingLogouts()
         if let requestor = published.snapshot.requestorID {
             facts.profiles = store.profiles(requestor: requestor)
@@ -193,29 +217,31 @@ actor EntitlementEngine {
             store.setPreauthorizations(requestor: requestor, answers)
         case .clockDifferenceReported:
             serverClock.markReported()
-        case .loadRequestor(let ticket, let requestor, let serviceProviders, let pendingLogouts, let withConfiguration):
+        case .cacheConfiguration(let cached):
+            configurationCache = cached
+        case .loadRequestor(let ticket, let requestor, let serviceProviders, let pendingLogouts):
             let clients = serviceProviders.map(client(atBaseURL:))
             let context = context()
             let logouts = pendingLogouts.map { target in
                 let pending = PendingLogout(mvpd: target.mvpd ?? "", serviceProviderURL: target.serviceProvider?.absoluteString)
                 return (pending, logoutRequest(for: target))
             }
-            let loadCatalog: @Sendable () async -> Result<RequestorCatalog, RESTClientError> = {
-                await Self.loadCatalog(requestor: requestor, from: clients, context: context)
-            }
-            let catalog = withConfiguration ? loadCatalog : nil
             let redirectURL = configuration.redirectURL
             startRequest(ticket) {
                 let load = await ProfileRequests.load(
-                    requestor: requestor, clients: clients, context: context, pendingLogouts: logouts, redirectURL: redirectURL, catalog: catalog)
+                    requestor: requestor, clients: clients, context: context, pendingLogouts: logouts, redirectURL: redirectURL)
                 return .requestorLoaded(ticket, load)
             }
-        case .refetchConfiguration(let ticket, let requestor, let serviceProviders):
+        case .fetchConfiguration(let ticket, let requestor, let serviceProviders):
             let clients = serviceProviders.map(client(atBaseURL:))
             let context = context()
-            startRequest(ticket) {
-                .configurationRefetched(ticket, try? await Self.loadCatalog(requestor: requestor, from: clients, context: context).get())
-            }
+            startRequest(ticket) { .configurationFetched(ticket, await Self.loadCatalog(requestor: requestor, from: clients, context: context)) }
+        case .fetchConfigurationForFlow(let flow, let requestor, let serviceProviders):
+            let clients = serviceProviders.map(client(atBaseURL:))
+            let context = context()
+            startChild(.configuration(flow)) { .flowConfigurationFetched(flow, await Self.loadCatalog(requestor: requestor, from: clients, context: context)) }
+        case .cancelConfigurationFetch(let flow):
+            children.cancel(.configuration(flow), activity: mailbox.activity)
         case .askPartner(let ticket, let catalog):
             guard let signIn = partnerSignIn(catalog) else { return mailbox.post(.partnerAnswered(ticket, .timedOut)) }
             startRequest(ticket) { .partnerAnswered(ticket, await signIn.snapshot()) }
@@ -265,10 +291,12 @@ actor EntitlementEngine {
         case .stopPolling(let flow):
             children.cancel(.pollTimer(flow), activity: mailbox.activity)
             children.cancel(.pollFetch(flow), activity: mailbox.activity)
-        case .requestDecisions(let ticket, let kind, let resources, let target):
+        case .requestDecisions(let ticket, let kind, let resources, let target, let notBefore):
             let (client, context) = (client(for: target), context(for: target))
+            let backOff = BackOffSleeper(inner: sleeper, activity: mailbox.activity)
             startRequest(ticket) {
-                .decisionsAnswered(
+                if let notBefore { try? await backOff.sleep(until: notBefore) }
+                return .decisionsAnswered(
                     ticket,
                     await Self.result { () async throws(RESTClientError) in
                         switch kind {
@@ -284,6 +312,10 @@ actor EntitlementEngine {
                 let answers = await ProfileRequests.logOut(logouts, redirectURL: redirectURL)
                 return .logoutAnswered(ticket, LogoutAnswers(byMVPD: answers))
             }
+        case .setLogoutPageTimer(let ticket, let deadline):
+            setTimer(.logoutPageTimer(ticket), until: deadline, posting: .logoutPageTimedOut(ticket))
+        case .cancelLogoutPageTimer(let ticket):
+            children.cancel(.logoutPageTimer(ticket), activity: mailbox.activity)
         }
     }
 

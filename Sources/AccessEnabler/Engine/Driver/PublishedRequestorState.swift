@@ -6,11 +6,25 @@ import Synchronization
 /// waiting for the engine: the requestor, whether setRequestor succeeded (or why not), and
 /// its catalog. The state machine publishes it whole whenever one of them changes.
 final class PublishedRequestorState: Sendable {
-    private let current = Mutex(RequestorStanding())
+    /// One published picture, immutable and shared by reference: a reader takes it with one
+    /// retain instead of copying the catalog's collections one by one.
+    final class Picture: Sendable {
+        let standing: RequestorStanding
+
+        init(_ standing: RequestorStanding) { self.standing = standing }
+    }
+
+    private let current = Mutex(Picture(RequestorStanding()))
 
     /// The picture now.
-    var snapshot: RequestorStanding { current.withLock { $0 } }
+    var picture: Picture { current.withLock { $0 } }
+
+    /// The picture now, as a value.
+    var snapshot: RequestorStanding { picture.standing }
 
     /// Publishes a new picture.
-    func publish(_ snapshot: RequestorStanding) { current.withLock { $0 = snapshot } }
+    func publish(_ snapshot: RequestorStanding) {
+        let picture = Picture(snapshot)
+        current.withLock { $0 = picture }
+    }
 }

@@ -21,6 +21,8 @@ final class ActivityTracker: Sendable {
         /// Poll timers set, by token, with their deadlines.
         var timers: [UInt64: Date] = [:]
         var nextToken: UInt64 = 0
+        /// Counts every change above: how far the SDK's work has got.
+        var changes: UInt64 = 0
         /// Waiters to wake on the next change (they evaluate again).
         var waiters: [@Sendable () -> Void] = []
 
@@ -96,12 +98,23 @@ final class ActivityTracker: Sendable {
     private func change<T: Sendable>(_ body: (inout State) -> T) -> T {
         let (result, ready): (T, [@Sendable () -> Void]) = state.withLock { state in
             let result = body(&state)
+            state.changes &+= 1
             defer { state.waiters.removeAll() }
             return (result, state.waiters)
         }
         ready.forEach { $0() }
         return result
     }
+
+    /// How many times the work under way has changed so far — an event posted or handled, a
+    /// child task, back-off or timer started or ended, a request sent or answered. A runner
+    /// that bounds a wait for quiescence compares readings of it: a machine that is merely
+    /// slow still moves it, a stuck SDK does not.
+    var progress: UInt64 { state.withLock { $0.changes } }
+
+    /// Work under way moved without changing what is under way (a request of a child task
+    /// was sent or answered): counted in ``progress`` only.
+    func progressed() { state.withLock { $0.changes &+= 1 } }
 
     /// Whether no event is queued or being handled (the engine is free).
     var engineIsFree: Bool { state.withLock { $0.queuedEvents == 0 } }

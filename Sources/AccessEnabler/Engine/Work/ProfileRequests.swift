@@ -11,19 +11,15 @@ enum ProfileRequests {
         var context: RequestContext
     }
 
-    /// setRequestor's requests: the pending logouts first (all at once), then the
-    /// configuration (when `catalog` is given) and the profiles, concurrently — so a
-    /// cold start is register, token, then configuration ∥ profiles.
+    /// setRequestor's requests: the pending logouts first (all at once), then the profiles
+    /// — so a warm launch is one request, a cold one register, token, profiles.
     static func load(
-        requestor: String, clients: [RESTClient], context: RequestContext, pendingLogouts: [(PendingLogout, Logout)],
-        redirectURL: String, catalog: (@Sendable () async -> Result<RequestorCatalog, RESTClientError>)?
+        requestor: String, clients: [RESTClient], context: RequestContext, pendingLogouts: [(PendingLogout, Logout)], redirectURL: String
     ) async -> RequestorLoad {
         let answers = await logOut(pendingLogouts.map(\.1), redirectURL: redirectURL)
         let confirmed = pendingLogouts.map(\.0).filter { if case .success? = answers[$0.mvpd] { true } else { false } }
-        async let configuration = catalog?()
-        async let profiles = profiles(requestor: requestor, from: clients, context: context)
-        return RequestorLoad(
-            catalog: await configuration, profiles: await profiles, logoutsSent: pendingLogouts.map(\.0), logoutsConfirmed: confirmed)
+        let profiles = await profiles(requestor: requestor, from: clients, context: context)
+        return RequestorLoad(profiles: profiles, logoutsSent: pendingLogouts.map(\.0), logoutsConfirmed: confirmed)
     }
 
     /// Every logout at once; each MVPD's answer.

@@ -87,7 +87,8 @@ extension AccessEnabler {
     }
 
     /// `handleExternalURL`: the web view reached the redirect URL. Completes a login (the
-    /// SDK polls for the profile until it is there) or a logout.
+    /// SDK polls for the profile until it is there) or a logout's last page; for a logout
+    /// page, ``handleLogoutRedirect(_:)`` also answers the next page to open.
     public func handleRedirect(_ url: String) async throws -> AuthenticationStatus {
         let reply = try await ask(.handleExternalURL(url), until: Self.authenticationStatusEnds)
         return try Self.authenticationStatus(reply)
@@ -137,15 +138,27 @@ extension AccessEnabler {
 
     /// `logout`: signs the user out (on iOS a regular MVPD's logout page may need opening first).
     public func signOut() async throws -> SignOutStep {
-        let reply = try await ask(.logout) { call in
-            switch call {
-            case .setAuthenticationStatus, .navigateToUrl, .navigateToUrlUsingSVC: .terminal
-            default: .more
-            }
+        Self.signOutStep(try await ask(.logout, until: Self.signOutStepEnds))
+    }
+
+    /// `handleExternalURL` for a logout page: its web view reached the redirect URL. Answers
+    /// the next MVPD logout page to open (iOS, when the device held several profiles with a
+    /// page each), or the end of the sign-out.
+    public func handleLogoutRedirect(_ url: String) async throws -> SignOutStep {
+        Self.signOutStep(try await ask(.handleExternalURL(url), until: Self.signOutStepEnds))
+    }
+
+    private static let signOutStepEnds: @Sendable (DelegateCall) -> ReplyRouter.Disposition = { call in
+        switch call {
+        case .setAuthenticationStatus, .navigateToUrl, .navigateToUrlUsingSVC: .terminal
+        default: .more
         }
+    }
+
+    private static func signOutStep(_ reply: ReplyRouter.Reply) -> SignOutStep {
         switch reply.terminal {
-        case .navigateToUrl(let url), .navigateToUrlUsingSVC(let url, _): return .openLogoutPage(url: url)
-        default: return .signedOut(status: reply.statuses.last)
+        case .navigateToUrl(let url), .navigateToUrlUsingSVC(let url, _): .openLogoutPage(url: url)
+        default: .signedOut(status: reply.statuses.last)
         }
     }
 

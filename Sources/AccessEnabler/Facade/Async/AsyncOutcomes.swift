@@ -78,7 +78,8 @@ public enum SignOutStep: Sendable, Equatable {
     /// must also sign out of the TV provider in the system settings).
     case signedOut(status: AdvancedStatus?)
     /// Open this MVPD logout page (iOS, regular profile); when it reaches the redirect URL,
-    /// call ``AccessEnabler/handleRedirect(_:)``.
+    /// call ``AccessEnabler/handleLogoutRedirect(_:)``, which answers the next page or the
+    /// end of the sign-out.
     case openLogoutPage(url: String)
 }
 

@@ -9,6 +9,12 @@ final class EventHub: Sendable {
     }
 
     private let subscribers = Mutex(Subscribers())
+    /// How many streams are open, kept beside the list so publishing with none (an app that
+    /// uses the delegate only) costs one atomic load and no lock.
+    private let open = Atomic<Int>(0)
+
+    /// Whether a stream is open.
+    var hasSubscribers: Bool { open.load(ordering: .acquiring) > 0 }
 
     /// A new stream of the events delivered from now on.
     func subscribe() -> AsyncStream<AccessEnablerEvent> {
@@ -16,16 +22,22 @@ final class EventHub: Sendable {
         let id: UInt64 = subscribers.withLock {
             $0.counter += 1
             $0.continuations[$0.counter] = continuation
+            open.store($0.continuations.count, ordering: .releasing)
             return $0.counter
         }
         continuation.onTermination = { [weak self] _ in
-            _ = self?.subscribers.withLock { $0.continuations.removeValue(forKey: id) }
+            guard let self else { return }
+            subscribers.withLock {
+                $0.continuations[id] = nil
+                open.store($0.continuations.count, ordering: .releasing)
+            }
         }
         return stream
     }
 
     /// Hands `call` to every subscriber.
     func publish(_ call: DelegateCall) {
+        guard open.load(ordering: .acquiring) > 0 else { return }
         let targets = subscribers.withLock { Array($0.continuations.values) }
         guard !targets.isEmpty else { return }
         let event = AccessEnablerEvent(call)
@@ -35,7 +47,10 @@ final class EventHub: Sendable {
     /// Ends every stream.
     func finish() {
         let targets = subscribers.withLock { subscribers in
-            defer { subscribers.continuations.removeAll() }
+            defer {
+                subscribers.continuations.removeAll()
+                open.store(0, ordering: .releasing)
+            }
             return Array(subscribers.continuations.values)
         }
         targets.forEach { $0.finish() }

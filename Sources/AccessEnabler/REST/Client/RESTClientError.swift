@@ -6,7 +6,9 @@ enum RESTClientError: Error, Sendable, Equatable {
     /// enhanced error decoded from the body, when the body held one.
     case server(operation: RESTOperation, httpStatus: Int, error: EnhancedError?)
     /// The server answered 429 Too Many Requests (Adobe Pass throttling; the body is often an
-    /// HTML page). `retryAfter` is the `Retry-After` header in seconds, when there was one.
+    /// HTML page), or an earlier one still holds the host back longer than this request may
+    /// wait (it was not sent). `retryAfter` is the time to wait in seconds, when known: the
+    /// `Retry-After` header (5 minutes at most), or the time left of the back-off.
     /// Later requests to the same host wait out the back-off; this one was not retried.
     case throttled(operation: RESTOperation, retryAfter: TimeInterval?)
     /// The server answered with a status the documentation does not describe for the operation.
@@ -20,13 +22,17 @@ enum RESTClientError: Error, Sendable, Equatable {
     case invalidDeviceInfo(String)
     /// The request could not be built from the given values (nothing was sent).
     case invalidRequest(operation: RESTOperation, reason: String)
+    /// A single sign-on token the configuration gave cannot be sent as the value of
+    /// `header` (`AD-Service-Token`, `Adobe-Subject-Token`): `problem` says why (empty, a
+    /// control character). Nothing was sent.
+    case unsendableToken(operation: RESTOperation, header: String, problem: String)
 
     /// The operation that failed, when the error belongs to one.
     var operation: RESTOperation? {
         switch self {
         case .server(let operation, _, _), .undocumentedStatus(let operation, _), .throttled(let operation, _),
             .malformedBody(let operation, _), .transport(let operation, _),
-            .invalidRequest(let operation, _):
+            .invalidRequest(let operation, _), .unsendableToken(let operation, _, _):
             operation
         case .invalidDeviceInfo:
             nil
@@ -67,9 +73,9 @@ enum RESTClientError: Error, Sendable, Equatable {
             }
             return text + "."
         case .throttled(let operation, let retryAfter):
-            let wait = retryAfter.map { "at least \(Int($0.rounded(.up))) s (Retry-After)" } ?? "at least 1 s"
+            let wait = retryAfter.map { "in \(WholeNumber.clamped($0, rounding: .up) as Int) s (Retry-After)" } ?? "in at least 1 s"
             return
-                "Adobe Pass \(operation.displayName) was throttled (HTTP 429 Too Many Requests): this device sent more than Adobe allows (1 request per second after a burst of 10). The next request waits \(wait); reduce how often the app calls the SDK."
+                "Adobe Pass \(operation.displayName) was throttled (HTTP 429 Too Many Requests): this device sent more than Adobe allows (1 request per second after a burst of 10). Adobe Pass takes its next request \(wait); reduce how often the app calls the SDK."
         case .undocumentedStatus(let operation, let status):
             return "Adobe Pass \(operation.displayName) answered HTTP \(status), a status its documentation does not describe; check the service URL and any proxy in between."
         case .malformedBody(let operation, let reason):
@@ -80,6 +86,10 @@ enum RESTClientError: Error, Sendable, Equatable {
             return "The X-Device-Info values are invalid: \(reason). Fix the device information in the configuration."
         case .invalidRequest(let operation, let reason):
             return "Adobe Pass \(operation.displayName) was not sent: \(reason)."
+        case .unsendableToken(let operation, let header, let problem):
+            let token = header == RESTHeaderName.subjectToken ? "platform identity" : "service token"
+            return
+                "Adobe Pass \(operation.displayName) was not sent: the \(token) (\(header)) the app's configuration gave cannot be sent as a header value: \(problem). Fix the token the app presents, or present none (nil)."
         }
     }
 }

@@ -63,12 +63,17 @@ enum RESTOperation: String, Sendable, CaseIterable {
         }
     }
 
-    /// Whether the operation's documentation lists the `AP-Device-Identifier` and
-    /// `X-Device-Info` headers (required or optional).
+    /// Whether the request carries `AP-Device-Identifier` and `X-Device-Info`: every REST API
+    /// V2 request does. Adobe's checklist requires both "for every REST API v2 request", and
+    /// that wins over the three pages that leave them out of their tables (resume a session,
+    /// read a session, the profile for a code — the second screen's polls); DCR requests
+    /// take `X-Device-Info` alone, from the registration's own description.
     var sendsDeviceHeaders: Bool {
         switch self {
-        case .resumeSession, .sessionInformation, .profileForCode: false
-        default: true
+        case .dcrRegister, .dcrToken: false
+        case .configuration, .createSession, .resumeSession, .sessionInformation, .profiles, .profileForMVPD, .profileForCode, .partnerSession,
+            .partnerProfile, .authorize, .preauthorize, .logout:
+            true
         }
     }
 

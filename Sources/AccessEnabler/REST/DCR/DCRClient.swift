@@ -34,6 +34,9 @@ struct DCRClient: Sendable {
             HTTPRequestMessage(method: "POST", url: url, headers: headers, body: body.data, operationName: operation.rawValue),
             operation: operation)
         let wire = try successBody(RegistrationResponse.self, response, operation)
+        if let issued = wire.clientIDIssuedAt, !PlausibleDate.contains(secondsSince1970: TimeInterval(issued)) {
+            throw .malformedBody(operation: operation, reason: "the field 'client_id_issued_at' is not a date from 1970 to the year 9999")
+        }
         return DCRClientCredentials(
             clientID: wire.clientID, clientSecret: wire.clientSecret,
             clientIDIssuedAt: wire.clientIDIssuedAt.map { Date(timeIntervalSince1970: TimeInterval($0)) },
@@ -102,6 +105,10 @@ struct DCRClient: Sendable {
     }
 
     private struct TokenResponse: Decodable {
+        /// The lifetimes a token may have, in seconds: a second to ten years. Another one
+        /// (none, negative, beyond any date) makes the answer malformed.
+        static let lifetimes: ClosedRange<Int64> = 1...315_360_000
+
         var accessToken: String
         var expiresIn: Int64
         var tokenType: String?
@@ -124,6 +131,10 @@ struct DCRClient: Sendable {
                 throw DecodingError.keyNotFound(
                     CodingKeys.expiresIn,
                     DecodingError.Context(codingPath: container.codingPath, debugDescription: "Missing expires_in."))
+            }
+            guard Self.lifetimes.contains(expiresIn) else {
+                throw DecodingError.dataCorruptedError(
+                    forKey: .expiresIn, in: container, debugDescription: "expires_in is not a lifetime from 1 second to 10 years.")
             }
             tokenType = try container.decodeIfPresent(String.self, forKey: .tokenType)
         }

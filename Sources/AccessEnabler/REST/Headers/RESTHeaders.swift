@@ -49,7 +49,8 @@ enum RESTRequestBody: Sendable {
 /// AP-Partner-Framework-Status, AP-Visitor-Identifier, AP-TempPass-Identity,
 /// AD-Service-Token, Adobe-Subject-Token, Accept, User-Agent.
 enum RESTHeaders {
-    /// The headers for `operation`; validates the device values before anything is sent.
+    /// The headers for `operation`; validates the device values and the single sign-on
+    /// tokens before anything is sent.
     ///
     /// - Parameters:
     ///   - accessToken: the DCR bearer token, `nil` for the DCR endpoints themselves.
@@ -89,8 +90,14 @@ enum RESTHeaders {
             headers.append((RESTHeaderName.tempPassIdentity, identity))
         }
         if operation.acceptsSingleSignOnTokens {
-            if let token = tokens.serviceToken { headers.append((RESTHeaderName.serviceToken, token)) }
-            if let token = tokens.platformIdentity { headers.append((RESTHeaderName.subjectToken, token)) }
+            for (name, token) in [(RESTHeaderName.serviceToken, tokens.serviceToken), (RESTHeaderName.subjectToken, tokens.platformIdentity)] {
+                guard let token else { continue }
+                // Never dropped silently: a value no header can carry ends the call, said.
+                if let problem = HeaderFieldValue.problem(token) {
+                    throw .unsendableToken(operation: operation, header: name, problem: problem)
+                }
+                headers.append((name, token))
+            }
         }
         headers.append((RESTHeaderName.accept, RESTContentType.json))
         let agent = context.map(\.userAgent).flatMap { $0.isEmpty ? nil : $0 } ?? userAgent

@@ -51,14 +51,13 @@ struct SingleSignOnTokenSource: Sendable {
     /// Whether any provider is configured.
     var isConfigured: Bool { serviceToken != nil || platformIdentity != nil }
 
-    /// The tokens now; an empty answer counts as none.
+    /// The tokens now, as the providers gave them: `nil` is none; an empty one is kept, for
+    /// the headers to refuse (it cannot be a header value, and is never dropped silently).
     func current() async -> SingleSignOnTokens {
         guard isConfigured else { return .none }
         async let service = serviceToken?()
         async let platform = platformIdentity?()
         let (serviceValue, platformValue) = await (service, platform)
-        return SingleSignOnTokens(
-            serviceToken: serviceValue.flatMap { $0.isEmpty ? nil : $0 },
-            platformIdentity: platformValue.flatMap { $0.isEmpty ? nil : $0 })
+        return SingleSignOnTokens(serviceToken: serviceValue, platformIdentity: platformValue)
     }
 }

@@ -2,11 +2,14 @@ import Foundation
 
 /// Applies ``BackOffPolicy`` to every answer: sends a request again when the policy says
 /// so, after waiting on the gate's clock (so tests and scenarios move time instead of
-/// waiting), and delivers everything else unchanged.
+/// waiting), and delivers everything else unchanged. A retry that would wait longer than
+/// ``patience`` (the request timeout) is not made: the answer is delivered as it came.
 struct BackOffMiddleware: RESTMiddleware {
     let policy: BackOffPolicy
     /// Gives the clock the waits are measured on and the sleeper that waits.
     let gate: ThrottleGate
+    /// The longest a retry may wait, in seconds.
+    var patience: TimeInterval = .infinity
 
     func intercept(
         _ request: HTTPRequestMessage, operation: RESTOperation, next: @escaping RESTNext
@@ -23,6 +26,8 @@ struct BackOffMiddleware: RESTMiddleware {
             case .deliver, .giveUp:
                 return response
             case .retry(let date):
+                // Written so that a patience that is not a number allows no wait at all.
+                guard date.timeIntervalSince(now) <= patience else { return response }
                 do {
                     try await gate.sleeper.sleep(until: date)
                 } catch {

@@ -38,8 +38,8 @@ struct BackOffPolicy: Sendable, Equatable {
     /// Adobe Pass throttling lasts one second after the first `429`.
     var minimumWait: TimeInterval = 1
     /// The longest wait a `Retry-After` header can impose, so a broken header cannot stall
-    /// the SDK for good.
-    var maximumWait: TimeInterval = 300
+    /// the SDK for good (``RetryAfter/longestHonoured``).
+    var maximumWait: TimeInterval = RetryAfter.longestHonoured
     /// How many times an answer with the `retry` action is sent again.
     var retryBudget = 1
 

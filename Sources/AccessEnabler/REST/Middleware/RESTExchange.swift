@@ -15,7 +15,9 @@ import Foundation
 ///    for a transport that keeps its own deadline).
 ///
 /// A throttle wait or a back-off wait is not part of the request timeout: the timeout
-/// bounds each exchange with the server.
+/// bounds each exchange with the server. Each wait is bounded by the timeout too: a request
+/// whose wait would be longer is not sent (throttled, with the time left), and a retry that
+/// would wait longer is not made.
 struct RESTExchange: Sendable {
     let transport: any HTTPTransport
     let timeout: TimeInterval
@@ -36,10 +38,16 @@ struct RESTExchange: Sendable {
         self.timeout = timeout
         self.gate = gate
         self.middlewares = [
-            BackOffMiddleware(policy: gate.policy, gate: gate),
-            ThrottleGateMiddleware(gate: gate),
+            BackOffMiddleware(policy: gate.policy, gate: gate, patience: Self.patience(timeout)),
+            ThrottleGateMiddleware(gate: gate, patience: Self.patience(timeout)),
             RequestTimeoutMiddleware(timeout: timeout, transport: transport),
         ]
+    }
+
+    /// The longest a back-off may hold a request: its timeout (none when the timeout is
+    /// not a positive number of seconds).
+    static func patience(_ timeout: TimeInterval) -> TimeInterval {
+        timeout > 0 ? timeout : .infinity
     }
 
     /// Sends `request` through `outer` (outermost first), then the standard chain, then the

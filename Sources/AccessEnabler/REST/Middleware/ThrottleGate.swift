@@ -13,8 +13,10 @@ import Synchronization
 ///
 /// Waiting costs no thread and no busy loop: waiters sleep on the ``Sleeper`` until the
 /// host's deadline, all waking together when it passes; a new `429` meanwhile moves the
-/// deadline and they sleep on. Time is read from and waited on the configuration's clock,
-/// so a test or a scenario moves a manual clock instead of waiting. Thread-safe (one mutex).
+/// deadline and they sleep on. No request waits longer than it may (its request timeout):
+/// one that would is refused its turn at once, with the time left. Time is read from and
+/// waited on the configuration's clock, so a test or a scenario moves a manual clock instead
+/// of waiting. Thread-safe (one mutex).
 final class ThrottleGate: Sendable {
     /// Where the gate reads the time.
     let clock: any TimeSource
@@ -49,11 +51,24 @@ final class ThrottleGate: Sendable {
         deadlines.withLock { $0[host] }
     }
 
+    /// Why a request did not get its turn.
+    enum TurnRefused: Error, Sendable, Equatable {
+        /// The task was cancelled while it waited.
+        case cancelled
+        /// The host stays throttled longer than the request may wait: `remaining` seconds more.
+        case throttled(remaining: TimeInterval)
+    }
+
     /// Returns once `host` may be sent a request: at once when it is not throttled, else
     /// when the sleeper says the host's deadline has come. A new `429` that moved the
-    /// deadline meanwhile is waited out too. Throws `CancellationError` at once when the
-    /// task is cancelled during a wait.
-    func waitForTurn(host: String) async throws(CancellationError) {
+    /// deadline meanwhile is waited out too.
+    ///
+    /// - Parameter patience: the longest the request may wait, in all (its request
+    ///   timeout). When the host's deadline lies further ahead, the request gets no turn:
+    ///   ``TurnRefused/throttled(remaining:)`` at once, with the time left, instead of a wait.
+    /// - Throws: ``TurnRefused/cancelled`` at once when the task is cancelled during a wait.
+    func waitForTurn(host: String, patience: TimeInterval = .infinity) async throws(TurnRefused) {
+        let arrived = clock.now
         var waited: Date?
         while true {
             let now = clock.now
@@ -68,7 +83,15 @@ final class ThrottleGate: Sendable {
             // Past the deadline already waited for: a clock that the sleeper does not move
             // (one read elsewhere) must not hold the request forever.
             guard let deadline, deadline > (waited ?? .distantPast) else { return }
-            try await sleeper.sleep(until: deadline)
+            // Written so that a patience that is not a number allows no wait at all.
+            guard deadline.timeIntervalSince(arrived) <= patience else {
+                throw .throttled(remaining: deadline.timeIntervalSince(now))
+            }
+            do {
+                try await sleeper.sleep(until: deadline)
+            } catch {
+                throw .cancelled
+            }
             waited = deadline
         }
     }

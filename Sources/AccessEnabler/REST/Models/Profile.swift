@@ -58,7 +58,9 @@ struct ProfileAttribute: Codable, Sendable, Equatable {
     }
 }
 
-/// The body `{"profiles": {"<mvpd>": {…}}}` shared by every profiles operation.
+/// The body `{"profiles": {"<mvpd>": {…}}}` shared by every profiles operation. `profiles`
+/// is required: a body without it (`{}`), or with it null, says nothing about the device's
+/// sign-ins and is malformed — only an empty map says there are none.
 struct ProfilesResponse: Decodable, Sendable {
     /// The profiles, ordered by MVPD id.
     var profiles: [Profile]
@@ -88,7 +90,10 @@ struct ProfilesResponse: Decodable, Sendable {
 
     init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        let map = try container.decodeObject(of: WireProfile.self, forKey: .profiles) ?? [:]
+        guard let map = try container.decodeObject(of: WireProfile.self, forKey: .profiles) else {
+            throw DecodingError.keyNotFound(
+                CodingKeys.profiles, DecodingError.Context(codingPath: container.codingPath, debugDescription: "Missing profiles."))
+        }
         profiles = map.keys.sorted().compactMap { key in
             guard let wire = map[key] else { return nil }
             return Profile(
