@@ -100,8 +100,9 @@ enum StorageEnvelope {
 
     /// Dates are read as the encoder wrote them, and only plausible ones
     /// (``PlausibleDate``): a stored expiry in the year 300 million or before 1970 makes the
-    /// payload malformed, as any other value the SDK did not write would.
-    private static func canonicalDecoder() -> JSONDecoder {
+    /// payload malformed, as any other value the SDK did not write would. `store.json` is
+    /// read with it too (``StorageStoreFile``).
+    static func canonicalDecoder() -> JSONDecoder {
         let decoder = JSONDecoder()
         decoder.dateDecodingStrategy = .custom { decoder in
             let container = try decoder.singleValueContainer()

@@ -139,10 +139,10 @@ enum StorageStoreFile {
         return Array(bytes[start..<(bytes.count - 1)])
     }
 
+    /// Dates as the envelope files read them: only plausible ones, so a record holding an
+    /// expiry no answer can carry is unusable, and the rest of the file reads on.
     private static func makeDecoder() -> JSONDecoder {
-        let decoder = JSONDecoder()
-        decoder.dateDecodingStrategy = .secondsSince1970
-        return decoder
+        StorageEnvelope.canonicalDecoder()
     }
 
     /// A file's payload decoded strictly, to encode it again canonically.
