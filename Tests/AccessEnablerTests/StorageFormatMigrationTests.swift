@@ -23,7 +23,8 @@ struct StorageFormatMigrationTests {
         try write(StorageEnvelope.encode(identity, kind: "identity", protection: .digest), "identity.json")
         try write(StorageEnvelope.encode(StorageSamples.credentials, kind: "clientCredentials", protection: key), "client-credentials.json")
         try write(StorageEnvelope.encode(StorageSamples.token, kind: "accessToken", protection: key), "access-token.json")
-        var record = RequestorRecord(requestor: "REF30", profile: StorageSamples.profile(), rememberedProvider: StorageSamples.provider())
+        var record = RequestorRecord(
+            requestor: "REF30", profile: StorageSamples.profile(), rememberedProvider: StorageSamples.provider(), configuration: StorageSamples.configuration)
         record.authorizations = ["res1": StorageSamples.authorization()]
         record.preauthorizations = StorageSamples.preauthorizations
         try write(StorageEnvelope.encode(record, kind: "requestor", protection: key), "requestor-\(SHA256.hexDigest(Array("REF30".utf8))).json")
@@ -60,6 +61,7 @@ struct StorageFormatMigrationTests {
             directory: scratch.root, softwareStatement: scratch.statement, integrityCheck: check, writeBehind: true, now: { StorageScratch.start })
         #expect(StorageSamples.isFilled(store))
         #expect(store.profiles(requestor: "REF30").remembered == StorageSamples.provider())
+        #expect(store.configuration(requestor: "REF30") == StorageSamples.configuration)
         #expect(store.serviceProviderClient(baseURL: Self.serviceProvider.baseURL) == Self.serviceProvider)
         #expect(store.deviceIdentifier == identity.deviceIdentifier)
         #expect(store.lastError == nil, "\(store.lastError ?? "")")
@@ -88,6 +90,7 @@ struct StorageFormatMigrationTests {
         #expect(relaunched.profile(requestor: "REF30") == StorageSamples.profile())
         #expect(relaunched.profile(requestor: "REF30")?.provider == StorageSamples.provider(), "the provider stored with the profile moves too")
         #expect(relaunched.profiles(requestor: "REF30").remembered == StorageSamples.provider(), "and the provider of the last sign-in")
+        #expect(relaunched.configuration(requestor: "REF30") == StorageSamples.configuration, "and the configuration kept for its minutes")
         #expect(relaunched.authorization(requestor: "REF30", resource: "res1") == StorageSamples.authorization())
         #expect(relaunched.preauthorizations(requestor: "REF30") == StorageSamples.preauthorizations)
         #expect(relaunched.serviceProviderClient(baseURL: Self.serviceProvider.baseURL) == Self.serviceProvider)

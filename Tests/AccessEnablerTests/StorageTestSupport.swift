@@ -76,6 +76,10 @@ enum StorageSamples {
             tokenSource: "Apple", partnerProviderID: "mapping-1", serviceProviderURL: "https://sp.auth.adobe.com", provider: provider(mvpd))
     }
 
+    /// A configuration fetched a minute before ``StorageScratch/start``, with two providers.
+    static let configuration = StoredConfiguration(
+        serviceProviders: ["https://sp.auth.adobe.com"], fetchedAt: StorageScratch.start - 60, providers: [provider("MVPD1"), provider("MVPD2")])
+
     /// What the SDK keeps of the provider `mvpd` (stored with its profiles, and remembered
     /// of the last sign-in).
     static func provider(_ mvpd: String = "MVPD1") -> StoredProvider {
