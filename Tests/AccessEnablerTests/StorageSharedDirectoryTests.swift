@@ -212,6 +212,10 @@ struct StorageSharedDirectoryTests {
                 for round in 0..<6 {
                     // A new store each round: an app relaunching while the others write.
                     let store = open(scratch, .INTEGRITY_CHECK_ALL, reports: reports)
+                    // As in the SDK, a profile comes after the device identifier is settled: one
+                    // set before, on a first launch that loses the race for the identity, was
+                    // obtained with another identifier and is dropped when the claim finds it.
+                    _ = store.deviceIdentifier
                     store.setProfile(StorageSamples.profile("REF-\(writer)-\(round)"))
                     store.flush()
                 }
