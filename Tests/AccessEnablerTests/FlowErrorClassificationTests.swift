@@ -52,6 +52,9 @@ import Testing
         #expect(ErrorClassification.authenticationStatus(Self.server(.profileForCode, 400, "invalid_parameter_code")).errorId == "N130")
         #expect(ErrorClassification.authenticationStatus(Self.server(.profileForCode, 403, "authenticated_profile_missing")).errorId == "N130")
         #expect(ErrorClassification.authenticationStatus(Self.server(.profileForCode, 404)).errorId == "N130")
+        // A bare 410 is gone to the status as it is to polling (one rule: it was N500 here).
+        #expect(ErrorClassification.authenticationStatus(Self.server(.profileForCode, 410)).errorId == "N130")
+        #expect(ErrorClassification.isSessionGone(Self.server(.profileForCode, 410)))
         #expect(ErrorClassification.authenticationStatus(Self.server(.createSession, 500, "internal_server_error")).errorId == "N500")
         #expect(ErrorClassification.authenticationStatus(.transport(operation: .createSession, .timedOut)).errorId == "N500")
         #expect(ErrorClassification.authenticationStatus(.malformedBody(operation: .profileForCode, reason: "x")).errorId == "N500")

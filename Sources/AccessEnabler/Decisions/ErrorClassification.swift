@@ -46,7 +46,7 @@ enum ErrorClassification {
         case .authenticationSessionGone?, .signInEnded?: gone = true
         case .requestRefused?, .invalidResource?, .integrationUnavailable?, .tempPassUsedUp?, .deniedByMVPD?, .deniedByDegradationRule?,
             .tooManyResources?, .configurationChanged?, .clientUnknown?, .authorizationNeeded?, .transient?, .serverFailure?, nil:
-            gone = httpStatus == 404
+            gone = statusSaysGone(httpStatus)
         }
         return StatusCatalog.status(gone ? .n130 : .n500, message: error.message, details: enhanced?.details, enhancedError: enhanced)
     }
@@ -82,7 +82,14 @@ enum ErrorClassification {
     /// expired, unknown, invalidated — so polling it again is pointless.
     static func isSessionGone(_ error: RESTClientError) -> Bool {
         guard case .server(_, let httpStatus, let enhanced) = error else { return false }
-        return httpStatus == 404 || httpStatus == 410 || enhanced?.advice == .authenticationSessionGone
+        return statusSaysGone(httpStatus) || enhanced?.advice == .authenticationSessionGone
+    }
+
+    /// Whether an HTTP status alone says the session, its code or the sign-in is not there:
+    /// 404 Not Found or 410 Gone. One rule for polling and for the status a flow reports, so a
+    /// bare 410 is not "gone" to one and a server failure to the other.
+    private static func statusSaysGone(_ httpStatus: Int) -> Bool {
+        httpStatus == 404 || httpStatus == 410
     }
 
     /// A denied decision's status: Z100 (denied by the MVPD, or a used-up TempPass), Z120

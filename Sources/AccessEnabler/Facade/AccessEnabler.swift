@@ -212,37 +212,30 @@ public final class AccessEnabler: Sendable {
 
     private func quickAuthenticationCheck(_ call: CallID) -> QuickAuthenticationCheck {
         let picture = published.picture
-        switch picture.standing.state {
-        case .notSet:
-            return .answered(
-                AuthenticationCheck.callbacks(
-                    requestorProblem: StatusCatalog.status(
-                        .cfg400, message: "No requestor is set: call setRequestor(_:) and wait for setRequestorComplete(1) first.")))
-        case .failed(let problem):
+        if let problem = picture.standing.problem {
             return .answered(AuthenticationCheck.callbacks(requestorProblem: problem))
-        case .ready:
-            let now = clock.now.addingTimeInterval(serverClock.correction)
-            let stored = picture.standing.requestorID.flatMap { requestor in
-                ProfileSelection.current(chosen: store.profile(requestor: requestor), all: { store.profiles(requestor: requestor) }, now: now)
-            }
-            // The two facts of the catalog the answer reads, rather than a copy of it.
-            // With no configuration (a warm launch asks for none), `nil`: partner single
-            // sign-on then applies only to a profile it made.
-            let platformServices = picture.standing.catalog?.hasPlatformServices
-            let mvpds = picture.standing.catalog?.mvpdsByID
-            if let partnerCheck, let requestor = picture.standing.requestorID,
-                AuthenticationCheck.needsPartner(profile: stored, platformServices: platformServices, mvpds: mvpds, partnerConfigured: true, now: now)
-            {
-                // The providers the partner framework is asked about: the configuration's,
-                // else the ones the device remembers.
-                let known = RequestorCatalog.known(configuration: picture.standing.catalog, requestor: requestor, profiles: store.profiles(requestor: requestor))
-                return .askPartner(
-                    PartnerAuthenticationCheck(partnerCheck, profile: stored, supportedProviders: known.sortedMappingIDs, requestor: picture, call: call))
-            }
-            let verdict = AuthenticationCheck.verdict(profile: stored, mvpds: mvpds, snapshot: nil, now: now)
-            return .answered(
-                AuthenticationCheck.callbacks(profile: verdict.profile, status: verdict.status, tracking: dispatcher.wantsTrackingData ? tracking : nil))
         }
+        let now = clock.now.addingTimeInterval(serverClock.correction)
+        let stored = picture.standing.requestorID.flatMap { requestor in
+            ProfileSelection.current(chosen: store.profile(requestor: requestor), all: { store.profiles(requestor: requestor) }, now: now)
+        }
+        // The two facts of the catalog the answer reads, rather than a copy of it.
+        // With no configuration (a warm launch asks for none), `nil`: partner single
+        // sign-on then applies only to a profile it made.
+        let platformServices = picture.standing.catalog?.hasPlatformServices
+        let mvpds = picture.standing.catalog?.mvpdsByID
+        if let partnerCheck, let requestor = picture.standing.requestorID,
+            AuthenticationCheck.needsPartner(profile: stored, platformServices: platformServices, mvpds: mvpds, partnerConfigured: true, now: now)
+        {
+            // The providers the partner framework is asked about: the configuration's,
+            // else the ones the device remembers.
+            let known = RequestorCatalog.known(configuration: picture.standing.catalog, requestor: requestor, profiles: store.profiles(requestor: requestor))
+            return .askPartner(
+                PartnerAuthenticationCheck(partnerCheck, profile: stored, supportedProviders: known.sortedMappingIDs, requestor: picture, call: call))
+        }
+        let verdict = AuthenticationCheck.verdict(profile: stored, mvpds: mvpds, snapshot: nil, now: now)
+        return .answered(
+            AuthenticationCheck.callbacks(profile: verdict.profile, status: verdict.status, tracking: dispatcher.wantsTrackingData ? tracking : nil))
     }
 
     /// Starts authentication unless the user is already authenticated.

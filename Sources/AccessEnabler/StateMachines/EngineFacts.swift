@@ -120,4 +120,14 @@ struct RequestorStanding: Sendable {
     var state: State = .notSet
     /// The configuration, once a flow needed it (`nil` after a warm launch).
     var catalog: RequestorCatalog?
+
+    /// `nil` when the requestor is ready; otherwise the status a call reports, whether the
+    /// engine or the facade's quick checkAuthentication answers it.
+    var problem: AdvancedStatus? {
+        switch state {
+        case .ready: nil
+        case .failed(let status): status
+        case .notSet: StatusCatalog.status(.cfg400, message: "No requestor is set: call setRequestor(_:) and wait for setRequestorComplete(1) first.")
+        }
+    }
 }

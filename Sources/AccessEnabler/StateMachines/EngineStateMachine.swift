@@ -373,13 +373,7 @@ struct EngineStateMachine: Sendable {
     func partnerSignInApplies(_ facts: EngineFacts) -> Bool { settings.partnerConfigured && facts.catalog?.hasPlatformServices == true }
 
     /// `nil` when the requestor is ready; otherwise the status a call reports.
-    var requestorProblem: AdvancedStatus? {
-        switch standing.state {
-        case .ready: nil
-        case .failed(let status): status
-        case .notSet: StatusCatalog.status(.cfg400, message: "No requestor is set: call setRequestor(_:) and wait for setRequestorComplete(1) first.")
-        }
-    }
+    var requestorProblem: AdvancedStatus? { standing.problem }
 
     // MARK: Shared
 
