@@ -143,6 +143,15 @@ final class StorageSyncThread: @unchecked Sendable {
         while unfinished[key] != nil { condition.wait() }
     }
 
+    /// Blocks until no job is left of any directory under `key` (the directory itself
+    /// included), as ``waitUntilWritten(_:)`` does for one.
+    func waitUntilWritten(under key: String) {
+        let inside = key.hasSuffix("/") ? key : key + "/"
+        condition.lock()
+        defer { condition.unlock() }
+        while unfinished.keys.contains(where: { $0 == key || $0.hasPrefix(inside) }) { condition.wait() }
+    }
+
     /// Blocks until every job submitted so far, of every directory, is done, or until
     /// `timeout` seconds have passed: a disk that no longer answers must not keep the
     /// process from ending. A write held up by another process's lock past its store's

@@ -255,7 +255,12 @@ public final class ScenarioRunner: @unchecked Sendable {
     public func stop() {
         for app in apps.values { app.accessEnabler = nil }
         server?.shutdown()
-        for app in apps.values where app.ownsStorage { ScenarioScratch.remove(app.storage) }
+        for app in apps.values where app.ownsStorage {
+            // What the released AccessEnablers still hand to the disk (a new device's identity
+            // is claimed after its creation) lands first: nothing recreates the directory.
+            StorageWrites.waitUntilWritten(under: app.storage)
+            ScenarioScratch.remove(app.storage)
+        }
     }
 
     /// Builds a new AccessEnabler for the top-level app over its storage (a relaunch when
