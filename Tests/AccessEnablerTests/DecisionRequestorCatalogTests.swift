@@ -38,6 +38,23 @@ import Testing
         #expect(catalog.hasPlatformServices)
     }
 
+    /// What storage keeps of a configuration (so a relaunch reuses it) gives the same catalog
+    /// back, through JSON as the store writes it, and only for the service providers it came from.
+    @Test func aStoredConfigurationGivesTheSameCatalogBackForItsServiceProvidersOnly() throws {
+        let fetchedAt = Date(timeIntervalSince1970: 1_767_225_600)
+        let stored = StoredConfiguration(CachedConfiguration(catalog: Self.catalog, fetchedAt: fetchedAt), serviceProviders: [Self.primary, Self.secondary])
+        let read = try JSONDecoder().decode(StoredConfiguration.self, from: JSONEncoder().encode(stored))
+        #expect(read == stored)
+        #expect(read.validationProblem == nil)
+        let cached = try #require(read.cached(requestor: "REF30", serviceProviders: [Self.primary, Self.secondary]))
+        #expect(cached.catalog == Self.catalog)
+        #expect(cached.fetchedAt == fetchedAt)
+        #expect(read.cached(requestor: "REF30", serviceProviders: [Self.primary]) == nil, "another list of service providers")
+        var damaged = read
+        damaged.providers[1].id = ""
+        #expect(damaged.validationProblem == "provider without id")
+    }
+
     @Test func nothingToMergeIsAnEmptyCatalog() {
         let empty = RequestorCatalog(requestor: "REF30", merging: [])
         #expect(empty.mvpds.isEmpty && !empty.hasPlatformServices && empty.knownMappingIDs.isEmpty)

@@ -50,6 +50,7 @@ struct MachineHarness {
     var profiles: [String: RequestorProfiles] = [:]
     var mediaTokens: [String: [String: StoredAuthorization]] = [:]
     var preauthorizations: [String: [String: StoredPreauthorization]] = [:]
+    var storedConfigurations: [String: StoredConfiguration] = [:]
     /// The requestor the machine published last.
     var requestor: String?
     /// The configuration the machine asked to cache.
@@ -85,6 +86,7 @@ struct MachineHarness {
             facts.profiles = profiles[requestor] ?? .none
             facts.mediaTokens = mediaTokens[requestor] ?? [:]
             facts.preauthorizations = preauthorizations[requestor] ?? [:]
+            facts.storedConfiguration = storedConfigurations[requestor]
         }
         return facts
     }
@@ -146,6 +148,7 @@ struct MachineHarness {
             preauthorizations[requestor] = nil
         case .storeMediaToken(let token): mediaTokens[token.requestor, default: [:]][token.resource] = token
         case .storePreauthorizations(let answers, let requestor): preauthorizations[requestor] = answers
+        case .storeConfiguration(let stored, let requestor): storedConfigurations[requestor] = stored
         }
     }
 

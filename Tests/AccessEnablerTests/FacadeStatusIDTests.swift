@@ -24,12 +24,14 @@ import Testing
             switch id {
             case "N003": "other provider"
             case "N130": "sign in again"
-            case .some(.cfg5xx): "servers failing"
+            case .z100: "denied"
+            case let id? where id.cfg5xxStatus != nil: "servers failing"
             default: "other"
             }
         }
         #expect(reaction(status.errorId) == "sign in again")
         #expect(reaction("N003") == "other provider")
+        #expect(reaction(.z100) == "denied", "a static member is a pattern too")
         #expect(reaction("CFG503") == "servers failing")
         #expect(reaction(nil) == "other")
     }

@@ -104,4 +104,24 @@ import Testing
         #expect(StatusID.applError.description == "APPL_ERROR")
         #expect(StatusCatalog.status(.n111, message: "m").level == .warning)
     }
+
+    /// ``StatusID/reported`` derives from ``StatusID/Reported``'s cases; each reads back from
+    /// its spelling as itself, and each has its public static member (read from the source,
+    /// since a type's static members cannot be enumerated): a `Reported` case added without
+    /// its member fails here.
+    @Test func everyReportedIDHasItsSpellingAndItsPublicMember() throws {
+        #expect(StatusID.reported.count == StatusID.Reported.allCases.count)
+        for id in StatusID.reported {
+            #expect(StatusID(id.description).kind == id.kind, "\(id)")
+        }
+        let source = try String(
+            contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+                .appendingPathComponent("Sources/AccessEnabler/API/StatusID.swift"), encoding: .utf8)
+        let members = source.split(separator: "\n").compactMap { line -> String? in
+            guard let match = line.firstMatch(of: /public static let (\w+) = StatusID\(kind: \.reported\(\.(\w+)\)\)/) else { return nil }
+            #expect(match.1 == match.2, "\(line)")
+            return String(match.2)
+        }
+        #expect(members.sorted() == StatusID.Reported.allCases.map { "\($0)" }.sorted())
+    }
 }

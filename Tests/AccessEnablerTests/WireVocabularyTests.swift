@@ -19,6 +19,32 @@ import Testing
         #expect(roundTrips(ErrorAction.self))
     }
 
+    /// `known` is a list kept by hand beside the cases; `rawValue`'s `switch` has no
+    /// `default`, so the compiler makes it name every case. This reads that `switch` from the
+    /// source and requires `known` to hold every spelling it names: a case added to a
+    /// vocabulary but forgotten in `known` (which would then decode as `unknown`) fails here,
+    /// and so does a vocabulary file this table does not list.
+    @Test func knownListsEveryCaseTheRawValueSwitchNames() throws {
+        let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Sources/AccessEnabler/REST/Models/Vocabulary")
+        func spellings<V: WireVocabulary>(_: V.Type) -> [String] { V.known.map(\.rawValue) }
+        let vocabularies: [String: [String]] = [
+            "ActionName": spellings(ActionName.self), "ActionType": spellings(ActionType.self),
+            "DecisionSource": spellings(DecisionSource.self), "EnhancedErrorCode": spellings(EnhancedErrorCode.self),
+            "ErrorAction": spellings(ErrorAction.self), "LogoutActionName": spellings(LogoutActionName.self),
+            "ReasonType": spellings(ReasonType.self),
+        ]
+        let files = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".swift") && $0 != "WireVocabulary.swift" }
+        #expect(Set(files.map { String($0.dropLast(".swift".count)) }) == Set(vocabularies.keys), "every vocabulary is checked")
+        for (type, known) in vocabularies {
+            let source = try String(contentsOf: folder.appendingPathComponent("\(type).swift"), encoding: .utf8)
+            let switched = source.matches(of: /case \.\w+: "([^"]*)"/).map { String($0.1) }
+            #expect(!switched.isEmpty, "\(type)'s rawValue switch is read")
+            #expect(Set(known) == Set(switched), "\(type).known: \(Set(switched).subtracting(known).sorted()) missing")
+            #expect(known.count == switched.count, "\(type).known lists each case once")
+        }
+    }
+
     @Test func theDocumentedSpellingsAreTheOnesOnTheWire() {
         #expect(ActionName.partnerProfile.rawValue == "partner_profile")
         #expect(LogoutActionName.partnerLogout.rawValue == "partner_logout")

@@ -9,17 +9,17 @@ import Testing
 /// The benchmark's flows run through the sandbox's checklist monitor: the round-trip
 /// measurement's partner single sign-on and login-page flows, its second-screen sign-in, its
 /// authorization burst, and the throttled measurement's flows. None may break Adobe's REST API
-/// V2 Checklist beyond what the SDK is known to break until its changes land.
+/// V2 Checklist.
 @Suite struct BenchmarkFlowChecklistTests {
-    private static func expectClean(_ sandbox: PassSandbox, _ flow: String, known: String? = nil) {
-        let unexpected = ChecklistKnownViolations.unexpected(in: sandbox.checklist, scenario: known)
-        #expect(unexpected.isEmpty, "\(flow) breaks Adobe's REST API V2 Checklist:\n\(unexpected.joined(separator: "\n"))")
+    private static func expectClean(_ sandbox: PassSandbox, _ flow: String) {
+        let violations = sandbox.checklist.violationLines
+        #expect(violations.isEmpty, "\(flow) breaks Adobe's REST API V2 Checklist:\n\(violations.joined(separator: "\n"))")
     }
 
     @Test func theRoundTripFlowsKeepTheChecklist() async throws {
-        for (name, flows, device, known) in [
-            ("partner single sign-on flows", RoundTripMeasurement.ssoFlows(), Optional(RoundTripMeasurement.ssoDevice()), String?.none),
-            ("login page flows", RoundTripMeasurement.loginPageFlows(), nil, ChecklistKnownViolations.benchmarkLoginPageFlows),
+        for (name, flows, device) in [
+            ("partner single sign-on flows", RoundTripMeasurement.ssoFlows(), Optional(RoundTripMeasurement.ssoDevice())),
+            ("login page flows", RoundTripMeasurement.loginPageFlows(), nil),
         ] {
             var scenario = Scenario()
             if let device { scenario.device = device } else { scenario.device.present = false }
@@ -30,7 +30,7 @@ import Testing
                 for step in flow.steps { try await runner.step(step) }
                 #expect(flow.succeeded(runner.recorder.callbacks), "\(name): \(flow.label)")
             }
-            Self.expectClean(runner.sandbox, name, known: known)
+            Self.expectClean(runner.sandbox, name)
         }
     }
 

@@ -84,6 +84,45 @@ import Testing
         #expect(Self.configurationRequests(sandbox) == 2, "asked again once 3 minutes have passed")
     }
 
+    /// The copy outlives the process: an app relaunched within the 3 minutes (a crash, a
+    /// system that ends apps in the background) shows its picker from storage, as Adobe's
+    /// checklist recommends; after them, or with other service providers, it asks again.
+    @Test(arguments: bothWires)
+    func aRelaunchWithinThreeMinutesReusesTheStoredConfigurationAndAfterThemAsksAgain(wire: ScenarioRunner.Wire) async throws {
+        let harness = try RegularHarness(wire, worlds: [.default, .default])
+        defer { harness.stop() }
+        let sandbox = harness.sandboxes[0]
+        #expect(await harness.call { $0.setRequestor("REF30") } == ["setRequestorComplete(1)"])
+        #expect(await harness.call { $0.getAuthentication() } == [regularDialog])
+        #expect(Self.configurationRequests(sandbox) == 1)
+
+        harness.relaunch()
+        harness.clock.advance(by: 170)
+        sandbox.clearRequestLog()
+        #expect(await harness.call { $0.setRequestor("REF30") } == ["setRequestorComplete(1)"])
+        // The stored copy is as good as a fetched one: a sign-in from its picker works.
+        try await harness.logIn(mvpd: "NotBoarded", expectDialog: [regularDialog])
+        #expect(Self.configurationRequests(sandbox) == 0, "the picker comes from the stored configuration: \(Self.received(sandbox))")
+        #expect(await harness.call { $0.getSelectedProvider() } == ["selectedProvider(NotBoarded)"])
+        _ = await harness.call { $0.logout() }
+
+        // Past the 3 minutes of the first fetch, a relaunch asks again.
+        harness.relaunch()
+        harness.clock.advance(by: 11)
+        sandbox.clearRequestLog()
+        #expect(await harness.call { $0.setRequestor("REF30") } == ["setRequestorComplete(1)"])
+        #expect(await harness.call { $0.getAuthentication() } == [regularDialog])
+        #expect(Self.configurationRequests(sandbox) == 1, "asked again once 3 minutes have passed")
+
+        // Other service providers' configuration is not this one.
+        harness.relaunch()
+        sandbox.clearRequestLog()
+        let both = harness.baseURLs.map(\.absoluteString)
+        #expect(await harness.call { $0.setRequestor("REF30", serviceProviders: both) } == ["setRequestorComplete(1)"])
+        #expect(await harness.call { $0.getAuthentication() } == [regularDialog])
+        #expect(Self.configurationRequests(sandbox) == 1, "the stored copy is the environment's alone: \(Self.received(sandbox))")
+    }
+
     @Test(arguments: bothWires)
     func aConfigurationFailureEndsTheCallThatNeededItWithTheStatusSetRequestorWouldReport(wire: ScenarioRunner.Wire) async throws {
         let harness = try RegularHarness(wire)

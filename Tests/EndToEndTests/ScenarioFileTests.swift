@@ -5,8 +5,7 @@ import Testing
 
 /// Every example scenario under Docs/scenarios runs green: each is one behaviour-matrix row
 /// with its `expect` list, so the documentation cannot drift from what the SDK does. And the
-/// sandbox's checklist monitor finds nothing in any of them but what the SDK is known to break
-/// until its changes land (``ChecklistKnownViolations``).
+/// sandbox's checklist monitor finds nothing in any of them.
 @Suite struct ScenarioFileTests {
     static let directory = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
@@ -35,8 +34,8 @@ import Testing
         let scenario = try ScenarioParser.parse(data)
         #expect(!scenario.expect.isEmpty, "\(file) has no expect list")
         let result = try await ScenarioRunner(scenario: scenario, wire: .loopbackHTTP, traceHTTP: true).run()
-        let unexpected = ChecklistKnownViolations.unexpected(in: result.checklist, scenario: file)
-        #expect(unexpected.isEmpty, "\(file) breaks Adobe's REST API V2 Checklist:\n\(unexpected.joined(separator: "\n"))")
+        let violations = result.checklist.violationLines
+        #expect(violations.isEmpty, "\(file) breaks Adobe's REST API V2 Checklist:\n\(violations.joined(separator: "\n"))")
         if let unmet = result.unmetExpectation {
             Issue.record(
                 "\(file): expectation \(unmet.index) not met: \(unmet.expectation.keys.sorted().map { "\($0)=\(unmet.expectation[$0]!.compactJSON)" }.joined(separator: " "))\ntranscript:\n\(result.lines.map(\.json).joined(separator: "\n"))"

@@ -81,8 +81,9 @@ struct ScenarioStallTests {
         runner.configure = { $0.requestTimeout = 60 }
         try runner.start()
         let storage = try #require(runner.storageDirectory)
-        // The configuration answers after 30 s: longer than the bound, shorter than the timeout.
-        runner.sandbox.inject(SandboxFault(latency: 30), into: .configuration)
+        // The profiles answer after 30 s (setRequestor asks for no configuration): longer than
+        // the bound, shorter than the timeout.
+        runner.sandbox.inject(SandboxFault(latency: 30), into: .profiles)
         var stall: ScenarioStall?
         do {
             try await runner.step(.setRequestor("REF30", serviceProviders: nil))
@@ -130,7 +131,7 @@ struct ScenarioStallTests {
         // bound of 40 s. Each request's 25 s under the bound is what a loaded machine may add
         // (at load 20 a request of 8 s once went 20 s without progress).
         rig.runner.settleTimeout = 40
-        for endpoint in [SandboxEndpoint.dcrRegister, .dcrToken, .configuration] {
+        for endpoint in [SandboxEndpoint.dcrRegister, .dcrToken, .profiles] {
             rig.sandbox.inject(SandboxFault(latency: 15, remaining: 1), into: endpoint)
         }
         let started = ContinuousClock.now

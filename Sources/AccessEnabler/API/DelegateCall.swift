@@ -2,8 +2,10 @@ import Foundation
 
 /// One delegate callback, as a value: what the flows produce and the dispatcher delivers.
 /// Keeping callbacks as values lets the flows stay free of delegate plumbing and lets
-/// test rigs record exactly what was delivered.
-enum DelegateCall: Sendable {
+/// test rigs record exactly what was delivered. `package`: the scenario transcript
+/// (`CallbackRecorder`) records every callback through this value, so a new case is a
+/// compiler error there too.
+package enum DelegateCall: Sendable {
     case setRequestorComplete(Int32)
     case setAuthenticationStatus(Int32, errorCode: String)
     case displayProviderDialog([MVPD])
@@ -20,6 +22,67 @@ enum DelegateCall: Sendable {
     case status(AdvancedStatus)
     /// The Preauthorize API's answer for the callback object the app passed.
     case preauthorizeResult(PreauthorizeOutcome, AccessEnablerCallback<PreauthorizeResponse>)
+
+    /// Which callback a ``DelegateCall`` is, without its arguments: `CaseIterable`, so tests
+    /// and lists of callbacks enumerate every case (``DelegateCall/name`` maps each call
+    /// with no `default`, so a new callback must be added here).
+    package enum Name: CaseIterable, Sendable {
+        case setRequestorComplete
+        case setAuthenticationStatus
+        case displayProviderDialog
+        case navigateToUrl
+        case navigateToUrlUsingSVC
+        case presentTVProviderDialog
+        case dismissTVProviderDialog
+        case setToken
+        case tokenRequestFailed
+        case selectedProvider
+        case setMetadataStatus
+        case preauthorizedResources
+        case sendTrackingData
+        case status
+        case preauthorizeResult
+
+        /// The terminal callback this is (``CallbackDiagnostics`` reports its absence), or
+        /// `nil`: no `default`, so a new callback needs a decision here, and a test checks
+        /// every ``TerminalCallback`` is some callback's.
+        var terminal: TerminalCallback? {
+            switch self {
+            case .setRequestorComplete: .setRequestorComplete
+            case .setAuthenticationStatus: .setAuthenticationStatus
+            case .displayProviderDialog: .displayProviderDialog
+            case .navigateToUrl: .navigateToUrl
+            case .navigateToUrlUsingSVC: .navigateToUrlUsingSVC
+            case .setToken: .setToken
+            case .tokenRequestFailed: .tokenRequestFailed
+            case .selectedProvider: .selectedProvider
+            case .setMetadataStatus: .setMetadataStatus
+            case .preauthorizedResources: .preauthorizedResources
+            case .presentTVProviderDialog, .dismissTVProviderDialog, .sendTrackingData, .status, .preauthorizeResult: nil
+            }
+        }
+    }
+
+    /// Which callback this is.
+    package var name: Name {
+        switch self {
+        case .setRequestorComplete: .setRequestorComplete
+        case .setAuthenticationStatus: .setAuthenticationStatus
+        case .displayProviderDialog: .displayProviderDialog
+        case .navigateToUrl: .navigateToUrl
+        case .navigateToUrlUsingSVC: .navigateToUrlUsingSVC
+        case .presentTVProviderDialog: .presentTVProviderDialog
+        case .dismissTVProviderDialog: .dismissTVProviderDialog
+        case .setToken: .setToken
+        case .tokenRequestFailed: .tokenRequestFailed
+        case .selectedProvider: .selectedProvider
+        case .setMetadataStatus: .setMetadataStatus
+        case .preauthorizedResources: .preauthorizedResources
+        case .sendTrackingData: .sendTrackingData
+        case .status: .status
+        case .preauthorizeResult: .preauthorizeResult
+        }
+    }
 
     /// Delivers this callback to the delegates that are still alive, always in today's
     /// spelling: its default implementation forwards to the legacy spelling, so a delegate
@@ -60,6 +123,12 @@ enum DelegateCall: Sendable {
 /// The caller's `getMetadata` dictionary, carried to the callback unchanged. Its values are
 /// whatever the caller passed (`Any`), which the type system cannot prove sendable; the
 /// dictionary is never mutated after capture, so handing it across is safe.
-struct MetadataArguments: @unchecked Sendable {
-    let dictionary: [String: Any]
+package struct MetadataArguments: @unchecked Sendable {
+    /// The dictionary as the caller passed it.
+    package let dictionary: [String: Any]
+
+    /// Carries `dictionary`.
+    package init(dictionary: [String: Any]) {
+        self.dictionary = dictionary
+    }
 }

@@ -3,6 +3,12 @@ import Foundation
 /// A delegate callback that ends a call or hands it over to the app: if the delegate does
 /// not receive it, the app waits forever. These are the callbacks whose absence
 /// ``CallbackDiagnostics`` reports.
+///
+/// A list kept by hand beside ``DelegateCall``, guarded both ways: ``DelegateCall/Name/terminal``
+/// decides for every callback whether it is terminal (no `default`, so a new callback is a
+/// compiler error there), and `CallbackRecorderCoverageTests` fails unless every case here is
+/// exactly one callback's. The raw names are the case names (the legacy selector names);
+/// ``name`` spells the one that differs.
 enum TerminalCallback: String, CaseIterable, Sendable {
     case setRequestorComplete
     case setAuthenticationStatus

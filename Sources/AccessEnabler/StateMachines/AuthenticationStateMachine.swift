@@ -773,7 +773,7 @@ struct AuthenticationStateMachine: Sendable {
         owner = nil
         let skipped = remaining.isEmpty ? "" : " The logout pages of \(remaining.map(\.mvpd).joined(separator: ", ")) were not opened."
         let message =
-            "The app did not come back from the logout page of \(page.mvpd) within \(Int(pageTimeout.rounded())) s (handleExternalURL(_:) with the redirect URL): "
+            "The app did not come back from the logout page of \(page.mvpd) within \(WholeNumber.clamped(pageTimeout) as Int) s (handleExternalURL(_:) with the redirect URL): "
             + "the logout ended without it. The user is signed out at Adobe Pass and on this device.\(skipped)"
         return [
             .status(StatusCatalog.status(.n408, message: message, details: page.url), to: call),

@@ -77,6 +77,8 @@ enum EngineAction: Sendable {
 
     /// Keep `configuration` as the requestor's (`nil`: forget it, the requestor changed).
     case cacheConfiguration(CachedConfiguration?)
+    /// Store `configuration` as the requestor's, so a relaunch within its life reuses it.
+    case storeConfiguration(StoredConfiguration, requestor: String)
 
     /// Store the requestor's profiles as ``ProfileSelection`` decided.
     case storeProfiles(ProfileChange, requestor: String)

@@ -29,6 +29,9 @@ struct EngineFacts: Sendable {
     /// was fetched: its age is judged on ``now`` (the configuration's clock); `nil` until a
     /// flow needed it.
     var configuration: CachedConfiguration?
+    /// The current requestor's configuration as stored, by this process or an earlier one
+    /// (``StoredConfiguration``), whatever its age.
+    var storedConfiguration: StoredConfiguration?
 
     /// The profile in force (``ProfileSelection``), expired or not.
     var currentProfile: StoredProfile? { ProfileSelection.current(profiles, now: adobeNow) }

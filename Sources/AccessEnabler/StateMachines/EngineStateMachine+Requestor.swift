@@ -58,6 +58,7 @@ extension EngineStateMachine {
     mutating func requestorLoaded(_ ticket: RequestTicket, _ load: RequestorLoad, _ step: inout Step) {
         guard case .requestor(.loading(ticket, let call))? = foreground, let requestor = standing.requestorID else { return }
         foreground = nil
+        restoreStoredConfiguration(requestor: requestor, &step)
         forgetConfirmedLogouts(load.logoutsConfirmed, requestor: requestor, &step)
         // Logouts of this requestor not sent yet (stored while its setRequestor waited)
         // go first, then the profiles are asked again.
@@ -240,12 +241,30 @@ extension EngineStateMachine {
         }
     }
 
+    /// A relaunched app's first setRequestor takes up the configuration an earlier process
+    /// stored, when it is these service providers' and still young enough to reuse
+    /// (``CachedConfiguration/isFresh(at:)`` on the device clock): as if this process had
+    /// fetched it then.
+    mutating func restoreStoredConfiguration(requestor: String, _ step: inout Step) {
+        guard step.facts.configuration == nil, let stored = step.facts.storedConfiguration,
+            let cached = stored.cached(requestor: requestor, serviceProviders: serviceProviders), cached.isFresh(at: step.facts.now)
+        else { return }
+        step.facts.configuration = cached
+        step.actions.append(.cacheConfiguration(cached))
+        setStanding({ $0.catalog = cached.catalog }, &step)
+    }
+
     /// A configuration arrived: it is cached and published, and the providers the device
     /// stored knowing only their id are described with it.
     mutating func configurationArrived(_ catalog: RequestorCatalog, _ step: inout Step) {
         step.cacheConfiguration(catalog)
         setStanding({ $0.catalog = catalog }, &step)
         guard let requestor = standing.requestorID else { return }
+        if let cached = step.facts.configuration {
+            let stored = StoredConfiguration(cached, serviceProviders: serviceProviders)
+            step.facts.storedConfiguration = stored
+            step.actions.append(.storeConfiguration(stored, requestor: requestor))
+        }
         var profiles = step.facts.profiles
         func describe(_ provider: StoredProvider?) -> StoredProvider? {
             guard let provider, !provider.isDescribed, let described = catalog.storedProvider(provider.id) else { return provider }

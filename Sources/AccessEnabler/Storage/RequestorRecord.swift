@@ -17,6 +17,9 @@ struct RequestorRecord: Codable, Sendable, Equatable {
     /// The provider of this requestor's last sign-in on this device: kept when its profile
     /// expires or Adobe Pass ends it, removed by a logout (``AccessEnabler/rememberedProvider``).
     var rememberedProvider: StoredProvider?
+    /// The requestor's configuration, fetched less than a few minutes ago, and when (a
+    /// relaunch reuses it: ``StoredConfiguration``); `nil`: none, or older files.
+    var configuration: StoredConfiguration?
     /// Media tokens by resource.
     var authorizations: [String: StoredAuthorization] = [:]
     /// Cached preauthorization answers by resource.
@@ -25,6 +28,7 @@ struct RequestorRecord: Codable, Sendable, Equatable {
     /// Whether nothing is left to store.
     var isEmpty: Bool {
         profile == nil && standby == nil && (others ?? []).isEmpty && (pendingLogouts ?? []).isEmpty && rememberedProvider == nil
+            && configuration == nil
             && authorizations.isEmpty && preauthorizations.isEmpty
     }
 
@@ -46,6 +50,7 @@ extension RequestorRecord: StoredValueValidating {
             if let problem = profile.validationProblem { return problem }
         }
         if let problem = rememberedProvider?.validationProblem { return problem }
+        if let problem = configuration?.validationProblem { return problem }
         for (resource, authorization) in authorizations {
             if authorization.requestor != requestor || authorization.resource != resource {
                 return "authorization filed under the wrong requestor or resource"

@@ -323,11 +323,24 @@ final class TokenStore: @unchecked Sendable {
 
     /// Removes `requestor`'s profiles with its media tokens and preauthorization answers;
     /// logouts Adobe Pass has not confirmed stay, to be sent again, and so does the provider
-    /// of the last sign-in (only a logout forgets it).
+    /// of the last sign-in (only a logout forgets it) and the configuration.
     func removeProfile(requestor: String) {
         updateRecord(of: requestor) { record in
-            record = RequestorRecord(requestor: requestor, pendingLogouts: record.pendingLogouts, rememberedProvider: record.rememberedProvider)
+            record = RequestorRecord(
+                requestor: requestor, pendingLogouts: record.pendingLogouts, rememberedProvider: record.rememberedProvider, configuration: record.configuration)
         }
+    }
+
+    // MARK: - Configuration
+
+    /// The configuration of `requestor` last stored, whatever its age.
+    func configuration(requestor: String) -> StoredConfiguration? {
+        stateLock.withLock { snapshot.requestors[requestor]?.configuration }
+    }
+
+    /// Keeps `configuration` as `requestor`'s, in place of the one stored before.
+    func setConfiguration(_ configuration: StoredConfiguration, requestor: String) {
+        updateRecord(of: requestor) { record in record.configuration = configuration }
     }
 
     // MARK: - Authorizations

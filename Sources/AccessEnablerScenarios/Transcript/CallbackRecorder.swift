@@ -98,86 +98,113 @@ public final class CallbackRecorder: EntitlementDelegate, EntitlementStatus, @un
         append(TranscriptLine([("callback", .string(name))] + fields))
     }
 
+    /// Records one delegate callback. Every delegate method below hands its callback here as
+    /// the SDK's own value, and this `switch` has no `default`: a callback the SDK adds is a
+    /// compiler error here until the transcript says how it is written
+    /// (`CallbackRecorderCoverageTests` checks each reaches a line).
+    private func record(_ call: DelegateCall) {
+        switch call {
+        case .setRequestorComplete(let status):
+            record("setRequestorComplete", [("status", .number(Double(status)))])
+        case .setAuthenticationStatus(let status, let code):
+            record("setAuthenticationStatus", [("status", .number(Double(status))), ("errorCode", .string(code))])
+        case .displayProviderDialog(let mvpds):
+            record("displayProviderDialog", [("mvpds", .array(mvpds.map { .string($0.id) }))])
+        case .navigateToUrl(let url):
+            handedOver(to: url)
+            record("navigateToUrl", [("url", .string(url))])
+        case .navigateToUrlUsingSVC(let url, let useSVC):
+            handedOver(to: url)
+            record("navigateToUrl", [("url", .string(url)), ("useSVC", .bool(useSVC))])
+        case .presentTVProviderDialog(let dialog):
+            record("presentTVProviderDialog", [("providers", .array(dialog.providers.map { .string($0) })), ("featured", .array(dialog.featured.map { .string($0) }))])
+        case .dismissTVProviderDialog(let dialog):
+            record("dismissTVProviderDialog", [("providers", .array(dialog.providers.map { .string($0) })), ("featured", .array(dialog.featured.map { .string($0) }))])
+        case .setToken(let token, let resource):
+            record("setToken", [("token", .string(revealSecrets ? token : Self.redacted(token))), ("resource", .string(resource))])
+        case .tokenRequestFailed(let resource, let code, let description):
+            record("tokenRequestFailed", [("resource", .string(resource)), ("errorCode", .string(code)), ("errorDescription", .string(description))])
+        case .selectedProvider(let mvpd):
+            record("selectedProvider", [("mvpd", mvpd.map { .string($0.id) } ?? .null)])
+        case .setMetadataStatus(let metadata, let encrypted, let key, let arguments):
+            record(
+                "setMetadataStatus",
+                [
+                    ("key", .number(Double(key))), ("encrypted", .bool(encrypted)), ("metadata", metadata ?? .null),
+                    ("arguments", JSONValue(foundation: arguments.dictionary)),
+                ])
+        case .preauthorizedResources(let resources):
+            record("preauthorizedResources", [("resources", .array(resources.map { .string($0) }))])
+        case .sendTrackingData(let data, let event):
+            record("sendTrackingData", [("event", .number(Double(event))), ("data", .array(data.map { .string($0) }))])
+        case .status(let status):
+            if status.errorId == .regcode, let code = status.details {
+                lock.withLock { lastHandOverValue = .registrationCode(code) }
+            }
+            var fields: [(key: String, value: JSONValue)] = [("errorId", .string(status.errorId.description)), ("level", .string(status.level.rawValue))]
+            if let message = status.message { fields.append(("message", .string(message))) }
+            if let details = status.details { fields.append(("details", .string(details))) }
+            record("status", fields)
+        case .preauthorizeResult:
+            // Answered to the app's callback object, not to a delegate: the runner records it
+            // with ``recordPreauthorize(_:failure:)``.
+            break
+        }
+    }
+
+    /// The login page at `url` was handed to the person.
+    private func handedOver(to url: String) {
+        lock.withLock {
+            lastNavigation = url
+            lastHandOverValue = .page(url: url)
+        }
+    }
+
     // MARK: EntitlementDelegate
 
     /// Records `setRequestorComplete` as a transcript line.
-    public func setRequestorComplete(_ status: Int32) {
-        record("setRequestorComplete", [("status", .number(Double(status)))])
-    }
+    public func setRequestorComplete(_ status: Int32) { record(.setRequestorComplete(status)) }
 
     /// Records `setAuthenticationStatus` as a transcript line.
-    public func setAuthenticationStatus(_ status: Int32, errorCode code: String) {
-        record("setAuthenticationStatus", [("status", .number(Double(status))), ("errorCode", .string(code))])
-    }
+    public func setAuthenticationStatus(_ status: Int32, errorCode code: String) { record(.setAuthenticationStatus(status, errorCode: code)) }
 
     /// Records `displayProviderDialog` as a transcript line.
-    public func displayProviderDialog(_ mvpds: [MVPD]) {
-        record("displayProviderDialog", [("mvpds", .array(mvpds.map { .string($0.id) }))])
-    }
+    public func displayProviderDialog(_ mvpds: [MVPD]) { record(.displayProviderDialog(mvpds)) }
 
     /// Records `navigateToUrl` as a transcript line.
-    public func navigateToUrl(_ url: String) {
-        lock.withLock {
-            lastNavigation = url
-            lastHandOverValue = .page(url: url)
-        }
-        record("navigateToUrl", [("url", .string(url))])
-    }
+    public func navigateToUrl(_ url: String) { record(.navigateToUrl(url)) }
 
     /// Records `navigateToUrl` as a transcript line.
-    public func navigateToUrl(_ url: String, useSVC: Bool) {
-        lock.withLock {
-            lastNavigation = url
-            lastHandOverValue = .page(url: url)
-        }
-        record("navigateToUrl", [("url", .string(url)), ("useSVC", .bool(useSVC))])
-    }
+    public func navigateToUrl(_ url: String, useSVC: Bool) { record(.navigateToUrlUsingSVC(url, useSVC: useSVC)) }
 
     /// Records `presentTVProviderDialog` as a transcript line.
-    public func presentTVProviderDialog(_ dialog: TVProviderDialog) {
-        record("presentTVProviderDialog", [("providers", .array(dialog.providers.map { .string($0) })), ("featured", .array(dialog.featured.map { .string($0) }))])
-    }
+    public func presentTVProviderDialog(_ dialog: TVProviderDialog) { record(.presentTVProviderDialog(dialog)) }
 
     /// Records `dismissTVProviderDialog` as a transcript line.
-    public func dismissTVProviderDialog(_ dialog: TVProviderDialog) {
-        record("dismissTVProviderDialog", [("providers", .array(dialog.providers.map { .string($0) })), ("featured", .array(dialog.featured.map { .string($0) }))])
-    }
+    public func dismissTVProviderDialog(_ dialog: TVProviderDialog) { record(.dismissTVProviderDialog(dialog)) }
 
     /// Records `setToken` as a transcript line.
-    public func setToken(_ token: String, forResource resource: String) {
-        record("setToken", [("token", .string(revealSecrets ? token : Self.redacted(token))), ("resource", .string(resource))])
-    }
+    public func setToken(_ token: String, forResource resource: String) { record(.setToken(token, resource: resource)) }
 
     /// Records `tokenRequestFailed` as a transcript line.
     public func tokenRequestFailed(_ resource: String, errorCode code: String, errorDescription description: String) {
-        record("tokenRequestFailed", [("resource", .string(resource)), ("errorCode", .string(code)), ("errorDescription", .string(description))])
+        record(.tokenRequestFailed(resource, errorCode: code, description: description))
     }
 
     /// Records `selectedProvider` as a transcript line.
-    public func selectedProvider(_ mvpd: MVPD?) {
-        record("selectedProvider", [("mvpd", mvpd.map { .string($0.id) } ?? .null)])
-    }
+    public func selectedProvider(_ mvpd: MVPD?) { record(.selectedProvider(mvpd)) }
 
     /// Records `setMetadataStatus` as a transcript line.
     public func setMetadataStatus(_ metadata: Any?, encrypted: Bool, forKey key: Int32, andArguments arguments: [String: Any]) {
         record(
-            "setMetadataStatus",
-            [
-                ("key", .number(Double(key))), ("encrypted", .bool(encrypted)),
-                ("metadata", metadata.map { JSONValue(foundation: $0) } ?? .null),
-                ("arguments", JSONValue(foundation: arguments)),
-            ])
+            .setMetadataStatus(metadata.map { JSONValue(foundation: $0) }, encrypted: encrypted, key: key, arguments: MetadataArguments(dictionary: arguments)))
     }
 
     /// Records `preauthorizedResources` as a transcript line.
-    public func preauthorizedResources(_ resources: [String]) {
-        record("preauthorizedResources", [("resources", .array(resources.map { .string($0) }))])
-    }
+    public func preauthorizedResources(_ resources: [String]) { record(.preauthorizedResources(resources)) }
 
     /// Records `sendTrackingData` as a transcript line.
-    public func sendTrackingData(_ data: [String], forEventType event: Int32) {
-        record("sendTrackingData", [("event", .number(Double(event))), ("data", .array(data.map { .string($0) }))])
-    }
+    public func sendTrackingData(_ data: [String], forEventType event: Int32) { record(.sendTrackingData(data, event: event)) }
 
     // MARK: Preauthorize API
 
@@ -208,15 +235,7 @@ public final class CallbackRecorder: EntitlementDelegate, EntitlementStatus, @un
     // MARK: EntitlementStatus
 
     /// Records an advanced status as a transcript line.
-    public func status(_ status: AdvancedStatus) {
-        if status.errorId == .regcode, let code = status.details {
-            lock.withLock { lastHandOverValue = .registrationCode(code) }
-        }
-        var fields: [(key: String, value: JSONValue)] = [("errorId", .string(status.errorId.description)), ("level", .string(status.level.rawValue))]
-        if let message = status.message { fields.append(("message", .string(message))) }
-        if let details = status.details { fields.append(("details", .string(details))) }
-        record("status", fields)
-    }
+    public func status(_ status: AdvancedStatus) { record(.status(status)) }
 }
 
 /// The lines of one run, in arrival order, shared by the recorders of its apps.

@@ -3,7 +3,7 @@ import Foundation
 /// Why the SDK itself could not serve a Preauthorize API call: the failures the legacy
 /// documentation lists, each with its code, a message a person can act on, and the
 /// recommended action. Delivered to `onFailure` as a ``PreauthorizeStatus`` with status 0.
-enum PreauthorizeFailure: String, Sendable, CaseIterable {
+package enum PreauthorizeFailure: String, Sendable, CaseIterable {
     /// `setRequestor` has not completed successfully.
     case requestorNotConfigured = "requestor_not_configured"
     /// The stored authentication has expired.

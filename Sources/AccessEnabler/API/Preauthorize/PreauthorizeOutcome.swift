@@ -3,9 +3,9 @@ import Foundation
 /// How a Preauthorize API call ended, before it becomes a ``PreauthorizeResponse``: the one
 /// place where the three shapes of the legacy documentation are produced and where it is
 /// decided which closure of the ``AccessEnablerCallback`` receives them.
-enum PreauthorizeOutcome: Sendable, Equatable {
+package enum PreauthorizeOutcome: Sendable, Equatable {
     /// The decision for one resource, as Adobe Pass gave it.
-    struct ResourceDecision: Sendable, Equatable {
+    package struct ResourceDecision: Sendable, Equatable {
         /// The resource.
         var resource: String
         /// Permit or deny.

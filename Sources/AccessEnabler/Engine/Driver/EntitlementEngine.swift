@@ -157,6 +157,7 @@ actor EntitlementEngine {
         facts.pendingLogouts = store.pendingLogouts()
         if let requestor = published.snapshot.requestorID {
             facts.profiles = store.profiles(requestor: requestor)
+            facts.storedConfiguration = store.configuration(requestor: requestor)
             facts.mediaTokens = store.authorizations(requestor: requestor)
             facts.preauthorizations = store.preauthorizations(requestor: requestor)
         }
@@ -189,6 +190,8 @@ actor EntitlementEngine {
             serverClock.markReported()
         case .cacheConfiguration(let cached):
             configurationCache = cached
+        case .storeConfiguration(let stored, let requestor):
+            store.setConfiguration(stored, requestor: requestor)
         case .loadRequestor(let ticket, let requestor, let serviceProviders, let pendingLogouts):
             let clients = serviceProviders.map(client(atBaseURL:))
             let context = context()

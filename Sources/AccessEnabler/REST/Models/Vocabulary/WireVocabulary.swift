@@ -11,7 +11,10 @@
 protocol WireVocabulary: Hashable, Sendable, Decodable, CustomStringConvertible {
     /// The word as it travels on the wire.
     var rawValue: String { get }
-    /// Every known word, each as its case.
+    /// Every known word, each as its case: a list kept by hand (an enum with a payload case
+    /// cannot be `CaseIterable`), guarded by `WireVocabularyTests`, which reads each
+    /// vocabulary's `rawValue` switch (complete, since it has no `default`) and fails when a
+    /// case it names is missing here.
     static var known: [Self] { get }
     /// A word this SDK does not know, kept as sent.
     static func unknown(_ spelling: String) -> Self
