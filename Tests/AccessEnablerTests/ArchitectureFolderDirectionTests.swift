@@ -65,6 +65,22 @@ import Testing
         #expect(stray.isEmpty, "files outside the layers: \(stray)")
     }
 
+    /// The unit tests mirror the layers: every test file sits in the folder of a layer (its
+    /// first component), but for the tests of the whole module listed here.
+    @Test func everyUnitTestSitsInTheFolderOfALayer() throws {
+        let tests = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        let wholeModule: Set<String> = ["ArchitectureFolderDirectionTests.swift", "NumberConversionLintTests.swift"]
+        let folders = Set(Self.layers.map { String($0.split(separator: "/")[0]) })
+        let enumerator = try #require(FileManager.default.enumerator(at: tests, includingPropertiesForKeys: nil))
+        var misplaced: [String] = []
+        for case let url as URL in enumerator where url.pathExtension == "swift" {
+            let path = String(url.standardizedFileURL.path.dropFirst(tests.standardizedFileURL.path.count + 1))
+            let components = path.split(separator: "/").map(String.init)
+            if components.count == 1 ? !wholeModule.contains(path) : !folders.contains(components[0]) { misplaced.append(path) }
+        }
+        #expect(misplaced.isEmpty, "unit tests outside the folder of a layer: \(misplaced.sorted())")
+    }
+
     @Test func noFolderNamesWhatAHigherFolderDeclares() throws {
         let files = try Self.files()
         var owner: [String: Int] = [:]

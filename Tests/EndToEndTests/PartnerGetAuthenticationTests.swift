@@ -211,7 +211,7 @@ import Testing
     @Test(arguments: bothWires)
     func aFailingExchangeStillEndsInSetAuthenticationStatus(wire: ScenarioRunner.Wire) async throws {
         let rig = try await rig(wire, picker: [.select(provider: "AppleBoarded", user: "alice")])
-        try await rig.run(.fault(endpoint: "partnerSession", status: 503, malformedBody: false, dropConnection: false, latency: 0, count: nil))
+        try await rig.run(.fault(endpoint: .partnerSession, SandboxFault(status: 503)))
         #expect(
             try await rig.run(Partner.getAuthentication) == [
                 Self.present, Self.dismiss, "status(N500,error)", "sendTrackingData(0,false,)", "setAuthenticationStatus(0,\(GENERIC_AUTHENTICATION_ERROR))",

@@ -140,7 +140,7 @@ import Testing
     @Test(arguments: bothWires)
     func aFailingExchangeLeavesTheUserSignedOutSilently(wire: ScenarioRunner.Wire) async throws {
         let rig = try Partner.rig(wire)
-        try await rig.run(.fault(endpoint: "partnerProfile", status: 503, malformedBody: false, dropConnection: false, latency: 0, count: nil))
+        try await rig.run(.fault(endpoint: .partnerProfile, SandboxFault(status: 503)))
         #expect(try await rig.run(Partner.setRequestor) == ["setRequestorComplete(1)"], "a silent exchange reports nothing")
         // internal_server_error advises no retry (the Enhanced Error Codes table: action none).
         #expect(rig.restCalls == Partner.launchCalls + Partner.exchangeCalls)

@@ -106,7 +106,7 @@ import Testing
     /// action is `retry`) is the servers' trouble, never "an invalid requestor" (CFG400): after
     /// its one retry it is reported as CFG503 — here by the getAuthentication that needed the
     /// configuration. (The same answer from DCR: see `RESTErrorTests` and
-    /// `FlowErrorClassificationTests`.)
+    /// `DecisionErrorClassificationTests`.)
     @Test(arguments: bothWires)
     func aPassingServerFailureOfTheConfigurationIsReportedAsTheServersStatus(wire: ScenarioRunner.Wire) async throws {
         let harness = try RegularHarness(wire, requestTimeout: Self.patientTimeout)

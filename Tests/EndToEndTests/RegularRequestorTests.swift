@@ -285,7 +285,7 @@ import Testing
     func aServerErrorOnConfigurationEndsGetAuthenticationWithCFG5xx(wire: ScenarioRunner.Wire) async throws {
         let rig = try await Rig.regular(wire)
         let getAuthentication = Scenario.Step.getAuthentication(forceAuthn: false, filter: [], featured: [])
-        #expect(try await rig.run(.fault(endpoint: "configuration", status: 503, malformedBody: false, dropConnection: false, latency: 0, count: nil)) == [])
+        #expect(try await rig.run(.fault(endpoint: .configuration, SandboxFault(status: 503))) == [])
         #expect(try await rig.run(getAuthentication) == ["status(CFG503,error)", "setAuthenticationStatus(0,\(GENERIC_AUTHENTICATION_ERROR))"])
         #expect(try await rig.run(.clearFaults) == [])
         #expect(try await rig.run(getAuthentication) == [regularDialog], "a later call recovers")

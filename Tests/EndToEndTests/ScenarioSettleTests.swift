@@ -103,7 +103,7 @@ struct ScenarioStallTests {
         // process takes to schedule its first settling, a quiescent SDK is not a stall. The
         // stalled request outlasts the bound many times over.
         scenario.steps = [
-            .fault(endpoint: "profiles", status: nil, malformedBody: false, dropConnection: false, latency: 3_600, count: 1),
+            .fault(endpoint: .profiles, SandboxFault(latency: 3_600, remaining: 1)),
             .setRequestor("REF30", serviceProviders: nil),
         ]
         let runner = ScenarioRunner(scenario: scenario, wire: .inProcess)

@@ -851,3 +851,24 @@ struct AuthenticationStateMachine: Sendable {
         return actions
     }
 }
+
+extension AuthenticationStateMachine.Action {
+    /// Whether this action answers the flow's call — its `setAuthenticationStatus` (alone,
+    /// or ending a success or a failure) or a hand-over (the provider dialog, a login or
+    /// logout page, the registration code): the calls carried over to the flow
+    /// (``AuthenticationStateMachine/carriedOver``) end with it too.
+    var answersCarriedOverCalls: Bool {
+        switch self {
+        case .status(let status, _):
+            // A registration code hands the authentication over: it answers a call the flow
+            // was carried on from too.
+            status.errorId == .regcode
+        case .setAuthenticationStatus, .showProviderDialog, .openPage, .succeed, .fail:
+            true
+        case .tokenRequestFailed, .presentPicker, .dismissPicker, .startPartnerSignIn, .cancelPartnerSignIn, .trackProviderSelection, .createSession,
+            .fetchSessionProfile, .cancelSession, .fetchConfiguration, .cancelConfigurationFetch, .startLogoutPageTimer, .stopLogoutPageTimer, .waitForPoll,
+            .stopPolling, .fetchProfile, .store, .reportCurrentAuthentication:
+            false
+        }
+    }
+}

@@ -224,18 +224,20 @@ extension EngineStateMachine {
 
     // MARK: Carrying out the authentication machine's actions
 
-    /// Turns the authentication machine's actions into the engine's, in order.
+    /// Turns the authentication machine's actions into the engine's, in order: one engine
+    /// step per action, deciding nothing. What needs the engine's facts to decide (whether
+    /// the partner sign-in can start, whether a session can be opened, whether a new
+    /// sign-in is in force) is a handler of its own below. An action that answers the
+    /// flow's call answers the calls carried over to it too
+    /// (``AuthenticationStateMachine/Action/answersCarriedOverCalls``).
     mutating func perform(_ actions: [AuthenticationStateMachine.Action], _ step: inout Step) {
         for action in actions {
+            let alsoEnding = action.answersCarriedOverCalls ? authentication.takeCarriedOver() : []
             switch action {
-            case .status(let status, let call) where status.errorId == .regcode:
-                // A registration code hands the authentication over: it answers a call the
-                // flow was carried on from too.
-                step.deliver(.status(status), to: call, alsoEnding: authentication.takeCarriedOver())
             case .status(let status, let call):
-                step.deliver(.status(status), to: call)
+                step.deliver(.status(status), to: call, alsoEnding: alsoEnding)
             case .setAuthenticationStatus(let status, let code, let call):
-                step.deliver(.setAuthenticationStatus(status, errorCode: code), to: call, alsoEnding: authentication.takeCarriedOver())
+                step.deliver(.setAuthenticationStatus(status, errorCode: code), to: call, alsoEnding: alsoEnding)
             case .tokenRequestFailed(let pending, let description):
                 step.deliver(.tokenRequestFailed(pending.resource, errorCode: USER_NOT_AUTHENTICATED_ERROR, description: description), to: pending.owner)
             case .presentPicker(let dialog, let call):
@@ -243,31 +245,15 @@ extension EngineStateMachine {
             case .dismissPicker(let dialog, let call):
                 step.deliver(.dismissTVProviderDialog(dialog), to: call)
             case .showProviderDialog(let call):
-                step.deliver(.displayProviderDialog(step.facts.catalog?.mvpds ?? []), to: call, alsoEnding: authentication.takeCarriedOver())
+                step.deliver(.displayProviderDialog(step.facts.catalog?.mvpds ?? []), to: call, alsoEnding: alsoEnding)
             case .startPartnerSignIn(let flow, let filter):
-                if partnerSignInApplies(step.facts), let catalog = step.facts.catalog {
-                    step.actions.append(.startPartnerSignIn(flow, filter, catalog))
-                } else {
-                    perform(authentication.partnerSignInFinished(flow, .showProviderDialog(nil)), &step)
-                }
+                startPartnerSignIn(flow, filter: filter, &step)
             case .cancelPartnerSignIn(let flow):
                 step.actions.append(.cancelPartnerSignIn(flow))
             case .trackProviderSelection(let mvpd, let call):
                 step.deliver(.sendTrackingData([mvpd] + settings.tracking.deviceFields, event: TRACKING_GET_SELECTED_PROVIDER), to: call)
             case .createSession(let flow, let mvpd, let opened):
-                if let opened {
-                    sessionAnswered(flow, .success(opened), &step)
-                } else if standing.requestorID == nil || mvpd.map({ step.facts.knownProvider($0) == nil }) == true {
-                    let message = mvpd.map { "\($0) is not an MVPD of the current requestor." } ?? "No requestor is ready for a sign-in: call setRequestor(_:) first."
-                    perform(authentication.sessionFailed(flow, status: StatusCatalog.status(.n500, message: message)), &step)
-                } else {
-                    if let mvpd { endSignInInForce(of: mvpd, &step) }
-                    // A logout of this MVPD Adobe Pass has not confirmed goes first: the session
-                    // must not find the sign-in the user ended.
-                    var target = sessionTarget(mvpd: mvpd, step.facts)
-                    target.logsOutFirst = step.facts.profiles.pendingLogouts.contains { $0.mvpd == mvpd }
-                    step.actions.append(.createSession(flow, target))
-                }
+                openSession(flow, mvpd: mvpd, opened: opened, &step)
             case .fetchConfiguration(let flow):
                 step.actions.append(.fetchConfigurationForFlow(flow, requestor: standing.requestorID ?? "", serviceProviders: serviceProviders))
             case .cancelConfigurationFetch(let flow):
@@ -281,7 +267,7 @@ extension EngineStateMachine {
             case .cancelSession(let flow):
                 step.actions.append(.cancelSession(flow))
             case .openPage(let url, let mvpd, let call):
-                step.deliver(navigation(to: url, mvpd: mvpd, step.facts), to: call, alsoEnding: authentication.takeCarriedOver())
+                step.deliver(navigation(to: url, mvpd: mvpd, step.facts), to: call, alsoEnding: alsoEnding)
             case .waitForPoll(let flow, let until):
                 step.actions.append(.setPollTimer(flow, until: until))
             case .stopPolling(let flow):
@@ -289,43 +275,80 @@ extension EngineStateMachine {
             case .fetchProfile(let flow, let session):
                 step.actions.append(.fetchProfileForCode(flow, code: session.code, sessionTarget(mvpd: session.mvpd, step.facts)))
             case .store(let profile, let call):
-                reportClockDifferenceIfNew(to: call, &step)
-                step.storeSignIn(profile)
+                storeSignIn(profile, reportingTo: call, &step)
             case .succeed(let pending, let cached, let call):
-                succeed(pending: pending, cached: cached, call: call, &step)
+                succeed(pending: pending, cached: cached, call: call, alsoEnding: alsoEnding, &step)
             case .fail(let status, let code, let pending, let call):
-                if let status { step.deliver(.status(status), to: call) }
-                step.deliver(settings.tracking.authentication(succeeded: false, profile: nil, cached: false), to: call)
-                step.deliver(.setAuthenticationStatus(ACCESS_ENABLER_STATUS_ERROR, errorCode: code), to: call, alsoEnding: authentication.takeCarriedOver())
-                if let pending {
-                    step.deliver(
-                        .tokenRequestFailed(
-                            pending.resource, errorCode: USER_NOT_AUTHENTICATED_ERROR,
-                            description: "The user could not be authenticated, so \(pending.resource) was not authorized."), to: pending.owner)
-                }
+                fail(status, errorCode: code, pending: pending, call: call, alsoEnding: alsoEnding, &step)
             case .reportCurrentAuthentication(let call):
                 withVerdict(.reportAuthentication(call: call), &step)
             }
         }
     }
 
+    /// The partner sign-in starts with the configuration that made it apply. Should it no
+    /// longer apply, the person chooses in the app's provider dialog instead.
+    private mutating func startPartnerSignIn(_ flow: FlowID, filter: PickerFilter?, _ step: inout Step) {
+        guard partnerSignInApplies(step.facts), let catalog = step.facts.catalog else {
+            return perform(authentication.partnerSignInFinished(flow, .showProviderDialog(nil)), &step)
+        }
+        step.actions.append(.startPartnerSignIn(flow, filter, catalog))
+    }
+
+    /// `POST sessions` for `mvpd` (`nil`: without one) — or, when the partner fallback
+    /// already opened the session, its answer at once. With no requestor, or an MVPD the
+    /// requestor does not have, the session fails before any request.
+    private mutating func openSession(_ flow: FlowID, mvpd: String?, opened: SessionAction?, _ step: inout Step) {
+        if let opened { return sessionAnswered(flow, .success(opened), &step) }
+        guard standing.requestorID != nil, mvpd.map({ step.facts.knownProvider($0) != nil }) ?? true else {
+            let message = mvpd.map { "\($0) is not an MVPD of the current requestor." } ?? "No requestor is ready for a sign-in: call setRequestor(_:) first."
+            return perform(authentication.sessionFailed(flow, status: StatusCatalog.status(.n500, message: message)), &step)
+        }
+        if let mvpd { endSignInInForce(of: mvpd, &step) }
+        // A logout of this MVPD Adobe Pass has not confirmed goes first: the session must not
+        // find the sign-in the user ended.
+        var target = sessionTarget(mvpd: mvpd, step.facts)
+        target.logsOutFirst = step.facts.profiles.pendingLogouts.contains { $0.mvpd == mvpd }
+        step.actions.append(.createSession(flow, target))
+    }
+
+    /// A new sign-in is stored, after CFG100 when the device's clock is found to differ from Adobe's.
+    private func storeSignIn(_ profile: StoredProfile, reportingTo call: CallID?, _ step: inout Step) {
+        reportClockDifferenceIfNew(to: call, &step)
+        step.storeSignIn(profile)
+    }
+
+    /// Authentication failed: the status, tracking, `setAuthenticationStatus(0, code)`,
+    /// then the waiting authorization's `tokenRequestFailed`.
+    private func fail(_ status: AdvancedStatus?, errorCode code: String, pending: PendingAuthorization?, call: CallID?, alsoEnding: [CallID], _ step: inout Step) {
+        if let status { step.deliver(.status(status), to: call) }
+        step.deliver(settings.tracking.authentication(succeeded: false, profile: nil, cached: false), to: call)
+        step.deliver(.setAuthenticationStatus(ACCESS_ENABLER_STATUS_ERROR, errorCode: code), to: call, alsoEnding: alsoEnding)
+        if let pending {
+            step.deliver(
+                .tokenRequestFailed(
+                    pending.resource, errorCode: USER_NOT_AUTHENTICATED_ERROR, description: "The user could not be authenticated, so \(pending.resource) was not authorized."),
+                to: pending.owner)
+        }
+    }
+
     /// Authentication succeeded: tracking and `setAuthenticationStatus(1, "")`, then the
     /// waiting authorization — unless the new sign-in is over already by Adobe's time (a
     /// clock set far ahead with no `Date` header to correct it), which is not a success.
-    private mutating func succeed(pending: PendingAuthorization?, cached: Bool, call: CallID?, _ step: inout Step) {
+    private mutating func succeed(pending: PendingAuthorization?, cached: Bool, call: CallID?, alsoEnding: [CallID], _ step: inout Step) {
         let profile = step.facts.currentProfile
         if !cached, let profile, let problem = Self.clockProblem(profile, at: step.facts.adobeNow) {
             let expired = StatusCatalog.status(.cfg100, message: problem)
             step.deliver(.status(expired), to: call)
             step.deliver(settings.tracking.authentication(succeeded: false, profile: nil, cached: false), to: call)
-            step.deliver(.setAuthenticationStatus(ACCESS_ENABLER_STATUS_ERROR, errorCode: GENERIC_AUTHENTICATION_ERROR), to: call, alsoEnding: authentication.takeCarriedOver())
+            step.deliver(.setAuthenticationStatus(ACCESS_ENABLER_STATUS_ERROR, errorCode: GENERIC_AUTHENTICATION_ERROR), to: call, alsoEnding: alsoEnding)
             if let pending {
                 step.deliver(.tokenRequestFailed(pending.resource, errorCode: USER_NOT_AUTHENTICATED_ERROR, description: expired.message ?? ""), to: pending.owner)
             }
             return
         }
         step.deliver(settings.tracking.authentication(succeeded: true, profile: profile, cached: cached), to: call)
-        step.deliver(.setAuthenticationStatus(ACCESS_ENABLER_STATUS_SUCCESS, errorCode: USER_AUTHENTICATED), to: call, alsoEnding: authentication.takeCarriedOver())
+        step.deliver(.setAuthenticationStatus(ACCESS_ENABLER_STATUS_SUCCESS, errorCode: USER_AUTHENTICATED), to: call, alsoEnding: alsoEnding)
         if let pending { queue.insert(.authorizePending(pending), at: 0) }
     }
 

@@ -101,7 +101,10 @@ public struct Scenario: Sendable {
         case resetTempPass(mvpd: String?)
         case restart
         case setOptions([String: JSONValue])
-        case fault(endpoint: String, status: Int?, malformedBody: Bool, dropConnection: Bool, latency: TimeInterval, count: Int?)
+        /// The sandbox endpoint misbehaves as the fault says from now on
+        /// (`PassSandbox.inject(_:into:)`): the file's `fault` step carries every effect of
+        /// ``SandboxFault`` (one member for each, in `ScenarioParser.faultMembers`).
+        case fault(endpoint: SandboxEndpoint, SandboxFault)
         case clearFaults
         /// The app's service token from now on (`nil`: it presents none).
         case serviceToken(IdentityToken?)
@@ -164,7 +167,7 @@ public struct Scenario: Sendable {
             case .resetTempPass(let mvpd): return "Adobe Pass resets the device's \(mvpd.map { "\($0) " } ?? "")TempPass"
             case .restart: return "the app is relaunched (new AccessEnabler over the same storage)"
             case .setOptions(let options): return "setOptions(\(options.keys.sorted().joined(separator: ", ")))"
-            case .fault(let endpoint, _, _, _, _, _): return "fault injected on \(endpoint)"
+            case .fault(let endpoint, _): return "fault injected on \(endpoint.rawValue)"
             case .clearFaults: return "faults cleared"
             case .serviceToken(let token):
                 return token.map { "the app presents a service token for \($0.subject)\($0.issuer.map { " from \($0)" } ?? "")" } ?? "the app presents no service token"

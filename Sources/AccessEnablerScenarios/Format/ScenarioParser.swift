@@ -353,18 +353,17 @@ public enum ScenarioParser {
         case "setOptions": return .setOptions(try argument.requireObject())
         case "clearFaults": return .clearFaults
         case "fault":
-            try argument.allowOnly(["endpoint", "status", "malformedBody", "dropConnection", "latency", "count"])
+            try argument.allowOnly(Set(faultMembers.map(\.key)).union(["endpoint"]))
             let endpoint = try argument.requireMember("endpoint")
             let endpointName = try endpoint.requireString()
-            guard SandboxEndpoint(rawValue: endpointName) != nil else {
+            guard let sandboxEndpoint = SandboxEndpoint(rawValue: endpointName) else {
                 throw endpoint.fail("unknown endpoint \"\(endpointName)\" (expected one of: \(SandboxEndpoint.allCases.map(\.rawValue).joined(separator: ", ")))")
             }
-            return .fault(
-                endpoint: endpointName, status: try argument.member("status").map { r throws(ScenarioError) in try r.requireWholeNumber(in: 100...599) },
-                malformedBody: try argument.member("malformedBody")?.requireBool() ?? false,
-                dropConnection: try argument.member("dropConnection")?.requireBool() ?? false,
-                latency: try argument.member("latency")?.requireNumber(in: 0...3_600) ?? 0,
-                count: try argument.member("count").map { r throws(ScenarioError) in try r.requireWholeNumber(in: 0...1_000_000) })
+            var fault = SandboxFault()
+            for member in faultMembers {
+                if let reader = argument.member(member.key) { try member.read(reader, &fault) }
+            }
+            return .fault(endpoint: sandboxEndpoint, fault)
         default:
             throw argument.fail("is not a known step")
         }

@@ -451,9 +451,8 @@ public final class ScenarioRunner: @unchecked Sendable {
             let dictionary = values.mapValues { $0.foundationValue }
             app.options.merge(dictionary) { $1 }
             ae.setOptions(dictionary)
-        case .fault(let endpoint, let status, let malformed, let drop, let latency, let count):
-            guard let endpoint = SandboxEndpoint(rawValue: endpoint) else { return }
-            sandbox.inject(SandboxFault(latency: latency, status: status, malformedBody: malformed, dropConnection: drop, remaining: count), into: endpoint)
+        case .fault(let endpoint, let fault):
+            sandbox.inject(fault, into: endpoint)
         case .clearFaults:
             sandbox.clearFaults()
         case .serviceToken(let token):

@@ -7,10 +7,7 @@ extension EntitlementEngine {
     func client(atBaseURL url: URL) -> RESTClient {
         let key = url.absoluteString
         if let existing = clientsByBaseURL[key] { return existing }
-        let client = EntitlementEngine.makeClient(
-            baseURL: url, softwareStatement: softwareStatement, configuration: configuration,
-            credentials: ServiceProviderCredentialsCache(store: store, baseURL: key), throttleGate: throttleGate,
-            serverClock: serverClock, activity: mailbox.activity)
+        let client = clientFactory.client(baseURL: url, credentials: ServiceProviderCredentialsCache(store: store, baseURL: key))
         clientsByBaseURL[key] = client
         return client
     }

@@ -23,10 +23,10 @@ actor EntitlementEngine {
     let softwareStatement: String
     /// Waits on the configuration's clock (poll timers).
     let sleeper: any Sleeper
-    /// Adobe's throttling, as seen by this AccessEnabler: shared by every REST client.
-    let throttleGate: ThrottleGate
     /// How far the device clock is from Adobe Pass's.
     let serverClock: ServerClock
+    /// Makes the REST clients, over the one decorated transport.
+    let clientFactory: RESTClientFactory
     /// The REST client of the configured environment; `serviceProviders` add more, keyed by base URL.
     let primaryClient: RESTClient
     var clientsByBaseURL: [String: RESTClient] = [:]
@@ -70,11 +70,12 @@ actor EntitlementEngine {
             ?? DeviceInfo.linuxDefault(
                 platform: configuration.platform == .tvOS ? .tvOS : .iOS, partnerSingleSignOn: configuration.partnerFramework != nil)
         let gate = ThrottleGate(clock: configuration.clock, sleeper: BackOffSleeper(inner: configuration.effectiveSleeper, activity: mailbox.activity))
-        self.throttleGate = gate
-        self.primaryClient = EntitlementEngine.makeClient(
-            baseURL: configuration.environment.baseURL, softwareStatement: softwareStatement, configuration: configuration,
-            credentials: StoredCredentialsCache(store: store, signedOut: { mailbox.post(.signedOutByNewRegistration($0)) }),
-            throttleGate: gate, serverClock: serverClock, activity: mailbox.activity)
+        let clientFactory = RESTClientFactory(
+            softwareStatement: softwareStatement, configuration: configuration, throttleGate: gate, serverClock: serverClock, activity: mailbox.activity)
+        self.clientFactory = clientFactory
+        self.primaryClient = clientFactory.client(
+            baseURL: configuration.environment.baseURL,
+            credentials: StoredCredentialsCache(store: store, signedOut: { mailbox.post(.signedOutByNewRegistration($0)) }))
         self.clientsByBaseURL[configuration.environment.baseURL.absoluteString] = primaryClient
         machine = EngineStateMachine(
             settings: EngineSettings(
@@ -86,22 +87,6 @@ actor EntitlementEngine {
                 partnerConfigured: configuration.partnerFramework != nil, configurationProblems: configurationProblems,
                 resourceLimit: configuration.preauthorizationBatchSize,
                 deviceIdentity: store.deviceIdentity, tracking: tracking))
-    }
-
-    static func makeClient(
-        baseURL: URL, softwareStatement: String, configuration: AccessEnablerConfiguration, credentials: any ClientCredentialsCache,
-        throttleGate: ThrottleGate, serverClock: ServerClock, activity: ActivityTracker
-    ) -> RESTClient {
-        let counted = ProgressTransport(inner: configuration.transport, activity: activity)
-        let bounded = ResponseSizeLimit(inner: counted, limit: max(1, configuration.maximumResponseBodySize))
-        let reported: any HTTPTransport = configuration.diagnostics.map { DiagnosticTransport(inner: bounded, report: $0) } ?? bounded
-        let transport = ServerDateTransport(inner: reported, clock: configuration.clock, serverClock: serverClock)
-        var client = RESTClient(
-            baseURL: baseURL, softwareStatement: softwareStatement, transport: transport,
-            timeout: configuration.requestTimeout, credentials: credentials, timeSource: configuration.clock,
-            userAgent: configuration.userAgent, throttleGate: throttleGate)
-        client.singleSignOn = SingleSignOnTokenSource(serviceToken: configuration.serviceToken, platformIdentity: configuration.platformIdentity)
-        return client
     }
 
     /// Where the MVPD login happens for `configuration`.

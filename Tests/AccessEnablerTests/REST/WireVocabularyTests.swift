@@ -25,7 +25,7 @@ import Testing
     /// vocabulary but forgotten in `known` (which would then decode as `unknown`) fails here,
     /// and so does a vocabulary file this table does not list.
     @Test func knownListsEveryCaseTheRawValueSwitchNames() throws {
-        let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
             .appendingPathComponent("Sources/AccessEnabler/REST/Models/Vocabulary")
         func spellings<V: WireVocabulary>(_: V.Type) -> [String] { V.known.map(\.rawValue) }
         let vocabularies: [String: [String]] = [

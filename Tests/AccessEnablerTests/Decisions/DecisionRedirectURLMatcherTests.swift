@@ -4,7 +4,7 @@ import Testing
 @testable import AccessEnabler
 
 /// Only the configured redirect URL (or below it) completes a flow.
-@Suite struct FlowRedirectURLMatcherTests {
+@Suite struct DecisionRedirectURLMatcherTests {
     static let defaultMatcher = RedirectURLMatcher(redirectURL: "adobepass://ios.app")
 
     @Test(arguments: [

@@ -5,7 +5,7 @@ import Testing
 
 /// The REST exchange's own deadline: a transport that ignores its timeout cannot hold a
 /// flow, and any timeout value is accepted.
-@Suite(.serialized) struct FlowRequestTimeoutTests {
+@Suite(.serialized) struct RESTRequestTimeoutTests {
     static let request = HTTPRequestMessage(method: "GET", url: URL(string: "http://sandbox.invalid/api/v2/REF30/configuration")!, headers: [], body: nil)
 
     /// Answers after `delay` seconds, whatever the timeout says (as an in-process server does).

@@ -4,7 +4,7 @@ import Testing
 @testable import AccessEnabler
 
 /// Parsing the legacy dictionaries: setOptions and getMetadata.
-@Suite struct FlowOptionsAndMetadataQueryTests {
+@Suite struct StateMachineOptionsAndMetadataQueryTests {
     @Test func optionsAreReadAndMergedOverThePreviousOnes() {
         let first = SDKOptions(dictionary: ["applicationProfile": "p", "visitorID": "v", "handleSVC": true, "device_info": "abc", "unknown": 1])
         #expect(first.applicationProfile == "p")

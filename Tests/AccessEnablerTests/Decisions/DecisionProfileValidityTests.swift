@@ -4,7 +4,7 @@ import Testing
 @testable import AccessEnabler
 
 /// The no-network validity rule of checkAuthentication.
-@Suite struct FlowProfileValidityTests {
+@Suite struct DecisionProfileValidityTests {
     static let now = Date(timeIntervalSince1970: 1_767_225_600)
     static let mvpds: [String: MVPD] = [
         "NotBoarded": MVPD(id: "NotBoarded", displayName: "Not Boarded"),

@@ -4,7 +4,7 @@ import Testing
 @testable import AccessEnabler
 
 /// REST failures → the legacy advanced status codes, per flow.
-@Suite struct FlowErrorClassificationTests {
+@Suite struct DecisionErrorClassificationTests {
     static func server(_ operation: RESTOperation, _ status: Int, _ code: String? = nil) -> RESTClientError {
         .server(operation: operation, httpStatus: status, error: code.map { EnhancedError(status: status, code: $0, message: "m", details: "d") })
     }
@@ -118,7 +118,7 @@ import Testing
             #expect(StatusID(id.description).kind == id.kind, "\(id)")
         }
         let source = try String(
-            contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
                 .appendingPathComponent("Sources/AccessEnabler/API/StatusID.swift"), encoding: .utf8)
         let members = source.split(separator: "\n").compactMap { line -> String? in
             guard let match = line.firstMatch(of: /public static let (\w+) = StatusID\(kind: \.reported\(\.(\w+)\)\)/) else { return nil }

@@ -1,0 +1,36 @@
+import Foundation
+
+/// Makes an engine's REST clients (one per service provider) over one transport, assembled
+/// here once: the configured transport (URLSession's by default) wrapped, innermost first,
+/// by ``ProgressTransport`` (every request sent and answered is the SDK's progress),
+/// ``ResponseSizeLimit`` (no body past `maximumResponseBodySize`), ``DiagnosticTransport``
+/// (when the app asked for diagnostics: each exchange as the client sees it, an oversized
+/// body refused) and ``ServerDateTransport`` (Adobe's time from every answer's `Date`).
+struct RESTClientFactory: Sendable {
+    let softwareStatement: String
+    let configuration: AccessEnablerConfiguration
+    /// Adobe's throttling, as seen by this AccessEnabler: shared by every client.
+    let throttleGate: ThrottleGate
+    /// The decorated transport every client sends through.
+    let transport: any HTTPTransport
+
+    init(softwareStatement: String, configuration: AccessEnablerConfiguration, throttleGate: ThrottleGate, serverClock: ServerClock, activity: ActivityTracker) {
+        self.softwareStatement = softwareStatement
+        self.configuration = configuration
+        self.throttleGate = throttleGate
+        let counted = ProgressTransport(inner: configuration.transport, activity: activity)
+        let bounded = ResponseSizeLimit(inner: counted, limit: max(1, configuration.maximumResponseBodySize))
+        let reported: any HTTPTransport = configuration.diagnostics.map { DiagnosticTransport(inner: bounded, report: $0) } ?? bounded
+        transport = ServerDateTransport(inner: reported, clock: configuration.clock, serverClock: serverClock)
+    }
+
+    /// The client of the service provider at `baseURL`, registered with `credentials`.
+    func client(baseURL: URL, credentials: any ClientCredentialsCache) -> RESTClient {
+        var client = RESTClient(
+            baseURL: baseURL, softwareStatement: softwareStatement, transport: transport,
+            timeout: configuration.requestTimeout, credentials: credentials, timeSource: configuration.clock,
+            userAgent: configuration.userAgent, throttleGate: throttleGate)
+        client.singleSignOn = SingleSignOnTokenSource(serviceToken: configuration.serviceToken, platformIdentity: configuration.platformIdentity)
+        return client
+    }
+}
