@@ -382,7 +382,7 @@ public final class AccessEnabler: Sendable {
     }
 
     /// What a test rig waits on after releasing this AccessEnabler (see ``ReleaseWatch``).
-    package var releaseWatch: ReleaseWatch { ReleaseWatch(activity: mailbox.activity, clock: configuration.clock) }
+    package var releaseWatch: ReleaseWatch { ReleaseWatch(mailbox: mailbox, clock: configuration.clock) }
 
     /// Whether the SDK is quiescent right now (as ``waitUntilQuiescent()`` would answer at
     /// once), or `nil` while it has work under way. For test rigs and scenario runners.
