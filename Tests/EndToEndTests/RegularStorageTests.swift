@@ -64,21 +64,27 @@ import Glibc
 
     @Test(arguments: bothWires)
     func aCorruptStorageFileMeansNotAuthenticatedUntilAdobePassSaysOtherwiseAndNoCrash(wire: ScenarioRunner.Wire) async throws {
-        for garbage in [Data("not json at all".utf8), Data(), Data(repeating: 0xFF, count: 4_096), Data(#"{"version":1,"kind":"requestor","payload":"AAAA"}"#.utf8)] {
+        // The sign-in's record in the store file replaced by something that is not one.
+        for garbage: Any in ["AAAA", 42, [1, 2], ["requestor": 7], NSNull()] {
             let rig = try await Rig.loggedIn(wire)
             // A relaunch waits for the store's pending writes, so the files are on disk after it.
             #expect(try await rig.run(.restart) == [])
-            let requestorFiles = Self.files(under: rig.storageDirectory).filter { $0.lastPathComponent.hasPrefix("requestor-") }
-            #expect(requestorFiles.count == 1)
-            for file in requestorFiles { try garbage.write(to: file) }
+            let storeFile = try #require(Self.files(under: rig.storageDirectory).first { $0.lastPathComponent == "store.json" })
+            var store = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: storeFile)) as? [String: Any])
+            var payload = try #require(store["payload"] as? [String: Any])
+            var requestors = try #require(payload["requestors"] as? [String: Any])
+            #expect(requestors["REF30"] != nil)
+            requestors["REF30"] = garbage
+            payload["requestors"] = requestors
+            store["payload"] = payload
+            try JSONSerialization.data(withJSONObject: store).write(to: storeFile)
             #expect(try await rig.run(.restart) == [])
             // Adobe Pass cannot be asked: what the device stored — nothing readable — stands.
             rig.sandbox.inject(SandboxFault(status: 503), into: .profiles)
             // The discarded file is reported (a warning the app can log), ahead of the first call's callbacks.
             #expect(try await rig.run(.setRequestor("REF30", serviceProviders: nil)) == ["status(SEC412,warning)", "setRequestorComplete(1)"])
             let message = try #require(rig.lines("status").first?["message"]?.stringValue)
-            #expect(message.hasPrefix("Discarded a requestor's sign-in"))
-            #expect(message.contains(try #require(requestorFiles.first).path))
+            #expect(message.hasPrefix("Discarded the sign-in of REF30 (\(storeFile.path))"), "\(message)")
             #expect(try await rig.run(.checkAuthentication) == ["status(N000,info)", "sendTrackingData(0,false,)", notAuthenticated])
             #expect(try await rig.run(.getSelectedProvider) == ["selectedProvider(null)"])
             // The next setRequestor asks Adobe Pass, which still holds the sign-in: it is adopted again.
@@ -95,9 +101,10 @@ import Glibc
         #expect(try await rig.run(.restart) == [])
         for file in Self.files(under: rig.storageDirectory) { try Data("garbage".utf8).write(to: file) }
         #expect(try await rig.run(.restart) == [])
-        // One warning per discarded file (identity, client, access token, sign-in), then the requestor.
+        // One warning per discarded file (the identity, the store), then the requestor; the
+        // lock file's garbage is no concern.
         let signatures = try await rig.run(.setRequestor("REF30", serviceProviders: nil))
-        #expect(signatures == Array(repeating: "status(SEC412,warning)", count: 4) + ["setRequestorComplete(1)"])
+        #expect(signatures == Array(repeating: "status(SEC412,warning)", count: 2) + ["setRequestorComplete(1)"])
         #expect(try await rig.run(.checkAuthentication) == ["status(N000,info)", "sendTrackingData(0,false,)", notAuthenticated])
     }
 
@@ -140,7 +147,7 @@ import Glibc
         #expect(try await rig.run(.checkPreauthorizedResources(["news"], cache: true)) == ["preauthorizedResources(news)"])
         #expect(try await rig.run(.restart) == [])  // the relaunch waits for the pending writes
         let files = Self.files(under: rig.storageDirectory)
-        #expect(files.count >= 4, "identity, client credentials, access token, requestor record")
+        #expect(files.count == 3, "the identity, the store and its lock file")
         for file in files {
             #expect(Self.mode(of: file) == 0o600, "\(file.lastPathComponent)")
         }

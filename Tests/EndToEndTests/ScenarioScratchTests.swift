@@ -2,6 +2,8 @@ import AccessEnablerScenarios
 import Foundation
 import Testing
 
+@testable import AccessEnabler
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -44,6 +46,61 @@ import Glibc
             let status = try await running.waitForExit(timeout: SanitizerTiming.scaled(300))
             #expect(status == 130)
             #expect(Self.scratchDirectories(of: pid).isEmpty)
+        }
+    }
+
+    @Test("A stopped run's storage stays removed: what its AccessEnabler still hands to the disk lands before the removal")
+    func aLateWriteDoesNotRecreateAStoppedRunsStorage() async throws {
+        let other = FileManager.default.temporaryDirectory.appendingPathComponent("scenario-scratch-other-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: other) }
+        let recreated = NSLockedValue<Bool?>(nil)
+        // All on a thread of its own, which the held storage thread does not wait for: while
+        // it is held, other tests' cooperative threads may wait for it.
+        await Self.offThePool {
+            // The storage thread is held in another store's data sync, so the run's new
+            // device claims its identity on it only after the run is stopped.
+            let (entered, mayGoOn) = (DispatchSemaphore(value: 0), DispatchSemaphore(value: 0))
+            let first = NSLockedValue(true)
+            var system = StorageSystem.posix
+            let posix = StorageSystem.posix
+            system.syncFiles = { (urls) throws(StorageIOError) in
+                if first.withLock({ isFirst in
+                    defer { isFirst = false }
+                    return isFirst
+                }) {
+                    entered.signal()
+                    mayGoOn.wait()
+                }
+                try posix.syncFiles(urls)
+            }
+            let busy = TokenStore(
+                directory: other, softwareStatement: "STATEMENT", integrityCheck: .INTEGRITY_CHECK_NONE, writeBehind: true, system: system,
+                now: { Date() })
+            busy.setAccessToken(StoredAccessToken(value: "token", expiresAt: Date() + 3600))
+            busy.commitPendingWrites()
+            entered.wait()
+            // Let go of the storage thread in a moment, whatever this thread does meanwhile.
+            Thread.detachNewThread {
+                usleep(200_000)
+                mayGoOn.signal()
+            }
+            let runner = ScenarioRunner(scenario: Scenario(), wire: .inProcess)
+            guard (try? runner.start()) != nil, let mine = runner.storageDirectory else { return }
+            runner.stop()
+            StorageSyncThread.shared.waitUntilEverythingIsWritten(timeout: 60)
+            recreated.withLock { $0 = FileManager.default.fileExists(atPath: mine.path) }
+        }
+        #expect(recreated.withLock { $0 } == false, "the run started, stopped, and nothing recreated its storage")
+    }
+
+    /// Runs `work`, which blocks, on a thread of its own rather than one of Swift's few
+    /// cooperative threads.
+    static func offThePool(_ work: @escaping @Sendable () -> Void) async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            Thread.detachNewThread {
+                work()
+                continuation.resume()
+            }
         }
     }
 

@@ -186,6 +186,21 @@ import Testing
         #expect(Self.polls(rig, new) == 1)
     }
 
+    /// A relaunch whose AccessEnabler something else still holds for a moment (a bounded
+    /// wait the rig gave up on, still waiting for the disk): the released sign-in's end
+    /// comes with the relaunch once it is let go, not with the next step.
+    @Test func aRelaunchWaitsForTheReleaseOfAnAccessEnablerHeldElsewhere() async throws {
+        let rig = try await Self.rig(.inProcess)
+        try await Self.requestCode(rig)
+        var held: AccessEnabler? = rig.accessEnabler
+        let restart = Task { try await rig.run(.restart) }
+        try await Task.sleep(for: .milliseconds(200))
+        #expect(held != nil)
+        held = nil
+        #expect(try await restart.value == ["status(N500,error)", "setAuthenticationStatus(0,\(GENERIC_AUTHENTICATION_ERROR))"])
+        #expect(try await rig.run(.setRequestor("REF30", serviceProviders: nil)) == ["setRequestorComplete(1)"])
+    }
+
     @Test(arguments: bothWires)
     func pollsAreNeverCloserThanTheFloorOfThreeSeconds(wire: ScenarioRunner.Wire) async throws {
         let rig = try await Self.rig(wire) { $0.secondScreenPollInterval = 1 }

@@ -11,13 +11,13 @@ import Testing
 /// trusted, so nothing is reported.
 @Suite struct StorageDiscardReportingTests {
     enum Damage: String, CaseIterable {
-        /// The requestor file is no longer JSON.
+        /// The store file is no longer JSON.
         case corrupt
-        /// The requestor file's MVPD was changed, its integrity code left as it was.
+        /// The sign-in's MVPD was changed in the store file, its integrity code left as it was.
         case tampered
     }
 
-    /// Signs in (TempPass: no login page), damages the sign-in file, relaunches with `check`
+    /// Signs in (TempPass: no login page), damages the store file, relaunches with `check`
     /// and returns the first call's callbacks and every storage diagnostic.
     private func relaunch(after damage: Damage, check: IntegrityCheckType) async throws -> (signatures: [String], lines: [TranscriptLine], diagnostics: [String], file: URL) {
         let sandbox = PassSandbox()
@@ -44,7 +44,7 @@ import Testing
         #expect(recorder.takeSignatures().last == authenticated)
         #expect(diagnostics.value == nil)
 
-        let file = try #require(RegularStorageTests.files(under: storage).first { $0.lastPathComponent.hasPrefix("requestor-") })
+        let file = try #require(RegularStorageTests.files(under: storage).first { $0.lastPathComponent == "store.json" })
         switch damage {
         case .corrupt:
             try Data("not json".utf8).write(to: file)
@@ -74,7 +74,7 @@ import Testing
             #expect(message.contains("every stored value except the device identifier was cleared"))
             #expect(message.contains(file.lastPathComponent))
         } else {
-            #expect(message.hasPrefix("Discarded a requestor's sign-in, media tokens and preauthorizations (\(file.path))"))
+            #expect(message.hasPrefix("Discarded the stored sign-ins, client and token (\(file.path))"))
         }
     }
 

@@ -98,7 +98,7 @@ public final class AccessEnabler: Sendable {
         let store = TokenStore(
             directory: configuration.storageDirectory, softwareStatement: softwareStatement, integrityCheck: storageCheck,
             writeBehind: true, configuredDeviceIdentifier: configuration.deviceIdentifier,
-            onProblem: { problems.report($0) }, onDiscard: { problems.report($0) }, now: { clock.now.addingTimeInterval(serverClock.correction) })
+            onProblem: { problems.report($0) }, onDiscard: { problems.report($0) }, onNotice: { problems.note($0) }, now: { clock.now.addingTimeInterval(serverClock.correction) })
         let mailbox = EngineMailbox(activity: ActivityTracker())
         let engine = EntitlementEngine(
             softwareStatement: softwareStatement, configuration: configuration, store: store, dispatcher: dispatcher,
@@ -190,8 +190,8 @@ public final class AccessEnabler: Sendable {
         checkDelegates(for: .checkAuthentication)
         let call = replies.newCall()
         monitor.callMade(call, .checkAuthentication)
-        // What another AccessEnabler over the same storage wrote since (one load from shared
-        // memory when nothing changed).
+        // What another AccessEnabler over the same storage wrote since (one `stat` when
+        // nothing changed).
         store.refreshIfChanged()
         switch quickAuthenticationCheck(call) {
         case .answered(let callbacks):
@@ -382,7 +382,7 @@ public final class AccessEnabler: Sendable {
     }
 
     /// What a test rig waits on after releasing this AccessEnabler (see ``ReleaseWatch``).
-    package var releaseWatch: ReleaseWatch { ReleaseWatch(activity: mailbox.activity, clock: configuration.clock) }
+    package var releaseWatch: ReleaseWatch { ReleaseWatch(mailbox: mailbox, clock: configuration.clock) }
 
     /// Whether the SDK is quiescent right now (as ``waitUntilQuiescent()`` would answer at
     /// once), or `nil` while it has work under way. For test rigs and scenario runners.
@@ -409,11 +409,10 @@ public final class AccessEnabler: Sendable {
         }
         let store = self.store
         guard store.hasQueuedWrites else { return }
+        // Resumed by the storage thread once the writes are done: no thread waits meanwhile
+        // (thousands of devices waiting at once would otherwise hold as many).
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            DispatchQueue.global().async {
-                store.flush()
-                continuation.resume()
-            }
+            store.flush { continuation.resume() }
         }
         // A write that failed reported a status (N500) while it ran: deliver it too.
         await dispatcher.flush()

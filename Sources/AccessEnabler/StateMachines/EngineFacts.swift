@@ -86,8 +86,13 @@ struct EngineSettings: Sendable {
     var configurationProblems: [String] = []
     /// At most this many resources per decisions request (`nil`: the defaults below).
     var resourceLimit: Int?
-    /// The device identifier (`METADATA_DEVICE_ID`).
-    var deviceIdentifier: String = ""
+    /// The device identifier (`METADATA_DEVICE_ID`), read when metadata asks for it.
+    var deviceIdentity = DeviceIdentity(fixed: "")
+    /// The device identifier (see ``deviceIdentity``).
+    var deviceIdentifier: String {
+        get { deviceIdentity.value }
+        set { deviceIdentity = DeviceIdentity(fixed: newValue) }
+    }
     /// The fields of the tracking events.
     var tracking: TrackingFields = TrackingFields(platform: .iOS)
 

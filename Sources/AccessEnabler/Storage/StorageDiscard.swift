@@ -38,10 +38,11 @@ struct StorageDiscard: Sendable, Equatable, CustomStringConvertible {
     static func subject(ofFile name: String) -> String {
         switch name {
         case StorageLayout.identityFile: "the device identifier"
-        case StorageLayout.clientCredentialsFile: "the registered client (DCR client credentials)"
-        case StorageLayout.accessTokenFile: "the access token"
-        case _ where StorageLayout.isRequestorFile(name): "a requestor's sign-in, media tokens and preauthorizations"
-        case _ where StorageLayout.isServiceProviderFile(name): "the client registered at a service provider"
+        case StorageLayout.storeFile: "the stored sign-ins, client and token"
+        case StorageLayout.Legacy.clientCredentialsFile: "the registered client (DCR client credentials)"
+        case StorageLayout.Legacy.accessTokenFile: "the access token"
+        case _ where StorageLayout.Legacy.isRequestorFile(name): "a requestor's sign-in, media tokens and preauthorizations"
+        case _ where StorageLayout.Legacy.isServiceProviderFile(name): "the client registered at a service provider"
         default: "a stored file"
         }
     }

@@ -1,14 +1,17 @@
 import Foundation
 
-/// The on-disk format of every stored file: one JSON object
+/// The format of one record in a file of its own (format 1): the identity file, and every
+/// record file of the layout builds before format 2 wrote (``StorageLayout/Legacy``, read
+/// once and moved into `store.json`, see ``StorageStoreFile``). One JSON object:
 ///
 /// ```json
-/// {"formatVersion":1,"kind":"profile","payload":{...},"integrity":"<64 hex>"}
+/// {"formatVersion":1,"kind":"identity","payload":{...},"integrity":"<64 hex>"}
 /// ```
 ///
 /// - `formatVersion`: ``currentFormatVersion``; a file with any other version is not read.
-/// - `kind`: which record the payload holds (`identity`, `clientCredentials`, `accessToken`,
-///   `requestor`), so a file renamed over another is recognised.
+/// - `kind`: which record the payload holds (`identity`, and in the old layout
+///   `clientCredentials`, `accessToken`, `requestor`, `serviceProviderClient`), so a file
+///   renamed over another is recognised.
 /// - `payload`: the record, encoded canonically (keys sorted, dates as seconds since 1970).
 /// - `integrity`: HMAC-SHA256, in lowercase hex, of the payload's canonical bytes (exactly the
 ///   bytes written after `"payload":`) under the store's integrity key. The identity file, which
@@ -19,7 +22,7 @@ import Foundation
 /// value does not. The key lives next to the data: the code detects corruption and edits made
 /// outside the SDK, it is not a defence against someone who can read the key.
 enum StorageEnvelope {
-    /// The only format version this build reads and writes.
+    /// The format version of a one-record file.
     static let currentFormatVersion = 1
 
     /// How a payload's integrity code is computed.
@@ -97,8 +100,9 @@ enum StorageEnvelope {
 
     /// Dates are read as the encoder wrote them, and only plausible ones
     /// (``PlausibleDate``): a stored expiry in the year 300 million or before 1970 makes the
-    /// payload malformed, as any other value the SDK did not write would.
-    private static func canonicalDecoder() -> JSONDecoder {
+    /// payload malformed, as any other value the SDK did not write would. `store.json` is
+    /// read with it too (``StorageStoreFile``).
+    static func canonicalDecoder() -> JSONDecoder {
         let decoder = JSONDecoder()
         decoder.dateDecodingStrategy = .custom { decoder in
             let container = try decoder.singleValueContainer()

@@ -17,12 +17,28 @@ struct StorageIOError: Error, Sendable, CustomStringConvertible {
     var description: String { "\(operation) \(path): \(String(cString: strerror(code)))" }
 }
 
+/// A temporary file being written: its path and the open descriptor through which its writer
+/// holds a lock on it (`flock`) until it is renamed into place or removed.
+struct StorageTemporaryFile: Sendable {
+    let url: URL
+    /// `-1` when there is none (a test's stand-in).
+    let descriptor: Int32
+
+    /// Closes the descriptor, which lets go of the writer's lock.
+    func close() {
+        if descriptor >= 0 { _ = Glibc.close(descriptor) }
+    }
+}
+
 /// The few POSIX operations storage needs, done so that a crash at any instant leaves either
 /// the old or the new version of a file, never a mix: private permissions (directories 0700,
-/// files 0600) and write-to-temporary, fsync, rename, fsync-directory.
+/// files 0600), a temporary file locked by its writer, rename, then the data sync.
 enum StorageFileSystem {
-    /// Suffix of temporary files; leftovers from an interrupted write are removed at launch.
+    /// Suffix of temporary files; leftovers from an interrupted write are removed by a later write.
     static let temporarySuffix = ".tmp"
+
+    /// The largest store file read (16 MiB): anything longer is not a store this SDK wrote.
+    static let largestFile = 16 * 1024 * 1024
 
     /// Creates `directory` and any missing parents with mode 0700. When `restrictExisting`,
     /// an existing `directory` is set to 0700 too (parents that already exist are left alone).
@@ -55,46 +71,54 @@ enum StorageFileSystem {
         }
     }
 
-    /// Replaces `file` with `data` atomically and durably, with mode 0600.
-    static func writeAtomically(_ data: Data, to file: URL) throws(StorageIOError) {
-        let temporary = try writeTemporary(data, beside: file)
-        do throws(StorageIOError) {
-            try syncFile(temporary)
-            try move(temporary, over: file)
-        } catch {
-            unlink(temporary.path)
-            throw error
-        }
-        try syncDirectory(file.deletingLastPathComponent())
-    }
-
     /// Writes `data` to a new temporary file (mode 0600) in `file`'s directory, named after
-    /// `file` and its writer (``StorageLayout/temporaryFileName(for:writer:token:)``), and
-    /// returns it. The content is not durable until ``syncFile(_:)``; a crash leaves the file
-    /// behind, and a later launch removes it once this process is gone.
-    static func writeTemporary(_ data: Data, beside file: URL) throws(StorageIOError) -> URL {
+    /// `file` (``StorageLayout/temporaryFileName(for:token:)``), and returns it open and
+    /// locked: its writer holds an exclusive `flock` on it, so a launch that sweeps leftovers
+    /// (``sweepTemporaryFiles(in:)``) leaves it alone for as long as the writer lives — in
+    /// whatever process or PID namespace. The content is not durable until synced.
+    static func writeTemporary(_ data: Data, beside file: URL) throws(StorageIOError) -> StorageTemporaryFile {
         // Made on the path's text: URL's path operations cost tens of thousands of
-        // instructions each, and every record written makes a temporary file.
+        // instructions each.
         let (directory, name) = splitPath(file.path)
-        let temporaryName = StorageLayout.temporaryFileName(for: name, writer: currentProcess, token: Hex.encode(randomBytes(count: 6)))
-        let temporaryPath = "\(directory)/\(temporaryName)"
-        let temporary = URL(fileURLWithPath: temporaryPath, isDirectory: false)
-        let descriptor = open(temporaryPath, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        let temporaryPath = "\(directory)/\(StorageLayout.temporaryFileName(for: name, token: Hex.encode(randomBytes(count: 8))))"
+        let descriptor = open(temporaryPath, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o600)
         guard descriptor >= 0 else {
             throw StorageIOError(operation: "open", path: temporaryPath, code: errno)
         }
         do throws(StorageIOError) {
-            defer { close(descriptor) }
-            if fchmod(descriptor, 0o600) != 0 {
-                throw StorageIOError(operation: "fchmod", path: temporaryPath, code: errno)
+            if flock(descriptor, LOCK_EX) != 0 {
+                throw StorageIOError(operation: "flock", path: temporaryPath, code: errno)
             }
             try writeAll(data, to: descriptor, path: temporaryPath)
         } catch {
             unlink(temporaryPath)
+            close(descriptor)
             throw error
         }
-        return temporary
+        return StorageTemporaryFile(url: URL(fileURLWithPath: temporaryPath, isDirectory: false), descriptor: descriptor)
     }
+
+    /// Gives the file open as `descriptor` a modification time later than `previous`'s (and
+    /// no earlier than now), so that its signature differs from every earlier version's.
+    static func stamp(_ descriptor: Int32, after previous: FileSignature?) {
+        guard descriptor >= 0 else { return }
+        var now = timespec()
+        clock_gettime(CLOCK_REALTIME, &now)
+        var stamp = now
+        if let previous {
+            let floor = (seconds: previous.modifiedSeconds, nanoseconds: previous.modifiedNanoseconds + 1)
+            if (floor.seconds, floor.nanoseconds) > (Int(now.tv_sec), Int(now.tv_nsec)) {
+                stamp.tv_sec = floor.nanoseconds >= 1_000_000_000 ? floor.seconds + 1 : floor.seconds
+                stamp.tv_nsec = floor.nanoseconds >= 1_000_000_000 ? 0 : floor.nanoseconds
+            }
+        }
+        // Access time left as it is, modification time set.
+        var times = [timespec(tv_sec: 0, tv_nsec: omitTime), stamp]
+        _ = futimens(descriptor, &times)
+    }
+
+    /// `UTIME_OMIT`, which the C library defines as a macro Swift does not import.
+    private static let omitTime = (1 << 30) - 2
 
     /// `path`'s directory (without a trailing slash; empty for the root) and last component.
     static func splitPath(_ path: String) -> (directory: String, name: String) {
@@ -102,45 +126,46 @@ enum StorageFileSystem {
         return (String(path[..<slash]), String(path[path.index(after: slash)...]))
     }
 
-    /// Makes `file`'s content durable (`fdatasync`: the data and what is needed to read it back).
-    static func syncFile(_ file: URL) throws(StorageIOError) {
-        let descriptor = open(file.path, O_WRONLY | O_CLOEXEC)
-        guard descriptor >= 0 else {
-            throw StorageIOError(operation: "open", path: file.path, code: errno)
-        }
-        defer { close(descriptor) }
-        if fdatasync(descriptor) != 0 {
-            throw StorageIOError(operation: "fsync", path: file.path, code: errno)
-        }
-    }
-
     /// Makes the content of `files` durable, waiting for the disk about once: it first
     /// starts writing every file back (`sync_file_range`, which does not wait), then waits
     /// for each with `fdatasync`. The first wait commits the file system's journal for all
     /// of them; the others find their data written and nothing left to commit. Unlike
-    /// `syncfs`, it never waits for other programs' unwritten data.
+    /// `syncfs`, it never waits for other programs' unwritten data. A file that is gone (a
+    /// later write replaced it, and syncs its own version) is skipped.
     static func syncFiles(_ files: [URL]) throws(StorageIOError) {
-        guard files.count > 1 else {
-            if let file = files.first { try syncFile(file) }
-            return
-        }
         var opened: [(descriptor: Int32, path: String)] = []
         defer { for file in opened { close(file.descriptor) } }
         for file in files {
-            let descriptor = open(file.path, O_WRONLY | O_CLOEXEC)
-            guard descriptor >= 0 else { throw StorageIOError(operation: "open", path: file.path, code: errno) }
+            let descriptor = open(file.path, O_RDONLY | O_CLOEXEC)
+            guard descriptor >= 0 else {
+                if errno == ENOENT { continue }
+                throw StorageIOError(operation: "open", path: file.path, code: errno)
+            }
             opened.append((descriptor, file.path))
-            _ = startWriteBack?(descriptor, 0, 0, writeBackFlag)
+            if files.count > 1 { _ = syncFileRange?(descriptor, 0, 0, writeBackFlag) }
         }
         for file in opened where fdatasync(file.descriptor) != 0 {
-            throw StorageIOError(operation: "fsync", path: file.path, code: errno)
+            throw StorageIOError(operation: "fdatasync", path: file.path, code: errno)
+        }
+    }
+
+    /// Starts writing back the data of every file at `paths` without waiting for it
+    /// (`sync_file_range`), so that the `fdatasync` that follows for the first of them finds
+    /// the others' data on its way and commits the journal for all of them at once.
+    static func startWriteBack(_ paths: [String]) {
+        guard let syncFileRange else { return }
+        for path in paths {
+            let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+            guard descriptor >= 0 else { continue }
+            _ = syncFileRange(descriptor, 0, 0, writeBackFlag)
+            close(descriptor)
         }
     }
 
     /// Linux's `sync_file_range(2)`, looked up at run time (the C library declares it only
     /// for GNU sources, which Swift's Glibc module does not enable); `nil` elsewhere, where
     /// `fdatasync` alone does the work.
-    private static let startWriteBack: (@convention(c) (Int32, Int64, Int64, UInt32) -> Int32)? = {
+    private static let syncFileRange: (@convention(c) (Int32, Int64, Int64, UInt32) -> Int32)? = {
         #if os(Linux)
         guard let symbol = dlsym(nil, "sync_file_range") else { return nil }
         return unsafeBitCast(symbol, to: (@convention(c) (Int32, Int64, Int64, UInt32) -> Int32).self)
@@ -166,52 +191,60 @@ enum StorageFileSystem {
         }
     }
 
-    /// The whole content of `file`, or nil when it does not exist.
-    static func contents(of file: URL) throws(StorageIOError) -> Data? {
-        let path = file.path
+    /// The whole content of `file` and the signature of the version read, or `nil` when it
+    /// does not exist. A file longer than ``largestFile`` is refused (`EFBIG`).
+    static func read(_ path: String) throws(StorageIOError) -> (data: Data, signature: FileSignature?)? {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else {
-            if errno == ENOENT { return nil }
+            // Not there, or a file stands where a directory of the path should be (which
+            // the store reports when it tries to write).
+            if errno == ENOENT || errno == ENOTDIR { return nil }
             throw StorageIOError(operation: "open", path: path, code: errno)
         }
         defer { close(descriptor) }
+        let signature = FileSignature(descriptor: descriptor)
+        if let size = signature?.size, size > Int64(largestFile) {
+            throw StorageIOError(operation: "read", path: path, code: EFBIG)
+        }
         var content = Data()
         var buffer = [UInt8](repeating: 0, count: 16 * 1024)
         while true {
-            let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+            let count = buffer.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, $0.count) }
             if count < 0 {
                 if errno == EINTR { continue }
                 throw StorageIOError(operation: "read", path: path, code: errno)
             }
-            if count == 0 { return content }
+            if count == 0 { return (content, signature) }
             content.append(contentsOf: buffer[0..<count])
+            if content.count > largestFile { throw StorageIOError(operation: "read", path: path, code: EFBIG) }
         }
     }
 
-    /// Deletes `file` and makes the deletion durable; a missing file is not an error.
-    static func remove(_ file: URL) throws(StorageIOError) {
-        if unlink(file.path) != 0 {
-            if errno == ENOENT { return }
-            throw StorageIOError(operation: "unlink", path: file.path, code: errno)
+    /// The whole content of `file`, or nil when it does not exist.
+    static func contents(of file: URL) throws(StorageIOError) -> Data? {
+        try read(file.path)?.data
+    }
+
+    /// Removes the temporary files in `directory` that nobody holds: their writer is gone
+    /// (it crashed or was killed mid-write). A temporary file whose writer lives is locked
+    /// (``writeTemporary(_:beside:)``) and stays, whatever process or PID namespace holds
+    /// it — no process id is trusted. Returns how many were removed.
+    @discardableResult
+    static func sweepTemporaryFiles(in directory: URL) -> Int {
+        var removed = 0
+        let base = directory.path
+        for name in fileNames(in: directory) where StorageLayout.isTemporaryFile(name) {
+            let path = base + "/" + name
+            let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK)
+            guard descriptor >= 0 else { continue }
+            defer { close(descriptor) }
+            var info = stat()
+            guard fstat(descriptor, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { continue }
+            // Held by its writer: a write in progress.
+            guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else { continue }
+            if unlink(path) == 0 { removed += 1 }
         }
-        try syncDirectory(file.deletingLastPathComponent())
-    }
-
-    /// This process's id, read once.
-    static let currentProcess = getpid()
-
-    /// Whether a process with id `pid` exists (possibly another user's).
-    static func processExists(_ pid: pid_t) -> Bool {
-        // kill(pid, 0) fails with ESRCH only when no such process exists.
-        kill(pid, 0) == 0 || errno != ESRCH
-    }
-
-    /// How many seconds ago `file` was last modified, or `nil` when it cannot be read.
-    static func age(of file: URL) -> TimeInterval? {
-        var info = stat()
-        guard stat(file.path, &info) == 0 else { return nil }
-        let modified = TimeInterval(info.st_mtim.tv_sec) + TimeInterval(info.st_mtim.tv_nsec) / 1_000_000_000
-        return Date().timeIntervalSince1970 - modified
+        return removed
     }
 
     /// Names of the entries of `directory` (empty when it cannot be listed).
@@ -241,11 +274,15 @@ enum StorageFileSystem {
         if lstat(path, &info) == 0, info.st_mode & S_IFMT != S_IFREG {
             return StorageIOError(operation: "create", path: path, code: info.st_mode & S_IFMT == S_IFDIR ? EISDIR : EEXIST)
         }
-        let directory = file.deletingLastPathComponent()
-        if stat(directory.path, &info) != 0, errno == ENOENT {
-            return directoryObstacle(at: directory)
+        let directory = splitPath(path).directory
+        guard stat(directory, &info) == 0 else {
+            if errno == ENOENT { return directoryObstacle(at: URL(fileURLWithPath: directory, isDirectory: true)) }
+            return StorageIOError(operation: "stat", path: directory, code: errno)
         }
-        return writableDirectoryObstacle(directory.path)
+        guard info.st_mode & S_IFMT == S_IFDIR else {
+            return StorageIOError(operation: "mkdir", path: directory, code: EEXIST)
+        }
+        return writableDirectoryObstacle(directory)
     }
 
     /// Why `directory` could not be created or used, found without creating it: a file in
@@ -282,7 +319,7 @@ enum StorageFileSystem {
         var volume = statvfs()
         if statvfs(path, &volume) == 0 {
             if volume.f_flag & UInt(ST_RDONLY) != 0 { return StorageIOError(operation: "statvfs", path: path, code: EROFS) }
-            // Room for a temporary copy of a small record and its directory entry.
+            // Room for a temporary copy of a small store and its directory entry.
             if UInt64(volume.f_bavail) * UInt64(volume.f_frsize) < 64 * 1024 {
                 return StorageIOError(operation: "statvfs", path: path, code: ENOSPC)
             }
@@ -304,9 +341,10 @@ enum StorageFileSystem {
     private static func writeAll(_ data: Data, to descriptor: Int32, path: String) throws(StorageIOError) {
         var failure: Int32?
         data.withUnsafeBytes { (bytes: UnsafeRawBufferPointer) in
+            guard let base = bytes.baseAddress else { return }
             var offset = 0
             while offset < bytes.count {
-                let written = write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
+                let written = write(descriptor, base + offset, bytes.count - offset)
                 if written < 0 {
                     if errno == EINTR { continue }
                     failure = errno
@@ -320,7 +358,7 @@ enum StorageFileSystem {
         }
     }
 
-    /// Makes a rename or unlink in `directory` durable.
+    /// Makes a file's creation (or a deletion) in `directory` durable.
     static func syncDirectory(_ directory: URL) throws(StorageIOError) {
         let descriptor = open(directory.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard descriptor >= 0 else {

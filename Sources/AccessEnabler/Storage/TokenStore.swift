@@ -1,185 +1,209 @@
 import Foundation
-import Synchronization
 
 /// The SDK's persistent state for one software statement: DCR client, access token, device
 /// identifier, and per requestor the current profile, media tokens and preauthorization answers.
 ///
-/// Everything is read once at creation (applying the ``IntegrityCheckType``, see
-/// ``StorageLoader``) and then served from memory, so reads never touch the disk. Every change
-/// updates memory at once and is written crash-safely, in order, by the process's
-/// ``StorageCommitter`` (see ``StorageBatchWriter``): before the call returns, or — with
-/// `writeBehind`, as the SDK's engine uses it — behind it. Behind the caller, the changes
-/// made while a hold is on (``holdWrites()``: the engine holds them while it handles a call)
-/// gather into one batch, one file per record however often it changed, written once the
-/// hold ends; so the engine never waits for `fsync`, and a sign-in costs one round of
-/// durability after its callback instead of eight `fsync`s before it. A store writing behind
-/// creates its directory with its first batch, not when it opens. A new store over the
-/// same directory waits for the batches on their way before reading, so it resumes the
-/// session. Problems never crash: a bad file is discarded, the affected
-/// values are simply absent, and ``lastError`` says what happened. Every write or deletion
-/// that fails (a full disk, a read-only directory, a directory in the way) is also told to
-/// the `onProblem` callback as a ``StorageProblem``, and the value stays in memory.
+/// **Reading.** Everything is read once at creation (applying the ``IntegrityCheckType``, see
+/// ``StorageLoader``) and then served from memory. Creating a store reads and writes nothing
+/// else: no directory, lock file or identity is created before it is needed, so neither an
+/// `AccessEnabler`'s creation nor its first request waits for the disk. A new device's
+/// identity is drawn in memory and claimed on the storage thread at once (see
+/// ``StorageSyncThread``): created under the directory's lock unless another first launch
+/// created one meanwhile, which is then used instead — before any request carries it, since
+/// the first request of a new device (the DCR registration) does not.
+///
+/// **Writing.** Every change updates memory at once; the store then holds everything but the
+/// identity in one file, `store.json` (``StorageStoreFile``), replaced whole: one temporary
+/// file, one rename, then the data sync. Changes wait for a commit point and go to disk
+/// together, one write however many records changed:
+/// - ``writeUrgentChanges()``: a sign-in or a logout (a change of a requestor's profiles) is
+///   renamed into place on the caller's thread before the callback that announces it — from
+///   then on another process reads it and a `kill -9` cannot lose it — and its data sync
+///   follows at once on the storage thread, off the caller's path;
+/// - ``commitPendingWrites()``: anything else (a media token, a renewed access token) is
+///   written on the storage thread after the callbacks.
+/// A store created with `writeBehind: false` (the storage tests) writes each change, durably,
+/// before the call returns.
+///
+/// **Several stores over one directory** — AccessEnablers of one app, in one process or in
+/// two (an app and its helper): a write holds the directory's lock
+/// (``StorageDirectoryLock``), reads what others wrote since this store last looked, keeps
+/// its own unwritten changes over it (they are newer) and renames the result into place, so
+/// nobody's change is lost. ``refreshIfChanged()``, called at the start of each call, compares
+/// `store.json`'s signature (one `stat`) with the version this store holds and only when it
+/// differs reads it again — no lock, since a rename is atomic. A lock held by a stuck process
+/// delays a write by at most its patience (``StorageDirectoryLock/patience``); the change then stays in
+/// memory, is written as soon as the lock is free, and `onNotice` says so.
+///
+/// Problems never crash: a bad value is discarded (``lastError`` and `onDiscard` say what
+/// happened); a write that fails (a full disk, a read-only directory, a directory in the
+/// way) is told to `onProblem` as a ``StorageProblem``, and the value stays in memory. A store
+/// that cannot be written is never taken for a damaged one.
 ///
 /// Profiles, media tokens and preauthorizations hold only for the device identifier and the
 /// DCR client they were obtained with (REST API V2 FAQ: profiles become invalid when the
 /// `AP-Device-Identifier` or the client credentials change), so a new device identifier or
 /// a new client id removes them all.
 ///
-/// Several stores may share one directory — AccessEnablers of one app, in one process or in
-/// two (an app and its helper). The directory's lock (``StorageDirectoryLock``) is held
-/// while a store reads it at launch (so however many first launches race, one device
-/// identity is created and every store reads it), while a batch renames its files into
-/// place, and while a store reloads what another one changed: ``refreshIfChanged()``,
-/// called at the start of each facade call, compares the directory's change counter with
-/// the one this store saw last (one load from shared memory) and only when it moved reads
-/// the files whose signature changed — never one this store has a change on its way for
-/// (that change is newer, and will be written over it). A file another store wrote that
-/// this one cannot use is left alone and reported (``StorageDiscard``).
-///
-/// All methods are thread-safe. A write that was overtaken by a newer change to the same file
-/// is skipped.
+/// All methods are thread-safe.
 final class TokenStore: @unchecked Sendable {
     /// The directory holding this software statement's files.
     let statementDirectory: URL
-    /// What the committer counts this directory's batches under.
+    /// The device identifier as requests read it (see ``DeviceIdentity``): settled once this
+    /// store has claimed a new device's identity, before any request carries it.
+    let deviceIdentity: DeviceIdentity
+    /// What the storage thread counts this directory's jobs under.
     private let directoryKey: String
+    private let storeFile: URL
+    private let identityFile: URL
 
-    private let protection: StorageEnvelope.Protection
-    private let identity: StoredIdentity
+    private let integrityCheck: IntegrityCheckType
     private let isPersistent: Bool
+    private let writeBehind: Bool
     private let system: StorageSystem
     private let onProblem: @Sendable (StorageProblem) -> Void
-    /// Told about stored values found unusable and discarded.
     private let onDiscard: @Sendable (StorageDiscard) -> Void
-    private let integrityCheck: IntegrityCheckType
-    /// The directory's lock and change counter; `nil` for a store that keeps nothing, or
-    /// whose directory has no usable lock file.
-    private let directoryLock: StorageDirectoryLock?
-    /// The directory's change counter as of this store's last look (load, reload, or its
-    /// own batch when nobody else wrote in between).
-    private let seenGeneration = Atomic<UInt64>(0)
-    /// The version of each record file this store holds in memory (read or written by it),
-    /// by file name; guarded by `stateLock`.
-    private var signatures: [String: FileSignature] = [:]
-    /// Per file name, the newest change of this store not yet on disk; guarded by `stateLock`.
-    private var outstanding: [String: UInt64] = [:]
-    /// The clock: a reload drops media tokens and preauthorization answers that have ended.
+    private let onNotice: @Sendable (String) -> Void
+    /// The clock: media tokens and preauthorization answers that have ended are dropped
+    /// when the store is read.
     private let now: @Sendable () -> Date
+    /// The SHA-256 of the device identifier the application configured, if it did.
+    private let configuredDeviceIdentifier: String?
 
+    /// Serialises this store's writes and its reads of other writers' versions.
+    private let ioLock = NSLock()
+    /// Guards everything below; held only for moments, never across a system call that waits.
     private let stateLock = NSLock()
     private var snapshot: StorageSnapshot
     private var problem: String?
-
-    private let writeBehind: Bool
-    /// Incremented on every change (under `stateLock`, with the change itself): orders the
-    /// versions of one file when several threads change it at once.
+    /// The version of `store.json` memory reflects (read or written by this store); `nil`
+    /// when there was none.
+    private var seen: FileSignature?
+    /// Numbers the changes, in the order made.
     private var changeCounter: UInt64 = 0
-    /// Changes not yet handed on, one per file (its latest), in the order made; guarded by
-    /// `stateLock`.
-    private var pending: [(change: UInt64, file: StorageBatch.Change)] = []
-    /// Writing before returning: the change written last per file, so an older version
-    /// that lost the race to the lock is not written over a newer one.
-    private let syncWriteLock = NSLock()
-    nonisolated(unsafe) private var writtenChange: [String: UInt64] = [:]
-    /// The URL of each record file written so far, by file name: `URL` path operations cost
-    /// tens of thousands of instructions, and a sign-in writes four files. Guarded by
-    /// `stateLock`.
-    private var fileURLs: [String: URL] = [:]
+    /// The records this store changed and has not yet put on disk, with the number of the
+    /// latest change of each: memory's version wins over the disk's until it is written.
+    private var unwritten: [StoredRecordKey: UInt64] = [:]
+    /// A clear not yet on disk (its change number): nothing the disk held comes back.
+    private var wipe: UInt64?
+    /// A new client not yet on disk (its change number): no requestor record the disk held
+    /// comes back (they were obtained with the old client).
+    private var requestorsDropped: UInt64?
+    /// Changes up to this number were handed to a write (written, or failed and reported).
+    private var attemptedUpTo: UInt64 = 0
+    /// A change of a requestor's profiles waits for ``writeUrgentChanges()``.
+    private var urgent = false
+    private var identityWrite: StorageLoadResult.IdentityWrite?
+    /// The `INTEGRITY_CHECK_ALL` operability check is still to be made.
+    private var probeWanted: Bool
+    /// Files of the old layout, deleted once `store.json` is durable.
+    private var legacyFiles: [String]
+    /// Whether this store has made sure its directory exists.
+    private var prepared = false
+    /// Leftover temporary files may be there, to sweep at the first write.
+    private var sweepWanted = true
+    /// The identity's data sync, left to ride with the next write's (or a flush): a device
+    /// identity nothing durable refers to yet needs no sync of its own.
+    private var deferredSyncs: [StorageSyncThread.SyncRequest] = []
+    /// Since when (uptime nanoseconds) another process has held the lock against this
+    /// store's writes, and whether that was said.
+    private var lockBusySince: UInt64?
+    private var lockBusyNoted = false
+    /// How long a write waits for another process's lock before this store goes on without
+    /// it (``StorageDirectoryLock/patience``; tests give a longer one).
+    let lockPatience: TimeInterval
 
-    /// Holds on the writes (``holdWrites()``); guarded by `stateLock`.
-    private var holds = 0
-    /// Whether the statement directory exists; guarded by `stateLock`.
-    private var directoryExists: Bool
-
-    /// Opens (creating when needed) the store of `softwareStatement` under `directory`.
+    /// Opens the store of `softwareStatement` under `directory`: reads what it holds, and
+    /// creates nothing.
     ///
     /// - Parameters:
-    ///   - writeBehind: `false` writes each change before the call returns; `true` writes it
-    ///     on the write queue after returning (``flush()`` waits for it).
+    ///   - writeBehind: `false` writes each change, durably, before the call returns; `true`
+    ///     waits for a commit point (``writeUrgentChanges()``, ``commitPendingWrites()``,
+    ///     ``flush()``) and syncs on the storage thread.
     ///   - configuredDeviceIdentifier: the device identifier the application supplies
     ///     (`AccessEnablerConfiguration.deviceIdentifier`); its SHA-256 (see
     ///     ``DeviceIdentifier``) replaces the stored identifier. `nil`, empty or blank: the
     ///     stored (or a new) identifier is used.
     ///   - system: the file operations; tests pass failing ones.
     ///   - onProblem: told about every write or deletion that fails, with a sentence naming
-    ///     the file and what to do. Called on the caller's thread while the store opens and
-    ///     on the write queue afterwards; keep it short.
+    ///     the file and what to do. Called on the thread that writes; keep it short.
     ///   - onDiscard: told about every stored value found unusable and discarded (a corrupt
     ///     or tampered file, a store cleared by the integrity check), while the store opens
-    ///     or reloads.
+    ///     or reads another writer's version.
+    ///   - onNotice: told when a write waits for a lock another process holds past its
+    ///     patience (the change is kept in memory and written later).
+    ///   - lockPatience: how long a write waits for another process's lock.
     ///   - now: the clock; media tokens and preauthorization answers that have ended are
     ///     dropped when the store is read.
     init(
         directory: URL, softwareStatement: String, integrityCheck: IntegrityCheckType, writeBehind: Bool = false,
         configuredDeviceIdentifier: String? = nil, system: StorageSystem = .posix,
         onProblem: @escaping @Sendable (StorageProblem) -> Void = { _ in }, onDiscard: @escaping @Sendable (StorageDiscard) -> Void = { _ in },
+        onNotice: @escaping @Sendable (String) -> Void = { _ in }, lockPatience: TimeInterval = StorageDirectoryLock.patience,
         now: @escaping @Sendable () -> Date
     ) {
         statementDirectory = StorageLayout.statementDirectory(in: directory, softwareStatement: softwareStatement)
-        directoryKey = StorageCommitter.key(for: statementDirectory)
+        directoryKey = Self.key(for: statementDirectory)
+        storeFile = statementDirectory.appendingPathComponent(StorageLayout.storeFile, isDirectory: false)
+        identityFile = statementDirectory.appendingPathComponent(StorageLayout.identityFile, isDirectory: false)
+        self.integrityCheck = integrityCheck
         self.writeBehind = writeBehind
         self.system = system
         self.onProblem = onProblem
         self.onDiscard = onDiscard
-        self.integrityCheck = integrityCheck
+        self.onNotice = onNotice
+        self.lockPatience = lockPatience
         self.now = now
         let configured = configuredDeviceIdentifier.flatMap { $0.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty ? nil : DeviceIdentifier.hashed($0) }
-        // Batches of an earlier store over this directory land before this one reads.
-        StorageCommitter.shared.waitUntilWritten(directoryKey)
-        var result: StorageLoadResult
-        var lock: StorageDirectoryLock?
-        var loaded: (signatures: [String: FileSignature], generation: UInt64) = ([:], 0)
-        do throws(StorageIOError) {
-            if writeBehind, let obstacle = system.directoryObstacle(statementDirectory) {
-                throw obstacle
-            }
-            try system.ensureDirectory(statementDirectory, true)
-            let loader = StorageLoader(
-                directory: statementDirectory, integrityCheck: integrityCheck, now: now(),
-                configuredDeviceIdentifier: configured, system: system)
-            let directoryLock = StorageDirectoryLock(directory: statementDirectory)
-            lock = directoryLock
-            let directory = statementDirectory
-            // Under the lock: a store opening meanwhile (another launch) waits, then reads
-            // the identity this one may have created, and no batch lands half-read.
-            let load = { () -> (StorageLoadResult, [String: FileSignature], UInt64) in
-                let result = loader.load()
-                if result.changedDirectory { directoryLock?.advance() }
-                return (result, Self.signatures(in: directory), directoryLock?.generation ?? 0)
-            }
-            let signed: [String: FileSignature]
-            let generation: UInt64
-            (result, signed, generation) = directoryLock.map { $0.withExclusiveLock(load) } ?? load()
-            loaded = (signed, generation)
-            isPersistent = true
-        } catch {
-            // Nothing can be kept; the device identifier must still be the same at every launch.
+        self.configuredDeviceIdentifier = configured
+        // Writes of an earlier store of this process over this directory land before this
+        // one reads (nothing to wait for unless one was just released).
+        StorageSyncThread.shared.waitUntilWritten(directoryKey)
+
+        var result = StorageLoader(directory: statementDirectory, integrityCheck: integrityCheck, now: now(), configuredDeviceIdentifier: configured).load()
+        var failures: [StorageProblem] = []
+        var persistent = true
+        if result.identityWrite == .claim, let obstacle = system.creationObstacle(identityFile) {
+            // Nothing could keep a drawn identifier: derive one that every launch finds again,
+            // and keep nothing.
             var identity = StoredIdentity.derived(statementDirectory: statementDirectory, machineID: system.machineID())
             if let configured { identity.deviceIdentifier = configured }
-            result = StorageLoadResult(
-                snapshot: StorageSnapshot(identity: identity),
-                notes: "storage unavailable, nothing will be kept after this launch: \(error)",
-                writeFailures: [StorageProblem(subject: "the sign-in data", operation: .save, error: error)])
-            isPersistent = false
+            result.snapshot = StorageSnapshot(identity: identity)
+            result.identityWrite = nil
+            result.notes = [
+                result.notes,
+                "storage unavailable (\(obstacle)): the device identifier cannot be saved, so one derived from this machine is used, and nothing will be kept after this launch",
+            ].compactMap { $0 }.joined(separator: "; ")
+            failures.append(StorageProblem(subject: "the device identifier", operation: .save, error: obstacle))
+            persistent = false
         }
-        directoryLock = lock
-        signatures = loaded.signatures
-        seenGeneration.store(loaded.generation, ordering: .releasing)
-        directoryExists = isPersistent
+        isPersistent = persistent
+        deviceIdentity = DeviceIdentity(fixed: result.snapshot.identity.deviceIdentifier)
         snapshot = result.snapshot
         problem = result.notes
-        identity = result.snapshot.identity
-        protection = .keyed(result.snapshot.identity.integrityKeyBytes)
-        for failure in result.writeFailures { onProblem(failure) }
+        seen = result.storeSignature
+        identityWrite = result.identityWrite
+        legacyFiles = result.legacyFiles
+        probeWanted = persistent && integrityCheck == .INTEGRITY_CHECK_ALL
+        // A directory that did not exist holds no leftovers to sweep.
+        sweepWanted = result.directoryExisted
+        if persistent, result.wipe || !result.rewrite.isEmpty {
+            changeCounter = 1
+            if result.wipe { wipe = 1 }
+            for record in result.rewrite { unwritten[record] = 1 }
+        }
+        if identityWrite == .claim { deviceIdentity.settle { [weak self] in self?.settleIdentity() } }
+        for failure in failures { onProblem(failure) }
         for discard in result.discards { onDiscard(discard) }
-        if let newIdentity = result.identityToSave {
-            // The loader wrote the new identity at once, for the stores that open next; here
-            // it becomes durable, as the first change of the first batch. Writing behind, it
-            // waits for the first hold to end (or a flush), so opening costs no fsync.
-            let change = stateLock.withLock { nextChange() }
-            persist(
-                newIdentity, kind: StorageLayout.Kind.identity, file: StorageLayout.identityFile, subject: "the device identifier",
-                change: change, protection: .digest, submit: !writeBehind)
+        // What the launch must change on disk (a new identity, a clear, a discarded value,
+        // the operability check) is done off the caller's path, at once — or, writing
+        // through, before this returns.
+        if hasPendingWrites {
+            if writeBehind {
+                commitPendingWrites()
+            } else {
+                write(patience: lockPatience, durableBeforeReturning: true)
+            }
         }
     }
 
@@ -195,7 +219,23 @@ final class TokenStore: @unchecked Sendable {
             .appendingPathComponent(".local/share/accessenabler", isDirectory: true)
     }
 
-    /// The last storage problem (a discarded file, a failed write, a cleared store), for a
+    /// The key a directory's jobs are counted under: its absolute path with `.`, `..` and
+    /// repeated slashes resolved on the text (`standardizedFileURL` gives the same for the
+    /// paths a store is given, at tens of microseconds a call).
+    static func key(for directory: URL) -> String {
+        var parts: [Substring] = []
+        for part in directory.path.split(separator: "/", omittingEmptySubsequences: true) {
+            if part == "." { continue }
+            if part == ".." {
+                if !parts.isEmpty { parts.removeLast() }
+                continue
+            }
+            parts.append(part)
+        }
+        return "/" + parts.joined(separator: "/")
+    }
+
+    /// The last storage problem (a discarded value, a failed write, a cleared store), for a
     /// status message; nil when none happened.
     var lastError: String? {
         stateLock.withLock { problem }
@@ -204,9 +244,22 @@ final class TokenStore: @unchecked Sendable {
     /// Created once and kept across launches and every integrity check for this software
     /// statement and directory: 64 lowercase hex characters from 32 random bytes, or the
     /// SHA-256 of the identifier the application configured, or — when the store cannot
-    /// keep it — derived from the machine (the same at every launch).
+    /// keep it — derived from the machine (the same at every launch). On a new device the
+    /// first read waits for the identity's claim (see ``DeviceIdentity``).
     var deviceIdentifier: String {
-        identity.deviceIdentifier
+        deviceIdentity.value
+    }
+
+    /// Settles a new device's identity for its first reader: claims it here unless the
+    /// storage thread has already, waiting at most ``lockPatience`` for
+    /// another process's lock (past that, the drawn identifier stands for now).
+    private func settleIdentity() {
+        let outcome: WriteOutcome? = ioLock.withLock {
+            guard stateLock.withLock({ identityWrite == .claim }) else { return nil }
+            return performWrite(patience: lockPatience, identityOnly: true)
+        }
+        if case .lockBusy(let since) = outcome { _ = noteLockBusy(since: since) }
+        deviceIdentity.settled(as: stateLock.withLock { snapshot.identity.deviceIdentifier })
     }
 
     // MARK: - Client and access token
@@ -218,31 +271,29 @@ final class TokenStore: @unchecked Sendable {
     /// Stores the DCR client; nil removes it.
     ///
     /// A client with another client id than the stored one (a new registration after
-    /// `application-registration` or `invalid_client`, or after the credentials file was
-    /// lost) removes every stored profile, media token and preauthorization: they were
-    /// obtained with the old client and no longer hold. Returns the requestors whose sign-in
-    /// went that way (those that had a profile), so the user can be told.
+    /// `application-registration` or `invalid_client`, or after the stored client was lost)
+    /// removes every stored profile, media token and preauthorization: they were obtained
+    /// with the old client and no longer hold. Returns the requestors whose sign-in went that
+    /// way (those that had a profile), so the user can be told.
     @discardableResult
     func setClientCredentials(_ credentials: StoredClientCredentials?) -> [String] {
-        let (change, dropped, signedOut) = stateLock.withLock { () -> (UInt64, [String], [String]) in
-            var dropped: [String] = []
+        let signedOut = stateLock.withLock { () -> [String]? in
+            guard snapshot.clientCredentials != credentials else { return nil }
             var signedOut: [String] = []
+            let change = nextChange()
             if let credentials, credentials.clientID != snapshot.clientCredentials?.clientID {
-                dropped = Array(snapshot.requestors.keys)
                 signedOut = snapshot.requestors.values.filter { $0.profile != nil || $0.standby != nil }.map(\.requestor).sorted()
+                for requestor in snapshot.requestors.keys { unwritten[.requestor(requestor)] = change }
                 snapshot.requestors = [:]
+                requestorsDropped = change
+                urgent = urgent || !signedOut.isEmpty
             }
             snapshot.clientCredentials = credentials
-            return (nextChange(), dropped, signedOut)
+            unwritten[.clientCredentials] = change
+            return signedOut
         }
-        persist(
-            credentials, kind: StorageLayout.Kind.clientCredentials, file: StorageLayout.clientCredentialsFile,
-            subject: "the registered client (DCR client credentials)", change: change)
-        for requestor in dropped {
-            persist(
-                nil as RequestorRecord?, kind: StorageLayout.Kind.requestor, file: StorageLayout.requestorFile(requestor),
-                subject: "the sign-in of \(requestor)", change: change)
-        }
+        guard let signedOut else { return [] }
+        changed()
         return signedOut
     }
 
@@ -252,11 +303,13 @@ final class TokenStore: @unchecked Sendable {
 
     /// Stores the access token; nil removes it.
     func setAccessToken(_ token: StoredAccessToken?) {
-        let change = stateLock.withLock {
+        let isChange: Bool = stateLock.withLock {
+            guard snapshot.accessToken != token else { return false }
             snapshot.accessToken = token
-            return nextChange()
+            unwritten[.accessToken] = nextChange()
+            return true
         }
-        persist(token, kind: StorageLayout.Kind.accessToken, file: StorageLayout.accessTokenFile, subject: "the access token", change: change)
+        if isChange { changed() }
     }
 
     // MARK: - Extra service providers
@@ -268,15 +321,15 @@ final class TokenStore: @unchecked Sendable {
 
     /// Changes the client and token stored for the service provider `baseURL`.
     func updateServiceProviderClient(baseURL: String, _ change: (inout StoredServiceProviderClient) -> Void) {
-        let (record, number) = stateLock.withLock {
+        let isChange: Bool = stateLock.withLock {
             var record = snapshot.serviceProviderClients[baseURL] ?? StoredServiceProviderClient(baseURL: baseURL)
             change(&record)
+            guard snapshot.serviceProviderClients[baseURL] != record else { return false }
             snapshot.serviceProviderClients[baseURL] = record
-            return (record, nextChange())
+            unwritten[.serviceProviderClient(baseURL)] = nextChange()
+            return true
         }
-        persist(
-            record, kind: StorageLayout.Kind.serviceProviderClient, file: StorageLayout.serviceProviderFile(baseURL),
-            subject: "the client registered at \(baseURL)", change: number)
+        if isChange { changed() }
     }
 
     // MARK: - Profiles
@@ -306,9 +359,9 @@ final class TokenStore: @unchecked Sendable {
 
     /// Stores what ``ProfileSelection`` decided for `requestor`: its profiles, and the media
     /// tokens and preauthorization answers that no longer hold with them removed — in one
-    /// write of the requestor's record.
+    /// change of the requestor's record. A sign-in or a logout: written before its callback.
     func apply(_ change: ProfileChange, requestor: String) {
-        updateRecord(of: requestor) { record in
+        updateRecord(of: requestor, urgent: true) { record in
             record.profile = change.profiles.chosen
             record.standby = change.profiles.standby
             record.others = change.profiles.others.isEmpty ? nil : change.profiles.others
@@ -323,9 +376,10 @@ final class TokenStore: @unchecked Sendable {
 
     /// Removes `requestor`'s profiles with its media tokens and preauthorization answers;
     /// logouts Adobe Pass has not confirmed stay, to be sent again, and so does the provider
-    /// of the last sign-in (only a logout forgets it) and the configuration.
+    /// of the last sign-in (only a logout forgets it) and the configuration. Written before
+    /// the callback that says so.
     func removeProfile(requestor: String) {
-        updateRecord(of: requestor) { record in
+        updateRecord(of: requestor, urgent: true) { record in
             record = RequestorRecord(
                 requestor: requestor, pendingLogouts: record.pendingLogouts, rememberedProvider: record.rememberedProvider, configuration: record.configuration)
         }
@@ -340,7 +394,7 @@ final class TokenStore: @unchecked Sendable {
 
     /// Keeps `configuration` as `requestor`'s, in place of the one stored before.
     func setConfiguration(_ configuration: StoredConfiguration, requestor: String) {
-        updateRecord(of: requestor) { record in record.configuration = configuration }
+        updateRecord(of: requestor, urgent: false) { record in record.configuration = configuration }
     }
 
     // MARK: - Authorizations
@@ -357,14 +411,14 @@ final class TokenStore: @unchecked Sendable {
 
     /// Stores a media token, replacing the previous one for the same requestor and resource.
     func setAuthorization(_ authorization: StoredAuthorization) {
-        updateRecord(of: authorization.requestor) { record in
+        updateRecord(of: authorization.requestor, urgent: false) { record in
             record.authorizations[authorization.resource] = authorization
         }
     }
 
     /// Removes the media token of `resource`.
     func removeAuthorization(requestor: String, resource: String) {
-        updateRecord(of: requestor) { record in
+        updateRecord(of: requestor, urgent: false) { record in
             record.authorizations[resource] = nil
         }
     }
@@ -378,7 +432,7 @@ final class TokenStore: @unchecked Sendable {
 
     /// Replaces the whole preauthorization cache of `requestor` (merge before calling to keep entries).
     func setPreauthorizations(requestor: String, _ preauthorizations: [String: StoredPreauthorization]) {
-        updateRecord(of: requestor) { record in
+        updateRecord(of: requestor, urgent: false) { record in
             record.preauthorizations = preauthorizations
         }
     }
@@ -387,35 +441,30 @@ final class TokenStore: @unchecked Sendable {
 
     /// Removes every stored value except the device identifier.
     func clearAll() {
-        let (requestors, change) = stateLock.withLock {
-            let requestors = Array(snapshot.requestors.keys)
-            snapshot = StorageSnapshot(identity: identity)
-            return (requestors, nextChange())
+        stateLock.withLock {
+            let change = nextChange()
+            for record in snapshot.recordKeys { unwritten[record] = change }
+            snapshot = StorageSnapshot(identity: snapshot.identity)
+            wipe = change
+            urgent = true
         }
-        persist(
-            nil as StoredClientCredentials?, kind: StorageLayout.Kind.clientCredentials, file: StorageLayout.clientCredentialsFile,
-            subject: "the registered client (DCR client credentials)", change: change)
-        persist(nil as StoredAccessToken?, kind: StorageLayout.Kind.accessToken, file: StorageLayout.accessTokenFile, subject: "the access token", change: change)
-        for requestor in requestors {
-            persist(
-                nil as RequestorRecord?, kind: StorageLayout.Kind.requestor, file: StorageLayout.requestorFile(requestor),
-                subject: "the sign-in of \(requestor)", change: change)
-        }
+        changed()
     }
 
-    // MARK: - Write-through
-
-    /// Applies `change` to `requestor`'s record in memory, then writes (or, once empty, deletes) its file.
-    private func updateRecord(of requestor: String, _ change: (inout RequestorRecord) -> Void) {
-        let (record, number) = stateLock.withLock {
-            var record = snapshot.requestors[requestor] ?? RequestorRecord(requestor: requestor)
+    /// Applies `change` to `requestor`'s record in memory; a change that changes nothing is none.
+    private func updateRecord(of requestor: String, urgent isUrgent: Bool, _ change: (inout RequestorRecord) -> Void) {
+        let isChange: Bool = stateLock.withLock {
+            let before = snapshot.requestors[requestor]
+            var record = before ?? RequestorRecord(requestor: requestor)
             change(&record)
-            snapshot.requestors[requestor] = record.isEmpty ? nil : record
-            return (record.isEmpty ? nil : record, nextChange())
+            let after = record.isEmpty ? nil : record
+            guard after != before else { return false }
+            snapshot.requestors[requestor] = after
+            unwritten[.requestor(requestor)] = nextChange()
+            if isUrgent { urgent = true }
+            return true
         }
-        persist(
-            record, kind: StorageLayout.Kind.requestor, file: StorageLayout.requestorFile(requestor),
-            subject: "the sign-in of \(requestor)", change: number)
+        if isChange { changed() }
     }
 
     /// Must be called with `stateLock` held.
@@ -424,117 +473,403 @@ final class TokenStore: @unchecked Sendable {
         return changeCounter
     }
 
-    // MARK: - Batches
-
-    /// Holds the writes behind the caller: changes made until the matching
-    /// ``releaseWrites()`` gather into one batch. Holds nest.
-    func holdWrites() {
-        stateLock.withLock { holds += 1 }
+    /// A change was made in memory: written now when the store writes through, otherwise
+    /// left for the next commit point.
+    private func changed() {
+        guard !writeBehind else { return }
+        write(patience: lockPatience, durableBeforeReturning: true)
     }
 
-    /// Ends a hold; the changes gathered stay pending until ``commitPendingWrites()`` (the
-    /// engine commits them once the call's callbacks are delivered).
-    func releaseWrites() {
-        stateLock.withLock { holds = max(0, holds - 1) }
+    // MARK: - Commit points
+
+    /// Whether changes (or the launch's own work) wait for a write.
+    var hasPendingWrites: Bool {
+        stateLock.withLock { isPersistent && (changeCounter > attemptedUpTo || identityWrite != nil || probeWanted) }
     }
 
-    /// Whether changes wait for ``commitPendingWrites()``.
-    var hasPendingWrites: Bool { stateLock.withLock { !pending.isEmpty } }
+    /// Writes the waiting changes now, on the caller's thread, when one of them is a
+    /// sign-in or a logout: renamed into place before this returns (waiting at most
+    /// ``lockPatience`` for another process's lock), made durable on the
+    /// storage thread right after. The engine calls it before delivering an event's callbacks.
+    func writeUrgentChanges() {
+        guard writeBehind, stateLock.withLock({ urgent && isPersistent }) else { return }
+        write(patience: lockPatience, durableBeforeReturning: false)
+    }
 
-    /// Hands the pending changes to the committer as one batch.
+    /// Hands the waiting changes to the storage thread, which writes them and makes them
+    /// durable (the engine calls it once an event's callbacks are delivered).
     func commitPendingWrites() {
-        // Submitted under the lock: batches of this store reach the committer in the order
-        // their changes were made.
-        stateLock.withLock {
-            guard !pending.isEmpty else { return }
-            StorageCommitter.shared.submit(makeBatch(pending))
-            pending = []
-        }
+        guard hasPendingWrites else { return }
+        StorageSyncThread.shared.submitWrite(of: self, key: directoryKey)
     }
 
-    /// Blocks until every change made so far is on disk.
+    /// Blocks until every change made so far is on disk (or set aside while another process
+    /// holds the directory's lock).
     func flush() {
         commitPendingWrites()
-        StorageCommitter.shared.waitUntilWritten(directoryKey)
+        StorageSyncThread.shared.waitUntilWritten(directoryKey)
+        let deferred: [StorageSyncThread.SyncRequest] = ioLock.withLock {
+            defer { deferredSyncs = [] }
+            return deferredSyncs
+        }
+        guard !deferred.isEmpty else { return }
+        StorageSyncThread.shared.submitSync(deferred, key: directoryKey)
+        StorageSyncThread.shared.waitUntilWritten(directoryKey)
+    }
+
+    /// Runs `action` once every change made so far is on disk (or set aside while another
+    /// process holds the directory's lock), holding no thread while it waits.
+    func flush(then action: @escaping @Sendable () -> Void) {
+        commitPendingWrites()
+        StorageSyncThread.shared.whenWritten(directoryKey) { [self] in
+            let deferred: [StorageSyncThread.SyncRequest] = ioLock.withLock {
+                defer { deferredSyncs = [] }
+                return deferredSyncs
+            }
+            guard !deferred.isEmpty else { return action() }
+            StorageSyncThread.shared.submitSync(deferred, key: directoryKey)
+            StorageSyncThread.shared.whenWritten(directoryKey, action)
+        }
     }
 
     /// `true` while a change is still on its way to disk.
     var hasQueuedWrites: Bool {
-        hasPendingWrites || StorageCommitter.shared.hasUnwritten(directoryKey)
+        hasPendingWrites || StorageSyncThread.shared.hasUnwritten(directoryKey)
     }
 
-    /// A batch of `changes`. Must be called with `stateLock` held.
-    private func makeBatch(_ changes: [(change: UInt64, file: StorageBatch.Change)]) -> StorageBatch {
-        let numbers = changes.map { (name: $0.file.file.lastPathComponent, change: $0.change) }
-        return StorageBatch(
-            directory: statementDirectory, directoryKey: directoryKey, createDirectory: !directoryExists, changes: changes.map(\.file),
-            system: system, lock: directoryLock,
-            failed: { [self] failure, fileName in
-                stateLock.withLock { problem = "could not save \(fileName): \(failure.message)" }
-                onProblem(failure)
-            },
-            written: { [self] outcome in
-                stateLock.withLock {
-                    if outcome.directoryExists { directoryExists = true }
-                    for (name, change) in numbers {
-                        if let newest = outstanding[name], newest <= change { outstanding[name] = nil }
-                        guard let committed = outcome.committed[name] else { continue }
-                        signatures[name] = committed
+    /// What a write on the storage thread came to.
+    enum WriteOutcome {
+        /// Nothing was waiting.
+        case nothing
+        /// Written (or failed and reported); these files still need their data sync.
+        case written([StorageSyncThread.SyncRequest])
+        /// Another process holds the directory's lock: try again later. `since` is when
+        /// (uptime nanoseconds) it began to hold it against this store's writes — what a
+        /// caller's write already waited included — so the storage thread knows when the
+        /// wait has passed ``lockPatience``.
+        case lockBusy(since: UInt64)
+    }
+
+    /// The storage thread's write of the waiting changes, waiting at most `patience` for the
+    /// directory's lock.
+    func writeBehind(patience: TimeInterval) -> WriteOutcome {
+        let outcome = ioLock.withLock { performWrite(patience: patience) }
+        if case .lockBusy(let since) = outcome { return .lockBusy(since: noteLockBusy(since: since)) }
+        return outcome
+    }
+
+    /// Writes the waiting changes on this thread: durably before returning, or leaving the
+    /// data sync to the storage thread.
+    private func write(patience: TimeInterval, durableBeforeReturning: Bool) {
+        switch ioLock.withLock({ performWrite(patience: patience) }) {
+        case .nothing:
+            break
+        case .written(let requests):
+            if durableBeforeReturning {
+                for request in requests { Self.makeDurable(request) }
+            } else {
+                StorageSyncThread.shared.submitSync(requests, key: directoryKey)
+            }
+        case .lockBusy(let since):
+            // The caller has waited its patience: the storage thread takes the write over,
+            // and a flush no longer waits for it (the wait began that long ago).
+            _ = noteLockBusy(since: since)
+            StorageSyncThread.shared.submitWrite(of: self, key: directoryKey)
+        }
+    }
+
+    private static func makeDurable(_ request: StorageSyncThread.SyncRequest) {
+        do throws(StorageIOError) {
+            try request.system.syncFiles([request.file])
+            if let directory = request.createdIn { try request.system.syncDirectory(directory) }
+            request.afterwards?()
+        } catch {
+            request.failed(error)
+        }
+    }
+
+    /// Says once per episode that another process has held the lock against this store's
+    /// writes for longer than ``lockPatience``, given when the attempt that
+    /// found it busy began to wait (uptime nanoseconds). Returns when the episode began:
+    /// the first such attempt's start.
+    private func noteLockBusy(since attempt: UInt64) -> UInt64 {
+        let now = DispatchTime.now().uptimeNanoseconds
+        let (since, say): (UInt64, Bool) = stateLock.withLock {
+            let since = lockBusySince ?? attempt
+            lockBusySince = since
+            guard !lockBusyNoted, now &- since >= UInt64(lockPatience * 1_000_000_000) else { return (since, false) }
+            lockBusyNoted = true
+            return (since, true)
+        }
+        if say {
+            onNotice(
+                "Another process has held the storage lock (\(statementDirectory.appendingPathComponent(StorageDirectoryLock.fileName).path)) for more than \(Int(lockPatience)) s. The SDK goes on from what it has in memory and writes its changes as soon as the lock is free; until then other processes do not see them."
+            )
+        }
+        return since
+    }
+
+    // MARK: - The write
+
+    /// Writes what waits: the launch's work (the identity, the operability check), then this
+    /// store's changes merged over what others wrote. Must be called with `ioLock` held.
+    private func performWrite(patience: TimeInterval, identityOnly: Bool = false) -> WriteOutcome {
+        var (wanted, upTo, identity, probe) = stateLock.withLock {
+            (changeCounter > attemptedUpTo, changeCounter, identityWrite, probeWanted)
+        }
+        if identityOnly { (wanted, probe) = (false, false) }
+        guard isPersistent, wanted || identity != nil || probe else { return .nothing }
+        if !prepared {
+            do throws(StorageIOError) {
+                try system.ensureDirectory(statementDirectory, true)
+            } catch {
+                let subject: String = stateLock.withLock {
+                    defer {
+                        attemptedUpTo = upTo
+                        identityWrite = nil
+                        probeWanted = false
+                        urgent = false
                     }
-                    // Nobody else changed the directory since this store last looked: what
-                    // this batch wrote is what it holds, so nothing needs reloading.
-                    if let generation = outcome.generation {
-                        _ = seenGeneration.compareExchange(expected: generation.before, desired: generation.after, ordering: .acquiringAndReleasing)
-                    }
+                    return wanted ? subjects().subject : "the device identifier"
                 }
-            })
+                deviceIdentity.settled(as: stateLock.withLock { snapshot.identity.deviceIdentifier })
+                report(StorageProblem(subject: subject, operation: .save, error: error))
+                return .written([])
+            }
+        }
+        let waitStarted = DispatchTime.now().uptimeNanoseconds
+        let lock = StorageDirectoryLock.acquire(in: statementDirectory.path, patience: patience)
+        if case .busy = lock { return .lockBusy(since: waitStarted) }
+        defer { if case .held(let held) = lock { held.release() } }
+        stateLock.withLock {
+            lockBusySince = nil
+            lockBusyNoted = false
+        }
+        prepared = true
+        if sweepWanted {
+            // Leftovers of writers that died mid-write; a writer that lives holds its own.
+            StorageFileSystem.sweepTemporaryFiles(in: statementDirectory)
+            sweepWanted = false
+        }
+        if let identity {
+            deferredSyncs += writeIdentity(identity)
+            deviceIdentity.settled(as: stateLock.withLock { snapshot.identity.deviceIdentifier })
+        }
+        if probe { checkOperability() }
+        guard wanted, let request = writeStoreFile(upTo: upTo) else { return .written([]) }
+        defer { deferredSyncs = [] }
+        return .written(deferredSyncs + [request])
     }
 
-    // MARK: - Other stores over the directory
+    /// Creates (claiming it) or replaces the identity file. A claim that finds an identity
+    /// another first launch created meanwhile takes that one instead.
+    private func writeIdentity(_ write: StorageLoadResult.IdentityWrite) -> [StorageSyncThread.SyncRequest] {
+        var existed = true
+        if write == .claim {
+            switch StorageLoader.readIdentity(in: statementDirectory) {
+            case .found(let existing):
+                if !adopt(existing) { return [] }
+            case .unusable:
+                break
+            case .absent:
+                existed = false
+            }
+        }
+        let identity = stateLock.withLock { snapshot.identity }
+        do throws(StorageIOError) {
+            let data: Data
+            do {
+                data = try StorageEnvelope.encode(identity, kind: StorageLayout.Kind.identity, protection: .digest)
+            } catch {
+                throw StorageIOError(operation: "encode", path: identityFile.path, code: EINVAL)
+            }
+            try replace(identityFile, with: data, after: nil)
+            stateLock.withLock { identityWrite = nil }
+            return [syncRequest(identityFile, created: !existed, subject: "the device identifier")]
+        } catch {
+            stateLock.withLock { identityWrite = nil }
+            report(StorageProblem(subject: "the device identifier", path: identityFile.path, operation: .save, cause: .init(errno: error.code)))
+            return []
+        }
+    }
+
+    /// Takes `identity`, which another launch created first. Returns whether this store must
+    /// still write its own (only to put the device identifier the application configured in it).
+    private func adopt(_ identity: StoredIdentity) -> Bool {
+        stateLock.withLock {
+            var adopted = identity
+            let mustRewrite = configuredDeviceIdentifier.map { $0 != identity.deviceIdentifier } ?? false
+            if let configuredDeviceIdentifier { adopted.deviceIdentifier = configuredDeviceIdentifier }
+            if adopted.deviceIdentifier != snapshot.identity.deviceIdentifier, !snapshot.requestors.isEmpty {
+                // Obtained with another device identifier: they no longer hold.
+                let change = nextChange()
+                for requestor in snapshot.requestors.keys { unwritten[.requestor(requestor)] = change }
+                snapshot.requestors = [:]
+            }
+            snapshot.identity = adopted
+            if !mustRewrite { identityWrite = nil }
+            return mustRewrite
+        }
+    }
+
+    /// The `INTEGRITY_CHECK_ALL` operability check: a file written and read back. A store
+    /// that fails it cannot keep anything, which is reported — and clears nothing.
+    private func checkOperability() {
+        stateLock.withLock { probeWanted = false }
+        let sample = Data(Hex.encode(StorageFileSystem.randomBytes(count: 16)).utf8)
+        let target = statementDirectory.appendingPathComponent("operability-probe", isDirectory: false)
+        do throws(StorageIOError) {
+            let temporary = try system.writeTemporary(sample, target)
+            defer {
+                try? system.unlink(temporary.url)
+                temporary.close()
+            }
+            if try StorageFileSystem.read(temporary.url.path)?.data != sample {
+                throw StorageIOError(operation: "read back", path: temporary.url.path, code: EIO)
+            }
+        } catch {
+            report(StorageProblem(subject: "a test file", path: target.path, operation: .save, cause: .init(errno: error.code)))
+        }
+    }
+
+    /// Writes `store.json`: what others wrote since this store last looked, with this
+    /// store's unwritten changes over it. Returns its sync request, `nil` when it failed
+    /// (reported).
+    private func writeStoreFile(upTo: UInt64) -> StorageSyncThread.SyncRequest? {
+        var onDisk = FileSignature(path: storeFile.path)
+        if onDisk != stateLock.withLock({ seen }) {
+            let read = readStoreFile()
+            takeIn(read, signature: onDisk)
+            onDisk = read?.signature ?? onDisk
+        }
+        let (snapshot, described) = stateLock.withLock { (self.snapshot, subjects()) }
+        do throws(StorageIOError) {
+            let data: Data
+            do {
+                data = try StorageStoreFile.encode(snapshot, key: snapshot.identity.integrityKeyBytes)
+            } catch {
+                throw StorageIOError(operation: "encode", path: storeFile.path, code: EINVAL)
+            }
+            let written = try replace(storeFile, with: data, after: onDisk)
+            let legacy: [URL] = stateLock.withLock {
+                seen = written
+                attemptedUpTo = max(attemptedUpTo, upTo)
+                unwritten = unwritten.filter { $0.value > upTo }
+                if let change = wipe, change <= upTo { wipe = nil }
+                if let change = requestorsDropped, change <= upTo { requestorsDropped = nil }
+                urgent = urgent && changeCounter > upTo
+                defer { legacyFiles = [] }
+                return legacyFiles.map { statementDirectory.appendingPathComponent($0, isDirectory: false) }
+            }
+            var request = syncRequest(storeFile, created: onDisk == nil, subject: described.subject)
+            if !legacy.isEmpty {
+                // The old layout's files go once what they held is durable in store.json.
+                let system = self.system
+                request.afterwards = { for file in legacy { try? system.unlink(file) } }
+            }
+            return request
+        } catch {
+            stateLock.withLock {
+                attemptedUpTo = max(attemptedUpTo, upTo)
+                urgent = urgent && changeCounter > upTo
+            }
+            report(StorageProblem(subject: described.subject, path: storeFile.path, operation: described.operation, cause: .init(errno: error.code)))
+            return nil
+        }
+    }
+
+    /// Puts `data` in place of `file`: a temporary file, stamped later than `previous`, renamed
+    /// over it. Returns the signature of the version written.
+    @discardableResult
+    private func replace(_ file: URL, with data: Data, after previous: FileSignature?) throws(StorageIOError) -> FileSignature? {
+        let temporary = try system.writeTemporary(data, file)
+        defer { temporary.close() }
+        StorageFileSystem.stamp(temporary.descriptor, after: previous)
+        let signature = FileSignature(descriptor: temporary.descriptor)
+        do throws(StorageIOError) {
+            try system.replace(temporary.url, file)
+        } catch {
+            try? system.unlink(temporary.url)
+            throw error
+        }
+        return signature
+    }
+
+    private func syncRequest(_ file: URL, created: Bool, subject: String) -> StorageSyncThread.SyncRequest {
+        StorageSyncThread.SyncRequest(
+            file: file, createdIn: created ? statementDirectory : nil, system: system,
+            failed: { [self] error in report(StorageProblem(subject: subject, path: file.path, operation: .save, cause: .init(errno: error.code))) })
+    }
+
+    /// What the changes made since the last write attempt are, in words, and whether they
+    /// only remove. Must be called with `stateLock` held.
+    private func subjects() -> (subject: String, operation: StorageProblem.Operation) {
+        if let change = wipe, change > attemptedUpTo { return ("the stored sign-ins, client and token", .delete) }
+        let records = unwritten.filter { $0.value > attemptedUpTo }.keys.sorted { $0.subject < $1.subject }
+        let subject = records.isEmpty ? "the stored values" : records.map(\.subject).joined(separator: ", ")
+        let removals = records.allSatisfy { !snapshot.recordKeys.contains($0) }
+        return (subject, !records.isEmpty && removals ? .delete : .save)
+    }
+
+    private func report(_ failure: StorageProblem) {
+        stateLock.withLock { problem = "could not save \(StorageLayout.storeFile): \(failure.message)" }
+        onProblem(failure)
+    }
+
+    // MARK: - Other writers' versions
 
     /// Takes in what other stores over the same directory (other AccessEnablers, in this
-    /// process or another) wrote since this store last looked. Costs one load from shared
-    /// memory when nothing changed; otherwise the changed record files are read again under
-    /// the directory's lock. Call it between two calls of the app (the engine's turn), not
-    /// while a flow is reading the store.
+    /// process or another) wrote since this store last looked. Costs one `stat` when
+    /// nothing changed; otherwise `store.json` is read again (no lock: it is replaced whole,
+    /// never written in place). Call it between two calls of the app (the engine's turn).
     func refreshIfChanged() {
-        guard let lock = directoryLock, lock.generation != seenGeneration.load(ordering: .acquiring) else { return }
-        reloadChangedFiles(lock)
+        guard isPersistent else { return }
+        let onDisk = FileSignature(path: storeFile.path)
+        guard onDisk != stateLock.withLock({ seen }) else { return }
+        ioLock.withLock {
+            let onDisk = FileSignature(path: storeFile.path)
+            guard onDisk != stateLock.withLock({ seen }) else { return }
+            takeIn(readStoreFile(), signature: onDisk)
+        }
     }
 
-    private func reloadChangedFiles(_ lock: StorageDirectoryLock) {
-        let loader = StorageLoader(directory: statementDirectory, integrityCheck: integrityCheck, now: now(), system: system)
-        let discards: [StorageDiscard] = lock.withExclusiveLock {
-            let generation = lock.generation
-            let onDisk = Self.signatures(in: statementDirectory)
-            let (known, busy) = stateLock.withLock { (signatures, Set(outstanding.keys)) }
-            let changed = onDisk.filter { known[$0.key] != $0.value && !busy.contains($0.key) }
-            let gone = known.keys.filter { onDisk[$0] == nil && !busy.contains($0) }
-            var read: [String: Result<StorageRecord, StorageFileProblem>] = [:]
-            for name in changed.keys { read[name] = loader.reload(name, protection: protection) }
+    private func readStoreFile() -> (contents: Result<StorageStoreFile.Contents, StorageFileProblem>, signature: FileSignature?)? {
+        StorageLoader.readStore(storeFile.path, key: stateLock.withLock { snapshot.identity.integrityKeyBytes }, integrityCheck: integrityCheck)
+    }
+
+    /// Puts another writer's version of `store.json` in place of what memory held, except
+    /// for the records this store changed and has not written (they are newer). Must be
+    /// called with `ioLock` held.
+    private func takeIn(
+        _ read: (contents: Result<StorageStoreFile.Contents, StorageFileProblem>, signature: FileSignature?)?, signature: FileSignature?
+    ) {
+        let date = now()
+        let discards: [StorageDiscard] = stateLock.withLock {
             var discards: [StorageDiscard] = []
-            stateLock.withLock {
-                for name in gone where outstanding[name] == nil {
-                    apply(.absent, fileName: name)
-                    signatures[name] = nil
+            var found = StorageStoreFile.Contents()
+            switch read?.contents {
+            case .none:
+                break
+            case .success(let contents):
+                found = contents
+                for (record, reason) in contents.unusable {
+                    discards.append(StorageDiscard(scope: .file, path: storeFile.path, subject: record.subject, reason: reason.description))
                 }
-                for (name, result) in read where outstanding[name] == nil {
-                    switch result {
-                    case .success(let record):
-                        apply(record, fileName: name)
-                    case .failure(let reason):
-                        // Not usable here (another store's damage, or an identity this one
-                        // does not share): what this store held of it goes, the file stays.
-                        apply(.absent, fileName: name)
-                        discards.append(
-                            StorageDiscard(
-                                scope: .file, path: statementDirectory.appendingPathComponent(name).path,
-                                subject: StorageDiscard.subject(ofFile: name), reason: reason.description))
-                    }
-                    signatures[name] = changed[name]
-                }
-                seenGeneration.store(generation, ordering: .releasing)
+            case .failure(let reason):
+                // Not usable here (another store's damage, or an identity this one does not
+                // share): what this store held of it goes, the file stays.
+                discards.append(
+                    StorageDiscard(scope: .file, path: storeFile.path, subject: "the stored sign-ins, client and token", reason: reason.description))
             }
+            var disk = StorageSnapshot(identity: snapshot.identity)
+            StorageLoader.apply(found, to: &disk)
+            disk.requestors = disk.requestors.mapValues { $0.droppingExpiredEntries(at: date) }
+            for record in snapshot.recordKeys.union(disk.recordKeys) where unwritten[record] == nil {
+                if wipe != nil { continue }
+                if requestorsDropped != nil, case .requestor = record { continue }
+                snapshot.take(record, from: disk)
+            }
+            seen = read?.signature ?? signature
             return discards
         }
         for discard in discards {
@@ -542,88 +877,16 @@ final class TokenStore: @unchecked Sendable {
             onDiscard(discard)
         }
     }
+}
 
-    /// Puts `record`, read from the file `fileName`, in place of what memory held for that
-    /// file. Must be called with `stateLock` held.
-    private func apply(_ record: StorageRecord, fileName: String) {
+extension StorageSnapshot {
+    /// Puts `other`'s version of `record` (or its absence) in place of this one's.
+    fileprivate mutating func take(_ record: StoredRecordKey, from other: StorageSnapshot) {
         switch record {
-        case .clientCredentials(let credentials):
-            snapshot.clientCredentials = credentials
-        case .accessToken(let token):
-            snapshot.accessToken = token
-        case .requestor(let record):
-            snapshot.requestors[record.requestor] = record.isEmpty ? nil : record
-        case .serviceProviderClient(let client):
-            snapshot.serviceProviderClients[client.baseURL] = client
-        case .absent:
-            switch fileName {
-            case StorageLayout.clientCredentialsFile: snapshot.clientCredentials = nil
-            case StorageLayout.accessTokenFile: snapshot.accessToken = nil
-            case _ where StorageLayout.isServiceProviderFile(fileName):
-                if let url = snapshot.serviceProviderClients.keys.first(where: { StorageLayout.serviceProviderFile($0) == fileName }) {
-                    snapshot.serviceProviderClients[url] = nil
-                }
-            default:
-                if let requestor = snapshot.requestors.keys.first(where: { StorageLayout.requestorFile($0) == fileName }) {
-                    snapshot.requestors[requestor] = nil
-                }
-            }
+        case .clientCredentials: clientCredentials = other.clientCredentials
+        case .accessToken: accessToken = other.accessToken
+        case .requestor(let requestor): requestors[requestor] = other.requestors[requestor]
+        case .serviceProviderClient(let baseURL): serviceProviderClients[baseURL] = other.serviceProviderClients[baseURL]
         }
-    }
-
-    /// The signature of every record file in `directory`, by name.
-    private static func signatures(in directory: URL) -> [String: FileSignature] {
-        var found: [String: FileSignature] = [:]
-        let base = directory.path
-        for name in StorageFileSystem.fileNames(in: directory) where StorageLayout.isClearableFile(name) {
-            if let signature = FileSignature(path: base + "/" + name) { found[name] = signature }
-        }
-        return found
-    }
-
-    /// The URL of the record file `name` in the statement directory.
-    private func fileURL(_ name: String) -> URL {
-        if let known = stateLock.withLock({ fileURLs[name] }) { return known }
-        let url = statementDirectory.appendingPathComponent(name)
-        stateLock.withLock { fileURLs[name] = url }
-        return url
-    }
-
-    /// Records change number `change` of `file`: to `value`, or its deletion for nil.
-    /// Writing behind, it joins the pending changes, replacing an earlier change of the same
-    /// file, and goes to the committer at once unless a hold is on; otherwise it is written
-    /// before this returns. Either way a version older than one already pending or written
-    /// is dropped. Encoding (JSON and the integrity code) happens when the batch is written,
-    /// off the caller's path. A failure is kept in ``lastError`` and told to `onProblem`.
-    private func persist<Value: Encodable & Sendable>(
-        _ value: Value?, kind: String, file: String, subject: String, change: UInt64,
-        protection: StorageEnvelope.Protection? = nil, submit: Bool = true
-    ) {
-        guard isPersistent else { return }
-        let url = fileURL(file)
-        let protection = protection ?? self.protection
-        let content: StorageBatch.Change.Content =
-            value.map { value in
-                .write { try StorageEnvelope.encode(value, kind: kind, protection: protection) }
-            } ?? .delete
-        let entry = (change: change, file: StorageBatch.Change(file: url, subject: subject, content: content))
-        stateLock.withLock { outstanding[file] = max(outstanding[file] ?? 0, change) }
-        guard writeBehind else {
-            // Written here and now, on the caller's thread, in the order of the changes.
-            syncWriteLock.withLock {
-                if let written = writtenChange[file], written > change { return }
-                writtenChange[file] = change
-                let batch = stateLock.withLock { makeBatch([entry]) }
-                StorageBatchWriter.write([batch])
-            }
-            return
-        }
-        let submitNow: Bool = stateLock.withLock {
-            if let existing = pending.first(where: { $0.file.file == url }), existing.change > change { return false }
-            pending.removeAll { $0.file.file == url }
-            pending.append(entry)
-            return submit && holds == 0
-        }
-        if submitNow { commitPendingWrites() }
     }
 }

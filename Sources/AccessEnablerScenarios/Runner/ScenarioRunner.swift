@@ -255,7 +255,12 @@ public final class ScenarioRunner: @unchecked Sendable {
     public func stop() {
         for app in apps.values { app.accessEnabler = nil }
         server?.shutdown()
-        for app in apps.values where app.ownsStorage { ScenarioScratch.remove(app.storage) }
+        for app in apps.values where app.ownsStorage {
+            // What the released AccessEnablers still hand to the disk (a new device's identity
+            // is claimed after its creation) lands first: nothing recreates the directory.
+            StorageWrites.waitUntilWritten(under: app.storage)
+            ScenarioScratch.remove(app.storage)
+        }
     }
 
     /// Builds a new AccessEnabler for the top-level app over its storage (a relaunch when
@@ -335,6 +340,19 @@ public final class ScenarioRunner: @unchecked Sendable {
         }
     }
 
+    /// Releases `app`'s AccessEnabler and builds a new one over its storage. The released
+    /// instance ends the calls it still had (a sign-in waiting for a code, say): their
+    /// callbacks belong to this step, so the release is waited for — this function holds no
+    /// reference of its own to the AccessEnabler, and one that something else still holds
+    /// for a moment (a bounded wait given up on) is waited for, within ``settleTimeout``.
+    private func restart(_ app: ScenarioApp) async throws {
+        try await settleOrStall()
+        let released = app.accessEnabler?.releaseWatch
+        app.accessEnabler = nil
+        if let released { _ = await withinRealTime(settleTimeout) { await released.waitUntilEnded() } }
+        makeAccessEnabler(for: app)
+    }
+
     private static func pickerChoice(_ entry: Scenario.PickerEntry) -> PickerChoice {
         switch entry {
         case .select(let provider, let user): .select(provider: provider, user: user)
@@ -346,6 +364,7 @@ public final class ScenarioRunner: @unchecked Sendable {
     // MARK: Steps
 
     private func perform(_ step: Scenario.Step, for app: ScenarioApp) async throws {
+        if case .restart = step { return try await restart(app) }
         guard let ae = app.accessEnabler else { return }
         let recorder = app.recorder
         let device = app.device
@@ -435,13 +454,8 @@ public final class ScenarioRunner: @unchecked Sendable {
         case .resetTempPass(let mvpd):
             _ = sandbox.resetTempPass(mvpd: mvpd)
         case .restart:
-            try await settleOrStall()
-            // The released instance ends the calls it still had (a sign-in waiting for a
-            // code, say): their callbacks belong to this step.
-            let released = app.accessEnabler?.releaseWatch
-            app.accessEnabler = nil
-            if let released { _ = await withinRealTime(settleTimeout) { await released.waitUntilEnded() } }
-            makeAccessEnabler(for: app)
+            // Handled by ``restart(_:)``, before this function holds the AccessEnabler.
+            break
         case .setOptions(let values):
             let dictionary = values.mapValues { $0.foundationValue }
             app.options.merge(dictionary) { $1 }

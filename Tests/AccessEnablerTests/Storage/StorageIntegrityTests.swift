@@ -13,30 +13,43 @@ struct StorageIntegrityTests {
         return (scratch, store.deviceIdentifier)
     }
 
-    /// The requestor file with the MVPD changed, its integrity code left as it was.
+    /// The profile's MVPD changed in store.json, its integrity code left as it was.
     private func tamperProfile(_ scratch: StorageScratch) throws {
-        let url = scratch.requestorFile("REF30")
-        let text = try scratch.text(of: url)
-        #expect(text.contains(#""mvpd":"MVPD1""#))
-        try scratch.overwrite(url, with: text.replacingOccurrences(of: #""mvpd":"MVPD1""#, with: #""mvpd":"EVIL""#))
+        try scratch.editStore(replacing: #""mvpd":"MVPD1""#, with: #""mvpd":"EVIL""#)
     }
 
-    @Test("CLEAR starts empty every launch and deletes the files, keeping the device identifier")
-    func clearStartsEmpty() {
+    /// Writes `snapshot` as store.json, signed with the store's own key: a file the SDK
+    /// could have written, whatever it holds.
+    private func writeSigned(_ scratch: StorageScratch, _ change: (inout StorageSnapshot) -> Void) throws {
+        guard case .found(let identity) = StorageLoader.readIdentity(in: scratch.statementDirectory) else {
+            Issue.record("no identity")
+            return
+        }
+        let store = scratch.open()
+        var snapshot = StorageSnapshot(
+            identity: identity, clientCredentials: store.clientCredentials, accessToken: store.accessToken,
+            requestors: ["REF30": RequestorRecord(requestor: "REF30", profile: store.profile(requestor: "REF30"))])
+        change(&snapshot)
+        try StorageStoreFile.encode(snapshot, key: identity.integrityKeyBytes).write(to: scratch.storeFile)
+    }
+
+    @Test("CLEAR starts empty every launch and empties the store, keeping the device identifier")
+    func clearStartsEmpty() throws {
         let (scratch, deviceIdentifier) = filledScratch()
         defer { scratch.remove() }
         let cleared = scratch.open(.INTEGRITY_CHECK_CLEAR)
         #expect(StorageSamples.isEmpty(cleared))
         #expect(cleared.lastError == nil)
         #expect(cleared.deviceIdentifier == deviceIdentifier)
-        #expect(scratch.fileNames() == [StorageLayout.identityFile])
+        #expect(try scratch.text(of: scratch.storeFile).hasSuffix(#""payload":{}}"#))
+        #expect(StorageSamples.isEmpty(scratch.open()))
 
         StorageSamples.fill(cleared)
         #expect(StorageSamples.isFilled(cleared))
         #expect(StorageSamples.isEmpty(scratch.open(.INTEGRITY_CHECK_CLEAR)))
     }
 
-    @Test("ALL accepts an intact store")
+    @Test("ALL accepts an intact store, and its operability check leaves nothing behind")
     func allAcceptsIntactStore() {
         let (scratch, deviceIdentifier) = filledScratch()
         defer { scratch.remove() }
@@ -44,79 +57,88 @@ struct StorageIntegrityTests {
         #expect(StorageSamples.isFilled(checked))
         #expect(checked.lastError == nil)
         #expect(checked.deviceIdentifier == deviceIdentifier)
-        #expect(!scratch.fileNames().contains(StorageLayout.probeFile(writer: getpid())))
+        #expect(scratch.fileNames() == [StorageLayout.identityFile, StorageLayout.storeFile])
     }
 
     @Test("ALL accepts a file whose values are intact but whose whitespace changed")
     func allAcceptsReformattedFile() throws {
         let (scratch, _) = filledScratch()
         defer { scratch.remove() }
-        let url = scratch.file(StorageLayout.accessTokenFile)
-        let text = try scratch.text(of: url)
-        try scratch.overwrite(url, with: text.replacingOccurrences(of: ",", with: ",\n  ") + "\n")
+        let text = try scratch.text(of: scratch.storeFile)
+        try scratch.overwrite(scratch.storeFile, with: text.replacingOccurrences(of: ",", with: ",\n  ") + "\n")
         let checked = scratch.open(.INTEGRITY_CHECK_ALL)
         #expect(StorageSamples.isFilled(checked))
         #expect(checked.lastError == nil)
     }
 
-    /// Each way of damaging the requestor file, with the words lastError must contain.
+    /// Each way of damaging store.json as a whole, with the words lastError must contain.
     static let damages: [(name: String, expected: String, damage: @Sendable (String) -> String)] = [
         ("corrupt JSON", "not a JSON object", { _ in "{ this is not json ]" }),
         ("truncated", "not a JSON object", { String($0.prefix($0.count / 2)) }),
         ("empty", "not a JSON object", { _ in "" }),
         (
-            "wrong format version", "unsupported format version 2",
-            { $0.replacingOccurrences(of: #""formatVersion":1"#, with: #""formatVersion":2"#) }
+            "unknown format version", "unsupported format version 3",
+            { $0.replacingOccurrences(of: #""formatVersion":2"#, with: #""formatVersion":3"#) }
         ),
         (
-            "wrong kind", "holds accessToken instead of requestor",
-            { $0.replacingOccurrences(of: #""kind":"requestor""#, with: #""kind":"accessToken""#) }
-        ),
-        (
-            "payload of the wrong shape", "payload is not a valid record",
-            { $0.replacingOccurrences(of: #""requestor":"REF30""#, with: #""requestor":42"#) }
+            "wrong kind", "holds accessToken instead of store",
+            { $0.replacingOccurrences(of: #""kind":"store""#, with: #""kind":"accessToken""#) }
         ),
     ]
 
-    @Test(
-        "ALL clears everything but the device identifier when a file is damaged",
-        arguments: damages.indices)
+    @Test("ALL clears everything but the device identifier when the store is damaged", arguments: damages.indices)
     func allClearsOnDamage(index: Int) throws {
         let damage = Self.damages[index]
         let (scratch, deviceIdentifier) = filledScratch()
         defer { scratch.remove() }
-        let url = scratch.requestorFile("REF30")
-        try scratch.overwrite(url, with: damage.damage(try scratch.text(of: url)))
+        try scratch.overwrite(scratch.storeFile, with: damage.damage(try scratch.text(of: scratch.storeFile)))
 
         let checked = scratch.open(.INTEGRITY_CHECK_ALL)
         #expect(StorageSamples.isEmpty(checked), "\(damage.name)")
         #expect(checked.deviceIdentifier == deviceIdentifier)
         let error = checked.lastError ?? ""
         #expect(error.contains("storage integrity check failed"), "\(damage.name): \(error)")
-        #expect(error.contains(url.lastPathComponent), "\(damage.name): \(error)")
+        #expect(error.contains(StorageLayout.storeFile), "\(damage.name): \(error)")
         #expect(error.contains(damage.expected), "\(damage.name): \(error)")
-        #expect(scratch.fileNames() == [StorageLayout.identityFile])
-        #expect(StorageSamples.isEmpty(scratch.open(.INTEGRITY_CHECK_NONE)))
+        #expect(StorageSamples.isEmpty(scratch.open(.INTEGRITY_CHECK_NONE)), "the store on disk was emptied")
     }
 
-    @Test("NONE discards only the damaged file and keeps the rest", arguments: damages.indices)
-    func noneDiscardsDamagedFile(index: Int) throws {
+    @Test("NONE discards a store it cannot read and keeps the device identifier", arguments: damages.indices)
+    func noneDiscardsDamagedStore(index: Int) throws {
         let damage = Self.damages[index]
         let (scratch, deviceIdentifier) = filledScratch()
         defer { scratch.remove() }
-        let url = scratch.requestorFile("REF30")
-        try scratch.overwrite(url, with: damage.damage(try scratch.text(of: url)))
+        try scratch.overwrite(scratch.storeFile, with: damage.damage(try scratch.text(of: scratch.storeFile)))
 
         let store = scratch.open(.INTEGRITY_CHECK_NONE)
-        #expect(store.profile(requestor: "REF30") == nil, "\(damage.name)")
+        #expect(StorageSamples.isEmpty(store), "\(damage.name)")
+        #expect(store.deviceIdentifier == deviceIdentifier)
+        let error = store.lastError ?? ""
+        #expect(error.contains("discarded corrupt storage file store.json"), "\(damage.name): \(error)")
+        #expect(error.contains(damage.expected), "\(damage.name): \(error)")
+        StorageSamples.fill(store)
+        #expect(StorageSamples.isFilled(scratch.open(.INTEGRITY_CHECK_ALL)), "the next write replaces it with a sound one")
+    }
+
+    @Test("NONE discards only a record it cannot read and keeps the rest; ALL clears everything for it")
+    func aDamagedRecord() throws {
+        let (scratch, deviceIdentifier) = filledScratch()
+        defer { scratch.remove() }
+        try scratch.editStore(replacing: #""requestor":"REF30""#, with: #""requestor":42"#)
+
+        let store = scratch.open(.INTEGRITY_CHECK_NONE)
+        #expect(store.profile(requestor: "REF30") == nil)
         #expect(store.authorization(requestor: "REF30", resource: "res1") == nil)
         #expect(store.clientCredentials == StorageSamples.credentials)
         #expect(store.accessToken == StorageSamples.token)
         #expect(store.deviceIdentifier == deviceIdentifier)
-        let error = store.lastError ?? ""
-        #expect(error.contains("discarded corrupt storage file \(url.lastPathComponent)"), "\(damage.name): \(error)")
-        #expect(error.contains(damage.expected), "\(damage.name): \(error)")
-        #expect(!FileManager.default.fileExists(atPath: url.path))
+        #expect(store.lastError?.contains("discarded the sign-in of REF30 in store.json: payload is not a valid record") == true)
+        #expect(try !scratch.text(of: scratch.storeFile).contains(#""requestor":42"#), "the record is removed from the file at once")
+
+        try scratch.editStore(replacing: #""clientID":"client-1""#, with: #""clientID":1"#)
+        let checked = scratch.open(.INTEGRITY_CHECK_ALL)
+        #expect(StorageSamples.isEmpty(checked))
+        #expect(checked.lastError?.contains("storage integrity check failed") == true)
     }
 
     @Test("ALL clears everything when a value was changed outside the SDK")
@@ -140,14 +162,17 @@ struct StorageIntegrityTests {
         #expect(store.lastError == nil)
     }
 
-    @Test("ALL rejects a requestor file moved over another requestor's name")
-    func allRejectsSwappedRequestorFile() throws {
+    @Test("ALL rejects a requestor's record filed under another requestor's name")
+    func allRejectsSwappedRequestorRecord() throws {
         let (scratch, _) = filledScratch()
         defer { scratch.remove() }
-        try FileManager.default.moveItem(at: scratch.requestorFile("REF30"), to: scratch.requestorFile("OTHER"))
+        try writeSigned(scratch) { snapshot in
+            snapshot.requestors = ["OTHER": snapshot.requestors["REF30"]!]
+        }
+        #expect(scratch.open(.INTEGRITY_CHECK_NONE).profile(requestor: "REF30") == nil)
         let checked = scratch.open(.INTEGRITY_CHECK_ALL)
         #expect(checked.profile(requestor: "REF30") == nil)
-        #expect(checked.lastError?.contains("record of another requestor") == true)
+        #expect(checked.lastError?.contains("filed under another name") == true)
     }
 
     @Test("ALL rejects a well-signed but ill-formed value")
@@ -206,8 +231,27 @@ struct StorageIntegrityTests {
         defer { scratch.remove() }
         let other = scratch.open(statement: "other-statement")
         other.setAccessToken(StorageSamples.token)
-        try scratch.overwrite(scratch.requestorFile("REF30"), with: "garbage")
+        try scratch.overwrite(scratch.storeFile, with: "garbage")
         _ = scratch.open(.INTEGRITY_CHECK_ALL)
         #expect(scratch.open(.INTEGRITY_CHECK_ALL, statement: "other-statement").accessToken == StorageSamples.token)
+    }
+
+    @Test(
+        "A store that cannot be written is not a damaged one: under ALL a full disk or a read-only directory keeps the session and says so",
+        arguments: [ENOSPC, EROFS])
+    func unwritableIsNotTampered(code: Int32) throws {
+        let (scratch, deviceIdentifier) = filledScratch()
+        defer { scratch.remove() }
+        let problems = NSLockedValue<[StorageProblem]>([])
+        var system = StorageSystem.posix
+        system.writeTemporary = { (_, url) throws(StorageIOError) in throw StorageIOError(operation: "write", path: url.path, code: code) }
+        let checked = TokenStore(
+            directory: scratch.root, softwareStatement: scratch.statement, integrityCheck: .INTEGRITY_CHECK_ALL, system: system,
+            onProblem: { problem in problems.withLock { $0.append(problem) } }, now: { StorageScratch.start })
+        #expect(StorageSamples.isFilled(checked), "the session is there")
+        #expect(checked.deviceIdentifier == deviceIdentifier)
+        let problem = try #require(problems.withLock { $0 }.first)
+        #expect(problem.cause == StorageProblem.Cause(errno: code), "the operability check's failure is reported")
+        #expect(StorageSamples.isFilled(scratch.open(.INTEGRITY_CHECK_ALL)), "and nothing on disk was deleted")
     }
 }

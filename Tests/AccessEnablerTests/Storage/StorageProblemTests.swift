@@ -22,14 +22,9 @@ struct StorageProblemTests {
 
     /// The real file operations, except that writes (and, when asked, deletions) fail with
     /// `code`, and a new file's obstacle is `code` too.
-    static func failing(_ code: Int32, deletions: Bool = false, machineID: String = "machine-1") -> StorageSystem {
+    static func failing(_ code: Int32, machineID: String = "machine-1") -> StorageSystem {
         var system = StorageSystem.posix
-        system.writeAtomically = { (_, url) throws(StorageIOError) in throw StorageIOError(operation: "write", path: url.path, code: code) }
         system.writeTemporary = { (_, url) throws(StorageIOError) in throw StorageIOError(operation: "write", path: url.path, code: code) }
-        if deletions {
-            system.remove = { (url) throws(StorageIOError) in throw StorageIOError(operation: "unlink", path: url.path, code: code) }
-            system.unlink = { (url) throws(StorageIOError) in throw StorageIOError(operation: "unlink", path: url.path, code: code) }
-        }
         system.creationObstacle = { url in StorageIOError(operation: "create", path: url.path, code: code) }
         system.machineID = { machineID }
         return system
@@ -47,19 +42,20 @@ struct StorageProblemTests {
         defer { scratch.remove() }
         let reports = Reports()
         let store = open(scratch, reports: reports)
-        try FileManager.default.createDirectory(at: scratch.file(StorageLayout.clientCredentialsFile), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(at: scratch.storeFile, withIntermediateDirectories: true)
         store.setClientCredentials(StorageSamples.credentials)
         #expect(store.clientCredentials == StorageSamples.credentials)
         let problem = try #require(reports.all.first)
         #expect(reports.all.count == 1)
         #expect(problem.cause == .directoryInTheWay)
         #expect(problem.operation == .save)
-        #expect(problem.path == scratch.file(StorageLayout.clientCredentialsFile).path)
-        #expect(problem.message.contains(scratch.file(StorageLayout.clientCredentialsFile).path))
+        #expect(problem.path == scratch.storeFile.path)
+        #expect(problem.message.contains(scratch.storeFile.path))
         #expect(problem.message.contains("registered client"))
         #expect(problem.message.contains("Remove or rename it"))
         #expect(!problem.message.contains(StorageSamples.credentials.clientSecret), "no secret in the sentence")
-        #expect(store.lastError?.contains("could not save client-credentials.json") == true)
+        #expect(store.lastError?.contains("could not save store.json") == true)
+        #expect(scratch.fileNames() == [StorageLayout.identityFile, StorageLayout.storeFile], "no temporary file left behind")
     }
 
     @Test("A read-only directory is reported as such")
@@ -73,7 +69,7 @@ struct StorageProblemTests {
         #expect(store.profile(requestor: "REF30") == StorageSamples.profile())
         let problem = try #require(reports.all.last)
         #expect(problem.cause == .readOnly)
-        #expect(problem.path == scratch.requestorFile("REF30").path)
+        #expect(problem.path == scratch.storeFile.path)
         #expect(problem.message.contains("sign-in of REF30"))
         #expect(problem.message.contains("read-only"))
         #expect(problem.message.contains("storageDirectory"))
@@ -96,16 +92,18 @@ struct StorageProblemTests {
         let reports = Reports()
         let filled = open(scratch, reports: reports)
         StorageSamples.fill(filled)
-        let store = open(scratch, Self.failing(ENOSPC, deletions: true), reports: reports)
+        let store = open(scratch, Self.failing(ENOSPC), reports: reports)
         store.setAccessToken(StoredAccessToken(value: "new", expiresAt: StorageScratch.start + 60))
         store.removeProfile(requestor: "REF30")
         let problems = reports.all
         try #require(problems.count == 2)
         #expect(problems.allSatisfy { $0.cause == .diskFull })
         #expect(problems.map(\.operation) == [.save, .delete])
-        #expect(problems[0].message.hasPrefix("Could not save the access token (\(scratch.file(StorageLayout.accessTokenFile).path)): the disk is full. Free some space"))
-        #expect(problems[1].message.hasPrefix("Could not delete the sign-in of REF30"))
+        #expect(problems[0].message.hasPrefix("Could not save the access token (\(scratch.storeFile.path)): the disk is full. Free some space"))
+        #expect(problems[1].message.hasPrefix("Could not delete the sign-in of REF30 (\(scratch.storeFile.path)): the disk is full"))
         #expect(store.profile(requestor: "REF30") == nil, "memory follows the change")
+        // Nothing on disk was lost: a later launch still finds what was stored.
+        #expect(StorageSamples.isFilled(open(scratch, reports: Reports())))
     }
 
     @Test("Failures of writes behind the caller are reported from the write queue")

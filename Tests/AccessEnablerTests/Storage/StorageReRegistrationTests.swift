@@ -56,7 +56,7 @@ struct StorageReRegistrationTests {
         #expect(store.profile(requestor: "REF30") == nil && store.profile(requestor: "OTHER") == nil)
         #expect(store.authorization(requestor: "REF30", resource: "res1") == nil)
         #expect(store.preauthorizations(requestor: "REF30").isEmpty)
-        #expect(!scratch.fileNames().contains { StorageLayout.isRequestorFile($0) })
+        #expect(try !scratch.text(of: scratch.storeFile).contains("REF30"))
         let relaunched = scratch.open()
         #expect(relaunched.profile(requestor: "REF30") == nil)
         #expect(relaunched.clientCredentials?.clientID == "client-2")
@@ -85,13 +85,13 @@ struct StorageReRegistrationTests {
         #expect(store.profile(requestor: "REF30") == nil)
     }
 
-    @Test("A lost credentials file: registering again drops the profiles the old client obtained")
+    @Test("A lost client: registering again drops the profiles the old client obtained")
     func lostCredentialsFile() async throws {
         let scratch = StorageScratch()
         defer { scratch.remove() }
         let first = scratch.open()
         StorageSamples.fill(first)
-        try FileManager.default.removeItem(at: scratch.file(StorageLayout.clientCredentialsFile))
+        first.setClientCredentials(nil)
         let store = scratch.open()
         #expect(store.clientCredentials == nil)
         #expect(store.profile(requestor: "REF30") != nil, "still there until a new client is registered")
@@ -128,7 +128,7 @@ struct StorageReRegistrationTests {
         #expect(store.authorization(requestor: "REF30", resource: "res1") == nil)
         #expect(store.clientCredentials == StorageSamples.credentials)
         #expect(store.lastError?.contains("device identifier changed") == true)
-        #expect(!scratch.fileNames().contains { StorageLayout.isRequestorFile($0) })
+        #expect(try !scratch.text(of: scratch.storeFile).contains("REF30"))
         // The new identifier is kept from now on, with what is stored under it.
         store.setProfile(StorageSamples.profile())
         let relaunched = scratch.open()

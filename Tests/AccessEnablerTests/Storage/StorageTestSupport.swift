@@ -28,7 +28,15 @@ struct StorageScratch {
 
     func file(_ name: String) -> URL { statementDirectory.appendingPathComponent(name) }
 
-    func requestorFile(_ requestor: String) -> URL { file(StorageLayout.requestorFile(requestor)) }
+    /// `store.json`: every stored value but the identity.
+    var storeFile: URL { file(StorageLayout.storeFile) }
+
+    /// `store.json`'s text with `old` replaced by `new` (which must be there), written back.
+    func editStore(replacing old: String, with new: String) throws {
+        let text = try self.text(of: storeFile)
+        #expect(text.contains(old), "store.json holds \(old)")
+        try overwrite(storeFile, with: text.replacingOccurrences(of: old, with: new))
+    }
 
     /// The store's files, without its lock file (``StorageDirectoryLock/fileName``, present
     /// in every store directory).
@@ -65,7 +73,20 @@ enum StorageSamples {
                 "householdID": StoredAttribute(value: .string("base64=="), encrypted: true),
                 "maxRating": StoredAttribute(value: .object(["MPAA": .string("PG-13"), "VCHIP": .number(4)]), encrypted: false),
             ],
-            tokenSource: "Apple", partnerProviderID: "mapping-1", serviceProviderURL: "https://sp.auth.adobe.com")
+            tokenSource: "Apple", partnerProviderID: "mapping-1", serviceProviderURL: "https://sp.auth.adobe.com", provider: provider(mvpd))
+    }
+
+    /// A configuration fetched a minute before ``StorageScratch/start``, with two providers.
+    static let configuration = StoredConfiguration(
+        serviceProviders: ["https://sp.auth.adobe.com"], fetchedAt: StorageScratch.start - 60, providers: [provider("MVPD1"), provider("MVPD2")])
+
+    /// What the SDK keeps of the provider `mvpd` (stored with its profiles, and remembered
+    /// of the last sign-in).
+    static func provider(_ mvpd: String = "MVPD1") -> StoredProvider {
+        StoredProvider(
+            id: mvpd, displayName: "Provider \(mvpd)", logoURL: "https://logos.example/\(mvpd).png", serviceProviderURL: "https://sp.auth.adobe.com",
+            enablePlatformServices: true, boardingStatus: "SUPPORTED", displayInPlatformPicker: true, platformMappingId: "mapping-1",
+            isTempPass: false, isProxy: false, requiresSVC: true)
     }
 
     static func authorization(_ requestor: String = "REF30", mvpd: String = "MVPD1", resource: String = "res1") -> StoredAuthorization {

@@ -34,7 +34,7 @@ struct StorageTokenStoreTests {
     }
 
     @Test("Setting nil removes the client and the access token, also on disk")
-    func clearingCredentials() {
+    func clearingCredentials() throws {
         let scratch = StorageScratch()
         defer { scratch.remove() }
         let store = scratch.open()
@@ -42,7 +42,7 @@ struct StorageTokenStoreTests {
         store.setAccessToken(nil)
         store.setClientCredentials(nil)
         #expect(store.accessToken == nil && store.clientCredentials == nil)
-        #expect(!scratch.fileNames().contains(StorageLayout.accessTokenFile))
+        #expect(try !scratch.text(of: scratch.storeFile).contains("accessToken"))
         let relaunched = scratch.open()
         #expect(relaunched.accessToken == nil && relaunched.clientCredentials == nil)
         #expect(relaunched.profile(requestor: "REF30") == StorageSamples.profile())
@@ -73,13 +73,13 @@ struct StorageTokenStoreTests {
         #expect(scratch.mode(of: scratch.root) == 0o700)
         #expect(scratch.mode(of: scratch.statementDirectory) == 0o700)
         let names = scratch.fileNames()
-        #expect(names.count == 4)
+        #expect(names == [StorageLayout.identityFile, StorageLayout.storeFile])
         for name in names {
             #expect(scratch.mode(of: scratch.file(name)) == 0o600, "\(name)")
         }
     }
 
-    @Test("Files use the versioned envelope and no temporary file is left behind")
+    @Test("Everything but the identity is one versioned envelope, and no temporary file is left behind")
     func envelopeAndNoTemporaryFiles() throws {
         let scratch = StorageScratch()
         defer { scratch.remove() }
@@ -88,51 +88,61 @@ struct StorageTokenStoreTests {
             store.setAuthorization(StorageSamples.authorization(resource: "res\(index)"))
         }
         store.setAccessToken(StorageSamples.token)
-        #expect(scratch.fileNames().allSatisfy { !$0.hasPrefix(".") && !$0.hasSuffix(".tmp") })
-        let text = try scratch.text(of: scratch.file(StorageLayout.accessTokenFile))
-        #expect(text.hasPrefix(#"{"formatVersion":1,"kind":"accessToken","payload":{"#))
-        let object = try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any]
-        #expect((object?["integrity"] as? String)?.count == 64)
+        #expect(scratch.fileNames() == [StorageLayout.identityFile, StorageLayout.storeFile])
+        let text = try scratch.text(of: scratch.storeFile)
+        #expect(text.hasPrefix(#"{"formatVersion":2,"kind":"store","integrity":""#))
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
+        #expect((object["integrity"] as? String)?.count == 64)
+        let payload = try #require(object["payload"] as? [String: Any])
+        #expect(Set(payload.keys) == ["accessToken", "requestors"])
+        #expect(((payload["requestors"] as? [String: Any])?["REF30"] as? [String: Any])?["authorizations"] != nil)
+        let identity = try scratch.text(of: scratch.file(StorageLayout.identityFile))
+        #expect(identity.hasPrefix(#"{"formatVersion":1,"kind":"identity","payload":{"#))
     }
 
-    @Test("A temporary file whose writer is gone is removed at launch; one whose writer lives stays")
+    @Test("A temporary file nobody holds is swept by the next write; one its writer holds stays, whatever its name says")
     func leftoverTemporaryFile() throws {
         let scratch = StorageScratch()
         defer { scratch.remove() }
         StorageSamples.fill(scratch.open())
-        // No process has this id (above any pid_max): its writer is gone.
-        let orphan = scratch.file(StorageLayout.temporaryFileName(for: StorageLayout.accessTokenFile, writer: Int32.max, token: "0123456789ab"))
+        // A writer that died mid-write: nobody holds its file.
+        let orphan = scratch.file(StorageLayout.temporaryFileName(for: StorageLayout.storeFile, token: "0123456789abcdef"))
         try scratch.overwrite(orphan, with: "{\"formatVers")
-        // This process is alive: a write it has in progress (another store's) stays.
-        let inProgress = scratch.file(StorageLayout.temporaryFileName(for: StorageLayout.clientCredentialsFile, writer: getpid(), token: "ba9876543210"))
-        try scratch.overwrite(inProgress, with: "{\"formatVers")
-        // An older build's name says no writer: removed only once no write can still be under way.
-        let unnamedRecent = scratch.file(".access-token.json.00112233aabb.tmp")
-        let unnamedOld = scratch.file(".access-token.json.ffeeddccbbaa.tmp")
-        try scratch.overwrite(unnamedRecent, with: "{")
-        try scratch.overwrite(unnamedOld, with: "{")
-        var old = [timeval(tv_sec: time(nil) - 3600, tv_usec: 0), timeval(tv_sec: time(nil) - 3600, tv_usec: 0)]
-        #expect(utimes(unnamedOld.path, &old) == 0)
+        // An older build's name, with a process id that does not exist: judged by its lock, not its name.
+        let older = scratch.file(".access-token.json.\(Int32.max).00112233aabb.tmp")
+        try scratch.overwrite(older, with: "{")
+        // A write in progress (a writer in another process, or another PID namespace): it holds its file.
+        let inProgress = try StorageFileSystem.writeTemporary(Data("{\"formatVers".utf8), beside: scratch.storeFile)
+        defer {
+            try? FileManager.default.removeItem(at: inProgress.url)
+            inProgress.close()
+        }
+
         let relaunched = scratch.open()
-        #expect(!FileManager.default.fileExists(atPath: orphan.path))
-        #expect(FileManager.default.fileExists(atPath: inProgress.path))
-        #expect(FileManager.default.fileExists(atPath: unnamedRecent.path))
-        #expect(!FileManager.default.fileExists(atPath: unnamedOld.path))
         #expect(StorageSamples.isFilled(relaunched))
+        #expect(FileManager.default.fileExists(atPath: orphan.path), "opening a store writes nothing, sweeps nothing")
+        relaunched.setAccessToken(StoredAccessToken(value: "renewed", expiresAt: StorageScratch.start + 60))
+        #expect(!FileManager.default.fileExists(atPath: orphan.path))
+        #expect(!FileManager.default.fileExists(atPath: older.path))
+        #expect(FileManager.default.fileExists(atPath: inProgress.url.path), "its writer still holds it")
+
+        // Once its writer lets go, the next store to write sweeps it.
+        inProgress.close()
+        scratch.open().setAccessToken(StorageSamples.token)
+        #expect(!FileManager.default.fileExists(atPath: inProgress.url.path))
     }
 
-    @Test("A temporary file's name carries its writer")
+    @Test("A temporary file is named after its file, hidden, with no writer in its name")
     func temporaryFileNames() {
-        let name = StorageLayout.temporaryFileName(for: "requestor-ab.json", writer: 4242, token: "00ff00ff00ff")
-        #expect(name == ".requestor-ab.json.4242.00ff00ff00ff.tmp")
+        let name = StorageLayout.temporaryFileName(for: "store.json", token: "00ff00ff00ff00ff")
+        #expect(name == ".store.json.00ff00ff00ff00ff.tmp")
         #expect(StorageLayout.isTemporaryFile(name))
-        #expect(StorageLayout.temporaryFileWriter(name) == 4242)
-        #expect(StorageLayout.temporaryFileWriter(".requestor-ab.json.00ff00ff00ff.tmp") == nil)
-        #expect(StorageLayout.temporaryFileWriter("requestor-ab.json") == nil)
+        #expect(StorageLayout.isTemporaryFile(".requestor-ab.json.4242.00ff00ff00ff.tmp"), "an older build's")
+        #expect(!StorageLayout.isTemporaryFile("store.json"))
     }
 
     @Test("Removing a profile removes the requestor's media tokens and preauthorizations, on disk too")
-    func removeProfileCascades() {
+    func removeProfileCascades() throws {
         let scratch = StorageScratch()
         defer { scratch.remove() }
         let store = scratch.open()
@@ -145,7 +155,7 @@ struct StorageTokenStoreTests {
         #expect(store.selectedMVPD(requestor: "REF30") == nil)
         #expect(store.authorization(requestor: "REF30", resource: "res1") == nil)
         #expect(store.preauthorizations(requestor: "REF30").isEmpty)
-        #expect(!FileManager.default.fileExists(atPath: scratch.requestorFile("REF30").path))
+        #expect(try !scratch.text(of: scratch.storeFile).contains(#""REF30""#))
         #expect(store.profile(requestor: "OTHER") != nil)
 
         let relaunched = scratch.open()
@@ -171,7 +181,7 @@ struct StorageTokenStoreTests {
     }
 
     @Test("Replacing and removing media tokens and preauthorizations")
-    func authorizationsAndPreauthorizations() {
+    func authorizationsAndPreauthorizations() throws {
         let scratch = StorageScratch()
         defer { scratch.remove() }
         let store = scratch.open()
@@ -182,7 +192,7 @@ struct StorageTokenStoreTests {
         #expect(store.authorization(requestor: "REF30", resource: "a")?.serializedToken == "newer")
         store.removeAuthorization(requestor: "REF30", resource: "a")
         #expect(store.authorization(requestor: "REF30", resource: "a") == nil)
-        #expect(scratch.fileNames() == [StorageLayout.identityFile])
+        #expect(try !scratch.text(of: scratch.storeFile).contains("REF30"), "a record left empty is not kept")
 
         store.setPreauthorizations(requestor: "REF30", StorageSamples.preauthorizations)
         store.setPreauthorizations(requestor: "REF30", ["res3": StoredPreauthorization(resource: "res3", authorized: true, expiresAt: StorageScratch.start + 60)])
@@ -212,14 +222,14 @@ struct StorageTokenStoreTests {
     }
 
     @Test("clearAll keeps only the device identifier")
-    func clearAll() {
+    func clearAll() throws {
         let scratch = StorageScratch()
         defer { scratch.remove() }
         let store = scratch.open()
         StorageSamples.fill(store)
         store.clearAll()
         #expect(StorageSamples.isEmpty(store))
-        #expect(scratch.fileNames() == [StorageLayout.identityFile])
+        #expect(try scratch.text(of: scratch.storeFile).hasSuffix(#""payload":{}}"#))
         let relaunched = scratch.open()
         #expect(StorageSamples.isEmpty(relaunched))
         #expect(relaunched.deviceIdentifier == store.deviceIdentifier)
@@ -269,7 +279,8 @@ struct StorageTokenStoreTests {
         try FileManager.default.removeItem(at: scratch.statementDirectory)
         store.setAccessToken(StorageSamples.token)
         #expect(store.accessToken == StorageSamples.token)
-        #expect(store.lastError?.contains("could not save access-token.json") == true)
+        #expect(store.lastError?.contains("could not save store.json") == true)
+        #expect(store.lastError?.contains("the access token") == true)
     }
 
     @Test("An unusable directory gives a working in-memory store and a lastError")

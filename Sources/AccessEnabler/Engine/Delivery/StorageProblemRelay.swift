@@ -4,7 +4,9 @@ import Synchronization
 /// Turns what the store reports into what the app sees: a failed write (a directory in the
 /// way, a read-only directory, a full disk) becomes status N500 with the store's sentence,
 /// a discarded file or a cleared store becomes status SEC412 (warning) with the file and
-/// the reason, and each also a ``Diagnostic/storageProblem(message:)``.
+/// the reason, and each also a ``Diagnostic/storageProblem(message:)``. A write waiting for
+/// a lock another process holds past its patience is only a diagnostic (``note(_:)``): the
+/// change is kept and written later, nothing is lost.
 ///
 /// Problems found while the store opens come before the app could set its delegate (the
 /// legacy pattern creates the AccessEnabler, then assigns `delegate`): their diagnostics go
@@ -20,6 +22,8 @@ final class StorageProblemRelay: @unchecked Sendable {
     private let lock = NSLock()
     /// Reports made before ``connect(_:diagnostics:)``.
     private var unconnected: [Report] = []
+    /// Notes made before ``connect(_:diagnostics:)``.
+    private var unconnectedNotes: [String] = []
     /// Statuses waiting for the app's first call.
     private var waitingForFirstCall: [Report] = []
     private var firstCallMade = false
@@ -34,6 +38,19 @@ final class StorageProblemRelay: @unchecked Sendable {
     /// Reports discarded stored values (SEC412).
     func report(_ discard: StorageDiscard) {
         report(Report(status: .sec412, message: discard.message))
+    }
+
+    /// Says something about storage that needs no status — a write waiting for another
+    /// process's lock — through the diagnostics handler only.
+    func note(_ message: String) {
+        let diagnostics: (@Sendable (Diagnostic) -> Void)? = lock.withLock {
+            guard dispatcher != nil else {
+                unconnectedNotes.append(message)
+                return nil
+            }
+            return self.diagnostics
+        }
+        diagnostics?(.storageProblem(message: message))
     }
 
     /// Reports at once when connected and the app has made a call, otherwise as described above.
@@ -53,14 +70,18 @@ final class StorageProblemRelay: @unchecked Sendable {
 
     /// From now on, reports go to `dispatcher` (as statuses) and to `diagnostics`.
     func connect(_ dispatcher: CallbackDispatcher, diagnostics: (@Sendable (Diagnostic) -> Void)?) {
-        let held: [Report] = lock.withLock {
+        let (held, notes): ([Report], [String]) = lock.withLock {
             self.dispatcher = dispatcher
             self.diagnostics = diagnostics
-            defer { unconnected.removeAll() }
+            defer {
+                unconnected.removeAll()
+                unconnectedNotes.removeAll()
+            }
             waitingForFirstCall.append(contentsOf: unconnected)
-            return unconnected
+            return (unconnected, unconnectedNotes)
         }
         for report in held { diagnostics?(.storageProblem(message: report.message)) }
+        for note in notes { diagnostics?(.storageProblem(message: note)) }
     }
 
     /// The app made a call: its delegate is in place, so held statuses are delivered now,

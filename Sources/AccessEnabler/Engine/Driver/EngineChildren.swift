@@ -32,6 +32,10 @@ struct EngineChildren: Sendable {
     /// How many child tasks are under way.
     var count: Int { running.count }
 
+    /// Whether a child other than a timer is under way: a request, or the partner
+    /// framework's sign-in, whose answer comes back as an event.
+    var hasWorkUnderWay: Bool { running.values.contains { !$0.isTimer } }
+
     /// Records `child` under `key`; returns the one it replaced (to cancel).
     mutating func started(_ child: Child, as key: Key) -> Child? {
         running.updateValue(child, forKey: key)

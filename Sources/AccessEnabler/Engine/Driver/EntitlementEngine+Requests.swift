@@ -21,7 +21,7 @@ extension EntitlementEngine {
     /// options, and what the target adds (the partner status, the TempPass identity).
     func context(for target: RESTTarget? = nil) -> RequestContext {
         var context = RequestContext(
-            deviceIdentifier: store.deviceIdentifier, deviceInfo: optionDeviceInfo ?? defaultDeviceInfo, visitorID: options.visitorID,
+            deviceIdentity: store.deviceIdentity, deviceInfo: optionDeviceInfo ?? defaultDeviceInfo, visitorID: options.visitorID,
             userAgent: configuration.userAgent, partnerStatus: target?.partnerStatus, applicationProfile: options.applicationProfile)
         if target?.tempPassIdentity == true { context.tempPassIdentity = tempPassIdentity }
         return context

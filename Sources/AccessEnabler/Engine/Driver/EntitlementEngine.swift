@@ -86,7 +86,7 @@ actor EntitlementEngine {
                 transportSecurity: TransportSecurityPolicy(allowsInsecureHTTP: configuration.allowsInsecureHTTP),
                 partnerConfigured: configuration.partnerFramework != nil, configurationProblems: configurationProblems,
                 resourceLimit: configuration.preauthorizationBatchSize,
-                deviceIdentifier: store.deviceIdentifier, tracking: tracking))
+                deviceIdentity: store.deviceIdentity, tracking: tracking))
     }
 
     /// Where the MVPD login happens for `configuration`.
@@ -108,22 +108,23 @@ actor EntitlementEngine {
     /// so whoever waits for quiescence finds the callbacks delivered without a trip of its
     /// own through the callback queue.
     ///
-    /// What an event stores is written after its callbacks: the store holds the changes
-    /// while the event is handled, and that same last block hands them to disk as one batch
-    /// (a sign-in is complete for the app before its profile costs an `fsync`).
+    /// What an event stores waits in memory for a commit point: a sign-in or a logout is
+    /// renamed into place before the event's callbacks (see ``handle(_:)``); anything else
+    /// (a registration, a token, a media token) goes to disk once the engine has no request
+    /// under way — after the last event of a flow, which then costs one write, not one per
+    /// event — handed to the storage thread by that same last block. The data sync is
+    /// always the storage thread's.
     ///
     /// Once the app released the AccessEnabler and the mailbox is drained, the machine ends
     /// every call still waiting (``EngineEvent/released``) and the child tasks are
     /// cancelled: their answers would never be read.
     func run() async {
         while let event = await mailbox.next() {
-            store.holdWrites()
             handle(event)
             if !mailbox.hasWaitingEvents { handle(.mailboxDrained) }
             mailbox.finishedEvent()
-            store.releaseWrites()
             let (store, activity) = (store, mailbox.activity)
-            let commit = store.hasPendingWrites
+            let commit = store.hasPendingWrites && !children.hasWorkUnderWay
             dispatcher.dispatch(
                 [],
                 then: {
@@ -132,19 +133,33 @@ actor EntitlementEngine {
                 })
         }
         children.cancelAll(activity: mailbox.activity)
-        for action in machine.handle(.released, facts: facts()) { carryOut(action) }
+        handle(.released)
         // The release counted as an event under way (the facade's deinit): it ends once
-        // its callbacks are delivered.
-        let activity = mailbox.activity
-        dispatcher.dispatch([], then: { activity.eventHandled() })
+        // its callbacks are delivered, and what it stored goes to disk after them.
+        let (store, activity) = (store, mailbox.activity)
+        dispatcher.dispatch(
+            [],
+            then: {
+                store.commitPendingWrites()
+                activity.eventHandled()
+            })
     }
 
     /// Hands one event to the machine and carries out what it decided.
+    ///
+    /// Its storage actions go first, and a sign-in or a logout among them is renamed into
+    /// place before anything else is carried out: once its callback is delivered, another
+    /// process's next call reads it and a `kill -9` cannot lose it. (A storage action only
+    /// changes the store, which no other action of the same event reads, so the order of the
+    /// rest is the machine's.)
     func handle(_ event: EngineEvent) {
         // Each call reads what other AccessEnablers over the same storage wrote since.
         if case .command = event { store.refreshIfChanged() }
         children.answered(event)
-        for action in machine.handle(event, facts: facts()) { carryOut(action) }
+        let actions = machine.handle(event, facts: facts())
+        for action in actions where action.writesStorage { carryOut(action) }
+        store.writeUrgentChanges()
+        for action in actions where !action.writesStorage { carryOut(action) }
     }
 
     /// What the machine reads of the world now: the clocks and the current requestor's storage.
@@ -300,5 +315,15 @@ actor EntitlementEngine {
     /// A REST call's outcome as a value.
     private static func result<T: Sendable>(_ body: () async throws(RESTClientError) -> T) async -> Result<T, RESTClientError> {
         do throws(RESTClientError) { return .success(try await body()) } catch { return .failure(error) }
+    }
+}
+
+extension EngineAction {
+    /// Whether the action only writes to storage.
+    fileprivate var writesStorage: Bool {
+        switch self {
+        case .storeProfiles, .removeProfiles, .storeMediaToken, .storePreauthorizations: true
+        default: false
+        }
     }
 }

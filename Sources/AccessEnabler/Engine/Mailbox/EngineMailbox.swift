@@ -143,6 +143,11 @@ final class EngineMailbox: Sendable {
         if let (reader, event) = handOver { reader.resume(returning: event) }
     }
 
+    /// Whether ``close()`` was called (the AccessEnabler was released).
+    var isClosed: Bool {
+        state.withLock { $0.closed }
+    }
+
     /// No more events: the engine's loop ends once the queue is drained.
     func close() {
         let reader: CheckedContinuation<EngineEvent?, Never>? = state.withLock { state in

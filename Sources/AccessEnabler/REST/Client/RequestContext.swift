@@ -3,9 +3,9 @@ import Foundation
 /// The per-device values every REST API V2 request carries in its headers.
 struct RequestContext: Sendable, Equatable {
     /// The device identifier, stable for the installation (the stored one, or the hash of
-    /// the one the application configured). The header sends
+    /// the one the application configured), read when a request is built. The header sends
     /// `fingerprint <Base64 of this value>`, see ``DeviceIdentifier``.
-    var deviceIdentifier: String
+    var deviceIdentity: DeviceIdentity
     /// The `X-Device-Info` values.
     var deviceInfo: DeviceInfo
     /// The Experience Cloud visitor id sent as `AP-Visitor-Identifier`, when set.
@@ -26,7 +26,16 @@ struct RequestContext: Sendable, Equatable {
         deviceIdentifier: String, deviceInfo: DeviceInfo, visitorID: String? = nil, userAgent: String = "",
         partnerStatus: PartnerFrameworkStatus? = nil, applicationProfile: String? = nil
     ) {
-        self.deviceIdentifier = deviceIdentifier
+        self.init(
+            deviceIdentity: DeviceIdentity(fixed: deviceIdentifier), deviceInfo: deviceInfo, visitorID: visitorID, userAgent: userAgent,
+            partnerStatus: partnerStatus, applicationProfile: applicationProfile)
+    }
+
+    init(
+        deviceIdentity: DeviceIdentity, deviceInfo: DeviceInfo, visitorID: String? = nil, userAgent: String = "",
+        partnerStatus: PartnerFrameworkStatus? = nil, applicationProfile: String? = nil
+    ) {
+        self.deviceIdentity = deviceIdentity
         self.deviceInfo = deviceInfo
         self.visitorID = visitorID
         self.userAgent = userAgent
@@ -39,6 +48,12 @@ struct RequestContext: Sendable, Equatable {
         var copy = self
         copy.partnerStatus = partnerStatus
         return copy
+    }
+
+    /// The device identifier (see ``deviceIdentity``).
+    var deviceIdentifier: String {
+        get { deviceIdentity.value }
+        set { deviceIdentity = DeviceIdentity(fixed: newValue) }
     }
 
     /// The `AP-Device-Identifier` header value.
