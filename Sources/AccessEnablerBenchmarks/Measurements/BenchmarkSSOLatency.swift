@@ -179,7 +179,7 @@ enum SSOLatencyMeasurement {
             "SDK time: from creating the AccessEnabler (new storage, new device signed in to AppleBoarded) until setRequestorComplete(1) reaches the delegate — the moment the app is signed in. Each run is then checked with checkAuthentication (untimed). Storage in the system temporary directory (a disk here).",
             "Diagnostic 'on disk': the same runs until waitUntilIdle(), which also waits for the store's written-behind files (fsync of file and directory).",
             "CPU ratio: user + system CPU of the whole process (CLOCK_PROCESS_CPUTIME_ID: the client, URLSession, and the sandbox's server and handlers, the same for both) per sign-in, median; the SDK's run counts until its profile is on disk (waitUntilIdle), so its storage is included, the bare client's until its last answer.",
-            "Bare time: the same 6 requests (configuration and profiles side by side) with the same headers and bodies, the partner status and SAML answers from the same SimulatedPartnerFramework, JSONSerialization for the fields needed; it stores nothing.",
+            "Bare time: the same 6 requests, one after another in the SDK's order (profiles, then the configuration), with the same headers and bodies, the partner status and SAML answers from the same SimulatedPartnerFramework, JSONSerialization for the fields needed; it stores nothing.",
             "Diagnostic /dev/shm: the same SDK runs with their storage on tmpfs, where the store's crash-safe writes cost almost nothing.",
         ]
         let ratioMet = ratio(.sdk).map { $0 <= goal && failures[.sdk] == nil } ?? false
