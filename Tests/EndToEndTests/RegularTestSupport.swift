@@ -2,6 +2,7 @@ import AccessEnabler
 import AccessEnablerScenarios
 import Foundation
 import PassSandbox
+import Synchronization
 import Testing
 
 // Helpers shared by the Regular* suites: the regular (no partner framework) flows end to end.
@@ -241,14 +242,7 @@ final class RegularHarness: @unchecked Sendable {
     /// made no progress for ``stallBound``. A throttling or retry back-off is waited out by
     /// moving the sandboxes' clock to its end.
     func settle() async {
-        let accessEnabler = self.accessEnabler!
-        let clock = self.clock
-        let finished = await whileProgressing(accessEnabler) {
-            while case .waitingForClock(let until) = await accessEnabler.waitUntilQuiescent() {
-                if until > clock.now { clock.advance(by: until.timeIntervalSince(clock.now)) }
-            }
-            await accessEnabler.waitUntilIdle()
-        }
+        let finished = await settleWhileProgressing(accessEnabler, movingClock: clock)
         #expect(finished, "the facade made no progress for \(Int(stallBound)) s before it became idle")
     }
 
@@ -290,6 +284,36 @@ func whileProgressing(
 ) async -> Bool {
     let done: (@Sendable () -> Bool)? = quiescenceIsProgress ? { @Sendable in accessEnabler.quiescenceNow != nil } : nil
     return await unlessStalled(for: stallBound, progress: { accessEnabler.progress }, done: done, work) != nil
+}
+
+/// Waits until `accessEnabler` has nothing left to run or deliver: `false` once it has made
+/// no progress for ``stallBound`` first (a hang), never because the machine is slow. With
+/// `clock` (the manual clock of the sandboxes), each throttling or retry back-off is waited
+/// out by moving that clock to its end. Idleness — what the calls stored reaching the disk —
+/// is waited for in short slices, so a back-off that starts meanwhile sends the wait back to
+/// move the clock instead of waiting it out in real time.
+func settleWhileProgressing(_ accessEnabler: AccessEnabler, movingClock clock: SandboxClock?) async -> Bool {
+    // Ends the slices below once the wait was given up, so none is left behind.
+    let givenUp = LockedFlag()
+    let settled = await whileProgressing(accessEnabler) {
+        while !givenUp.isSet {
+            if let clock {
+                while case .waitingForClock(let until) = await accessEnabler.waitUntilQuiescent() {
+                    if until > clock.now { clock.advance(by: until.timeIntervalSince(clock.now)) }
+                }
+            }
+            if await withinDeadline(seconds: 2, { await accessEnabler.waitUntilIdle() }) { return }
+        }
+    }
+    givenUp.set()
+    return settled
+}
+
+/// A flag set once, read from any thread.
+final class LockedFlag: Sendable {
+    private let value = Mutex(false)
+    var isSet: Bool { value.withLock { $0 } }
+    func set() { value.withLock { $0 = true } }
 }
 
 /// Runs `work`; `false` when it had not finished after `seconds` (it is left running). For

@@ -14,15 +14,27 @@ import Synchronization
 /// directly, so a cooperative pool crowded with other work delays the fallback by one
 /// scheduling turn, not by the turns a sleeping task would need to wake up and finish.
 /// Cancelling the caller cancels the operation; the caller still gets its answer, or the
-/// fallback at the deadline.
+/// fallback at the deadline. A caller already cancelled starts the operation cancelled (in
+/// a task of its own, not on the calling thread).
 func withDeadline<T: Sendable>(seconds: TimeInterval, fallback: T, _ operation: @escaping @Sendable () async -> T) async -> T {
     let race = DeadlineRace<T>(fallback: fallback)
     return await withTaskCancellationHandler {
         await withCheckedContinuation { (continuation: CheckedContinuation<T, Never>) in
             race.install(continuation)
-            let work = Task.immediate {
-                let value = await operation()
-                race.finish(with: value)
+            let work: Task<Void, Never>
+            if Task.isCancelled {
+                // An immediate task would run the operation, uncancelled, up to its first
+                // suspension (a request would be sent): this one starts cancelled.
+                work = Task {
+                    let value = await operation()
+                    race.finish(with: value)
+                }
+                work.cancel()
+            } else {
+                work = Task.immediate {
+                    let value = await operation()
+                    race.finish(with: value)
+                }
             }
             race.arm(seconds: seconds, work: work)
         }

@@ -189,6 +189,15 @@ import Testing
         for _ in 0..<6_000 where !late.hasArrived { try await Task.sleep(nanoseconds: 20_000_000) }
         #expect(late.hasArrived)
     }
+
+    @Test func aCallerAlreadyCancelledStartsTheOperationCancelled() async {
+        let caller = Task { () -> Bool in
+            while !Task.isCancelled { await Task.yield() }
+            return await withDeadline(seconds: 60, fallback: false) { Task.isCancelled }
+        }
+        caller.cancel()
+        #expect(await caller.value, "the operation ran uncancelled for a cancelled caller")
+    }
 }
 
 /// Notes that a slow operation finished after its deadline.

@@ -37,6 +37,30 @@ import Testing
         #expect(response.status == 200)
     }
 
+    /// A flow abandoned before its request task first ran (the app released its
+    /// AccessEnabler, a later call took the flow over) sends nothing: nobody would read the
+    /// answer. With the backstop, the request runs in a task of its own, which must start
+    /// cancelled too.
+    @Test(arguments: [false, true])
+    func aCancelledTasksRequestIsNeverSent(transportKeepsItsDeadline: Bool) async {
+        let sent = Counter()
+        let transport = CountingInProcessTransport(keepsItsDeadline: transportKeepsItsDeadline, sent: sent)
+        let exchange = RESTExchange(transport: transport, timeout: 60)
+        let request = Task { () -> RESTClientError? in
+            // Cancelled before it sends, whatever the order the two tasks run in.
+            while !Task.isCancelled { await Task.yield() }
+            do throws(RESTClientError) {
+                _ = try await exchange.send(Self.request, operation: .configuration)
+                return nil
+            } catch {
+                return error
+            }
+        }
+        request.cancel()
+        #expect(await request.value == .transport(operation: .configuration, .cancelled))
+        #expect(sent.value == 0)
+    }
+
     @Test func aShortTimeoutEndsOnTimeWhileThePoolIsBusy() async {
         // Every thread of Swift's cooperative pool is blocked for 3 s (a bounded stall, so the
         // other tests running meanwhile only wait a little): a deadline that needed a turn on
@@ -145,5 +169,16 @@ private final class ThreadTaskExecutor: TaskExecutor, @unchecked Sendable {
             condition.unlock()
             job.runSynchronously(on: asUnownedTaskExecutor())
         }
+    }
+}
+
+/// Answers every request at once and counts them; keeps its own deadline or not, as told.
+private struct CountingInProcessTransport: HTTPTransport {
+    let keepsItsDeadline: Bool
+    let sent: Counter
+
+    func send(_ request: HTTPRequestMessage, timeout: TimeInterval) async throws(TransportFailure) -> HTTPResponseMessage {
+        sent.increment()
+        return HTTPResponseMessage(status: 200, headers: [], body: Data())
     }
 }

@@ -39,9 +39,6 @@ final class NumberFuzzRun: @unchecked Sendable {
     private var problems: [String] = []
     private var steps: [String] = []
 
-    /// The bound on one settle, in seconds of real time.
-    private static let settleBound = SanitizerTiming.scaled(30)
-
     init(_ settings: Settings) throws {
         self.settings = settings
         var random = SeededGenerator(seed: settings.seed)
@@ -218,21 +215,12 @@ final class NumberFuzzRun: @unchecked Sendable {
         steps.append("launch \(instance)" + (extremes.isEmpty ? "" : " (\(extremes.joined(separator: ", ")))"))
     }
 
-    /// Waits until the SDK has nothing left to run or deliver, within ``settleBound``,
-    /// moving the clock through each back-off.
+    /// Waits until the SDK has nothing left to run or deliver, moving the clock through each
+    /// back-off; a problem when it makes no progress for ``stallBound`` first — never because
+    /// the machine is slow.
     private func settle() async {
-        let accessEnabler = self.accessEnabler!
-        let clock = sandbox.clock
-        let giveUp = Date().addingTimeInterval(Self.settleBound)
-        while Date() < giveUp {
-            let quiescence = await withinDeadline(seconds: giveUp.timeIntervalSinceNow) {
-                while case .waitingForClock(let until) = await accessEnabler.waitUntilQuiescent() {
-                    if until > clock.now { clock.advance(by: until.timeIntervalSince(clock.now)) }
-                }
-            }
-            guard quiescence else { break }
-            if await withinDeadline(seconds: min(2, max(0, giveUp.timeIntervalSinceNow)), { await accessEnabler.waitUntilIdle() }) { return }
+        if await !settleWhileProgressing(accessEnabler, movingClock: sandbox.clock) {
+            problems.append("the SDK made no progress for \(Int(stallBound)) s before it settled after step \(steps.count): \(steps.last ?? "")")
         }
-        problems.append("the SDK did not settle within \(Int(Self.settleBound)) s after step \(steps.count): \(steps.last ?? "")")
     }
 }

@@ -2,7 +2,6 @@ import AccessEnabler
 import AccessEnablerScenarios
 import Foundation
 import PassSandbox
-import Synchronization
 
 /// One seeded random run of the facade against PassSandbox: calls in any order (every facade
 /// call, logout, setRequestor and setSelectedProvider(nil) included, on iOS and tvOS, the
@@ -329,24 +328,7 @@ final class RandomRun: @unchecked Sendable {
     /// Waits until the SDK has nothing left to run or deliver, unless it makes no progress
     /// for ``stallBound``; with the manual clock, moving it through each back-off.
     private func settle(after what: String) async {
-        let accessEnabler = self.accessEnabler!
-        let clock = sandbox.clock
-        let manual = settings.clock == .manual
-        // Ends the slices below once the wait was given up, so none is left behind.
-        let givenUp = LockedFlag()
-        let settled = await whileProgressing(accessEnabler) {
-            while !givenUp.isSet {
-                if manual {
-                    while case .waitingForClock(let until) = await accessEnabler.waitUntilQuiescent() {
-                        if until > clock.now { clock.advance(by: until.timeIntervalSince(clock.now)) }
-                    }
-                }
-                // In short slices: on the manual clock, a back-off that starts meanwhile is
-                // waited out only by moving the clock again.
-                if await withinDeadline(seconds: 2, { await accessEnabler.waitUntilIdle() }) { return }
-            }
-        }
-        givenUp.set()
+        let settled = await settleWhileProgressing(accessEnabler, movingClock: settings.clock == .manual ? sandbox.clock : nil)
         if !settled { problems.append("the SDK made no progress for \(Int(stallBound)) s before it settled after \(what) (action \(actions.count))") }
     }
 
@@ -358,11 +340,4 @@ final class RandomRun: @unchecked Sendable {
         default: .cancel
         }
     }
-}
-
-/// A flag set once, read from any thread.
-private final class LockedFlag: Sendable {
-    private let value = Mutex(false)
-    var isSet: Bool { value.withLock { $0 } }
-    func set() { value.withLock { $0 = true } }
 }

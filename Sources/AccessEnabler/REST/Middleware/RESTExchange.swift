@@ -63,6 +63,10 @@ struct RESTExchange: Sendable {
         _ chain: [any RESTMiddleware], from index: Int, _ request: HTTPRequestMessage, _ operation: RESTOperation
     ) async throws(RESTClientError) -> HTTPResponseMessage {
         guard index < chain.count else {
+            // A cancelled task's request is not sent: nobody would read its answer (the
+            // flow was abandoned, or the app released its AccessEnabler). A child task
+            // cancelled before it first ran gets this far without any wait noticing.
+            guard !Task.isCancelled else { throw .transport(operation: operation, .cancelled) }
             do {
                 return try await transport.send(request, timeout: timeout)
             } catch .responseTooLarge(let limit) {
