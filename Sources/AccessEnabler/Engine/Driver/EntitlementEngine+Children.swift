@@ -32,19 +32,27 @@ extension EntitlementEngine {
     }
 
     /// Runs the interactive partner sign-in as a child task; its picker and its outcome
-    /// come back as events, so the engine keeps answering other calls meanwhile.
+    /// come back as events, so the engine keeps answering other calls meanwhile. The
+    /// sign-in goes on after the picker opened, and after it closed, only once the app has
+    /// heard so (``PickerDeliveries``).
     func startPartnerSignIn(_ flow: FlowID, filter: PickerFilter?, catalog: RequestorCatalog) {
         guard let signIn = partnerSignIn(catalog) else {
             return mailbox.post(.partnerSignInFinished(flow, .showProviderDialog(nil)))
         }
-        let mailbox = mailbox
+        let (mailbox, deliveries) = (mailbox, pickerDeliveries)
         startChild(.partnerSignIn(flow)) {
             .partnerSignInFinished(
                 flow,
                 await signIn.interactive(
                     filter: filter,
-                    presented: { mailbox.post(.pickerPresented(flow, $0)) },
-                    dismissed: { mailbox.post(.pickerDismissed(flow, $0)) }))
+                    presented: {
+                        mailbox.post(.pickerPresented(flow, $0))
+                        await deliveries.waitUntilDelivered(.presented(flow))
+                    },
+                    dismissed: {
+                        mailbox.post(.pickerDismissed(flow, $0))
+                        await deliveries.waitUntilDelivered(.dismissed(flow))
+                    }))
         }
     }
 

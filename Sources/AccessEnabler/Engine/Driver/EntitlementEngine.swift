@@ -20,6 +20,8 @@ actor EntitlementEngine {
     let store: TokenStore
     let dispatcher: CallbackDispatcher
     let mailbox: EngineMailbox
+    /// The partner sign-in waits here until the app has heard of the picker.
+    let pickerDeliveries = PickerDeliveries()
     let softwareStatement: String
     /// Waits on the configuration's clock (poll timers).
     let sleeper: any Sleeper
@@ -123,12 +125,14 @@ actor EntitlementEngine {
             handle(event)
             if !mailbox.hasWaitingEvents { handle(.mailboxDrained) }
             mailbox.finishedEvent()
-            let (store, activity) = (store, mailbox.activity)
+            let (store, activity, pickerDeliveries) = (store, mailbox.activity, pickerDeliveries)
             let commit = store.hasPendingWrites && !children.hasWorkUnderWay
+            let pickerEvent = PickerDeliveries.Key(event)
             dispatcher.dispatch(
                 [],
                 then: {
                     if commit { store.commitPendingWrites() }
+                    if let pickerEvent { pickerDeliveries.delivered(pickerEvent) }
                     activity.eventHandled()
                 })
         }

@@ -64,9 +64,9 @@ struct PartnerSignIn: Sendable {
 
     /// Permission (prompting), the system picker unless the user is already signed in at
     /// system level, then the cookbook's getAuthentication table. `presented` and
-    /// `dismissed` report the picker opening and closing.
+    /// `dismissed` report the picker opening and closing, and return once the app has heard.
     func interactive(
-        filter: PickerFilter?, presented: @Sendable (TVProviderDialog) -> Void, dismissed: @Sendable (TVProviderDialog) -> Void
+        filter: PickerFilter?, presented: @Sendable (TVProviderDialog) async -> Void, dismissed: @Sendable (TVProviderDialog) async -> Void
     ) async -> AuthenticationStateMachine.PartnerSignInOutcome {
         let partner = partner
         let access = await withDeadline(
@@ -95,14 +95,14 @@ struct PartnerSignIn: Sendable {
                 isInterruptionAllowed: true,
                 supportedAccountProviderIdentifiers: pickerMVPDs.map { $0.platformMappingId ?? $0.id },
                 featuredAccountProviderIdentifiers: dialog.featured.compactMap { id in catalog.mvpdsByID[id].map { $0.platformMappingId ?? $0.id } })
-            presented(dialog)
+            await presented(dialog)
             let result = await withDeadline(
                 seconds: interactionTimeout,
                 fallback: Result<PartnerAccountMetadata, PartnerFrameworkError>.failure(.other(code: "timeout", message: "The TV provider picker did not answer in time."))
             ) {
                 do throws(PartnerFrameworkError) { return .success(try await partner.accountMetadata(request)) } catch { return .failure(error) }
             }
-            dismissed(dialog)
+            await dismissed(dialog)
             account = try? result.get()
             outcome = PickerOutcome.classify(result, mvpds: catalog.mvpds)
         }
