@@ -128,10 +128,13 @@ final class HTTPConnection: TaskExecutor, @unchecked Sendable {
                 if response.dropConnection { return }
                 let keepAlive = keepAliveRequested && !HTTPResponseEncoder.asksToClose(response)
                 let bytes = HTTPResponseEncoder.encode(response, keepAlive: keepAlive, omittingBody: request.method == "HEAD")
+                // Idle from the moment the answer goes out, read before the client can have
+                // it: a client that has its answer and opens another connection finds this
+                // one idle since earlier, however late this thread runs again.
+                lastResponseAt = DispatchTime.now().uptimeNanoseconds
                 guard HTTPSocket.sendAll(descriptor, bytes) else { return }
                 guard keepAlive else { return closeAfterLastResponse() }
                 servedRequests += 1
-                lastResponseAt = DispatchTime.now().uptimeNanoseconds
                 trackedPhase = nil
 
             case .failure(let error):

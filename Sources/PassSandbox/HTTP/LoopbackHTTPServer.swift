@@ -165,6 +165,10 @@ public final class LoopbackHTTPServer: Sendable {
     /// How many idle connections were closed so far to make room for new clients.
     public var evictedConnectionCount: Int { state.withLock { $0.evicted } }
 
+    /// How many open connections wait, idle, for their next request (the ones the server
+    /// may close to make room).
+    package var idleConnectionCount: Int { state.withLock { $0.connections.values.filter { $0.idleFor != nil }.count } }
+
     /// Registers a new connection and starts its thread. When the server is full, the
     /// connection that has been idle longest (between requests, or silent since it was
     /// accepted) is closed to make room, so idle kept-alive clients cannot lock others
