@@ -165,16 +165,26 @@ struct StorageWriteTests {
         #expect(!store.hasPendingWrites)
     }
 
-    @Test("Syncs of writes made while the storage thread is busy share the next round: every rename, then every sync")
-    func syncsShareARound() {
-        let scratches = (0..<4).map { _ in StorageScratch() }
-        defer { scratches.forEach { $0.remove() } }
+    /// `count` stores over scratch directories, each writing behind; the first one's data
+    /// sync blocks at `gate` (it signals `entered`, then waits for `mayGoOn`). The log tags
+    /// each step with its store's index.
+    private func storesBehindABlockedDisk(
+        count: Int
+    ) -> (scratches: [StorageScratch], log: StepLog, gate: (entered: DispatchSemaphore, mayGoOn: DispatchSemaphore), stores: [TokenStore]) {
+        let scratches = (0..<count).map { _ in StorageScratch() }
         let log = StepLog()
         let gate = (entered: DispatchSemaphore(value: 0), mayGoOn: DispatchSemaphore(value: 0))
         let stores = scratches.enumerated().map { index, scratch in
             _ = scratch.open()
             return openBehind(scratch, log.system(tag: index, blockingSync: index == 0 ? gate : nil))
         }
+        return (scratches, log, gate, stores)
+    }
+
+    @Test("Syncs of writes made while the storage thread is busy share the next round: every rename, then every sync")
+    func syncsShareARound() {
+        let (scratches, log, gate, stores) = storesBehindABlockedDisk(count: 4)
+        defer { scratches.forEach { $0.remove() } }
         stores[0].setAccessToken(StorageSamples.token)
         stores[0].commitPendingWrites()
         gate.entered.wait()
@@ -195,14 +205,8 @@ struct StorageWriteTests {
 
     @Test("The process's exit waits for every write handed to the storage thread, and gives up at its timeout")
     func exitWaitsForEveryWrite() {
-        let scratches = (0..<3).map { _ in StorageScratch() }
+        let (scratches, _, gate, stores) = storesBehindABlockedDisk(count: 3)
         defer { scratches.forEach { $0.remove() } }
-        let log = StepLog()
-        let gate = (entered: DispatchSemaphore(value: 0), mayGoOn: DispatchSemaphore(value: 0))
-        let stores = scratches.enumerated().map { index, scratch in
-            _ = scratch.open()
-            return openBehind(scratch, log.system(tag: index, blockingSync: index == 0 ? gate : nil))
-        }
         for (index, store) in stores.enumerated() {
             store.setAccessToken(StorageSamples.token)
             store.commitPendingWrites()
