@@ -21,20 +21,15 @@ func withDeadline<T: Sendable>(seconds: TimeInterval, fallback: T, _ operation: 
     return await withTaskCancellationHandler {
         await withCheckedContinuation { (continuation: CheckedContinuation<T, Never>) in
             race.install(continuation)
+            let answer: @Sendable () async -> Void = { race.finish(with: await operation()) }
             let work: Task<Void, Never>
             if Task.isCancelled {
                 // An immediate task would run the operation, uncancelled, up to its first
                 // suspension (a request would be sent): this one starts cancelled.
-                work = Task {
-                    let value = await operation()
-                    race.finish(with: value)
-                }
+                work = Task { await answer() }
                 work.cancel()
             } else {
-                work = Task.immediate {
-                    let value = await operation()
-                    race.finish(with: value)
-                }
+                work = Task.immediate { await answer() }
             }
             race.arm(seconds: seconds, work: work)
         }
