@@ -63,8 +63,8 @@ import Testing
         let signatures = await rig.callInOneBurst { ae in calls.forEach(ae.checkAuthorization) }
         #expect(rig.restCalls.filter { $0 == Self.authorize }.count == 2, "5 + 2 resources")
         #expect(
-            signatures ==
-                calls.flatMap { resource in
+            signatures
+                == calls.flatMap { resource in
                     ["status(Z500,error)", "sendTrackingData(1,false,NotBoarded)", "tokenRequestFailed(\(resource),\(GENERIC_AUTHORIZATION_ERROR))"]
                 })
         var statusResources: [String] = []

@@ -212,7 +212,11 @@ struct StorageSharedDirectoryTests {
         // It finds no identity; before it reads store.json, another first launch creates the
         // identity and signs store.json with its key.
         loader.afterReadingIdentity = {
-            guard !overtaken.withLock({ (done: inout Bool) in defer { done = true }; return done }) else { return }
+            let first = overtaken.withLock { (done: inout Bool) in
+                defer { done = true }
+                return !done
+            }
+            guard first else { return }
             let other = open(scratch, .INTEGRITY_CHECK_ALL, reports: reports)
             other.setAccessToken(StorageSamples.token)
             other.flush()
