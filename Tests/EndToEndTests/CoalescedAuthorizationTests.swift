@@ -24,17 +24,6 @@ import Testing
         return rig
     }
 
-    /// Calls `body` while a setRequestor is under way (its configuration answer delayed),
-    /// so every call it makes waits behind it and is handled in one burst when it ends. The
-    /// delay outlasts whatever a machine at load 20 makes this thread wait between the calls.
-    static func burst(_ rig: Rig, _ body: @escaping (AccessEnabler) -> Void) async -> [String] {
-        rig.sandbox.inject(SandboxFault(latency: SanitizerTiming.scaled(3), remaining: 1), into: .configuration)
-        return await rig.call { ae in
-            ae.setRequestor("REF30")
-            body(ae)
-        }
-    }
-
     /// One call's callbacks when the MVPD answers for its resource.
     static func answer(_ resource: String) -> [String] {
         ["news", "sports"].contains(resource)
@@ -45,24 +34,24 @@ import Testing
     @Test(arguments: bothWires)
     func twentyCallsIssuedTogetherAreAskedInAsFewRequestsAsTheLimitAllows(wire: ScenarioRunner.Wire) async throws {
         let rig = try await Self.signedIn(wire)
-        let signatures = await Self.burst(rig) { ae in Self.resources.forEach(ae.checkAuthorization) }
+        let signatures = await rig.callInOneBurst { ae in Self.resources.forEach(ae.checkAuthorization) }
         #expect(rig.restCalls.filter { $0 == Self.authorize }.count == (Self.resources.count + Self.limit - 1) / Self.limit, "⌈20 / 5⌉ requests")
         // Each call in call order, a denial reaching only its own call, its status just before its terminal.
-        #expect(signatures == ["setRequestorComplete(1)"] + Self.resources.flatMap(Self.answer))
+        #expect(signatures == Self.resources.flatMap(Self.answer))
     }
 
     @Test(arguments: bothWires)
     func getAuthorizationOfASignedInUserJoinsTheBurstAndARepeatedResourceIsAskedOnce(wire: ScenarioRunner.Wire) async throws {
         let rig = try await Self.signedIn(wire)
         let calls = ["news", "channel3", "news", "sports"]
-        let signatures = await Self.burst(rig) { ae in
+        let signatures = await rig.callInOneBurst { ae in
             ae.checkAuthorization("news")
             ae.getAuthorization("channel3")
             ae.checkAuthorization("news")
             ae.getAuthorization("sports")
         }
         #expect(rig.restCalls.filter { $0 == Self.authorize }.count == 1)
-        #expect(signatures == ["setRequestorComplete(1)"] + calls.flatMap(Self.answer))
+        #expect(signatures == calls.flatMap(Self.answer))
     }
 
     @Test(arguments: bothWires)
@@ -71,11 +60,11 @@ import Testing
         rig.sandbox.inject(SandboxFault(status: 500), into: .authorize)
         let calls = Array(Self.resources.prefix(7))
         let events = rig.accessEnabler.events
-        let signatures = await Self.burst(rig) { ae in calls.forEach(ae.checkAuthorization) }
+        let signatures = await rig.callInOneBurst { ae in calls.forEach(ae.checkAuthorization) }
         #expect(rig.restCalls.filter { $0 == Self.authorize }.count == 2, "5 + 2 resources")
         #expect(
-            signatures == ["setRequestorComplete(1)"]
-                + calls.flatMap { resource in
+            signatures
+                == calls.flatMap { resource in
                     ["status(Z500,error)", "sendTrackingData(1,false,NotBoarded)", "tokenRequestFailed(\(resource),\(GENERIC_AUTHORIZATION_ERROR))"]
                 })
         var statusResources: [String] = []
@@ -91,7 +80,7 @@ import Testing
     @Test(arguments: bothWires)
     func aCallThatCannotJoinEndsTheBurstAndKeepsItsPlace(wire: ScenarioRunner.Wire) async throws {
         let rig = try await Self.signedIn(wire)
-        let signatures = await Self.burst(rig) { ae in
+        let signatures = await rig.callInOneBurst { ae in
             ae.checkAuthorization("news")
             ae.checkAuthorization("sports")
             ae.checkAuthentication()
@@ -99,7 +88,7 @@ import Testing
         }
         #expect(rig.restCalls.filter { $0 == Self.authorize }.count == 2, "the authorizations before and after the other call go apart")
         #expect(
-            signatures == ["setRequestorComplete(1)"] + Self.answer("news") + Self.answer("sports")
+            signatures == Self.answer("news") + Self.answer("sports")
                 + ["sendTrackingData(0,true,NotBoarded)", authenticated] + Self.answer("channel3"))
     }
 }

@@ -43,7 +43,7 @@ import Testing
     func onlyTheResourcesWhoseDecisionsAskForItAreAskedAgainTogether(wire: ScenarioRunner.Wire) async throws {
         let rig = try await Rig.loggedIn(wire)
         rig.sandbox.inject(Self.retryable(["news", "sports"], times: 1), into: .authorize)
-        let signatures = await rig.call { accessEnabler in
+        let signatures = await rig.callInOneBurst { accessEnabler in
             accessEnabler.checkAuthorization("news")
             accessEnabler.checkAuthorization("sports")
             accessEnabler.checkAuthorization("movies")

@@ -381,6 +381,19 @@ public final class AccessEnabler: Sendable {
         await mailbox.activity.waitUntilQuiescent(clock: configuration.clock)
     }
 
+    /// Makes the calls `body` makes reach the engine as one burst: it takes none of them
+    /// until the last is made, as when an app makes them while the engine is busy. Returns
+    /// `false`, making no call, when the engine is not idle. For tests of what the engine
+    /// does with calls made together (an app's calls made in one go usually arrive so, but
+    /// a busy machine can let the engine take the first before the next is made).
+    package func callTogether(_ body: (AccessEnabler) -> Void) -> Bool {
+        // Holding the engine's turn: events posted meanwhile wait in the mailbox, in order.
+        guard mailbox.claimIfIdle() else { return false }
+        body(self)
+        mailbox.releaseClaim { delivered in delivered() }
+        return true
+    }
+
     /// What a test rig waits on after releasing this AccessEnabler (see ``ReleaseWatch``).
     package var releaseWatch: ReleaseWatch { ReleaseWatch(mailbox: mailbox, clock: configuration.clock) }
 

@@ -79,6 +79,10 @@ struct StorageLoader {
     /// stored one.
     var configuredDeviceIdentifier: String?
 
+    /// Runs between reading the identity file and reading `store.json` (tests put another
+    /// launch's first write there).
+    var afterReadingIdentity: (@Sendable () -> Void)?
+
     init(directory: URL, integrityCheck: IntegrityCheckType, now: Date, configuredDeviceIdentifier: String? = nil) {
         self.directory = directory
         self.integrityCheck = integrityCheck
@@ -87,12 +91,29 @@ struct StorageLoader {
     }
 
     /// Reads the store.
+    ///
+    /// The launch reads without the directory's lock, so a first launch can race another:
+    /// it finds no identity, then a `store.json` the other created meanwhile (a writer
+    /// creates the identity before `store.json`, under the lock). That file is signed with a
+    /// key this launch had not read yet — it is not tampered with — so the store is read
+    /// again with the identity now on disk, instead of being cleared.
     func load() -> StorageLoadResult {
+        var result = loadOnce()
+        // The identity, once created, stays: a second pass settles it (the bound is only a guard).
+        for _ in 0..<3 where result.identityWrite == .claim && result.storeSignature != nil {
+            guard case .found = Self.readIdentity(in: directory) else { break }
+            result = loadOnce()
+        }
+        return result
+    }
+
+    private func loadOnce() -> StorageLoadResult {
         var notes: [String] = []
         var integrityFailures: [String] = []
         var discards: [StorageDiscard] = []
 
         let found = loadIdentity(notes: &notes, discards: &discards)
+        afterReadingIdentity?()
         var identity = found.identity
         var result = StorageLoadResult(snapshot: StorageSnapshot(identity: identity))
         var identifierChanged = found.isNew

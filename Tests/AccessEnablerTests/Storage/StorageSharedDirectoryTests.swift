@@ -202,6 +202,38 @@ struct StorageSharedDirectoryTests {
         }
     }
 
+    @Test("A first launch overtaken between its reads by another first launch keeps what that one wrote")
+    func aFirstLaunchOvertakenBetweenItsReadsClearsNothing() throws {
+        let scratch = StorageScratch()
+        defer { scratch.remove() }
+        let reports = Reports()
+        let overtaken = NSLockedValue(false)
+        var loader = StorageLoader(directory: scratch.statementDirectory, integrityCheck: .INTEGRITY_CHECK_ALL, now: StorageScratch.start)
+        // It finds no identity; before it reads store.json, another first launch creates the
+        // identity and signs store.json with its key.
+        loader.afterReadingIdentity = {
+            let first = overtaken.withLock { (done: inout Bool) in
+                defer { done = true }
+                return !done
+            }
+            guard first else { return }
+            let other = open(scratch, .INTEGRITY_CHECK_ALL, reports: reports)
+            other.setAccessToken(StorageSamples.token)
+            other.flush()
+        }
+        let result = loader.load()
+        guard case .found(let created) = StorageLoader.readIdentity(in: scratch.statementDirectory) else {
+            Issue.record("the other launch created no identity")
+            return
+        }
+        #expect(result.snapshot.identity == created, "the identity the other launch created")
+        #expect(result.identityWrite == nil, "nothing to claim")
+        #expect(result.snapshot.accessToken == StorageSamples.token, "what it wrote is read, not cleared")
+        #expect(!result.wipe)
+        #expect(result.discards.isEmpty, "\(result.discards)")
+        #expect(reports.allDiscards.isEmpty && reports.allProblems.isEmpty)
+    }
+
     @Test("Stores writing and reopening at once lose no write and pass the integrity check")
     func concurrentWritersLoseNothing() async throws {
         let scratch = StorageScratch()

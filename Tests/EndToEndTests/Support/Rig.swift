@@ -2,6 +2,7 @@ import AccessEnabler
 import AccessEnablerScenarios
 import Foundation
 import PassSandbox
+import Testing
 
 /// Both ways the SDK reaches the sandbox; facade tests run over each.
 let bothWires: [ScenarioRunner.Wire] = [.loopbackHTTP, .inProcess]
@@ -58,6 +59,15 @@ final class Rig: @unchecked Sendable {
         await runner.settle()
         lastLines = recorder.callbacks
         return recorder.takeSignatures()
+    }
+
+    /// Makes `body`'s calls as one burst (the engine takes none of them until the last is
+    /// made, however busy the machine), runs them to quiescence and returns the signatures.
+    func callInOneBurst(_ body: (AccessEnabler) -> Void) async -> [String] {
+        await call { accessEnabler in
+            let together = accessEnabler.callTogether(body)
+            #expect(together, "the engine was idle when the burst began")
+        }
     }
 
     /// The REST/DCR calls (`METHOD /path`) the SDK made during the last step.
