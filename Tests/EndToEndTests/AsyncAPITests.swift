@@ -198,25 +198,27 @@ import Testing
         if ended { #expect(await waiting.value, "it failed with the wait's end") } else { waiting.cancel() }
     }
 
-    /// The cancellation lands while the SDK holds the call (it waits behind a setRequestor
-    /// whose configuration is slow): the wait ends at once with CancellationError, and the
-    /// call, already made, still reaches the delegate in its turn. Were the cancellation
-    /// ignored, the call would return a status once the configuration arrived.
+    /// The cancellation lands while the SDK holds the call (it waits behind a setRequestor,
+    /// and the engine takes neither until the test lets it): the wait ends at once with
+    /// CancellationError, and the call, already made, still reaches the delegate in its
+    /// turn. Were the cancellation ignored, the wait would go on until the engine answered.
     @Test(arguments: bothWires)
     func aCancelledCallEndsAtOnceAndTheNextCallIsAnsweredNormally(wire: ScenarioRunner.Wire) async throws {
         let rig = try Self.rig(wire)
         let ae = rig.accessEnabler
         try await ae.configure(requestor: "REF30")
-        rig.sandbox.inject(SandboxFault(latency: SanitizerTiming.scaled(3), remaining: 1), into: .configuration)
         rig.recorder.reset()
-        ae.setRequestor("REF30")
-        let task = Task { try await ae.authenticationStatus() }
-        // Cancel only once the SDK has the call (not before it was made).
-        while ae.callsAwaitingReply == 0 { await Task.yield() }
-        task.cancel()
-        await #expect(throws: CancellationError.self) { try await task.value }
-        #expect(ae.callsAwaitingReply == 0)
-        #expect(!rig.recorder.callbacks.contains { $0.callback == "setRequestorComplete" }, "cancelled before the configuration arrived")
+        let together = await ae.callTogether { ae in
+            ae.setRequestor("REF30")
+            let task = Task { try await ae.authenticationStatus() }
+            // Cancel only once the SDK has the call (not before it was made).
+            while ae.callsAwaitingReply == 0 { await Task.yield() }
+            task.cancel()
+            await #expect(throws: CancellationError.self) { try await task.value }
+            #expect(ae.callsAwaitingReply == 0)
+            #expect(rig.recorder.callbacks.isEmpty, "cancelled before the engine took a call")
+        }
+        #expect(together, "the engine was idle")
         await rig.runner.settle()
         // The call was made: the delegate hears it after setRequestor, in call order.
         let names: [String] = rig.recorder.callbacks.compactMap(\.callback)

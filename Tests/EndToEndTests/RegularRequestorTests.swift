@@ -139,11 +139,14 @@ import Testing
     @Test(arguments: bothWires)
     func serviceProvidersAreQueriedTogetherMergedAndEachMVPDServedByItsOrigin(wire: ScenarioRunner.Wire) async throws {
         // The second service provider knows NotBoarded too (a duplicate) and two MVPDs of its own.
-        let harness = try RegularHarness(wire, worlds: [.default, secondaryWorld(mvpds: ["NotBoarded", "FarCable", "NearCable"])])
+        let order = AnswerOrder()
+        let harness = try RegularHarness(wire, worlds: [.default, secondaryWorld(mvpds: ["NotBoarded", "FarCable", "NearCable"])]) {
+            $0.transport = order.over($0.transport)
+        }
         defer { harness.stop() }
         let (primary, secondary) = (harness.sandboxes[0], harness.sandboxes[1])
         // The secondary answers configuration later, so the primary is the first responder.
-        secondary.inject(SandboxFault(latency: 0.8, remaining: 1), into: .configuration)
+        order.keep(first: harness.baseURLs[0], before: harness.baseURLs[1], pathSuffix: "/configuration")
         #expect(
             await harness.call {
                 $0.setRequestor("REF30", serviceProviders: [harness.baseURLs[0].absoluteString, harness.baseURLs[1].absoluteString])
@@ -175,19 +178,23 @@ import Testing
     @Test(arguments: bothWires)
     func afterARelaunchAnMVPDIsStillServedByTheProviderItCameFrom(wire: ScenarioRunner.Wire) async throws {
         // Both service providers know NotBoarded; the user signed in at the secondary's.
-        let harness = try RegularHarness(wire, worlds: [secondaryWorld(mvpds: ["FarCable"]), secondaryWorld(mvpds: ["NotBoarded", "FarCable"])])
+        let order = AnswerOrder()
+        let harness = try RegularHarness(wire, worlds: [secondaryWorld(mvpds: ["FarCable"]), secondaryWorld(mvpds: ["NotBoarded", "FarCable"])]) {
+            $0.transport = order.over($0.transport)
+        }
         defer { harness.stop() }
         let providers = [harness.baseURLs[0].absoluteString, harness.baseURLs[1].absoluteString]
-        harness.sandboxes[0].inject(SandboxFault(latency: 0.5, remaining: 1), into: .configuration)
+        order.keep(first: harness.baseURLs[1], before: harness.baseURLs[0], pathSuffix: "/configuration")
         #expect(await harness.call { $0.setRequestor("REF30", serviceProviders: providers) } == ["setRequestorComplete(1)"])
         try await harness.logIn(mvpd: "NotBoarded", expectDialog: ["displayProviderDialog(NotBoarded,FarCable)"])
         #expect(await harness.call { $0.checkAuthorization("news") }.last == "setToken(news)")
 
-        // After a relaunch the primary answers first now, and knows FarCable; NotBoarded's
-        // calls still go to the secondary, with the client it registered there before.
+        // After a relaunch (the configuration comes from storage; no provider is asked
+        // again) NotBoarded's calls still go to the secondary, with the client it registered
+        // there before.
         harness.relaunch()
-        harness.sandboxes[1].inject(SandboxFault(latency: 0.5, remaining: 1), into: .configuration)
         #expect(await harness.call { $0.setRequestor("REF30", serviceProviders: providers) } == ["setRequestorComplete(1)"])
+        #expect(!harness.restCalls.contains { $0.hasSuffix("/configuration") })
         #expect(harness.restCalls.filter { $0.hasPrefix("POST /o/client") }.isEmpty, "no new registration at either provider")
         #expect(await harness.call { $0.checkAuthentication() } == ["sendTrackingData(0,true,NotBoarded)", authenticated])
         #expect(await harness.call { $0.checkAuthorization("news") } == ["sendTrackingData(1,true,NotBoarded)", "setToken(news)"])
@@ -196,24 +203,22 @@ import Testing
 
     @Test(arguments: bothWires)
     func serviceProvidersAreQueriedConcurrently(wire: ScenarioRunner.Wire) async throws {
-        let harness = try RegularHarness(wire, worlds: [.default, secondaryWorld(mvpds: ["FarCable"]), secondaryWorld(mvpds: ["NearCable"])])
+        // Each barrier lets its requests go only once all three wait at it at once: requests
+        // sent one after another would never meet it.
+        let profiles = RequestBarrier(pathSuffix: "/api/v2/REF30/profiles", count: 3)
+        let configurations = RequestBarrier(pathSuffix: "/api/v2/REF30/configuration", count: 3)
+        let harness = try RegularHarness(wire, worlds: [.default, secondaryWorld(mvpds: ["FarCable"]), secondaryWorld(mvpds: ["NearCable"])]) {
+            $0.transport = configurations.over(profiles.over($0.transport))
+        }
         defer { harness.stop() }
-        // Register and fetch the token first, so the next setRequestor sends the profiles requests only.
+        // The first setRequestor registers and fetches the token at each, then asks each for profiles.
         #expect(await harness.call { $0.setRequestor("REF30", serviceProviders: harness.baseURLs.map(\.absoluteString)) } == ["setRequestorComplete(1)"])
-        for sandbox in harness.sandboxes { sandbox.inject(SandboxFault(latency: 0.5, remaining: 1), into: .profiles) }
-        #expect(await harness.call { $0.setRequestor("REF30", serviceProviders: harness.baseURLs.map(\.absoluteString)) } == ["setRequestorComplete(1)"])
-        var events = harness.capture.events
-        #expect(events.count == 6)
-        // The profiles of each provider left before any answer came back.
-        #expect(events.prefix(3).allSatisfy { $0.hasPrefix("start ") && $0.hasSuffix("/api/v2/REF30/profiles") }, "\(events)")
-        #expect(events.suffix(3).allSatisfy { $0.hasPrefix("end ") }, "\(events)")
-        // So does the configuration of each, when the provider list needs it.
-        for sandbox in harness.sandboxes { sandbox.inject(SandboxFault(latency: 0.5, remaining: 1), into: .configuration) }
-        _ = await harness.call { $0.getAuthentication() }
-        events = harness.capture.events
-        #expect(events.count == 6)
-        #expect(events.prefix(3).allSatisfy { $0.hasPrefix("start ") && $0.hasSuffix("/api/v2/REF30/configuration") }, "\(events)")
-        #expect(events.suffix(3).allSatisfy { $0.hasPrefix("end ") }, "\(events)")
+        #expect(profiles.metTogether, "the profiles of the three providers were asked at once")
+        #expect(harness.restCalls.filter { $0.hasSuffix("/profiles") }.count == 3)
+        // So is the configuration of each, when the provider list needs it.
+        #expect(await harness.call { $0.getAuthentication() }.count == 1)
+        #expect(configurations.metTogether, "the configurations of the three providers were asked at once")
+        #expect(harness.restCalls.filter { $0.hasSuffix("/configuration") }.count == 3)
     }
 
     @Test(arguments: bothWires)
@@ -225,9 +230,12 @@ import Testing
 
     @Test(arguments: bothWires)
     func aFasterSecondServiceProviderWinsTheMVPDsBothKnow(wire: ScenarioRunner.Wire) async throws {
-        let harness = try RegularHarness(wire, worlds: [.default, secondaryWorld(mvpds: ["NotBoarded"])])
+        let order = AnswerOrder()
+        let harness = try RegularHarness(wire, worlds: [.default, secondaryWorld(mvpds: ["NotBoarded"])]) {
+            $0.transport = order.over($0.transport)
+        }
         defer { harness.stop() }
-        harness.sandboxes[0].inject(SandboxFault(latency: 0.8, remaining: 1), into: .configuration)
+        order.keep(first: harness.baseURLs[1], before: harness.baseURLs[0], pathSuffix: "/configuration")
         #expect(
             await harness.call {
                 $0.setRequestor("REF30", serviceProviders: [harness.baseURLs[0].absoluteString, harness.baseURLs[1].absoluteString])

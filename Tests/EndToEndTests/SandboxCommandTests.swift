@@ -134,7 +134,7 @@ import FoundationNetworking
         let executable = try #require(SandboxExecutable.url)
         let running = try RunningCommand(executable, ["sandbox", "--port", "0", "--log-requests"])
         defer { running.stopForcefully() }
-        let banner = try await running.waitForOutput(containing: "Press Ctrl-C", timeout: 20)
+        let banner = try await running.waitForOutput(containing: "Press Ctrl-C", timeout: 120)
         let base = try #require(Self.baseURL(in: banner))
         #expect(banner.contains(#"point an app at it (Swift): AccessEnablerConfiguration(environment: .custom(URL(string: "\#(base.absoluteString)")!))"#))
         #expect(banner.contains("checklist (where clients break Adobe's REST API V2 Checklist): \(base.absoluteString)/checklist"))
@@ -144,7 +144,7 @@ import FoundationNetworking
         let port = try #require(base.port)
         let second = try RunningCommand(executable, ["sandbox", "--port", String(port)])
         defer { second.stopForcefully() }
-        #expect(try await second.waitForExit(timeout: 20) == 1)
+        #expect(try await second.waitForExit(timeout: 120) == 1)
         #expect(
             second.errors
                 == "accessenabler sandbox: port \(port) is already in use on 127.0.0.1: another program (perhaps another sandbox) listens there. Stop it, or choose another port with --port N (--port 0 picks a free one).\n"
@@ -154,12 +154,12 @@ import FoundationNetworking
         let http = PlainHTTP()
         let device = ["AP-Device-Identifier": Self.deviceIdentifier, "X-Device-Info": Self.deviceInfo]
         #expect(try await http.send("GET", base, "/api/v2/REF30/profiles", headers: device).status == 401)
-        _ = try await running.waitForOutput(containing: "GET /api/v2/REF30/profiles 401 device \(Self.deviceIdentifier.dropFirst("fingerprint ".count))", timeout: 20)
+        _ = try await running.waitForOutput(containing: "GET /api/v2/REF30/profiles 401 device \(Self.deviceIdentifier.dropFirst("fingerprint ".count))", timeout: 120)
         let logLine = try #require(running.output.split(separator: "\n").first { $0.contains("GET /api/v2/REF30/profiles 401") })
         #expect(logLine.firstMatch(of: /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z GET \/api\/v2\/REF30\/profiles 401 device [A-Za-z0-9+\/=]+$/) != nil, "\(logLine)")
 
         running.interrupt()
-        #expect(try await running.waitForExit(timeout: 20) == 0)
+        #expect(try await running.waitForExit(timeout: 120) == 0)
         let output = running.output
         #expect(output.contains("Adobe's REST API V2 Checklist, as this sandbox saw its clients:"))
         #expect(output.contains("  ✗ authorization-header-missing       1  (mandatory)"))
@@ -178,7 +178,7 @@ import FoundationNetworking
             let executable = try #require(SandboxExecutable.url)
             let builtIn = try RunningCommand(executable, ["sandbox", "--help"])
             defer { builtIn.stopForcefully() }
-            #expect(try await builtIn.waitForExit(timeout: 20) == 0)
+            #expect(try await builtIn.waitForExit(timeout: 120) == 0)
             #expect(builtIn.output.contains("Requestors (service providers) of the built-in world and their MVPDs:"))
             #expect(builtIn.output.contains("  REF30 (Reference Requestor 30): AppleBoarded, PickerOnly, NotBoarded, SSODisabled, Inactive, Degraded, TempPass, SVCProvider"))
             #expect(builtIn.output.contains("  REF31 (Reference Requestor 31): AppleBoarded, NotBoarded"))
@@ -189,7 +189,7 @@ import FoundationNetworking
             defer { try? FileManager.default.removeItem(at: file) }
             let own = try RunningCommand(executable, ["sandbox", "--world", file.path, "--help"])
             defer { own.stopForcefully() }
-            #expect(try await own.waitForExit(timeout: 20) == 0)
+            #expect(try await own.waitForExit(timeout: 120) == 0)
             #expect(own.output.contains("Requestors (service providers) of \(file.path) and their MVPDs:\n  QA1: Cable\n"))
             #expect(!own.output.contains("REF30"))
         }

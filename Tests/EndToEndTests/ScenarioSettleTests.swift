@@ -8,7 +8,7 @@ import Testing
 /// the runner waits for idle: `logout` and `restart` too. A step that cannot settle ends the
 /// run with an error naming it (the command line's exit status 2), never a hang, and the
 /// run's storage directory (client credentials) is removed on that path as on the others.
-@Suite("Scenario steps settle", .timeLimit(.minutes(10)))
+@Suite("Scenario steps settle", .timeLimit(.minutes(20)))
 struct ScenarioSettleTests {
     /// Runs `body`, failing instead of hanging when it has not finished within 5 minutes
     /// (more under the thread sanitizer): a bound for a hang only, which a run at load 20

@@ -9,7 +9,7 @@ import Testing
 /// reads — checkAuthentication included, with no setRequestor and no network call —
 /// whether they live in one process or in two, and under INTEGRITY_CHECK_ALL nothing either
 /// writes looks damaged to the other.
-@Suite("Shared storage", .timeLimit(.minutes(10)))
+@Suite("Shared storage", .timeLimit(.minutes(20)))
 struct SharedStorageTests {
     /// One AccessEnabler of a test, with its own recorder.
     final class App: @unchecked Sendable {

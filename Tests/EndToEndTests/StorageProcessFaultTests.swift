@@ -15,7 +15,7 @@ import Glibc
 /// PID namespace; a sign-in or logout read by another process right after its callback; a
 /// process that holds the lock and never lets go; a full or read-only disk under
 /// INTEGRITY_CHECK_ALL.
-@Suite("Storage: faults across processes", .timeLimit(.minutes(3)))
+@Suite("Storage: faults across processes", .timeLimit(.minutes(20)))
 struct StorageProcessFaultTests {
     /// A scratch storage directory and a directory for the processes' signals.
     struct Scratch {
@@ -236,7 +236,7 @@ struct StorageProcessFaultTests {
 
 /// What opening a store costs in memory, measured in a process of its own (nothing else
 /// allocates there meanwhile).
-@Suite("Storage: what an AccessEnabler's store costs before its first call", .timeLimit(.minutes(3)))
+@Suite("Storage: what an AccessEnabler's store costs before its first call", .timeLimit(.minutes(20)))
 struct StorageOpeningCostTests {
     @Test("Opening a store costs at most 8 KiB of memory")
     func openingAStoreCostsLittle() async throws {

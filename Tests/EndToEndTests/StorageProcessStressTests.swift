@@ -7,7 +7,7 @@ import Testing
 /// (opening the store sweeps leftovers) while the others write: they share one device
 /// identity, no write is lost, and INTEGRITY_CHECK_ALL finds nothing damaged, in any of
 /// them or afterwards.
-@Suite("Storage across processes", .timeLimit(.minutes(10)))
+@Suite("Storage across processes", .timeLimit(.minutes(20)))
 struct StorageProcessStressTests {
     static let writers = 3
     static let rounds = 8

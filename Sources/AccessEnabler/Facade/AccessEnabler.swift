@@ -386,10 +386,12 @@ public final class AccessEnabler: Sendable {
     /// `false`, making no call, when the engine is not idle. For tests of what the engine
     /// does with calls made together (an app's calls made in one go usually arrive so, but
     /// a busy machine can let the engine take the first before the next is made).
-    package func callTogether(_ body: (AccessEnabler) -> Void) -> Bool {
+    /// The body may await (a test that cancels a call while the engine cannot answer it):
+    /// the engine takes nothing until it returns.
+    package func callTogether(_ body: (AccessEnabler) async -> Void) async -> Bool {
         // Holding the engine's turn: events posted meanwhile wait in the mailbox, in order.
         guard mailbox.claimIfIdle() else { return false }
-        body(self)
+        await body(self)
         mailbox.releaseClaim { delivered in delivered() }
         return true
     }

@@ -10,7 +10,7 @@ import Glibc
 /// ``URLSessionTransport`` and kept-alive connections a server closes: a request with a body
 /// never goes out on a connection idle long enough for the server to be closing it, so it
 /// does not cost the whole request timeout.
-@Suite("URLSession transport: kept-alive connections", .timeLimit(.minutes(5)))
+@Suite("URLSession transport: kept-alive connections", .timeLimit(.minutes(20)))
 struct RESTKeepAliveTests {
     private func post(_ transport: URLSessionTransport, _ server: ClosingServer, timeout: TimeInterval = 60) async -> Result<HTTPResponseMessage, TransportFailure> {
         let request = HTTPRequestMessage(

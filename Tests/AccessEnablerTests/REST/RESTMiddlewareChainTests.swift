@@ -6,7 +6,7 @@ import Testing
 /// The middleware chain with a scripted transport: order, token renewal after a `401`, the
 /// enhanced-error `retry` action retried once (not twice) after the throttle wait, the
 /// operation name on every request.
-@Suite("REST middleware chain", .timeLimit(.minutes(5)))
+@Suite("REST middleware chain", .timeLimit(.minutes(20)))
 struct RESTMiddlewareChainTests {
     private let path = MiddlewareFixtures.profilesPath
     private static let retryBody = #"{"status":403,"code":"network_connection_timeout","message":"Try again.","action":"retry"}"#

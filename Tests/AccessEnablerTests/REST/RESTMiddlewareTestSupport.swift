@@ -78,10 +78,10 @@ enum MiddlewareFixtures {
     }
 }
 
-/// Waits (a bounded number of short real sleeps) until `condition` holds; the caller then
-/// checks it with `#expect`.
+/// Waits (short real sleeps, up to a minute: only a bound on a hang, which a machine at
+/// load 20 never reaches) until `condition` holds; the caller then checks it with `#expect`.
 func eventually(_ condition: @Sendable () -> Bool) async {
-    for _ in 0..<3_000 where !condition() {
+    for _ in 0..<60_000 where !condition() {
         try? await Task.sleep(nanoseconds: 1_000_000)
     }
 }

@@ -6,7 +6,7 @@ import Testing
 /// The throttle gate on an injected clock: after a `429` every later request to that host
 /// waits at least a second (longer with `Retry-After`), waiters wake together, a new `429`
 /// moves the deadline, DCR calls are held too, and a cancelled waiter ends at once.
-@Suite("REST throttle gate", .timeLimit(.minutes(5)))
+@Suite("REST throttle gate", .timeLimit(.minutes(20)))
 struct RESTThrottleGateTests {
     private let path = MiddlewareFixtures.profilesPath
 

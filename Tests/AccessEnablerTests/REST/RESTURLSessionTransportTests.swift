@@ -9,7 +9,7 @@ import Glibc
 
 /// ``URLSessionTransport`` against throwaway loopback sockets: a listener that never
 /// answers, a closed port, a redirect, a truncated body and a plain answer.
-@Suite("URLSession transport", .timeLimit(.minutes(5)))
+@Suite("URLSession transport", .timeLimit(.minutes(20)))
 struct RESTURLSessionTransportTests {
     private func send(_ url: URL, timeout: TimeInterval = 60, body: Data? = nil, limit: Int? = nil) async -> Result<HTTPResponseMessage, TransportFailure> {
         let transport = URLSessionTransport()

@@ -41,8 +41,10 @@ import Testing
         let cancelled = Target()
         let witness = DispatchSemaphore(value: 0)
         let later = Target(signalling: witness)
-        let ticket = watchdog.schedule(after: 0.02, cancelled)
-        _ = watchdog.schedule(after: 0.08, later)
+        // Seconds apart from the cancel, so a busy machine that holds this thread up between
+        // the two calls cannot let the first pass before it is cancelled.
+        let ticket = watchdog.schedule(after: 3, cancelled)
+        _ = watchdog.schedule(after: 3.05, later)
         watchdog.cancel(ticket)
         watchdog.cancel(ticket)
         #expect(witness.wait(timeout: .now() + 60) == .success)

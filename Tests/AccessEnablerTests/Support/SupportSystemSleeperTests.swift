@@ -7,7 +7,7 @@ import Testing
 /// instant — before it starts, while its timer is being set up, while it runs, after it
 /// ended — and each must end the wait cleanly: `CancellationError` when cancelled before
 /// the deadline, a normal return otherwise, never a trap and never a wait for the deadline.
-@Suite("System sleeper", .timeLimit(.minutes(5)))
+@Suite("System sleeper", .timeLimit(.minutes(20)))
 struct SupportSystemSleeperTests {
     /// Far enough ahead that only a cancellation can end the wait within the test's bounds.
     private static let farAhead: TimeInterval = 600

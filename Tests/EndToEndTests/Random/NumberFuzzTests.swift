@@ -8,7 +8,7 @@ import Testing
 ///
 /// The seeds are fixed here; to run others: `ACCESSENABLER_RANDOM_SEEDS=1-500 swift test
 /// --filter NumberFuzzTests` (the seeds then replace both lists).
-@Suite("Numbers from outside, fuzzed", .timeLimit(.minutes(5)))
+@Suite("Numbers from outside, fuzzed", .timeLimit(.minutes(20)))
 struct NumberFuzzTests {
     static let inProcessSeeds: [UInt64] = RandomRunSeeds.fromEnvironment ?? Array(1...24)
     static let loopbackSeeds: [UInt64] = RandomRunSeeds.fromEnvironment ?? [101, 102]

@@ -52,10 +52,10 @@ final class Rig: @unchecked Sendable {
 
     /// Runs a direct facade call to quiescence and returns the callback signatures.
     @discardableResult
-    func call(_ body: (AccessEnabler) -> Void) async -> [String] {
+    func call(_ body: (AccessEnabler) async -> Void) async -> [String] {
         recorder.reset()
         runner.meter.reset()
-        body(accessEnabler)
+        await body(accessEnabler)
         await runner.settle()
         lastLines = recorder.callbacks
         return recorder.takeSignatures()
@@ -65,7 +65,7 @@ final class Rig: @unchecked Sendable {
     /// made, however busy the machine), runs them to quiescence and returns the signatures.
     func callInOneBurst(_ body: (AccessEnabler) -> Void) async -> [String] {
         await call { accessEnabler in
-            let together = accessEnabler.callTogether(body)
+            let together = await accessEnabler.callTogether(body)
             #expect(together, "the engine was idle when the burst began")
         }
     }

@@ -149,7 +149,7 @@ final class RunningCommand: @unchecked Sendable {
         }
         // What it wrote last is still in the pipes; a descriptor some other process holds
         // on to must not hold the test up for long.
-        let drained = Date().addingTimeInterval(2)
+        let drained = Date().addingTimeInterval(10)
         while lock.withLock({ openStreams > 0 }) && Date() < drained {
             try await Task.sleep(for: .milliseconds(10))
         }

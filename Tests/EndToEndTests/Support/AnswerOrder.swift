@@ -1,0 +1,83 @@
+import AccessEnabler
+import Foundation
+
+/// Makes one server answer a request before another, whatever the machine's load. Once
+/// ``keep(first:before:pathSuffix:)`` has armed it, the next request to `later` whose path
+/// ends with `pathSuffix` leaves only once one to `first` has been answered, and a second
+/// after that, so the first answer has reached the SDK before the later one leaves. (The
+/// second is a margin for the SDK's few steps after an answer, not a wait for a server;
+/// ``stallBound`` bounds the hold should `first` never be asked.)
+final class AnswerOrder: @unchecked Sendable {
+    private struct Armed {
+        var first: String
+        var later: String
+        var pathSuffix: String
+        var firstAnswered = false
+        var laterHeld = false
+    }
+
+    private let lock = NSLock()
+    private var armed: Armed?
+    private var waiting: [CheckedContinuation<Void, Never>] = []
+
+    /// `inner` with this order kept in front of it (nothing is held until it is armed).
+    func over(_ inner: any HTTPTransport) -> any HTTPTransport { Ordering(inner: inner, order: self) }
+
+    /// From now on, the next request to `later` ending with `pathSuffix` waits for one to `first`.
+    func keep(first: URL, before later: URL, pathSuffix: String) {
+        lock.withLock { armed = Armed(first: first.absoluteString, later: later.absoluteString, pathSuffix: pathSuffix) }
+    }
+
+    private static func matches(_ request: HTTPRequestMessage, _ base: String, _ pathSuffix: String) -> Bool {
+        request.url.absoluteString.hasPrefix(base) && request.url.path.hasSuffix(pathSuffix)
+    }
+
+    /// Waits, for the later server's first matching request, until the first server answered.
+    fileprivate func before(_ request: HTTPRequestMessage) async {
+        let holds: Bool = lock.withLock {
+            guard var order = armed, !order.laterHeld, !order.firstAnswered, Self.matches(request, order.later, order.pathSuffix) else { return false }
+            order.laterHeld = true
+            armed = order
+            return true
+        }
+        guard holds else { return }
+        Task {
+            try? await Task.sleep(nanoseconds: UInt64(stallBound * 1_000_000_000))
+            self.firstWasAnswered()
+        }
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let goes: Bool = lock.withLock {
+                if armed?.firstAnswered ?? true { return true }
+                waiting.append(continuation)
+                return false
+            }
+            if goes { continuation.resume() }
+        }
+        try? await Task.sleep(nanoseconds: UInt64(SanitizerTiming.scaled(1) * 1_000_000_000))
+    }
+
+    fileprivate func after(_ request: HTTPRequestMessage) {
+        let isFirst = lock.withLock { armed.map { Self.matches(request, $0.first, $0.pathSuffix) } ?? false }
+        if isFirst { firstWasAnswered() }
+    }
+
+    private func firstWasAnswered() {
+        let released: [CheckedContinuation<Void, Never>] = lock.withLock {
+            armed?.firstAnswered = true
+            defer { waiting = [] }
+            return waiting
+        }
+        released.forEach { $0.resume() }
+    }
+
+    private struct Ordering: HTTPTransport {
+        let inner: any HTTPTransport
+        let order: AnswerOrder
+
+        func send(_ request: HTTPRequestMessage, timeout: TimeInterval) async throws(TransportFailure) -> HTTPResponseMessage {
+            await order.before(request)
+            defer { order.after(request) }
+            return try await inner.send(request, timeout: timeout)
+        }
+    }
+}
