@@ -386,6 +386,7 @@ public final class AccessEnabler: Sendable {
     /// `false`, making no call, when the engine is not idle. For tests of what the engine
     /// does with calls made together (an app's calls made in one go usually arrive so, but
     /// a busy machine can let the engine take the first before the next is made).
+    ///
     /// The body may await (a test that cancels a call while the engine cannot answer it):
     /// the engine takes nothing until it returns.
     package func callTogether(_ body: (AccessEnabler) async -> Void) async -> Bool {
