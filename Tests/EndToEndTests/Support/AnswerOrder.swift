@@ -12,13 +12,12 @@ final class AnswerOrder: @unchecked Sendable {
         var first: String
         var later: String
         var pathSuffix: String
-        var firstAnswered = false
         var laterHeld = false
     }
 
     private let lock = NSLock()
     private var armed: Armed?
-    private var waiting: [CheckedContinuation<Void, Never>] = []
+    private let firstAnswered = OneWayGate()
 
     /// `inner` with this order kept in front of it (nothing is held until it is armed).
     func over(_ inner: any HTTPTransport) -> any HTTPTransport { Ordering(inner: inner, order: self) }
@@ -35,39 +34,19 @@ final class AnswerOrder: @unchecked Sendable {
     /// Waits, for the later server's first matching request, until the first server answered.
     fileprivate func before(_ request: HTTPRequestMessage) async {
         let holds: Bool = lock.withLock {
-            guard var order = armed, !order.laterHeld, !order.firstAnswered, Self.matches(request, order.later, order.pathSuffix) else { return false }
+            guard var order = armed, !order.laterHeld, Self.matches(request, order.later, order.pathSuffix) else { return false }
             order.laterHeld = true
             armed = order
             return true
         }
-        guard holds else { return }
-        Task {
-            try? await Task.sleep(nanoseconds: UInt64(stallBound * 1_000_000_000))
-            self.firstWasAnswered()
-        }
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let goes: Bool = lock.withLock {
-                if armed?.firstAnswered ?? true { return true }
-                waiting.append(continuation)
-                return false
-            }
-            if goes { continuation.resume() }
-        }
+        guard holds, !firstAnswered.isOpen else { return }
+        await firstAnswered.pass()
         try? await Task.sleep(nanoseconds: UInt64(SanitizerTiming.scaled(1) * 1_000_000_000))
     }
 
     fileprivate func after(_ request: HTTPRequestMessage) {
         let isFirst = lock.withLock { armed.map { Self.matches(request, $0.first, $0.pathSuffix) } ?? false }
-        if isFirst { firstWasAnswered() }
-    }
-
-    private func firstWasAnswered() {
-        let released: [CheckedContinuation<Void, Never>] = lock.withLock {
-            armed?.firstAnswered = true
-            defer { waiting = [] }
-            return waiting
-        }
-        released.forEach { $0.resume() }
+        if isFirst { firstAnswered.open() }
     }
 
     private struct Ordering: HTTPTransport {

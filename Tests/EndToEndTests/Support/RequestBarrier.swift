@@ -9,9 +9,9 @@ import Foundation
 final class RequestBarrier: @unchecked Sendable {
     private let pathSuffix: String
     private let count: Int
+    private let gate = OneWayGate()
     private let lock = NSLock()
-    private var waiting: [CheckedContinuation<Void, Never>] = []
-    private var opened = false
+    private var arrivals = 0
     private var met = false
 
     init(pathSuffix: String, count: Int) {
@@ -27,37 +27,13 @@ final class RequestBarrier: @unchecked Sendable {
 
     fileprivate func arrive(_ request: HTTPRequestMessage) async {
         guard request.url.path.hasSuffix(pathSuffix) else { return }
-        let isFirst = lock.withLock { !opened && waiting.isEmpty }
-        if isFirst {
-            // Only a bound on a hang: a barrier that is never met opens after it.
-            Task {
-                try? await Task.sleep(nanoseconds: UInt64(stallBound * 1_000_000_000))
-                self.open(met: false)
-            }
+        let isLast: Bool = lock.withLock {
+            arrivals += 1
+            return arrivals == count
         }
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let passes: Bool = lock.withLock {
-                if opened { return true }
-                waiting.append(continuation)
-                return false
-            }
-            if passes {
-                continuation.resume()
-            } else if lock.withLock({ waiting.count >= count }) {
-                open(met: true)
-            }
-        }
-    }
-
-    private func open(met wasMet: Bool) {
-        let released: [CheckedContinuation<Void, Never>] = lock.withLock {
-            guard !opened else { return [] }
-            opened = true
-            met = wasMet
-            defer { waiting = [] }
-            return waiting
-        }
-        released.forEach { $0.resume() }
+        // Opened by the bound first, it was not met.
+        if isLast, gate.open() { lock.withLock { met = true } }
+        await gate.pass()
     }
 
     private struct Holding: HTTPTransport {
