@@ -1,0 +1,114 @@
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// One connected process: its lines read on a thread of its own, its answers written in
+/// order on a queue of its own, so a process that stops reading holds up nobody else.
+///
+/// A line longer than ``ServiceWire/maximumLineLength`` is answered with `lineTooLong` and
+/// the connection closed (the rest of such a line cannot be told from the next request). A
+/// write that cannot go out within ``writeTimeout`` closes the connection.
+package final class ServiceConnection: @unchecked Sendable {
+    /// Seconds a write may wait for the process to read.
+    static let writeTimeout: Int32 = 5_000
+
+    /// The connection's number, unique in the service's life.
+    package let number: Int
+    /// The connecting process, as the kernel reports it.
+    package let peer: PeerCredentials?
+    private let descriptor: Int32
+    private let writer: DispatchQueue
+    private let lock = NSLock()
+    private var shut = false
+
+    /// Wraps the connected socket `descriptor`.
+    package init(number: Int, descriptor: Int32) {
+        self.number = number
+        self.descriptor = descriptor
+        peer = PeerCredentials(socket: descriptor)
+        writer = DispatchQueue(label: "accessenabler.provider-service.connection-\(number)")
+        let flags = fcntl(descriptor, F_GETFL)
+        _ = fcntl(descriptor, F_SETFL, flags | O_NONBLOCK)
+    }
+
+    /// Reads lines until the process closes its end or ``close()`` is called: each whole
+    /// line (without its newline) goes to `line`, then `ended` is called once. The
+    /// descriptor is closed after `ended`.
+    package func startReading(line: @escaping @Sendable ([UInt8]) -> Void, ended: @escaping @Sendable () -> Void) {
+        let thread = Thread { [self] in
+            var pending: [UInt8] = []
+            var buffer = [UInt8](repeating: 0, count: 16 * 1024)
+            reading: while true {
+                var poller = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+                let ready = poll(&poller, 1, -1)
+                if ready < 0, errno == EINTR { continue }
+                guard ready > 0 else { break }
+                let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+                if count < 0, errno == EINTR || errno == EAGAIN { continue }
+                guard count > 0 else { break }
+                pending += buffer[0..<count]
+                while let newline = pending.firstIndex(of: UInt8(ascii: "\n")) {
+                    var text = Array(pending[..<newline])
+                    pending.removeSubrange(...newline)
+                    if text.last == UInt8(ascii: "\r") { text.removeLast() }
+                    if !text.allSatisfy({ $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") }) { line(text) }
+                }
+                if pending.count > ServiceWire.maximumLineLength {
+                    let refusal = ServiceError(
+                        .lineTooLong, "A request line may be at most \(ServiceWire.maximumLineLength) bytes; closing.")
+                    send(ServiceWire.line(answering: nil, with: .failure(refusal)))
+                    break reading
+                }
+            }
+            ended()
+            // What was queued goes out first; the descriptor is closed on the writer's queue,
+            // after every write that may still use it.
+            writer.sync {}
+            close()
+            writer.async { [descriptor] in _ = Glibc.close(descriptor) }
+        }
+        thread.name = "accessenabler.provider-service.read-\(number)"
+        thread.start()
+    }
+
+    /// Writes `line` and a newline, after what was sent before.
+    package func send(_ line: String) {
+        let bytes = Array((line + "\n").utf8)
+        writer.async { [self] in
+            guard !lock.withLock({ shut }) else { return }
+            var written = 0
+            while written < bytes.count {
+                let count = bytes.withUnsafeBytes {
+                    Glibc.send(descriptor, $0.baseAddress! + written, $0.count - written, Int32(MSG_NOSIGNAL))
+                }
+                if count > 0 {
+                    written += count
+                    continue
+                }
+                if count < 0, errno == EINTR { continue }
+                if count < 0, errno == EAGAIN {
+                    var poller = pollfd(fd: descriptor, events: Int16(POLLOUT), revents: 0)
+                    if poll(&poller, 1, Self.writeTimeout) > 0 { continue }
+                }
+                close()
+                return
+            }
+        }
+    }
+
+    /// Ends the connection once what was sent before has gone out.
+    package func closeAfterSending() {
+        writer.async { [self] in close() }
+    }
+
+    /// Ends the connection: the reader stops, nothing more is written.
+    package func close() {
+        let first = lock.withLock {
+            defer { shut = true }
+            return !shut
+        }
+        if first { shutdown(descriptor, Int32(SHUT_RDWR)) }
+    }
+}
