@@ -2,6 +2,8 @@ import Foundation
 
 /// What the device's provider service tells its subscribers (``DeviceProviderService/events()``).
 public enum DeviceProviderEvent: Sendable, Equatable {
+    /// The stream is connected to the service: every event from now on reaches it.
+    case subscribed
     /// A household sign-in started: show the person `code` and where to type it (`url`);
     /// the code works until `expiresAt`.
     case signInStarted(code: String, url: String, expiresAt: Date)
@@ -83,6 +85,7 @@ enum ProviderServiceSubscription {
                     if !subscribed {
                         // The first line answers the subscription itself.
                         subscribed = ProviderServiceLine.Answer(line, expectedID: request.id)?.error == nil
+                        if subscribed { continuation.yield(.subscribed) }
                         return
                     }
                     if let event = DeviceProviderEvent(line: line) { continuation.yield(event) }

@@ -74,7 +74,8 @@ enum ProviderAppCommand {
         var events: Task<Void, Never>?
         if parsed.flags.contains("--events") {
             events = Task {
-                for await event in partner.events() { ProviderAppOutput.write(Self.line(event)) }
+                let label = parsed.values["--label"].map { #"{"app":\#(JSONValue.quote($0)),"# } ?? "{"
+                for await event in partner.events() { ProviderAppOutput.write(label + Self.line(event).dropFirst()) }
             }
         }
         defer { events?.cancel() }
@@ -134,6 +135,7 @@ enum ProviderAppCommand {
         case .signInStarted(let code, let url, _):
             #"{"event":"signInStarted","code":\#(JSONValue.quote(code)),"url":\#(JSONValue.quote(url))}"#
         case .signedIn(let provider, _): #"{"event":"signedIn","provider":\#(JSONValue.quote(provider))}"#
+        case .subscribed: #"{"event":"subscribed"}"#
         case .signedOut: #"{"event":"signedOut"}"#
         case .signInEnded(let reason): #"{"event":"signInEnded","reason":\#(JSONValue.quote(reason))}"#
         case .permissionChanged(let requestor, let name, let access):

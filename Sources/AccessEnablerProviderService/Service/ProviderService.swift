@@ -66,6 +66,11 @@ package final class ProviderService: @unchecked Sendable {
     private var machine: ProviderServiceMachine
     private var connections: [Int: (connection: ServiceConnection, role: PeerRole)] = [:]
     private var subscribers: Set<Int> = []
+    /// Requests of each connection still to be answered.
+    private var unanswered: [Int: Int] = [:]
+    /// Connections whose process stopped writing: closed once their requests are answered
+    /// (`echo … | socat` half-closes at once and still reads the answer).
+    private var draining: Set<Int> = []
     private var nextConnection = 1
 
     /// Prepares the state directory and the socket's, reads the state, and listens.
@@ -120,13 +125,12 @@ package final class ProviderService: @unchecked Sendable {
             case .connected(let descriptor): accept(descriptor)
             case .line(let number, let bytes): read(bytes, from: number)
             case .closed(let number):
-                connections[number] = nil
-                subscribers.remove(number)
-                perform(machine.handle(.connectionClosed(number), now: Date()))
+                draining.insert(number)
+                closeIfDone(number)
             case .event(let event): perform(machine.handle(event, now: Date()))
             case .stop:
                 listener.close()
-                for (connection, _) in connections.values { connection.close() }
+                for (connection, _) in connections.values { connection.closeAfterSending() }
                 post.finish()
             }
         }
@@ -176,10 +180,22 @@ package final class ProviderService: @unchecked Sendable {
         guard let (connection, role) = connections[number] else { return }
         switch ServiceWire.request(bytes) {
         case .success(let (id, request)):
+            unanswered[number, default: 0] += 1
             perform(machine.handle(.request(Ticket(connection: number, id: id), request, role), now: Date()))
         case .failure(let refusal):
             connection.send(ServiceWire.line(answering: refusal.id, with: .failure(refusal.error)))
         }
+    }
+
+    /// Closes a connection whose process stopped writing once nothing it asked is left to
+    /// answer (a subscription ends with it); the answers already queued go out first.
+    private func closeIfDone(_ number: Int) {
+        guard draining.contains(number), unanswered[number, default: 0] <= 0 else { return }
+        draining.remove(number)
+        unanswered[number] = nil
+        subscribers.remove(number)
+        connections.removeValue(forKey: number)?.connection.closeAfterSending()
+        perform(machine.handle(.connectionClosed(number), now: Date()))
     }
 
     // MARK: Actions
@@ -194,6 +210,8 @@ package final class ProviderService: @unchecked Sendable {
         switch action {
         case .answer(let ticket, let answer):
             connections[ticket.connection]?.connection.send(ServiceWire.line(answering: ticket.id, with: answer))
+            unanswered[ticket.connection, default: 1] -= 1
+            closeIfDone(ticket.connection)
         case .broadcast(let event):
             let line = ServiceWire.line(for: event)
             for number in subscribers { connections[number]?.connection.send(line) }

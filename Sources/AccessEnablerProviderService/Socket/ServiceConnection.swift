@@ -7,6 +7,10 @@ import Glibc
 /// One connected process: its lines read on a thread of its own, its answers written in
 /// order on a queue of its own, so a process that stops reading holds up nobody else.
 ///
+/// The process closing its end (even only its writing half, as `echo … | socat` does) ends
+/// the connection once what was already asked has been answered; the descriptor is closed
+/// when the reader has stopped and the last write is done, never while either may use it.
+///
 /// A line longer than ``ServiceWire/maximumLineLength`` is answered with `lineTooLong` and
 /// the connection closed (the rest of such a line cannot be told from the next request). A
 /// write that cannot go out within ``writeTimeout`` closes the connection.
@@ -22,6 +26,8 @@ package final class ServiceConnection: @unchecked Sendable {
     private let writer: DispatchQueue
     private let lock = NSLock()
     private var shut = false
+    private var readerDone = false
+    private var released = false
 
     /// Wraps the connected socket `descriptor`.
     package init(number: Int, descriptor: Int32) {
@@ -34,8 +40,8 @@ package final class ServiceConnection: @unchecked Sendable {
     }
 
     /// Reads lines until the process closes its end or ``close()`` is called: each whole
-    /// line (without its newline) goes to `line`, then `ended` is called once. The
-    /// descriptor is closed after `ended`.
+    /// line (without its newline) goes to `line`, then `ended` is called once; the owner then
+    /// calls ``closeAfterSending()``.
     package func startReading(line: @escaping @Sendable ([UInt8]) -> Void, ended: @escaping @Sendable () -> Void) {
         let thread = Thread { [self] in
             var pending: [UInt8] = []
@@ -63,11 +69,8 @@ package final class ServiceConnection: @unchecked Sendable {
                 }
             }
             ended()
-            // What was queued goes out first; the descriptor is closed on the writer's queue,
-            // after every write that may still use it.
-            writer.sync {}
-            close()
-            writer.async { [descriptor] in _ = Glibc.close(descriptor) }
+            lock.withLock { readerDone = true }
+            writer.async { [self] in releaseWhenDone() }
         }
         thread.name = "accessenabler.provider-service.read-\(number)"
         thread.start()
@@ -100,7 +103,21 @@ package final class ServiceConnection: @unchecked Sendable {
 
     /// Ends the connection once what was sent before has gone out.
     package func closeAfterSending() {
-        writer.async { [self] in close() }
+        writer.async { [self] in
+            close()
+            releaseWhenDone()
+        }
+    }
+
+    /// Closes the descriptor once the reader has stopped and the connection is shut (on the
+    /// writer's queue, after every write).
+    private func releaseWhenDone() {
+        let release = lock.withLock {
+            guard readerDone, shut, !released else { return false }
+            released = true
+            return true
+        }
+        if release { Glibc.close(descriptor) }
     }
 
     /// Ends the connection: the reader stops, nothing more is written.
