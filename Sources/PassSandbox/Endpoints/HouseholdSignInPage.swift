@@ -15,7 +15,10 @@ extension SandboxEngine {
     ///   end on the "your TV is signed in" page, wrong ones show the form again.
     func householdSignInPage(_ request: SandboxRequest, now: Date) -> SandboxResponse {
         guard request.method.uppercased() == "POST" else {
-            return .html(Self.householdCodePage(code: request.queryValue("code") ?? "", error: nil))
+            let prefilled = request.queryValue("code").map {
+                Self.displayedHouseholdCode(Self.normalizedHouseholdCode($0))
+            }
+            return .html(Self.householdCodePage(code: prefilled ?? "", error: nil))
         }
         let form = formParameters(request)
         let typed = form["code"] ?? ""
