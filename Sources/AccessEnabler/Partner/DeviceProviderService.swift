@@ -16,8 +16,8 @@ import Glibc
 /// configuration.partnerFramework = DeviceProviderService(requestor: "REF30", appName: "News")
 /// ```
 ///
-/// Each question is one line to the service's Unix socket and one line back (the protocol
-/// is in Docs/ProviderService.md), bounded in time: a service that is not running, does not
+/// Each question is one line to the service's Unix socket and one line back (one JSON object
+/// each, a protocol any language can speak), bounded in time: a service that is not running, does not
 /// answer in time, answers something unreadable or goes away mid-answer is an error of the
 /// partner framework (`APPL_ERROR` at `checkAuthentication`, `VSA503` inside
 /// `getAuthentication`), never a wait without end. The calls are safe from any thread.
@@ -25,6 +25,7 @@ import Glibc
 /// Adobe Pass serves partner single sign-on to platforms Adobe has onboarded as partners:
 /// against production it works only once Adobe has onboarded the device maker. PassSandbox
 /// plays Adobe Pass and the TV provider for development and tests.
+/// <doc:OneTVProviderSignInForEveryApp> tells the whole story.
 public struct DeviceProviderService: PartnerFramework, CustomStringConvertible {
     /// The requestor id the app signs in with (`setRequestor`'s): with ``appName``, how the
     /// service knows the app and keeps its permission.

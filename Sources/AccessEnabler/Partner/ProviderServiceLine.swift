@@ -60,7 +60,8 @@ enum ProviderServiceLine {
         ]
         if let saml = request.samlRequest { fields.append(("samlRequest", quoted(saml))) }
         if let waitSeconds, waitSeconds.isFinite {
-            fields.append(("waitSeconds", String(Int(min(max(waitSeconds, 0), 3_600).rounded(.down)))))
+            let seconds = WholeNumber.clamped(min(max(waitSeconds, 0), 3_600), rounding: .down, as: Int.self)
+            fields.append(("waitSeconds", String(seconds)))
         }
         return compose("accountMetadata", fields)
     }

@@ -43,7 +43,8 @@ package enum ProviderServiceSocketFailure: Error, Sendable, Equatable {
         case .refused(let path, let reason):
             "The TV provider service at \(path) does not let this process in (\(reason)): it serves another user."
         case .timedOut(let path, let seconds):
-            "The TV provider service at \(path) did not answer within \(Int(seconds.rounded(.up))) s."
+            "The TV provider service at \(path) did not answer within "
+                + "\(WholeNumber.clamped(seconds, rounding: .up, as: Int.self)) s."
         case .connectionLost(let path):
             "The TV provider service at \(path) closed the connection before answering (it stopped or restarted)."
         case .badAnswer(let path, let reason):

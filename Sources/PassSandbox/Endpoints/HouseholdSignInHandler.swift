@@ -85,7 +85,7 @@ extension SandboxEngine {
             let lifetime = householdSignInLifetime(provider)
             let token = newSecret(byteCount: 32)
             householdCredentials[token] = HouseholdCredential(
-                provider: provider, username: username, expiresAt: now.addingTimeInterval(lifetime))
+                provider: provider, username: username, expiresAt: now.addingTimeInterval(TimeInterval(lifetime)))
             return .json(
                 .object(
                     ("access_token", .string(token)), ("token_type", .string("Bearer")),
@@ -186,11 +186,9 @@ extension SandboxEngine {
     }
 
     /// The first MVPD's authentication TTL for `provider`, or a day.
-    private func householdSignInLifetime(_ provider: String) -> TimeInterval {
-        let ttl =
-            world.serviceProviders.flatMap(\.mvpds).first { $0.platformMappingId == provider }?.authenticationTTL
-            ?? 86_400
-        return TimeInterval(max(ttl, 1))
+    private func householdSignInLifetime(_ provider: String) -> Int {
+        let mvpd = world.serviceProviders.flatMap(\.mvpds).first { $0.platformMappingId == provider }
+        return max(mvpd?.authenticationTTL ?? 86_400, 1)
     }
 
     // MARK: Codes
