@@ -86,11 +86,14 @@ struct ProviderServiceFaultTests {
             let device = try ProviderDevice()
             try FileManager.default.createDirectory(
                 atPath: (device.socket as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
-            for (behaviour, words) in [
-                (LineServer.Behaviour.answer("garbage\n"), "not its protocol"), (.silence, "did not answer within 2 s"),
+            // The garbage comes at once: a long answer timeout, so that a busy machine cannot
+            // turn it into a timeout; the silence needs a short one, to end the test soon.
+            for (behaviour, timeout, words) in [
+                (LineServer.Behaviour.answer("garbage\n"), "120", "not its protocol"),
+                (.silence, "2", "did not answer within 2 s"),
             ] {
                 let server = try LineServer(path: device.socket, behaviour: behaviour)
-                let news = try await device.app("News", events: false, extra: ["--answer-timeout", "2"])
+                let news = try await device.app("News", events: false, extra: ["--answer-timeout", timeout])
                 #expect(
                     try await news.call("setRequestor") == ["status(APPL,error)", "setRequestorComplete(1)"], "\(words)"
                 )
@@ -166,6 +169,38 @@ struct ProviderServiceFaultTests {
             #expect(
                 try await device.admin("status")["household"] is [String: Any], "the service's own user is still served"
             )
+        }
+    }
+
+    @Test(
+        .enabled(if: SandboxExecutable.url != nil, SandboxExecutable.notBuilt),
+        .enabled(
+            if: geteuid() == 0 && FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv"),
+            "needs root and setpriv"))
+    func aSystemWideServiceServesItsGroupsMembersAsAppsOnly() async throws {
+        try await ChildProcessGate.shared.withGate {
+            let device = try ProviderDevice()
+            let socket = device.root.appendingPathComponent("system/provider.sock").path
+            try await device.startService(extra: ["--socket", socket, "--group", "nogroup"])
+            #expect(chmod(device.root.path, 0o755) == 0)
+            var info = stat()
+            #expect(
+                stat(socket, &info) == 0 && info.st_mode & 0o777 == 0o660 && info.st_gid == 65_534, "0660, of the group"
+            )
+            let lines = [#"{"id":1,"op":"hello"}"#, #"{"id":2,"op":"status"}"#, #"{"id":3,"op":"signOut"}"#]
+            let member = try RunningCommand(
+                URL(fileURLWithPath: "/usr/bin/setpriv"),
+                [
+                    "--reuid=65534", "--regid=65534", "--clear-groups", "/usr/bin/socat", "-t", "5", "-",
+                    "UNIX-CONNECT:\(socket)",
+                ],
+                input: Data((lines.joined(separator: "\n") + "\n").utf8))
+            _ = try await member.waitForEnding(timeout: ProviderDevice.bound)
+            let answers = member.output.split(separator: "\n").map(String.init)
+            #expect(answers.count == 3, "\(member.output)\(member.errors)")
+            #expect(answers.first?.contains(#""ok":true"#) == true, "a member of the group is an app")
+            #expect(
+                answers.dropFirst().allSatisfy { $0.contains(#""code":"notPermitted""#) }, "but not an administrator")
         }
     }
 }

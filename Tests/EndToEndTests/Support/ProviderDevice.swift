@@ -48,7 +48,8 @@ final class ProviderDevice: @unchecked Sendable {
 
     /// Starts the service (again, after ``killService()``) and waits until it listens.
     /// `prompt`: the device can ask the person (the answer is what ``answerPrompt(_:)`` wrote).
-    func startService(prompt: Bool = true, signInWait: Int? = nil) async throws {
+    /// `extra` options come last (a later `--socket` wins).
+    func startService(prompt: Bool = true, signInWait: Int? = nil, extra: [String] = []) async throws {
         var arguments = [
             "provider-service", "--identity-provider", base.absoluteString, "--socket", socket, "--state-dir",
             stateDirectory,
@@ -59,7 +60,7 @@ final class ProviderDevice: @unchecked Sendable {
             ]
         }
         if let signInWait { arguments += ["--sign-in-wait", String(signInWait)] }
-        let started = try RunningCommand(executable, arguments)
+        let started = try RunningCommand(executable, arguments + extra)
         service = started
         _ = try await started.waitForOutput(containing: "provider-service: listening at", timeout: Self.bound)
     }
