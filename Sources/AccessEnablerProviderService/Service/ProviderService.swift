@@ -209,7 +209,9 @@ package final class ProviderService: @unchecked Sendable {
         let identityProvider = identityProvider
         switch action {
         case .answer(let ticket, let answer):
-            connections[ticket.connection]?.connection.send(ServiceWire.line(answering: ticket.id, with: answer))
+            // A connection already closed is answered to nobody.
+            guard let (connection, _) = connections[ticket.connection] else { return }
+            connection.send(ServiceWire.line(answering: ticket.id, with: answer))
             unanswered[ticket.connection, default: 1] -= 1
             closeIfDone(ticket.connection)
         case .broadcast(let event):
