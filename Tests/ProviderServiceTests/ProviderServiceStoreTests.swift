@@ -87,12 +87,22 @@ import Glibc
         }
     }
 
-    @Test func aLooserModeOfItsOwnDirectoryIsTightened() throws {
+    @Test func aDirectoryThatExistsIsNeverChangedAndOneOthersMayWriteIsRefused() throws {
         try withScratch { root in
             try FileManager.default.createDirectory(
-                atPath: root + "/state", withIntermediateDirectories: true, attributes: [.posixPermissions: 0o755])
-            _ = try ProviderServiceStore(directory: root + "/state")
-            #expect(mode(root + "/state") == 0o700)
+                atPath: root + "/readable", withIntermediateDirectories: true, attributes: [.posixPermissions: 0o755])
+            _ = try ProviderServiceStore(directory: root + "/readable")
+            #expect(mode(root + "/readable") == 0o755, "not the service's to change; state.json is 0600 in it")
+            for writable: mode_t in [0o775, 0o757] {
+                try FileManager.default.createDirectory(atPath: root + "/writable", withIntermediateDirectories: true)
+                #expect(chmod(root + "/writable", writable) == 0)
+                let refusal = #expect(throws: PrivateDirectory.Refusal.self) {
+                    try ProviderServiceStore(directory: root + "/writable")
+                }
+                #expect(refusal?.reason.contains("may write it") == true)
+                #expect(mode(root + "/writable") == writable, "refused, and left as it was")
+                try FileManager.default.removeItem(atPath: root + "/writable")
+            }
         }
     }
 
