@@ -216,11 +216,7 @@ struct ProviderServiceSeedRowsTests {
             // The person signs in later with the code the TV still shows: every app's next
             // launch finds it.
             try await device.signIn(code: code)
-            var household: Any?
-            while household == nil || household is NSNull {
-                household = try await device.admin("status")["household"]
-                try await Task.sleep(nanoseconds: 100_000_000)
-            }
+            try await device.waitForTheHousehold()
             #expect(try await news.call("setRequestor") == ["setRequestorComplete(1)"])
             #expect(
                 try await news.call("checkAuthentication") == [

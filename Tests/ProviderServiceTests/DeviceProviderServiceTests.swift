@@ -7,7 +7,7 @@ import Testing
 /// The SDK's client of the provider service against the service itself (in this process,
 /// over its real socket) and against servers that misbehave: every failure is an answer
 /// with a sentence, never a wait without end.
-@Suite struct DeviceProviderServiceTests {
+@Suite(.timeLimit(.minutes(5))) struct DeviceProviderServiceTests {
     @Test func anAppAsksAndIsAnsweredFromItsPermissionAndTheHouseholdsSignIn() async throws {
         let service = try InProcessService()
         let news = service.client()
@@ -23,6 +23,8 @@ import Testing
         // getAuthentication's interactive request: the household sign-in starts, the person
         // types the code on a phone, and the waiting request gets the sign-in.
         var events = service.client().events().makeAsyncIterator()
+        // Subscribed before the sign-in starts, or its code would go by unheard.
+        while let event = await events.next(), event != .subscribed {}
         let signIn = Task {
             try await news.accountMetadata(
                 PartnerMetadataRequest(

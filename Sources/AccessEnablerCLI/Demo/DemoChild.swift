@@ -110,11 +110,18 @@ final class DemoChild: @unchecked Sendable {
     /// How many lines the child has written so far.
     var lineCount: Int { condition.withLock { output.count } }
 
-    /// Ends the child: standard input closed, SIGTERM, and reaped.
-    func stop() {
+    /// Ends the child: standard input closed (an app ends with it), then SIGTERM — at once with
+    /// `terminate` (the service stops on it), else if it still runs a few seconds later — and
+    /// reaped.
+    func stop(terminate: Bool = false) {
         close(input)
-        kill(pid, SIGTERM)
         var status: Int32 = 0
+        let deadline = Date().addingTimeInterval(terminate ? 0 : 5)
+        while Date() < deadline {
+            if waitpid(pid, &status, WNOHANG) == pid { return }
+            usleep(10_000)
+        }
+        kill(pid, SIGTERM)
         while waitpid(pid, &status, 0) < 0, errno == EINTR {}
     }
 }

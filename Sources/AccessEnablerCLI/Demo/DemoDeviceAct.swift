@@ -52,7 +52,7 @@ struct DemoDeviceAct {
                 root + "/state",
                 "--prompt-command", prompt,
             ])
-        defer { service.stop() }
+        defer { service.stop(terminate: true) }
         _ = try service.lines(from: 0, until: { $0.contains("listening at") })
 
         func app(_ label: String, _ name: String, _ requestor: String, _ statement: String) throws -> DemoChild {

@@ -38,7 +38,7 @@ final class ProviderDevice: @unchecked Sendable {
     }
 
     deinit {
-        service?.stopForcefully()
+        service?.stopGracefully(signal: SIGTERM)
         server.shutdown()
         try? FileManager.default.removeItem(at: root)
     }
@@ -131,6 +131,11 @@ final class ProviderDevice: @unchecked Sendable {
         let started = try await admin("signIn")
         let code = try #require((started["signIn"] as? [String: Any])?["code"] as? String)
         try await signIn(code: code, choice)
+        try await waitForTheHousehold()
+    }
+
+    /// Waits until the service has the household's sign-in (its next poll after the page).
+    func waitForTheHousehold() async throws {
         let deadline = Date().addingTimeInterval(Self.bound)
         while try await admin("status")["household"] is NSNull {
             guard Date() < deadline else {
@@ -154,8 +159,8 @@ final class DeviceApp: @unchecked Sendable {
     init(_ process: RunningCommand) { self.process = process }
 
     deinit {
-        process.closeInput()
-        process.stopForcefully()
+        // Its input's end ends it.
+        process.stopGracefully()
     }
 
     /// The output's whole lines so far (a line being written is not one yet).

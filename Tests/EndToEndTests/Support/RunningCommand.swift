@@ -209,6 +209,17 @@ final class RunningCommand: @unchecked Sendable {
         if isRunning { kill(pid, SIGINT) }
     }
 
+    /// Ends the child as it ends by itself — its input closed, then `signal` if given — and
+    /// waits up to `seconds` for it to exit (writing what it recorded, its coverage included),
+    /// killing it only then.
+    func stopGracefully(signal: Int32? = nil, within seconds: TimeInterval = 10) {
+        closeInput()
+        if let signal, isRunning { kill(pid, signal) }
+        let deadline = Date().addingTimeInterval(seconds)
+        while isRunning, Date() < deadline { usleep(10_000) }
+        stopForcefully()
+    }
+
     /// Kills the process if a failed test left it running, and reaps it.
     func stopForcefully() {
         guard isRunning else { return }
