@@ -36,8 +36,9 @@ public struct DeviceProviderService: PartnerFramework, CustomStringConvertible {
     public var socketPath: String
     /// Seconds to connect to the service.
     public var connectTimeout: TimeInterval = 2
-    /// Seconds the service has to answer a question that does not wait for the person.
-    public var answerTimeout: TimeInterval = 10
+    /// Seconds the service has to answer a question that does not wait for the person (one
+    /// with a SAML request includes the service's request to the TV provider).
+    public var answerTimeout: TimeInterval = 15
     /// Seconds a question may wait for the person: the permission prompt, or the household
     /// sign-in started by `getAuthentication` when nobody is signed in. The service answers
     /// `userCancelled` when it runs out (the picker's "cancelled" row, N005).

@@ -33,6 +33,9 @@ enum ProviderServiceCommand {
                 name: "--sign-in-wait", value: "S",
                 summary: "longest an app may wait for the person to sign in (default 900)"),
             .init(
+                name: "--identity-provider-timeout", value: "S",
+                summary: "seconds one request to the identity service may take (default 10)"),
+            .init(
                 name: "--group", value: "NAME",
                 summary: "a system-wide service: the group's members may connect as apps"),
         ])
@@ -200,6 +203,13 @@ enum ProviderServiceCommand {
             }
             settings.maximumWait = value
             settings.defaultWait = min(settings.defaultWait, value)
+        }
+        if let text = parsed.values["--identity-provider-timeout"] {
+            guard let value = Double(text), value.isFinite, (1...600).contains(value) else {
+                return .failure(
+                    Problem(text: "--identity-provider-timeout needs a number of seconds from 1 to 600, got \(text)."))
+            }
+            settings.identityProviderTimeout = value
         }
         if let name = parsed.values["--group"] {
             guard let group = getgrnam(name) else {

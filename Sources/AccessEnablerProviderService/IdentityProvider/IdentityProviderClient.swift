@@ -19,7 +19,7 @@ package struct IdentityProviderClient: Sendable {
     static let maximumAnswerSize = 256 * 1024
 
     package init(
-        base: URL, transport: any HTTPTransport = URLSessionTransport(), timeout: TimeInterval = 15,
+        base: URL, transport: any HTTPTransport = URLSessionTransport(), timeout: TimeInterval = 10,
         now: @escaping @Sendable () -> Date = Date.init
     ) {
         self.base = base

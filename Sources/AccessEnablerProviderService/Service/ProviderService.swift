@@ -26,6 +26,9 @@ package final class ProviderService: @unchecked Sendable {
         package var identityProvider: URL
         /// How the service reaches it.
         package var transport: any HTTPTransport = URLSessionTransport()
+        /// Seconds one request to it may take: less than an app waits for an answer
+        /// (``DeviceProviderService/answerTimeout``), so the app hears why.
+        package var identityProviderTimeout: TimeInterval = 10
         /// The device's prompt, if it has one.
         package var prompt: PromptHook?
         /// How long an interactive request waits for the person when it does not say.
@@ -94,7 +97,8 @@ package final class ProviderService: @unchecked Sendable {
                 canPrompt: settings.prompt != nil, defaultWait: settings.defaultWait,
                 maximumWait: settings.maximumWait),
             stored: state)
-        identityProvider = IdentityProviderClient(base: settings.identityProvider, transport: settings.transport)
+        identityProvider = IdentityProviderClient(
+            base: settings.identityProvider, transport: settings.transport, timeout: settings.identityProviderTimeout)
         do {
             let mode: mode_t = settings.sharing == .user ? 0o600 : 0o660
             var group: gid_t?

@@ -60,6 +60,8 @@ final class ProviderDevice: @unchecked Sendable {
             ]
         }
         if let signInWait { arguments += ["--sign-in-wait", String(signInWait)] }
+        // A busy machine may take its time: no verdict here rests on a request's speed.
+        arguments += ["--identity-provider-timeout", "60"]
         let started = try RunningCommand(executable, arguments + extra)
         service = started
         _ = try await started.waitForOutput(containing: "provider-service: listening at", timeout: Self.bound)
@@ -94,6 +96,9 @@ final class ProviderDevice: @unchecked Sendable {
             "provider-app", "--sandbox", base.absoluteString, "--socket", socket, "--requestor", requestor, "--name",
             name, "--statement", statement,
             "--storage", storage,
+            // A busy machine may take its time: no verdict here rests on an answer's speed
+            // (a test of the timeout gives its own, later, which wins).
+            "--answer-timeout", "120",
         ]
         if events { arguments.append("--events") }
         let app = DeviceApp(try RunningCommand(executable, arguments + extra, keepInputOpen: true))
