@@ -47,7 +47,8 @@ struct ChecklistMonitorTests {
         #expect(violation["at"] as? String == "2026-01-01T00:00:00.000Z")
         #expect(
             violation["detail"] as? String
-                == "Asked for the configuration of REF30 again 0 s after it was answered; keep the answer a few minutes."
+                == "Asked for the configuration of REF30 again 0 s after it was answered; keep the answer a few "
+                + "minutes."
         )
     }
 
@@ -105,7 +106,8 @@ struct ChecklistMonitorTests {
         _ = try await SandboxTestClient.token(sandbox, clientID: credentials.clientID, secret: credentials.secret)
         #expect(
             sandbox.checklist.violations.map(\.detail) == [
-                "Asked for a new access token while the previous one still had 23 h 59 min of its 24 h left; reuse it until it expires."
+                "Asked for a new access token while the previous one still had 23 h 59 min of its 24 h left; "
+                    + "reuse it until it expires."
             ]
         )
         sandbox.resetChecklist()

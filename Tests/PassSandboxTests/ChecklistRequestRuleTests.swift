@@ -26,8 +26,8 @@ struct ChecklistRequestRuleTests {
         #expect(
             violation.detail
                 == "Sent parameters this endpoint does not define: deviceId (query), format (query), requestor "
-                    + "(query) (in 2 requests to this endpoint); Adobe Pass may refuse them (400): send only what the "
-                    + "API reference lists."
+                + "(query) (in 2 requests to this endpoint); Adobe Pass may refuse them (400): send only what the "
+                + "API reference lists."
         )
     }
 
@@ -134,7 +134,7 @@ struct ChecklistRequestRuleTests {
         #expect(
             notices.first?.detail
                 == "Polled code ABC1234 20 s after the previous poll found it pending (2 gaps over 7.5 s, the "
-                    + "longest 30 s); while the person signs in, poll every 3 to 5 seconds."
+                + "longest 30 s); while the person signs in, poll every 3 to 5 seconds."
         )
     }
 
@@ -221,8 +221,8 @@ struct ChecklistRequestRuleTests {
         #expect(
             sketch.violations(of: ChecklistRules.logoutPageNotOpened).first?.detail
                 == "The logout answer named NotBoarded's logout page and no user agent has opened it, so the person "
-                    + "stays signed in at the MVPD; open the answer's url in a browser or web view (a device without "
-                    + "one hands it to the person)."
+                + "stays signed in at the MVPD; open the answer's url in a browser or web view (a device without "
+                + "one hands it to the person)."
         )
 
         sketch.send(

@@ -250,7 +250,8 @@ struct ChecklistRuleTests {
         #expect(violations.map(\.at) == [sketch.requests[stale].at, sketch.requests[done].at])
         #expect(
             violations[0].detail
-                == "Polled code OLD1234 after a newer code (NEW1234) had replaced it (and 1 more poll after it); stop polling when the session ends."
+                == "Polled code OLD1234 after a newer code (NEW1234) had replaced it (and 1 more poll after it); "
+                + "stop polling when the session ends."
         )
         #expect(violations[1].detail.contains("a poll had already retrieved its profile"))
     }
@@ -295,7 +296,8 @@ struct ChecklistRuleTests {
             identifier.map(\.request) == ["GET /api/v2/REF30/profiles/code/ABC1234", "GET /api/v2/REF30/configuration"])
         #expect(
             identifier.first?.detail
-                == "Sent without the AP-Device-Identifier header (2 requests to this endpoint lacked it); every REST API v2 request carries it."
+                == "Sent without the AP-Device-Identifier header (2 requests to this endpoint lacked it); every REST "
+                + "API v2 request carries it."
         )
         #expect(sketch.violations(of: ChecklistRules.deviceInfoHeaderMissing).count == 2)
         let authorization = sketch.violations(of: ChecklistRules.authorizationHeaderMissing)

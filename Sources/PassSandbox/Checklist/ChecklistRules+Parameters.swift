@@ -25,10 +25,10 @@ extension ChecklistRules {
             let query = request.queryNames.filter { !defined.query.contains($0) }.map { "\($0) (query)" }
             return query + request.bodyNames.filter { !defined.body.contains($0) }.map { "\($0) (body)" }
         } detail: { names, tally in
-            let what = names.count == 1 ? "a parameter" : "parameters"
+            let (what, them) = names.count == 1 ? ("a parameter", "it") : ("parameters", "them")
             return """
                 Sent \(what) this endpoint does not define: \(names.joined(separator: ", "))\(tally); Adobe Pass may \
-                refuse them (400): send only what the API reference lists.
+                refuse \(them) (400): send only what the API reference lists.
                 """
         }
     }

@@ -46,8 +46,8 @@ extension ChecklistRules {
                 request.at.timeIntervalSince($0) < preauthorizationCacheWindow
             }
             if recent.count > forgivenPreauthorizationRepeats {
-                if let burst = open[key], request.at.timeIntervalSince(bursts[burst].end) < preauthorizationCacheWindow
-                {
+                let window = preauthorizationCacheWindow
+                if let burst = open[key], request.at.timeIntervalSince(bursts[burst].end) < window {
                     bursts[burst].end = request.at
                     bursts[burst].asked += 1
                 } else {
