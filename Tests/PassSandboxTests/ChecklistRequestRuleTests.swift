@@ -75,8 +75,8 @@ struct ChecklistRequestRuleTests {
             "one repeat is forgiven (a relaunch); the third is the finding")
         #expect(
             violation.detail.hasPrefix(
-                "Asked the same preauthorization 10 times in 0.1 s, while an answer less than a minute old had "
-                    + "permitted every resource"
+                "Asked the same preauthorization 10 times within a second, while an answer less than a minute "
+                    + "old had permitted every resource"
             ))
     }
 

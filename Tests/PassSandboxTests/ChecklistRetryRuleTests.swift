@@ -96,12 +96,15 @@ struct ChecklistRetryRuleTests {
     @Test func twoFailingRequestsInTurnBreakTheNoLoopLine() throws {
         var sketch = Sketch()
         var sends: [Int] = []
+        sketch.send("GET", "/api/v2/REF30/profiles")
         for index in 0..<20 {
             sends.append(
                 sketch.send(
                     "POST", Self.authorize, after: 0.5, body: index.isMultiple(of: 2) ? Self.premium : Self.movies,
                     facts: Self.denied))
         }
+        // A success ends the run and is no part of it.
+        sketch.send("POST", "/api/v2/REF30/decisions/preauthorize/NotBoarded", after: 0.5, body: #"{"resources":[]}"#)
         let violations = sketch.violations(of: ChecklistRules.alternatingFailures)
         #expect(violations.count == 1)
         let violation = try #require(violations.first)

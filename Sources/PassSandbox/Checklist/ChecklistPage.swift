@@ -50,7 +50,8 @@ enum ChecklistPage {
         .badge.notice{background:var(--note-back);color:#1b4f9c}\
         .verdict.noticed{background:var(--note-back);color:#1b4f9c}\
         .list .limits{display:block;margin-top:3px;color:var(--muted);font-size:.85rem}\
-        .list tr.noticed td.count{color:#1b4f9c;font-weight:700}.list td.unjudged{color:var(--muted)}
+        .list tr.noticed td.count{color:#1b4f9c;font-weight:700}.list td.unjudged{color:var(--muted)}\
+        .list td code.id,.list td code.path{overflow-wrap:normal}
         """
 
     /// The verdict: violations first; notices beside them, or alone.
@@ -80,7 +81,7 @@ enum ChecklistPage {
             let count = counts[rule.id, default: 0]
             let state = count == 0 ? "kept" : (rule.level == .notice ? "noticed" : "broken")
             return """
-                <tr class="\(state)" id="rule-\(escape(rule.id))"><td><code>\(escape(rule.id))</code></td>\
+                <tr class="\(state)" id="rule-\(escape(rule.id))"><td><code class="id">\(escape(rule.id))</code></td>\
                 <td><span class="badge \(rule.level.rawValue)">\(rule.level.rawValue)</span></td>\
                 <td>\(escape(rule.line))<span class="limits">\(escape(rule.limits))</span></td>\
                 <td data-label="reads">\(escape(readable(rule.evidence)))</td>\
@@ -98,8 +99,8 @@ enum ChecklistPage {
             let rows = findings.filter { $0.device == device }.map { finding in
                 """
                 <tr><td class="when" data-label="when (UTC)">\(when(finding.at))</td>\
-                <td data-label="rule"><code>\(escape(finding.rule))</code></td>\
-                <td data-label="request"><code>\(escape(finding.request))</code></td>\
+                <td data-label="rule"><code class="id">\(escape(finding.rule))</code></td>\
+                <td data-label="request"><code class="path">\(breakable(finding.request))</code></td>\
                 <td data-label="why">\(escape(finding.detail))</td></tr>
                 """
             }
@@ -117,19 +118,23 @@ enum ChecklistPage {
 
     private static func coverageRows(_ coverage: [SandboxChecklistCoverage]) -> [String] {
         coverage.map { line in
+            let links = line.rules.map { "<a href=\"#rule-\(escape($0))\"><code class=\"id\">\(escape($0))</code></a>" }
             let rules =
-                line.rules.isEmpty
+                links.isEmpty
                 ? "<td class=\"unjudged\" data-label=\"judged by\">not judged</td>"
-                : "<td data-label=\"judged by\">"
-                    + line.rules.map { "<a href=\"#rule-\(escape($0))\"><code>\(escape($0))</code></a>" }.joined(
-                        separator: "<br>")
-                    + "</td>"
+                : "<td data-label=\"judged by\">\(links.joined(separator: "<br>"))</td>"
             return """
                 <tr><td data-label="phase">\(escape(line.phase))</td><td>\(escape(line.line))</td>\
                 <td><span class="badge \(line.level.rawValue)">\(line.level.rawValue)</span></td>\(rules)\
                 <td class="unjudged" data-label="cannot see">\(escape(line.unseen ?? "—"))</td></tr>
                 """
         }
+    }
+
+    /// `request`, escaped, with a line break allowed after each `/` (a path breaks between
+    /// its segments, not inside one).
+    private static func breakable(_ request: String) -> String {
+        escape(request).replacingOccurrences(of: "/", with: "/<wbr>")
     }
 
     /// What a rule reads, in a few words.

@@ -59,14 +59,15 @@ extension ChecklistRules {
             permitted[key] = recent + (permittedAll ? [request.at] : [])
         }
         return bursts.map { burst in
-            ChecklistFinding(
+            let span = burst.end.timeIntervalSince(burst.start)
+            let within = span < 1 ? "within a second" : "in \(ChecklistHistory.duration(span))"
+            return ChecklistFinding(
                 index: burst.finding,
                 detail:
                     """
-                    Asked the same preauthorization \(burst.asked) times in \
-                    \(ChecklistHistory.duration(burst.end.timeIntervalSince(burst.start))), while an answer less \
-                    than a minute old had permitted every resource; cache permitted decisions in memory and ask \
-                    only for what is not cached.
+                    Asked the same preauthorization \(burst.asked) times \(within), while an answer less than a \
+                    minute old had permitted every resource; cache permitted decisions in memory and ask only for \
+                    what is not cached.
                     """
             )
         }

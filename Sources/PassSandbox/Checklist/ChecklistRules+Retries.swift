@@ -93,12 +93,14 @@ extension ChecklistRules {
         var found: [(index: Int, run: [Int])] = []
         for (index, request) in history.requests.enumerated() where request.isRetryCandidate {
             let device = history.devices[index]
+            // A success ends the run, and is no part of it.
+            guard request.answeredWithError else {
+                runs[device] = nil
+                continue
+            }
             var run = runs[device] ?? ([], [:], nil)
-            if let last = run.requests.last {
-                let previous = history.requests[last]
-                if !previous.answeredWithError || request.at.timeIntervalSince(previous.at) >= retryPace {
-                    run = ([], [:], nil)
-                }
+            if let last = run.requests.last, request.at.timeIntervalSince(history.requests[last].at) >= retryPace {
+                run = ([], [:], nil)
             }
             run.requests.append(index)
             let sent = run.sends[request.signature, default: 0] + 1
