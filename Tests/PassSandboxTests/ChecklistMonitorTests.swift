@@ -81,6 +81,36 @@ struct ChecklistMonitorTests {
         #expect(client.sandbox.checklist.violations.isEmpty, "the monitor's own page is not a client's request")
     }
 
+    /// The `/checklist` page as a browser gets it.
+    private static func page(_ sandbox: PassSandbox) async -> String {
+        let answer = await sandbox.respond(to: SandboxRequest(method: "GET", path: "/checklist"))
+        return String(decoding: answer.body, as: UTF8.self)
+    }
+
+    @Test func thePageShowsNoticesApartFromViolationsAndEveryLineOfTheChecklist() async throws {
+        var client = try await SandboxTestClient()
+        client.deviceID = "kitchen-stick"
+        _ = try await client.login(mvpd: "NotBoarded")
+        _ = await client.get("/api/v2/REF30/configuration")  // signed in, and nothing chosen after: a notice
+        let clean = await Self.page(client.sandbox)
+        #expect(clean.contains(#"<p class="verdict noticed" id="verdict">No violations"#))
+        #expect(clean.contains("1 notice to look at"))
+        #expect(clean.contains(#"<tr class="noticed" id="rule-configuration-while-authenticated">"#))
+        let notices = try #require(clean.range(of: #"<h2 id="notices">Notices by device</h2>"#))
+        let coverage = try #require(clean.range(of: #"<h2 id="coverage">"#))
+        let section = clean[notices.upperBound..<coverage.lowerBound]
+        #expect(section.contains("(kitchen-stick)"))
+        #expect(section.contains(#"<code class="id">configuration-while-authenticated</code>"#))
+        #expect(section.contains(#"<code class="path">GET /<wbr>api/<wbr>v2/<wbr>REF30/<wbr>configuration</code>"#))
+        let coverageRows = clean.components(separatedBy: #"<tr><td data-label="phase">"#).count - 1
+        #expect(coverageRows == ChecklistCoverage.lines.count)
+        #expect(clean.contains(#"<td class="unjudged" data-label="judged by">not judged</td>"#))
+
+        _ = await client.get("/api/v2/REF30/profiles?requestor=REF30")
+        let broken = await Self.page(client.sandbox)
+        #expect(broken.contains("1 violation of 1 rule on 1 device (1 mandatory). 1 notice to look at"))
+    }
+
     @Test func theConfigurationEndpointTellsWhetherTheDeviceHeldAProfile() async throws {
         let client = try await SandboxTestClient()
         _ = await client.get("/api/v2/REF30/configuration")  // choosing a provider: fine
