@@ -27,13 +27,13 @@ extension ChecklistRules {
         // Per client: its devices in order of first use, where each started, and whether
         // one came back after another (interleaved).
         var order: [String: [String]] = [:]
+        var seen: [String: Set<String>] = [:]
         var starts: [String: [Int]] = [:]
         var interleaved: Set<String> = []
         for (index, request) in history.requests.enumerated() {
             guard let client = request.facts.clientID, let device = request.deviceID else { continue }
-            let seen = order[client, default: []]
-            if seen.last == device { continue }
-            if seen.contains(device) {
+            if order[client]?.last == device { continue }
+            guard seen[client, default: []].insert(device).inserted else {
                 interleaved.insert(client)
                 continue
             }

@@ -56,7 +56,9 @@ extension ChecklistRules {
                 }
             }
             let permittedAll = request.status == 200 && request.facts.errorActions.isEmpty && !request.facts.denied
-            permitted[key] = recent + (permittedAll ? [request.at] : [])
+            // Only the newest answers within the window matter: one more than are forgiven.
+            let kept = recent + (permittedAll ? [request.at] : [])
+            permitted[key] = Array(kept.suffix(forgivenPreauthorizationRepeats + 1))
         }
         return bursts.map { burst in
             let span = burst.end.timeIntervalSince(burst.start)

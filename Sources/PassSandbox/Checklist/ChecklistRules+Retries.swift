@@ -89,8 +89,16 @@ extension ChecklistRules {
             request or waits between turns is not seen. Polls of a code are not counted.
             """
     ) { history in
-        var runs: [String: (requests: [Int], sends: [Int: Int], finding: Int?)] = [:]
-        var found: [(index: Int, run: [Int])] = []
+        // Per device: the run under way (its last request, its length, how many times each
+        // request was sent, and its finding once it has one).
+        struct Run {
+            var last: Int
+            var length = 0
+            var sends: [Int: Int] = [:]
+            var finding: Int?
+        }
+        var runs: [String: Run] = [:]
+        var found: [(index: Int, length: Int, distinct: Int, most: Int)] = []
         for (index, request) in history.requests.enumerated() where request.isRetryCandidate {
             let device = history.devices[index]
             // A success ends the run, and is no part of it.
@@ -98,32 +106,28 @@ extension ChecklistRules {
                 runs[device] = nil
                 continue
             }
-            var run = runs[device] ?? ([], [:], nil)
-            if let last = run.requests.last, request.at.timeIntervalSince(history.requests[last].at) >= retryPace {
-                run = ([], [:], nil)
-            }
-            run.requests.append(index)
+            var run = runs[device] ?? Run(last: index)
+            if request.at.timeIntervalSince(history.requests[run.last].at) >= retryPace { run = Run(last: index) }
+            run.last = index
+            run.length += 1
             let sent = run.sends[request.signature, default: 0] + 1
             run.sends[request.signature] = sent
             if let open = run.finding {
-                found[open].run = run.requests
+                found[open] = (found[open].index, run.length, run.sends.count, max(found[open].most, sent))
             } else if sent == allowedRepeats + 2, run.sends.count > 1 {
                 run.finding = found.count
-                found.append((index, run.requests))
+                found.append((index, run.length, run.sends.count, run.sends.values.max() ?? sent))
             }
             runs[device] = run
         }
         return found.map { finding in
-            let distinct = Set(finding.run.map { history.requests[$0].signature }).count
-            let most =
-                Dictionary(grouping: finding.run, by: { history.requests[$0].signature }).values.map(\.count).max() ?? 0
-            return ChecklistFinding(
+            ChecklistFinding(
                 index: finding.index,
                 detail:
                     """
-                    Sent \(distinct) failing requests in turn, \(finding.run.count) requests in a row (one of them \
-                    \(most) times), each less than 5 s after an error; retry a failing request 2 or 3 times at \
-                    most, never in a loop.
+                    Sent \(finding.distinct) failing requests in turn, \(finding.length) requests in a row (one of \
+                    them \(finding.most) times), each less than 5 s after an error; retry a failing request 2 or 3 \
+                    times at most, never in a loop.
                     """
             )
         }
