@@ -166,6 +166,6 @@ final class CurlEventLoop: @unchecked Sendable {
         guard let nearest = running.values.lazy.map(\.deadline).min() else { return Self.idleWaitMilliseconds }
         guard nearest > now else { return 0 }
         let milliseconds = (nearest - now + 999_999) / 1_000_000
-        return Int32(clamping: min(milliseconds, UInt64(Self.idleWaitMilliseconds)))
+        return Int32(clamping: min(milliseconds, UInt64(truncatingIfNeeded: Self.idleWaitMilliseconds)))
     }
 }

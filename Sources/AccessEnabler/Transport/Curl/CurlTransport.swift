@@ -130,7 +130,7 @@ private final class CurlTransportCore: Sendable {
 
     func send(_ request: HTTPRequestMessage, timeout: TimeInterval) async throws(TransportFailure) -> HTTPResponseMessage {
         let plan = try CurlRequestPlan.make(for: request, timeout: timeout).get()
-        let (nanoseconds, tooLong) = UInt64(plan.timeoutMilliseconds).multipliedReportingOverflow(by: 1_000_000)
+        let (nanoseconds, tooLong) = UInt64(truncatingIfNeeded: plan.timeoutMilliseconds).multipliedReportingOverflow(by: 1_000_000)
         let (deadline, tooLate) = DispatchTime.now().uptimeNanoseconds.addingReportingOverflow(nanoseconds)
         let exchange = CurlExchange(plan: plan, deadline: tooLong || tooLate ? .max : deadline)
         let loop = loop
