@@ -2,18 +2,18 @@
 ///
 /// libcurl only ever adds codes (never renumbers one), so a code this table does not know
 /// comes from a newer library: it is kept as its number.
-struct CurlCode: RawRepresentable, Hashable, Sendable {
-    let rawValue: Int32
+package struct CurlCode: RawRepresentable, Hashable, Sendable {
+    /// The number.
+    package let rawValue: Int32
 
-    init(rawValue: Int32) { self.rawValue = rawValue }
+    /// The code numbered `rawValue`.
+    package init(rawValue: Int32) { self.rawValue = rawValue }
 
-    static let ok = CurlCode(rawValue: 0)
-    static let unknownOption = CurlCode(rawValue: 48)
-    static let notBuiltIn = CurlCode(rawValue: 4)
-    static let writeError = CurlCode(rawValue: 23)
+    /// `CURLE_OK`: the transfer went through.
+    package static let ok = CurlCode(rawValue: 0)
 
     /// `CURLE_…` without the prefix, or `code N` for one this table does not know.
-    var name: String {
+    package var name: String {
         let index = Int(rawValue)
         guard Self.names.indices.contains(index) else { return "code \(rawValue)" }
         return Self.names[index]
