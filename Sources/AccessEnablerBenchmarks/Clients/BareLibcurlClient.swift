@@ -1,4 +1,3 @@
-import AccessEnabler
 import Foundation
 import Synchronization
 
@@ -11,8 +10,8 @@ import Synchronization
 /// (`CURLOPT_COPYPOSTFIELDS`), a timeout and a write callback that appends to one buffer:
 /// no head reader (the status comes from `CURLINFO_RESPONSE_CODE`), no size limit, no
 /// keep-alive policy, no cancellation, no second deadline. Connections are kept alive, at most
-/// six per host (as the SDK's transport and URLSession keep). It uses the SDK's libcurl
-/// loader (the function pointers `dlsym` found), nothing of its transport.
+/// six per host (as the SDK's transport and URLSession keep). Its libcurl is its own
+/// (``BareLibcurl``): nothing of the SDK's transport.
 final class BareLibcurlClient: @unchecked Sendable {
     struct Failure: Error, CustomStringConvertible {
         var description: String
@@ -38,7 +37,7 @@ final class BareLibcurlClient: @unchecked Sendable {
         var completion: Completion
     }
 
-    private let curl: LibCurl
+    private let curl: BareLibcurl
     private let multi: OpaquePointer
     private let inbox = Mutex<(pending: [Pending], stopping: Bool)>(([], false))
     private var running: [OpaquePointer: Transfer] = [:]
@@ -52,10 +51,10 @@ final class BareLibcurlClient: @unchecked Sendable {
 
     /// Starts the client's thread; throws when libcurl cannot be loaded.
     init() throws {
-        curl = try LibCurl.shared.mapError { Failure(description: $0.description) }.get()
+        curl = try BareLibcurl.shared.mapError { Failure(description: $0.description) }.get()
         guard let multi = curl.multiInit() else { throw Failure(description: "curl_multi_init failed") }
         self.multi = multi
-        _ = curl.multiSetLong(multi, CurlMultiOption.maxHostConnections.rawValue, 6)
+        _ = curl.multiSetLong(multi, BareLibcurl.maxHostConnections, 6)
         let thread = Thread { [self] in run() }
         thread.name = "bare libcurl client"
         thread.start()
@@ -93,7 +92,7 @@ final class BareLibcurlClient: @unchecked Sendable {
             var left: Int32 = 0
             while let message = curl.multiInfoRead(multi, &left) {
                 let pointer = MemoryLayout<UnsafeRawPointer>.stride
-                guard message.load(as: Int32.self) == 1, let easy = message.load(fromByteOffset: pointer, as: OpaquePointer?.self) else { continue }
+                guard message.load(as: Int32.self) == BareLibcurl.messageDone, let easy = message.load(fromByteOffset: pointer, as: OpaquePointer?.self) else { continue }
                 let code = message.load(fromByteOffset: 2 * pointer, as: Int32.self)
                 finish(easy, code: code)
             }
@@ -107,22 +106,22 @@ final class BareLibcurlClient: @unchecked Sendable {
         guard let easy = curl.easyInit() else { return request.completion(.failure(Failure(description: "curl_easy_init failed"))) }
         let transfer = Transfer(completion: request.completion)
         let owner = UnsafeRawPointer(Unmanaged.passUnretained(transfer).toOpaque())
-        _ = curl.easySetLong(easy, CurlOption.noSignal.rawValue, 1)
-        _ = request.url.withCString { curl.easySetPointer(easy, CurlOption.url.rawValue, $0) }
-        _ = curl.easySetLong(easy, CurlOption.timeoutMilliseconds.rawValue, request.timeoutMilliseconds)
+        _ = curl.easySetLong(easy, BareLibcurl.Option.noSignal, 1)
+        _ = request.url.withCString { curl.easySetPointer(easy, BareLibcurl.Option.url, $0) }
+        _ = curl.easySetLong(easy, BareLibcurl.Option.timeoutMilliseconds, request.timeoutMilliseconds)
         for line in request.headers { transfer.headers = curl.slistAppend(transfer.headers, line) }
-        _ = curl.easySetPointer(easy, CurlOption.httpHeader.rawValue, UnsafeRawPointer(transfer.headers))
+        _ = curl.easySetPointer(easy, BareLibcurl.Option.httpHeader, UnsafeRawPointer(transfer.headers))
         if let body = request.body {
-            _ = curl.easySetOffset(easy, CurlOption.postFieldSizeLarge.rawValue, Int64(body.count))
+            _ = curl.easySetOffset(easy, BareLibcurl.Option.postFieldSizeLarge, Int64(body.count))
             _ = body.withUnsafeBytes { bytes in
-                "".withCString { empty in curl.easySetPointer(easy, CurlOption.copyPostFields.rawValue, bytes.baseAddress ?? UnsafeRawPointer(empty)) }
+                "".withCString { empty in curl.easySetPointer(easy, BareLibcurl.Option.copyPostFields, bytes.baseAddress ?? UnsafeRawPointer(empty)) }
             }
         }
         if request.method != "GET" && request.method != "POST" {
-            _ = request.method.withCString { curl.easySetPointer(easy, CurlOption.customRequest.rawValue, $0) }
+            _ = request.method.withCString { curl.easySetPointer(easy, BareLibcurl.Option.customRequest, $0) }
         }
-        _ = curl.easySetPointer(easy, CurlOption.writeFunction.rawValue, unsafeBitCast(Self.write, to: UnsafeRawPointer.self))
-        _ = curl.easySetPointer(easy, CurlOption.writeData.rawValue, owner)
+        _ = curl.easySetPointer(easy, BareLibcurl.Option.writeFunction, unsafeBitCast(Self.write, to: UnsafeRawPointer.self))
+        _ = curl.easySetPointer(easy, BareLibcurl.Option.writeData, owner)
         running[easy] = transfer
         _ = curl.multiAddHandle(multi, easy)
     }
@@ -130,14 +129,14 @@ final class BareLibcurlClient: @unchecked Sendable {
     private func finish(_ easy: OpaquePointer, code: Int32) {
         guard let transfer = running.removeValue(forKey: easy) else { return }
         var status = 0
-        _ = curl.easyGetInfo(easy, CurlInfo.responseCode.rawValue, &status)
+        _ = curl.easyGetInfo(easy, BareLibcurl.responseCode, &status)
         _ = curl.multiRemoveHandle(multi, easy)
         curl.easyCleanup(easy)
         curl.slistFreeAll(transfer.headers)
-        if code == CurlCode.ok.rawValue {
+        if code == 0 {
             transfer.completion(.success((status, transfer.body)))
         } else {
-            transfer.completion(.failure(Failure(description: "libcurl: \(curl.sentence(for: CurlCode(rawValue: code)))")))
+            transfer.completion(.failure(Failure(description: "libcurl: CURLcode \(code)")))
         }
     }
 }

@@ -2,18 +2,16 @@
 ///
 /// libcurl only ever adds codes (never renumbers one), so a code this table does not know
 /// comes from a newer library: it is kept as its number.
-package struct CurlCode: RawRepresentable, Hashable, Sendable {
-    /// The number.
-    package let rawValue: Int32
+struct CurlCode: RawRepresentable, Hashable, Sendable {
+    let rawValue: Int32
 
-    /// The code numbered `rawValue`.
-    package init(rawValue: Int32) { self.rawValue = rawValue }
+    init(rawValue: Int32) { self.rawValue = rawValue }
 
     /// `CURLE_OK`: the transfer went through.
-    package static let ok = CurlCode(rawValue: 0)
+    static let ok = CurlCode(rawValue: 0)
 
     /// `CURLE_…` without the prefix, or `code N` for one this table does not know.
-    package var name: String {
+    var name: String {
         let index = Int(rawValue)
         guard Self.names.indices.contains(index) else { return "code \(rawValue)" }
         return Self.names[index]

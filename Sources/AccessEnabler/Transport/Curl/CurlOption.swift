@@ -2,7 +2,7 @@
 /// define them (a type base plus an index: `long` options from 0, pointers from 10,000,
 /// callbacks from 20,000, `curl_off_t` from 30,000). libcurl never renumbers an option; a
 /// test checks each easy option against the library's own table (`curl_easy_option_by_name`).
-package enum CurlOption: Int32, CaseIterable, Sendable {
+enum CurlOption: Int32, CaseIterable, Sendable {
     case writeData = 10001
     case url = 10002
     case proxy = 10004
@@ -22,7 +22,6 @@ package enum CurlOption: Int32, CaseIterable, Sendable {
     case acceptEncoding = 10102
     case `private` = 10103
     case maxFileSizeLarge = 30117
-    case copyPostFields = 10165
     case postFieldSizeLarge = 30120
     case timeoutMilliseconds = 155
     case connectTimeoutMilliseconds = 156
@@ -33,10 +32,10 @@ package enum CurlOption: Int32, CaseIterable, Sendable {
 
     /// `CURLPROTO_HTTP | CURLPROTO_HTTPS`, the value of ``protocols`` (for a libcurl older
     /// than 7.85, which does not know ``protocolsString``).
-    package static let httpAndHTTPS = 1 | 2
+    static let httpAndHTTPS = 1 | 2
 
     /// The option's name in libcurl's table (`CURLOPT_` left out).
-    package var name: String {
+    var name: String {
         switch self {
         case .writeData: "WRITEDATA"
         case .url: "URL"
@@ -57,7 +56,6 @@ package enum CurlOption: Int32, CaseIterable, Sendable {
         case .acceptEncoding: "ACCEPT_ENCODING"
         case .private: "PRIVATE"
         case .maxFileSizeLarge: "MAXFILESIZE_LARGE"
-        case .copyPostFields: "COPYPOSTFIELDS"
         case .postFieldSizeLarge: "POSTFIELDSIZE_LARGE"
         case .timeoutMilliseconds: "TIMEOUT_MS"
         case .connectTimeoutMilliseconds: "CONNECTTIMEOUT_MS"
@@ -70,14 +68,14 @@ package enum CurlOption: Int32, CaseIterable, Sendable {
 }
 
 /// The multi-handle options the SDK sets (`CURLMoption`).
-package enum CurlMultiOption: Int32, Sendable {
+enum CurlMultiOption: Int32, Sendable {
     /// The most connections kept open to one host.
     case maxHostConnections = 7
 }
 
 /// The transfer facts the SDK reads with `curl_easy_getinfo` (`CURLINFO`: a type base —
 /// strings 0x100000, `long`s 0x200000 — plus an index).
-package enum CurlInfo: Int32, Sendable {
+enum CurlInfo: Int32, Sendable {
     /// The HTTP status of the last response (`long`).
     case responseCode = 0x20_0002
     /// `errno` of the last failed connect or receive (`long`).

@@ -22,64 +22,64 @@ import Darwin
 /// `curl_off_t`): on the Linux ABIs (System V x86-64, AAPCS64) an integer or pointer
 /// argument after the fixed ones travels in the same register whether the callee is
 /// variadic or not, which is what libcurl's own language bindings rely on.
-package final class LibCurl: @unchecked Sendable {
+final class LibCurl: @unchecked Sendable {
     // The C prototypes, written out (the types of libcurl's `curl/curl.h` and `curl/multi.h`).
-    package typealias GlobalInit = @convention(c) (Int) -> Int32
-    package typealias Version = @convention(c) () -> UnsafePointer<CChar>?
-    package typealias EasyInit = @convention(c) () -> OpaquePointer?
-    package typealias EasyCleanup = @convention(c) (OpaquePointer?) -> Void
-    package typealias EasySetLong = @convention(c) (OpaquePointer?, Int32, Int) -> Int32
-    package typealias EasySetPointer = @convention(c) (OpaquePointer?, Int32, UnsafeRawPointer?) -> Int32
-    package typealias EasySetOffset = @convention(c) (OpaquePointer?, Int32, Int64) -> Int32
-    package typealias EasyGetInfo = @convention(c) (OpaquePointer?, Int32, UnsafeMutableRawPointer?) -> Int32
-    package typealias EasyStrError = @convention(c) (Int32) -> UnsafePointer<CChar>?
-    package typealias SlistAppend = @convention(c) (OpaquePointer?, UnsafePointer<CChar>?) -> OpaquePointer?
-    package typealias SlistFreeAll = @convention(c) (OpaquePointer?) -> Void
-    package typealias MultiInit = @convention(c) () -> OpaquePointer?
-    package typealias MultiCleanup = @convention(c) (OpaquePointer?) -> Int32
-    package typealias MultiHandle = @convention(c) (OpaquePointer?, OpaquePointer?) -> Int32
-    package typealias MultiSetLong = @convention(c) (OpaquePointer?, Int32, Int) -> Int32
-    package typealias MultiPerform = @convention(c) (OpaquePointer?, UnsafeMutablePointer<Int32>?) -> Int32
-    package typealias MultiPoll = @convention(c) (OpaquePointer?, UnsafeMutableRawPointer?, UInt32, Int32, UnsafeMutablePointer<Int32>?) -> Int32
-    package typealias MultiWakeup = @convention(c) (OpaquePointer?) -> Int32
-    package typealias MultiInfoRead = @convention(c) (OpaquePointer?, UnsafeMutablePointer<Int32>?) -> UnsafeMutableRawPointer?
-    package typealias EasyOptionByName = @convention(c) (UnsafePointer<CChar>?) -> UnsafeRawPointer?
+    typealias GlobalInit = @convention(c) (Int) -> Int32
+    typealias Version = @convention(c) () -> UnsafePointer<CChar>?
+    typealias EasyInit = @convention(c) () -> OpaquePointer?
+    typealias EasyCleanup = @convention(c) (OpaquePointer?) -> Void
+    typealias EasySetLong = @convention(c) (OpaquePointer?, Int32, Int) -> Int32
+    typealias EasySetPointer = @convention(c) (OpaquePointer?, Int32, UnsafeRawPointer?) -> Int32
+    typealias EasySetOffset = @convention(c) (OpaquePointer?, Int32, Int64) -> Int32
+    typealias EasyGetInfo = @convention(c) (OpaquePointer?, Int32, UnsafeMutableRawPointer?) -> Int32
+    typealias EasyStrError = @convention(c) (Int32) -> UnsafePointer<CChar>?
+    typealias SlistAppend = @convention(c) (OpaquePointer?, UnsafePointer<CChar>?) -> OpaquePointer?
+    typealias SlistFreeAll = @convention(c) (OpaquePointer?) -> Void
+    typealias MultiInit = @convention(c) () -> OpaquePointer?
+    typealias MultiCleanup = @convention(c) (OpaquePointer?) -> Int32
+    typealias MultiHandle = @convention(c) (OpaquePointer?, OpaquePointer?) -> Int32
+    typealias MultiSetLong = @convention(c) (OpaquePointer?, Int32, Int) -> Int32
+    typealias MultiPerform = @convention(c) (OpaquePointer?, UnsafeMutablePointer<Int32>?) -> Int32
+    typealias MultiPoll = @convention(c) (OpaquePointer?, UnsafeMutableRawPointer?, UInt32, Int32, UnsafeMutablePointer<Int32>?) -> Int32
+    typealias MultiWakeup = @convention(c) (OpaquePointer?) -> Int32
+    typealias MultiInfoRead = @convention(c) (OpaquePointer?, UnsafeMutablePointer<Int32>?) -> UnsafeMutableRawPointer?
+    typealias EasyOptionByName = @convention(c) (UnsafePointer<CChar>?) -> UnsafeRawPointer?
 
     /// The library name the dynamic loader is asked for: libcurl's runtime soname.
-    package static let defaultLibraryName = "libcurl.so.4"
+    static let defaultLibraryName = "libcurl.so.4"
 
     /// `CURL_GLOBAL_ALL`: SSL and (on Windows) Winsock initialised.
     private static let globalAll = 3
 
-    package let easyInit: EasyInit
-    package let easyCleanup: EasyCleanup
-    package let easySetLong: EasySetLong
-    package let easySetPointer: EasySetPointer
-    package let easySetOffset: EasySetOffset
-    package let easyGetInfo: EasyGetInfo
-    package let easyStrError: EasyStrError
-    package let slistAppend: SlistAppend
-    package let slistFreeAll: SlistFreeAll
-    package let multiInit: MultiInit
-    package let multiCleanup: MultiCleanup
-    package let multiAddHandle: MultiHandle
-    package let multiRemoveHandle: MultiHandle
-    package let multiSetLong: MultiSetLong
-    package let multiPerform: MultiPerform
-    package let multiPoll: MultiPoll
-    package let multiWakeup: MultiWakeup
-    package let multiInfoRead: MultiInfoRead
+    let easyInit: EasyInit
+    let easyCleanup: EasyCleanup
+    let easySetLong: EasySetLong
+    let easySetPointer: EasySetPointer
+    let easySetOffset: EasySetOffset
+    let easyGetInfo: EasyGetInfo
+    let easyStrError: EasyStrError
+    let slistAppend: SlistAppend
+    let slistFreeAll: SlistFreeAll
+    let multiInit: MultiInit
+    let multiCleanup: MultiCleanup
+    let multiAddHandle: MultiHandle
+    let multiRemoveHandle: MultiHandle
+    let multiSetLong: MultiSetLong
+    let multiPerform: MultiPerform
+    let multiPoll: MultiPoll
+    let multiWakeup: MultiWakeup
+    let multiInfoRead: MultiInfoRead
     /// `curl_easy_option_by_name` (7.73 and later), which lets a test check every option
     /// number the SDK declares against the library's own table.
-    package let easyOptionByName: EasyOptionByName?
+    let easyOptionByName: EasyOptionByName?
 
     /// The library's version line (`libcurl/7.88.1 OpenSSL/3.0.19 zlib/1.2.13 …`).
-    package let version: String
+    let version: String
 
     /// Why libcurl could not be used.
-    package struct LoadFailure: Error, Sendable, CustomStringConvertible {
+    struct LoadFailure: Error, Sendable, CustomStringConvertible {
         /// What went wrong, for a person.
-        package var description: String
+        var description: String
     }
 
     private init(library: UnsafeMutableRawPointer, name: String) throws(LoadFailure) {
@@ -124,11 +124,11 @@ package final class LibCurl: @unchecked Sendable {
     }
 
     /// The process's libcurl, loaded on first use, or why it could not be.
-    package static let shared: Result<LibCurl, LoadFailure> = load(defaultLibraryName)
+    static let shared: Result<LibCurl, LoadFailure> = load(defaultLibraryName)
 
     /// Loads `name` (a soname or a path) and finds every function the transport calls.
     /// The library stays loaded for the life of the process.
-    package static func load(_ name: String) -> Result<LibCurl, LoadFailure> {
+    static func load(_ name: String) -> Result<LibCurl, LoadFailure> {
         guard let library = dlopen(name, RTLD_NOW | RTLD_LOCAL) else {
             let reason = dlerror().map { String(cString: $0) } ?? "the dynamic loader gave no reason"
             return .failure(LoadFailure(description: "\(name) could not be loaded: \(reason)"))
@@ -141,13 +141,13 @@ package final class LibCurl: @unchecked Sendable {
     }
 
     /// libcurl's sentence for `code` (`curl_easy_strerror`).
-    package func sentence(for code: CurlCode) -> String {
+    func sentence(for code: CurlCode) -> String {
         easyStrError(code.rawValue).map { String(cString: $0) } ?? code.name
     }
 
     /// The option number libcurl's own table gives `name` (without `CURLOPT_`), or `nil`
     /// when it does not know it or is older than 7.73.
-    package func optionNumber(named name: String) -> Int32? {
+    func optionNumber(named name: String) -> Int32? {
         guard let easyOptionByName, let option = easyOptionByName(name) else { return nil }
         // struct curl_easyoption { const char *name; CURLoption id; curl_easytype type; unsigned int flags; }
         return option.load(fromByteOffset: MemoryLayout<UnsafeRawPointer>.stride, as: Int32.self)
