@@ -81,7 +81,9 @@ public struct Benchmark: Sendable {
             ),
             (
                 "ssoLatency",
-                "timing the SSO sign-in over loopback HTTP against bare libcurl and URLSession calls (\(settings.latencyRounds) rounds\(settings.latencyRepeats > 1 ? ", \(settings.latencyRepeats) runs" : ""))…",
+                "timing the SSO sign-in over loopback HTTP against bare libcurl and URLSession calls "
+                    + "(\(settings.latencyRounds) rounds"
+                    + "\(settings.latencyRepeats > 1 ? ", \(settings.latencyRepeats) runs" : ""))…",
                 { try await SSOLatencyMeasurement.run(rounds: settings.latencyRounds, warmups: settings.latencyWarmups, repeats: settings.latencyRepeats) }
             ),
             (

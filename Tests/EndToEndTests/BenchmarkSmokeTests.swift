@@ -152,7 +152,10 @@ import Testing
         let cpuRatio = try #require(sso.rows.first { $0.label == "CPU ratio SDK / bare" })
         #expect(figure("ratio", of: cpuRatio) != nil)
         // Both bare clients, each labelled with its HTTP stack.
-        for label in ["bare client (libcurl), by hand", "bare client (URLSession), by hand", "SDK over URLSessionTransport (diagnostic)"] {
+        for label in [
+            "bare client (libcurl), by hand", "bare client (URLSession), by hand",
+            "SDK over URLSessionTransport (diagnostic)",
+        ] {
             let row = try #require(sso.rows.first { $0.label == label }, "no row \(label)")
             #expect(row.note == nil, "\(label): \(row.note ?? "")")
             #expect(figure("median", of: row) != nil)
@@ -164,7 +167,8 @@ import Testing
         #expect(
             waiting.rows.map(\.label) == [
                 "CPU while one request waits", "CPU while one request waits, kept-alive connection (diagnostic)",
-                "CPU while one request waits, URLSessionTransport", "bare client (libcurl), one request waits on a new connection (floor)",
+                "CPU while one request waits, URLSessionTransport",
+                "bare client (libcurl), one request waits on a new connection (floor)",
                 "bare client (URLSession), one request waits on a new connection",
             ])
         #expect(waiting.rows.allSatisfy { $0.note == nil }, "\(waiting.rows.compactMap(\.note))")

@@ -12,10 +12,12 @@ import Testing
         let sandbox = PassSandbox()
         let (server, url) = try sandbox.serveOverLoopback()
         defer { server.shutdown() }
-        let storage = FileManager.default.temporaryDirectory.appendingPathComponent("transport-fallback-\(UUID().uuidString)")
+        let storage = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "transport-fallback-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: storage) }
         let log = SetupAdviceTests.Log()
-        var configuration = AccessEnablerConfiguration(environment: .custom(url), platform: .tvOS, storageDirectory: storage)
+        var configuration = AccessEnablerConfiguration(
+            environment: .custom(url), platform: .tvOS, storageDirectory: storage)
         configuration.transport = CurlTransport(libraryName: "libcurl-missing-here.so.4")
         configuration.clock = SandboxTimeSource(sandbox.clock)
         configuration.diagnostics = { log.append($0) }
@@ -38,10 +40,12 @@ import Testing
         let sandbox = PassSandbox()
         let (server, url) = try sandbox.serveOverLoopback()
         defer { server.shutdown() }
-        let storage = FileManager.default.temporaryDirectory.appendingPathComponent("transport-fallback-\(UUID().uuidString)")
+        let storage = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "transport-fallback-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: storage) }
         let log = SetupAdviceTests.Log()
-        var configuration = AccessEnablerConfiguration(environment: .custom(url), platform: .tvOS, storageDirectory: storage)
+        var configuration = AccessEnablerConfiguration(
+            environment: .custom(url), platform: .tvOS, storageDirectory: storage)
         configuration.clock = SandboxTimeSource(sandbox.clock)
         configuration.diagnostics = { log.append($0) }
         #expect(configuration.transport is CurlTransport)

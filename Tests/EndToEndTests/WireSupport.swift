@@ -80,7 +80,9 @@ final class WireRig: @unchecked Sendable {
 
     /// A client sharing this rig's token provider with another request timeout.
     func client(timeout: TimeInterval) -> RESTClient {
-        RESTClient(baseURL: baseURL, tokenProvider: client.tokenProvider, transport: CurlTransport(), timeout: timeout, userAgent: "AccessEnabler-Linux/WireTests")
+        RESTClient(
+            baseURL: baseURL, tokenProvider: client.tokenProvider, transport: CurlTransport(), timeout: timeout,
+            userAgent: "AccessEnabler-Linux/WireTests")
     }
 
     /// The context carrying a partner framework status: `accessStatus` for `provider`,

@@ -3,7 +3,8 @@ import Synchronization
 
 /// Says where the app's set-up will not do what the app likely expects, through the
 /// diagnostics hook: an option `setOptions` does not use, a transport that could not load
-/// libcurl (and sends through URLSession), and a platform left at its default (iOS) — the trap of a TV app ported with `AccessEnabler(statement)` alone, which
+/// libcurl (and sends through URLSession), and a platform left at its default (iOS) — the
+/// trap of a TV app ported with `AccessEnabler(statement)` alone, which
 /// gets a login page it never opens and then waits. An app built that way has no
 /// diagnostics hook either, so the platform advice is also printed to standard error, once
 /// per process.
@@ -42,9 +43,11 @@ final class SetupAdvice: Sendable {
     /// `setRequestor` was called: the first time, a transport that could not load libcurl and
     /// a platform left at its default are reported.
     func requestorSet() {
-        if let reason = transportFallbackReason, transportAdvised.withLock({ advised in
-            defer { advised = true }; return !advised
-        }) {
+        if let reason = transportFallbackReason,
+            transportAdvised.withLock({ advised in
+                defer { advised = true }; return !advised
+            })
+        {
             // The transport printed it to standard error when it was made.
             diagnostics?(.transportFallback(message: CurlTransport.fallbackMessage(reason)))
         }

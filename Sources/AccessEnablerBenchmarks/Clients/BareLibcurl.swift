@@ -23,7 +23,8 @@ struct BareLibcurl: @unchecked Sendable {
     typealias MultiHandle = @convention(c) (OpaquePointer?, OpaquePointer?) -> Int32
     typealias MultiSetLong = @convention(c) (OpaquePointer?, Int32, Int) -> Int32
     typealias MultiPerform = @convention(c) (OpaquePointer?, UnsafeMutablePointer<Int32>?) -> Int32
-    typealias MultiPoll = @convention(c) (OpaquePointer?, UnsafeMutableRawPointer?, UInt32, Int32, UnsafeMutablePointer<Int32>?) -> Int32
+    typealias MultiPoll =
+        @convention(c) (OpaquePointer?, UnsafeMutableRawPointer?, UInt32, Int32, UnsafeMutablePointer<Int32>?) -> Int32
     typealias MultiWakeup = @convention(c) (OpaquePointer?) -> Int32
     typealias MultiInfoRead = @convention(c) (OpaquePointer?, UnsafeMutablePointer<Int32>?) -> UnsafeMutableRawPointer?
 
@@ -77,7 +78,9 @@ struct BareLibcurl: @unchecked Sendable {
     }
 
     /// The process's libcurl, or why it could not be loaded.
-    static let shared: Result<BareLibcurl, Missing> = Result { try BareLibcurl() }.mapError { $0 as? Missing ?? Missing(description: "\($0)") }
+    static let shared: Result<BareLibcurl, Missing> = Result { try BareLibcurl() }.mapError {
+        $0 as? Missing ?? Missing(description: "\($0)")
+    }
 
     private init() throws {
         guard let library = dlopen("libcurl.so.4", RTLD_NOW | RTLD_LOCAL) else {

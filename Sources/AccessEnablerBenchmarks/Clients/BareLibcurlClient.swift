@@ -42,12 +42,14 @@ final class BareLibcurlClient: @unchecked Sendable {
     private let inbox = Mutex<(pending: [Pending], stopping: Bool)>(([], false))
     private var running: [OpaquePointer: Transfer] = [:]
 
-    private static let write: @convention(c) (UnsafeMutablePointer<CChar>?, Int, Int, UnsafeMutableRawPointer?) -> Int = { bytes, size, count, owner in
-        guard let bytes, let owner else { return 0 }
-        let total = size * count
-        Unmanaged<Transfer>.fromOpaque(owner).takeUnretainedValue().body.append(UnsafeRawPointer(bytes).assumingMemoryBound(to: UInt8.self), count: total)
-        return total
-    }
+    private static let write: @convention(c) (UnsafeMutablePointer<CChar>?, Int, Int, UnsafeMutableRawPointer?) -> Int =
+        { bytes, size, count, owner in
+            guard let bytes, let owner else { return 0 }
+            let total = size * count
+            Unmanaged<Transfer>.fromOpaque(owner).takeUnretainedValue().body.append(
+                UnsafeRawPointer(bytes).assumingMemoryBound(to: UInt8.self), count: total)
+            return total
+        }
 
     /// Starts the client's thread; throws when libcurl cannot be loaded.
     init() throws {
@@ -67,11 +69,14 @@ final class BareLibcurlClient: @unchecked Sendable {
     }
 
     /// One request; the status and body, or why there are none.
-    func send(_ method: String, _ url: URL, _ headers: [(String, String)], body: Data?, timeout: TimeInterval) async throws -> (Int, Data) {
+    func send(_ method: String, _ url: URL, _ headers: [(String, String)], body: Data?, timeout: TimeInterval)
+        async throws -> (Int, Data)
+    {
         let lines = headers.map { "\($0.0): \($0.1)" } + ["Expect:"]
         let result: Result<(Int, Data), Failure> = await withCheckedContinuation { continuation in
             let pending = Pending(
-                url: url.absoluteString, method: method, headers: lines, body: body, timeoutMilliseconds: Int(timeout * 1000),
+                url: url.absoluteString, method: method, headers: lines, body: body,
+                timeoutMilliseconds: Int(timeout * 1000),
                 completion: { continuation.resume(returning: $0) })
             inbox.withLock { $0.pending.append(pending) }
             _ = curl.multiWakeup(multi)
@@ -92,7 +97,9 @@ final class BareLibcurlClient: @unchecked Sendable {
             var left: Int32 = 0
             while let message = curl.multiInfoRead(multi, &left) {
                 let pointer = MemoryLayout<UnsafeRawPointer>.stride
-                guard message.load(as: Int32.self) == BareLibcurl.messageDone, let easy = message.load(fromByteOffset: pointer, as: OpaquePointer?.self) else { continue }
+                guard message.load(as: Int32.self) == BareLibcurl.messageDone,
+                    let easy = message.load(fromByteOffset: pointer, as: OpaquePointer?.self)
+                else { continue }
                 let code = message.load(fromByteOffset: 2 * pointer, as: Int32.self)
                 finish(easy, code: code)
             }
@@ -103,7 +110,9 @@ final class BareLibcurlClient: @unchecked Sendable {
     }
 
     private func start(_ request: Pending) {
-        guard let easy = curl.easyInit() else { return request.completion(.failure(Failure(description: "curl_easy_init failed"))) }
+        guard let easy = curl.easyInit() else {
+            return request.completion(.failure(Failure(description: "curl_easy_init failed")))
+        }
         let transfer = Transfer(completion: request.completion)
         let owner = UnsafeRawPointer(Unmanaged.passUnretained(transfer).toOpaque())
         _ = curl.easySetLong(easy, BareLibcurl.Option.noSignal, 1)
@@ -114,13 +123,17 @@ final class BareLibcurlClient: @unchecked Sendable {
         if let body = request.body {
             _ = curl.easySetOffset(easy, BareLibcurl.Option.postFieldSizeLarge, Int64(body.count))
             _ = body.withUnsafeBytes { bytes in
-                "".withCString { empty in curl.easySetPointer(easy, BareLibcurl.Option.copyPostFields, bytes.baseAddress ?? UnsafeRawPointer(empty)) }
+                "".withCString { empty in
+                    curl.easySetPointer(
+                        easy, BareLibcurl.Option.copyPostFields, bytes.baseAddress ?? UnsafeRawPointer(empty))
+                }
             }
         }
         if request.method != "GET" && request.method != "POST" {
             _ = request.method.withCString { curl.easySetPointer(easy, BareLibcurl.Option.customRequest, $0) }
         }
-        _ = curl.easySetPointer(easy, BareLibcurl.Option.writeFunction, unsafeBitCast(Self.write, to: UnsafeRawPointer.self))
+        _ = curl.easySetPointer(
+            easy, BareLibcurl.Option.writeFunction, unsafeBitCast(Self.write, to: UnsafeRawPointer.self))
         _ = curl.easySetPointer(easy, BareLibcurl.Option.writeData, owner)
         running[easy] = transfer
         _ = curl.multiAddHandle(multi, easy)

@@ -24,7 +24,9 @@ enum BareHTTPClient: Sendable {
     }
 
     /// One request: the status and body.
-    func exchange(_ method: String, _ url: URL, _ headers: [(String, String)], body: Data?, timeout: TimeInterval) async throws -> (Int, Data) {
+    func exchange(_ method: String, _ url: URL, _ headers: [(String, String)], body: Data?, timeout: TimeInterval)
+        async throws -> (Int, Data)
+    {
         switch self {
         case .libcurl(let client):
             return try await client.send(method, url, headers, body: body, timeout: timeout)
@@ -144,7 +146,8 @@ struct BareSSOClient: Sendable {
     }
 
     private func exchange(_ method: String, _ path: String, _ headers: [(String, String)], body: Data?) async throws -> (Int, [String: Any]) {
-        let (status, data) = try await http.exchange(method, baseURL.appendingPathComponent(path), headers, body: body, timeout: 10)
+        let (status, data) = try await http.exchange(
+            method, baseURL.appendingPathComponent(path), headers, body: body, timeout: 10)
         let object = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any] ?? [:]
         return (status, object)
     }

@@ -88,7 +88,9 @@ enum ManyDevicesMeasurement {
         let outcome = try await wave(settings)
         let bareRate = bare.perSecond()
         let rateShare = outcome.perSecond().flatMap { rate in bareRate.flatMap { $0 > 0 ? rate / $0 : nil } }
-        let urlSessionShare = outcome.perSecond().flatMap { rate in bareURLSession.perSecond().flatMap { $0 > 0 ? rate / $0 : nil } }
+        let urlSessionShare = outcome.perSecond().flatMap { rate in
+            bareURLSession.perSecond().flatMap { $0 > 0 ? rate / $0 : nil }
+        }
         let times = outcome.completionTimes
         let spreadMet: Bool = {
             guard let half = times.percentile(50), let all = times.percentile(100), outcome.allCompleted else { return false }
@@ -138,11 +140,15 @@ enum ManyDevicesMeasurement {
             Benchmark.Row(
                 "bare client wave (URLSession)",
                 figures: [
-                    Benchmark.Figure("rate", bareURLSession.perSecond(), "/s"), Benchmark.Figure("per device", bareURLSession.perDeviceKiB(count), "KiB"),
-                    Benchmark.Figure("completed", Double(bareURLSession.completed)), Benchmark.Figure("wall", bareURLSession.lastCompletion, "s"),
+                    Benchmark.Figure("rate", bareURLSession.perSecond(), "/s"),
+                    Benchmark.Figure("per device", bareURLSession.perDeviceKiB(count), "KiB"),
+                    Benchmark.Figure("completed", Double(bareURLSession.completed)),
+                    Benchmark.Figure("wall", bareURLSession.lastCompletion, "s"),
                     Benchmark.Figure("RSS before", bareURLSession.rssBefore, "KiB"),
                     Benchmark.Figure(
-                        "CPU per sign-in", bareURLSession.completed > 0 ? bareURLSession.cpu / Double(bareURLSession.completed) * 1e3 : nil, "ms"),
+                        "CPU per sign-in",
+                        bareURLSession.completed > 0
+                            ? bareURLSession.cpu / Double(bareURLSession.completed) * 1e3 : nil, "ms"),
                 ], note: bareURLSession.allCompleted ? nil : "deadline of \(Int(settings.deadline)) s reached first"),
             Benchmark.Row(
                 "every profile on disk (diagnostic)",
@@ -166,11 +172,18 @@ enum ManyDevicesMeasurement {
             "Memory per device = (VmHWM after − VmRSS before) / devices, from /proc/self/status"
                 + (outcome.peakResetWorked ? " (VmHWM reset through /proc/self/clear_refs before)" : " (VmHWM could not be reset: it may hold an earlier peak)")
                 + "; it includes the sandbox's state for each device (DCR client, token, profile) and the stored profiles waiting to be written.",
-            "CPU per sign-in and cores busy count the whole process until the last completion: SDK, libcurl, the sandbox's server and handlers, the simulated devices.",
+            "CPU per sign-in and cores busy count the whole process until the last completion: SDK, libcurl, the "
+                + "sandbox's server and handlers, the simulated devices.",
             "Storage in the system temporary directory. The store writes behind the callback; 'every profile on disk' is when the last device's files were durable (fsync), measured from the wave's start.",
-            "Bare client wave: the same \(count) devices (new simulated devices, a new sandbox and server) signed in by BareSSOClient on bare libcurl (BareLibcurlClient: libcurl's multi interface and nothing else) — the same six requests, the same \(settings.slots) slots, nothing stored — before the SDK's wave, on a heap that wave has not grown; its rate and memory per device are measured the same way. The rate goal is the SDK's rate as a share of this one, measured in the same run. 'bare client wave (URLSession)' is the same wave on one bare URLSession (the earlier floor), run second.",
+            "Bare client wave: the same \(count) devices (new simulated devices, a new sandbox and server) signed in "
+                + "by BareSSOClient on bare libcurl (BareLibcurlClient: libcurl's multi interface and nothing else) "
+                + "— the same six requests, the same \(settings.slots) slots, nothing stored — before the SDK's "
+                + "wave, on a heap that wave has not grown; its rate and memory per device are measured the same "
+                + "way. The rate goal is the SDK's rate as a share of this one, measured in the same run. 'bare "
+                + "client wave (URLSession)' is the same wave on one bare URLSession (the earlier floor), run second.",
             "Before each wave's memory baseline, freed heap is handed back to the system (malloc_trim), so neither wave's baseline holds the other's leftovers.",
-            "Peaks sampled every 10 ms from /proc/self: one shared CurlTransport (at most 6 connections per host); file descriptor limit \(ResourcePeaks.descriptorLimit.map(String.init) ?? "none").",
+            "Peaks sampled every 10 ms from /proc/self: one shared CurlTransport (at most 6 connections per host); "
+                + "file descriptor limit \(ResourcePeaks.descriptorLimit.map(String.init) ?? "none").",
         ]
         let completedAll = outcome.completed == count && outcome.authenticated == count
         let rateMet = outcome.allCompleted && bare.allCompleted && (rateShare.map { $0 >= rateShareGoal } ?? false)
@@ -280,7 +293,8 @@ enum ManyDevicesMeasurement {
         defer { session.invalidateAndCancel() }
         let libcurl = kind == .libcurl ? try BareLibcurlClient() : nil
         defer { libcurl?.shutdown() }
-        let client = BareSSOClient(http: libcurl.map { .libcurl($0) } ?? .urlSession(session), baseURL: baseURL, requestor: "REF30")
+        let client = BareSSOClient(
+            http: libcurl.map { .libcurl($0) } ?? .urlSession(session), baseURL: baseURL, requestor: "REF30")
         // Warm the process and the session's first connection, as the SDK's wave does.
         _ = try? await client.signIn(device: signedInDevice(sandbox))
 

@@ -53,7 +53,8 @@ enum SSOLatencyMeasurement {
         section.goals =
             [
                 Benchmark.Goal(
-                    "partner SSO sign-in, SDK / bare libcurl", Benchmark.Figure("median ratio of \(repeats) runs", median), goal: "≤ \(goal)", met: met)
+                    "partner SSO sign-in, SDK / bare libcurl",
+                    Benchmark.Figure("median ratio of \(repeats) runs", median), goal: "≤ \(goal)", met: met)
             ] + section.goals.dropFirst()
         return section
     }
@@ -89,13 +90,16 @@ enum SSOLatencyMeasurement {
         }
         /// Seconds until the app holds `setRequestorComplete(1)`, and until the profile is
         /// also durably on disk (`waitUntilIdle()` waits for the store's writes).
-        func sdkRun(_ scratch: BenchmarkScratch, over wire: any HTTPTransport) async -> (completed: Double, durable: Double, cpu: Double)? {
+        func sdkRun(_ scratch: BenchmarkScratch, over wire: any HTTPTransport) async -> (
+            completed: Double, durable: Double, cpu: Double
+        )? {
             index += 1
             let observer = BenchmarkObserver()
             let device = signedInDevice()
             let cpuStart = ProcessMetrics.cpuSeconds()
             let start = ProcessMetrics.wallSeconds()
-            let client = factory.make(storage: scratch.storage("sdk-\(index)"), partner: device, transport: wire, observer: observer)
+            let client = factory.make(
+                storage: scratch.storage("sdk-\(index)"), partner: device, transport: wire, observer: observer)
             client.setRequestor("REF30")
             await client.waitUntilIdle()
             let durable = ProcessMetrics.wallSeconds() - start
@@ -120,20 +124,29 @@ enum SSOLatencyMeasurement {
         }
 
         enum Contender: CaseIterable {
-            case sdk, bare, bareURLSession, sdkURLSession, sdkMemory, sdkDurable, sdkCPU, bareCPU, bareURLSessionCPU, sdkURLSessionCPU
+            case sdk, bare, bareURLSession, sdkURLSession, sdkMemory, sdkDurable, sdkCPU, bareCPU, bareURLSessionCPU,
+                sdkURLSessionCPU
         }
-        let contenders: [Contender] = [.sdk, .bare, .bareURLSession, .sdkURLSession] + (memoryScratch == nil ? [] : [.sdkMemory])
+        let contenders: [Contender] =
+            [.sdk, .bare, .bareURLSession, .sdkURLSession] + (memoryScratch == nil ? [] : [.sdkMemory])
         var samples: [Contender: Sample] = [:]
         var failures: [Contender: Int] = [:]
         /// One run's samples (the SDK on disk also yields its durable time).
         func runOnce(_ contender: Contender) async -> [Contender: Double]? {
             switch contender {
-            case .sdk, .sdkCPU: await sdkRun(scratch, over: transport).map { [.sdk: $0.completed, .sdkDurable: $0.durable, .sdkCPU: $0.cpu] }
+            case .sdk, .sdkCPU:
+                await sdkRun(scratch, over: transport).map {
+                    [.sdk: $0.completed, .sdkDurable: $0.durable, .sdkCPU: $0.cpu]
+                }
             case .bare, .bareCPU: await bareRun(bare).map { [.bare: $0.wall, .bareCPU: $0.cpu] }
-            case .bareURLSession, .bareURLSessionCPU: await bareRun(bareURLSession).map { [.bareURLSession: $0.wall, .bareURLSessionCPU: $0.cpu] }
+            case .bareURLSession, .bareURLSessionCPU:
+                await bareRun(bareURLSession).map { [.bareURLSession: $0.wall, .bareURLSessionCPU: $0.cpu] }
             case .sdkURLSession, .sdkURLSessionCPU:
-                await sdkRun(scratch, over: urlSessionTransport).map { [.sdkURLSession: $0.completed, .sdkURLSessionCPU: $0.cpu] }
-            case .sdkMemory, .sdkDurable: await sdkRun(memoryScratch ?? scratch, over: transport).map { [.sdkMemory: $0.completed] }
+                await sdkRun(scratch, over: urlSessionTransport).map {
+                    [.sdkURLSession: $0.completed, .sdkURLSessionCPU: $0.cpu]
+                }
+            case .sdkMemory, .sdkDurable:
+                await sdkRun(memoryScratch ?? scratch, over: transport).map { [.sdkMemory: $0.completed] }
             }
         }
         for _ in 0..<warmups {
@@ -180,7 +193,10 @@ enum SSOLatencyMeasurement {
                     Benchmark.Figure("bare median", samples[.bareCPU]?.median, "ms"),
                 ], goal: "≤ \(cpuGoal)", met: cpuMet))
         rows.append(timingRow("bare client (URLSession), by hand", .bareURLSession))
-        rows.append(Benchmark.Row("ratio SDK / bare URLSession (medians)", figures: [Benchmark.Figure("ratio", ratio(.sdk, to: .bareURLSession))]))
+        rows.append(
+            Benchmark.Row(
+                "ratio SDK / bare URLSession (medians)",
+                figures: [Benchmark.Figure("ratio", ratio(.sdk, to: .bareURLSession))]))
         rows.append(
             Benchmark.Row(
                 "CPU ratio SDK / bare URLSession",
@@ -203,18 +219,32 @@ enum SSOLatencyMeasurement {
             rows.append(Benchmark.Row("ratio SDK on /dev/shm / bare (diagnostic)", figures: [Benchmark.Figure("ratio", ratio(.sdkMemory))]))
         }
         let notes = [
-            "\(rounds) rounds after \(warmups) warm-up rounds, contenders alternating in rotating order; one LoopbackHTTPServer; SDK runs share one CurlTransport (the default), the bare libcurl runs one BareLibcurlClient, the bare URLSession runs one URLSession configured as URLSessionTransport configures its own, the diagnostic SDK runs one URLSessionTransport (all keep connections alive).",
+            "\(rounds) rounds after \(warmups) warm-up rounds, contenders alternating in rotating order; one "
+                + "LoopbackHTTPServer; SDK runs share one CurlTransport (the default), the bare libcurl runs one "
+                + "BareLibcurlClient, the bare URLSession runs one URLSession configured as URLSessionTransport "
+                + "configures its own, the diagnostic SDK runs one URLSessionTransport (all keep connections alive).",
             "SDK time: from creating the AccessEnabler (new storage, new device signed in to AppleBoarded) until setRequestorComplete(1) reaches the delegate — the moment the app is signed in. Each run is then checked with checkAuthentication (untimed). Storage in the system temporary directory (a disk here).",
             "Diagnostic 'on disk': the same runs until waitUntilIdle(), which also waits for the store's written-behind files (fsync of file and directory).",
-            "CPU ratio: user + system CPU of the whole process (CLOCK_PROCESS_CPUTIME_ID: the client, its HTTP stack, and the sandbox's server and handlers, the same for all) per sign-in, median; the SDK's run counts until its profile is on disk (waitUntilIdle), so its storage is included, the bare client's until its last answer.",
-            "Bare time: the same 6 requests, one after another in the SDK's order (profiles, then the configuration), with the same headers and bodies, the partner status and SAML answers from the same SimulatedPartnerFramework, JSONSerialization for the fields needed; it stores nothing. The goals hold the bare libcurl client (the platform's floor: libcurl's multi interface and nothing else); the URLSession rows are the earlier yardstick, kept beside it.",
+            "CPU ratio: user + system CPU of the whole process (CLOCK_PROCESS_CPUTIME_ID: the client, its HTTP "
+                + "stack, and the sandbox's server and handlers, the same for all) per sign-in, median; the SDK's "
+                + "run counts until its profile is on disk (waitUntilIdle), so its storage is included, the bare "
+                + "client's until its last answer.",
+            "Bare time: the same 6 requests, one after another in the SDK's order (profiles, then the "
+                + "configuration), with the same headers and bodies, the partner status and SAML answers from the "
+                + "same SimulatedPartnerFramework, JSONSerialization for the fields needed; it stores nothing. The "
+                + "goals hold the bare libcurl client (the platform's floor: libcurl's multi interface and nothing "
+                + "else); the URLSession rows are the earlier yardstick, kept beside it.",
             "Diagnostic /dev/shm: the same SDK runs with their storage on tmpfs, where the store's crash-safe writes cost almost nothing.",
         ]
         let ratioMet = ratio(.sdk).map { $0 <= goal && failures[.sdk] == nil } ?? false
         return Benchmark.Section(
-            key: "ssoLatency", title: "3. Partner SSO sign-in over loopback HTTP: SDK vs bare libcurl and bare URLSession", rows: rows, notes: notes,
+            key: "ssoLatency",
+            title: "3. Partner SSO sign-in over loopback HTTP: SDK vs bare libcurl and bare URLSession", rows: rows,
+            notes: notes,
             goals: [
-                Benchmark.Goal("partner SSO sign-in, SDK / bare libcurl", Benchmark.Figure("ratio of medians", ratio(.sdk)), goal: "≤ \(goal)", met: ratioMet),
+                Benchmark.Goal(
+                    "partner SSO sign-in, SDK / bare libcurl", Benchmark.Figure("ratio of medians", ratio(.sdk)),
+                    goal: "≤ \(goal)", met: ratioMet),
                 Benchmark.Goal("partner SSO sign-in, CPU SDK / bare", Benchmark.Figure("ratio of medians", cpuRatio), goal: "≤ \(cpuGoal)", met: cpuMet),
             ])
     }

@@ -24,10 +24,13 @@ enum WaitingMeasurement {
         let scratch = BenchmarkScratch("waiting")
         defer { scratch.remove() }
 
-        let newConnection = await sdkWait(server: server, storage: scratch.storage("new"), seconds: seconds, over: CurlTransport(), warm: false)
-        let keptAlive = await sdkWait(server: server, storage: scratch.storage("kept-alive"), seconds: seconds, over: CurlTransport(), warm: true)
+        let newConnection = await sdkWait(
+            server: server, storage: scratch.storage("new"), seconds: seconds, over: CurlTransport(), warm: false)
+        let keptAlive = await sdkWait(
+            server: server, storage: scratch.storage("kept-alive"), seconds: seconds, over: CurlTransport(), warm: true)
         let onURLSession = await sdkWait(
-            server: server, storage: scratch.storage("urlsession"), seconds: seconds, over: URLSessionTransport(), warm: false)
+            server: server, storage: scratch.storage("urlsession"), seconds: seconds, over: URLSessionTransport(),
+            warm: false)
         let bareLibcurl = await bareLibcurlWait(server: server, seconds: seconds)
         let bare = await bareWait(server: server, seconds: seconds)
 
@@ -49,9 +52,18 @@ enum WaitingMeasurement {
         ]
         let notes = [
             "A server on 127.0.0.1 that reads every request and never answers; the SDK's request timeout is \(format(seconds)) s. CPU = user + system time of the whole process (CLOCK_PROCESS_CPUTIME_ID) from setRequestor until setRequestorComplete(0); cores = CPU seconds per wall second.",
-            "The SDK's row: a new AccessEnabler with its own CurlTransport (the default), so its first request (DCR register) opens a connection; the kept-alive row first opens the transport's connection with an answered GET, then the same request waits on it; the URLSessionTransport row is the first row on URLSessionTransport.",
-            "The floor: one request of a bare libcurl client (BareLibcurlClient) on a new connection, ended by libcurl at the same timeout; beside it one bare URLSession data task, cancelled after the same time.",
-            "FoundationNetworking leaves the write-readiness source it registers while a connection is being opened in place after libcurl asks only for reads, so until the first answer on that connection arrives the source fires continuously (strace: poll, read and write on an eventfd, epoll_ctl, a few thousand times a second): the URLSession rows. The libcurl transport sleeps in curl_multi_poll until a socket, a timer or a new request wakes it.",
+            "The SDK's row: a new AccessEnabler with its own CurlTransport (the default), so its first request (DCR "
+                + "register) opens a connection; the kept-alive row first opens the transport's connection with an "
+                + "answered GET, then the same request waits on it; the URLSessionTransport row is the first row on "
+                + "URLSessionTransport.",
+            "The floor: one request of a bare libcurl client (BareLibcurlClient) on a new connection, ended by "
+                + "libcurl at the same timeout; beside it one bare URLSession data task, cancelled after the same "
+                + "time.",
+            "FoundationNetworking leaves the write-readiness source it registers while a connection is being opened "
+                + "in place after libcurl asks only for reads, so until the first answer on that connection arrives "
+                + "the source fires continuously (strace: poll, read and write on an eventfd, epoll_ctl, a few "
+                + "thousand times a second): the URLSession rows. The libcurl transport sleeps in curl_multi_poll "
+                + "until a socket, a timer or a new request wakes it.",
         ]
         let goals = [
             Benchmark.Goal("CPU while one request waits", Benchmark.Figure("cores", newConnection?.cores), goal: "≤ \(goal)", met: newConnection.map { $0.cores <= goal } ?? false)
@@ -69,7 +81,9 @@ enum WaitingMeasurement {
     /// setRequestor on a new AccessEnabler over `transport` whose first request waits `seconds`
     /// for the silent server; with `warm`, on a connection the transport opened and kept alive
     /// before.
-    private static func sdkWait(server: SilentLoopbackServer, storage: URL, seconds: TimeInterval, over transport: any HTTPTransport, warm: Bool) async -> Wait? {
+    private static func sdkWait(
+        server: SilentLoopbackServer, storage: URL, seconds: TimeInterval, over transport: any HTTPTransport, warm: Bool
+    ) async -> Wait? {
         if warm {
             let request = HTTPRequestMessage(method: "GET", url: server.baseURL.appendingPathComponent("warm"))
             guard (try? await transport.send(request, timeout: 5))?.status == 200 else { return nil }
@@ -93,7 +107,8 @@ enum WaitingMeasurement {
         let url = server.baseURL.appendingPathComponent("api/v2/REF30/configuration")
         let cpuStart = ProcessMetrics.cpuSeconds()
         let start = ProcessMetrics.wallSeconds()
-        let failed = (try? await client.send("GET", url, [("Accept", "application/json")], body: nil, timeout: seconds)) == nil
+        let failed =
+            (try? await client.send("GET", url, [("Accept", "application/json")], body: nil, timeout: seconds)) == nil
         let wait = Wait(cpu: ProcessMetrics.cpuSeconds() - cpuStart, wall: ProcessMetrics.wallSeconds() - start)
         return failed ? wait : nil
     }

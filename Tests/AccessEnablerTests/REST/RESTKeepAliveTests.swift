@@ -13,7 +13,9 @@ import Glibc
 /// twice).
 @Suite("HTTP transports: kept-alive connections", .timeLimit(.minutes(20)))
 struct RESTKeepAliveTests {
-    private func post(_ transport: any HTTPTransport, _ server: ClosingServer, timeout: TimeInterval = 60) async -> Result<HTTPResponseMessage, TransportFailure> {
+    private func post(_ transport: any HTTPTransport, _ server: ClosingServer, timeout: TimeInterval = 60) async
+        -> Result<HTTPResponseMessage, TransportFailure>
+    {
         let request = HTTPRequestMessage(
             method: "POST", url: URL(string: "http://127.0.0.1:\(server.port)/api/v2/SPX/decisions/authorize/MVPD")!,
             headers: [("Content-Type", "application/json")], body: Data(#"{"resources":["news"]}"#.utf8))

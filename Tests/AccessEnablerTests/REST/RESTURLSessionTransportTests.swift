@@ -29,7 +29,8 @@ struct RESTURLSessionTransportTests {
     @Test(arguments: TransportUnderTest.allCases)
     func listenerThatNeverAnswersTimesOut(kind: TransportUnderTest) async throws {
         let listener = try RawListener()
-        let result = await send(kind, URL(string: "http://127.0.0.1:\(listener.port)/api/v2/SPX/configuration")!, timeout: 0.5)
+        let result = await send(
+            kind, URL(string: "http://127.0.0.1:\(listener.port)/api/v2/SPX/configuration")!, timeout: 0.5)
         guard case .failure(let failure) = result else {
             Issue.record("expected a failure, got \(result)")
             return
@@ -80,7 +81,8 @@ struct RESTURLSessionTransportTests {
         let listener = try RawListener()
         // No Content-Length: the body runs until the server closes.
         listener.streamOnce(head: "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nConnection: close\r\n\r\n", bodyBytes: Self.huge)
-        let result = await send(kind, URL(string: "http://127.0.0.1:\(listener.port)/api/v2/SPX/configuration")!, limit: 256 << 10)
+        let result = await send(
+            kind, URL(string: "http://127.0.0.1:\(listener.port)/api/v2/SPX/configuration")!, limit: 256 << 10)
         guard case .failure(.responseTooLarge(let limit)) = result else {
             Issue.record("expected responseTooLarge, got \(result)")
             return
@@ -94,7 +96,8 @@ struct RESTURLSessionTransportTests {
     func aContentLengthOverTheLimitIsRefusedBeforeTheBody(kind: TransportUnderTest) async throws {
         let listener = try RawListener()
         listener.streamOnce(head: "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: \(Self.huge)\r\n\r\n", bodyBytes: Self.huge)
-        let result = await send(kind, URL(string: "http://127.0.0.1:\(listener.port)/api/v2/SPX/configuration")!, limit: 1 << 20)
+        let result = await send(
+            kind, URL(string: "http://127.0.0.1:\(listener.port)/api/v2/SPX/configuration")!, limit: 1 << 20)
         guard case .failure(.responseTooLarge(1 << 20)) = result else {
             Issue.record("expected responseTooLarge, got \(result)")
             return
@@ -106,7 +109,9 @@ struct RESTURLSessionTransportTests {
     func aBodyAtTheLimitIsRead(kind: TransportUnderTest) async throws {
         let listener = try RawListener()
         listener.streamOnce(head: "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 300000\r\n\r\n", bodyBytes: 300_000)
-        let response = try await send(kind, URL(string: "http://127.0.0.1:\(listener.port)/api/v2/SPX/configuration")!, limit: 300_000).get()
+        let response = try await send(
+            kind, URL(string: "http://127.0.0.1:\(listener.port)/api/v2/SPX/configuration")!, limit: 300_000
+        ).get()
         #expect(response.body.count == 300_000)
     }
 
@@ -116,7 +121,8 @@ struct RESTURLSessionTransportTests {
         let body = #"{"profiles":{}}"#
         listener.answerOnce(
             "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: \(body.utf8.count)\r\nConnection: close\r\n\r\n\(body)")
-        let result = await send(kind, URL(string: "http://127.0.0.1:\(listener.port)/api/v2/SPX/profiles")!, body: Data("a=1".utf8))
+        let result = await send(
+            kind, URL(string: "http://127.0.0.1:\(listener.port)/api/v2/SPX/profiles")!, body: Data("a=1".utf8))
         let response = try result.get()
         #expect(response.status == 200)
         #expect(response.header("content-type") == "application/json")

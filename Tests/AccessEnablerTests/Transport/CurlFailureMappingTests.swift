@@ -12,12 +12,16 @@ import Testing
         .timedOut: ["OPERATION_TIMEDOUT"],
         .cannotConnect: [
             "URL_MALFORMAT", "COULDNT_RESOLVE_PROXY", "COULDNT_RESOLVE_HOST", "COULDNT_CONNECT", "SSL_CONNECT_ERROR",
-            "PEER_FAILED_VERIFICATION", "SSL_CACERT_BADFILE", "SSL_CERTPROBLEM", "SSL_CIPHER", "SSL_ISSUER_ERROR", "SSL_PINNEDPUBKEYNOTMATCH",
-            "SSL_INVALIDCERTSTATUS", "PROXY", "SSL_CLIENTCERT", "USE_SSL_FAILED", "INTERFACE_FAILED", "NO_CONNECTION_AVAILABLE",
-            "QUIC_CONNECT_ERROR", "ECH_REQUIRED", "SSL_CRL_BADFILE", "SSL_ENGINE_NOTFOUND", "SSL_ENGINE_SETFAILED", "SSL_ENGINE_INITFAILED",
+            "PEER_FAILED_VERIFICATION", "SSL_CACERT_BADFILE", "SSL_CERTPROBLEM", "SSL_CIPHER", "SSL_ISSUER_ERROR",
+            "SSL_PINNEDPUBKEYNOTMATCH",
+            "SSL_INVALIDCERTSTATUS", "PROXY", "SSL_CLIENTCERT", "USE_SSL_FAILED", "INTERFACE_FAILED",
+            "NO_CONNECTION_AVAILABLE",
+            "QUIC_CONNECT_ERROR", "ECH_REQUIRED", "SSL_CRL_BADFILE", "SSL_ENGINE_NOTFOUND", "SSL_ENGINE_SETFAILED",
+            "SSL_ENGINE_INITFAILED",
         ],
         .connectionLost: [
-            "UNSUPPORTED_PROTOCOL", "WEIRD_SERVER_REPLY", "PARTIAL_FILE", "GOT_NOTHING", "SEND_ERROR", "RECV_ERROR", "HTTP2", "HTTP2_STREAM", "HTTP3",
+            "UNSUPPORTED_PROTOCOL", "WEIRD_SERVER_REPLY", "PARTIAL_FILE", "GOT_NOTHING", "SEND_ERROR", "RECV_ERROR",
+            "HTTP2", "HTTP2_STREAM", "HTTP3",
             "BAD_CONTENT_ENCODING", "SEND_FAIL_REWIND", "UPLOAD_FAILED", "SSL_SHUTDOWN_FAILED", "AGAIN", "TOO_LARGE",
         ],
         .cancelled: ["ABORTED_BY_CALLBACK"],
@@ -25,7 +29,9 @@ import Testing
     ]
 
     @Test func everyCodeMapsToTheExpectedCase() {
-        let byName = Dictionary(uniqueKeysWithValues: CurlCode.names.enumerated().map { ($0.element, CurlCode(rawValue: Int32($0.offset))) })
+        let byName = Dictionary(
+            uniqueKeysWithValues: CurlCode.names.enumerated().map { ($0.element, CurlCode(rawValue: Int32($0.offset))) }
+        )
         var listed = Set<String>()
         for (kind, names) in Self.expected {
             for name in names {
@@ -60,10 +66,15 @@ import Testing
     }
 
     @Test func theFailureCarriesLibcurlsWordsAndTheCodesName() {
-        let lost = CurlFailureMapping.failure(for: CurlCode(rawValue: 56), detail: "Recv failure: Connection reset by peer", limit: nil)
+        let lost = CurlFailureMapping.failure(
+            for: CurlCode(rawValue: 56), detail: "Recv failure: Connection reset by peer", limit: nil)
         #expect(lost == .connectionLost("Recv failure: Connection reset by peer (CURLE_RECV_ERROR)"))
-        #expect(CurlFailureMapping.failure(for: CurlCode(rawValue: 63), detail: "x", limit: 1024) == .responseTooLarge(limit: 1024))
-        #expect(CurlFailureMapping.failure(for: CurlCode(rawValue: 63), detail: "x", limit: nil) == .other("x (CURLE_FILESIZE_EXCEEDED)"))
+        #expect(
+            CurlFailureMapping.failure(for: CurlCode(rawValue: 63), detail: "x", limit: 1024)
+                == .responseTooLarge(limit: 1024))
+        #expect(
+            CurlFailureMapping.failure(for: CurlCode(rawValue: 63), detail: "x", limit: nil)
+                == .other("x (CURLE_FILESIZE_EXCEEDED)"))
         #expect(CurlFailureMapping.failure(for: CurlCode(rawValue: 28), detail: "x", limit: nil) == .timedOut)
     }
 }

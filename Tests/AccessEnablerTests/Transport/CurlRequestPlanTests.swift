@@ -6,24 +6,38 @@ import Testing
 /// How a request is handed to libcurl: its method, its headers as spelt (libcurl's own
 /// additions turned off), and what is refused before anything is sent.
 @Suite struct CurlRequestPlanTests {
-    private func plan(_ request: HTTPRequestMessage, timeout: TimeInterval = 5) -> Result<CurlRequestPlan, TransportFailure> {
+    private func plan(_ request: HTTPRequestMessage, timeout: TimeInterval = 5) -> Result<
+        CurlRequestPlan, TransportFailure
+    > {
         CurlRequestPlan.make(for: request, timeout: timeout)
     }
 
     private let base = URL(string: "http://127.0.0.1:9/api/v2/REF30/configuration")!
 
     @Test func aGetSendsItsHeadersInOrderAndTurnsOffLibcurlsAdditions() throws {
-        let made = try plan(HTTPRequestMessage(method: "GET", url: base, headers: [("Accept", "application/json"), ("X-Empty", ""), ("AP-Device-Identifier", "fingerprint x")])).get()
+        let made = try plan(
+            HTTPRequestMessage(
+                method: "GET", url: base,
+                headers: [("Accept", "application/json"), ("X-Empty", ""), ("AP-Device-Identifier", "fingerprint x")])
+        )
+        .get()
         #expect(made.method == .get)
         #expect(made.body == nil)
-        #expect(made.headerLines == ["Accept: application/json", "X-Empty;", "AP-Device-Identifier: fingerprint x", "Expect:", "Content-Type:"])
+        #expect(
+            made.headerLines == [
+                "Accept: application/json", "X-Empty;", "AP-Device-Identifier: fingerprint x", "Expect:",
+                "Content-Type:",
+            ])
         #expect(made.timeoutMilliseconds == 5_000)
         #expect(made.url == base.absoluteString)
     }
 
     @Test func methodsAndBodies() throws {
         let form = Data("a=1".utf8)
-        let post = try plan(HTTPRequestMessage(method: "POST", url: base, headers: [("Content-Type", "application/x-www-form-urlencoded")], body: form)).get()
+        let post = try plan(
+            HTTPRequestMessage(
+                method: "POST", url: base, headers: [("Content-Type", "application/x-www-form-urlencoded")], body: form)
+        ).get()
         #expect(post.method == .post)
         #expect(post.body == form)
         #expect(post.headerLines == ["Content-Type: application/x-www-form-urlencoded", "Expect:"])
@@ -37,14 +51,20 @@ import Testing
     }
 
     @Test(arguments: [
-        ("X-Injected", "a\r\nSet-Cookie: x=1"), ("X-Line", "a\nb"), ("X-Nul", "a\u{0}b"), ("Bad Name", "x"), ("", "x"), ("X:Colon", "x"),
+        ("X-Injected", "a\r\nSet-Cookie: x=1"), ("X-Line", "a\nb"), ("X-Nul", "a\u{0}b"), ("Bad Name", "x"), ("", "x"),
+        ("X:Colon", "x"),
     ])
     func headersThatCannotBeSentAreRefused(name: String, value: String) {
-        guard case .failure(.other(let reason)) = plan(HTTPRequestMessage(method: "GET", url: base, headers: [(name, value)])) else {
+        guard
+            case .failure(.other(let reason)) = plan(
+                HTTPRequestMessage(method: "GET", url: base, headers: [(name, value)]))
+        else {
             Issue.record("\(name.debugDescription): \(value.debugDescription) was planned")
             return
         }
-        #expect(!reason.contains(value) || value.isEmpty || name == "Bad Name" || name == "X:Colon", "the value is not repeated: \(reason)")
+        #expect(
+            !reason.contains(value) || value.isEmpty || name == "Bad Name" || name == "X:Colon",
+            "the value is not repeated: \(reason)")
     }
 
     @Test func onlyHTTPAndHTTPSAreSent() {
@@ -66,8 +86,10 @@ import Testing
             let made = try plan(HTTPRequestMessage(method: "GET", url: base), timeout: timeout).get()
             #expect(made.timeoutMilliseconds >= 1, "\(timeout)")
         }
-        #expect(try plan(HTTPRequestMessage(method: "GET", url: base), timeout: 2.0001).get().timeoutMilliseconds == 2_001)
+        #expect(
+            try plan(HTTPRequestMessage(method: "GET", url: base), timeout: 2.0001).get().timeoutMilliseconds == 2_001)
         #expect(try plan(HTTPRequestMessage(method: "GET", url: base, maximumResponseBodySize: -5)).get().limit == 0)
-        #expect(try plan(HTTPRequestMessage(method: "GET", url: base, maximumResponseBodySize: 4096)).get().limit == 4096)
+        #expect(
+            try plan(HTTPRequestMessage(method: "GET", url: base, maximumResponseBodySize: 4096)).get().limit == 4096)
     }
 }

@@ -49,7 +49,9 @@ import Glibc
         defer { close(fd) }
         let result: Result<HTTPResponseMessage, TransportFailure>
         do {
-            result = .success(try await transport.send(HTTPRequestMessage(method: "GET", url: URL(string: "http://127.0.0.1:\(port)/")!), timeout: 30))
+            result = .success(
+                try await transport.send(
+                    HTTPRequestMessage(method: "GET", url: URL(string: "http://127.0.0.1:\(port)/")!), timeout: 30))
         } catch {
             result = .failure(error)
         }
@@ -76,7 +78,9 @@ import Glibc
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
         var length = socklen_t(MemoryLayout<sockaddr_in>.size)
         let bound = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0 }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0
+            }
         }
         try #require(fd >= 0 && bound)
         return (fd, UInt16(bigEndian: address.sin_port))

@@ -13,7 +13,10 @@ import Testing
     }
 
     @Test func aPlainHeadIsRead() throws {
-        let (reader, verdicts) = read(["HTTP/1.1 200 OK\r\n", "Content-Type: application/json\r\n", "Date:   Mon, 02 Jan 2026 10:00:00 GMT  \r\n", "\r\n"])
+        let (reader, verdicts) = read([
+            "HTTP/1.1 200 OK\r\n", "Content-Type: application/json\r\n", "Date:   Mon, 02 Jan 2026 10:00:00 GMT  \r\n",
+            "\r\n",
+        ])
         #expect(verdicts.allSatisfy { $0 == .proceed })
         let head = try #require(reader.head)
         #expect(head.status == 200)
@@ -23,7 +26,8 @@ import Testing
 
     @Test func informationalHeadsAreDroppedAndTheFinalOneKept() throws {
         let (reader, _) = read([
-            "HTTP/1.1 100 Continue\r\n", "\r\n", "HTTP/1.1 103 Early Hints\r\n", "Link: </style.css>; rel=preload\r\n", "\r\n",
+            "HTTP/1.1 100 Continue\r\n", "\r\n", "HTTP/1.1 103 Early Hints\r\n", "Link: </style.css>; rel=preload\r\n",
+            "\r\n",
             "HTTP/1.1 201 Created\r\n", "Location: /x\r\n", "\r\n",
         ])
         let head = try #require(reader.head)
@@ -33,7 +37,9 @@ import Testing
     }
 
     @Test func trailersAfterTheHeadAreCountedAndDropped() throws {
-        let (reader, verdicts) = read(["HTTP/1.1 200 OK\r\n", "Transfer-Encoding: chunked\r\n", "\r\n", "Server-Timing: db;dur=53\r\n", "\r\n"])
+        let (reader, verdicts) = read([
+            "HTTP/1.1 200 OK\r\n", "Transfer-Encoding: chunked\r\n", "\r\n", "Server-Timing: db;dur=53\r\n", "\r\n",
+        ])
         #expect(verdicts.allSatisfy { $0 == .proceed })
         #expect(try #require(reader.head).fields.map(\.name) == ["Transfer-Encoding"])
         #expect(reader.trailerCount == 1)
@@ -54,13 +60,16 @@ import Testing
     }
 
     @Test(arguments: [
-        "HTTP/1.1", "HTTP/1.1 ", "HTTP/1.1 20", "HTTP/1.1 2000 OK", "HTTP/1.1 2x0 OK", "HTTP/ 200 OK", "HTTP/1..1 200 OK",
+        "HTTP/1.1", "HTTP/1.1 ", "HTTP/1.1 20", "HTTP/1.1 2000 OK", "HTTP/1.1 2x0 OK", "HTTP/ 200 OK",
+        "HTTP/1..1 200 OK",
         "HTTP/1.1.1 200", "HTTP/123 200 OK", "HTTP/1.1\t200 OK", "HTTP/1.1 -20 OK", "HTTP/a.b 200",
     ])
     func statusLinesThatAreNot(line: String) {
         #expect(ResponseHeadReader.status(ofStatusLine: Array(line.utf8)) == nil, "\(line)")
         var reader = ResponseHeadReader()
-        if case .proceed = reader.read(line: Array((line + "\r\n").utf8)) { Issue.record("\(line) was taken for a status line") }
+        if case .proceed = reader.read(line: Array((line + "\r\n").utf8)) {
+            Issue.record("\(line) was taken for a status line")
+        }
     }
 
     @Test func aFieldBeforeAnyStatusLineIsRefused() {
@@ -73,7 +82,8 @@ import Testing
 
     @Test func fieldsWithoutAValidNameAreSkippedAndFoldedLinesContinue() throws {
         let (reader, _) = read([
-            "HTTP/1.1 200 OK\r\n", ": no name\r\n", "bad name: x\r\n", "no colon\r\n", "X-Long: first\r\n", "  second\r\n", "\tthird\r\n", "Empty:\r\n",
+            "HTTP/1.1 200 OK\r\n", ": no name\r\n", "bad name: x\r\n", "no colon\r\n", "X-Long: first\r\n",
+            "  second\r\n", "\tthird\r\n", "Empty:\r\n",
             "\r\n",
         ])
         let head = try #require(reader.head)
@@ -106,7 +116,10 @@ import Testing
     /// Every line libcurl could hand over, cut anywhere, in any order: the reader never
     /// traps and never reports a head without its blank line.
     @Test func anyBytesAnyOrderNeverTrap() {
-        let answer = Array("HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 200 OK\r\nContent-Length: 2\r\nX-\u{e9}: \u{ff}\r\n\r\nServer-Timing: a\r\n\r\n".utf8)
+        let text =
+            "HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 200 OK\r\nContent-Length: 2\r\nX-\u{e9}: "
+            + "\u{ff}\r\n\r\nServer-Timing: a\r\n\r\n"
+        let answer = Array(text.utf8)
         var generator = SeededGenerator(seed: 33)
         for _ in 0..<2_000 {
             var reader = ResponseHeadReader()
@@ -114,7 +127,10 @@ import Testing
             while start < answer.count {
                 let end = min(answer.count, start + Int.random(in: 1...24, using: &generator))
                 var line = Array(answer[start..<end])
-                if Bool.random(using: &generator) { line[Int.random(in: 0..<line.count, using: &generator)] = UInt8.random(in: 0...255, using: &generator) }
+                if Bool.random(using: &generator) {
+                    line[Int.random(in: 0..<line.count, using: &generator)] = UInt8.random(
+                        in: 0...255, using: &generator)
+                }
                 _ = reader.read(line: line)
                 start = end
             }

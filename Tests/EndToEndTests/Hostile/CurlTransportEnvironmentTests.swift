@@ -18,7 +18,9 @@ struct CurlTransportEnvironmentTests {
     /// The proxy variables of this process cleared, then `variables` set: what the child reads.
     private func environment(_ variables: [String: String]) -> [String: String] {
         var cleared: [String: String] = [:]
-        for name in ["http_proxy", "HTTP_PROXY", "https_proxy", "HTTPS_PROXY", "all_proxy", "ALL_PROXY", "no_proxy", "NO_PROXY"] { cleared[name] = "" }
+        for name in [
+            "http_proxy", "HTTP_PROXY", "https_proxy", "HTTPS_PROXY", "all_proxy", "ALL_PROXY", "no_proxy", "NO_PROXY",
+        ] { cleared[name] = "" }
         return cleared.merging(variables) { _, new in new }
     }
 
@@ -51,7 +53,9 @@ struct CurlTransportEnvironmentTests {
             proxy.shutdown()
         }
         let url = server.baseURL.appendingPathComponent("api/v2/REF30/configuration")
-        #expect(try await run(url, environment: ["http_proxy": proxy.baseURL.absoluteString, "NO_PROXY": "127.0.0.1"]) == "answer 200")
+        #expect(
+            try await run(url, environment: ["http_proxy": proxy.baseURL.absoluteString, "NO_PROXY": "127.0.0.1"])
+                == "answer 200")
         #expect(proxy.requests.isEmpty)
         #expect(server.requests.map(\.target) == ["/api/v2/REF30/configuration"])
     }
@@ -67,11 +71,19 @@ struct CurlTransportEnvironmentTests {
     /// A TLS server whose certificate no authority of the system's store signed: the
     /// request is refused before anything is sent (`openssl s_server`; skipped without it).
     @Test func anUntrustedCertificateIsRefused() async throws {
-        guard let openssl = ["/usr/bin/openssl", "/bin/openssl", "/usr/local/bin/openssl"].first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else {
-            print("CurlTransportEnvironmentTests: no openssl command here, so no TLS server: the check of certificate verification was skipped")
+        guard
+            let openssl = ["/usr/bin/openssl", "/bin/openssl", "/usr/local/bin/openssl"].first(where: {
+                FileManager.default.isExecutableFile(atPath: $0)
+            })
+        else {
+            print(
+                "CurlTransportEnvironmentTests: no openssl command here, so no TLS server: the check of certificate "
+                    + "verification was skipped"
+            )
             return
         }
-        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("accessenabler-tls-\(UUID().uuidString)")
+        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "accessenabler-tls-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: scratch) }
         let key = scratch.appendingPathComponent("key.pem").path
@@ -79,16 +91,22 @@ struct CurlTransportEnvironmentTests {
         try await ChildProcessGate.shared.withGate {
             let made = try RunningCommand(
                 URL(fileURLWithPath: openssl),
-                ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", key, "-out", certificate, "-days", "1", "-subj", "/CN=127.0.0.1",
-                 "-addext", "subjectAltName=IP:127.0.0.1"])
+                [
+                    "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", key, "-out", certificate, "-days", "1",
+                    "-subj", "/CN=127.0.0.1",
+                    "-addext", "subjectAltName=IP:127.0.0.1",
+                ])
             #expect(try await made.waitForExit(timeout: 120) == 0, "\(made.errors)")
             let (placeholder, port) = try LibCurlLoopbackPort.reserve()
             close(placeholder)
             let server = try RunningCommand(
-                URL(fileURLWithPath: openssl), ["s_server", "-accept", "127.0.0.1:\(port)", "-key", key, "-cert", certificate, "-www", "-quiet"])
+                URL(fileURLWithPath: openssl),
+                ["s_server", "-accept", "127.0.0.1:\(port)", "-key", key, "-cert", certificate, "-www", "-quiet"])
             defer { server.stopForcefully() }
             // s_server says nothing with -quiet once it listens: wait until it accepts.
-            #expect(await HostileTransportTests.eventually { LibCurlLoopbackPort.accepts(port) || !server.isRunning }, "s_server listened")
+            #expect(
+                await HostileTransportTests.eventually { LibCurlLoopbackPort.accepts(port) || !server.isRunning },
+                "s_server listened")
             let request = HTTPRequestMessage(method: "GET", url: URL(string: "https://127.0.0.1:\(port)/")!)
             let result: Result<HTTPResponseMessage, TransportFailure>
             do throws(TransportFailure) {
@@ -100,7 +118,8 @@ struct CurlTransportEnvironmentTests {
                 Issue.record("a self-signed certificate was not refused: \(result)")
                 return
             }
-            #expect(detail.contains("PEER_FAILED_VERIFICATION") || detail.lowercased().contains("certificate"), "\(detail)")
+            #expect(
+                detail.contains("PEER_FAILED_VERIFICATION") || detail.lowercased().contains("certificate"), "\(detail)")
         }
     }
 }
@@ -115,7 +134,9 @@ enum LibCurlLoopbackPort {
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
         var length = socklen_t(MemoryLayout<sockaddr_in>.size)
         let bound = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0 }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0
+            }
         }
         try #require(fd >= 0 && bound)
         return (fd, UInt16(bigEndian: address.sin_port))
@@ -130,7 +151,9 @@ enum LibCurlLoopbackPort {
         address.sin_port = port.bigEndian
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
         return withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0 }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
+            }
         }
     }
 }

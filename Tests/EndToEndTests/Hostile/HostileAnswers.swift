@@ -6,9 +6,13 @@ import Foundation
 /// not UTF-8, a status line that is not HTTP).
 enum HostileAnswers {
     /// A whole answer with a `Content-Length` (unless `headers` has one already).
-    static func plain(status: Int = 200, headers: [(String, String)] = [("Content-Type", "application/json")], body: [UInt8]) -> [UInt8] {
+    static func plain(
+        status: Int = 200, headers: [(String, String)] = [("Content-Type", "application/json")], body: [UInt8]
+    ) -> [UInt8] {
         var fields = headers
-        if !fields.contains(where: { $0.0.lowercased() == "content-length" }) { fields.append(("Content-Length", "\(body.count)")) }
+        if !fields.contains(where: { $0.0.lowercased() == "content-length" }) {
+            fields.append(("Content-Length", "\(body.count)"))
+        }
         return head(status: status, fields) + body
     }
 
@@ -22,11 +26,18 @@ enum HostileAnswers {
     /// `body` in chunks of `size` bytes; each chunk line with an extension when
     /// `extensions`, and the trailer fields after the last chunk.
     static func chunked(body: [UInt8], size: Int = 7, extensions: Bool, trailers: [(String, String)]) -> [UInt8] {
-        var bytes = head(status: 200, [("Content-Type", "application/json"), ("Transfer-Encoding", "chunked"), ("Trailer", trailers.map(\.0).joined(separator: ", "))])
+        var bytes = head(
+            status: 200,
+            [
+                ("Content-Type", "application/json"), ("Transfer-Encoding", "chunked"),
+                ("Trailer", trailers.map(\.0).joined(separator: ", ")),
+            ])
         var start = 0
         while start < body.count {
             let piece = body[start..<min(body.count, start + size)]
-            bytes += Array((String(piece.count, radix: 16) + (extensions ? ";name=\"value\";flag" : "") + "\r\n").utf8) + piece + [13, 10]
+            bytes +=
+                Array((String(piece.count, radix: 16) + (extensions ? ";name=\"value\";flag" : "") + "\r\n").utf8)
+                + piece + [13, 10]
             start += size
         }
         bytes += Array(("0" + (extensions ? ";last" : "") + "\r\n").utf8)
@@ -36,12 +47,15 @@ enum HostileAnswers {
 
     /// Informational heads (`100 Continue`, `103 Early Hints` with a `Link`) before `final`.
     static func informational(_ statuses: [Int], before final: [UInt8]) -> [UInt8] {
-        statuses.flatMap { status in head(status: status, status == 103 ? [("Link", "</style.css>; rel=preload")] : []) } + final
+        statuses.flatMap { status in head(status: status, status == 103 ? [("Link", "</style.css>; rel=preload")] : [])
+        } + final
     }
 
     /// `body`, gzip-compressed as a server would send it unasked or when asked.
     static func gzip(body: [UInt8]) -> [UInt8] {
-        plain(headers: [("Content-Type", "application/json"), ("Content-Encoding", "gzip")], body: GzipStored.encode(body))
+        plain(
+            headers: [("Content-Type", "application/json"), ("Content-Encoding", "gzip")], body: GzipStored.encode(body)
+        )
     }
 
     private static func reason(_ status: Int) -> String {

@@ -48,9 +48,12 @@ struct HostileFacadeTests {
         fileprivate func answer(_ request: HostileHTTPServer.Request) async -> HostileHTTPServer.Answer {
             guard let sandbox = lock.withLock({ sandbox }) else { return .init([], ending: .close) }
             let response = await sandbox.respond(
-                to: SandboxRequest(method: request.method, target: request.target, headers: request.headers, body: request.body, connection: "hostile"))
+                to: SandboxRequest(
+                    method: request.method, target: request.target, headers: request.headers, body: request.body,
+                    connection: "hostile"))
             guard !response.dropConnection else { return .init([], ending: .close) }
-            let bytes = HostileAnswers.plain(status: response.status, headers: response.headers.map { ($0.name, $0.value) }, body: response.body)
+            let bytes = HostileAnswers.plain(
+                status: response.status, headers: response.headers.map { ($0.name, $0.value) }, body: response.body)
             let cut: (Int, HostileHTTPServer.Ending)? = lock.withLock {
                 guard let armed, request.path.hasSuffix(armed.pathSuffix) else { return nil }
                 self.armed = nil
@@ -69,7 +72,9 @@ struct HostileFacadeTests {
     private let signedIn = ["sendTrackingData(0,true,NotBoarded)", authenticated]
 
     /// A rig signed in to NotBoarded, and the length of the answer to `pathSuffix`'s next request.
-    private func signedInRig(measuring pathSuffix: String, with call: (AccessEnabler) -> Void) async throws -> (HostileRig, Int) {
+    private func signedInRig(measuring pathSuffix: String, with call: (AccessEnabler) -> Void) async throws -> (
+        HostileRig, Int
+    ) {
         let rig = try HostileRig()
         #expect(await rig.harness.call { $0.setRequestor("REF30") } == ["setRequestorComplete(1)"])
         try await rig.harness.logIn(mvpd: "NotBoarded")
@@ -82,10 +87,15 @@ struct HostileFacadeTests {
     }
 
     @Test(arguments: [HostileHTTPServer.Ending.close, .reset])
-    func anAuthorizationAnswerCutAtEveryOffsetEndsInOneCallbackAndKeepsTheSession(ending: HostileHTTPServer.Ending) async throws {
+    func anAuthorizationAnswerCutAtEveryOffsetEndsInOneCallbackAndKeepsTheSession(ending: HostileHTTPServer.Ending)
+        async throws
+    {
         let path = "/decisions/authorize/NotBoarded"
         let (rig, length) = try await signedInRig(measuring: path) { $0.checkAuthorization("news") }
-        let failed = ["status(Z500,error)", "sendTrackingData(1,false,NotBoarded)", "tokenRequestFailed(news,\(GENERIC_AUTHORIZATION_ERROR))"]
+        let failed = [
+            "status(Z500,error)", "sendTrackingData(1,false,NotBoarded)",
+            "tokenRequestFailed(news,\(GENERIC_AUTHORIZATION_ERROR))",
+        ]
         let granted = ["sendTrackingData(1,true,NotBoarded)", "setToken(news)"]
         var wholeAnswers = 0
         let before = rig.count(path)
@@ -97,7 +107,9 @@ struct HostileFacadeTests {
                 continue
             }
             #expect(callbacks == failed, "cut at \(offset) of \(length) by \(ending)")
-            if offset % 97 == 0 { #expect(await rig.harness.call { $0.checkAuthentication() } == signedIn, "after the cut at \(offset)") }
+            if offset % 97 == 0 {
+                #expect(await rig.harness.call { $0.checkAuthentication() } == signedIn, "after the cut at \(offset)")
+            }
         }
         #expect(ending == .reset || wholeAnswers == 1, "the whole answer, closed after its last byte, grants")
         #expect(rig.count(path) - before == length + 1, "one request per offset, none repeated")
@@ -110,7 +122,9 @@ struct HostileFacadeTests {
     }
 
     @Test(arguments: [HostileHTTPServer.Ending.close, .reset])
-    func setRequestorsProfilesAnswerCutAtEveryOffsetEndsInOneCallbackAndKeepsTheSession(ending: HostileHTTPServer.Ending) async throws {
+    func setRequestorsProfilesAnswerCutAtEveryOffsetEndsInOneCallbackAndKeepsTheSession(
+        ending: HostileHTTPServer.Ending
+    ) async throws {
         let path = "/api/v2/REF30/profiles"
         let (rig, length) = try await signedInRig(measuring: path) { $0.setRequestor("REF30") }
         let before = rig.count(path)
@@ -120,13 +134,17 @@ struct HostileFacadeTests {
             rig.harness.relaunch()
             let callbacks = await rig.harness.call { $0.setRequestor("REF30") }
             #expect(callbacks == ["setRequestorComplete(1)"], "cut at \(offset) of \(length) by \(ending)")
-            if offset % 53 == 0 { #expect(await rig.harness.call { $0.checkAuthentication() } == signedIn, "after the cut at \(offset)") }
+            if offset % 53 == 0 {
+                #expect(await rig.harness.call { $0.checkAuthentication() } == signedIn, "after the cut at \(offset)")
+            }
         }
         // A GET whose kept-alive connection ends before the status line is whole is repeated
         // once by libcurl on a new connection (and answered whole there): only those.
         let statusLine = (rig.lastAnswer.firstIndex(of: 10) ?? 0) + 1
         let repeated = rig.count(path) - before - (length + 1)
-        #expect((0...statusLine).contains(repeated), "\(repeated) requests repeated, for a status line of \(statusLine) bytes")
+        #expect(
+            (0...statusLine).contains(repeated),
+            "\(repeated) requests repeated, for a status line of \(statusLine) bytes")
         rig.harness.relaunch()
         #expect(await rig.harness.call { $0.setRequestor("REF30") } == ["setRequestorComplete(1)"])
         #expect(await rig.harness.call { $0.checkAuthentication() } == signedIn)

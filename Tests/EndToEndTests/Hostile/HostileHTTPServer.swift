@@ -25,7 +25,8 @@ final class HostileHTTPServer: @unchecked Sendable {
         /// The path of the target, without its query.
         var path: String {
             let withoutScheme = target.hasPrefix("http") ? (URLComponents(string: target)?.path ?? target) : target
-            return String(withoutScheme.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first ?? "")
+            return String(
+                withoutScheme.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first ?? "")
         }
 
         func header(_ name: String) -> String? {
@@ -80,7 +81,9 @@ final class HostileHTTPServer: @unchecked Sendable {
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
         var length = socklen_t(MemoryLayout<sockaddr_in>.size)
         let bound = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0 }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0
+            }
         }
         guard bound, listen(fd, 64) == 0 else {
             close(fd)
@@ -173,7 +176,9 @@ final class HostileHTTPServer: @unchecked Sendable {
     private func write(_ bytes: [UInt8], to connection: Int32) -> Bool {
         var offset = 0
         while offset < bytes.count {
-            let count = bytes[offset...].withUnsafeBytes { send(connection, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            let count = bytes[offset...].withUnsafeBytes {
+                send(connection, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL))
+            }
             if count < 0 && errno == EINTR { continue }
             guard count > 0 else { return false }
             offset += count
@@ -206,7 +211,9 @@ final class HostileHTTPServer: @unchecked Sendable {
     /// Takes one whole request off the front of `buffer`, if it holds one.
     static func parse(_ buffer: inout [UInt8]) -> Request? {
         let separator: [UInt8] = [13, 10, 13, 10]
-        guard buffer.count >= 4, let end = (0...(buffer.count - 4)).first(where: { Array(buffer[$0..<($0 + 4)]) == separator }) else { return nil }
+        guard buffer.count >= 4,
+            let end = (0...(buffer.count - 4)).first(where: { Array(buffer[$0..<($0 + 4)]) == separator })
+        else { return nil }
         let head = String(decoding: buffer[..<end], as: UTF8.self)
         var lines = head.components(separatedBy: "\r\n")
         let requestLine = lines.removeFirst().split(separator: " ")
@@ -220,7 +227,8 @@ final class HostileHTTPServer: @unchecked Sendable {
         let body = Array(buffer[bodyStart..<(bodyStart + length)])
         buffer.removeSubrange(..<(bodyStart + length))
         return Request(
-            method: requestLine.first.map(String.init) ?? "", target: requestLine.count > 1 ? String(requestLine[1]) : "", headers: headers, body: body)
+            method: requestLine.first.map(String.init) ?? "",
+            target: requestLine.count > 1 ? String(requestLine[1]) : "", headers: headers, body: body)
     }
 
     /// Waits until the other end closes `connection` (or resets it), reading and dropping
@@ -231,7 +239,9 @@ final class HostileHTTPServer: @unchecked Sendable {
         for _ in 0..<(seconds * 10) where !isStopped {
             var poller = pollfd(fd: connection, events: Int16(POLLIN), revents: 0)
             guard poll(&poller, 1, 100) > 0 else { continue }
-            let count = buffer.withUnsafeMutableBytes { recv(connection, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT)) }
+            let count = buffer.withUnsafeMutableBytes {
+                recv(connection, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT))
+            }
             if count == 0 || (count < 0 && errno != EAGAIN && errno != EINTR) { return true }
         }
         return false

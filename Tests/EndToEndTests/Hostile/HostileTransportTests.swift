@@ -8,16 +8,20 @@ import Testing
 /// is — and nothing traps.
 @Suite(.timeLimit(.minutes(10)))
 struct HostileTransportTests {
-    static let body = Array(#"{"profiles":{"NotBoarded":{"notAfter":1767225600000,"attributes":{"userID":"alice"}}}}"#.utf8)
+    static let body = Array(
+        #"{"profiles":{"NotBoarded":{"notAfter":1767225600000,"attributes":{"userID":"alice"}}}}"#.utf8)
 
     /// One request with `X-Cut` saying where the server stops.
     private func send(
-        _ transport: CurlTransport, _ server: HostileHTTPServer, path: String = "/api/v2/REF30/profiles", cut: Int? = nil, timeout: TimeInterval = 30,
+        _ transport: CurlTransport, _ server: HostileHTTPServer, path: String = "/api/v2/REF30/profiles",
+        cut: Int? = nil, timeout: TimeInterval = 30,
         limit: Int? = nil
     ) async -> Result<HTTPResponseMessage, TransportFailure> {
         var headers = [("Accept", "application/json")]
         if let cut { headers.append(("X-Cut", "\(cut)")) }
-        let request = HTTPRequestMessage(method: "GET", url: server.baseURL.appendingPathComponent(path), headers: headers, maximumResponseBodySize: limit)
+        let request = HTTPRequestMessage(
+            method: "GET", url: server.baseURL.appendingPathComponent(path), headers: headers,
+            maximumResponseBodySize: limit)
         do {
             return .success(try await transport.send(request, timeout: timeout))
         } catch {
@@ -64,7 +68,10 @@ struct HostileTransportTests {
 
     @Test func aChunkedAnswerWithExtensionsAndTrailersIsRead() async throws {
         let server = try HostileHTTPServer { _ in
-            .init(HostileAnswers.chunked(body: Self.body, extensions: true, trailers: [("Server-Timing", "db;dur=53"), ("X-Checksum", "abc")]))
+            .init(
+                HostileAnswers.chunked(
+                    body: Self.body, extensions: true,
+                    trailers: [("Server-Timing", "db;dur=53"), ("X-Checksum", "abc")]))
         }
         defer { server.shutdown() }
         let transport = CurlTransport()
@@ -80,7 +87,9 @@ struct HostileTransportTests {
 
     @Test func informationalAnswersBeforeTheAnswerAreSkipped() async throws {
         let server = try HostileHTTPServer { _ in
-            .init(HostileAnswers.informational([100, 103, 103], before: HostileAnswers.plain(status: 201, body: Self.body)))
+            .init(
+                HostileAnswers.informational(
+                    [100, 103, 103], before: HostileAnswers.plain(status: 201, body: Self.body)))
         }
         defer { server.shutdown() }
         let response = try await send(CurlTransport(), server).get()
@@ -90,7 +99,8 @@ struct HostileTransportTests {
     }
 
     @Test func aBodyShorterThanItsLengthIsALostConnection() async throws {
-        let declared = HostileAnswers.plain(headers: [("Content-Type", "application/json"), ("Content-Length", "500")], body: Self.body)
+        let declared = HostileAnswers.plain(
+            headers: [("Content-Type", "application/json"), ("Content-Length", "500")], body: Self.body)
         let server = try HostileHTTPServer { _ in .init(declared, ending: .close) }
         defer { server.shutdown() }
         guard case .failure(.connectionLost) = await send(CurlTransport(), server) else {
@@ -100,7 +110,8 @@ struct HostileTransportTests {
     }
 
     @Test func aBodyLongerThanItsLengthIsReadToItsLength() async throws {
-        let declared = HostileAnswers.plain(headers: [("Content-Type", "application/json"), ("Content-Length", "10")], body: Self.body)
+        let declared = HostileAnswers.plain(
+            headers: [("Content-Type", "application/json"), ("Content-Length", "10")], body: Self.body)
         let server = try HostileHTTPServer { _ in .init(declared) }
         defer { server.shutdown() }
         let transport = CurlTransport()
@@ -120,7 +131,9 @@ struct HostileTransportTests {
         #expect(Array(response.body) == Self.body)
         #expect(server.requests.first?.header("Accept-Encoding")?.contains("gzip") == true, "compression is asked for")
         // The limit counts the decoded body: a gzip body small on the wire, large decoded, is refused.
-        let bomb = try HostileHTTPServer { _ in .init(HostileAnswers.gzip(body: [UInt8](repeating: 0x20, count: 200_000))) }
+        let bomb = try HostileHTTPServer { _ in
+            .init(HostileAnswers.gzip(body: [UInt8](repeating: 0x20, count: 200_000)))
+        }
         defer { bomb.shutdown() }
         guard case .failure(.responseTooLarge(100_000)) = await send(transport, bomb, limit: 100_000) else {
             Issue.record("a decoded body over the limit was read")
@@ -129,14 +142,18 @@ struct HostileTransportTests {
     }
 
     @Test func bytesThatAreNotUTF8InTheHeadAreKept() async throws {
-        let head = Array("HTTP/1.1 200 OK\r\nContent-Length: 2\r\nX-Name: caf".utf8) + [0xE9, 0xFF] + Array("\r\n\r\n{}".utf8)
+        let head =
+            Array("HTTP/1.1 200 OK\r\nContent-Length: 2\r\nX-Name: caf".utf8) + [0xE9, 0xFF] + Array("\r\n\r\n{}".utf8)
         let server = try HostileHTTPServer { _ in .init(head) }
         defer { server.shutdown() }
         let response = try await send(CurlTransport(), server).get()
         #expect(response.header("X-Name") == "caf\u{e9}\u{ff}")
     }
 
-    @Test(arguments: ["HTTP/1.1 2x0 OK\r\nContent-Length: 0\r\n\r\n", "HTTP/1.1 20 OK\r\nContent-Length: 0\r\n\r\n", "hello\r\n\r\n", "\r\n\r\n"])
+    @Test(arguments: [
+        "HTTP/1.1 2x0 OK\r\nContent-Length: 0\r\n\r\n", "HTTP/1.1 20 OK\r\nContent-Length: 0\r\n\r\n", "hello\r\n\r\n",
+        "\r\n\r\n",
+    ])
     func aStatusLineThatIsNotHTTPIsALostConnection(answer: String) async throws {
         let server = try HostileHTTPServer { _ in .init(Array(answer.utf8), ending: .close) }
         defer { server.shutdown() }
@@ -178,16 +195,23 @@ struct HostileTransportTests {
         defer { server.shutdown() }
         let transport = CurlTransport()
         func request(_ method: String, body: Data?) -> HTTPRequestMessage {
-            HTTPRequestMessage(method: method, url: server.baseURL.appendingPathComponent("api/v2/REF30/decisions/authorize/NotBoarded"), headers: [("X-Drop", "1")], body: body)
+            HTTPRequestMessage(
+                method: method,
+                url: server.baseURL.appendingPathComponent("api/v2/REF30/decisions/authorize/NotBoarded"),
+                headers: [("X-Drop", "1")], body: body)
         }
         #expect(try await send(transport, server).get().status == 200)
         var result: Result<HTTPResponseMessage, TransportFailure>
-        do { result = .success(try await transport.send(request("POST", body: Data("resources=news".utf8)), timeout: 30)) } catch { result = .failure(error) }
+        do {
+            result = .success(try await transport.send(request("POST", body: Data("resources=news".utf8)), timeout: 30))
+        } catch { result = .failure(error) }
         #expect(Self.kind(result) == "connectionLost", "\(result)")
         #expect(server.requests.map(\.method) == ["GET", "POST"], "the POST was sent once")
 
         #expect(try await send(transport, server).get().status == 200)
-        do { result = .success(try await transport.send(request("GET", body: nil), timeout: 30)) } catch { result = .failure(error) }
+        do { result = .success(try await transport.send(request("GET", body: nil), timeout: 30)) } catch {
+            result = .failure(error)
+        }
         #expect(Self.kind(result) == "connectionLost", "the GET, repeated, met the same end: \(result)")
         #expect(server.requests.map(\.method) == ["GET", "POST", "GET", "GET", "GET"], "the GET was repeated once")
     }
@@ -200,7 +224,9 @@ struct HostileTransportTests {
         let transport = CurlTransport()
         let result = await send(transport, server, timeout: 0.5)
         #expect(Self.kind(result) == "timedOut", "\(result)")
-        #expect(await Self.eventually { server.heldConnectionsClosedByTheClient == 1 }, "the timed-out transfer's connection was closed")
+        #expect(
+            await Self.eventually { server.heldConnectionsClosedByTheClient == 1 },
+            "the timed-out transfer's connection was closed")
     }
 
     @Test func aCancelledRequestEndsAtOnceAndItsConnectionIsFreed() async throws {
@@ -211,7 +237,9 @@ struct HostileTransportTests {
         #expect(await Self.eventually { server.requests.count == 1 }, "the request reached the server")
         call.cancel()
         #expect(Self.kind(await call.value) == "cancelled")
-        #expect(await Self.eventually { server.heldConnectionsClosedByTheClient == 1 }, "the cancelled transfer's connection was closed")
+        #expect(
+            await Self.eventually { server.heldConnectionsClosedByTheClient == 1 },
+            "the cancelled transfer's connection was closed")
         // The transport still works.
         let other = try HostileHTTPServer { _ in .init(HostileAnswers.plain(body: Self.body)) }
         defer { other.shutdown() }

@@ -17,17 +17,24 @@ enum TransportHelper {
 
     /// Runs this test binary with the helper test only: one GET of `url` through `transport`,
     /// with `environment` added to this process's.
-    static func start(_ transport: Transport, url: URL, environment extra: [String: String] = [:]) throws -> RunningCommand {
+    static func start(_ transport: Transport, url: URL, environment extra: [String: String] = [:]) throws
+        -> RunningCommand
+    {
         let binary = try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")
-        var environment = [transportVariable: transport.rawValue, urlVariable: url.absoluteString, "SWIFT_BACKTRACE": "enable=no"]
+        var environment = [
+            transportVariable: transport.rawValue, urlVariable: url.absoluteString, "SWIFT_BACKTRACE": "enable=no",
+        ]
         environment.merge(extra) { _, new in new }
         return try RunningCommand(
-            URL(fileURLWithPath: binary), ["--testing-library", "swift-testing", "--filter", "TransportHelperProcess"], environment: environment)
+            URL(fileURLWithPath: binary), ["--testing-library", "swift-testing", "--filter", "TransportHelperProcess"],
+            environment: environment)
     }
 
     /// The line the helper prints with the request's outcome.
     static func outcome(in output: String) -> String? {
-        output.split(separator: "\n").first { $0.hasPrefix("HELPER outcome: ") }.map { String($0.dropFirst("HELPER outcome: ".count)) }
+        output.split(separator: "\n").first { $0.hasPrefix("HELPER outcome: ") }.map {
+            String($0.dropFirst("HELPER outcome: ".count))
+        }
     }
 }
 
@@ -37,12 +44,16 @@ enum TransportHelper {
     @Test(.enabled(if: ProcessInfo.processInfo.environment[TransportHelper.transportVariable] != nil))
     func send() async throws {
         let environment = ProcessInfo.processInfo.environment
-        let kind = try #require(environment[TransportHelper.transportVariable].flatMap(TransportHelper.Transport.init(rawValue:)))
+        let kind = try #require(
+            environment[TransportHelper.transportVariable].flatMap(TransportHelper.Transport.init(rawValue:)))
         let url = try #require(environment[TransportHelper.urlVariable].flatMap(URL.init(string:)))
         let transport: any HTTPTransport = kind == .curl ? CurlTransport() : URLSessionTransport()
         let result: Result<HTTPResponseMessage, TransportFailure>
         do {
-            result = .success(try await transport.send(HTTPRequestMessage(method: "GET", url: url, headers: [("Accept", "application/json")]), timeout: 20))
+            result = .success(
+                try await transport.send(
+                    HTTPRequestMessage(method: "GET", url: url, headers: [("Accept", "application/json")]), timeout: 20)
+            )
         } catch {
             result = .failure(error)
         }

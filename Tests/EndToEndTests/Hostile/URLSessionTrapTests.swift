@@ -28,28 +28,37 @@ struct URLSessionTrapTests {
 
     /// Runs URLSessionTransport against `server` in a child process; returns how it ended
     /// and what it wrote.
-    private func urlSessionInAChild(_ server: HostileHTTPServer) async throws -> (RunningCommand.Ending?, String, String) {
+    private func urlSessionInAChild(_ server: HostileHTTPServer) async throws -> (
+        RunningCommand.Ending?, String, String
+    ) {
         try await ChildProcessGate.shared.withGate {
-            let child = try TransportHelper.start(.urlSession, url: server.baseURL.appendingPathComponent("api/v2/REF30/profiles"))
+            let child = try TransportHelper.start(
+                .urlSession, url: server.baseURL.appendingPathComponent("api/v2/REF30/profiles"))
             let ending = try await child.waitForEnding(timeout: 120)
             return (ending, child.output, child.errors)
         }
     }
 
-    private func expectTheTrap(_ ending: RunningCommand.Ending?, _ output: String, _ errors: String, sourceLocation: SourceLocation = #_sourceLocation) {
+    private func expectTheTrap(
+        _ ending: RunningCommand.Ending?, _ output: String, _ errors: String,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) {
         guard case .signalled(let signal) = ending else {
+            let outcome = TransportHelper.outcome(in: output) ?? "no outcome"
             Issue.record(
-                "URLSession no longer stops the process here (\(String(describing: ending)), \(TransportHelper.outcome(in: output) ?? "no outcome")): update Docs/Robustness.md",
+                "URLSession no longer stops the process here (\(String(describing: ending)), \(outcome)): update the docs",
                 sourceLocation: sourceLocation)
             return
         }
         #expect(signal == SIGILL || signal == SIGTRAP, "died of signal \(signal)", sourceLocation: sourceLocation)
-        #expect(errors.contains(Self.trapMessage), "its last words: \(errors.suffix(400))", sourceLocation: sourceLocation)
+        #expect(
+            errors.contains(Self.trapMessage), "its last words: \(errors.suffix(400))", sourceLocation: sourceLocation)
     }
 
     private func curl(_ server: HostileHTTPServer) async -> Result<HTTPResponseMessage, TransportFailure> {
         do {
-            let request = HTTPRequestMessage(method: "GET", url: server.baseURL.appendingPathComponent("api/v2/REF30/profiles"))
+            let request = HTTPRequestMessage(
+                method: "GET", url: server.baseURL.appendingPathComponent("api/v2/REF30/profiles"))
             return .success(try await CurlTransport().send(request, timeout: 30))
         } catch {
             return .failure(error)

@@ -15,9 +15,12 @@ import Foundation
 ///   request fails as a lost connection instead. A request without a body is repeated then,
 ///   once, on a new connection.
 enum CurlEasySetup {
+    /// libcurl's header, write and read callbacks: bytes, the size of an item, the number of
+    /// items, the pointer the transfer was given (its ``CurlExchange``); the bytes taken.
+    typealias DataCallback = @convention(c) (UnsafeMutablePointer<CChar>?, Int, Int, UnsafeMutableRawPointer?) -> Int
+
     /// The header callback: one head line per call.
-    static let headerCallback: @convention(c) (UnsafeMutablePointer<CChar>?, Int, Int, UnsafeMutableRawPointer?) -> Int = {
-        bytes, size, count, owner in
+    static let headerCallback: DataCallback = { bytes, size, count, owner in
         guard let owner else { return 0 }
         let exchange = Unmanaged<CurlExchange>.fromOpaque(owner).takeUnretainedValue()
         let (total, overflow) = size.multipliedReportingOverflow(by: count)
@@ -27,8 +30,7 @@ enum CurlEasySetup {
     }
 
     /// The write callback: a piece of the (decoded) body per call.
-    static let bodyCallback: @convention(c) (UnsafeMutablePointer<CChar>?, Int, Int, UnsafeMutableRawPointer?) -> Int = {
-        bytes, size, count, owner in
+    static let bodyCallback: DataCallback = { bytes, size, count, owner in
         guard let owner else { return 0 }
         let exchange = Unmanaged<CurlExchange>.fromOpaque(owner).takeUnretainedValue()
         let (total, overflow) = size.multipliedReportingOverflow(by: count)
@@ -38,15 +40,16 @@ enum CurlEasySetup {
     }
 
     /// The read callback: the next piece of the request body per call, 0 at its end.
-    static let bodyReader: @convention(c) (UnsafeMutablePointer<CChar>?, Int, Int, UnsafeMutableRawPointer?) -> Int = {
-        buffer, size, count, owner in
+    static let bodyReader: DataCallback = { buffer, size, count, owner in
         guard let owner, let buffer else { return 0 }
         let exchange = Unmanaged<CurlExchange>.fromOpaque(owner).takeUnretainedValue()
         let (room, overflow) = size.multipliedReportingOverflow(by: count)
         guard !overflow, room > 0, let body = exchange.plan.body, exchange.bodySent < body.count else { return 0 }
         let end = exchange.bodySent + min(room, body.count - exchange.bodySent)
         let start = body.startIndex + exchange.bodySent
-        body.copyBytes(to: UnsafeMutableRawPointer(buffer).assumingMemoryBound(to: UInt8.self), from: start..<(body.startIndex + end))
+        body.copyBytes(
+            to: UnsafeMutableRawPointer(buffer).assumingMemoryBound(to: UInt8.self),
+            from: start..<(body.startIndex + end))
         let copied = end - exchange.bodySent
         exchange.bodySent = end
         return copied
@@ -92,7 +95,9 @@ enum CurlEasySetup {
         return curl.sentence(for: code)
     }
 
-    private static func configure(_ exchange: CurlExchange, easy: OpaquePointer, freshConnection: Bool, curl: LibCurl) throws(TransportFailure) {
+    private static func configure(_ exchange: CurlExchange, easy: OpaquePointer, freshConnection: Bool, curl: LibCurl)
+        throws(TransportFailure)
+    {
         let plan = exchange.plan
         let owner = UnsafeRawPointer(Unmanaged.passUnretained(exchange).toOpaque())
         try set(.noSignal, 1, easy, curl)
@@ -148,20 +153,27 @@ enum CurlEasySetup {
     /// closed between two requests needs).
     private static func setBody(_ body: Data, _ easy: OpaquePointer, _ curl: LibCurl) throws(TransportFailure) {
         try set(.post, 1, easy, curl)
-        try check(curl.easySetOffset(easy, CurlOption.postFieldSizeLarge.rawValue, Int64(body.count)), .postFieldSizeLarge)
+        try check(
+            curl.easySetOffset(easy, CurlOption.postFieldSizeLarge.rawValue, Int64(body.count)), .postFieldSizeLarge)
         try set(.readFunction, unsafeBitCast(bodyReader, to: UnsafeRawPointer.self), easy, curl)
     }
 
-    private static func set(_ option: CurlOption, _ value: Int, _ easy: OpaquePointer, _ curl: LibCurl) throws(TransportFailure) {
+    private static func set(_ option: CurlOption, _ value: Int, _ easy: OpaquePointer, _ curl: LibCurl)
+        throws(TransportFailure)
+    {
         try check(curl.easySetLong(easy, option.rawValue, value), option)
     }
 
-    private static func set(_ option: CurlOption, _ value: UnsafeRawPointer?, _ easy: OpaquePointer, _ curl: LibCurl) throws(TransportFailure) {
+    private static func set(_ option: CurlOption, _ value: UnsafeRawPointer?, _ easy: OpaquePointer, _ curl: LibCurl)
+        throws(TransportFailure)
+    {
         try check(curl.easySetPointer(easy, option.rawValue, value), option)
     }
 
     /// A string option: libcurl copies it before `curl_easy_setopt` returns.
-    private static func set(_ option: CurlOption, _ value: String, _ easy: OpaquePointer, _ curl: LibCurl) throws(TransportFailure) {
+    private static func set(_ option: CurlOption, _ value: String, _ easy: OpaquePointer, _ curl: LibCurl)
+        throws(TransportFailure)
+    {
         try check(value.withCString { curl.easySetPointer(easy, option.rawValue, $0) }, option)
     }
 

@@ -42,7 +42,9 @@ final class CurlEventLoop: @unchecked Sendable {
 
     /// A loop with its own multi handle; its thread starts with the first request.
     init(curl: LibCurl, assumedServerTimeout: TimeInterval) throws(TransportFailure) {
-        guard let multi = curl.multiInit() else { throw .other("libcurl could not create a multi handle (curl_multi_init)") }
+        guard let multi = curl.multiInit() else {
+            throw .other("libcurl could not create a multi handle (curl_multi_init)")
+        }
         self.curl = curl
         self.multi = multi
         connections = KeptAliveConnections(assumedServerTimeout: assumedServerTimeout)
@@ -155,7 +157,8 @@ final class CurlEventLoop: @unchecked Sendable {
                 let exchange = running[easy]
             else { continue }
             let code = CurlCode(rawValue: message.load(fromByteOffset: 2 * pointerSize, as: Int32.self))
-            let outcome = exchange.reception.outcome(code: code, detail: CurlEasySetup.detail(of: exchange, code: code, curl: curl))
+            let outcome = exchange.reception.outcome(
+                code: code, detail: CurlEasySetup.detail(of: exchange, code: code, curl: curl))
             end(exchange, with: outcome)
         }
     }

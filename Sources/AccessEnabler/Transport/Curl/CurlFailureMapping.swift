@@ -25,7 +25,8 @@ enum CurlFailureMapping {
         case 3, 5, 6, 7, 35, 45, 53, 54, 58, 59, 60, 64, 66, 77, 82, 83, 89, 90, 91, 96, 97, 98, 101:
             return .cannotConnect
         // UNSUPPORTED_PROTOCOL (the transport sends only http and https, so this is an answer
-        // that is not HTTP: no status line, a status that is not three digits), WEIRD_SERVER_REPLY, HTTP2, PARTIAL_FILE, UPLOAD_FAILED, GOT_NOTHING, SEND_ERROR,
+        // that is not HTTP: no status line, a status that is not three digits),
+        // WEIRD_SERVER_REPLY, HTTP2, PARTIAL_FILE, UPLOAD_FAILED, GOT_NOTHING, SEND_ERROR,
         // RECV_ERROR, BAD_CONTENT_ENCODING, SEND_FAIL_REWIND, SSL_SHUTDOWN_FAILED, AGAIN,
         // HTTP2_STREAM, HTTP3, TOO_LARGE (a head longer than libcurl reads)
         case 1, 8, 16, 18, 25, 52, 55, 56, 61, 65, 80, 81, 92, 95, 100:

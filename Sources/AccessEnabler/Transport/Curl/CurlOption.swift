@@ -81,4 +81,3 @@ enum CurlInfo: Int32, Sendable {
     /// `errno` of the last failed connect or receive (`long`).
     case osErrno = 0x20_0019
 }
-

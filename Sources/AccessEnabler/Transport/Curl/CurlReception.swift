@@ -61,7 +61,9 @@ struct CurlReception: Sendable {
         case nil:
             break
         }
-        guard code == .ok else { return .failure(CurlFailureMapping.failure(for: code, detail: detail(), limit: limit)) }
+        guard code == .ok else {
+            return .failure(CurlFailureMapping.failure(for: code, detail: detail(), limit: limit))
+        }
         guard let head = headReader.head else {
             return .failure(.connectionLost("the connection closed before the answer's head was complete"))
         }

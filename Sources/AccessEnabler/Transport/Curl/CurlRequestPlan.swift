@@ -36,9 +36,13 @@ struct CurlRequestPlan: Sendable, Equatable {
     var limit: Int?
 
     /// The plan for `request` within `timeout` seconds, or why it cannot be sent.
-    static func make(for request: HTTPRequestMessage, timeout: TimeInterval) -> Result<CurlRequestPlan, TransportFailure> {
+    static func make(for request: HTTPRequestMessage, timeout: TimeInterval) -> Result<
+        CurlRequestPlan, TransportFailure
+    > {
         guard let scheme = request.url.scheme?.lowercased(), scheme == "http" || scheme == "https" else {
-            return .failure(.cannotConnect("only http and https URLs can be sent, not \(request.url.scheme ?? "a URL without a scheme")"))
+            return .failure(
+                .cannotConnect(
+                    "only http and https URLs can be sent, not \(request.url.scheme ?? "a URL without a scheme")"))
         }
         let url = request.url.absoluteString
         guard !url.utf8.contains(0) else { return .failure(.other("the URL holds a NUL byte and cannot be sent")) }

@@ -100,14 +100,17 @@ public struct CurlTransport: HTTPTransport {
 
     /// The sentence that says the transport fell back, and why.
     static func fallbackMessage(_ reason: String) -> String {
-        "libcurl cannot be used (\(reason)), so requests go through URLSession, which FoundationNetworking of Swift 6.3 "
-            + "stops the process on for some legal answers and which keeps a core busy while a request waits for a connection. "
-            + "Install libcurl 7.68 or later (libcurl4 on Debian and Ubuntu) to use the libcurl transport."
+        "libcurl cannot be used (\(reason)), so requests go through URLSession, which "
+            + "FoundationNetworking of Swift 6.3 stops the process on for some legal answers and which keeps a "
+            + "core busy while a request waits for a connection. Install libcurl 7.68 or later (libcurl4 on "
+            + "Debian and Ubuntu) to use the libcurl transport."
     }
 
     /// Sends `request` and returns the whole response (a 3xx included), or throws a
     /// ``TransportFailure`` no later than `timeout` seconds after the call.
-    public func send(_ request: HTTPRequestMessage, timeout: TimeInterval) async throws(TransportFailure) -> HTTPResponseMessage {
+    public func send(_ request: HTTPRequestMessage, timeout: TimeInterval) async throws(TransportFailure)
+        -> HTTPResponseMessage
+    {
         switch backend {
         case .urlSession(let fallback, _):
             return try await fallback.send(request, timeout: timeout)
@@ -128,9 +131,12 @@ private final class CurlTransportCore: Sendable {
 
     deinit { loop.stop() }
 
-    func send(_ request: HTTPRequestMessage, timeout: TimeInterval) async throws(TransportFailure) -> HTTPResponseMessage {
+    func send(_ request: HTTPRequestMessage, timeout: TimeInterval) async throws(TransportFailure)
+        -> HTTPResponseMessage
+    {
         let plan = try CurlRequestPlan.make(for: request, timeout: timeout).get()
-        let (nanoseconds, tooLong) = UInt64(truncatingIfNeeded: plan.timeoutMilliseconds).multipliedReportingOverflow(by: 1_000_000)
+        let (nanoseconds, tooLong) = UInt64(truncatingIfNeeded: plan.timeoutMilliseconds).multipliedReportingOverflow(
+            by: 1_000_000)
         let (deadline, tooLate) = DispatchTime.now().uptimeNanoseconds.addingReportingOverflow(nanoseconds)
         let exchange = CurlExchange(plan: plan, deadline: tooLong || tooLate ? .max : deadline)
         let loop = loop

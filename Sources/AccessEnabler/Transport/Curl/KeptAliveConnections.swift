@@ -31,9 +31,12 @@ struct KeptAliveConnections: Sendable {
     /// rather than reuse the idle one.
     mutating func starting(host: String, body: Data?, now: UInt64) -> Bool {
         var fresh = false
-        if !KeepAliveReuse.isRepeatableByTheHTTPStack(body: body), let connection = hosts[host], connection.inFlight == 0 {
+        if !KeepAliveReuse.isRepeatableByTheHTTPStack(body: body), let connection = hosts[host],
+            connection.inFlight == 0
+        {
             let idle = TimeInterval(now &- connection.idleSince) / 1_000_000_000
-            fresh = KeepAliveReuse.mayBeClosed(idle: idle, advertisedTimeout: connection.advertisedTimeout, assumedTimeout: assumedServerTimeout)
+            fresh = KeepAliveReuse.mayBeClosed(
+                idle: idle, advertisedTimeout: connection.advertisedTimeout, assumedTimeout: assumedServerTimeout)
         }
         hosts[host, default: Host(idleSince: now)].inFlight += 1
         return fresh

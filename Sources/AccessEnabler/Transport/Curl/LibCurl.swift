@@ -40,7 +40,8 @@ final class LibCurl: @unchecked Sendable {
     typealias MultiHandle = @convention(c) (OpaquePointer?, OpaquePointer?) -> Int32
     typealias MultiSetLong = @convention(c) (OpaquePointer?, Int32, Int) -> Int32
     typealias MultiPerform = @convention(c) (OpaquePointer?, UnsafeMutablePointer<Int32>?) -> Int32
-    typealias MultiPoll = @convention(c) (OpaquePointer?, UnsafeMutableRawPointer?, UInt32, Int32, UnsafeMutablePointer<Int32>?) -> Int32
+    typealias MultiPoll =
+        @convention(c) (OpaquePointer?, UnsafeMutableRawPointer?, UInt32, Int32, UnsafeMutablePointer<Int32>?) -> Int32
     typealias MultiWakeup = @convention(c) (OpaquePointer?) -> Int32
     typealias MultiInfoRead = @convention(c) (OpaquePointer?, UnsafeMutablePointer<Int32>?) -> UnsafeMutableRawPointer?
     typealias EasyOptionByName = @convention(c) (UnsafePointer<CChar>?) -> UnsafeRawPointer?
@@ -85,8 +86,9 @@ final class LibCurl: @unchecked Sendable {
     private init(library: UnsafeMutableRawPointer, name: String) throws(LoadFailure) {
         func symbol<Function>(_ symbol: String, as type: Function.Type) throws(LoadFailure) -> Function {
             guard let address = dlsym(library, symbol) else {
+                let version = Self.versionLine(library) ?? "of unknown version"
                 throw LoadFailure(
-                    description: "\(name) has no \(symbol) (libcurl 7.68 or later is needed; this one is \(Self.versionLine(library) ?? "of unknown version"))")
+                    description: "\(name) has no \(symbol) (libcurl 7.68 or later is needed; this one is \(version))")
             }
             return unsafeBitCast(address, to: type)
         }
@@ -109,7 +111,9 @@ final class LibCurl: @unchecked Sendable {
         multiPoll = try symbol("curl_multi_poll", as: MultiPoll.self)
         multiWakeup = try symbol("curl_multi_wakeup", as: MultiWakeup.self)
         multiInfoRead = try symbol("curl_multi_info_read", as: MultiInfoRead.self)
-        easyOptionByName = dlsym(library, "curl_easy_option_by_name").map { unsafeBitCast($0, to: EasyOptionByName.self) }
+        easyOptionByName = dlsym(library, "curl_easy_option_by_name").map {
+            unsafeBitCast($0, to: EasyOptionByName.self)
+        }
         version = Self.versionLine(library) ?? "libcurl"
         // Reference-counted by libcurl, so FoundationNetworking's own call does no harm.
         let initialised = globalInit(Self.globalAll)
