@@ -286,7 +286,7 @@ public final class ScenarioRunner: @unchecked Sendable {
         configuration.clock = SandboxTimeSource(sandbox.clock)
         // Every app delivers on the one queue, so the shared transcript keeps one order.
         configuration.callbackQueue = callbackQueue
-        let wireTransport: any HTTPTransport = wire == .inProcess ? sandbox.transport : URLSessionTransport()
+        let wireTransport: any HTTPTransport = wire == .inProcess ? sandbox.transport : CurlTransport()
         if meter == nil { meter = CountingTransport(wireTransport) }
         let recorder = app.recorder
         let queue = callbackQueue

@@ -142,6 +142,17 @@ final class RunningCommand: @unchecked Sendable {
     /// Waits (polling, bounded) for the process to end and for its output to be read to
     /// the end; returns its exit status.
     func waitForExit(timeout: TimeInterval) async throws -> Int32 {
+        let ending = try await waitForEnding(timeout: timeout)
+        guard case .exited(let status) = ending else {
+            Issue.record("the command did not exit normally: \(String(describing: ending))")
+            return -1
+        }
+        return status
+    }
+
+    /// Waits (polling, bounded) for the process to end — by exiting or by a signal — and
+    /// for its output to be read to the end; returns how it ended.
+    func waitForEnding(timeout: TimeInterval) async throws -> Ending? {
         let deadline = Date().addingTimeInterval(timeout)
         while isRunning {
             guard Date() < deadline else { throw CommandError.stillRunning }
@@ -153,12 +164,7 @@ final class RunningCommand: @unchecked Sendable {
         while lock.withLock({ openStreams > 0 }) && Date() < drained {
             try await Task.sleep(for: .milliseconds(10))
         }
-        let ending = lock.withLock { self.ending }
-        guard case .exited(let status) = ending else {
-            Issue.record("the command did not exit normally: \(String(describing: ending))")
-            return -1
-        }
-        return status
+        return lock.withLock { self.ending }
     }
 
     /// The child's process id.
