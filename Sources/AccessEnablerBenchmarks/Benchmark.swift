@@ -8,7 +8,7 @@ import Foundation
 /// 1. REST round trips per flow next to the minimum the flow needs, and the polls a
 ///    second-screen sign-in costs;
 /// 2. CPU time per flow with the in-process transport (live, and SDK-only by replay);
-/// 3. the partner SSO sign-in over loopback HTTP against bare URLSession calls;
+/// 3. the partner SSO sign-in over loopback HTTP against bare libcurl and bare URLSession calls;
 /// 4. many simulated devices signing in through SSO at once against one sandbox;
 /// 5. the sandbox's requests per second on keep-alive connections;
 /// 6. one device's flows with Adobe's throttling on, counting the requests refused;
@@ -16,7 +16,7 @@ import Foundation
 /// 8. the CPU a device uses while one request waits for a server that never answers.
 ///
 /// Where a goal has a floor — what the same work costs at the least, measured in the same
-/// run (checkAuthentication's floor program, the bare URLSession client) — the goal is a
+/// run (checkAuthentication's floor program, the bare libcurl client) — the goal is a
 /// ratio to it, so a run on any machine judges itself.
 public struct Benchmark: Sendable {
     /// Iteration counts and bounds for one run.
@@ -81,7 +81,9 @@ public struct Benchmark: Sendable {
             ),
             (
                 "ssoLatency",
-                "timing the SSO sign-in over loopback HTTP against bare URLSession calls (\(settings.latencyRounds) rounds\(settings.latencyRepeats > 1 ? ", \(settings.latencyRepeats) runs" : ""))…",
+                "timing the SSO sign-in over loopback HTTP against bare libcurl and URLSession calls "
+                    + "(\(settings.latencyRounds) rounds"
+                    + "\(settings.latencyRepeats > 1 ? ", \(settings.latencyRepeats) runs" : ""))…",
                 { try await SSOLatencyMeasurement.run(rounds: settings.latencyRounds, warmups: settings.latencyWarmups, repeats: settings.latencyRepeats) }
             ),
             (

@@ -181,7 +181,8 @@ import Testing
                 let (server, url) = try sandbox.serveOverLoopback()
                 self.server = server
                 configuration.environment = .custom(url)
-                webView = DemoWebView(transport: URLSessionTransport(), redirectScheme: "adobepass", asksForHTML: webViewAsksForHTML)
+                webView = DemoWebView(
+                    transport: CurlTransport(), redirectScheme: "adobepass", asksForHTML: webViewAsksForHTML)
             case .inProcess:
                 configuration.environment = .custom(sandbox.baseURLForLinks)
                 configuration.transport = sandbox.transport

@@ -322,7 +322,7 @@ func sendDiagnostics(of configuration: inout AccessEnablerConfiguration, to log:
         case .restExchange(let exchange): log("\(exchange)")      // POST /api/v2/REF30/sessions → 200 (12 ms)
         case .status(let status): log("\(status.errorId): \(status.message ?? "")")
         case .storageProblem(let message), .unimplementedCallback(_, let message), .unusedOption(_, let message),
-             .defaultPlatform(let message), .noDelegate(_, let message): log(message)
+             .defaultPlatform(let message), .noDelegate(_, let message), .transportFallback(let message): log(message)
         }
     }
 }

@@ -96,7 +96,7 @@ final class PartnerHeaderRig: @unchecked Sendable {
             _ = try server.start()
             self.server = server
             sandbox.baseURLForLinks = server.baseURL!
-            configuration.transport = URLSessionTransport()
+            configuration.transport = CurlTransport()
         case .inProcess:
             configuration.transport = probe.inProcessTransport
         }

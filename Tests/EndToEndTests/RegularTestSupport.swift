@@ -171,7 +171,7 @@ final class RegularHarness: @unchecked Sendable {
                     sandbox.baseURLForLinks = server.baseURL!
                     urls.append(server.baseURL!)
                 }
-                transport = URLSessionTransport()
+                transport = CurlTransport()
             case .inProcess:
                 var routes: [(host: String, transport: InProcessTransport)] = []
                 for (index, sandbox) in sandboxes.enumerated() {

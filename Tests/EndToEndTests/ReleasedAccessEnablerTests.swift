@@ -33,7 +33,7 @@ import Testing
         configuration.clock = SandboxTimeSource(sandbox.clock)
         // Requests counted as the SDK starts them, not as they reach the sandbox: one sent just
         // before the release may arrive any time later on a busy machine.
-        let meter = CountingTransport(wire == .inProcess ? sandbox.transport : URLSessionTransport())
+        let meter = CountingTransport(wire == .inProcess ? sandbox.transport : CurlTransport())
         configuration.transport = meter
         let recorder = CallbackRecorder(revealSecrets: true)
         let ledger = CallLedger()

@@ -196,6 +196,69 @@ import FoundationNetworking
     }
 
     @Test(.enabled(if: SandboxExecutable.url != nil, SandboxExecutable.notBuilt))
+    func checklistStrictExitsWithThreeOnAMandatoryViolationOnly() async throws {
+        try await ChildProcessGate.shared.withGate { try await Self.checklistStrictBody() }
+    }
+
+    /// `--checklist-strict`, as another team's CI uses it: a run whose clients broke only a
+    /// recommended line and left a notice stops with 0; one that broke a mandatory line stops
+    /// (SIGTERM) with 3 and says why on stderr.
+    private static func checklistStrictBody() async throws {
+        let executable = try #require(SandboxExecutable.url)
+        let http = PlainHTTP()
+
+        let lenient = try RunningCommand(executable, ["sandbox", "--port", "0", "--checklist-strict"])
+        defer { lenient.stopForcefully() }
+        let banner = try await lenient.waitForOutput(containing: "Press Ctrl-C", timeout: 120)
+        #expect(banner.contains("--checklist-strict: stopping exits with status 3 on a mandatory violation"))
+        let base = try #require(Self.baseURL(in: banner))
+        let registration = try await http.send(
+            "POST", base, "/o/client/register",
+            headers: ["Content-Type": "application/json", "X-Device-Info": Self.deviceInfo],
+            body: #"{"software_statement":"STATEMENT"}"#)
+        let clientID = try #require(registration.json?["client_id"] as? String)
+        let clientSecret = try #require(registration.json?["client_secret"] as? String)
+        let tokenAnswer = try await http.send(
+            "POST", base, "/o/client/token",
+            headers: ["Content-Type": "application/x-www-form-urlencoded", "X-Device-Info": Self.deviceInfo],
+            body: PlainHTTP.form(
+                ["client_id": clientID, "client_secret": clientSecret, "grant_type": "client_credentials"]))
+        let token = try #require(tokenAnswer.json?["access_token"] as? String)
+        let device = [
+            "Accept": "application/json", "Authorization": "Bearer \(token)",
+            "AP-Device-Identifier": Self.deviceIdentifier, "X-Device-Info": Self.deviceInfo, "X-Legacy": "1",
+        ]
+        // The configuration asked twice at once (recommended), with a header no API defines (a notice).
+        for _ in 0..<2 {
+            let answer = try await http.send("GET", base, "/api/v2/REF30/configuration", headers: device)
+            #expect(answer.status == 200)
+        }
+        lenient.interrupt()
+        let lenientStatus = try await lenient.waitForExit(timeout: 120)
+        #expect(lenientStatus == 0, "a recommended violation and a notice do not fail the run")
+        #expect(lenient.output.contains("1 violation on 1 device:"))
+        #expect(lenient.output.contains("1 notice (a server cannot be sure of these; look at each):"))
+        #expect(lenient.output.contains("  ? undefined-header"))
+        #expect(lenient.errors.isEmpty)
+
+        let strict = try RunningCommand(executable, ["sandbox", "--port", "0", "--checklist-strict"])
+        defer { strict.stopForcefully() }
+        let strictBanner = try await strict.waitForOutput(containing: "Press Ctrl-C", timeout: 120)
+        let strictBase = try #require(Self.baseURL(in: strictBanner))
+        let missing = try await http.send(
+            "GET", strictBase, "/api/v2/REF30/profiles",
+            headers: ["AP-Device-Identifier": Self.deviceIdentifier, "X-Device-Info": Self.deviceInfo])
+        #expect(missing.status == 401)
+        kill(strict.processIdentifier, SIGTERM)
+        #expect(try await strict.waitForExit(timeout: 120) == 3)
+        #expect(strict.output.hasSuffix("PassSandbox stopped.\n"))
+        #expect(
+            strict.errors
+                == "accessenabler sandbox: --checklist-strict: 1 mandatory violation (authorization-header-missing); "
+                + "exit status 3.\n")
+    }
+
+    @Test(.enabled(if: SandboxExecutable.url != nil, SandboxExecutable.notBuilt))
     func aBadWorldFileIsRefusedNamingTheJSONPath() async throws {
         try await ChildProcessGate.shared.withGate { try await Self.aBadWorldFileIsRefusedNamingTheJSONPathBody() }
     }

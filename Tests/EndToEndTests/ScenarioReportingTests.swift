@@ -78,6 +78,21 @@ import Testing
         #expect(strict.summary == #"expectation $.expect[0] not met: {"checklistViolations":0}; closest line seen: {"checklistViolations":1}"#)
     }
 
+    @Test func aNoticeEndsTheTranscriptBesideTheViolationsAndIsNotCounted() async throws {
+        // tvOS opens no MVPD logout page: the monitor cannot know one was opened elsewhere.
+        let file = ScenarioFileTests.directory.appendingPathComponent("regular-logout-tvos.json")
+        let scenario = try ScenarioParser.parse(try Data(contentsOf: file))
+        let result = try await ScenarioRunner(scenario: scenario, wire: .inProcess).run()
+        #expect(result.passed, "\(result.summary)")
+        #expect(result.checklist.violations.isEmpty)
+        #expect(result.checklist.notices.map(\.rule) == ["logout-page-not-opened"])
+        let ending = result.lines.suffix(2)
+        #expect(ending.first?["checklistNotice"] == .string("logout-page-not-opened"))
+        #expect(ending.first?["request"] == .string("GET /api/v2/REF30/logout/NotBoarded"))
+        #expect(ending.first?["detail"]?.stringValue?.contains("no user agent has opened it") == true)
+        #expect(ending.last?.json == #"{"checklistViolations":0}"#, "a notice is not a violation")
+    }
+
     @Test func anUnmetExpectationNamesItsPathAndTheClosestLineAfterThePreviousMatch() {
         let lines = [
             TranscriptLine([("step", .number(0)), ("name", .string("setRequestor"))]),

@@ -69,7 +69,7 @@ struct SharedStorageTests {
         static func configuration(baseURL: URL, storage: URL) -> AccessEnablerConfiguration {
             var configuration = AccessEnablerConfiguration(environment: .custom(baseURL), platform: .tvOS, storageDirectory: storage)
             configuration.loginScreen = .thisDevice
-            configuration.transport = URLSessionTransport()
+            configuration.transport = CurlTransport()
             configuration.requestTimeout = SanitizerTiming.scaled(10)
             return configuration
         }

@@ -145,7 +145,7 @@ import Testing
         defer { withExtendedLifetime(refusing) {} }
         let baseURL = refusing.url
         let client = RESTClient(
-            baseURL: baseURL, softwareStatement: WireRig.statement, transport: URLSessionTransport(), timeout: 5,
+            baseURL: baseURL, softwareStatement: WireRig.statement, transport: CurlTransport(), timeout: 5,
             credentials: InMemoryClientCredentialsCache(), timeSource: SystemTimeSource(), userAgent: "AccessEnabler-Linux/WireTests")
         let context = RequestContext(deviceIdentifier: WireRig.deviceIdentifier, deviceInfo: .linuxDefault(platform: .tvOS))
         let error = await restError { () async throws(RESTClientError) in

@@ -38,7 +38,7 @@ final class RecordingSandboxHandler: SandboxRequestHandler, @unchecked Sendable 
 }
 
 /// The wire under test: PassSandbox behind ``LoopbackHTTPServer`` on a loopback port, and
-/// the SDK's typed REST client talking to it through ``URLSessionTransport``.
+/// the SDK's typed REST client talking to it through the default transport, ``CurlTransport``.
 final class WireRig: @unchecked Sendable {
     static let requestor = "REF30"
     static let statement = "STATEMENT"
@@ -69,7 +69,7 @@ final class WireRig: @unchecked Sendable {
         context = RequestContext(
             deviceIdentifier: Self.deviceIdentifier, deviceInfo: .linuxDefault(platform: .tvOS), userAgent: "AccessEnabler-Linux/WireTests")
         client = RESTClient(
-            baseURL: base, softwareStatement: statement, transport: URLSessionTransport(), timeout: timeout,
+            baseURL: base, softwareStatement: statement, transport: CurlTransport(), timeout: timeout,
             credentials: credentials, timeSource: clientClock ?? sandbox.clock, userAgent: "AccessEnabler-Linux/WireTests")
     }
 
@@ -80,7 +80,9 @@ final class WireRig: @unchecked Sendable {
 
     /// A client sharing this rig's token provider with another request timeout.
     func client(timeout: TimeInterval) -> RESTClient {
-        RESTClient(baseURL: baseURL, tokenProvider: client.tokenProvider, transport: URLSessionTransport(), timeout: timeout, userAgent: "AccessEnabler-Linux/WireTests")
+        RESTClient(
+            baseURL: baseURL, tokenProvider: client.tokenProvider, transport: CurlTransport(), timeout: timeout,
+            userAgent: "AccessEnabler-Linux/WireTests")
     }
 
     /// The context carrying a partner framework status: `accessStatus` for `provider`,

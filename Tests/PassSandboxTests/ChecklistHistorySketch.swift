@@ -18,11 +18,15 @@ struct ChecklistHistorySketch {
     /// Adds a request `seconds` after the previous one. `device` `nil`: sent without
     /// `AP-Device-Identifier`; `headers` lists those sent of `Authorization`,
     /// `AP-Device-Identifier`, `X-Device-Info` (all by default, the device one only with a
-    /// device).
+    /// device); `otherHeaders` names more header fields sent; `bodyNames` the body's
+    /// parameters; `description` what a DCR request's `X-Device-Info` said. The query
+    /// parameters are those of `path`.
     @discardableResult
     mutating func send(
-        _ method: String, _ path: String, after seconds: TimeInterval = 0, status: Int = 200, device: String? = Self.device,
-        headers: Set<String>? = nil, bearer: Int? = 1, body: String = "", facts: ObservedFacts = ObservedFacts()
+        _ method: String, _ path: String, after seconds: TimeInterval = 0, status: Int = 200,
+        device: String? = Self.device,
+        headers: Set<String>? = nil, bearer: Int? = 1, body: String = "", facts: ObservedFacts = ObservedFacts(),
+        otherHeaders: [String] = [], bodyNames: [String] = [], description: String? = nil
     ) -> Int {
         wait(seconds)
         let sent = headers ?? Set(["Authorization", "X-Device-Info"] + (device == nil ? [] : ["AP-Device-Identifier"]))
@@ -31,16 +35,25 @@ struct ChecklistHistorySketch {
         let route = SandboxRoute(method: method, path: request.path)
         requests.append(
             ObservedRequest(
-                sequence: requests.count + 1, at: now, method: method, path: request.path, route: route, status: status, deviceID: device,
-                sentAuthorization: sent.contains("Authorization"), sentDeviceIdentifier: sent.contains("AP-Device-Identifier"),
-                sentDeviceInfo: sent.contains("X-Device-Info"), bearer: bearer, signature: ObservedRequest.signature(of: request), facts: facts))
+                sequence: requests.count + 1, at: now, method: method, path: request.path, route: route, status: status,
+                deviceID: device,
+                sentAuthorization: sent.contains("Authorization"),
+                sentDeviceIdentifier: sent.contains("AP-Device-Identifier"),
+                sentDeviceInfo: sent.contains("X-Device-Info"), bearer: bearer,
+                signature: ObservedRequest.signature(of: request), facts: facts,
+                queryNames: request.query.map(\.name), bodyNames: bodyNames,
+                headerNames: (Array(sent) + otherHeaders).map { $0.lowercased() },
+                deviceDescription: description))
         return requests.count - 1
     }
 
-    /// The violations of `rule` in the sketch.
+    /// The violations (or notices) of `rule` in the sketch, judged at ``now``.
     func violations(of rule: ChecklistRule) -> [SandboxChecklistViolation] {
-        ChecklistRules.evaluate(ChecklistHistory(requests), rules: [rule]).map(\.violation)
+        ChecklistRules.evaluate(ChecklistHistory(requests, now: now), rules: [rule]).map(\.violation)
     }
+
+    /// The identifier of a device, as `AP-Device-Identifier` carries it.
+    static func device(_ name: String) -> String { Data(name.utf8).base64EncodedString() }
 
     /// Facts with `change` applied.
     static func facts(_ change: (inout ObservedFacts) -> Void) -> ObservedFacts {

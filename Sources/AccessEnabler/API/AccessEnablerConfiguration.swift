@@ -156,8 +156,10 @@ public struct AccessEnablerConfiguration: Sendable {
     /// clock itself when it is a ``Sleeper`` (a ``ManualTimeSource`` is), else real time
     /// (``SystemSleeper``).
     public var sleeper: (any Sleeper)?
-    /// How requests reach Adobe Pass. Default: ``URLSessionTransport/shared``.
-    public var transport: any HTTPTransport = URLSessionTransport.shared
+    /// How requests reach Adobe Pass. Default: ``CurlTransport/shared`` (libcurl, one event
+    /// thread for every request; where libcurl cannot be loaded it sends through
+    /// ``URLSessionTransport`` and says so). ``URLSessionTransport/shared`` stays available.
+    public var transport: any HTTPTransport = CurlTransport.shared
     /// Receives the SDK's diagnostics — every REST exchange (method, path, status,
     /// duration), every advanced status, storage problems and unimplemented callbacks —
     /// for the app's own logging. Secrets are never included. Called on the SDK's threads;

@@ -28,6 +28,11 @@ public enum Diagnostic: Sendable, Equatable {
     /// `nil`: the answer, or its statuses, reach nobody. `call` names the call; `message` says
     /// what to do (it is also printed to standard error, once per call per process).
     case noDelegate(call: String, message: String)
+    /// ``AccessEnablerConfiguration/transport`` is a ``CurlTransport`` that could not load
+    /// libcurl, so requests go through ``URLSessionTransport``. Reported at the first
+    /// `setRequestor` (and printed once per process to standard error); `message` says why
+    /// and what to install.
+    case transportFallback(message: String)
 }
 
 extension Diagnostic: CustomStringConvertible {
@@ -38,8 +43,8 @@ extension Diagnostic: CustomStringConvertible {
     ///   for a status: its id and level, its message, then whichever of its details, resource
     ///   and enhanced error (code and trace) it has;
     /// - `storage problem: …`, `unimplemented callback setToken: …`, `unused option visitorId: …`,
-    ///   `default platform: …`, `no delegate for getAuthentication: …` for the others, each
-    ///   with its sentence.
+    ///   `default platform: …`, `no delegate for getAuthentication: …`, `transport fallback: …`
+    ///   for the others, each with its sentence.
     public var description: String {
         switch self {
         case .restExchange(let exchange):
@@ -64,6 +69,8 @@ extension Diagnostic: CustomStringConvertible {
             return "default platform: \(message)"
         case .noDelegate(let call, let message):
             return "no delegate for \(call): \(message)"
+        case .transportFallback(let message):
+            return "transport fallback: \(message)"
         }
     }
 }

@@ -382,16 +382,21 @@ public final class AccessEnabler: Sendable {
     }
 
     /// Makes the calls `body` makes reach the engine as one burst: it takes none of them
-    /// until the last is made, as when an app makes them while the engine is busy. Returns
-    /// `false`, making no call, when the engine is not idle. For tests of what the engine
-    /// does with calls made together (an app's calls made in one go usually arrive so, but
-    /// a busy machine can let the engine take the first before the next is made).
+    /// until the last is made, as when an app makes them while the engine is busy. First
+    /// waits until the engine is free to give its turn (no event queued or being handled,
+    /// its turn not held); returns `false`, making no call, only when the AccessEnabler was
+    /// released. For tests of what the engine does with calls made together (an app's calls
+    /// made in one go usually arrive so, but a busy machine can let the engine take the
+    /// first before the next is made).
     ///
     /// The body may await (a test that cancels a call while the engine cannot answer it):
     /// the engine takes nothing until it returns.
     package func callTogether(_ body: (AccessEnabler) async -> Void) async -> Bool {
         // Holding the engine's turn: events posted meanwhile wait in the mailbox, in order.
-        guard mailbox.claimIfIdle() else { return false }
+        // An async call returns once its terminal callback reached the app, which is before
+        // the engine has finished that call's event: so a burst made right after one waits
+        // for the turn instead of finding the engine busy by chance.
+        guard await mailbox.claimWhenFree() else { return false }
         await body(self)
         mailbox.releaseClaim { delivered in delivered() }
         return true

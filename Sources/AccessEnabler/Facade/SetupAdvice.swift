@@ -2,14 +2,18 @@ import Foundation
 import Synchronization
 
 /// Says where the app's set-up will not do what the app likely expects, through the
-/// diagnostics hook: an option `setOptions` does not use, and a platform left at its
-/// default (iOS) — the trap of a TV app ported with `AccessEnabler(statement)` alone, which
+/// diagnostics hook: an option `setOptions` does not use, a transport that could not load
+/// libcurl (and sends through URLSession), and a platform left at its default (iOS) — the
+/// trap of a TV app ported with `AccessEnabler(statement)` alone, which
 /// gets a login page it never opens and then waits. An app built that way has no
 /// diagnostics hook either, so the platform advice is also printed to standard error, once
 /// per process.
 final class SetupAdvice: Sendable {
     private let diagnostics: (@Sendable (Diagnostic) -> Void)?
     private let platformLeftAtDefault: Bool
+    /// Why the configured ``CurlTransport`` sends through URLSession, when it does.
+    private let transportFallbackReason: String?
+    private let transportAdvised = Mutex(false)
     private let platformAdvised = Mutex(false)
     private static let printedInThisProcess = Mutex(false)
     private let print: @Sendable (String) -> Void
@@ -22,6 +26,7 @@ final class SetupAdvice: Sendable {
     ) {
         diagnostics = configuration.diagnostics
         platformLeftAtDefault = configuration.platformLeftAtDefault
+        transportFallbackReason = (configuration.transport as? CurlTransport)?.fallbackReason
         self.print = print
         self.ledger = ledger
     }
@@ -35,8 +40,17 @@ final class SetupAdvice: Sendable {
         a second screen (status REGCODE). Set the platform explicitly to silence this message.
         """
 
-    /// `setRequestor` was called: the first time, a platform left at its default is reported.
+    /// `setRequestor` was called: the first time, a transport that could not load libcurl and
+    /// a platform left at its default are reported.
     func requestorSet() {
+        if let reason = transportFallbackReason,
+            transportAdvised.withLock({ advised in
+                defer { advised = true }; return !advised
+            })
+        {
+            // The transport printed it to standard error when it was made.
+            diagnostics?(.transportFallback(message: CurlTransport.fallbackMessage(reason)))
+        }
         guard platformLeftAtDefault,
             platformAdvised.withLock({ advised in
                 defer { advised = true }; return !advised

@@ -1,4 +1,5 @@
-/// HTTP field names compare without regard to ASCII case (RFC 9110 §5.1).
+/// HTTP field names: what they are made of, and that they compare without regard to ASCII
+/// case (RFC 9110 §5.1).
 enum HTTPFieldName {
     /// Whether `a` and `b` name the same field: equal bytes, ASCII letters of either case.
     ///
@@ -16,6 +17,20 @@ enum HTTPFieldName {
             }
         }
     }
+
+    /// Whether `byte` may be part of a field name or a method: a `token` character of
+    /// RFC 9110 §5.6.2 (letters, digits and ``!#$%&'*+-.^_`|~``).
+    static func isTokenByte(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+            UInt8(ascii: "0")...UInt8(ascii: "9"):
+            return true
+        default:
+            return tokenPunctuation.contains(byte)
+        }
+    }
+
+    private static let tokenPunctuation = Array("!#$%&'*+-.^_`|~".utf8)
 
     private static func lowercased(_ byte: UInt8) -> UInt8 {
         byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte | 0x20 : byte

@@ -5,14 +5,15 @@ import Foundation
 ///
 /// A server closes a connection that stayed idle for its keep-alive timeout. A request the
 /// client sends in that instant meets a connection that is going away: the server reads
-/// nothing or drops it unanswered. For a request without a body, libcurl (under
-/// FoundationNetworking) notices and repeats it at once on a new connection. For a request
-/// with a body it must rewind the body first, and FoundationNetworking's rewinding stalls
-/// until its own 60-second timer, so the SDK would only see the request timeout. Repeating
-/// such a request from the SDK is not sound either: the server may have acted on it (a SAML
-/// response is refused when it is sent twice). So the transport avoids the race instead: a
-/// request with a body goes out on a new connection when the pooled one has been idle long
-/// enough that the server may be closing it.
+/// nothing or drops it unanswered. For a request without a body, libcurl (under either
+/// transport) notices and repeats it at once on a new connection. For a request with a body
+/// it must rewind the body first: FoundationNetworking's rewinding stalls until its own
+/// 60-second timer, so the SDK would only see the request timeout, and ``CurlTransport``
+/// gives libcurl no way to rewind (the request fails as a lost connection). Repeating such a
+/// request is not sound: the server may have acted on it (a SAML response is refused when it
+/// is sent twice). So both transports avoid the race instead: a request with a body goes out
+/// on a new connection when the pooled one has been idle long enough that the server may be
+/// closing it.
 ///
 /// "Long enough" is the server's advertised `Keep-Alive: timeout=N` when it sends one, or
 /// ``assumedServerTimeout`` (the shortest common server default, five seconds) when it does

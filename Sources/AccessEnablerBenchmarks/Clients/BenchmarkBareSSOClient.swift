@@ -7,17 +7,65 @@ import PassSandbox
 import FoundationNetworking
 #endif
 
-/// The partner SSO sign-in written by hand with bare URLSession calls: the six requests
-/// the SDK makes at setRequestor (DCR register, DCR token, profiles, then the configuration
-/// once no profile is in force, sessions/sso, profiles/sso) with the same headers and bodies, the two partner framework questions the
-/// status header and the SAML response need, and only the JSON reading each step needs.
-/// The benchmark's yardstick for the SDK's overhead.
+/// The HTTP client a ``BareSSOClient`` makes its requests with: a bare one, either libcurl
+/// driven directly (the platform's floor) or URLSession.
+enum BareHTTPClient: Sendable {
+    /// ``BareLibcurlClient``: libcurl's multi interface and nothing else.
+    case libcurl(BareLibcurlClient)
+    /// One ephemeral `URLSession` (``BareSSOClient/makeSession()``), completion handlers.
+    case urlSession(URLSession)
+
+    /// How the benchmark's rows name the client.
+    var label: String {
+        switch self {
+        case .libcurl: "bare client (libcurl)"
+        case .urlSession: "bare client (URLSession)"
+        }
+    }
+
+    /// One request: the status and body.
+    func exchange(_ method: String, _ url: URL, _ headers: [(String, String)], body: Data?, timeout: TimeInterval)
+        async throws -> (Int, Data)
+    {
+        switch self {
+        case .libcurl(let client):
+            return try await client.send(method, url, headers, body: body, timeout: timeout)
+        case .urlSession(let session):
+            var request = URLRequest(url: url, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: timeout)
+            request.httpMethod = method
+            for (name, value) in headers { request.addValue(value, forHTTPHeaderField: name) }
+            request.httpBody = body
+            let (data, response) = try await Self.load(session, request)
+            return (response.statusCode, data)
+        }
+    }
+
+    /// A data task bridged to async (the same bridge the SDK's URLSession transport uses, without its deadline).
+    private static func load(_ session: URLSession, _ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
+        try await withCheckedThrowingContinuation { continuation in
+            session.dataTask(with: request) { data, response, error in
+                if let error { return continuation.resume(throwing: error) }
+                guard let http = response as? HTTPURLResponse else {
+                    return continuation.resume(throwing: BareSSOClient.Failure(description: "not HTTP"))
+                }
+                continuation.resume(returning: (data ?? Data(), http))
+            }.resume()
+        }
+    }
+}
+
+/// The partner SSO sign-in written by hand on a bare HTTP client (``BareHTTPClient``): the
+/// six requests the SDK makes at setRequestor (DCR register, DCR token, profiles, then the
+/// configuration once no profile is in force, sessions/sso, profiles/sso) with the same
+/// headers and bodies, the two partner framework questions the status header and the SAML
+/// response need, and only the JSON reading each step needs. The benchmark's yardstick for
+/// the SDK's overhead.
 struct BareSSOClient: Sendable {
     struct Failure: Error, CustomStringConvertible {
         var description: String
     }
 
-    let session: URLSession
+    let http: BareHTTPClient
     let baseURL: URL
     let requestor: String
     /// `X-Device-Info`: the SDK's tvOS default, a constant.
@@ -98,24 +146,10 @@ struct BareSSOClient: Sendable {
     }
 
     private func exchange(_ method: String, _ path: String, _ headers: [(String, String)], body: Data?) async throws -> (Int, [String: Any]) {
-        var request = URLRequest(url: baseURL.appendingPathComponent(path), cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: 10)
-        request.httpMethod = method
-        for (name, value) in headers { request.addValue(value, forHTTPHeaderField: name) }
-        request.httpBody = body
-        let (data, response) = try await Self.load(session, request)
+        let (status, data) = try await http.exchange(
+            method, baseURL.appendingPathComponent(path), headers, body: body, timeout: 10)
         let object = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any] ?? [:]
-        return (response.statusCode, object)
-    }
-
-    /// A data task bridged to async (the same bridge the SDK's transport uses, without its deadline).
-    private static func load(_ session: URLSession, _ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
-        try await withCheckedThrowingContinuation { continuation in
-            session.dataTask(with: request) { data, response, error in
-                if let error { return continuation.resume(throwing: error) }
-                guard let http = response as? HTTPURLResponse else { return continuation.resume(throwing: Failure(description: "not HTTP")) }
-                continuation.resume(returning: (data ?? Data(), http))
-            }.resume()
-        }
+        return (status, object)
     }
 
     /// `AP-Partner-Framework-Status`: Base64 JSON, access granted, the provider and its expiry (epoch ms).

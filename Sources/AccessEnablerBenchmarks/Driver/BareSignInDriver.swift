@@ -16,7 +16,7 @@ public enum BareSignInDriver {
         defer { server.shutdown() }
         let session = BareSSOClient.makeSession()
         defer { session.invalidateAndCancel() }
-        let client = BareSSOClient(session: session, baseURL: baseURL, requestor: "REF30")
+        let client = BareSSOClient(http: .urlSession(session), baseURL: baseURL, requestor: "REF30")
         let start = Date()
         var succeeded = 0
         for _ in 0..<count {

@@ -11,16 +11,17 @@ import FoundationNetworking
 /// and SimulatedPartnerFramework signed in to AppleBoarded — calling setRequestor at the
 /// same instant and signing in through partner SSO against one sandbox over loopback HTTP.
 ///
-/// The devices share one URLSessionTransport, so the process holds a bounded number of
-/// sockets (URLSession's per-host limit) however many devices there are, and the
+/// The devices share one CurlTransport (the default), so the process holds a bounded number
+/// of sockets (its six connections per host) however many devices there are, and the
 /// thread-per-connection server stays far below its connection cap. A shared client queue
 /// serves requests first come, first served: every device's first request before any
 /// device's second. So that devices finish as they are served, not all at the end, each
 /// device's first request waits for one of a bounded number of ``SignInSlots`` and keeps it
 /// until its sign-in completes, as clients wait to be accepted by a busy server.
 ///
-/// The same wave is also signed in by ``BareSSOClient`` (one URLSession, the same slots, a
-/// fresh sandbox), first: the floor of the wave. The rate goal is judged against it.
+/// The same wave is also signed in by ``BareSSOClient`` first, on bare libcurl (the floor of
+/// the wave: the rate goal is judged against it) and on bare URLSession (the earlier floor),
+/// each with the same slots and a fresh sandbox.
 enum ManyDevicesMeasurement {
     /// The least share of the bare wave's rate the SDK's wave must reach.
     static let rateShareGoal = 0.8
@@ -55,7 +56,7 @@ enum ManyDevicesMeasurement {
         var peak: Double?
         var peakResetWorked = false
         var resources = ResourcePeaks.Peaks()
-        /// Process CPU seconds (every thread: SDK, URLSession, sandbox) until the last completion.
+        /// Process CPU seconds (every thread: SDK, libcurl, sandbox) until the last completion.
         var cpu = 0.0
         /// Seconds to create the AccessEnablers before the wave.
         var creation = 0.0
@@ -82,10 +83,14 @@ enum ManyDevicesMeasurement {
         let count = settings.devices
         // The bare wave first, on a heap the SDK's wave has not grown: a later wave would fit
         // in pages the earlier one left resident, and its memory figure would read too low.
-        let bare = try await bareWave(settings)
+        let bare = try await bareWave(settings, on: .libcurl)
+        let bareURLSession = try await bareWave(settings, on: .urlSession)
         let outcome = try await wave(settings)
         let bareRate = bare.perSecond()
         let rateShare = outcome.perSecond().flatMap { rate in bareRate.flatMap { $0 > 0 ? rate / $0 : nil } }
+        let urlSessionShare = outcome.perSecond().flatMap { rate in
+            bareURLSession.perSecond().flatMap { $0 > 0 ? rate / $0 : nil }
+        }
         let times = outcome.completionTimes
         let spreadMet: Bool = {
             guard let half = times.percentile(50), let all = times.percentile(100), outcome.allCompleted else { return false }
@@ -107,6 +112,7 @@ enum ManyDevicesMeasurement {
                     Benchmark.Figure("CPU per sign-in", outcome.completed > 0 ? outcome.cpu / Double(outcome.completed) * 1e3 : nil, "ms"),
                     Benchmark.Figure("cores busy", outcome.lastCompletion.flatMap { $0 > 0 ? outcome.cpu / $0 : nil }),
                     Benchmark.Figure("share of the bare wave's rate", rateShare),
+                    Benchmark.Figure("share of the bare URLSession wave's rate", urlSessionShare),
                 ], goal: "≥ \(rateShareGoal) × the bare wave's", met: outcome.allCompleted && bare.allCompleted && (rateShare.map { $0 >= rateShareGoal } ?? false)),
             Benchmark.Row(
                 "completed by (from the wave's start)",
@@ -132,6 +138,19 @@ enum ManyDevicesMeasurement {
                     Benchmark.Figure("CPU per sign-in", bare.completed > 0 ? bare.cpu / Double(bare.completed) * 1e3 : nil, "ms"),
                 ], note: bare.allCompleted ? nil : "deadline of \(Int(settings.deadline)) s reached first"),
             Benchmark.Row(
+                "bare client wave (URLSession)",
+                figures: [
+                    Benchmark.Figure("rate", bareURLSession.perSecond(), "/s"),
+                    Benchmark.Figure("per device", bareURLSession.perDeviceKiB(count), "KiB"),
+                    Benchmark.Figure("completed", Double(bareURLSession.completed)),
+                    Benchmark.Figure("wall", bareURLSession.lastCompletion, "s"),
+                    Benchmark.Figure("RSS before", bareURLSession.rssBefore, "KiB"),
+                    Benchmark.Figure(
+                        "CPU per sign-in",
+                        bareURLSession.completed > 0
+                            ? bareURLSession.cpu / Double(bareURLSession.completed) * 1e3 : nil, "ms"),
+                ], note: bareURLSession.allCompleted ? nil : "deadline of \(Int(settings.deadline)) s reached first"),
+            Benchmark.Row(
                 "every profile on disk (diagnostic)",
                 figures: [
                     Benchmark.Figure("after", outcome.durableAfter, "s"),
@@ -153,11 +172,18 @@ enum ManyDevicesMeasurement {
             "Memory per device = (VmHWM after − VmRSS before) / devices, from /proc/self/status"
                 + (outcome.peakResetWorked ? " (VmHWM reset through /proc/self/clear_refs before)" : " (VmHWM could not be reset: it may hold an earlier peak)")
                 + "; it includes the sandbox's state for each device (DCR client, token, profile) and the stored profiles waiting to be written.",
-            "CPU per sign-in and cores busy count the whole process until the last completion: SDK, URLSession/libcurl, the sandbox's server and handlers, the simulated devices.",
+            "CPU per sign-in and cores busy count the whole process until the last completion: SDK, libcurl, the "
+                + "sandbox's server and handlers, the simulated devices.",
             "Storage in the system temporary directory. The store writes behind the callback; 'every profile on disk' is when the last device's files were durable (fsync), measured from the wave's start.",
-            "Bare client wave: the same \(count) devices (new simulated devices, a new sandbox and server) signed in by BareSSOClient — the same six requests on one bare URLSession, the same \(settings.slots) slots, nothing stored — before the SDK's wave, on a heap that wave has not grown; its rate and memory per device are measured the same way. The rate goal is the SDK's rate as a share of this one, measured in the same run.",
+            "Bare client wave: the same \(count) devices (new simulated devices, a new sandbox and server) signed in "
+                + "by BareSSOClient on bare libcurl (BareLibcurlClient: libcurl's multi interface and nothing else) "
+                + "— the same six requests, the same \(settings.slots) slots, nothing stored — before the SDK's "
+                + "wave, on a heap that wave has not grown; its rate and memory per device are measured the same "
+                + "way. The rate goal is the SDK's rate as a share of this one, measured in the same run. 'bare "
+                + "client wave (URLSession)' is the same wave on one bare URLSession (the earlier floor), run second.",
             "Before each wave's memory baseline, freed heap is handed back to the system (malloc_trim), so neither wave's baseline holds the other's leftovers.",
-            "Peaks sampled every 10 ms from /proc/self: one shared URLSessionTransport (httpMaximumConnectionsPerHost \(URLSessionConfiguration.ephemeral.httpMaximumConnectionsPerHost)); file descriptor limit \(ResourcePeaks.descriptorLimit.map(String.init) ?? "none").",
+            "Peaks sampled every 10 ms from /proc/self: one shared CurlTransport (at most 6 connections per host); "
+                + "file descriptor limit \(ResourcePeaks.descriptorLimit.map(String.init) ?? "none").",
         ]
         let completedAll = outcome.completed == count && outcome.authenticated == count
         let rateMet = outcome.allCompleted && bare.allCompleted && (rateShare.map { $0 >= rateShareGoal } ?? false)
@@ -188,10 +214,10 @@ enum ManyDevicesMeasurement {
         defer { server.shutdown() }
         let scratch = BenchmarkScratch("devices")
         defer { scratch.remove() }
-        let shared = URLSessionTransport()
+        let shared = CurlTransport()
         let factory = BenchmarkClientFactory(baseURL: baseURL, clock: SandboxTimeSource(sandbox.clock), requestTimeout: settings.deadline)
 
-        // Warm the process (URLSession, the server's first connection) so the memory
+        // Warm the process (the transport's thread, the server's first connection) so the memory
         // figure is the devices' and not one-time set-up.
         let warm = factory.make(storage: scratch.storage("warm"), partner: signedInDevice(sandbox), transport: shared, observer: BenchmarkObserver())
         warm.setRequestor("REF30")
@@ -252,16 +278,23 @@ enum ManyDevicesMeasurement {
         return outcome
     }
 
+    /// The bare HTTP client a bare wave signs in on.
+    private enum BareKind { case libcurl, urlSession }
+
     /// The bare client's wave: a fresh sandbox and server, `settings.devices` new devices,
-    /// each signed in by ``BareSSOClient`` on one shared URLSession, through the same slots.
-    private static func bareWave(_ settings: Settings) async throws -> Outcome {
+    /// each signed in by ``BareSSOClient`` on one shared bare client of `kind`, through the
+    /// same slots.
+    private static func bareWave(_ settings: Settings, on kind: BareKind) async throws -> Outcome {
         let count = settings.devices
         let sandbox = PassSandbox(world: .default, clock: SandboxClock())
         let (server, baseURL) = try sandbox.serveOverLoopback()
         defer { server.shutdown() }
         let session = BareSSOClient.makeSession()
         defer { session.invalidateAndCancel() }
-        let client = BareSSOClient(session: session, baseURL: baseURL, requestor: "REF30")
+        let libcurl = kind == .libcurl ? try BareLibcurlClient() : nil
+        defer { libcurl?.shutdown() }
+        let client = BareSSOClient(
+            http: libcurl.map { .libcurl($0) } ?? .urlSession(session), baseURL: baseURL, requestor: "REF30")
         // Warm the process and the session's first connection, as the SDK's wave does.
         _ = try? await client.signIn(device: signedInDevice(sandbox))
 

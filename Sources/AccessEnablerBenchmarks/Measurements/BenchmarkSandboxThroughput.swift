@@ -15,7 +15,7 @@ enum SandboxThroughputMeasurement {
         let port = server.port ?? 0
         let session = BareSSOClient.makeSession()
         defer { session.invalidateAndCancel() }
-        let dcr = BareSSOClient(session: session, baseURL: baseURL, requestor: "REF30")
+        let dcr = BareSSOClient(http: .urlSession(session), baseURL: baseURL, requestor: "REF30")
         let token = try await dcr.accessToken()
         let request = Array(
             ("GET /api/v2/REF30/configuration HTTP/1.1\r\n" + "Host: 127.0.0.1:\(port)\r\n" + "Authorization: Bearer \(token)\r\n"

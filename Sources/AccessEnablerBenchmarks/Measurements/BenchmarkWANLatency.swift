@@ -45,7 +45,7 @@ enum WANLatencyMeasurement {
         defer { scratch.remove() }
         // One transport for every client: its kept-alive connections stay open through the
         // proxy between flows, as in an app.
-        let transport = CountingTransport(URLSessionTransport())
+        let transport = CountingTransport(CurlTransport())
         let factory = BenchmarkClientFactory(baseURL: proxy.baseURL, clock: SandboxTimeSource(sandbox.clock), requestTimeout: 10)
         let run = RoundRunner(sandbox: sandbox, proxy: proxy, transport: transport, factory: factory, scratch: scratch)
 
@@ -90,7 +90,10 @@ enum WANLatencyMeasurement {
             title: "7. Latency with \(Int(addedDelay * 1e3)) ms added to every round trip (goal: RTTs ≤ minimum + \(slack))",
             rows: rows,
             notes: [
-                "A delaying TCP proxy on loopback holds every byte the client sends for \(Int(addedDelay * 1e3)) ms before forwarding it to the sandbox's HTTP server, and passes answers back at once; each connection of the SDK's one URLSessionTransport is a connection through the proxy (kept alive between flows), so requests on two connections overlap.",
+                "A delaying TCP proxy on loopback holds every byte the client sends for \(Int(addedDelay * 1e3)) ms "
+                    + "before forwarding it to the sandbox's HTTP server, and passes answers back at once; each "
+                    + "connection of the SDK's one CurlTransport (the default) is a connection through the proxy "
+                    + "(kept alive between flows), so requests on two connections overlap.",
                 "RTTs = the median latency of \(max(1, rounds)) run(s) ÷ \(Int(addedDelay * 1e3)) ms, from the call until its terminal callback reaches the delegate (setRequestorComplete(1), setToken, setAuthenticationStatus(0)); it includes the SDK's own time. Set-up runs with no delay.",
                 "Minimum: warm setRequestor = profiles (1); cold = register, token, profiles (3); partner SSO sign-in at setRequestor = cold + configuration (asked once the profiles say none is in force: the partner framework needs the supported providers) + sessions/sso + profiles/sso (6); authorization = decisions/authorize (1); logout with two MVPDs' profiles = logout ∥ logout (1).",
             ],

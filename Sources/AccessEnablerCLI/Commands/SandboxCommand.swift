@@ -3,17 +3,29 @@ import AccessEnablerScenarios
 import Foundation
 import PassSandbox
 
-/// `accessenabler sandbox [--port N] [--world FILE] [--log-requests]`: serves PassSandbox
-/// until interrupted, then says what its checklist monitor found.
+/// `accessenabler sandbox [--port N] [--world FILE] [--log-requests] [--checklist-strict]`:
+/// serves PassSandbox until interrupted, then says what its checklist monitor found (and,
+/// strict, exits with ``strictFailureStatus`` when a client broke a mandatory line).
 enum SandboxCommand {
     static let synopsis = CommandSynopsis(
         name: "sandbox", argument: nil,
-        summary: "Serve PassSandbox on loopback until interrupted (Ctrl-C), then summarise Adobe's checklist as its clients kept it.",
+        summary: """
+            Serve PassSandbox on loopback until interrupted (Ctrl-C), then summarise Adobe's checklist as its \
+            clients kept it.
+            """,
         options: [
             .init(name: "--port", value: "N", summary: "listen on port N (0, the default, picks a free port)"),
             .init(name: "--world", value: "FILE", summary: "serve the world in FILE instead of the built-in one"),
             .init(name: "--log-requests", value: nil, summary: "print one line per request answered (time, method, path, status, device)"),
+            .init(
+                name: "--checklist-strict", value: nil,
+                summary: """
+                    on stopping, exit with status 3 if a client broke a mandatory line of the checklist (for CI)
+                    """),
         ])
+
+    /// The exit status of a `--checklist-strict` run that saw a mandatory violation.
+    static let strictFailureStatus: Int32 = 3
 
     /// The help, naming the requestors of `world` (the built-in world, or the one `--world`
     /// names) with their MVPDs.
@@ -40,6 +52,9 @@ enum SandboxCommand {
             is served. A file that is not JSON, or not a valid world, is refused with the file's
             name and the JSON path at fault.
             --log-requests prints a line for each request as it is answered.
+            --checklist-strict makes the sandbox, when it stops (Ctrl-C, SIGINT or SIGTERM), exit
+            with status 3 if any client broke a mandatory line of the checklist, so a CI job can
+            gate on it; notices and recommended lines never fail it (0 otherwise).
 
             Requestors (service providers) of \(worldName) and their MVPDs:
             \(requestors.joined(separator: "\n"))
@@ -83,7 +98,10 @@ enum SandboxCommand {
             (server, base) = try sandbox.serveOverLoopback(port: port)
         } catch LoopbackHTTPServerError.portInUse(let host, let port) {
             printError(
-                "accessenabler sandbox: port \(port) is already in use on \(host): another program (perhaps another sandbox) listens there. Stop it, or choose another port with --port N (--port 0 picks a free one)."
+                """
+                accessenabler sandbox: port \(port) is already in use on \(host): another program (perhaps another \
+                sandbox) listens there. Stop it, or choose another port with --port N (--port 0 picks a free one).
+                """
             )
             return 1
         } catch {
@@ -100,6 +118,10 @@ enum SandboxCommand {
             "  try: curl -s -X POST \(base.absoluteString)/o/client/register -H 'Content-Type: application/json' -H 'X-Device-Info: \(deviceInfo)' -d '{\"software_statement\":\"\(world.softwareStatements.keys.sorted().first ?? "STATEMENT")\"}'"
         )
         print("  checklist (where clients break Adobe's REST API V2 Checklist): \(base.absoluteString)/checklist")
+        let strict = parsed.flags.contains("--checklist-strict")
+        if strict {
+            print("    --checklist-strict: stopping exits with status \(strictFailureStatus) on a mandatory violation")
+        }
         print("  second screen: \(sandbox.activationURL.absoluteString)")
         print("    a TV shows a code; type it there in a browser (this computer only: the sandbox listens on 127.0.0.1)")
         print("  authentication sessions (codes) last \(world.authenticationSessionTTL) s")
@@ -112,37 +134,74 @@ enum SandboxCommand {
         await waitForInterrupt()
         server.shutdown()
         sandbox.observeRequests(nil)
-        for line in checklistSummary(sandbox.checklist, page: base.absoluteString + "/checklist") { print(line) }
+        let checklist = sandbox.checklist
+        for line in checklistSummary(checklist, page: base.absoluteString + "/checklist") { print(line) }
         print("PassSandbox stopped.")
-        return 0
+        fflush(nil)
+        guard strict, let verdict = strictVerdict(checklist) else { return 0 }
+        printError(verdict)
+        return strictFailureStatus
+    }
+
+    /// Why a `--checklist-strict` run fails, in a line: how many mandatory violations of
+    /// which rules; `nil` when there are none.
+    static func strictVerdict(_ checklist: SandboxChecklist) -> String? {
+        let mandatory = checklist.mandatoryViolations
+        guard !mandatory.isEmpty else { return nil }
+        let rules = checklist.rules.map(\.id).filter { id in mandatory.contains { $0.rule == id } }
+        let count = mandatory.count == 1 ? "1 mandatory violation" : "\(mandatory.count) mandatory violations"
+        let named = rules.joined(separator: ", ")
+        return "accessenabler sandbox: --checklist-strict: \(count) (\(named)); exit status \(strictFailureStatus)."
     }
 
     /// The most violations the summary lists one by one.
     static let summaryViolationLimit = 20
 
     /// What the checklist monitor found, for the end of a run: one line per rule with its
-    /// count, then the violations (at most ``summaryViolationLimit``).
+    /// count (`✓` none, `✗` violations, `?` notices), then the violations and the notices (at
+    /// most ``summaryViolationLimit`` of each).
     static func checklistSummary(_ checklist: SandboxChecklist, page: String) -> [String] {
-        let counts = Dictionary(grouping: checklist.violations, by: \.rule).mapValues(\.count)
-        let devices = Set(checklist.violations.map(\.device)).count
+        let counts = Dictionary(grouping: checklist.violations + checklist.notices, by: \.rule).mapValues(\.count)
         var lines = ["Adobe's REST API V2 Checklist, as this sandbox saw its clients:"]
         let width = checklist.rules.map(\.id.count).max() ?? 0
         for rule in checklist.rules {
             let count = counts[rule.id, default: 0]
-            lines.append("  \(count == 0 ? "✓" : "✗") \(rule.id.padding(toLength: width, withPad: " ", startingAt: 0))  \(count)  (\(rule.level.rawValue))")
+            let mark = count == 0 ? "✓" : (rule.level == .notice ? "?" : "✗")
+            let id = rule.id.padding(toLength: width, withPad: " ", startingAt: 0)
+            lines.append("  \(mark) \(id)  \(count)  (\(rule.level.rawValue))")
         }
-        guard !checklist.violations.isEmpty else {
+        if checklist.violations.isEmpty {
             lines.append("No violations.")
-            return lines
+        } else {
+            let devices = Set(checklist.violations.map(\.device)).count
+            lines.append("\(counted(checklist.violations.count, "violation")) on \(counted(devices, "device")):")
+            lines += listed(checklist.violations, page: page)
         }
-        lines.append("\(checklist.violations.count) violation\(checklist.violations.count == 1 ? "" : "s") on \(devices) device\(devices == 1 ? "" : "s"):")
-        for violation in checklist.violations.prefix(summaryViolationLimit) {
-            lines.append("  \(SandboxChecklist.timestamp(violation.at)) \(violation.rule) · device \(violation.device) · \(violation.request): \(violation.detail)")
-        }
-        if checklist.violations.count > summaryViolationLimit {
-            lines.append("  … and \(checklist.violations.count - summaryViolationLimit) more (the page \(page) showed them all).")
+        if !checklist.notices.isEmpty {
+            let notices = counted(checklist.notices.count, "notice")
+            lines.append("\(notices) (a server cannot be sure of these; look at each):")
+            lines += listed(checklist.notices, page: page)
         }
         return lines
+    }
+
+    /// One line per finding, at most ``summaryViolationLimit``, then how many more.
+    private static func listed(_ findings: [SandboxChecklistViolation], page: String) -> [String] {
+        var lines = findings.prefix(summaryViolationLimit).map { finding in
+            """
+              \(SandboxChecklist.timestamp(finding.at)) \(finding.rule) · device \(finding.device) · \
+            \(finding.request): \(finding.detail)
+            """
+        }
+        if findings.count > summaryViolationLimit {
+            lines.append("  … and \(findings.count - summaryViolationLimit) more (the page \(page) showed them all).")
+        }
+        return lines
+    }
+
+    /// `1 violation`, `3 devices`.
+    private static func counted(_ count: Int, _ noun: String) -> String {
+        "\(count) \(noun)\(count == 1 ? "" : "s")"
     }
 
     /// The world in the file at `path`, or why not (in the words every command uses).

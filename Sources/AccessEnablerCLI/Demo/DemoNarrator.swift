@@ -54,14 +54,27 @@ struct DemoNarrator {
         return out
     }
 
-    /// Lines that close an act: what the sandbox's checklist monitor saw of the SDK.
+    /// Lines that close an act: what the sandbox's checklist monitor saw of the SDK — its
+    /// violations, then its notices (what a server cannot be sure of).
     func checklist(_ checklist: SandboxChecklist) -> [String] {
-        guard !checklist.violations.isEmpty else {
-            return ["", "  ✓ Adobe's REST API V2 Checklist: the sandbox saw no violation in this act."]
+        var lines: [String]
+        if checklist.violations.isEmpty {
+            lines = ["", "  ✓ Adobe's REST API V2 Checklist: the sandbox saw no violation in this act."]
+        } else {
+            let count = checklist.violations.count
+            let violations = "\(count) violation\(count == 1 ? "" : "s")"
+            lines = ["", "  ✗ Adobe's REST API V2 Checklist: the sandbox saw \(violations) in this act:"]
+            for violation in checklist.violations {
+                let text = "\(violation.rule) · \(violation.request): \(violation.detail)"
+                lines += Self.wrap(text, width: width, first: "    ")
+            }
         }
-        var lines = ["", "  ✗ Adobe's REST API V2 Checklist: the sandbox saw \(checklist.violations.count) violation\(checklist.violations.count == 1 ? "" : "s") in this act:"]
-        for violation in checklist.violations {
-            lines += Self.wrap("\(violation.rule) · \(violation.request): \(violation.detail)", width: width, first: "    ")
+        if !checklist.notices.isEmpty {
+            let count = checklist.notices.count
+            lines.append("  ? and \(count) notice\(count == 1 ? "" : "s") (what a server cannot be sure of):")
+            for notice in checklist.notices {
+                lines += Self.wrap("\(notice.rule) · \(notice.request): \(notice.detail)", width: width, first: "    ")
+            }
         }
         return lines
     }

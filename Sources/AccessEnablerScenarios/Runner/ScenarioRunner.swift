@@ -86,8 +86,9 @@ public final class ScenarioRunner: @unchecked Sendable {
 
     /// Ends the transcript with what the sandbox's checklist monitor found during the run —
     /// a line `{"checklist": RULE, "request": …, "detail": …}` per violation of Adobe's REST
-    /// API V2 Checklist, then `{"checklistViolations": N}` — and returns the result. Later
-    /// calls add nothing.
+    /// API V2 Checklist, a line `{"checklistNotice": RULE, …}` per notice, then
+    /// `{"checklistViolations": N}` (violations only) — and returns the result. Later calls
+    /// add nothing.
     @discardableResult
     public func finish() -> ScenarioResult {
         if !finished {
@@ -95,6 +96,10 @@ public final class ScenarioRunner: @unchecked Sendable {
             let checklist = sandbox.checklist
             for violation in checklist.violations {
                 recorder.appendRunLine(.checklist(rule: violation.rule, request: violation.request, detail: violation.detail))
+            }
+            for notice in checklist.notices {
+                recorder.appendRunLine(
+                    .checklistNotice(rule: notice.rule, request: notice.request, detail: notice.detail))
             }
             recorder.appendRunLine(.checklistViolations(checklist.violations.count))
         }
@@ -281,7 +286,7 @@ public final class ScenarioRunner: @unchecked Sendable {
         configuration.clock = SandboxTimeSource(sandbox.clock)
         // Every app delivers on the one queue, so the shared transcript keeps one order.
         configuration.callbackQueue = callbackQueue
-        let wireTransport: any HTTPTransport = wire == .inProcess ? sandbox.transport : URLSessionTransport()
+        let wireTransport: any HTTPTransport = wire == .inProcess ? sandbox.transport : CurlTransport()
         if meter == nil { meter = CountingTransport(wireTransport) }
         let recorder = app.recorder
         let queue = callbackQueue

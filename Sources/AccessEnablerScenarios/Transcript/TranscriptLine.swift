@@ -54,7 +54,14 @@ public struct TranscriptLine: Sendable, Equatable, CustomStringConvertible {
         TranscriptLine([("checklist", .string(rule)), ("request", .string(request)), ("detail", .string(detail))])
     }
 
-    /// The run's count of checklist violations, its last line: `{"checklistViolations":0}`.
+    /// A notice of the sandbox's checklist monitor (a line it cannot be sure was broken; never
+    /// counted as a violation): `{"checklistNotice":"poll-too-slow","request":"GET /api/v2/…","detail":"…"}`.
+    public static func checklistNotice(rule: String, request: String, detail: String) -> TranscriptLine {
+        TranscriptLine([("checklistNotice", .string(rule)), ("request", .string(request)), ("detail", .string(detail))])
+    }
+
+    /// The run's count of checklist violations (mandatory and recommended; notices are not
+    /// violations), its last line: `{"checklistViolations":0}`.
     public static func checklistViolations(_ count: Int) -> TranscriptLine {
         TranscriptLine([("checklistViolations", .number(Double(count)))])
     }

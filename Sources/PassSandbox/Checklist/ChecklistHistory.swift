@@ -1,30 +1,43 @@
 import Foundation
 
 /// The requests the checklist rules read, oldest first, with the device each one is
-/// attributed to. A request names its device in `AP-Device-Identifier`; one that does not
-/// (a DCR request, a poll sent without it) is attributed to the device its code was opened
-/// for, else to the device its client credentials were first used on.
+/// attributed to, and the moment they are judged at. A request names its device in
+/// `AP-Device-Identifier`; one that does not (a DCR request, a poll sent without it) is
+/// attributed to the device its code was opened for, else to the device its client
+/// credentials were first used on.
 struct ChecklistHistory: Sendable {
     let requests: [ObservedRequest]
+    /// When the rules judge, on the sandbox clock: what has not happened by then (a poll
+    /// before a code expired, a logout page opened) has not happened.
+    let now: Date
     /// The device of each request, by index (``SandboxChecklistViolation/unknownDevice``
     /// when nothing tells).
     let devices: [String]
     /// The device each client (`client_id`) was first used on.
     let deviceOfClient: [String: String]
 
-    init(_ requests: [ObservedRequest]) {
+    init(_ requests: [ObservedRequest], now: Date) {
         self.requests = requests
+        self.now = now
         var deviceOfCode: [String: String] = [:]
         var deviceOfClient: [String: String] = [:]
         for request in requests {
-            if let issued = request.facts.issuedCode, let device = issued.deviceID ?? request.deviceID { deviceOfCode[issued.code] = device }
-            if let device = request.deviceID, let client = request.facts.clientID, deviceOfClient[client] == nil { deviceOfClient[client] = device }
+            if let issued = request.facts.issuedCode, let device = issued.deviceID ?? request.deviceID {
+                deviceOfCode[issued.code] = device
+            }
+            if let device = request.deviceID, let client = request.facts.clientID, deviceOfClient[client] == nil {
+                deviceOfClient[client] = device
+            }
         }
         self.deviceOfClient = deviceOfClient
         devices = requests.map { request in
             if let device = request.deviceID { return device }
             if let code = request.route?.code, let device = deviceOfCode[code] { return device }
-            if let client = request.facts.clientID ?? request.facts.issuedRegistration?.clientID, let device = deviceOfClient[client] { return device }
+            if let client = request.facts.clientID ?? request.facts.issuedRegistration?.clientID,
+                let device = deviceOfClient[client]
+            {
+                return device
+            }
             return SandboxChecklistViolation.unknownDevice
         }
     }
@@ -32,7 +45,8 @@ struct ChecklistHistory: Sendable {
     /// A violation of `rule` by the request at `index`.
     func violation(_ rule: String, at index: Int, _ detail: String) -> SandboxChecklistViolation {
         let request = requests[index]
-        return SandboxChecklistViolation(rule: rule, device: devices[index], request: request.label, at: request.at, detail: detail)
+        return SandboxChecklistViolation(
+            rule: rule, device: devices[index], request: request.label, at: request.at, detail: detail)
     }
 
     /// The indexes of the requests to `endpoint`, oldest first.
@@ -59,7 +73,9 @@ extension SandboxRoute {
     /// authenticate URL).
     var code: String? {
         switch self {
-        case .profileForCode(_, let code), .sessionInformation(_, let code), .resumeSession(_, let code), .authenticate(_, let code): code
+        case .profileForCode(_, let code), .sessionInformation(_, let code), .resumeSession(_, let code),
+            .authenticate(_, let code):
+            code
         default: nil
         }
     }

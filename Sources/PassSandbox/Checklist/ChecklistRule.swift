@@ -1,15 +1,19 @@
 /// A rule of the checklist monitor, as data: the line of Adobe's REST API V2 Checklist it
-/// checks, and a pure function from the request history to the requests that broke it.
+/// checks, how it reports (a violation or a notice), what it reads and what it cannot tell
+/// apart, and a pure function from the request history to the requests that broke the line.
 struct ChecklistRule: Sendable {
-    /// Its id, line and level.
+    /// Its id, line, level, evidence and limits.
     let description: SandboxChecklistRule
     /// The requests of `history` that broke the line, each with why.
     let check: @Sendable (ChecklistHistory) -> [ChecklistFinding]
 
     var id: String { description.id }
 
-    init(_ id: String, _ level: SandboxChecklistLevel, line: String, check: @escaping @Sendable (ChecklistHistory) -> [ChecklistFinding]) {
-        description = SandboxChecklistRule(id: id, line: line, level: level)
+    init(
+        _ id: String, _ level: SandboxChecklistLevel, line: String, evidence: SandboxChecklistEvidence, limits: String,
+        check: @escaping @Sendable (ChecklistHistory) -> [ChecklistFinding]
+    ) {
+        description = SandboxChecklistRule(id: id, line: line, level: level, evidence: evidence, limits: limits)
         self.check = check
     }
 }
@@ -28,14 +32,17 @@ struct SequencedViolation: Sendable {
 }
 
 /// Every rule the monitor checks, in the checklist's order: the mandatory requirements
-/// phase by phase, then the recommended practices.
+/// phase by phase (with the notices about their lines), then the recommended practices.
 enum ChecklistRules {
     static let all: [ChecklistRule] = [
-        registrationRepeated, accessTokenRefreshedEarly,
+        registrationRepeated, accessTokenRefreshedEarly, nothingPersisted,
         configurationWhileAuthenticated,
-        pollTooFrequent, pollAfterSessionEnd,
-        authorizationHeaderMissing, deviceIdentifierHeaderMissing, deviceInfoHeaderMissing,
-        retryLoop,
+        pollTooFrequent, pollTooSlow, pollAfterSessionEnd, pollStoppedEarly,
+        preauthorizationNotCached,
+        logoutPageNotOpened,
+        authorizationHeaderMissing, deviceIdentifierHeaderMissing, deviceInfoHeaderMissing, deviceIdentifierUnstable,
+        undefinedParameter, undefinedHeader,
+        retryLoop, nonRetryableRetried, alternatingFailures,
         configurationRepeated, logoutAfterDenial,
     ]
 

@@ -1,6 +1,7 @@
 import Foundation
 
-/// Logout phase: logout is the person's own request, never the reaction to a denial.
+/// Logout phase: logout is the person's own request, never the reaction to a denial, and
+/// the MVPD's logout page it names is opened in a user agent.
 extension ChecklistRules {
     /// How soon after a denied decision a logout counts as automatic.
     static let automaticLogoutWindow: TimeInterval = 2
@@ -11,7 +12,12 @@ extension ChecklistRules {
     /// resources is the content filtering it is for, not a denial.
     static let logoutAfterDenial = ChecklistRule(
         "logout-after-denial", .recommended,
-        line: "Logout Phase · User Experience: call the logout API only when the person asks to sign out, never automatically after a denied authorization or preauthorization."
+        line: """
+            Logout Phase · User Experience: call the logout API only when the person asks to sign out, never \
+            automatically after a denied authorization or preauthorization.
+            """,
+        evidence: .device,
+        limits: "A person cannot react to a denial in 2 s; a later logout may be the person's and is not judged."
     ) { history in
         var lastDenial: [String: Int] = [:]
         var findings: [ChecklistFinding] = []
@@ -24,15 +30,58 @@ extension ChecklistRules {
                 guard let denial = lastDenial[device] else { continue }
                 let elapsed = request.at.timeIntervalSince(history.requests[denial].at)
                 guard elapsed <= automaticLogoutWindow else { continue }
-                let kind = history.requests[denial].route?.endpoint == .preauthorize ? "preauthorization" : "authorization"
+                let kind =
+                    history.requests[denial].route?.endpoint == .preauthorize ? "preauthorization" : "authorization"
                 findings.append(
                     ChecklistFinding(
                         index: index,
-                        detail: "Logged out \(ChecklistHistory.duration(elapsed)) after a denied \(kind); call logout only when the person asks to sign out."))
+                        detail: """
+                            Logged out \(ChecklistHistory.duration(elapsed)) after a denied \(kind); call logout \
+                            only when the person asks to sign out.
+                            """))
             default:
                 continue
             }
         }
         return findings
+    }
+
+    /// A logout whose answer named the MVPD's logout page (`actionName` `logout` with a `url`)
+    /// that no user agent has opened since. Pages are matched to logouts oldest first by
+    /// their address (MVPD, service provider, redirect URL). One notice per such logout.
+    static let logoutPageNotOpened = ChecklistRule(
+        "logout-page-not-opened", .notice,
+        line:
+            """
+            Logout Phase · Logout Support: follow the action of each removed profile; for an MVPD with a logout \
+            endpoint, open the returned url in a user agent.
+            """,
+        evidence: .device,
+        limits:
+            """
+            The page's address names no device: a page another device opened for the same MVPD and redirect URL \
+            counts for this logout. A page opened outside this sandbox (a real MVPD's) is not seen.
+            """
+    ) { history in
+        var pending: [String: [Int]] = [:]
+        for (index, request) in history.requests.enumerated() {
+            if let page = request.facts.issuedLogoutPage { pending[page, default: []].append(index) }
+            if let page = request.facts.openedLogoutPage, pending[page]?.isEmpty == false {
+                pending[page]?.removeFirst()
+            }
+        }
+        return pending.values.flatMap { $0 }.sorted().map { index in
+            let mvpd: String
+            if case .logout(_, let named)? = history.requests[index].route { mvpd = named } else { mvpd = "the MVPD" }
+            return ChecklistFinding(
+                index: index,
+                detail:
+                    """
+                    The logout answer named \(mvpd)'s logout page and no user agent has opened it, so the person \
+                    stays signed in at the MVPD; open the answer's url in a browser or web view (a device without \
+                    one hands it to the person).
+                    """
+            )
+        }
     }
 }

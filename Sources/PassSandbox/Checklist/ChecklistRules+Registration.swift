@@ -2,13 +2,28 @@ import Foundation
 
 /// Registration phase: client credentials and access tokens are kept and reused.
 extension ChecklistRules {
+    /// Registrations again, on a device holding working credentials, forgiven: a reinstall.
+    static let forgivenReregistrations = 1
+
     /// A client registers again although its device already holds client credentials of the
     /// same software statement that still work (not expired, not refused by the token
-    /// endpoint). The device of a registration is the one its new credentials are first
-    /// used on, so the finding waits for that use.
+    /// endpoint), for the second time or more: the first such registration is forgiven (an
+    /// application reinstalled on a device whose identifier survived has lost its storage).
+    /// The device of a registration is the one its new credentials are first used on, so the
+    /// finding waits for that use.
     static let registrationRepeated = ChecklistRule(
         "registration-repeated", .mandatory,
-        line: "Registration Phase · Client Credentials Caching: register once, keep the client credentials in persistent storage and reuse them for every access token request."
+        line: """
+            Registration Phase · Client Credentials Caching: register once, keep the client credentials in \
+            persistent storage and reuse them for every access token request.
+            """,
+        evidence: .device,
+        limits:
+            """
+            The device is told by its identifier; credentials refused by the token endpoint, or expired, are \
+            rightly replaced. One registration again is forgiven: an application reinstalled on a device whose \
+            identifier survives registers again, and a server cannot see the reinstall.
+            """
     ) { history in
         let requests = history.requests
         var registrations: [String: ObservedFacts.IssuedRegistration] = [:]
@@ -31,20 +46,30 @@ extension ChecklistRules {
             }
         }
         var findings: [ChecklistFinding] = []
+        var forgiven: [String: Int] = [:]  // device → registrations again so far
         for (index, request) in requests.enumerated() {
-            guard let issued = request.facts.issuedRegistration, let device = history.deviceOfClient[issued.clientID] else { continue }
+            guard let issued = request.facts.issuedRegistration, let device = history.deviceOfClient[issued.clientID]
+            else { continue }
             let held = firstUses[device, default: []].first { use in
-                guard use.index < index, use.client != issued.clientID, statements[use.client] == issued.statement else { return false }
+                guard use.index < index, use.client != issued.clientID, statements[use.client] == issued.statement
+                else { return false }
                 if let refused = refusedAt[use.client], refused <= request.at { return false }
                 if let end = registrations[use.client]?.expiresAt, end <= request.at { return false }
                 return true
             }
             guard let held else { continue }
+            forgiven[device, default: 0] += 1
+            guard forgiven[device, default: 0] > forgivenReregistrations else { continue }
             findings.append(
                 ChecklistFinding(
                     index: index,
                     detail:
-                        "Registered again although this device already held working client credentials of the same software statement (first used \(ChecklistHistory.duration(request.at.timeIntervalSince(requests[held.index].at))) earlier); store the client credentials and reuse them."
+                        """
+                        Registered again (\(forgiven[device, default: 0] + 1) registrations on this device) \
+                        although it already held working client credentials of the same software statement (first \
+                        used \(ChecklistHistory.duration(request.at.timeIntervalSince(requests[held.index].at))) \
+                        earlier); store the client credentials and reuse them.
+                        """
                 ))
         }
         return findings
@@ -55,7 +80,12 @@ extension ChecklistRules {
     /// it (a refused token is rightly replaced).
     static let accessTokenRefreshedEarly = ChecklistRule(
         "access-token-refreshed-early", .mandatory,
-        line: "Registration Phase · Access Tokens Caching: keep access tokens in persistent storage and reuse them until they expire; do not ask for a new one for every call."
+        line: """
+            Registration Phase · Access Tokens Caching: keep access tokens in persistent storage and reuse them \
+            until they expire; do not ask for a new one for every call.
+            """,
+        evidence: .client,
+        limits: "None: the client is told by its credentials, and a token refused (401) is rightly replaced at once."
     ) { history in
         let requests = history.requests
         var latestToken: [String: ObservedFacts.IssuedToken] = [:]
@@ -71,7 +101,11 @@ extension ChecklistRules {
                         ChecklistFinding(
                             index: index,
                             detail:
-                                "Asked for a new access token while the previous one still had \(ChecklistHistory.duration(left)) of its \(ChecklistHistory.duration(previous.lifetime)) left; reuse it until it expires."
+                                """
+                                Asked for a new access token while the previous one still had \
+                                \(ChecklistHistory.duration(left)) of its \
+                                \(ChecklistHistory.duration(previous.lifetime)) left; reuse it until it expires.
+                                """
                         ))
                 }
             }

@@ -31,6 +31,15 @@ struct ObservedRequest: Sendable {
     var signature: Int
     /// What the answer meant.
     var facts: ObservedFacts
+    /// The names of the query parameters sent, in order.
+    var queryNames: [String] = []
+    /// The names of the body's parameters: the fields of a form, the members of a JSON object.
+    var bodyNames: [String] = []
+    /// The names of the header fields sent, lower case, in order.
+    var headerNames: [String] = []
+    /// For a DCR request: what its `X-Device-Info` says of the device, its connection left
+    /// out (``describe(deviceInfo:)``); `nil` when not sent, and for every other request.
+    var deviceDescription: String?
 
     /// The service provider the path names (`REF30`), for the REST API V2 endpoints.
     var serviceProvider: String? { route?.serviceProvider }
@@ -49,6 +58,10 @@ struct ObservedRequest: Sendable {
     /// `true` when the answer was an error: a status of 400 or more, a dropped connection,
     /// or a success carrying an enhanced error (a decision denied inside a `200`).
     var answeredWithError: Bool { status >= 400 || status == 0 || !facts.errorActions.isEmpty }
+
+    /// `true` when the answer was a success (a status below 400 that was not a dropped
+    /// connection) with no enhanced error inside.
+    var answeredWithSuccess: Bool { !answeredWithError }
 
     /// A hash of `token`, as ``bearer`` and ``ObservedFacts/IssuedToken/token`` hold it.
     static func hash(token: String) -> Int {
@@ -131,6 +144,17 @@ struct ObservedFacts: Sendable {
     var denied = false
     /// The token endpoint refused the client credentials (`invalid_client`).
     var clientRefused = false
+    /// For a logout: the MVPD logout page its answer named (``logoutPageKey(mvpd:serviceProvider:redirect:)``).
+    var issuedLogoutPage: String?
+    /// For the MVPD logout page: which page a user agent opened (the same key).
+    var openedLogoutPage: String?
+
+    /// What identifies an MVPD logout page: the MVPD, the service provider and the redirect
+    /// URL its address carries (the address names no device, so two devices signing out of
+    /// one MVPD with one redirect URL share it).
+    static func logoutPageKey(mvpd: String, serviceProvider: String, redirect: String) -> String {
+        [mvpd, serviceProvider, redirect].joined(separator: "\u{1F}")
+    }
 }
 
 extension SandboxRoute {
@@ -138,7 +162,8 @@ extension SandboxRoute {
     var serviceProvider: String? {
         switch self {
         case .configuration(let sp), .createSession(let sp), .profiles(let sp): sp
-        case .resumeSession(let sp, _), .sessionInformation(let sp, _), .authenticate(let sp, _), .profileForMVPD(let sp, _),
+        case .resumeSession(let sp, _), .sessionInformation(let sp, _), .authenticate(let sp, _),
+            .profileForMVPD(let sp, _),
             .profileForCode(let sp, _), .partnerSession(let sp, _), .partnerProfile(let sp, _), .authorize(let sp, _),
             .preauthorize(let sp, _), .logout(let sp, _):
             sp

@@ -42,6 +42,8 @@ extension SandboxEngine {
             url = absoluteURL(
                 SandboxRoute.mvpdLogoutPath + "?noflash=true&mso_id=\(Self.formEncode(mvpd.id))"
                     + "&requestor_id=\(Self.formEncode(serviceProvider))&redirect_url=\(Self.formEncode(redirectUrl))")
+            observed.issuedLogoutPage = ObservedFacts.logoutPageKey(
+                mvpd: mvpd.id, serviceProvider: serviceProvider, redirect: redirectUrl)
         }
         return .json(
             .object([

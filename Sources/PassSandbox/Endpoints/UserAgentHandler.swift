@@ -71,6 +71,9 @@ extension SandboxEngine {
         guard let target = request.queryValue("redirect_url"), !target.isEmpty else {
             return Self.errorPage("The logout request has no redirect URL.", status: 400)
         }
+        observed.openedLogoutPage = ObservedFacts.logoutPageKey(
+            mvpd: request.queryValue("mso_id") ?? "", serviceProvider: request.queryValue("requestor_id") ?? "",
+            redirect: target)
         let mvpdName = request.queryValue("mso_id").flatMap { id in
             world.serviceProvider(request.queryValue("requestor_id") ?? "")?.mvpd(id)?.displayName ?? id
         }

@@ -3,18 +3,20 @@ import Foundation
 /// The checklist monitor: PassSandbox watches every client that talks to it and reports where
 /// it breaks the machine-checkable lines of Adobe's REST API V2 Checklist.
 extension PassSandbox {
-    /// What the checklist monitor found so far: every rule it checks and every violation,
-    /// in the order of the requests that broke them. Each call evaluates the rules over the
-    /// requests answered until then (the last 10,000; violations of older ones are kept).
+    /// What the checklist monitor found so far: every rule it checks, every violation and
+    /// notice in the order of the requests that broke the lines, and how each line of Adobe's
+    /// checklist is covered. Each call judges the requests answered until then (the last
+    /// 10,000; what older ones broke is kept) at the sandbox clock's now.
     public var checklist: SandboxChecklist { checklist(skipping: []) }
 
-    /// ``checklist`` without the rules whose ids are in `skipped` (their violations left out,
+    /// ``checklist`` without the rules whose ids are in `skipped` (their findings left out,
     /// the rules still listed).
     public func checklist(skipping skipped: Set<String>) -> SandboxChecklist {
         let (history, settled) = journal.withLock { ($0.monitor.history, $0.monitor.settled) }
         let rules = ChecklistRules.all.filter { !skipped.contains($0.id) }
+        let findings = ChecklistMonitor.findings(history: history, settled: settled, rules: rules, now: clock.now)
         return SandboxChecklist(
-            rules: ChecklistRules.descriptions, violations: ChecklistMonitor.violations(history: history, settled: settled, rules: rules))
+            rules: ChecklistRules.descriptions, findings: findings, coverage: ChecklistCoverage.lines)
     }
 
     /// Forgets every request the monitor saw and every violation: the checklist starts over

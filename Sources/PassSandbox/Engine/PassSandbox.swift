@@ -215,15 +215,25 @@ public final class PassSandbox: SandboxImmediateHandler, @unchecked Sendable {
             guard let parts = HTTPASCII.splitOnce(value, at: HTTPByte.space), HTTPASCII.equalIgnoringCase(String(parts.head), "bearer") else { return nil }
             return ObservedRequest.hash(token: HTTPASCII.trimmingSpaces(String(parts.tail)))
         }
+        let deviceInfo = request.header("X-Device-Info")
         let sentDeviceIdentifier = request.header("AP-Device-Identifier") != nil
-        let sentDeviceInfo = request.header("X-Device-Info") != nil
         let signature = ObservedRequest.signature(of: request)
         let method = HTTPASCII.uppercasedToken(request.method)
+        // The names sent, for the parameter and header rules: only a client's requests (not
+        // the pages a user agent opens) are held to the API's lists.
+        let isClientEndpoint = route.map { ChecklistAPIReference.parameters(of: $0.endpoint) != nil } ?? false
+        let bodyNames = isClientEndpoint ? ObservedRequest.bodyNames(of: request) : []
+        let headerNames = isClientEndpoint ? request.headers.map { $0.name.lowercased() } : []
+        // The device a launch describes, for the launch rules: a registration carries it.
+        let isDCR = route == .dcrRegister || route == .dcrToken
+        let description = isDCR ? deviceInfo.map(ObservedRequest.describe(deviceInfo:)) : nil
         return { sequence in
             ObservedRequest(
-                sequence: sequence, at: now, method: method, path: request.path, route: route, status: status, deviceID: device,
-                sentAuthorization: authorization != nil, sentDeviceIdentifier: sentDeviceIdentifier, sentDeviceInfo: sentDeviceInfo,
-                bearer: bearer, signature: signature, facts: facts)
+                sequence: sequence, at: now, method: method, path: request.path, route: route, status: status,
+                deviceID: device, sentAuthorization: authorization != nil, sentDeviceIdentifier: sentDeviceIdentifier,
+                sentDeviceInfo: deviceInfo != nil, bearer: bearer, signature: signature, facts: facts,
+                queryNames: request.query.map(\.name), bodyNames: bodyNames, headerNames: headerNames,
+                deviceDescription: description)
         }
     }
 

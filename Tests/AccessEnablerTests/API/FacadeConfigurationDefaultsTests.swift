@@ -9,7 +9,10 @@ import Testing
 struct FacadeConfigurationDefaultsTests {
     @Test func defaultsAreSharedAndResolvedOnDemand() {
         let first = AccessEnablerConfiguration()
-        #expect(first.transport is URLSessionTransport)
+        // The libcurl transport is the default, one for the process.
+        let transport = first.transport as? CurlTransport
+        #expect(transport != nil)
+        #expect(transport?.libcurlVersion == CurlTransport.shared.libcurlVersion)
         #expect(first.storageDirectory == TokenStore.defaultDirectory())
         #expect(first.deviceIdentifier == nil)
 

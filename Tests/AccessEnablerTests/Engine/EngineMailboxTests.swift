@@ -91,4 +91,33 @@ import Testing
         mailbox.releaseClaim { $0() }
         #expect(!mailbox.claimIfIdle(), "a closed mailbox is never claimed")
     }
+
+    /// What an async call followed by a burst meets: the app has heard the call's terminal
+    /// callback while the engine is still finishing the call's event. A claim made then
+    /// waits for the turn instead of being refused by chance.
+    @Test func aClaimMadeWhileTheEngineIsBusyWaitsForTheTurn() async {
+        let activity = ActivityTracker()
+        let mailbox = EngineMailbox(activity: activity)
+        mailbox.post(Self.command("a"))
+        _ = await mailbox.next()
+        let claimant = Task { await mailbox.claimWhenFree() }
+        // Every chance to run while the engine is busy: it must go on waiting.
+        for _ in 0..<100 { await Task.yield() }
+        // The engine ends the event as its loop does: finished, then handled once its
+        // callbacks have reached the delegate.
+        mailbox.finishedEvent()
+        activity.eventHandled()
+        #expect(await claimant.value, "the claim was taken once the engine was free, not refused")
+        #expect(!mailbox.claimIfIdle(), "the claimant holds the turn")
+        mailbox.releaseClaim { $0() }
+    }
+
+    @Test func aClaimWaitingForTheTurnGivesUpWhenTheMailboxCloses() async {
+        let mailbox = EngineMailbox(activity: ActivityTracker())
+        mailbox.holdTurn(true)
+        let claimant = Task { await mailbox.claimWhenFree() }
+        for _ in 0..<100 { await Task.yield() }
+        mailbox.close()
+        #expect(await claimant.value == false)
+    }
 }

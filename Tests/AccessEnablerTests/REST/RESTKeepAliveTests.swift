@@ -7,28 +7,32 @@ import Testing
 import Glibc
 #endif
 
-/// ``URLSessionTransport`` and kept-alive connections a server closes: a request with a body
-/// never goes out on a connection idle long enough for the server to be closing it, so it
-/// does not cost the whole request timeout.
-@Suite("URLSession transport: kept-alive connections", .timeLimit(.minutes(20)))
+/// Both transports and kept-alive connections a server closes: a request with a body never
+/// goes out on a connection idle long enough for the server to be closing it, so it neither
+/// costs the whole request timeout (URLSession) nor fails (libcurl, which never sends a body
+/// twice).
+@Suite("HTTP transports: kept-alive connections", .timeLimit(.minutes(20)))
 struct RESTKeepAliveTests {
-    private func post(_ transport: URLSessionTransport, _ server: ClosingServer, timeout: TimeInterval = 60) async -> Result<HTTPResponseMessage, TransportFailure> {
+    private func post(_ transport: any HTTPTransport, _ server: ClosingServer, timeout: TimeInterval = 60) async
+        -> Result<HTTPResponseMessage, TransportFailure>
+    {
         let request = HTTPRequestMessage(
             method: "POST", url: URL(string: "http://127.0.0.1:\(server.port)/api/v2/SPX/decisions/authorize/MVPD")!,
             headers: [("Content-Type", "application/json")], body: Data(#"{"resources":["news"]}"#.utf8))
         do { return .success(try await transport.send(request, timeout: timeout)) } catch { return .failure(error) }
     }
 
-    private func get(_ transport: URLSessionTransport, _ server: ClosingServer) async throws -> HTTPResponseMessage {
+    private func get(_ transport: any HTTPTransport, _ server: ClosingServer) async throws -> HTTPResponseMessage {
         let request = HTTPRequestMessage(method: "GET", url: URL(string: "http://127.0.0.1:\(server.port)/api/v2/SPX/configuration")!)
         return try await transport.send(request, timeout: 60)
     }
 
-    @Test func aPostAfterTheAdvertisedIdleTimeoutGoesOutOnANewConnection() async throws {
+    @Test(arguments: TransportUnderTest.allCases)
+    func aPostAfterTheAdvertisedIdleTimeoutGoesOutOnANewConnection(kind: TransportUnderTest) async throws {
         // The server keeps the first connection for one second and drops the next request on
         // it unanswered, as a server closing an idle connection does.
         let server = try ClosingServer(keepAlive: "timeout=1, max=100")
-        let transport = URLSessionTransport()
+        let transport = kind.make()
         #expect(try await get(transport, server).status == 200)
         try await Task.sleep(nanoseconds: 700_000_000)
         let result = await post(transport, server)
@@ -40,9 +44,10 @@ struct RESTKeepAliveTests {
         #expect(server.log == ["1 GET", "2 POST"], "the POST opened connection 2")
     }
 
-    @Test func withoutAnAdvertisedTimeoutTheAssumedOneApplies() async throws {
+    @Test(arguments: TransportUnderTest.allCases)
+    func withoutAnAdvertisedTimeoutTheAssumedOneApplies(kind: TransportUnderTest) async throws {
         let server = try ClosingServer(keepAlive: nil)
-        let transport = URLSessionTransport(assumedServerTimeout: 1)
+        let transport = kind.make(assumedServerTimeout: 1)
         #expect(try await get(transport, server).status == 200)
         try await Task.sleep(nanoseconds: 700_000_000)
         let result = await post(transport, server)
@@ -50,9 +55,10 @@ struct RESTKeepAliveTests {
         #expect(server.log == ["1 GET", "2 POST"])
     }
 
-    @Test func aPostSoonAfterTheLastAnswerReusesTheConnection() async throws {
+    @Test(arguments: TransportUnderTest.allCases)
+    func aPostSoonAfterTheLastAnswerReusesTheConnection(kind: TransportUnderTest) async throws {
         let server = try ClosingServer(keepAlive: "timeout=30", dropsSecondRequest: false)
-        let transport = URLSessionTransport()
+        let transport = kind.make()
         #expect(try await get(transport, server).status == 200)
         let result = await post(transport, server)
         #expect((try? result.get())?.status == 200, "\(result)")

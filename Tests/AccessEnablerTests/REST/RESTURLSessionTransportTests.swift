@@ -7,12 +7,15 @@ import Testing
 import Glibc
 #endif
 
-/// ``URLSessionTransport`` against throwaway loopback sockets: a listener that never
-/// answers, a closed port, a redirect, a truncated body and a plain answer.
-@Suite("URLSession transport", .timeLimit(.minutes(20)))
+/// Both transports (``CurlTransport``, the default, and ``URLSessionTransport``) against
+/// throwaway loopback sockets: a listener that never answers, a closed port, a redirect, a
+/// truncated body, bodies over the size limit and a plain answer.
+@Suite("HTTP transports", .timeLimit(.minutes(20)))
 struct RESTURLSessionTransportTests {
-    private func send(_ url: URL, timeout: TimeInterval = 60, body: Data? = nil, limit: Int? = nil) async -> Result<HTTPResponseMessage, TransportFailure> {
-        let transport = URLSessionTransport()
+    private func send(
+        _ kind: TransportUnderTest, _ url: URL, timeout: TimeInterval = 60, body: Data? = nil, limit: Int? = nil
+    ) async -> Result<HTTPResponseMessage, TransportFailure> {
+        let transport = kind.make()
         let request = HTTPRequestMessage(
             method: body == nil ? "GET" : "POST", url: url,
             headers: [("Accept", "application/json"), ("X-Test", "one")], body: body, maximumResponseBodySize: limit)
@@ -23,9 +26,11 @@ struct RESTURLSessionTransportTests {
         }
     }
 
-    @Test func listenerThatNeverAnswersTimesOut() async throws {
+    @Test(arguments: TransportUnderTest.allCases)
+    func listenerThatNeverAnswersTimesOut(kind: TransportUnderTest) async throws {
         let listener = try RawListener()
-        let result = await send(URL(string: "http://127.0.0.1:\(listener.port)/api/v2/SPX/configuration")!, timeout: 0.5)
+        let result = await send(
+            kind, URL(string: "http://127.0.0.1:\(listener.port)/api/v2/SPX/configuration")!, timeout: 0.5)
         guard case .failure(let failure) = result else {
             Issue.record("expected a failure, got \(result)")
             return
@@ -33,9 +38,10 @@ struct RESTURLSessionTransportTests {
         #expect(failure == .timedOut)
     }
 
-    @Test func closedPortCannotConnect() async throws {
+    @Test(arguments: TransportUnderTest.allCases)
+    func closedPortCannotConnect(kind: TransportUnderTest) async throws {
         let result = try await RawListener.withRefusingPort { port in
-            await send(URL(string: "http://127.0.0.1:\(port)/")!, timeout: 60)
+            await send(kind, URL(string: "http://127.0.0.1:\(port)/")!, timeout: 60)
         }
         guard case .failure(.cannotConnect) = result else {
             Issue.record("expected cannotConnect, got \(result)")
@@ -43,20 +49,22 @@ struct RESTURLSessionTransportTests {
         }
     }
 
-    @Test func redirectIsReturnedAsIs() async throws {
+    @Test(arguments: TransportUnderTest.allCases)
+    func redirectIsReturnedAsIs(kind: TransportUnderTest) async throws {
         let listener = try RawListener()
         listener.answerOnce(
             "HTTP/1.1 302 Found\r\nLocation: http://127.0.0.1:9/elsewhere\r\nContent-Length: 0\r\nConnection: close\r\n\r\n")
-        let result = await send(URL(string: "http://127.0.0.1:\(listener.port)/api/v2/authenticate/SPX/C1")!)
+        let result = await send(kind, URL(string: "http://127.0.0.1:\(listener.port)/api/v2/authenticate/SPX/C1")!)
         let response = try result.get()
         #expect(response.status == 302)
         #expect(response.header("Location") == "http://127.0.0.1:9/elsewhere")
     }
 
-    @Test func truncatedBodyIsConnectionLost() async throws {
+    @Test(arguments: TransportUnderTest.allCases)
+    func truncatedBodyIsConnectionLost(kind: TransportUnderTest) async throws {
         let listener = try RawListener()
         listener.answerOnce("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 500\r\n\r\n{\"profiles\":")
-        let result = await send(URL(string: "http://127.0.0.1:\(listener.port)/api/v2/SPX/profiles")!)
+        let result = await send(kind, URL(string: "http://127.0.0.1:\(listener.port)/api/v2/SPX/profiles")!)
         guard case .failure(.connectionLost) = result else {
             Issue.record("expected connectionLost, got \(result)")
             return
@@ -68,11 +76,13 @@ struct RESTURLSessionTransportTests {
     /// it all, and one that stopped lets it write little more than those buffers.
     private static let huge = 64 << 20
 
-    @Test func aBodyGrowingPastTheLimitIsNotReadPastIt() async throws {
+    @Test(arguments: TransportUnderTest.allCases)
+    func aBodyGrowingPastTheLimitIsNotReadPastIt(kind: TransportUnderTest) async throws {
         let listener = try RawListener()
         // No Content-Length: the body runs until the server closes.
         listener.streamOnce(head: "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nConnection: close\r\n\r\n", bodyBytes: Self.huge)
-        let result = await send(URL(string: "http://127.0.0.1:\(listener.port)/api/v2/SPX/configuration")!, limit: 256 << 10)
+        let result = await send(
+            kind, URL(string: "http://127.0.0.1:\(listener.port)/api/v2/SPX/configuration")!, limit: 256 << 10)
         guard case .failure(.responseTooLarge(let limit)) = result else {
             Issue.record("expected responseTooLarge, got \(result)")
             return
@@ -82,10 +92,12 @@ struct RESTURLSessionTransportTests {
         #expect(sent < Self.huge / 4, "the transport stopped reading: the server could write only \(sent) bytes")
     }
 
-    @Test func aContentLengthOverTheLimitIsRefusedBeforeTheBody() async throws {
+    @Test(arguments: TransportUnderTest.allCases)
+    func aContentLengthOverTheLimitIsRefusedBeforeTheBody(kind: TransportUnderTest) async throws {
         let listener = try RawListener()
         listener.streamOnce(head: "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: \(Self.huge)\r\n\r\n", bodyBytes: Self.huge)
-        let result = await send(URL(string: "http://127.0.0.1:\(listener.port)/api/v2/SPX/configuration")!, limit: 1 << 20)
+        let result = await send(
+            kind, URL(string: "http://127.0.0.1:\(listener.port)/api/v2/SPX/configuration")!, limit: 1 << 20)
         guard case .failure(.responseTooLarge(1 << 20)) = result else {
             Issue.record("expected responseTooLarge, got \(result)")
             return
@@ -93,19 +105,24 @@ struct RESTURLSessionTransportTests {
         #expect(listener.bodyBytesSent() < Self.huge / 4)
     }
 
-    @Test func aBodyAtTheLimitIsRead() async throws {
+    @Test(arguments: TransportUnderTest.allCases)
+    func aBodyAtTheLimitIsRead(kind: TransportUnderTest) async throws {
         let listener = try RawListener()
         listener.streamOnce(head: "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 300000\r\n\r\n", bodyBytes: 300_000)
-        let response = try await send(URL(string: "http://127.0.0.1:\(listener.port)/api/v2/SPX/configuration")!, limit: 300_000).get()
+        let response = try await send(
+            kind, URL(string: "http://127.0.0.1:\(listener.port)/api/v2/SPX/configuration")!, limit: 300_000
+        ).get()
         #expect(response.body.count == 300_000)
     }
 
-    @Test func plainAnswerCarriesStatusHeadersAndBody() async throws {
+    @Test(arguments: TransportUnderTest.allCases)
+    func plainAnswerCarriesStatusHeadersAndBody(kind: TransportUnderTest) async throws {
         let listener = try RawListener()
         let body = #"{"profiles":{}}"#
         listener.answerOnce(
             "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: \(body.utf8.count)\r\nConnection: close\r\n\r\n\(body)")
-        let result = await send(URL(string: "http://127.0.0.1:\(listener.port)/api/v2/SPX/profiles")!, body: Data("a=1".utf8))
+        let result = await send(
+            kind, URL(string: "http://127.0.0.1:\(listener.port)/api/v2/SPX/profiles")!, body: Data("a=1".utf8))
         let response = try result.get()
         #expect(response.status == 200)
         #expect(response.header("content-type") == "application/json")

@@ -181,7 +181,7 @@ final class NumberFuzzRun: @unchecked Sendable {
             environment: .custom(baseURL), platform: .tvOS, storageDirectory: storage, partnerFramework: device, callbackQueue: callbackQueue)
         configuration.loginScreen = loginScreen
         configuration.clock = SandboxTimeSource(sandbox.clock)
-        configuration.transport = fuzzer.over(settings.wire == .inProcess ? sandbox.transport : URLSessionTransport())
+        configuration.transport = fuzzer.over(settings.wire == .inProcess ? sandbox.transport : CurlTransport())
         configuration.requestTimeout = SanitizerTiming.scaled(10)
         var extremes: [String] = []
         if extremeConfiguration {

@@ -302,7 +302,7 @@ final class RandomRun: @unchecked Sendable {
             configuration.clock = SandboxTimeSource(sandbox.clock)
             configuration.transport = sandbox.transport
         case .wall:
-            configuration.transport = URLSessionTransport()
+            configuration.transport = CurlTransport()
         }
         let accessEnabler = AccessEnabler(softwareStatement: "STATEMENT", configuration: configuration)
         accessEnabler.delegate = recorder

@@ -184,8 +184,8 @@ final class RunningCommand: @unchecked Sendable {
         return status
     }
 
-    /// Waits (polling, bounded) for the process to end, however it ends (a test that kills
-    /// it), and for its output to be read to the end.
+    /// Waits (polling, bounded) for the process to end — by exiting or by a signal — and
+    /// for its output to be read to the end; returns how it ended.
     func waitForEnding(timeout: TimeInterval) async throws -> Ending? {
         let deadline = Date().addingTimeInterval(timeout)
         while isRunning {

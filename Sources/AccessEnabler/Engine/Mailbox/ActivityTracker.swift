@@ -94,6 +94,10 @@ final class ActivityTracker: Sendable {
         }
     }
 
+    /// The mailbox closed: nothing under way changes, but whoever waits for a change
+    /// (``waitForChange(since:)``) looks again.
+    func mailboxClosed() { change { _ in } }
+
     /// Applies `body` and wakes the waiters (after the lock is released).
     private func change<T: Sendable>(_ body: (inout State) -> T) -> T {
         let (result, ready): (T, [@Sendable () -> Void]) = state.withLock { state in
@@ -120,6 +124,20 @@ final class ActivityTracker: Sendable {
     var engineIsFree: Bool { state.withLock { $0.queuedEvents == 0 } }
 
     // MARK: Waiting
+
+    /// Returns at the next change of the work under way after the reading `reading` of
+    /// ``progress`` (at once when one came since). A request sent or answered
+    /// (``progressed()``) does not wake it; the event its answer posts does.
+    func waitForChange(since reading: UInt64) async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let changed: Bool = state.withLock { state in
+                guard state.changes == reading else { return true }
+                state.waiters.append { continuation.resume() }
+                return false
+            }
+            if changed { continuation.resume() }
+        }
+    }
 
     /// Whether the SDK is quiescent at `now`.
     func quiescence(now: Date) -> Quiescence? {

@@ -125,6 +125,19 @@ final class EngineMailbox: Sendable {
         return claimedNow
     }
 
+    /// Takes the engine's turn once it is free (as ``claimIfIdle()`` defines it), waiting
+    /// for the work under way to change while it is not; `false` once the mailbox is closed.
+    func claimWhenFree() async -> Bool {
+        while true {
+            // Read before trying, so a change between the two is not waited for in vain:
+            // every state that refuses a claim ends with a change of the work under way.
+            let seen = activity.progress
+            if claimIfIdle() { return true }
+            guard !isClosed else { return false }
+            await activity.waitForChange(since: seen)
+        }
+    }
+
     /// Gives the turn back after `deliver` has queued the claim's callbacks: events posted
     /// meanwhile go to the engine, in order. `deliver` runs under the mailbox's lock (it
     /// only queues), so no later call's callbacks can be queued before it — and a later
@@ -157,5 +170,7 @@ final class EngineMailbox: Sendable {
             return parked
         }
         reader?.resume(returning: nil)
+        // A claim waiting for the turn (``claimWhenFree()``) looks again and gives up.
+        activity.mailboxClosed()
     }
 }
