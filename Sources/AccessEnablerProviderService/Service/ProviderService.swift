@@ -177,7 +177,7 @@ package final class ProviderService: @unchecked Sendable {
     /// Closes a connection that was never served (its reader closes the descriptor).
     private func refuse(_ connection: ServiceConnection) {
         connection.startReading(line: { _ in }, ended: {})
-        connection.closeAfterSending()
+        connection.endAfterSending()
     }
 
     private func read(_ bytes: [UInt8], from number: Int) {

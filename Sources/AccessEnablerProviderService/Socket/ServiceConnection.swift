@@ -11,12 +11,17 @@ import Glibc
 /// the connection once what was already asked has been answered; the descriptor is closed
 /// when the reader has stopped and the last write is done, never while either may use it.
 ///
-/// A line longer than ``ServiceWire/maximumLineLength`` is answered with `lineTooLong` and
-/// the connection closed (the rest of such a line cannot be told from the next request). A
-/// write that cannot go out within ``writeTimeout`` closes the connection.
+/// A line longer than ``ServiceWire/maximumLineLength`` is answered with `lineTooLong` and the
+/// connection ended (the rest of such a line cannot be told from the next request), as is a
+/// process the service refuses: the answer goes out, the writing half closes, and what the
+/// process still sends is read and dropped for at most ``drainTime`` — so a process that wrote
+/// before it read gets the answer, not a broken pipe. A write that cannot go out within
+/// ``writeTimeout`` closes the connection.
 package final class ServiceConnection: @unchecked Sendable {
-    /// Seconds a write may wait for the process to read.
+    /// Milliseconds a write may wait for the process to read.
     static let writeTimeout: Int32 = 5_000
+    /// Seconds an ending connection reads and drops what the process still sends.
+    static let drainTime: TimeInterval = 5
 
     /// The connection's number, unique in the service's life.
     package let number: Int
@@ -28,6 +33,8 @@ package final class ServiceConnection: @unchecked Sendable {
     private var shut = false
     private var readerDone = false
     private var released = false
+    /// Set once the connection is ending: until then what the process sends is dropped.
+    private var drainUntil: Date?
 
     /// Wraps the connected socket `descriptor`.
     package init(number: Int, descriptor: Int32) {
@@ -46,14 +53,23 @@ package final class ServiceConnection: @unchecked Sendable {
         let thread = Thread { [self] in
             var pending: [UInt8] = []
             var buffer = [UInt8](repeating: 0, count: 16 * 1024)
-            reading: while true {
+            while true {
+                let draining = lock.withLock { drainUntil }
+                var wait: Int32 = -1
+                if let draining {
+                    let left = draining.timeIntervalSinceNow
+                    guard left > 0 else { break }
+                    wait = Int32(left * 1_000) + 1
+                }
                 var poller = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
-                let ready = poll(&poller, 1, -1)
+                let ready = poll(&poller, 1, wait)
                 if ready < 0, errno == EINTR { continue }
+                if ready == 0, draining != nil { continue }
                 guard ready > 0 else { break }
                 let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
                 if count < 0, errno == EINTR || errno == EAGAIN { continue }
                 guard count > 0 else { break }
+                if draining != nil { continue }
                 pending += buffer[0..<count]
                 while let newline = pending.firstIndex(of: UInt8(ascii: "\n")) {
                     var text = Array(pending[..<newline])
@@ -65,7 +81,8 @@ package final class ServiceConnection: @unchecked Sendable {
                     let refusal = ServiceError(
                         .lineTooLong, "A request line may be at most \(ServiceWire.maximumLineLength) bytes; closing.")
                     send(ServiceWire.line(answering: nil, with: .failure(refusal)))
-                    break reading
+                    pending = []
+                    endAfterSending()
                 }
             }
             ended()
@@ -98,6 +115,22 @@ package final class ServiceConnection: @unchecked Sendable {
                 close()
                 return
             }
+        }
+    }
+
+    /// Ends the connection the process may still write on: once what was sent before has gone
+    /// out, the writing half closes, and the reader drops what comes for at most ``drainTime``.
+    package func endAfterSending() {
+        lock.withLock {
+            if drainUntil == nil { drainUntil = Date().addingTimeInterval(Self.drainTime) }
+        }
+        writer.async { [self] in
+            let first = lock.withLock {
+                defer { shut = true }
+                return !shut
+            }
+            if first { shutdown(descriptor, Int32(SHUT_WR)) }
+            releaseWhenDone()
         }
     }
 
