@@ -20,10 +20,15 @@ let package = Package(
         .target(name: "AccessEnablerScenarios", dependencies: ["AccessEnabler", "PassSandbox"]),
         // `accessenabler bench`: measurements, the clients they compare against, the report.
         .target(name: "AccessEnablerBenchmarks", dependencies: ["AccessEnabler", "PassSandbox", "AccessEnablerScenarios"]),
+        // `accessenabler provider-service`: the device's TV provider account service (the partner
+        // framework of every app, out of process): its decisions, store, socket and identity client.
+        .target(name: "AccessEnablerProviderService", dependencies: ["AccessEnabler"]),
         // The command line, with the demo script it narrates.
         .executableTarget(
             name: "AccessEnablerCLI",
-            dependencies: ["AccessEnabler", "PassSandbox", "AccessEnablerScenarios", "AccessEnablerBenchmarks"]),
+            dependencies: [
+                "AccessEnabler", "PassSandbox", "AccessEnablerScenarios", "AccessEnablerBenchmarks", "AccessEnablerProviderService",
+            ]),
         // The async main.swift of "Getting started on a set-top box", compiled with the package
         // (and run against PassSandbox by a test) so that what a reader copies builds and works.
         .executableTarget(name: "AsyncQuickStart", dependencies: ["AccessEnabler"], path: "Examples/AsyncQuickStart"),
@@ -34,10 +39,14 @@ let package = Package(
         // Test support: a headless Chromium driven over the DevTools protocol (Foundation only).
         .target(name: "BrowserHarness", path: "Tests/BrowserHarness"),
         .testTarget(name: "PassSandboxTests", dependencies: ["PassSandbox", "AccessEnabler", "BrowserHarness", "SuiteParallelism"]),
+        // The provider service's decisions, wire, store and socket, without a second process.
+        .testTarget(
+            name: "ProviderServiceTests", dependencies: ["AccessEnablerProviderService", "AccessEnabler", "PassSandbox", "SuiteParallelism"]),
         .testTarget(
             name: "EndToEndTests",
             dependencies: [
                 "AccessEnabler", "PassSandbox", "AccessEnablerScenarios", "AccessEnablerBenchmarks", "BrowserHarness", "SuiteParallelism",
+                "AccessEnablerProviderService",
             ],
             resources: []
         ),

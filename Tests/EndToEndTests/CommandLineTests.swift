@@ -1,4 +1,5 @@
 import AccessEnabler
+import AccessEnablerScenarios
 import Foundation
 import Testing
 
@@ -212,26 +213,28 @@ import Glibc
         let entry = try #require(lines.firstIndex { $0.hasPrefix("  accessenabler demo") })
         let summary = lines[entry + 1]
         let acts = try await run(["demo", "--help"]).output.split(separator: "\n").filter { $0.trimmingCharacters(in: .whitespaces).hasPrefix("Act ") }
-        #expect(acts.count == 3, "the demo's own help tells three acts")
-        // Each act, by what it shows: the Apple SSO cookbook, the second screen, single sign-on across apps.
-        for act in ["Apple SSO cookbook", "second-screen sign-in", "single sign-on across two apps"] {
+        #expect(acts.count == 4, "the demo's own help tells four acts")
+        // Each act, by what it shows: the Apple SSO cookbook, the second screen, single sign-on
+        // across apps, the TV's provider service.
+        let shown = ["Apple SSO cookbook", "second-screen sign-in", "single sign-on across two apps", "TV's provider service"]
+        for act in shown {
             #expect(summary.contains(act), "the top-level usage's demo line names \(act): \(summary)")
         }
-        #expect(summary.contains("three acts"))
+        #expect(summary.contains("four acts"))
     }
 
     @Test(.enabled(if: SandboxExecutable.url != nil, SandboxExecutable.notBuilt))
     func misuseIsRefusedWithUsage() async throws {
         for arguments in [
             [], ["frobnicate"], ["--frobnicate"], ["scenario"], ["demo", "--bogus"], ["sandbox", "--port", "seventy"], ["sandbox", "--world"], ["bench", "extra"],
-            ["demo", "--act", "4"], ["demo", "--act", "one"],
+            ["demo", "--act", "5"], ["demo", "--act", "one"],
             ["bench", "--soak", "none"], ["bench", "--soak", "-1"],
         ] {
             let (status, output, errors) = try await run(arguments)
             #expect(status == 2, "\(arguments)")
             #expect(output.isEmpty, "\(arguments)")
             #expect(errors.contains("Usage:") || errors.contains("--port needs a number"), "\(arguments)")
-            if arguments.first == "demo", arguments.count == 3 { #expect(errors.hasPrefix("accessenabler demo: --act needs an act number from 1 to 3, got \(arguments[2]).")) }
+            if arguments.first == "demo", arguments.count == 3 { #expect(errors.hasPrefix("accessenabler demo: --act needs an act number from 1 to 4, got \(arguments[2]).")) }
         }
         for command in ["demo", "scenario", "sandbox", "bench"] {
             let (status, output, _) = try await run([command, "--help"])
@@ -342,8 +345,8 @@ import Glibc
         let (status, output, errors) = try await run(["demo", "--act", "2"])
         #expect(status == 0)
         #expect(errors.isEmpty)
-        #expect(output.contains("━━ Act 2 of 3: "))
-        #expect(!output.contains("━━ Act 1 of 3") && !output.contains("━━ Act 3 of 3"))
+        #expect(output.contains("━━ Act 2 of 4: "))
+        #expect(!output.contains("━━ Act 1 of 4") && !output.contains("━━ Act 3 of 4"))
         #expect(output.contains("Adobe's REST API V2 Checklist: the sandbox saw"))
         let json = try await run(["demo", "--act", "2", "--json"])
         let objects = json.output.split(separator: "\n").compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
@@ -362,9 +365,10 @@ import Glibc
         let (status, output, errors) = try await run(["demo"])
         #expect(status == 0)
         #expect(errors.isEmpty)
-        #expect(Self.actCount(in: output) == 3)
-        #expect(output.contains("Act 3 of 3: Two apps on one Linux TV"))
-        let chapters = Array(DemoChapter.parse(output).suffix(3))
+        #expect(Self.actCount(in: output) == 4)
+        #expect(output.contains("Act 3 of 4: Two apps on one Linux TV"))
+        // Act 3's three chapters, before act 4's five.
+        let chapters = Array(DemoChapter.parse(output).dropLast(5).suffix(3))
         try #require(chapters.count == 3)
         #expect(chapters[0].caption.hasPrefix("Two apps on the same TV"))
         // App A signs in on the phone with the code.
@@ -381,6 +385,47 @@ import Glibc
         for chapter in chapters {
             for status in chapter.statuses {
                 #expect(chapter.names(status), "chapter \(chapter.number) shows \(status) but its caption does not explain it")
+            }
+        }
+    }
+
+    @Test(.enabled(if: SandboxExecutable.url != nil, SandboxExecutable.notBuilt))
+    func theDemosFourthActIsTheTVsProviderServiceWithTwoAppProcesses() async throws {
+        let (status, output, errors) = try await run(["demo", "--act", "4", "--json"])
+        #expect(status == 0, "\(errors)")
+        let lines = output.split(separator: "\n").map { Data($0.utf8) }
+        let objects = lines.compactMap { try? JSONDecoder().decode([String: JSONValue].self, from: $0) }
+        #expect(objects.first?["act"] == .number(4))
+        /// The app's callbacks as signatures, and its events as `event:NAME`.
+        func signatures(_ app: String) -> [String] {
+            objects.filter { $0["app"] == .string(app) }.compactMap { object in
+                if let event = object["event"]?.stringValue { return "event:\(event)" }
+                return CallbackSignature.of(TranscriptLine(object.map { (key: $0.key, value: $0.value) }))
+            }
+        }
+        let picker = "AppleBoarded,PickerOnly,SSODisabled,Degraded|featured:"
+        let signedIn = ["sendTrackingData(0,true,AppleBoarded)", "setAuthenticationStatus(1,)"]
+        let signedOut = [
+            "event:signedOut", "status(N000,info)", "sendTrackingData(0,false,)",
+            "setAuthenticationStatus(0,User Not Authenticated Error)",
+        ]
+        let undetermined = ["status(VSA404,info)", "setRequestorComplete(1)", "event:permissionChanged"]
+        // A asks, the person allows it and signs the TV in on a phone once.
+        #expect(
+            signatures("A")
+                == undetermined + [
+                    "presentTVProviderDialog(\(picker))", "event:signInStarted", "event:signedIn", "dismissTVProviderDialog(\(picker))",
+                ] + signedIn + signedOut)
+        // B, another requestor in another process: allowed, and signed in with no picker, code or login.
+        #expect(signatures("B") == undetermined + signedIn + [#"setMetadataStatus(3,false,"Apple")"#] + signedOut)
+        #expect(objects.last?["checklistViolations"] == .number(0))
+        let human = try await run(["demo", "--act", "4"])
+        #expect(human.status == 0)
+        #expect(human.output.contains("━━ Act 4 of 4: A Linux TV's provider service"))
+        for app in ["A", "B"] { #expect(human.output.contains("⚑ [\(app)] provider service event: signedOut")) }
+        for chapter in DemoChapter.parse(human.output) {
+            for status in chapter.statuses {
+                #expect(chapter.names(status), "chapter \(chapter.number) shows \(status); its caption does not explain it")
             }
         }
     }

@@ -327,6 +327,28 @@ func sendDiagnostics(of configuration: inout AccessEnablerConfiguration, to log:
     }
 }
 
+// MARK: - OneTVProviderSignInForEveryApp.md
+
+/// A TV app's configuration whose partner framework is the device's provider service.
+func configurationWithTheDevicesProviderService() -> AccessEnablerConfiguration {
+    var configuration = AccessEnablerConfiguration()
+    configuration.platform = .tvOS
+    configuration.partnerFramework = DeviceProviderService(requestor: "REF30", appName: "News")
+    return configuration
+}
+
+/// Shows the household sign-in's code as the service starts one, and checks again when the
+/// household signs out, for as long as the app runs.
+func followTheDevicesProviderService(_ service: DeviceProviderService, accessEnabler: AccessEnabler, screen: some SignInScreen) async {
+    for await event in service.events() {
+        switch event {
+        case .signInStarted(let code, let url, _): screen.show("On your phone, open \(url) and enter \(code)")
+        case .signedOut: accessEnabler.checkAuthentication()
+        default: break
+        }
+    }
+}
+
 // MARK: - The tests
 
 /// Runs the snippets of the DocC articles against PassSandbox.

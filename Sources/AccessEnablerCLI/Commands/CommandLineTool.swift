@@ -6,7 +6,10 @@ import PassSandbox
 /// Dispatches the sub-commands and owns the top-level usage, `--version` and exit codes.
 enum CommandLineTool {
     /// Every command, in the order the usage lists them.
-    static let commands: [CommandSynopsis] = [DemoCommand.synopsis, ScenarioCommand.synopsis, SandboxCommand.synopsis, BenchCommand.synopsis]
+    static let commands: [CommandSynopsis] = [
+        DemoCommand.synopsis, ScenarioCommand.synopsis, SandboxCommand.synopsis, BenchCommand.synopsis,
+        ProviderServiceCommand.synopsis,
+    ]
 
     /// `accessenabler --help`: every command with every option.
     static var usage: String {
@@ -48,6 +51,9 @@ enum CommandLineTool {
         case "scenario": return await ScenarioCommand.run(rest)
         case "sandbox": return await SandboxCommand.run(rest)
         case "bench": return await BenchCommand.run(rest)
+        case "provider-service": return await ProviderServiceCommand.run(rest)
+        // One app of a device beside the provider service, for the demo and the tests; not in the usage.
+        case "provider-app": return await ProviderAppCommand.run(rest)
         default:
             let kind = command.hasPrefix("-") ? "option" : "command"
             printError("accessenabler: unknown \(kind) '\(command)'.\n\n\(usage)")

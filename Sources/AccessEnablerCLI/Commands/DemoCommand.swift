@@ -8,14 +8,25 @@ import PassSandbox
 enum DemoCommand {
     static let synopsis = CommandSynopsis(
         name: "demo", argument: nil,
-        summary: "Tell three acts against an embedded sandbox: Adobe's Apple SSO cookbook (iOS), a second-screen sign-in (tvOS), single sign-on across two apps.",
+        summary:
+            "Tell four acts against an embedded sandbox: Adobe's Apple SSO cookbook (iOS), a second-screen sign-in "
+            + "(tvOS), single sign-on across two apps, and the TV's provider service with two app processes.",
         options: [
             .init(name: "--json", value: nil, summary: "print the transcript format instead: one JSON object per line"),
             .init(name: "--trace-http", value: nil, summary: "also print every REST/DCR call as it completes"),
-            .init(name: "--act", value: "N", summary: "tell only act N (1, 2 or 3)"),
+            .init(name: "--act", value: "N", summary: "tell only act N (1, 2, 3 or 4)"),
         ])
 
-    static var help: String { helpOpening + helpAct3 + helpClosing }
+    static var help: String { helpOpening + helpAct3 + helpAct4 + helpClosing }
+
+    private static let helpAct4 = """
+          Act 4, the TV's own provider service (the Video Subscriber Account of Linux): three
+          processes — `accessenabler provider-service` and two apps (`accessenabler provider-app`)
+          — where the person allows the first app and signs the TV in on a phone once, the second
+          app (another requestor) is signed in with no code and no login, and a sign-out at the
+          service reaches both apps at once.
+
+        """
 
     private static let helpAct3 = """
           Act 3, two apps on one Linux TV (two requestors, two software statements) that present
@@ -61,10 +72,12 @@ enum DemoCommand {
         let traceHTTP = parsed.flags.contains("--trace-http")
         let narrator = DemoNarrator(traceHTTP: traceHTTP)
         let acts = DemoScript.acts()
-        var chosen = Array(acts.indices)
+        // The scenario acts, then the act of processes (the device's provider service).
+        let count = acts.count + 1
+        var chosen = Array(0..<count)
         if let text = parsed.values["--act"] {
-            guard let number = Int(text), acts.indices.contains(number - 1) else {
-                printError("accessenabler demo: --act needs an act number from 1 to \(acts.count), got \(text).\n\n\(help)")
+            guard let number = Int(text), (1...count).contains(number) else {
+                printError("accessenabler demo: --act needs an act number from 1 to \(count), got \(text).\n\n\(help)")
                 return 2
             }
             chosen = [number - 1]
@@ -78,6 +91,16 @@ enum DemoCommand {
         }
         var chapter = 0
         for offset in chosen {
+            guard offset < acts.count else {
+                var act = DemoDeviceAct(json: json, narrator: narrator, chapter: chapter)
+                do {
+                    chapter = try await act.run(number: offset + 1, of: count)
+                } catch {
+                    printError("accessenabler demo: act \(offset + 1) (\(DemoDeviceAct.title)) could not run: \(error)")
+                    return 1
+                }
+                continue
+            }
             let act = acts[offset]
             let runner = ScenarioRunner(scenario: act.scenario, wire: .loopbackHTTP)
             do {
@@ -86,7 +109,7 @@ enum DemoCommand {
                 if json {
                     print(TranscriptLine([("act", .number(Double(offset + 1))), ("title", .string(act.title)), ("platform", .string(act.scenario.platform.rawValue))]).json)
                 } else {
-                    narrator.opening(act, number: offset + 1, of: acts.count, sandbox: runner.baseURL).forEach { print($0) }
+                    narrator.opening(act, number: offset + 1, of: count, sandbox: runner.baseURL).forEach { print($0) }
                 }
                 for (index, step) in act.scenario.steps.enumerated() {
                     if act.captions[index] != nil { chapter += 1 }

@@ -12,8 +12,9 @@ enum ChecklistAPIReference {
 
     /// The parameters `endpoint` defines; `nil` for what a client application does not call
     /// (the authenticate URL and the pages a user agent opens, the TempPass reset, the
-    /// checklist), which the parameter and header rules leave alone. Path parameters are part
-    /// of the route, not listed.
+    /// checklist, the TV provider's identity service a device's provider service asks),
+    /// which the parameter and header rules leave alone. Path parameters are part of the
+    /// route, not listed.
     static func parameters(of endpoint: SandboxEndpoint) -> Parameters? {
         switch endpoint {
         case .dcrRegister: Parameters(query: [], body: ["software_statement", "redirect_uri"])
@@ -26,6 +27,7 @@ enum ChecklistAPIReference {
         case .logout: Parameters(query: ["redirectUrl"], body: [])
         case .sessionInformation, .profiles, .profileForMVPD, .profileForCode: Parameters(query: [], body: [])
         case .authenticate, .login, .mvpdLogout, .activate, .resetTempPass, .checklist: nil
+        case .householdDeviceCode, .householdToken, .householdSignIn, .householdSAML, .householdRevoke: nil
         }
     }
 

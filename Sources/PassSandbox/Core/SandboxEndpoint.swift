@@ -42,4 +42,15 @@ public enum SandboxEndpoint: String, CaseIterable, Sendable {
     /// `GET` / `DELETE /checklist`: the checklist monitor's report (a page, or JSON), and
     /// starting it over.
     case checklist
+    /// `POST /tv-provider/device/code`: a device asks for a code to sign the household in
+    /// to a TV provider (the device-level sign-in of `accessenabler provider-service`).
+    case householdDeviceCode
+    /// `POST /tv-provider/device/token`: the device polls for the household's sign-in.
+    case householdToken
+    /// `GET` / `POST /tv-provider`: where a person signs the device in with its code.
+    case householdSignIn
+    /// `POST /tv-provider/saml`: the household's SAML response to an Adobe Pass SAML request.
+    case householdSAML
+    /// `POST /tv-provider/revoke`: ends a household sign-in.
+    case householdRevoke
 }

@@ -23,6 +23,11 @@ enum SandboxRoute: Equatable, Sendable {
     case activate
     case resetTempPass
     case checklist
+    case householdDeviceCode
+    case householdToken
+    case householdSignIn
+    case householdSAML
+    case householdRevoke
 
     /// The endpoint, for faults and logs.
     var endpoint: SandboxEndpoint {
@@ -47,6 +52,11 @@ enum SandboxRoute: Equatable, Sendable {
         case .activate: .activate
         case .resetTempPass: .resetTempPass
         case .checklist: .checklist
+        case .householdDeviceCode: .householdDeviceCode
+        case .householdToken: .householdToken
+        case .householdSignIn: .householdSignIn
+        case .householdSAML: .householdSAML
+        case .householdRevoke: .householdRevoke
         }
     }
 
@@ -55,7 +65,8 @@ enum SandboxRoute: Equatable, Sendable {
     var allowedMethods: [String] {
         switch self {
         case .dcrRegister, .dcrToken, .createSession, .resumeSession, .partnerSession, .partnerProfile, .authorize, .preauthorize: ["POST"]
-        case .login, .activate: ["GET", "HEAD", "POST"]
+        case .householdDeviceCode, .householdToken, .householdSAML, .householdRevoke: ["POST"]
+        case .login, .activate, .householdSignIn: ["GET", "HEAD", "POST"]
         case .sessionInformation, .configuration, .authenticate, .profiles, .profileForMVPD, .profileForCode, .logout, .mvpdLogout: ["GET", "HEAD"]
         case .resetTempPass: ["DELETE"]
         case .checklist: ["GET", "HEAD", "DELETE"]
@@ -76,6 +87,8 @@ enum SandboxRoute: Equatable, Sendable {
     var isThrottled: Bool {
         switch self {
         case .authenticate, .login, .mvpdLogout, .resetTempPass, .checklist: false
+        // The TV provider's identity service is not Adobe Pass.
+        case .householdDeviceCode, .householdToken, .householdSignIn, .householdSAML, .householdRevoke: false
         default: true
         }
     }
@@ -90,6 +103,8 @@ enum SandboxRoute: Equatable, Sendable {
     static let checklistPath = "/checklist"
     /// Path of Adobe's TempPass reset.
     static let resetTempPassPath = "/reset-tempass/v3/reset"
+    /// Path of the page where a person signs a device in to a TV provider.
+    static let householdSignInPath = "/tv-provider"
 
     /// Parses a request path (query excluded) and method. `nil` for an unknown path.
     ///
@@ -108,6 +123,10 @@ enum SandboxRoute: Equatable, Sendable {
         if segments == ["activate"] { self = .activate; return }
         if segments == ["checklist"] { self = .checklist; return }
         if segments == ["reset-tempass", "v3", "reset"] { self = .resetTempPass; return }
+        if segments.first == "tv-provider", let route = Self.household(Array(segments.dropFirst())) {
+            self = route
+            return
+        }
         if segments.count == 3, segments[0] == "mvpd", segments[2] == "login" { self = .login(mvpd: segments[1]); return }
         guard segments.count >= 3, segments[0] == "api", segments[1] == "v2" else { return nil }
         segments.removeFirst(2)
@@ -145,6 +164,18 @@ enum SandboxRoute: Equatable, Sendable {
             }
         default:
             return nil
+        }
+    }
+
+    /// The TV provider identity service's routes, by the segments after `tv-provider`.
+    private static func household(_ rest: [String]) -> SandboxRoute? {
+        switch rest {
+        case []: .householdSignIn
+        case ["device", "code"]: .householdDeviceCode
+        case ["device", "token"]: .householdToken
+        case ["saml"]: .householdSAML
+        case ["revoke"]: .householdRevoke
+        default: nil
         }
     }
 }

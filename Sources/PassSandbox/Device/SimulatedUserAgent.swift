@@ -156,14 +156,14 @@ public struct SimulatedUserAgent: Sendable {
 
     // MARK: Navigation
 
-    private struct PageRequest {
+    struct PageRequest {
         var method: String
         var url: URL
         var body: [UInt8] = []
         var contentType: String?
     }
 
-    private enum Page {
+    enum Page {
         /// A redirect into the application.
         case landed(String)
         /// Any other page: where it was loaded from, its status, its HTML.
@@ -179,7 +179,7 @@ public struct SimulatedUserAgent: Sendable {
     /// Sends `request` and follows redirects (as GET) until a page, or, when
     /// `redirectPrefix` is given, a landing: a redirect to that prefix or to an address a web
     /// view cannot load (any scheme but `http` and `https`).
-    private func load(_ request: PageRequest, redirectPrefix: String?) async throws(SimulatedUserAgentError) -> Page {
+    func load(_ request: PageRequest, redirectPrefix: String?) async throws(SimulatedUserAgentError) -> Page {
         var request = request
         for _ in 0...Self.maximumRedirects {
             let response = try await send(request)
@@ -194,7 +194,7 @@ public struct SimulatedUserAgent: Sendable {
     }
 
     /// Submits `form` as found on the page at `url`: its hidden fields, then `fields`.
-    private func submit(_ form: HTMLForm, on url: URL, adding fields: [(String, String)], redirectPrefix: String?) async throws(SimulatedUserAgentError) -> Page {
+    func submit(_ form: HTMLForm, on url: URL, adding fields: [(String, String)], redirectPrefix: String?) async throws(SimulatedUserAgentError) -> Page {
         let body = (form.hiddenFields + fields).map { "\(Self.formEncode($0.0))=\(Self.formEncode($0.1))" }.joined(separator: "&")
         let action = try resolve(form.action.isEmpty ? url.absoluteString : form.action, against: url)
         return try await load(.init(method: form.method, url: action, body: Array(body.utf8), contentType: "application/x-www-form-urlencoded"), redirectPrefix: redirectPrefix)
@@ -221,7 +221,7 @@ public struct SimulatedUserAgent: Sendable {
     }
 
     /// Resolves `text` against the current page, else against the sandbox base.
-    private func resolve(_ text: String, against current: URL?) throws(SimulatedUserAgentError) -> URL {
+    func resolve(_ text: String, against current: URL?) throws(SimulatedUserAgentError) -> URL {
         let base: URL
         switch wire {
         case .inProcess(let sandbox): base = current ?? sandbox.baseURLForLinks

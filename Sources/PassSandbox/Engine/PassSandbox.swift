@@ -119,9 +119,10 @@ public final class PassSandbox: SandboxImmediateHandler, @unchecked Sendable {
         if let status = fault?.status {
             switch route.endpoint {
             case _ where status == 429: return (SandboxThrottleGate.tooManyRequests(retryAfter: nil), ObservedFacts())
-            case .dcrRegister, .dcrToken, .resetTempPass:
+            case .dcrRegister, .dcrToken, .resetTempPass, .householdDeviceCode, .householdToken, .householdSAML, .householdRevoke:
                 return (SandboxEngine.oauthError(status >= 500 ? "server_error" : "invalid_request", status: status), ObservedFacts())
-            case .authenticate, .login, .mvpdLogout, .activate, .checklist: return (SandboxEngine.errorPage("The service is unavailable.", status: status), ObservedFacts())
+            case .authenticate, .login, .mvpdLogout, .activate, .checklist, .householdSignIn:
+                return (SandboxEngine.errorPage("The service is unavailable.", status: status), ObservedFacts())
             default:
                 var facts = ObservedFacts()
                 facts.errorActions = [SandboxEnhancedError.injected(status: status).action]

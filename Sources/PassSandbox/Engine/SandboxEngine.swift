@@ -36,6 +36,10 @@ final class SandboxEngine {
     /// request is verified once (its times are still checked each time).
     var verifiedTokens: [VerifiedTokenKey: (identity: VerifiedIdentity, claims: SandboxJWTClaims)] = [:]
     var pendingSAMLRequests: [String: PendingSAMLRequest] = [:]
+    /// Device-level TV provider sign-ins under way, by user code, and the household
+    /// credentials issued (the sandbox's TV provider identity service).
+    var householdRequests: [String: HouseholdSignInRequest] = [:]
+    var householdCredentials: [String: HouseholdCredential] = [:]
     var tempPassStarts: [TempPassKey: Date] = [:]
     /// Promotional TempPass trials, and which identity or device holds which trial.
     var promotionalTrials: [Int: PromotionalTrial] = [:]
@@ -102,6 +106,11 @@ final class SandboxEngine {
             case .activate: return activation(request, now: now)
             case .resetTempPass: return resetTempPassRequest(request, now: now)
             case .checklist: return Self.notFound(path: request.path)  // PassSandbox answers it
+            case .householdDeviceCode: return householdDeviceCode(request, now: now)
+            case .householdToken: return householdToken(request, now: now)
+            case .householdSignIn: return householdSignInPage(request, now: now)
+            case .householdSAML: return householdSAML(request, now: now)
+            case .householdRevoke: return householdRevoke(request, now: now)
             }
         } catch {
             observed.errorActions.append(error.action)

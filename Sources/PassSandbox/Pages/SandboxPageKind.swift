@@ -21,6 +21,17 @@ enum SandboxPageKind: String, Sendable, CaseIterable {
     case error
     /// `/checklist`: what the checklist monitor found.
     case checklist
+    /// `/tv-provider`: type the code a device shows to sign it in to a TV provider.
+    case householdCode = "tv-provider"
+    /// `/tv-provider` after a code: choose the TV provider (or another one, or cancel).
+    case householdChoice = "tv-provider-choice"
+    /// `/tv-provider` after a choice: the provider's login form.
+    case householdLogin = "tv-provider-login"
+    /// `/tv-provider` done: the device is signed in.
+    case householdSignedIn = "tv-provider-signed-in"
+    /// `/tv-provider` ended without a sign-in: cancelled, another provider, or a provider
+    /// only chosen.
+    case householdEnded = "tv-provider-ended"
 
     /// The marker a page of this kind carries.
     var marker: String { "data-page=\"\(rawValue)\"" }

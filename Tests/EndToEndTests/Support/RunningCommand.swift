@@ -27,6 +27,8 @@ final class RunningCommand: @unchecked Sendable {
     }
 
     private let pid: pid_t
+    /// The write end of the child's standard input, with `keepInputOpen`.
+    private var inputWriter: Int32 = -1
     private let lock = NSLock()
     private var stdout = Data()
     private var stderr = Data()
@@ -36,13 +38,17 @@ final class RunningCommand: @unchecked Sendable {
     /// Starts `executable`; with `input`, its standard input reads those bytes, then ends
     /// (at most 64 KiB, what a pipe holds without a reader). `environment` adds to (or
     /// replaces in) this process's environment.
-    init(_ executable: URL, _ arguments: [String], input: Data? = nil, environment: [String: String] = [:]) throws {
+    init(
+        _ executable: URL, _ arguments: [String], input: Data? = nil, keepInputOpen: Bool = false,
+        environment: [String: String] = [:]
+    ) throws {
         var outputPipe: [Int32] = [-1, -1]
         var errorPipe: [Int32] = [-1, -1]
         var inputPipe: [Int32] = [-1, -1]
         // Close-on-exec at once, so no other child started meanwhile keeps a write end open.
+        let pipedInput = input != nil || keepInputOpen
         guard Self.closeOnExecPipe(&outputPipe), Self.closeOnExecPipe(&errorPipe),
-            input == nil || Self.closeOnExecPipe(&inputPipe)
+            !pipedInput || Self.closeOnExecPipe(&inputPipe)
         else {
             for fd in outputPipe + errorPipe + inputPipe where fd >= 0 { close(fd) }
             throw CommandError.launchFailed("cannot create pipes: \(String(cString: strerror(errno)))")
@@ -60,7 +66,7 @@ final class RunningCommand: @unchecked Sendable {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
-        if input != nil {
+        if pipedInput {
             posix_spawn_file_actions_adddup2(&actions, inputPipe[0], 0)
         } else {
             posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
@@ -100,18 +106,46 @@ final class RunningCommand: @unchecked Sendable {
             : posix_spawn(&child, path, &actions, &attributes, argv, envp)
         close(outputPipe[1])
         close(errorPipe[1])
-        if input != nil { close(inputPipe[0]) }
+        if pipedInput { close(inputPipe[0]) }
         guard status == 0 else {
+            if keepInputOpen { close(inputPipe[1]) }
             close(outputPipe[0])
             close(errorPipe[0])
             throw CommandError.launchFailed("cannot start \(path): \(String(cString: strerror(status)))")
         }
         pid = child
+        if keepInputOpen { inputWriter = inputPipe[1] }
         collect(outputPipe[0]) { $0.stdout.append($1) }
         collect(errorPipe[0]) { $0.stderr.append($1) }
     }
 
-    deinit { stopForcefully() }
+    deinit {
+        closeInput()
+        stopForcefully()
+    }
+
+    /// Writes `text` to the child's standard input (started with `keepInputOpen`).
+    func send(_ text: String) {
+        let bytes = Array(text.utf8)
+        lock.withLock {
+            guard inputWriter >= 0 else { return }
+            var written = 0
+            while written < bytes.count {
+                let count = bytes.withUnsafeBytes { write(inputWriter, $0.baseAddress! + written, $0.count - written) }
+                if count < 0, errno == EINTR { continue }
+                guard count > 0 else { return }
+                written += count
+            }
+        }
+    }
+
+    /// Ends the child's standard input.
+    func closeInput() {
+        lock.withLock {
+            if inputWriter >= 0 { close(inputWriter) }
+            inputWriter = -1
+        }
+    }
 
     var output: String { lock.withLock { String(decoding: stdout, as: UTF8.self) } }
     var errors: String { lock.withLock { String(decoding: stderr, as: UTF8.self) } }
@@ -173,6 +207,17 @@ final class RunningCommand: @unchecked Sendable {
     /// Sends SIGINT, as Ctrl-C does.
     func interrupt() {
         if isRunning { kill(pid, SIGINT) }
+    }
+
+    /// Ends the child as it ends by itself — its input closed, then `signal` if given — and
+    /// waits up to `seconds` for it to exit (writing what it recorded, its coverage included),
+    /// killing it only then.
+    func stopGracefully(signal: Int32? = nil, within seconds: TimeInterval = 10) {
+        closeInput()
+        if let signal, isRunning { kill(pid, signal) }
+        let deadline = Date().addingTimeInterval(seconds)
+        while isRunning, Date() < deadline { usleep(10_000) }
+        stopForcefully()
     }
 
     /// Kills the process if a failed test left it running, and reaps it.
