@@ -58,7 +58,13 @@ final class TokenStore: @unchecked Sendable {
     private let identityFile: URL
 
     private let integrityCheck: IntegrityCheckType
-    private let isPersistent: Bool
+    /// Whether this store keeps anything on disk: `false` when nothing could keep the
+    /// device identity, or when the location was refused (``StorageLocationCheck``) —
+    /// at opening or at the first write. Guarded by `stateLock`.
+    private var isPersistent: Bool
+    /// Whether the store's directory was found there and trusted (``StorageLocationCheck``):
+    /// until it is, nothing is read from it. Guarded by `stateLock`.
+    private var locationVerified: Bool
     private let writeBehind: Bool
     private let system: StorageSystem
     private let onProblem: @Sendable (StorageProblem) -> Void
@@ -160,10 +166,25 @@ final class TokenStore: @unchecked Sendable {
         // one reads (nothing to wait for unless one was just released).
         StorageSyncThread.shared.waitUntilWritten(directoryKey)
 
-        var result = StorageLoader(directory: statementDirectory, integrityCheck: integrityCheck, now: now(), configuredDeviceIdentifier: configured).load()
+        // Nothing is read from a directory another user could have planted or can change.
+        let location = StorageLocationCheck.check(statementDirectory: statementDirectory)
+        var loader = StorageLoader(
+            directory: statementDirectory, integrityCheck: integrityCheck, now: now(),
+            configuredDeviceIdentifier: configured)
+        loader.readsFiles = location == .trusted
+        var result = loader.load()
         var failures: [StorageProblem] = []
         var persistent = true
-        if result.identityWrite == .claim, let obstacle = system.creationObstacle(identityFile) {
+        if case .refused(let refusal) = location {
+            // The session lives in memory for this process, under the identifier this
+            // machine derives for the directory (the same at every launch).
+            var identity = StoredIdentity.derived(statementDirectory: statementDirectory, machineID: system.machineID())
+            if let configured { identity.deviceIdentifier = configured }
+            result = StorageLoadResult(
+                snapshot: StorageSnapshot(identity: identity), notes: refusal.message, directoryExisted: false)
+            failures.append(StorageProblem(refusal: refusal))
+            persistent = false
+        } else if result.identityWrite == .claim, let obstacle = system.creationObstacle(identityFile) {
             // Nothing could keep a drawn identifier: derive one that every launch finds again,
             // and keep nothing.
             var identity = StoredIdentity.derived(statementDirectory: statementDirectory, machineID: system.machineID())
@@ -178,6 +199,7 @@ final class TokenStore: @unchecked Sendable {
             persistent = false
         }
         isPersistent = persistent
+        locationVerified = location == .trusted
         deviceIdentity = DeviceIdentity(fixed: result.snapshot.identity.deviceIdentifier)
         snapshot = result.snapshot
         problem = result.notes
@@ -618,11 +640,17 @@ final class TokenStore: @unchecked Sendable {
             (changeCounter > attemptedUpTo, changeCounter, identityWrite, probeWanted)
         }
         if identityOnly { (wanted, probe) = (false, false) }
-        guard isPersistent, wanted || identity != nil || probe else { return .nothing }
+        guard stateLock.withLock({ isPersistent }), wanted || identity != nil || probe else { return .nothing }
         if !prepared {
             do throws(StorageIOError) {
                 try system.ensureDirectory(statementDirectory, true)
+                stateLock.withLock { locationVerified = true }
+                prepared = true
             } catch {
+                if let refusal = error.refusal {
+                    refuseLocation(refusal)
+                    return .written([])
+                }
                 let subject: String = stateLock.withLock {
                     defer {
                         attemptedUpTo = upTo
@@ -645,7 +673,6 @@ final class TokenStore: @unchecked Sendable {
             lockBusySince = nil
             lockBusyNoted = false
         }
-        prepared = true
         if sweepWanted {
             // Leftovers of writers that died mid-write; a writer that lives holds its own.
             StorageFileSystem.sweepTemporaryFiles(in: statementDirectory)
@@ -717,7 +744,7 @@ final class TokenStore: @unchecked Sendable {
     private func checkOperability() {
         stateLock.withLock { probeWanted = false }
         let sample = Data(Hex.encode(StorageFileSystem.randomBytes(count: 16)).utf8)
-        let target = statementDirectory.appendingPathComponent("operability-probe", isDirectory: false)
+        let target = statementDirectory.appendingPathComponent(StorageLayout.operabilityProbeFile, isDirectory: false)
         do throws(StorageIOError) {
             let temporary = try system.writeTemporary(sample, target)
             defer {
@@ -811,6 +838,50 @@ final class TokenStore: @unchecked Sendable {
         return (subject, !records.isEmpty && removals ? .delete : .save)
     }
 
+    /// The location was refused at a write or a read (the store's directory, not there when
+    /// the store opened, appeared meanwhile and is not the user's own): from now on the
+    /// session lives in memory only, and the app hears why, once. A device identity never
+    /// claimed becomes the one this machine derives for the directory, as a store opened
+    /// over a refused location uses. Must be called with `ioLock` held.
+    private func refuseLocation(_ refusal: StorageLocationRefusal) {
+        let machineID = system.machineID()
+        let identifier: String = stateLock.withLock {
+            isPersistent = false
+            locationVerified = false
+            attemptedUpTo = changeCounter
+            urgent = false
+            probeWanted = false
+            if identityWrite == .claim {
+                var derived = StoredIdentity.derived(statementDirectory: statementDirectory, machineID: machineID)
+                if let configuredDeviceIdentifier { derived.deviceIdentifier = configuredDeviceIdentifier }
+                snapshot.identity = derived
+            }
+            identityWrite = nil
+            problem = refusal.message
+            return snapshot.identity.deviceIdentifier
+        }
+        deviceIdentity.settled(as: identifier)
+        onProblem(StorageProblem(refusal: refusal))
+    }
+
+    /// Whether the store's directory may be read: verified when the store opened or first
+    /// wrote, or now — a directory that appeared since the store opened (another process of
+    /// this user created it, or a stranger planted it) is checked once before anything is
+    /// read from it. Must be called with `ioLock` held.
+    private func locationMayBeRead() -> Bool {
+        if stateLock.withLock({ locationVerified }) { return true }
+        switch StorageLocationCheck.check(statementDirectory: statementDirectory) {
+        case .trusted:
+            stateLock.withLock { locationVerified = true }
+            return true
+        case .absent:
+            return false
+        case .refused(let refusal):
+            refuseLocation(refusal)
+            return false
+        }
+    }
+
     private func report(_ failure: StorageProblem) {
         stateLock.withLock { problem = "could not save \(StorageLayout.storeFile): \(failure.message)" }
         onProblem(failure)
@@ -823,10 +894,11 @@ final class TokenStore: @unchecked Sendable {
     /// nothing changed; otherwise `store.json` is read again (no lock: it is replaced whole,
     /// never written in place). Call it between two calls of the app (the engine's turn).
     func refreshIfChanged() {
-        guard isPersistent else { return }
+        guard stateLock.withLock({ isPersistent }) else { return }
         let onDisk = FileSignature(path: storeFile.path)
         guard onDisk != stateLock.withLock({ seen }) else { return }
         ioLock.withLock {
+            guard locationMayBeRead() else { return }
             let onDisk = FileSignature(path: storeFile.path)
             guard onDisk != stateLock.withLock({ seen }) else { return }
             takeIn(readStoreFile(), signature: onDisk)
