@@ -111,10 +111,9 @@ final class TokenStore: @unchecked Sendable {
     /// The identity's data sync, left to ride with the next write's (or a flush): a device
     /// identity nothing durable refers to yet needs no sync of its own.
     private var deferredSyncs: [StorageSyncThread.SyncRequest] = []
-    /// Since when (uptime nanoseconds) another process has held the lock against this
-    /// store's writes, and whether that was said.
-    private var lockBusySince: UInt64?
-    private var lockBusyNoted = false
+    /// How long callers may still wait for another process's lock, and whether the app was
+    /// told it is held (``LockWaitBudget``).
+    private var lockBudget: LockWaitBudget
     /// How long a write waits for another process's lock before this store goes on without
     /// it (``StorageDirectoryLock/patience``; tests give a longer one).
     let lockPatience: TimeInterval
@@ -159,6 +158,7 @@ final class TokenStore: @unchecked Sendable {
         self.onDiscard = onDiscard
         self.onNotice = onNotice
         self.lockPatience = lockPatience
+        lockBudget = LockWaitBudget(patience: lockPatience)
         self.now = now
         let configured = configuredDeviceIdentifier.flatMap { $0.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty ? nil : DeviceIdentifier.hashed($0) }
         self.configuredDeviceIdentifier = configured
@@ -278,7 +278,7 @@ final class TokenStore: @unchecked Sendable {
     private func settleIdentity() {
         let outcome: WriteOutcome? = ioLock.withLock {
             guard stateLock.withLock({ identityWrite == .claim }) else { return nil }
-            return performWrite(patience: lockPatience, identityOnly: true)
+            return performWrite(patience: lockPatience, onCallersPath: true, identityOnly: true)
         }
         if case .lockBusy(let since) = outcome { _ = noteLockBusy(since: since) }
         deviceIdentity.settled(as: stateLock.withLock { snapshot.identity.deviceIdentifier })
@@ -575,7 +575,7 @@ final class TokenStore: @unchecked Sendable {
     /// The storage thread's write of the waiting changes, waiting at most `patience` for the
     /// directory's lock.
     func writeBehind(patience: TimeInterval) -> WriteOutcome {
-        let outcome = ioLock.withLock { performWrite(patience: patience) }
+        let outcome = ioLock.withLock { performWrite(patience: patience, onCallersPath: false) }
         if case .lockBusy(let since) = outcome { return .lockBusy(since: noteLockBusy(since: since)) }
         return outcome
     }
@@ -583,7 +583,7 @@ final class TokenStore: @unchecked Sendable {
     /// Writes the waiting changes on this thread: durably before returning, or leaving the
     /// data sync to the storage thread.
     private func write(patience: TimeInterval, durableBeforeReturning: Bool) {
-        switch ioLock.withLock({ performWrite(patience: patience) }) {
+        switch ioLock.withLock({ performWrite(patience: patience, onCallersPath: true) }) {
         case .nothing:
             break
         case .written(let requests):
@@ -616,26 +616,37 @@ final class TokenStore: @unchecked Sendable {
     /// the first such attempt's start.
     private func noteLockBusy(since attempt: UInt64) -> UInt64 {
         let now = DispatchTime.now().uptimeNanoseconds
-        let (since, say): (UInt64, Bool) = stateLock.withLock {
-            let since = lockBusySince ?? attempt
-            lockBusySince = since
-            guard !lockBusyNoted, now &- since >= UInt64(lockPatience * 1_000_000_000) else { return (since, false) }
-            lockBusyNoted = true
-            return (since, true)
+        let (since, say) = stateLock.withLock {
+            (lockBudget.heldByAnother(since: attempt), lockBudget.shouldSay(at: now))
         }
         if say {
             onNotice(
-                "Another process has held the storage lock (\(statementDirectory.appendingPathComponent(StorageDirectoryLock.fileName).path)) for more than \(Int(lockPatience)) s. The SDK goes on from what it has in memory and writes its changes as soon as the lock is free; until then other processes do not see them."
-            )
+                "Another process has held the storage lock (\(lockFilePath)) for more than \(Int(lockPatience)) s."
+                    + " The SDK goes on from what it has in memory and writes its changes as soon as the lock is free;"
+                    + " until then other processes do not see them, and calls no longer wait for the lock.")
         }
         return since
+    }
+
+    /// The directory's lock file, for messages.
+    private var lockFilePath: String {
+        statementDirectory.appendingPathComponent(StorageDirectoryLock.fileName).path
+    }
+
+    /// What the waits for the lock on callers' paths came to (``LockWaitBudget/Tally``).
+    var lockWaitsOnCallersPaths: LockWaitBudget.Tally {
+        stateLock.withLock { lockBudget.tally }
     }
 
     // MARK: - The write
 
     /// Writes what waits: the launch's work (the identity, the operability check), then this
     /// store's changes merged over what others wrote. Must be called with `ioLock` held.
-    private func performWrite(patience: TimeInterval, identityOnly: Bool = false) -> WriteOutcome {
+    ///
+    /// A write on a caller's path (`onCallersPath`) waits for another process's lock only as
+    /// long as the caller's budget allows (``LockWaitBudget``); the storage thread's writes
+    /// wait their own short `patience` and are tried again.
+    private func performWrite(patience: TimeInterval, onCallersPath: Bool, identityOnly: Bool = false) -> WriteOutcome {
         var (wanted, upTo, identity, probe) = stateLock.withLock {
             (changeCounter > attemptedUpTo, changeCounter, identityWrite, probeWanted)
         }
@@ -666,12 +677,24 @@ final class TokenStore: @unchecked Sendable {
             }
         }
         let waitStarted = DispatchTime.now().uptimeNanoseconds
-        let lock = StorageDirectoryLock.acquire(in: statementDirectory.path, patience: patience)
-        if case .busy = lock { return .lockBusy(since: waitStarted) }
+        let granted = onCallersPath ? stateLock.withLock { lockBudget.allowance(patience, at: waitStarted) } : patience
+        let lock = StorageDirectoryLock.acquire(in: statementDirectory.path, patience: granted)
+        if onCallersPath {
+            let waited = DispatchTime.now().uptimeNanoseconds &- waitStarted
+            stateLock.withLock {
+                lockBudget.record(granted: granted, waitedNanoseconds: waited, gotTheLock: !lock.isBusy)
+            }
+        }
+        if case .busy = lock {
+            _ = stateLock.withLock { lockBudget.heldByAnother(since: waitStarted) }
+            return .lockBusy(since: waitStarted)
+        }
         defer { if case .held(let held) = lock { held.release() } }
-        stateLock.withLock {
-            lockBusySince = nil
-            lockBusyNoted = false
+        let heldUpUntilNow = stateLock.withLock { lockBudget.lockTaken() }
+        if heldUpUntilNow {
+            onNotice(
+                "The storage lock (\(lockFilePath)) is free again: the changes this AccessEnabler kept in memory"
+                    + " meanwhile are written now, and other processes see them from their next call.")
         }
         if sweepWanted {
             // Leftovers of writers that died mid-write; a writer that lives holds its own.
