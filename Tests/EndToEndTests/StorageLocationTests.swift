@@ -94,13 +94,19 @@ struct StorageLocationTests {
     /// Sets the requestor over `storage` (expecting the refusal's status first), signs in,
     /// checks the session holds in memory, and checks a relaunch over the same location
     /// finds nothing kept. Returns the refusal's message.
-    private func runRefused(_ wire: ScenarioRunner.Wire, storage: URL, problems: Problems) async throws -> (
-        String, RegularHarness
-    ) {
+    private func runRefused(
+        _ wire: ScenarioRunner.Wire, storage: URL, problems: Problems, plantedIdentifier: String? = nil
+    ) async throws -> (String, RegularHarness) {
         let harness = try RegularHarness(wire, storage: storage) { $0.diagnostics = problems.handler }
         #expect(await harness.call { $0.setRequestor("REF30") } == ["status(N500,error)", "setRequestorComplete(1)"])
+        // The device identity kept there was not read: no request carries it.
+        let sent = harness.capture.requests.compactMap { $0.header("AP-Device-Identifier") }
+        #expect(!sent.isEmpty)
+        if let plantedIdentifier {
+            #expect(!sent.contains(DeviceIdentifier.headerValue(plantedIdentifier)), "the planted identity was not used")
+        }
         // The status's sentence, as the diagnostics handler heard it too.
-        let status = try #require(problems.all.first)
+        let status = problems.all.first ?? "nothing was said"
         #expect(problems.all.count == 1, "said once: \(problems.all)")
         #expect(await harness.call { $0.checkAuthentication() } == Self.signedOut, "nothing was read from there")
         try await harness.logIn(mvpd: "NotBoarded")
@@ -112,13 +118,13 @@ struct StorageLocationTests {
     }
 
     /// A signed-in session for REF30 over `directory`, as a store another user planted holds
-    /// one; returns the store's own directory.
-    private static func plantedSession(under directory: URL) -> URL {
+    /// one; returns the store's own directory and its device identifier.
+    private static func plantedSession(under directory: URL) -> (directory: URL, identifier: String) {
         let store = TokenStore(
             directory: directory, softwareStatement: "STATEMENT", integrityCheck: .INTEGRITY_CHECK_NONE,
             now: { StorageFaultHelper.start })
         store.setProfile(StorageFaultHelper.profile("REF30"))
-        return store.statementDirectory
+        return (store.statementDirectory, store.deviceIdentifier)
     }
 
     @Test(
@@ -135,7 +141,7 @@ struct StorageLocationTests {
         try FileManager.default.createDirectory(at: shared, withIntermediateDirectories: false)
         #expect(chmod(shared.path, 0o1777) == 0)
         let storage = shared.appendingPathComponent("accessenabler")
-        let planted = Self.plantedSession(under: scratch.url("session"))
+        let (planted, plantedIdentifier) = Self.plantedSession(under: scratch.url("session"))
         let plantedCopy = storage.appendingPathComponent(planted.lastPathComponent)
         if Stranger.canRunAs {
             // A real second process, running as that user, makes the directory.
@@ -152,7 +158,8 @@ struct StorageLocationTests {
         #expect(StorageFaultHelper.run(["/bin/chown", "-R", "\(Stranger.uid):\(Stranger.uid)", storage.path]) == 0)
         let before = (Picture(of: storage), Picture(of: plantedCopy))
         let problems = Problems()
-        let (status, harness) = try await runRefused(wire, storage: storage, problems: problems)
+        let (status, harness) = try await runRefused(
+            wire, storage: storage, problems: problems, plantedIdentifier: plantedIdentifier)
         defer { withExtendedLifetime(harness) {} }
         #expect(status.contains("Refused the storage directory at \(storage.path)"), "\(status)")
         #expect(status.contains("belongs to user \(Stranger.uid)"), "\(status)")
