@@ -32,8 +32,13 @@ import Foundation
 /// nobody's change is lost. ``refreshIfChanged()``, called at the start of each call, compares
 /// `store.json`'s signature (one `stat`) with the version this store holds and only when it
 /// differs reads it again — no lock, since a rename is atomic. A lock held by a stuck process
-/// delays a write by at most its patience (``StorageDirectoryLock/patience``); the change then stays in
-/// memory, is written as soon as the lock is free, and `onNotice` says so.
+/// delays the calls by at most ``StorageDirectoryLock/patience`` in all (``LockWaitBudget``);
+/// the change then stays in memory, is written as soon as the lock is free, and `onNotice`
+/// says so.
+///
+/// **A location a stranger could touch** (``StorageLocationCheck``) is refused at opening, or
+/// at the first write when the directory appeared meanwhile: nothing is read or written
+/// there, `onProblem` hears why, and the store keeps everything in memory.
 ///
 /// Problems never crash: a bad value is discarded (``lastError`` and `onDiscard` say what
 /// happened); a write that fails (a full disk, a read-only directory, a directory in the
@@ -593,7 +598,7 @@ final class TokenStore: @unchecked Sendable {
                 StorageSyncThread.shared.submitSync(requests, key: directoryKey)
             }
         case .lockBusy(let since):
-            // The caller has waited its patience: the storage thread takes the write over,
+            // The caller has waited what its budget allowed: the storage thread takes the write over,
             // and a flush no longer waits for it (the wait began that long ago).
             _ = noteLockBusy(since: since)
             StorageSyncThread.shared.submitWrite(of: self, key: directoryKey)
