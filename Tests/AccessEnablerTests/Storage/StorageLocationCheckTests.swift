@@ -166,6 +166,51 @@ import Glibc
         #expect(StorageLocationCheck.check(statementDirectory: roundabout) == .trusted)
     }
 
+    @Test func anAbsoluteLinkAboveIsFollowedAndALoopOfLinksIsRefused() throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        let real = try scratch.directory("volume/home")
+        let link = scratch.root.appendingPathComponent("home")
+        #expect(symlink(real.path, link.path) == 0, "an absolute link")
+        let store = scratch.store(in: link.appendingPathComponent("accessenabler"))
+        try StorageLocationCheck.prepare(statementDirectory: store, restrictExisting: true)
+        #expect(StorageLocationCheck.check(statementDirectory: store) == .trusted)
+        #expect(
+            FileManager.default.fileExists(atPath: scratch.store(in: real.appendingPathComponent("accessenabler")).path)
+        )
+        // Two links that point at each other: the walk gives up as the kernel would.
+        let first = scratch.root.appendingPathComponent("first")
+        let second = scratch.root.appendingPathComponent("second")
+        #expect(symlink(second.path, first.path) == 0 && symlink(first.path, second.path) == 0)
+        let looped = try #require(
+            Self.refusal(
+                StorageLocationCheck.check(
+                    statementDirectory: scratch.store(in: first.appendingPathComponent("accessenabler")))))
+        #expect(looped.reason == .tooManySymbolicLinks)
+        #expect(looped.message.contains("more symbolic links than the system follows"))
+    }
+
+    @Test(.enabled(if: isRoot, "needs root to give a directory another group"))
+    func aDirectoryItsGroupMayWriteIsTheUsersOnlyWhenTheGroupIsTheUsersOwn() throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        // Root's group, named after root with no other member: root's private group.
+        let own = try scratch.directory("own-group", mode: 0o770)
+        #expect(chown(own.path, 0, 0) == 0)
+        try StorageLocationCheck.prepare(statementDirectory: scratch.store(in: own), restrictExisting: true)
+        #expect(StorageLocationCheck.check(statementDirectory: scratch.store(in: own)) == .trusted)
+        // Another group: its members could plant files there.
+        let shared = try scratch.directory("shared-group", mode: 0o770)
+        #expect(chown(shared.path, 0, Self.stranger) == 0)
+        let refusal = try #require(
+            Self.refusal(StorageLocationCheck.check(statementDirectory: scratch.store(in: shared))))
+        #expect(refusal.path == shared.path)
+        guard case .writableByOthers = refusal.reason else {
+            Issue.record("\(refusal)")
+            return
+        }
+    }
+
     @Test func aFileInTheWayIsNoStrangerItIsLeftToTheWrite() throws {
         let scratch = try Scratch()
         defer { scratch.remove() }
@@ -176,6 +221,16 @@ import Glibc
         do throws(StorageIOError) {
             try StorageLocationCheck.prepare(statementDirectory: store, restrictExisting: true)
             Issue.record("prepared over a file")
+        } catch {
+            #expect(error.refusal == nil)
+            #expect(error.code == ENOTDIR && error.path == file.path)
+        }
+        // Deeper: the file stands where a directory above the storage directory should be.
+        let deeper = scratch.store(in: file.appendingPathComponent("share/accessenabler"))
+        #expect(StorageLocationCheck.check(statementDirectory: deeper) == .absent)
+        do throws(StorageIOError) {
+            try StorageLocationCheck.prepare(statementDirectory: deeper, restrictExisting: true)
+            Issue.record("prepared under a file")
         } catch {
             #expect(error.refusal == nil)
             #expect(error.code == ENOTDIR && error.path == file.path)
