@@ -439,6 +439,10 @@ public final class AccessEnabler: Sendable {
         await dispatcher.flush()
     }
 
+    /// What this AccessEnabler's waits for another process's storage lock came to, in all
+    /// (test rigs check the one-second budget of ``LockWaitBudget``).
+    var storageLockWaits: LockWaitBudget.Tally { store.lockWaitsOnCallersPaths }
+
     // MARK: Helpers
 
     /// Reports a call of the delegate API whose answer would reach nobody: no `delegate`, or

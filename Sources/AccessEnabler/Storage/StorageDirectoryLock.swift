@@ -49,6 +49,12 @@ enum StorageDirectoryLock {
         /// The lock file cannot be opened or created (a read-only or full directory); the
         /// caller goes on without it, and its own write will most likely fail and say why.
         case unavailable(StorageIOError)
+
+        /// Whether another holder kept it.
+        var isBusy: Bool {
+            if case .busy = self { return true }
+            return false
+        }
     }
 
     /// Takes the lock of `directory`, waiting at most `patience` seconds for another holder.

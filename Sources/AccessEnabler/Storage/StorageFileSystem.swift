@@ -13,8 +13,10 @@ struct StorageIOError: Error, Sendable, CustomStringConvertible {
     var operation: String
     var path: String
     var code: Int32
+    /// Set when the location was refused (``StorageLocationCheck``): a stranger could touch it.
+    var refusal: StorageLocationRefusal? = nil
 
-    var description: String { "\(operation) \(path): \(String(cString: strerror(code)))" }
+    var description: String { refusal?.message ?? "\(operation) \(path): \(String(cString: strerror(code)))" }
 }
 
 /// A temporary file being written: its path and the open descriptor through which its writer
@@ -39,37 +41,6 @@ enum StorageFileSystem {
 
     /// The largest store file read (16 MiB): anything longer is not a store this SDK wrote.
     static let largestFile = 16 * 1024 * 1024
-
-    /// Creates `directory` and any missing parents with mode 0700. When `restrictExisting`,
-    /// an existing `directory` is set to 0700 too (parents that already exist are left alone).
-    static func ensureDirectory(_ directory: URL, restrictExisting: Bool) throws(StorageIOError) {
-        let path = directory.path
-        var isDirectory: ObjCBool = false
-        if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
-            if restrictExisting, chmod(path, 0o700) != 0 {
-                throw StorageIOError(operation: "chmod", path: path, code: errno)
-            }
-            return
-        }
-        let parent = directory.deletingLastPathComponent()
-        if parent.path != path {
-            try ensureDirectory(parent, restrictExisting: false)
-        }
-        if mkdir(path, 0o700) != 0 {
-            let code = errno
-            // EEXIST is fine only if another process just created the directory.
-            let createdMeanwhile =
-                code == EEXIST
-                && FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && isDirectory.boolValue
-            if !createdMeanwhile {
-                throw StorageIOError(operation: "mkdir", path: path, code: code)
-            }
-        }
-        // mkdir's mode is filtered by the umask; state it explicitly.
-        if chmod(path, 0o700) != 0 {
-            throw StorageIOError(operation: "chmod", path: path, code: errno)
-        }
-    }
 
     /// Writes `data` to a new temporary file (mode 0600) in `file`'s directory, named after
     /// `file` (``StorageLayout/temporaryFileName(for:token:)``), and returns it open and
@@ -229,27 +200,62 @@ enum StorageFileSystem {
     /// (it crashed or was killed mid-write). A temporary file whose writer lives is locked
     /// (``writeTemporary(_:beside:)``) and stays, whatever process or PID namespace holds
     /// it — no process id is trusted. Returns how many were removed.
+    ///
+    /// It touches only what the SDK wrote: the directory must be this user's own (opened
+    /// without following a link), and a file goes only when its name is one the SDK gives
+    /// its temporaries (``StorageLayout/isTemporaryFile(_:)``), it is a regular file with no
+    /// other name (one link), this user owns it, and the entry removed is the file checked
+    /// (`unlinkat` in the directory opened, after comparing device and inode). Nothing is
+    /// followed, opened for writing or given other permissions.
     @discardableResult
     static func sweepTemporaryFiles(in directory: URL) -> Int {
+        let user = geteuid()
+        let folder = open(directory.path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+        guard folder >= 0 else { return 0 }
+        defer { close(folder) }
+        var info = stat()
+        guard fstat(folder, &info) == 0, info.st_uid == user, !StorageLocationCheck.othersMayWrite(info) else {
+            return 0
+        }
         var removed = 0
-        let base = directory.path
-        for name in fileNames(in: directory) where StorageLayout.isTemporaryFile(name) {
-            let path = base + "/" + name
-            let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK)
+        for name in entryNames(of: folder) where StorageLayout.isTemporaryFile(name) {
+            let descriptor = openat(folder, name, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY)
             guard descriptor >= 0 else { continue }
             defer { close(descriptor) }
-            var info = stat()
-            guard fstat(descriptor, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { continue }
+            var file = stat()
+            guard fstat(descriptor, &file) == 0, file.st_mode & S_IFMT == S_IFREG, file.st_uid == user,
+                file.st_nlink == 1
+            else { continue }
             // Held by its writer: a write in progress.
             guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else { continue }
-            if unlink(path) == 0 { removed += 1 }
+            var entry = stat()
+            guard fstatat(folder, name, &entry, AT_SYMLINK_NOFOLLOW) == 0, entry.st_dev == file.st_dev,
+                entry.st_ino == file.st_ino
+            else { continue }
+            if unlinkat(folder, name, 0) == 0 { removed += 1 }
         }
         return removed
     }
 
-    /// Names of the entries of `directory` (empty when it cannot be listed).
-    static func fileNames(in directory: URL) -> [String] {
-        (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
+    /// The names in the open directory `folder` (`.` and `..` left out), read through a
+    /// descriptor of its own so `folder` stays open.
+    private static func entryNames(of folder: Int32) -> [String] {
+        let copy = dup(folder)
+        guard copy >= 0 else { return [] }
+        guard let stream = fdopendir(copy) else {
+            close(copy)
+            return []
+        }
+        defer { closedir(stream) }
+        rewinddir(stream)
+        var names: [String] = []
+        while let entry = readdir(stream) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { bytes in
+                String(decoding: bytes.prefix { $0 != 0 }, as: UTF8.self)
+            }
+            if name != "." && name != ".." { names.append(name) }
+        }
+        return names
     }
 
     /// `count` bytes from the system's cryptographically secure generator: one `getentropy`

@@ -83,9 +83,41 @@ enum StorageLayout {
 
     private static let hashedNames = NSLockedValue<[String: String]>([:])
 
-    /// Whether `name` is a temporary file: a write in progress, or left by an interrupted one.
+    /// Whether `name` is one the SDK gives a temporary file — a write in progress, or left by
+    /// an interrupted one: `.<file>.<token>.tmp`, where `<file>` is a file of the store
+    /// (`identity.json`, `store.json`, the operability probe, or a file of the old layout) and
+    /// `<token>` lower-case hex digits (an older build's `<pid>.<hex>` too). Nothing else in a
+    /// directory is ever swept.
     static func isTemporaryFile(_ name: String) -> Bool {
-        name.hasPrefix(".") && name.hasSuffix(StorageFileSystem.temporarySuffix)
+        let suffix = StorageFileSystem.temporarySuffix
+        guard name.hasPrefix("."), name.hasSuffix(suffix), name.utf8.count <= 255 else { return false }
+        let inner = name.dropFirst().dropLast(suffix.count)
+        guard let dot = inner.lastIndex(of: "."), dot != inner.startIndex else { return false }
+        // The token: hex digits, and before them an older build's process id and its dot.
+        var file = inner[..<dot]
+        let token = inner[inner.index(after: dot)...]
+        guard isToken(token) else { return false }
+        if !isStoreFile(file), let previous = file.lastIndex(of: "."), isDigits(file[file.index(after: previous)...]) {
+            file = file[..<previous]
+        }
+        return isStoreFile(file)
+    }
+
+    /// The name of the file the operability check of INTEGRITY_CHECK_ALL writes (never kept).
+    static let operabilityProbeFile = "operability-probe"
+
+    private static func isStoreFile(_ name: Substring) -> Bool {
+        let file = String(name)
+        return file == identityFile || file == storeFile || file == operabilityProbeFile || Legacy.isRecordFile(file)
+    }
+
+    private static func isToken(_ text: Substring) -> Bool {
+        !text.isEmpty && text.utf8.count <= 64
+            && text.utf8.allSatisfy { (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }
+    }
+
+    private static func isDigits(_ text: Substring) -> Bool {
+        !text.isEmpty && text.utf8.allSatisfy { (0x30...0x39).contains($0) }
     }
 
     /// The name of a temporary file for `file`: `.<file>.<token>.tmp`. Its writer holds a

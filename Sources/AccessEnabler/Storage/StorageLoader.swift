@@ -83,6 +83,11 @@ struct StorageLoader {
     /// launch's first write there).
     var afterReadingIdentity: (@Sendable () -> Void)?
 
+    /// Whether the directory may be read: `false` when it was not there when its location
+    /// was checked (``StorageLocationCheck``) — one that appears meanwhile was not verified,
+    /// so the launch reads nothing and starts as a new device.
+    var readsFiles = true
+
     init(directory: URL, integrityCheck: IntegrityCheckType, now: Date, configuredDeviceIdentifier: String? = nil) {
         self.directory = directory
         self.integrityCheck = integrityCheck
@@ -137,7 +142,9 @@ struct StorageLoader {
 
         let storePath = directory.path + "/" + StorageLayout.storeFile
         do throws(StorageFileProblem) {
-            if let (data, signature) = try Self.read(storePath) {
+            if !readsFiles {
+                result.directoryExisted = false
+            } else if let (data, signature) = try Self.read(storePath) {
                 onDisk = true
                 result.storeSignature = signature
                 if integrityCheck != .INTEGRITY_CHECK_CLEAR {
@@ -247,7 +254,9 @@ struct StorageLoader {
     private func loadIdentity(notes: inout [String], discards: inout [StorageDiscard]) -> (identity: StoredIdentity, isNew: Bool, tampered: Bool) {
         let file = directory.appendingPathComponent(StorageLayout.identityFile, isDirectory: false)
         do throws(StorageFileProblem) {
-            guard let (data, _) = try Self.read(file.path) else { return (StoredIdentity.generate(), true, false) }
+            guard readsFiles, let (data, _) = try Self.read(file.path) else {
+                return (StoredIdentity.generate(), true, false)
+            }
             let identity: StoredIdentity
             var tampered = false
             do throws(StorageFileProblem) {

@@ -25,6 +25,9 @@ struct StorageProblem: Sendable, Equatable, CustomStringConvertible {
         case fileInTheWay
         /// Anything else, as the system describes it.
         case other(String)
+        /// The storage directory was refused: another user could read or replace what is kept
+        /// there (``StorageLocationCheck``). Nothing is read or written there.
+        case untrustedLocation(StorageLocationRefusal)
 
         /// The cause of a failed system call's `errno`.
         init(errno code: Int32) {
@@ -57,7 +60,14 @@ struct StorageProblem: Sendable, Equatable, CustomStringConvertible {
         self.subject = subject
         self.path = error.path
         self.operation = operation
-        self.cause = Cause(errno: error.code)
+        self.cause = error.refusal.map(Cause.untrustedLocation) ?? Cause(errno: error.code)
+    }
+
+    /// The storage directory refused before anything was read or written there.
+    init(refusal: StorageLocationRefusal) {
+        self.init(
+            subject: "the stored sign-ins, client and token", path: refusal.path, operation: .save,
+            cause: .untrustedLocation(refusal))
     }
 
     init(subject: String, path: String, operation: Operation, cause: Cause) {
@@ -69,6 +79,7 @@ struct StorageProblem: Sendable, Equatable, CustomStringConvertible {
 
     /// Which file failed, why, and what to do about it.
     var message: String {
+        if case .untrustedLocation(let refusal) = cause { return refusal.message }
         let verb = operation == .save ? "save" : "delete"
         let reason: String
         switch cause {
@@ -84,6 +95,8 @@ struct StorageProblem: Sendable, Equatable, CustomStringConvertible {
             reason = "a file stands where a directory should be. Remove or rename it, or set AccessEnablerConfiguration.storageDirectory elsewhere"
         case .other(let text):
             reason = "\(text). Check that directory"
+        case .untrustedLocation(let refusal):
+            reason = refusal.message
         }
         return "Could not \(verb) \(subject) (\(path)): \(reason). Until then the SDK keeps working from memory, and what it could not save is lost when the app quits."
     }

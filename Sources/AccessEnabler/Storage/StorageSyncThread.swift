@@ -56,6 +56,12 @@ final class StorageSyncThread: @unchecked Sendable {
         /// Whether nobody waits for it any longer: another process has held the lock against
         /// its store's writes past the store's ``TokenStore/lockPatience``.
         var released = false
+
+        /// Whether it is a write of `store`'s changes.
+        func writes(_ store: TokenStore) -> Bool {
+            if case .write(let other) = work { return other === store }
+            return false
+        }
     }
 
     private let condition = NSCondition()
@@ -119,6 +125,12 @@ final class StorageSyncThread: @unchecked Sendable {
     /// holds its lock (the tests watch for it).
     func hasWriteSetAside(_ key: String) -> Bool {
         condition.withLock { parked.contains { $0.key == key } }
+    }
+
+    /// How many writes of the directory under `key` are set aside (one per store at most:
+    /// the tests check that a long wait does not pile them up).
+    func writesSetAside(_ key: String) -> Int {
+        condition.withLock { parked.filter { $0.key == key }.count }
     }
 
     /// Runs `action` once every job of the directory under `key` submitted so far is done —
@@ -235,6 +247,13 @@ final class StorageSyncThread: @unchecked Sendable {
                 for job in finished where !job.released { done(job) }
                 for job in released { done(job) }
                 for var job in setAside {
+                    // One write of a store waits at a time: it writes every change made by
+                    // then. A second one (asked for while the first was being tried) goes,
+                    // or the set-aside writes would pile up, each tried in turn every round.
+                    if case .write(let store) = job.work, parked.contains(where: { $0.writes(store) }) {
+                        if !job.released { done(job) }
+                        continue
+                    }
                     // Another process holds the lock: try again shortly.
                     if case .write(let store) = job.work { queuedWrites.insert(ObjectIdentifier(store)) }
                     job.pause = min(max(job.pause * 2, 20_000_000), Self.longestPause)

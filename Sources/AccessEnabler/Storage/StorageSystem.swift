@@ -8,7 +8,9 @@ import Foundation
 /// (``replace``); then, off the caller's path, its data made durable (``syncFiles``) and —
 /// only when the rename created the file — its directory (``syncDirectory``).
 struct StorageSystem: Sendable {
-    /// Creates a directory (and parents) with mode 0700; `true` restricts an existing one too.
+    /// Checks a store's directory (``StorageLocationCheck``) and creates what is missing of it
+    /// with mode 0700; `true` restricts an existing one too. A location a stranger could touch
+    /// throws an error carrying its ``StorageLocationRefusal``.
     var ensureDirectory: @Sendable (URL, Bool) throws(StorageIOError) -> Void
     /// Why a new file at this URL could not be written, found without writing (a cheap
     /// check before a write that happens later): `nil` when nothing stands in the way.
@@ -29,7 +31,9 @@ struct StorageSystem: Sendable {
 
     /// The real file system and machine.
     static let posix = StorageSystem(
-        ensureDirectory: { (url, restrict) throws(StorageIOError) in try StorageFileSystem.ensureDirectory(url, restrictExisting: restrict) },
+        ensureDirectory: { (url, restrict) throws(StorageIOError) in
+            try StorageLocationCheck.prepare(statementDirectory: url, restrictExisting: restrict)
+        },
         creationObstacle: { StorageFileSystem.creationObstacle(at: $0) },
         machineID: { StorageFileSystem.machineID() },
         writeTemporary: { (data, url) throws(StorageIOError) in try StorageFileSystem.writeTemporary(data, beside: url) },

@@ -32,8 +32,13 @@ import Foundation
 /// nobody's change is lost. ``refreshIfChanged()``, called at the start of each call, compares
 /// `store.json`'s signature (one `stat`) with the version this store holds and only when it
 /// differs reads it again — no lock, since a rename is atomic. A lock held by a stuck process
-/// delays a write by at most its patience (``StorageDirectoryLock/patience``); the change then stays in
-/// memory, is written as soon as the lock is free, and `onNotice` says so.
+/// delays the calls by at most ``StorageDirectoryLock/patience`` in all (``LockWaitBudget``);
+/// the change then stays in memory, is written as soon as the lock is free, and `onNotice`
+/// says so.
+///
+/// **A location a stranger could touch** (``StorageLocationCheck``) is refused at opening, or
+/// at the first write when the directory appeared meanwhile: nothing is read or written
+/// there, `onProblem` hears why, and the store keeps everything in memory.
 ///
 /// Problems never crash: a bad value is discarded (``lastError`` and `onDiscard` say what
 /// happened); a write that fails (a full disk, a read-only directory, a directory in the
@@ -58,7 +63,13 @@ final class TokenStore: @unchecked Sendable {
     private let identityFile: URL
 
     private let integrityCheck: IntegrityCheckType
-    private let isPersistent: Bool
+    /// Whether this store keeps anything on disk: `false` when nothing could keep the
+    /// device identity, or when the location was refused (``StorageLocationCheck``) —
+    /// at opening or at the first write. Guarded by `stateLock`.
+    private var isPersistent: Bool
+    /// Whether the store's directory was found there and trusted (``StorageLocationCheck``):
+    /// until it is, nothing is read from it. Guarded by `stateLock`.
+    private var locationVerified: Bool
     private let writeBehind: Bool
     private let system: StorageSystem
     private let onProblem: @Sendable (StorageProblem) -> Void
@@ -105,10 +116,9 @@ final class TokenStore: @unchecked Sendable {
     /// The identity's data sync, left to ride with the next write's (or a flush): a device
     /// identity nothing durable refers to yet needs no sync of its own.
     private var deferredSyncs: [StorageSyncThread.SyncRequest] = []
-    /// Since when (uptime nanoseconds) another process has held the lock against this
-    /// store's writes, and whether that was said.
-    private var lockBusySince: UInt64?
-    private var lockBusyNoted = false
+    /// How long callers may still wait for another process's lock, and whether the app was
+    /// told it is held (``LockWaitBudget``).
+    private var lockBudget: LockWaitBudget
     /// How long a write waits for another process's lock before this store goes on without
     /// it (``StorageDirectoryLock/patience``; tests give a longer one).
     let lockPatience: TimeInterval
@@ -153,6 +163,7 @@ final class TokenStore: @unchecked Sendable {
         self.onDiscard = onDiscard
         self.onNotice = onNotice
         self.lockPatience = lockPatience
+        lockBudget = LockWaitBudget(patience: lockPatience)
         self.now = now
         let configured = configuredDeviceIdentifier.flatMap { $0.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty ? nil : DeviceIdentifier.hashed($0) }
         self.configuredDeviceIdentifier = configured
@@ -160,10 +171,25 @@ final class TokenStore: @unchecked Sendable {
         // one reads (nothing to wait for unless one was just released).
         StorageSyncThread.shared.waitUntilWritten(directoryKey)
 
-        var result = StorageLoader(directory: statementDirectory, integrityCheck: integrityCheck, now: now(), configuredDeviceIdentifier: configured).load()
+        // Nothing is read from a directory another user could have planted or can change.
+        let location = StorageLocationCheck.check(statementDirectory: statementDirectory)
+        var loader = StorageLoader(
+            directory: statementDirectory, integrityCheck: integrityCheck, now: now(),
+            configuredDeviceIdentifier: configured)
+        loader.readsFiles = location == .trusted
+        var result = loader.load()
         var failures: [StorageProblem] = []
         var persistent = true
-        if result.identityWrite == .claim, let obstacle = system.creationObstacle(identityFile) {
+        if case .refused(let refusal) = location {
+            // The session lives in memory for this process, under the identifier this
+            // machine derives for the directory (the same at every launch).
+            var identity = StoredIdentity.derived(statementDirectory: statementDirectory, machineID: system.machineID())
+            if let configured { identity.deviceIdentifier = configured }
+            result = StorageLoadResult(
+                snapshot: StorageSnapshot(identity: identity), notes: refusal.message, directoryExisted: false)
+            failures.append(StorageProblem(refusal: refusal))
+            persistent = false
+        } else if result.identityWrite == .claim, let obstacle = system.creationObstacle(identityFile) {
             // Nothing could keep a drawn identifier: derive one that every launch finds again,
             // and keep nothing.
             var identity = StoredIdentity.derived(statementDirectory: statementDirectory, machineID: system.machineID())
@@ -178,6 +204,7 @@ final class TokenStore: @unchecked Sendable {
             persistent = false
         }
         isPersistent = persistent
+        locationVerified = location == .trusted
         deviceIdentity = DeviceIdentity(fixed: result.snapshot.identity.deviceIdentifier)
         snapshot = result.snapshot
         problem = result.notes
@@ -256,7 +283,7 @@ final class TokenStore: @unchecked Sendable {
     private func settleIdentity() {
         let outcome: WriteOutcome? = ioLock.withLock {
             guard stateLock.withLock({ identityWrite == .claim }) else { return nil }
-            return performWrite(patience: lockPatience, identityOnly: true)
+            return performWrite(patience: lockPatience, onCallersPath: true, identityOnly: true)
         }
         if case .lockBusy(let since) = outcome { _ = noteLockBusy(since: since) }
         deviceIdentity.settled(as: stateLock.withLock { snapshot.identity.deviceIdentifier })
@@ -553,7 +580,7 @@ final class TokenStore: @unchecked Sendable {
     /// The storage thread's write of the waiting changes, waiting at most `patience` for the
     /// directory's lock.
     func writeBehind(patience: TimeInterval) -> WriteOutcome {
-        let outcome = ioLock.withLock { performWrite(patience: patience) }
+        let outcome = ioLock.withLock { performWrite(patience: patience, onCallersPath: false) }
         if case .lockBusy(let since) = outcome { return .lockBusy(since: noteLockBusy(since: since)) }
         return outcome
     }
@@ -561,7 +588,7 @@ final class TokenStore: @unchecked Sendable {
     /// Writes the waiting changes on this thread: durably before returning, or leaving the
     /// data sync to the storage thread.
     private func write(patience: TimeInterval, durableBeforeReturning: Bool) {
-        switch ioLock.withLock({ performWrite(patience: patience) }) {
+        switch ioLock.withLock({ performWrite(patience: patience, onCallersPath: true) }) {
         case .nothing:
             break
         case .written(let requests):
@@ -571,7 +598,7 @@ final class TokenStore: @unchecked Sendable {
                 StorageSyncThread.shared.submitSync(requests, key: directoryKey)
             }
         case .lockBusy(let since):
-            // The caller has waited its patience: the storage thread takes the write over,
+            // The caller has waited what its budget allowed: the storage thread takes the write over,
             // and a flush no longer waits for it (the wait began that long ago).
             _ = noteLockBusy(since: since)
             StorageSyncThread.shared.submitWrite(of: self, key: directoryKey)
@@ -594,35 +621,52 @@ final class TokenStore: @unchecked Sendable {
     /// the first such attempt's start.
     private func noteLockBusy(since attempt: UInt64) -> UInt64 {
         let now = DispatchTime.now().uptimeNanoseconds
-        let (since, say): (UInt64, Bool) = stateLock.withLock {
-            let since = lockBusySince ?? attempt
-            lockBusySince = since
-            guard !lockBusyNoted, now &- since >= UInt64(lockPatience * 1_000_000_000) else { return (since, false) }
-            lockBusyNoted = true
-            return (since, true)
+        let (since, say) = stateLock.withLock {
+            (lockBudget.heldByAnother(since: attempt), lockBudget.shouldSay(at: now))
         }
         if say {
             onNotice(
-                "Another process has held the storage lock (\(statementDirectory.appendingPathComponent(StorageDirectoryLock.fileName).path)) for more than \(Int(lockPatience)) s. The SDK goes on from what it has in memory and writes its changes as soon as the lock is free; until then other processes do not see them."
-            )
+                "Another process has held the storage lock (\(lockFilePath)) for more than \(Int(lockPatience)) s."
+                    + " The SDK goes on from what it has in memory and writes its changes as soon as the lock is free;"
+                    + " until then other processes do not see them, and calls no longer wait for the lock.")
         }
         return since
+    }
+
+    /// The directory's lock file, for messages.
+    private var lockFilePath: String {
+        statementDirectory.appendingPathComponent(StorageDirectoryLock.fileName).path
+    }
+
+    /// What the waits for the lock on callers' paths came to (``LockWaitBudget/Tally``).
+    var lockWaitsOnCallersPaths: LockWaitBudget.Tally {
+        stateLock.withLock { lockBudget.tally }
     }
 
     // MARK: - The write
 
     /// Writes what waits: the launch's work (the identity, the operability check), then this
     /// store's changes merged over what others wrote. Must be called with `ioLock` held.
-    private func performWrite(patience: TimeInterval, identityOnly: Bool = false) -> WriteOutcome {
+    ///
+    /// A write on a caller's path (`onCallersPath`) waits for another process's lock only as
+    /// long as the caller's budget allows (``LockWaitBudget``); the storage thread's writes
+    /// wait their own short `patience` and are tried again.
+    private func performWrite(patience: TimeInterval, onCallersPath: Bool, identityOnly: Bool = false) -> WriteOutcome {
         var (wanted, upTo, identity, probe) = stateLock.withLock {
             (changeCounter > attemptedUpTo, changeCounter, identityWrite, probeWanted)
         }
         if identityOnly { (wanted, probe) = (false, false) }
-        guard isPersistent, wanted || identity != nil || probe else { return .nothing }
+        guard stateLock.withLock({ isPersistent }), wanted || identity != nil || probe else { return .nothing }
         if !prepared {
             do throws(StorageIOError) {
                 try system.ensureDirectory(statementDirectory, true)
+                stateLock.withLock { locationVerified = true }
+                prepared = true
             } catch {
+                if let refusal = error.refusal {
+                    refuseLocation(refusal)
+                    return .written([])
+                }
                 let subject: String = stateLock.withLock {
                     defer {
                         attemptedUpTo = upTo
@@ -638,14 +682,25 @@ final class TokenStore: @unchecked Sendable {
             }
         }
         let waitStarted = DispatchTime.now().uptimeNanoseconds
-        let lock = StorageDirectoryLock.acquire(in: statementDirectory.path, patience: patience)
-        if case .busy = lock { return .lockBusy(since: waitStarted) }
-        defer { if case .held(let held) = lock { held.release() } }
-        stateLock.withLock {
-            lockBusySince = nil
-            lockBusyNoted = false
+        let granted = onCallersPath ? stateLock.withLock { lockBudget.allowance(patience, at: waitStarted) } : patience
+        let lock = StorageDirectoryLock.acquire(in: statementDirectory.path, patience: granted)
+        if onCallersPath {
+            let waited = DispatchTime.now().uptimeNanoseconds &- waitStarted
+            stateLock.withLock {
+                lockBudget.record(granted: granted, waitedNanoseconds: waited, gotTheLock: !lock.isBusy)
+            }
         }
-        prepared = true
+        if case .busy = lock {
+            _ = stateLock.withLock { lockBudget.heldByAnother(since: waitStarted) }
+            return .lockBusy(since: waitStarted)
+        }
+        defer { if case .held(let held) = lock { held.release() } }
+        let heldUpUntilNow = stateLock.withLock { lockBudget.lockTaken() }
+        if heldUpUntilNow {
+            onNotice(
+                "The storage lock (\(lockFilePath)) is free again: the changes this AccessEnabler kept in memory"
+                    + " meanwhile are written now, and other processes see them from their next call.")
+        }
         if sweepWanted {
             // Leftovers of writers that died mid-write; a writer that lives holds its own.
             StorageFileSystem.sweepTemporaryFiles(in: statementDirectory)
@@ -717,7 +772,7 @@ final class TokenStore: @unchecked Sendable {
     private func checkOperability() {
         stateLock.withLock { probeWanted = false }
         let sample = Data(Hex.encode(StorageFileSystem.randomBytes(count: 16)).utf8)
-        let target = statementDirectory.appendingPathComponent("operability-probe", isDirectory: false)
+        let target = statementDirectory.appendingPathComponent(StorageLayout.operabilityProbeFile, isDirectory: false)
         do throws(StorageIOError) {
             let temporary = try system.writeTemporary(sample, target)
             defer {
@@ -811,6 +866,50 @@ final class TokenStore: @unchecked Sendable {
         return (subject, !records.isEmpty && removals ? .delete : .save)
     }
 
+    /// The location was refused at a write or a read (the store's directory, not there when
+    /// the store opened, appeared meanwhile and is not the user's own): from now on the
+    /// session lives in memory only, and the app hears why, once. A device identity never
+    /// claimed becomes the one this machine derives for the directory, as a store opened
+    /// over a refused location uses. Must be called with `ioLock` held.
+    private func refuseLocation(_ refusal: StorageLocationRefusal) {
+        let machineID = system.machineID()
+        let identifier: String = stateLock.withLock {
+            isPersistent = false
+            locationVerified = false
+            attemptedUpTo = changeCounter
+            urgent = false
+            probeWanted = false
+            if identityWrite == .claim {
+                var derived = StoredIdentity.derived(statementDirectory: statementDirectory, machineID: machineID)
+                if let configuredDeviceIdentifier { derived.deviceIdentifier = configuredDeviceIdentifier }
+                snapshot.identity = derived
+            }
+            identityWrite = nil
+            problem = refusal.message
+            return snapshot.identity.deviceIdentifier
+        }
+        deviceIdentity.settled(as: identifier)
+        onProblem(StorageProblem(refusal: refusal))
+    }
+
+    /// Whether the store's directory may be read: verified when the store opened or first
+    /// wrote, or now — a directory that appeared since the store opened (another process of
+    /// this user created it, or a stranger planted it) is checked once before anything is
+    /// read from it. Must be called with `ioLock` held.
+    private func locationMayBeRead() -> Bool {
+        if stateLock.withLock({ locationVerified }) { return true }
+        switch StorageLocationCheck.check(statementDirectory: statementDirectory) {
+        case .trusted:
+            stateLock.withLock { locationVerified = true }
+            return true
+        case .absent:
+            return false
+        case .refused(let refusal):
+            refuseLocation(refusal)
+            return false
+        }
+    }
+
     private func report(_ failure: StorageProblem) {
         stateLock.withLock { problem = "could not save \(StorageLayout.storeFile): \(failure.message)" }
         onProblem(failure)
@@ -823,10 +922,11 @@ final class TokenStore: @unchecked Sendable {
     /// nothing changed; otherwise `store.json` is read again (no lock: it is replaced whole,
     /// never written in place). Call it between two calls of the app (the engine's turn).
     func refreshIfChanged() {
-        guard isPersistent else { return }
+        guard stateLock.withLock({ isPersistent }) else { return }
         let onDisk = FileSignature(path: storeFile.path)
         guard onDisk != stateLock.withLock({ seen }) else { return }
         ioLock.withLock {
+            guard locationMayBeRead() else { return }
             let onDisk = FileSignature(path: storeFile.path)
             guard onDisk != stateLock.withLock({ seen }) else { return }
             takeIn(readStoreFile(), signature: onDisk)

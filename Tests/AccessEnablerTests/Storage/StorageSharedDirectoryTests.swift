@@ -165,6 +165,46 @@ struct StorageSharedDirectoryTests {
         }
     }
 
+    @Test("A lock held for long piles up no writes: one set-aside write per store, waited for by nobody past a second")
+    func aLongHoldPilesUpNoWrites() async throws {
+        let scratch = StorageScratch()
+        defer { scratch.remove() }
+        let store = TokenStore(
+            directory: scratch.root, softwareStatement: scratch.statement, integrityCheck: .INTEGRITY_CHECK_NONE,
+            writeBehind: true, now: { StorageScratch.start })
+        store.setAccessToken(StorageSamples.token)
+        store.flush()
+        // Another opening of the lock file, as another process's: its lock excludes this store's.
+        let holder = Foundation.open(scratch.file(StorageDirectoryLock.fileName).path, O_RDWR | O_CLOEXEC)
+        try #require(holder >= 0)
+        var released = false
+        defer { if !released { close(holder) } }
+        try #require(flock(holder, LOCK_EX | LOCK_NB) == 0)
+        let key = TokenStore.key(for: store.statementDirectory)
+        let most = NSLockedValue(0)
+        let writes = 12
+        #expect(
+            await offThePoolWait(seconds: 120) {
+                for round in 0..<writes {
+                    let renewed = StoredAccessToken(value: "renewed-\(round)", expiresAt: StorageScratch.start + 60)
+                    store.setAccessToken(renewed)
+                    store.flush()
+                    let parked = StorageSyncThread.shared.writesSetAside(key)
+                    most.withLock { $0 = max($0, parked) }
+                    // Let the storage thread try the set-aside write again in between.
+                    usleep(60_000)
+                }
+            })
+        #expect(most.withLock { $0 } == 1, "one set-aside write for the store, never a pile of them")
+        #expect(!StorageSyncThread.shared.hasUnwritten(key), "nobody waits for it past the first second")
+        close(holder)
+        released = true
+        let landed = await offThePoolWait(seconds: 60) {
+            while scratch.open().accessToken?.value != "renewed-\(writes - 1)" { usleep(20_000) }
+        }
+        #expect(landed, "the last change lands once the lock is free")
+    }
+
     /// Runs `work` on a thread of its own and waits up to `seconds` for it, without holding
     /// one of Swift's cooperative threads.
     private func offThePoolWait(seconds: TimeInterval, _ work: @escaping @Sendable () -> Void) async -> Bool {
