@@ -57,3 +57,13 @@ enum EngineEvent: Sendable {
     /// any more, so every call still waiting ends now.
     case released
 }
+
+extension EngineEvent {
+    /// The requestor a `setRequestor` call names (trimmed; `nil` for an empty one and for
+    /// every other event): the engine reads that requestor's storage for the call.
+    var requestorNamed: String? {
+        guard case .command(.setRequestor(let id, _), _) = self else { return nil }
+        let trimmed = id.trimmingCharacters(in: .whitespaces)
+        return trimmed.isEmpty ? nil : trimmed
+    }
+}

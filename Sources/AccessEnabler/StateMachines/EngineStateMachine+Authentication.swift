@@ -106,6 +106,10 @@ extension EngineStateMachine {
         case .success(let answer):
             action = answer
         case .failure(let error):
+            if let id, let ended = integrationEnded(error.enhancedError, mvpd: id, &step) {
+                return perform(
+                    authentication.sessionFailed(flow, status: ended, errorCode: PROVIDER_NOT_AVAILABLE_ERROR), &step)
+            }
             return perform(authentication.sessionFailed(flow, status: sessionFailureStatus(error, mvpd: mvpd)), &step)
         }
         switch action.actionName {
@@ -168,6 +172,10 @@ extension EngineStateMachine {
                 serviceProvider: target(mvpd: mvpd.id, step.facts).serviceProvider ?? settings.primaryServiceProvider)
             perform(authentication.signedInDirectly(flow, profile: stored), &step)
         case .failure(let error):
+            if let ended = integrationEnded(error.enhancedError, mvpd: mvpd.id, &step) {
+                return perform(
+                    authentication.sessionFailed(flow, status: ended, errorCode: PROVIDER_NOT_AVAILABLE_ERROR), &step)
+            }
             // A used-up TempPass is refused when its profile is asked for (N111).
             let status = Self.usedUpTempPass(error.enhancedError, mvpd: mvpd) ?? ErrorClassification.authenticationStatus(error)
             perform(authentication.sessionFailed(flow, status: status), &step)

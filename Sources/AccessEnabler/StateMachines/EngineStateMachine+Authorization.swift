@@ -167,6 +167,17 @@ extension EngineStateMachine {
             step.deliver(.status(StatusCatalog.status(.z500, message: "Adobe Pass returned no decision for \(resource).", resource: resource)), to: call.owner)
             step.deliver(.tokenRequestFailed(resource, errorCode: GENERIC_AUTHORIZATION_ERROR, description: "No decision was returned."), to: call.owner)
         case .failure(let error):
+            // The dashboard ended the integration: "not authenticated" with that MVPD.
+            if let ended = integrationEnded(error.enhancedError, mvpd: profile.mvpd, resource: resource, &step) {
+                let (code, details) = (error.enhancedError?.code ?? "", error.enhancedError?.details ?? "")
+                step.deliver(.status(ended), to: call.owner)
+                let tracked = tracking.authorization(success: false, profile: profile, error: code, details: details)
+                step.deliver(tracked, to: call.owner)
+                let failed = DelegateCall.tokenRequestFailed(
+                    resource, errorCode: USER_NOT_AUTHENTICATED_ERROR, description: ended.message ?? "")
+                step.deliver(failed, to: call.owner)
+                return
+            }
             if let ended = signInEnded(error.enhancedError, resource: resource, signedOut: &signedOut, &step) {
                 step.deliver(.status(ended), to: call.owner)
                 step.deliver(

@@ -55,7 +55,10 @@ extension EngineStateMachine {
         logoutOpensPagesFor = []
         if let requestor = standing.requestorID {
             var profiles = step.facts.profiles
-            let failed = answers.failedMVPDs.union(answers.lead.map { if case .failure = $0 { [profile.mvpd] } else { [] } } ?? [])
+            // A logout refused because the integration is gone needs no second try.
+            var leadFailed: Set<String> = []
+            if case .failure? = answers.lead { leadFailed = [profile.mvpd] }
+            let failed = answers.failedMVPDs.union(leadFailed).filter { mvpd in !answers.integrationEnded(mvpd) }
             let asked = Set(answers.byMVPD.keys).union(answers.lead == nil ? [] : [profile.mvpd])
             profiles.pendingLogouts.removeAll { asked.contains($0.mvpd) && !failed.contains($0.mvpd) }
             if profiles != step.facts.profiles {
@@ -64,6 +67,8 @@ extension EngineStateMachine {
         }
         let leadAnswer = answers.answer(for: profile.mvpd) ?? .success([])
         switch leadAnswer {
+        case .failure(let error) where IntegrationEnded.applies(to: error.enhancedError):
+            if profile.type == .appleSSO { step.deliver(.status(vsa203), to: call) }
         case .failure(let error):
             step.deliver(.status(ErrorClassification.refusedSingleSignOnToken(error) ?? Self.unconfirmed(error, of: nil)), to: call)
             if profile.type == .appleSSO { step.deliver(.status(vsa203), to: call) }
@@ -72,7 +77,10 @@ extension EngineStateMachine {
             if profile.type == .appleSSO || action?.actionName == .partnerLogout { step.deliver(.status(vsa203), to: call) }
         }
         // The other MVPDs' logouts; one that failed is said once.
-        if let other = answers.failedMVPDs.subtracting([profile.mvpd]).sorted().first, case .failure(let error)? = answers.byMVPD[other] {
+        let othersFailed = answers.failedMVPDs.subtracting([profile.mvpd]).filter { !answers.integrationEnded($0) }
+        if let other = othersFailed.sorted().first,
+            case .failure(let error)? = answers.byMVPD[other]
+        {
             step.deliver(.status(Self.unconfirmed(error, of: other)), to: call)
         }
         // tvOS keeps the legacy rule: no navigateToUrl on logout.

@@ -80,7 +80,8 @@ extension EngineStateMachine {
                 if let error {
                     step.deliver(
                         .status(
-                            signInEnded(error.enhancedError, signedOut: &signedOut, &step)
+                            integrationEnded(error.enhancedError, mvpd: round.profile.mvpd, &step)
+                                ?? signInEnded(error.enhancedError, signedOut: &signedOut, &step)
                                 ?? ErrorClassification.unsendableToken(error)
                                 ?? StatusCatalog.status(
                                     .p100, message: "Preauthorization failed: \(error.message)", details: error.enhancedError?.details, enhancedError: error.enhancedError)),
@@ -89,7 +90,9 @@ extension EngineStateMachine {
                 step.deliver(.preauthorizedResources(call.ledger.permitted), to: call.owner)
             case .preauthorizeAPI(let callback):
                 if let error {
-                    _ = signInEnded(error.enhancedError, signedOut: &signedOut, &step)
+                    _ =
+                        integrationEnded(error.enhancedError, mvpd: round.profile.mvpd, &step)
+                        ?? signInEnded(error.enhancedError, signedOut: &signedOut, &step)
                     if let unsendable = ErrorClassification.unsendableToken(error) { step.deliver(.status(unsendable), to: call.owner) }
                     step.deliver(.preauthorizeResult(PreauthorizationRound.preauthorizeOutcome(for: error), callback), to: call.owner)
                 } else {

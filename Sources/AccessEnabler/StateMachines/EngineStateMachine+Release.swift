@@ -12,7 +12,8 @@ extension EngineStateMachine {
         let work = foreground
         foreground = nil
         switch work {
-        case .requestor(.loading(_, let call))?, .requestor(.loadingConfiguration(_, let call, _))?, .requestor(.checkingPartner(_, let call))?,
+        case .requestor(.loading(_, let call, _))?, .requestor(.loadingConfiguration(_, let call, _))?,
+            .requestor(.checkingPartner(_, let call))?, .requestor(.checkingPartnerFirst(_, let call))?,
             .requestor(.signingInSilently(_, let call))?:
             step.deliver(.setRequestorComplete(ACCESS_ENABLER_STATUS_ERROR), to: call)
         case .awaitingPartner(_, let verdictWork)?:

@@ -56,8 +56,12 @@ struct EngineStateMachine: Sendable {
 
     /// Where setRequestor stands.
     enum RequestorStep: Sendable {
-        /// The profiles (and DCR, and the pending logouts) are being asked.
-        case loading(RequestTicket, call: CallID?)
+        /// The profile in force came through partner single sign-on: the partner framework's
+        /// silent answers are asked first, so the profiles request can present its status.
+        case checkingPartnerFirst(RequestTicket, call: CallID?)
+        /// The profiles (and DCR, and the pending logouts) are being asked, with what the
+        /// partner framework said first when it was asked.
+        case loading(RequestTicket, call: CallID?, partner: LaunchPartnerAnswer?)
         /// With a partner framework and no profile in force: the configuration is being
         /// fetched (the partner framework's supported providers), then `next`.
         case loadingConfiguration(RequestTicket, call: CallID?, next: PartnerCheck)
@@ -294,6 +298,8 @@ struct EngineStateMachine: Sendable {
             continueWithVerdict(work, snapshot: snapshot, &step)
         case .requestor(.checkingPartner(ticket, let call))?:
             reconcilePartnerSignIn(snapshot, call: call, &step)
+        case .requestor(.checkingPartnerFirst(ticket, let call))?:
+            loadProfiles(presenting: snapshot, call: call, &step)
         default:
             break
         }

@@ -94,7 +94,7 @@ struct RandomWorld {
         "auth.signingInThroughPartner", "auth.openingSession.creating", "auth.openingSession.fetchingProfile", "auth.awaitingRedirect",
         "auth.polling", "auth.loggingOut", "auth.awaitingLogoutRedirect", "auth.awaitingLogoutRedirect.more",
         "foreground.none", "foreground.requestor.loading", "foreground.requestor.loadingConfiguration", "foreground.requestor.checkingPartner",
-        "foreground.requestor.signingInSilently",
+        "foreground.requestor.checkingPartnerFirst", "foreground.requestor.signingInSilently",
         "foreground.awaitingPartner", "foreground.authorizing.gathering", "foreground.authorizing.asking",
         "foreground.preauthorizing.gathering", "foreground.preauthorizing.asking", "queue.waiting",
     ]
@@ -408,6 +408,7 @@ struct RandomWorld {
         case .requestor(.loading)?: "foreground.requestor.loading"
         case .requestor(.loadingConfiguration)?: "foreground.requestor.loadingConfiguration"
         case .requestor(.checkingPartner)?: "foreground.requestor.checkingPartner"
+        case .requestor(.checkingPartnerFirst)?: "foreground.requestor.checkingPartnerFirst"
         case .requestor(.signingInSilently)?: "foreground.requestor.signingInSilently"
         case .awaitingPartner?: "foreground.awaitingPartner"
         case .authorizing(let round)?: round.isGathering ? "foreground.authorizing.gathering" : "foreground.authorizing.asking"

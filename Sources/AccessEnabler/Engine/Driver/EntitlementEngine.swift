@@ -160,21 +160,24 @@ actor EntitlementEngine {
         // Each call reads what other AccessEnablers over the same storage wrote since.
         if case .command = event { store.refreshIfChanged() }
         children.answered(event)
-        let actions = machine.handle(event, facts: facts())
+        let requestor = event.requestorNamed ?? published.snapshot.requestorID
+        let actions = machine.handle(event, facts: facts(requestor: requestor))
         for action in actions where action.writesStorage { carryOut(action) }
         store.writeUrgentChanges()
         for action in actions where !action.writesStorage { carryOut(action) }
     }
 
-    /// What the machine reads of the world now: the clocks and the current requestor's storage.
-    private func facts() -> EngineFacts {
+    /// What the machine reads of the world now: the clocks and `requestor`'s storage (the
+    /// current requestor's, or the one a setRequestor names: it decides from what is stored
+    /// for it).
+    private func facts(requestor: String?) -> EngineFacts {
         let now = configuration.clock.now
         var facts = EngineFacts(
             now: now, adobeNow: now.addingTimeInterval(serverClock.correction), unreportedClockOffset: serverClock.unreportedOffset,
             configuration: configurationCache)
         facts.uncorrectedClockOffset = serverClock.uncorrectedOffset
         facts.pendingLogouts = store.pendingLogouts()
-        if let requestor = published.snapshot.requestorID {
+        if let requestor {
             facts.profiles = store.profiles(requestor: requestor)
             facts.storedConfiguration = store.configuration(requestor: requestor)
             facts.mediaTokens = store.authorizations(requestor: requestor)
@@ -211,9 +214,9 @@ actor EntitlementEngine {
             configurationCache = cached
         case .storeConfiguration(let stored, let requestor):
             store.setConfiguration(stored, requestor: requestor)
-        case .loadRequestor(let ticket, let requestor, let serviceProviders, let pendingLogouts):
+        case .loadRequestor(let ticket, let requestor, let serviceProviders, let pendingLogouts, let partnerStatus):
             let clients = serviceProviders.map(client(atBaseURL:))
-            let context = context()
+            let context = context().with(partnerStatus: partnerStatus)
             let logouts = pendingLogouts.map { target in
                 let pending = PendingLogout(mvpd: target.mvpd ?? "", serviceProviderURL: target.serviceProvider?.absoluteString)
                 return (pending, logoutRequest(for: target))
