@@ -83,8 +83,13 @@ extension EngineStateMachine {
         {
             step.deliver(.status(Self.unconfirmed(error, of: other)), to: call)
         }
-        // tvOS keeps the legacy rule: no navigateToUrl on logout.
-        let pages = settings.platform == .iOS ? logoutPages(answers, mvpds: pageMVPDs, step.facts) : []
+        // tvOS keeps the legacy rule: no navigateToUrl on logout. Each page reaches the app
+        // as a status instead, for the person to open on another device.
+        var pages = logoutPages(answers, mvpds: pageMVPDs, step.facts)
+        if settings.platform != .iOS {
+            for page in pages { step.deliver(.status(Self.logoutPageStatus(page)), to: call) }
+            pages = []
+        }
         guard let opening = authentication.logoutAnswered(ticket, pages: pages, now: step.facts.now, pageTimeout: settings.logoutPageTimeout), !opening.isEmpty else {
             step.deliver(.setAuthenticationStatus(ACCESS_ENABLER_STATUS_ERROR, errorCode: USER_NOT_AUTHENTICATED_ERROR), to: call, alsoEnding: authentication.takeCarriedOver())
             return
@@ -108,6 +113,14 @@ extension EngineStateMachine {
             }
         }
         return pages
+    }
+
+    /// LOGOUT_PAGE: an MVPD logout page a device that opens no page hands to the person.
+    private static func logoutPageStatus(_ page: AuthenticationStateMachine.LogoutPage) -> AdvancedStatus {
+        let message =
+            "To finish signing out of \(page.mvpd), the person opens this page on a phone or computer "
+            + "(show the URL or a QR code of it); nothing was opened on this device."
+        return StatusCatalog.status(.logoutPage, message: message, details: page.url)
     }
 
     /// The app did not come back from a logout page in time.

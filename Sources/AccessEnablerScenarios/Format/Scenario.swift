@@ -90,6 +90,10 @@ public struct Scenario: Sendable {
         case getMetadata(opCode: String, key: String?, resource: String?)
         case getSelectedProvider
         case logout
+        /// The person opens, on their phone, every MVPD logout page the app was given as a
+        /// `LOGOUT_PAGE` status since the last `logout` step (a tvOS box shows them; nothing
+        /// opens them on the device): the simulated user agent loads each one.
+        case openLogoutPages
         case device(DeviceChange)
         case world(mvpd: String, set: [String: JSONValue])
         case advanceClock(TimeInterval)
@@ -141,6 +145,7 @@ public struct Scenario: Sendable {
                 return "getMetadata(\(opCode)\(key.map { ", \(quoted($0))" } ?? "")\(resource.map { ", resource: \(quoted($0))" } ?? ""))"
             case .getSelectedProvider: return "getSelectedProvider()"
             case .logout: return "logout()"
+            case .openLogoutPages: return "the person opens the logout pages the app showed, on a phone"
             case .device(let change):
                 var parts: [String] = []
                 if let v = change.accessStatus { parts.append("permission \(v)") }
@@ -193,6 +198,7 @@ public struct Scenario: Sendable {
             case .getMetadata: "getMetadata"
             case .getSelectedProvider: "getSelectedProvider"
             case .logout: "logout"
+            case .openLogoutPages: "openLogoutPages"
             case .device: "device"
             case .world: "world"
             case .advanceClock: "advanceClock"

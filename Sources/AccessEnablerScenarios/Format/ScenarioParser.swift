@@ -244,7 +244,8 @@ public enum ScenarioParser {
     private static let stepNames: Set<String> = [
         "setRequestor", "checkAuthentication", "getAuthentication", "setSelectedProvider", "login", "handleExternalURL",
         "checkAuthorization", "getAuthorization", "checkPreauthorizedResources", "preauthorize", "getMetadata", "getSelectedProvider",
-        "logout", "device", "throttle", "invalidateProfiles", "resetTempPass", "world", "advanceClock", "restart", "setOptions", "fault", "clearFaults",
+        "logout", "openLogoutPages", "device", "throttle", "invalidateProfiles", "resetTempPass", "world",
+        "advanceClock", "restart", "setOptions", "fault", "clearFaults",
         "serviceToken", "platformIdentity", "serverLogout",
     ]
 
@@ -317,6 +318,7 @@ public enum ScenarioParser {
             return .getMetadata(opCode: text, key: try argument.member("key")?.requireString(), resource: try argument.member("resource")?.requireString())
         case "getSelectedProvider": return .getSelectedProvider
         case "logout": return .logout
+        case "openLogoutPages": return .openLogoutPages
         case "device": return .device(try parseDeviceChange(argument))
         case "world":
             try argument.allowOnly(["mvpd", "set"])

@@ -423,6 +423,7 @@ public final class ScenarioRunner: @unchecked Sendable {
         case .getSelectedProvider: ae.getSelectedProvider()
         case .logout:
             var before = recorder.lastNavigationURL
+            _ = recorder.takeLogoutPages()
             ae.logout()
             // Settled, not only waited for: the logout request may wait out a back-off.
             try await settleOrStall()
@@ -434,6 +435,18 @@ public final class ScenarioRunner: @unchecked Sendable {
                 before = url
                 ae.handleExternalURL(landing)
                 try await settleOrStall()
+            }
+        case .openLogoutPages:
+            try await settleOrStall()
+            // The person's phone: its browser loads each page and follows the MVPD's
+            // redirects; where they end (the app's redirect URL) means nothing to a phone.
+            for url in recorder.takeLogoutPages() {
+                do {
+                    _ = try await userAgent().follow(url, redirectPrefix: ae.configuration.redirectURL)
+                    recorder.append(.logoutPage(url))
+                } catch {
+                    recorder.append(.logoutPage(url, failure: error.description))
+                }
             }
         case .device(let change):
             // Only the keys given change: what the device learned meanwhile (a picker sign-in) stays.

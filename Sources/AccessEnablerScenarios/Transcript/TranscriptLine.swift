@@ -48,6 +48,17 @@ public struct TranscriptLine: Sendable, Equatable, CustomStringConvertible {
         TranscriptLine([("login", .string("refused")), ("detail", .string(detail))])
     }
 
+    /// A logout page the person opened on another device (`openLogoutPages`):
+    /// `{"logoutPage":"opened","url":"…"}`, or `{"logoutPage":"failed","url":"…","detail":"…"}`
+    /// when it could not be loaded.
+    public static func logoutPage(_ url: String, failure: String? = nil) -> TranscriptLine {
+        var fields: [(key: String, value: JSONValue)] = [
+            ("logoutPage", .string(failure == nil ? "opened" : "failed")), ("url", .string(url)),
+        ]
+        if let failure { fields.append(("detail", .string(failure))) }
+        return TranscriptLine(fields)
+    }
+
     /// A violation of Adobe's REST API V2 Checklist the sandbox saw:
     /// `{"checklist":"poll-too-frequent","request":"GET /api/v2/…","detail":"…"}`.
     public static func checklist(rule: String, request: String, detail: String) -> TranscriptLine {

@@ -158,7 +158,10 @@ extension AccessEnabler {
     private static func signOutStep(_ reply: ReplyRouter.Reply) -> SignOutStep {
         switch reply.terminal {
         case .navigateToUrl(let url), .navigateToUrlUsingSVC(let url, _): .openLogoutPage(url: url)
-        default: .signedOut(status: reply.statuses.last)
+        default:
+            .signedOut(
+                status: reply.statuses.last { $0.errorId != .logoutPage },
+                logoutPages: reply.statuses.filter { $0.errorId == .logoutPage }.compactMap(\.details))
         }
     }
 
