@@ -82,7 +82,7 @@ extension EngineStateMachine {
             foreground = .authorizing(round)
             for resources in batches { send(AuthorizationRound.Request(resources: resources, attempt: 1), &step) }
         case .preauthorizing(var round)? where round.isGathering:
-            round.close(limit: settings.preauthorizationLimit)
+            round.close(limit: [settings.preauthorizationLimit, learnedPreauthorizationLimit].compactMap { $0 }.min())
             foreground = .preauthorizing(round)
             askNextPreauthorizationBatch(&step)
         default:

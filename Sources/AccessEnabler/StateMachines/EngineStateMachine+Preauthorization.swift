@@ -57,6 +57,13 @@ extension EngineStateMachine {
             let fresh = round.calls.first?.ledger.answersToCache(answered, now: step.facts.adobeNow) ?? [:]
             step.facts.preauthorizations.merge(fresh) { $1 }
             step.actions.append(.storePreauthorizations(step.facts.preauthorizations, requestor: round.profile.requestor))
+        case .failure(let error) where error.advice == .tooManyResources && request.resources.count > 1:
+            // More resources than the integration allows: halves, and smaller requests from now on.
+            if let limit = round.split(refused: request) {
+                learnedPreauthorizationLimit = limit
+            } else {
+                round.stop(error)
+            }
         case .failure(let error) where error.advice?.asksForConfiguration == true && request.attempt == 1:
             // A dashboard change the cached configuration does not know: fetch it, then ask once more.
             let refetch = newTicket()

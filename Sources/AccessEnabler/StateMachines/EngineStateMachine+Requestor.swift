@@ -37,6 +37,7 @@ extension EngineStateMachine {
         // user is finishing in the web view for the same requestor survives that (the
         // authentication machine decides what ends, and delivers what the ended flow owes).
         let sameRequestor = standing.requestorID == trimmed
+        if !sameRequestor { learnedPreauthorizationLimit = nil }
         perform(authentication.requestorChanged(sameRequestor: sameRequestor), &step)
         // The cached configuration is this requestor's, from these service providers.
         if !sameRequestor || urls != serviceProviders, step.facts.configuration != nil {

@@ -98,6 +98,9 @@ struct EngineStateMachine: Sendable {
     var logoutOpensPagesFor: [String] = []
     /// Calls waiting for their turn, oldest first.
     var queue: [Work] = []
+    /// The request size Adobe Pass's `too_many_resources` answers taught for this requestor's
+    /// preauthorizations (smaller than the configured one), if any: later rounds start there.
+    var learnedPreauthorizationLimit: Int?
     private var ticketCounter: UInt64 = 0
     /// Whether the facade's turn is held (calls must queue behind the work under way).
     private var turnHeld = false
