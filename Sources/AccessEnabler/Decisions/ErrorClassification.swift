@@ -24,7 +24,7 @@ enum ErrorClassification {
         case .transport:
             return StatusCatalog.status(.cfg404, message: message)
         case .throttled:
-            return StatusCatalog.status(.cfg429, message: message)
+            return ThrottleNotice.marking(StatusCatalog.status(.cfg429, message: message), for: error)
         case .undocumentedStatus(_, let httpStatus):
             return StatusCatalog.status(httpStatus >= 500 ? .cfg5xx(httpStatus) : .cfg400, message: message)
         case .malformedBody:
@@ -40,7 +40,9 @@ enum ErrorClassification {
     /// over, N500 otherwise.
     static func authenticationStatus(_ error: RESTClientError) -> AdvancedStatus {
         if let refused = refusedSingleSignOnToken(error) { return refused }
-        guard case .server(_, let httpStatus, let enhanced) = error else { return StatusCatalog.status(.n500, message: error.message) }
+        guard case .server(_, let httpStatus, let enhanced) = error else {
+            return ThrottleNotice.marking(StatusCatalog.status(.n500, message: error.message), for: error)
+        }
         let gone: Bool
         switch enhanced?.advice {
         case .authenticationSessionGone?, .signInEnded?: gone = true
@@ -113,6 +115,15 @@ enum ErrorClassification {
         }
     }
 
+    /// A preauthorization that failed as a whole: P100 (Adobe's throttling page: a throttled
+    /// one too), with Adobe Pass's explanation when it gave one.
+    static func preauthorizationStatus(_ error: RESTClientError) -> AdvancedStatus {
+        let status = StatusCatalog.status(
+            .p100, message: "Preauthorization failed: \(error.message)", details: error.enhancedError?.details,
+            enhancedError: error.enhancedError)
+        return ThrottleNotice.marking(status, for: error)
+    }
+
     /// An authorization call that failed as a whole (no decision came back): the status
     /// its enhanced error implies, or Z500 (network, server, unreadable answer).
     static func authorizationStatus(_ error: RESTClientError, resource: String) -> AdvancedStatus {
@@ -125,7 +136,8 @@ enum ErrorClassification {
             return StatusCatalog.status(decisionStatusID(for: enhanced.advice), message: error.message, details: enhanced.details, resource: resource, enhancedError: enhanced)
         case .throttled:
             // Adobe's throttling page: a throttled authorization reports Z100.
-            return StatusCatalog.status(.z100, message: error.message, resource: resource)
+            let status = StatusCatalog.status(.z100, message: error.message, resource: resource)
+            return ThrottleNotice.marking(status, for: error)
         case .server, .undocumentedStatus, .malformedBody, .transport, .invalidDeviceInfo, .invalidRequest, .unsendableToken:
             return StatusCatalog.status(.z500, message: error.message, resource: resource)
         }

@@ -90,8 +90,7 @@ extension EngineStateMachine {
                             integrationEnded(error.enhancedError, mvpd: round.profile.mvpd, &step)
                                 ?? signInEnded(error.enhancedError, signedOut: &signedOut, &step)
                                 ?? ErrorClassification.unsendableToken(error)
-                                ?? StatusCatalog.status(
-                                    .p100, message: "Preauthorization failed: \(error.message)", details: error.enhancedError?.details, enhancedError: error.enhancedError)),
+                                ?? ErrorClassification.preauthorizationStatus(error)),
                         to: call.owner)
                 }
                 step.deliver(.preauthorizedResources(call.ledger.permitted), to: call.owner)

@@ -164,11 +164,7 @@ struct PreauthorizationRound: Sendable {
             guard let enhanced else { return .sdkFailure(.serverResponseFormatUnknown) }
             return .serverError(httpStatus: httpStatus, enhanced)
         case .throttled(_, let retryAfter):
-            let wait = retryAfter.map { " Retry after \(WholeNumber.clamped($0, rounding: .up) as Int) s." } ?? " Retry after at least 1 s."
-            return .serverError(
-                httpStatus: 429,
-                EnhancedError(
-                    status: 429, code: "too_many_requests", message: "Adobe Pass throttled this device." + wait, action: "retry-after"))
+            return .throttled(retryAfter: ThrottleNotice.seconds(retryAfter: retryAfter))
         case .transport:
             return .sdkFailure(.networkError)
         case .malformedBody, .undocumentedStatus:
