@@ -361,6 +361,32 @@ public final class AccessEnabler: Sendable {
         return store.profiles(requestor: requestor).remembered?.facadeMVPD
     }
 
+    /// The current requestor's valid profiles on this device, the one in force first: its
+    /// MVPD, the MVPD's name, how the sign-in was made, when it ends. Read synchronously from
+    /// storage, with no request (what the last `setRequestor` reconciled with Adobe Pass, and
+    /// the sign-ins since); empty before the first `setRequestor`. A device may hold several
+    /// (REST API V2 keeps one per MVPD): offer them, and let the person pick with
+    /// ``selectProfile(mvpd:)``; when the app does not, the one used last is in force, else the
+    /// one that ends last, a TempPass only when nothing else is there.
+    public var profiles: [Profile] {
+        guard let requestor = published.snapshot.requestorID else { return [] }
+        store.refreshIfChanged()
+        let now = clock.now.addingTimeInterval(serverClock.correction)
+        return ProfileChoice.list(store.profiles(requestor: requestor), now: now)
+    }
+
+    /// Makes the profile of `mvpd` the one in force: checkAuthentication, authorization,
+    /// preauthorization and metadata use it from the calls made after this one on (no
+    /// request, no callback; it takes effect in call order, like every call). Returns `false`,
+    /// and changes nothing, when ``profiles`` lists no profile of that MVPD. The profile it
+    /// replaces is kept: a logout ends every profile.
+    @discardableResult
+    public func selectProfile(mvpd: String) -> Bool {
+        guard profiles.contains(where: { $0.mvpd == mvpd }) else { return false }
+        submit(.selectProfile(mvpd))
+        return true
+    }
+
     /// Reads metadata: `METADATA_OPCODE_KEY` set to `METADATA_AUTHENTICATION`,
     /// `METADATA_AUTHORIZATION` (with `METADATA_RESOURCE_ID_KEY`), `METADATA_DEVICE_ID` or
     /// `METADATA_USER_META` (with `METADATA_USER_META_KEY`). Ends in `setMetadataStatus`.

@@ -32,11 +32,11 @@ enum EngineEvent: Sendable {
     /// `POST sessions` of `flow` answered.
     case sessionAnswered(FlowID, Result<SessionAction, RESTClientError>)
     /// The profile of an `authorize` session answer (TempPass, degradation, an existing profile).
-    case sessionProfileAnswered(FlowID, Result<[Profile], RESTClientError>)
+    case sessionProfileAnswered(FlowID, Result<[ProfileAnswer], RESTClientError>)
     /// The poll timer of `flow` fired.
     case pollDue(FlowID)
     /// A poll of `flow` answered.
-    case pollAnswered(FlowID, Result<[Profile], RESTClientError>)
+    case pollAnswered(FlowID, Result<[ProfileAnswer], RESTClientError>)
 
     // MARK: Authorization, logout
 

@@ -157,7 +157,9 @@ extension EngineStateMachine {
     }
 
     /// The profile of an `authorize` session answer arrived (or not).
-    mutating func sessionProfileAnswered(_ flow: FlowID, _ result: Result<[Profile], RESTClientError>, _ step: inout Step) {
+    mutating func sessionProfileAnswered(
+        _ flow: FlowID, _ result: Result<[ProfileAnswer], RESTClientError>, _ step: inout Step
+    ) {
         guard case .openingSession(flow, let id, .fetchingProfile) = authentication.state, let id, let mvpd = step.facts.knownProvider(id)?.facadeMVPD,
             let requestor = standing.requestorID
         else { return }
@@ -204,7 +206,7 @@ extension EngineStateMachine {
 
     /// A poll answered: a profile, not yet, throttled, a passing failure, or a session the
     /// server no longer knows.
-    mutating func pollAnswered(_ flow: FlowID, _ result: Result<[Profile], RESTClientError>, _ step: inout Step) {
+    mutating func pollAnswered(_ flow: FlowID, _ result: Result<[ProfileAnswer], RESTClientError>, _ step: inout Step) {
         guard let polling = authentication.polling, authentication.currentFlow == flow, let requestor = standing.requestorID else { return }
         let session = polling.session
         let answer: ProfilePolling.Answer

@@ -64,7 +64,7 @@ extension EngineStateMachine {
     /// A call that never ran ends with its failure callback (`setOptions` with none).
     private func endUnrun(_ command: Command, call: CallID?, _ step: inout Step) {
         switch command {
-        case .setOptions:
+        case .setOptions, .selectProfile:
             break
         case .setRequestor:
             step.deliver(.setRequestorComplete(ACCESS_ENABLER_STATUS_ERROR), to: call)

@@ -199,7 +199,7 @@ struct EngineStateMachine: Sendable {
         case .setRequestor(let id, _):
             id.trimmingCharacters(in: .whitespaces) == standing.requestorID ? nil : .requestorChanged
         case .setOptions, .checkAuthentication, .handleExternalURL, .checkAuthorization, .getAuthorization,
-            .checkPreauthorizedResources, .getSelectedProvider, .getMetadata, .preauthorize:
+            .checkPreauthorizedResources, .getSelectedProvider, .getMetadata, .preauthorize, .selectProfile:
             nil
         }
     }
@@ -265,6 +265,12 @@ struct EngineStateMachine: Sendable {
                 withVerdict(.getSelectedProvider(call: call), &step)
             case .getMetadata(let query, let arguments):
                 getMetadata(query, arguments: arguments, call: call, &step)
+            case .selectProfile(let mvpd):
+                if let requestor = standing.requestorID,
+                    let change = ProfileChoice.choosing(mvpd, in: step.facts.profiles, now: step.facts.adobeNow)
+                {
+                    step.store(change, requestor: requestor)
+                }
             }
         }
     }

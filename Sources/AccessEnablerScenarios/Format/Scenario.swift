@@ -94,6 +94,10 @@ public struct Scenario: Sendable {
         /// `LOGOUT_PAGE` status since the last `logout` step (a tvOS box shows them; nothing
         /// opens them on the device): the simulated user agent loads each one.
         case openLogoutPages
+        /// Reads ``AccessEnabler/profiles`` (no request) and writes them as one transcript line.
+        case profiles
+        /// ``AccessEnabler/selectProfile(mvpd:)``, and a transcript line with its answer.
+        case selectProfile(String)
         case device(DeviceChange)
         case world(mvpd: String, set: [String: JSONValue])
         case advanceClock(TimeInterval)
@@ -146,6 +150,8 @@ public struct Scenario: Sendable {
             case .getSelectedProvider: return "getSelectedProvider()"
             case .logout: return "logout()"
             case .openLogoutPages: return "the person opens the logout pages the app showed, on a phone"
+            case .profiles: return "the app reads its profiles"
+            case .selectProfile(let mvpd): return "selectProfile(mvpd: \(quoted(mvpd)))"
             case .device(let change):
                 var parts: [String] = []
                 if let v = change.accessStatus { parts.append("permission \(v)") }
@@ -199,6 +205,8 @@ public struct Scenario: Sendable {
             case .getSelectedProvider: "getSelectedProvider"
             case .logout: "logout"
             case .openLogoutPages: "openLogoutPages"
+            case .profiles: "profiles"
+            case .selectProfile: "selectProfile"
             case .device: "device"
             case .world: "world"
             case .advanceClock: "advanceClock"

@@ -244,8 +244,8 @@ public enum ScenarioParser {
     private static let stepNames: Set<String> = [
         "setRequestor", "checkAuthentication", "getAuthentication", "setSelectedProvider", "login", "handleExternalURL",
         "checkAuthorization", "getAuthorization", "checkPreauthorizedResources", "preauthorize", "getMetadata", "getSelectedProvider",
-        "logout", "openLogoutPages", "device", "throttle", "invalidateProfiles", "resetTempPass", "world",
-        "advanceClock", "restart", "setOptions", "fault", "clearFaults",
+        "logout", "openLogoutPages", "profiles", "selectProfile", "device", "throttle", "invalidateProfiles",
+        "resetTempPass", "world", "advanceClock", "restart", "setOptions", "fault", "clearFaults",
         "serviceToken", "platformIdentity", "serverLogout",
     ]
 
@@ -319,6 +319,8 @@ public enum ScenarioParser {
         case "getSelectedProvider": return .getSelectedProvider
         case "logout": return .logout
         case "openLogoutPages": return .openLogoutPages
+        case "profiles": return .profiles
+        case "selectProfile": return .selectProfile(try argument.requireString())
         case "device": return .device(try parseDeviceChange(argument))
         case "world":
             try argument.allowOnly(["mvpd", "set"])

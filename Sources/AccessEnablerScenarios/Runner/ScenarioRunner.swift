@@ -436,6 +436,12 @@ public final class ScenarioRunner: @unchecked Sendable {
                 ae.handleExternalURL(landing)
                 try await settleOrStall()
             }
+        case .profiles:
+            try await settleOrStall()
+            recorder.append(.profiles(ae.profiles))
+        case .selectProfile(let mvpd):
+            try await settleOrStall()
+            recorder.append(.selectProfile(mvpd, selected: ae.selectProfile(mvpd: mvpd)))
         case .openLogoutPages:
             try await settleOrStall()
             // The person's phone: its browser loads each page and follows the MVPD's

@@ -205,8 +205,12 @@ struct MachineHarness {
     }()
 
     /// A profile of `mvpd` valid for a day from `now`.
-    func profile(_ mvpd: String, type: StoredProfileType = .regular, lasting seconds: TimeInterval = 86_400) -> Profile {
-        Profile(mvpd: mvpd, type: type.rawValue, notBefore: now.addingTimeInterval(-60), notAfter: now.addingTimeInterval(seconds), issuer: nil, attributes: [:], sessionId: nil)
+    func profile(
+        _ mvpd: String, type: StoredProfileType = .regular, lasting seconds: TimeInterval = 86_400
+    ) -> ProfileAnswer {
+        ProfileAnswer(
+            mvpd: mvpd, type: type.rawValue, notBefore: now.addingTimeInterval(-60),
+            notAfter: now.addingTimeInterval(seconds), issuer: nil, attributes: [:], sessionId: nil)
     }
 
     /// The same profile as stored.

@@ -292,7 +292,7 @@ struct RandomWorld {
             if harness.now < until { harness.now = until }
             harness.send(.pollDue(flow))
         case .poll(let flow):
-            let answers: [Result<[Profile], RESTClientError>] = [
+            let answers: [Result<[ProfileAnswer], RESTClientError>] = [
                 .success([harness.profile("Plain1")]), .success([]), .success([]),
                 .failure(.throttled(operation: .profileForCode, retryAfter: nil)),
                 .failure(.server(operation: .profileForCode, httpStatus: 404, error: nil)),
