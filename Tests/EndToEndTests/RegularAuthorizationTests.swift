@@ -155,7 +155,7 @@ import Testing
     func anMVPDThatCannotBeReachedIsZ120(wire: ScenarioRunner.Wire) async throws {
         let rig = try await Rig.loggedIn(wire)
         // The sandbox answers an injected 403 with `network_received_error`: Adobe Pass could not read the MVPD's answer.
-        // Its action is `retry`: the SDK asks once more, so the fault stays until the failure is in.
+        // Its action is `retry`: the SDK asks twice more, so the fault stays until the failure is in.
         rig.sandbox.inject(SandboxFault(status: 403), into: .authorize)
         #expect(
             try await rig.run(.checkAuthorization("news")) == [

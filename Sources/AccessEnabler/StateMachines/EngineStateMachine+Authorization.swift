@@ -120,7 +120,7 @@ extension EngineStateMachine {
                 let again = round.recordAnswer(decisions, for: request)
                 foreground = .authorizing(round)
                 // Decisions whose error asks for it go again together, after the back-off's wait.
-                let notBefore = step.facts.now.addingTimeInterval(DecisionRetries.wait)
+                let notBefore = step.facts.now.addingTimeInterval(round.retries.wait(before: again))
                 for start in stride(from: 0, to: again.count, by: settings.authorizationLimit) {
                     let batch = Array(again[start..<min(start + settings.authorizationLimit, again.count)])
                     send(AuthorizationRound.Request(resources: batch, attempt: request.attempt), notBefore: notBefore, &step)

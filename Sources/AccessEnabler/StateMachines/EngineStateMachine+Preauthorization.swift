@@ -39,7 +39,8 @@ extension EngineStateMachine {
         guard let resources = round.nextBatch else { return }
         let ticket = newTicket()
         // Decisions Adobe Pass asked to request again wait the back-off's shortest wait first.
-        let notBefore = round.nextIsRetry ? step.facts.now.addingTimeInterval(DecisionRetries.wait) : nil
+        let wait = round.retries.wait(before: resources)
+        let notBefore = round.nextIsRetry ? step.facts.now.addingTimeInterval(wait) : nil
         round.sent(as: ticket)
         foreground = .preauthorizing(round)
         step.actions.append(

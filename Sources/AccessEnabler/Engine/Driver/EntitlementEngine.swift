@@ -25,6 +25,8 @@ actor EntitlementEngine {
     let softwareStatement: String
     /// Waits on the configuration's clock (poll timers).
     let sleeper: any Sleeper
+    /// The random part of the wait before decisions are asked again.
+    let jitter = RetryJitter.random
     /// How far the device clock is from Adobe Pass's.
     let serverClock: ServerClock
     /// Makes the REST clients, over the one decorated transport.
@@ -289,8 +291,11 @@ actor EntitlementEngine {
         case .requestDecisions(let ticket, let kind, let resources, let target, let notBefore):
             let (client, context) = (client(for: target), context(for: target))
             let backOff = BackOffSleeper(inner: sleeper, activity: mailbox.activity)
+            // Decisions asked again wait the schedule's time, jittered.
+            let now = configuration.clock.now
+            let until = notBefore.map { now.addingTimeInterval(jitter.applied(to: $0.timeIntervalSince(now))) }
             startRequest(ticket) {
-                if let notBefore { try? await backOff.sleep(until: notBefore) }
+                if let until { try? await backOff.sleep(until: until) }
                 return .decisionsAnswered(
                     ticket,
                     await Self.result { () async throws(RESTClientError) in
