@@ -116,7 +116,7 @@ extension EngineStateMachine {
             // what the device stored stands.
             if let refused = ErrorClassification.refusedSingleSignOnToken(error) {
                 step.deliver(.status(refused), to: call)
-            } else if Self.failsTheRequestor(error) {
+            } else if Self.failsTheRequestor(error), !Self.keepsTheStoredProfiles(error, step.facts.profiles) {
                 return failRequestor(ErrorClassification.requestorStatus(error), call: call, &step)
             }
         case nil:
@@ -175,6 +175,16 @@ extension EngineStateMachine {
         case .cfg400, .cfg429, .r400, .r401: true
         default: false
         }
+    }
+
+    /// Whether a refused access token at setRequestor leaves the requestor ready with what the
+    /// device stored: a `401` to `GET profiles` that a renewed token did not cure (a bad minute
+    /// at Adobe Pass must not sign the person out for the session) when a profile is stored —
+    /// as a server failure does. Each later call that needs the server tries a new token once
+    /// more before it reports R401. With nothing stored, setRequestor fails with R401 (a
+    /// software statement that does not cover the requestor, say).
+    static func keepsTheStoredProfiles(_ error: RESTClientError, _ profiles: RequestorProfiles) -> Bool {
+        error.operation == .profiles && error.httpStatus == 401 && !profiles.all.isEmpty
     }
 
     /// Where the requestor's pending logouts go.
