@@ -98,7 +98,8 @@ public final class AccessEnabler: Sendable {
         let store = TokenStore(
             directory: configuration.storageDirectory, softwareStatement: softwareStatement, integrityCheck: storageCheck,
             writeBehind: true, configuredDeviceIdentifier: configuration.deviceIdentifier,
-            onProblem: { problems.report($0) }, onDiscard: { problems.report($0) }, onNotice: { problems.note($0) }, now: { clock.now.addingTimeInterval(serverClock.correction) })
+            onProblem: { problems.report($0) }, onDiscard: { problems.report($0) }, onNotice: { problems.note($0) },
+            now: { serverClock.adobeNow(clock) })
         let mailbox = EngineMailbox(activity: ActivityTracker())
         let engine = EntitlementEngine(
             softwareStatement: softwareStatement, configuration: configuration, store: store, dispatcher: dispatcher,
@@ -215,7 +216,7 @@ public final class AccessEnabler: Sendable {
         if let problem = picture.standing.problem {
             return .answered(AuthenticationCheck.callbacks(requestorProblem: problem))
         }
-        let now = clock.now.addingTimeInterval(serverClock.correction)
+        let now = serverClock.adobeNow(clock)
         let stored = picture.standing.requestorID.flatMap { requestor in
             ProfileSelection.current(chosen: store.profile(requestor: requestor), all: { store.profiles(requestor: requestor) }, now: now)
         }
@@ -371,7 +372,7 @@ public final class AccessEnabler: Sendable {
     public var profiles: [Profile] {
         guard let requestor = published.snapshot.requestorID else { return [] }
         store.refreshIfChanged()
-        let now = clock.now.addingTimeInterval(serverClock.correction)
+        let now = serverClock.adobeNow(clock)
         return ProfileChoice.list(store.profiles(requestor: requestor), now: now)
     }
 

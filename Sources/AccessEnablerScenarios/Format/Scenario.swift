@@ -101,6 +101,9 @@ public struct Scenario: Sendable {
         case device(DeviceChange)
         case world(mvpd: String, set: [String: JSONValue])
         case advanceClock(TimeInterval)
+        /// The device's wall clock is set `seconds` away (negative: back) while real time — the
+        /// sandbox's, and the device's monotonic clock — does not move.
+        case jumpDeviceClock(TimeInterval)
         /// Adobe's throttling in the sandbox from now on (`nil`: off).
         case throttle(SandboxThrottle?)
         /// Adobe Pass invalidates the device's profiles (of one MVPD, or all).
@@ -177,6 +180,9 @@ public struct Scenario: Sendable {
             case .invalidateProfiles(let mvpd): return "Adobe Pass invalidates the device's \(mvpd.map { "\($0) " } ?? "")profiles"
             case .resetTempPass(let mvpd): return "Adobe Pass resets the device's \(mvpd.map { "\($0) " } ?? "")TempPass"
             case .restart: return "the app is relaunched (new AccessEnabler over the same storage)"
+            case .jumpDeviceClock(let seconds):
+                let whole = Int(exactly: abs(seconds).rounded()).map(String.init) ?? String(abs(seconds))
+                return "the device's date is set \(seconds < 0 ? "back" : "ahead") \(whole) s"
             case .setOptions(let options): return "setOptions(\(options.keys.sorted().joined(separator: ", ")))"
             case .fault(let endpoint, _): return "fault injected on \(endpoint.rawValue)"
             case .clearFaults: return "faults cleared"
@@ -210,6 +216,7 @@ public struct Scenario: Sendable {
             case .device: "device"
             case .world: "world"
             case .advanceClock: "advanceClock"
+            case .jumpDeviceClock: "jumpDeviceClock"
             case .throttle: "throttle"
             case .invalidateProfiles: "invalidateProfiles"
             case .resetTempPass: "resetTempPass"

@@ -245,7 +245,7 @@ public enum ScenarioParser {
         "setRequestor", "checkAuthentication", "getAuthentication", "setSelectedProvider", "login", "handleExternalURL",
         "checkAuthorization", "getAuthorization", "checkPreauthorizedResources", "preauthorize", "getMetadata", "getSelectedProvider",
         "logout", "openLogoutPages", "profiles", "selectProfile", "device", "throttle", "invalidateProfiles",
-        "resetTempPass", "world", "advanceClock", "restart", "setOptions", "fault", "clearFaults",
+        "resetTempPass", "world", "advanceClock", "jumpDeviceClock", "restart", "setOptions", "fault", "clearFaults",
         "serviceToken", "platformIdentity", "serverLogout",
     ]
 
@@ -335,6 +335,8 @@ public enum ScenarioParser {
         case "platformIdentity":
             if argument.value == .null { return .platformIdentity(nil) }
             return .platformIdentity(try parseIdentityToken(argument, kind: .platformIdentity, world: world))
+        case "jumpDeviceClock":
+            return .jumpDeviceClock(try argument.requireNumber(in: -Self.century...Self.century))
         case "advanceClock":
             let seconds = try argument.requireNumber()
             guard seconds >= 0 else { throw argument.fail("the clock only moves forward; got \(seconds)") }

@@ -24,6 +24,8 @@ public final class ScenarioRunner: @unchecked Sendable {
     /// Callbacks and HTTP trace lines share this queue, so the transcript keeps the order
     /// in which the SDK produced them.
     private let callbackQueue = DispatchQueue(label: "accessenabler.scenario.callbacks")
+    /// How far the devices' wall clocks were set away from the sandbox's time (`jumpDeviceClock`).
+    private let deviceClock = DeviceClockJump()
 
     /// The top-level app's recorder; its ``CallbackRecorder/lines`` are the whole transcript,
     /// every app's lines included.
@@ -278,7 +280,7 @@ public final class ScenarioRunner: @unchecked Sendable {
         if let loginScreen = settings.loginScreen { configuration.loginScreen = loginScreen }
         configuration.storageDirectory = app.storage
         configuration.partnerFramework = app.device
-        configuration.clock = SandboxTimeSource(sandbox.clock)
+        configuration.clock = SandboxTimeSource(sandbox.clock, jump: deviceClock)
         // Every app delivers on the one queue, so the shared transcript keeps one order.
         configuration.callbackQueue = callbackQueue
         let wireTransport: any HTTPTransport = wire == .inProcess ? sandbox.transport : URLSessionTransport()
@@ -466,6 +468,8 @@ public final class ScenarioRunner: @unchecked Sendable {
             try sandbox.updateMVPD(mvpd, settingJSON: changes.mapValues { $0.foundationValue })
         case .advanceClock(let seconds):
             sandbox.clock.advance(by: seconds)
+        case .jumpDeviceClock(let seconds):
+            deviceClock.jump(by: seconds)
         case .throttle(let throttle):
             sandbox.setThrottle(throttle)
         case .invalidateProfiles(let mvpd):

@@ -175,7 +175,8 @@ actor EntitlementEngine {
     private func facts(requestor: String?) -> EngineFacts {
         let now = configuration.clock.now
         var facts = EngineFacts(
-            now: now, adobeNow: now.addingTimeInterval(serverClock.correction), unreportedClockOffset: serverClock.unreportedOffset,
+            now: now, adobeNow: serverClock.adobeNow(deviceNow: now, monotonic: configuration.clock.monotonicSeconds),
+            unreportedClockOffset: serverClock.unreportedOffset,
             configuration: configurationCache)
         facts.uncorrectedClockOffset = serverClock.uncorrectedOffset
         facts.pendingLogouts = store.pendingLogouts()
