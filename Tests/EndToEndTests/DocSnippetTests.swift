@@ -1,5 +1,6 @@
 // swift-format-ignore-file
 import AccessEnabler
+import AccessEnablerScenarios
 import Foundation
 import Glibc
 import PassSandbox
@@ -349,6 +350,62 @@ func followTheDevicesProviderService(_ service: DeviceProviderService, accessEna
     }
 }
 
+// MARK: - GoingToProduction.md: a logout page on a TV, a throttled call, the profiles
+
+/// Shows each tvOS logout page as a QR code (the article's status handler).
+final class LogoutPageShower: EntitlementStatus, @unchecked Sendable {
+    private let lock = NSLock()
+    private(set) var codes: [String] = []
+
+    func showQRCode(_ url: String, caption: String) { lock.withLock { codes.append(url) } }
+
+    func status(_ status: AdvancedStatus) {
+        if status.errorId == .logoutPage, let url = status.details {
+            showQRCode(url, caption: "Open this on your phone to sign out of your TV provider too")
+        }
+    }
+}
+
+/// Tells a throttled call from a denial (the article's status handler).
+final class ThrottleReader: EntitlementStatus, @unchecked Sendable {
+    private let lock = NSLock()
+    private(set) var retries: [Int] = []
+    private(set) var denials: [String?] = []
+
+    func scheduleRetry(after seconds: Int) { lock.withLock { retries.append(seconds) } }
+    func showNotInPackage(_ message: String?) { lock.withLock { denials.append(message) } }
+
+    func status(_ status: AdvancedStatus) {
+        if let wait = status.retryAfter {
+            scheduleRetry(after: wait)               // throttled: not a denial
+        } else if status.errorId == .z100 {
+            showNotInPackage(status.message)         // the MVPD's denial
+        }
+    }
+}
+
+/// Offers the device's profiles when there are several (the article's example).
+final class ProfilePicker: @unchecked Sendable {
+    private let lock = NSLock()
+    private(set) var offered: [(String, String, Bool)] = []
+    /// The MVPD the person picks when offered a choice.
+    var pick: String?
+
+    func offerChoice(_ choices: [(String, String, Bool)], then choose: (String) -> Void) {
+        lock.withLock { offered = choices }
+        if let pick { choose(pick) }
+    }
+
+    func offerProfiles(of accessEnabler: AccessEnabler) {
+        let profiles = accessEnabler.profiles
+        if profiles.count > 1 {
+            offerChoice(profiles.map { ($0.mvpd, $0.displayName, $0.isInForce) }) { mvpd in
+                accessEnabler.selectProfile(mvpd: mvpd)
+            }
+        }
+    }
+}
+
 // MARK: - The tests
 
 /// Runs the snippets of the DocC articles against PassSandbox.
@@ -662,5 +719,35 @@ func followTheDevicesProviderService(_ service: DeviceProviderService, accessEna
         #expect((response as? HTTPURLResponse)?.statusCode == 200)
         #expect(String(decoding: page, as: UTF8.self).contains("You're signed in"))
         #expect(await Self.firstAuthenticationStatus(on: events) == ACCESS_ENABLER_STATUS_SUCCESS)
+    }
+
+    @Test func theLogoutPageAndThrottleHandlersReadTheStatusesAsTheArticleSays() {
+        let shower = LogoutPageShower()
+        shower.status(AdvancedStatus(errorId: .logoutPage, level: .info, message: "…", details: "https://mvpd.example/logout"))
+        shower.status(AdvancedStatus(errorId: .vsa203, level: .info, message: "…"))
+        #expect(shower.codes == ["https://mvpd.example/logout"])
+
+        let reader = ThrottleReader()
+        var throttled = AdvancedStatus(errorId: .z100, level: .error, message: "throttled", details: "throttled; retry after 7 s")
+        throttled.retryAfter = 7
+        reader.status(throttled)
+        reader.status(AdvancedStatus(errorId: .z100, level: .error, message: "not in your package"))
+        #expect(reader.retries == [7])
+        #expect(reader.denials == ["not in your package"])
+    }
+
+    @Test(arguments: bothWires)
+    func theProfilePickerOffersSeveralProfilesAndSelectsOne(wire: ScenarioRunner.Wire) async throws {
+        let rig = try await Rig.loggedIn(wire)
+        let picker = ProfilePicker()
+        picker.offerProfiles(of: rig.accessEnabler)
+        #expect(picker.offered.isEmpty, "one profile: nothing to offer")
+        #expect(try await rig.run(.getAuthentication(forceAuthn: true, filter: [], featured: [])) == [regularDialog])
+        try await rig.run(.setSelectedProvider("SVCProvider"))
+        try await rig.run(.login(username: "bob", password: "bob123"))
+        picker.pick = "NotBoarded"
+        picker.offerProfiles(of: rig.accessEnabler)
+        #expect(picker.offered.map(\.0) == ["SVCProvider", "NotBoarded"])
+        #expect(try await rig.run(.getSelectedProvider) == ["selectedProvider(NotBoarded)"])
     }
 }

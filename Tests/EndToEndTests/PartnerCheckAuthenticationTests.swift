@@ -46,37 +46,29 @@ import Testing
     }
 
     @Test(arguments: bothWires)
-    func aDisabledIntegrationIsStatusZeroOnceTheConfigurationSaysSo(wire: ScenarioRunner.Wire) async throws {
+    func aDisabledIntegrationIsStatusZeroFromTheNextSetRequestor(wire: ScenarioRunner.Wire) async throws {
         let rig = try await signedInRig(wire)
         try await rig.run(.world(mvpd: "AppleBoarded", set: ["integrationActive": .bool(false)]))
-        // A profile in force: setRequestor asks no configuration, so the dashboard change is
-        // not seen there (the checklist: no configuration while the user is authenticated).
-        #expect(try await rig.run(Partner.setRequestor) == ["setRequestorComplete(1)"])
-        #expect(rig.restCalls == ["GET /api/v2/REF30/profiles"])
+        // Until the app asks Adobe Pass again, the device cannot know (checkAuthentication is local).
         #expect(try await rig.run(.checkAuthentication) == ["sendTrackingData(0,true,AppleBoarded)", Partner.authenticated])
-        // The next configuration a flow asks for (here a forced sign-in's, the cached one being
-        // over 3 minutes old) says it.
-        try await rig.run(.advanceClock(181))
-        #expect(try await rig.run(Partner.forcedGetAuthentication).isEmpty == false)
-        #expect(rig.restCalls.first == "GET /api/v2/REF30/configuration")
-        #expect(try await rig.run(.checkAuthentication).last == Partner.notAuthenticated)
+        // The profiles request presents the partner status, and Adobe Pass no longer lists the
+        // profile: it ends. The configuration the sign-in fetched a moment ago is reused (3
+        // minutes) and still names AppleBoarded: the silent exchange is tried, Adobe Pass refuses it.
+        #expect(try await rig.run(Partner.setRequestor) == ["setRequestorComplete(1)"])
+        #expect(rig.restCalls == ["GET /api/v2/REF30/profiles", "POST /api/v2/REF30/sessions/sso/Apple"])
+        #expect(try await rig.run(.checkAuthentication) == ["status(N000,info)"] + Self.failed)
+        #expect(rig.restCalls.isEmpty)
     }
 
     @Test(arguments: bothWires)
-    func disabledSingleSignOnIsStatusZeroOnceTheConfigurationSaysSo(wire: ScenarioRunner.Wire) async throws {
+    func disabledSingleSignOnIsStatusZeroFromTheNextSetRequestor(wire: ScenarioRunner.Wire) async throws {
         let rig = try await signedInRig(wire)
         try await rig.run(.world(mvpd: "AppleBoarded", set: ["ssoEnabled": .bool(false)]))
-        // A profile in force: neither the cached configuration nor setRequestor's requests say it.
         #expect(try await rig.run(.checkAuthentication) == ["sendTrackingData(0,true,AppleBoarded)", Partner.authenticated])
         #expect(try await rig.run(Partner.setRequestor) == ["setRequestorComplete(1)"])
-        #expect(rig.restCalls == ["GET /api/v2/REF30/profiles"])
-        #expect(try await rig.run(.checkAuthentication) == ["sendTrackingData(0,true,AppleBoarded)", Partner.authenticated])
-        // The next configuration a flow asks for (here a forced sign-in's, the cached one being
-        // over 3 minutes old) says it.
-        try await rig.run(.advanceClock(181))
-        #expect(try await rig.run(Partner.forcedGetAuthentication).isEmpty == false)
-        #expect(rig.restCalls.first == "GET /api/v2/REF30/configuration")
-        #expect(try await rig.run(.checkAuthentication).last == Partner.notAuthenticated)
+        #expect(rig.restCalls == ["GET /api/v2/REF30/profiles", "POST /api/v2/REF30/sessions/sso/Apple"])
+        #expect(try await rig.run(.checkAuthentication) == ["status(N000,info)"] + Self.failed)
+        #expect(rig.restCalls.isEmpty)
     }
 
     @Test(arguments: bothWires)

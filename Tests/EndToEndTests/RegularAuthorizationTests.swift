@@ -155,7 +155,7 @@ import Testing
     func anMVPDThatCannotBeReachedIsZ120(wire: ScenarioRunner.Wire) async throws {
         let rig = try await Rig.loggedIn(wire)
         // The sandbox answers an injected 403 with `network_received_error`: Adobe Pass could not read the MVPD's answer.
-        // Its action is `retry`: the SDK asks once more, so the fault stays until the failure is in.
+        // Its action is `retry`: the SDK asks twice more, so the fault stays until the failure is in.
         rig.sandbox.inject(SandboxFault(status: 403), into: .authorize)
         #expect(
             try await rig.run(.checkAuthorization("news")) == [
@@ -204,15 +204,19 @@ import Testing
     }
 
     @Test(arguments: bothWires)
-    func tooManyResourcesIsP100(wire: ScenarioRunner.Wire) async throws {
+    func moreResourcesThanTheLimitAreAskedInSeveralRequestsNotP100(wire: ScenarioRunner.Wire) async throws {
         let rig = try await Rig.loggedIn(wire)
         let many = ["news", "sports", "r3", "r4", "r5", "r6"]
-        #expect(try await rig.run(.checkPreauthorizedResources(many, cache: false)) == ["status(P100,error)", "preauthorizedResources()"])
-        // too_many_resources recommends `configuration`: the configuration is fetched again
-        // and the request retried once before P100.
-        #expect(rig.restCalls == [Self.preauthorize, "GET /api/v2/REF30/configuration", Self.preauthorize])
+        // Requests of at most 5 by default: 5 + 1, the answers merged into one callback.
+        let merged = ["preauthorizedResources(news,sports)"]
+        #expect(try await rig.run(.checkPreauthorizedResources(many, cache: false)) == merged)
+        #expect(rig.restCalls == [Self.preauthorize, Self.preauthorize])
+        // An integration with a smaller limit refuses (too_many_resources): the request is
+        // split in halves, with no configuration asked, and the session stays.
+        try await rig.run(.world(mvpd: "NotBoarded", set: ["preauthorizationResourceLimit": .number(2)]))
+        #expect(try await rig.run(.checkPreauthorizedResources(many, cache: false)) == merged)
+        #expect(rig.restCalls == Array(repeating: Self.preauthorize, count: 5), "5 refused, 3 refused, then 2 + 2 + 2")
         #expect(try await rig.run(.checkAuthentication) == ["sendTrackingData(0,true,NotBoarded)", authenticated])
-        #expect(try await rig.run(.checkPreauthorizedResources(Array(many.prefix(5)), cache: false)) == ["preauthorizedResources(news,sports)"])
     }
 
     @Test(arguments: bothWires)

@@ -45,7 +45,7 @@ import Testing
         #expect(first.count == 64 && first.allSatisfy(\.isHexDigit))
         try await rig.logIn()
         #expect(try await rig.run(.getMetadata(opCode: "deviceId", key: nil, resource: nil)) == ["setMetadataStatus(2,false,\"\(first)\")"])
-        #expect(try await rig.run(.logout) == [notAuthenticated])
+        #expect(try await rig.run(.logout) == [logoutPage, notAuthenticated])
         #expect(try await rig.run(.restart) == [])
         // Before any setRequestor, getMetadata fails like every other call.
         #expect(try await rig.run(.getMetadata(opCode: "deviceId", key: nil, resource: nil)) == ["status(CFG400,error)", "setMetadataStatus(2,false,null)"])

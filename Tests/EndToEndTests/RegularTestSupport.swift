@@ -11,6 +11,8 @@ import Testing
 let regularDialog = "displayProviderDialog(AppleBoarded,PickerOnly,NotBoarded,SSODisabled,Degraded,TempPass,SVCProvider)"
 let notAuthenticated = "setAuthenticationStatus(0,\(USER_NOT_AUTHENTICATED_ERROR))"
 let authenticated = "setAuthenticationStatus(1,)"
+/// The status a tvOS logout hands each MVPD logout page over with (the URL in `details`).
+let logoutPage = "status(LOGOUT_PAGE,info)"
 
 extension Rig {
     /// A rig (no partner framework) whose requestor REF30 is set.

@@ -21,7 +21,8 @@ import Testing
             try await rig.run(.setSelectedProvider("TempPass")) == [
                 "sendTrackingData(2,TempPass)", "status(N011,info)", "sendTrackingData(0,true,TempPass)", authenticated,
             ])
-        #expect(try await rig.run(.logout) == [notAuthenticated])
+        // One page: the MVPD's (a TempPass has none).
+        #expect(try await rig.run(.logout) == [logoutPage, notAuthenticated])
         #expect(rig.restCalls.sorted() == ["GET /api/v2/REF30/logout/NotBoarded", "GET /api/v2/REF30/logout/TempPass"])
         #expect(try await rig.run(.checkAuthentication) == ["status(N000,info)", "sendTrackingData(0,false,)", notAuthenticated])
         // The next person choosing NotBoarded meets the login page, not Alice's sign-in.
@@ -37,7 +38,7 @@ import Testing
         #expect(try await rig.run(.getAuthentication(forceAuthn: true, filter: [], featured: [])) == [regularDialog])
         #expect(try await rig.run(.setSelectedProvider("SVCProvider")) == ["sendTrackingData(2,SVCProvider)", "navigateToUrl(authenticate)"])
         #expect(try await rig.run(.login(username: "bob", password: "bob123")) == ["sendTrackingData(0,true,SVCProvider)", authenticated])
-        #expect(try await rig.run(.logout) == [notAuthenticated])
+        #expect(try await rig.run(.logout) == [logoutPage, logoutPage, notAuthenticated])
         #expect(rig.restCalls.sorted() == ["GET /api/v2/REF30/logout/NotBoarded", "GET /api/v2/REF30/logout/SVCProvider"])
         #expect(try await rig.run(.restart) == [])
         #expect(try await rig.run(.setRequestor("REF30", serviceProviders: nil)) == ["setRequestorComplete(1)"])
@@ -97,7 +98,8 @@ import Testing
         #expect(try await rig.run(.getAuthentication(forceAuthn: true, filter: [], featured: [])) == [regularDialog])
         #expect(try await rig.run(.setSelectedProvider("SVCProvider")) == ["sendTrackingData(2,SVCProvider)", "navigateToUrl(authenticate)"])
         #expect(try await rig.run(.login(username: "bob", password: "bob123")) == ["sendTrackingData(0,true,SVCProvider)", authenticated])
-        #expect(await rig.call { $0.logout() } == [notAuthenticated])
+        // No page opens: each reaches the app as a status to show.
+        #expect(await rig.call { $0.logout() } == [logoutPage, logoutPage, notAuthenticated])
     }
 
     /// A logout Adobe Pass could not be told of is sent again at the next setRequestor, before
@@ -178,7 +180,7 @@ import Testing
         #expect(await second.call { $0.setRequestor("REF30") } == ["setRequestorComplete(1)"])
         #expect(second.restCalls == Self.warmSetRequestor)
         #expect(await second.call { $0.checkAuthentication() } == ["sendTrackingData(0,true,NotBoarded)", authenticated])
-        #expect(await second.call { $0.logout() } == [notAuthenticated])
+        #expect(await second.call { $0.logout() } == [logoutPage, notAuthenticated])
         #expect(await first.call { $0.setRequestor("REF30") } == ["setRequestorComplete(1)"])
         #expect(await first.call { $0.checkAuthentication() } == ["status(N000,info)", "sendTrackingData(0,false,)", notAuthenticated])
     }

@@ -88,7 +88,7 @@ struct SharedStorageTests {
         #expect(await second.call { $0.checkAuthentication() } == ["sendTrackingData(0,true,NotBoarded)", authenticated])
         #expect(await second.call { $0.checkAuthorization("news") } == ["sendTrackingData(1,true,NotBoarded)", "setToken(news)"])
 
-        #expect(await first.call { $0.logout() } == [notAuthenticated])
+        #expect(await first.call { $0.logout() } == [logoutPage, notAuthenticated])
         #expect(await second.call { $0.checkAuthentication() } == ["status(N000,info)", "sendTrackingData(0,false,)", notAuthenticated])
         // Neither saw anything it could not trust.
         #expect(!(first.recorder.lines + second.recorder.lines).contains { $0.callback == "status" && $0["errorId"] == .string("SEC412") })

@@ -60,7 +60,7 @@ import Testing
         #expect(await second.call { $0.getSelectedProvider() } == ["selectedProvider(NotBoarded)"])
 
         // A logout presenting the token is a single logout: app A is signed out too.
-        #expect(await second.call { $0.logout() } == [notAuthenticated])
+        #expect(await second.call { $0.logout() } == [logoutPage, notAuthenticated])
         #expect(second.restCalls == ["GET /api/v2/REF31/logout/NotBoarded"])
         #expect(await first.call { $0.setRequestor("REF30") } == ["setRequestorComplete(1)"])
         #expect(await first.call { $0.checkAuthentication() } == ["status(N000,info)", "sendTrackingData(0,false,)", notAuthenticated])
@@ -88,7 +88,7 @@ import Testing
         #expect(await call { $0.handleExternalURL(landing) } == ["sendTrackingData(0,true,NotBoarded)", authenticated])
         #expect(await call { $0.checkAuthorization("news") } == ["sendTrackingData(1,true,NotBoarded)", "setToken(news)"])
         #expect(await call { $0.checkPreauthorizedResources(["news"]) } == ["preauthorizedResources(news)"])
-        #expect(await call { $0.logout() } == [notAuthenticated])
+        #expect(await call { $0.logout() } == [logoutPage, notAuthenticated])
         #expect(await call { $0.setRequestor("REF30") } == ["setRequestorComplete(1)"])
         // Everything app A sent carried the token exactly when its Adobe page lists the header.
         for request in requests {

@@ -43,17 +43,24 @@ import Testing
                 try await rig.client.authorize(serviceProvider: requestor, mvpd: "NotBoarded", resources: ["news"], context: rig.context)
             }
         }
-        // A `retry` action is honoured once, a second later on the client's clock (the
-        // sandbox's); `none` is delivered at once.
+        // A `retry` action is honoured twice, 1 s then 2 s later (± 20 %) on the client's clock
+        // (the sandbox's); `none` is delivered at once.
         if action == "retry" {
-            for _ in 0..<120_000 where rig.sandbox.clock.earliestWaitDeadline == nil { try await Task.sleep(nanoseconds: 1_000_000) }
-            let retryAt = try #require(rig.sandbox.clock.earliestWaitDeadline)
-            #expect(retryAt.timeIntervalSince(rig.now) == 1)
-            rig.sandbox.clock.advance(by: 1)
+            for (wait, retry) in [(1.0, 1), (2.0, 2)] {
+                let before = rig.sandbox.clock.now
+                for _ in 0..<120_000 where rig.sandbox.clock.earliestWaitDeadline == nil {
+                    try await Task.sleep(nanoseconds: 1_000_000)
+                }
+                let retryAt = try #require(rig.sandbox.clock.earliestWaitDeadline)
+                let waited = retryAt.timeIntervalSince(before)
+                #expect(waited >= wait * 0.8 && waited <= wait * 1.2, "retry \(retry) waits \(waited) s")
+                rig.sandbox.clock.advance(by: retryAt.timeIntervalSince(rig.sandbox.clock.now))
+            }
         }
         let error = await call.value
         rig.sandbox.clearFaults()
-        #expect(rig.recorder.lines.filter { $0.hasSuffix("/decisions/authorize/NotBoarded") }.count == (action == "retry" ? 2 : 1), "retried once at most")
+        let sent = rig.recorder.lines.filter { $0.hasSuffix("/decisions/authorize/NotBoarded") }.count
+        #expect(sent == (action == "retry" ? 3 : 1), "retried twice at most")
         guard case .server(.authorize, status, let enhanced?) = error else {
             Issue.record("Expected a server error \(status) with an enhanced error, got \(String(describing: error))")
             return

@@ -81,10 +81,13 @@ public struct AccessEnablerConfiguration: Sendable {
     /// a number is refused by `setRequestor` (status CFG400 naming it).
     public var secondScreenPollInterval: TimeInterval = 5
     /// The most resources one preauthorization request asks about; more are asked in
-    /// several requests. `nil` (the default): one request, and Adobe Pass refuses too many
-    /// (`too_many_resources`: status P100). Set it to the limit of your integrations in the
-    /// TVE Dashboard (usually 5). Zero or less is refused by `setRequestor` (status CFG400).
-    public var preauthorizationBatchSize: Int?
+    /// several requests, and their answers come together in the call's one callback. Default
+    /// 5, the usual limit of an integration (Adobe's FAQ: "usually up to 5"); set it to your
+    /// integrations' limit in the TVE Dashboard. `nil`: one request for any number. Whatever
+    /// it is, a request Adobe Pass refuses as too many (`too_many_resources`) is split in
+    /// halves — never the same list twice — and later requests keep the smaller size. Zero or
+    /// less is refused by `setRequestor` (status CFG400).
+    public var preauthorizationBatchSize: Int? = 5
     /// The `X-Device-Info` fields. `nil`: a description of this Linux device for ``platform``.
     public var deviceInfo: DeviceInfo?
     /// A stable identifier of this device that the application keeps itself (for example

@@ -30,6 +30,12 @@ public struct AdvancedStatus: Sendable, Equatable {
     /// it is `expiresAt`, epoch milliseconds as a string (the format of `getMetadata`'s
     /// expiries). `nil` for other statuses.
     public var expiresAt: Date?
+    /// When Adobe Pass throttled the call this status reports (HTTP 429): the whole seconds
+    /// to wait before asking again (at least 1). The legacy id stays what Adobe's throttling
+    /// page prescribes (Z100, P100, CFG429, …) and ``details`` says it too:
+    /// `throttled; retry after N s`. `nil` for a status that is not about throttling. In the
+    /// legacy dictionary it is `retryAfter`.
+    public var retryAfter: Int?
 
     /// Creates a status.
     public init(errorId: StatusID, level: Level, message: String? = nil, details: String? = nil, resource: String? = nil, enhancedError: EnhancedError? = nil) {
@@ -42,12 +48,13 @@ public struct AdvancedStatus: Sendable, Equatable {
     }
 
     /// The legacy dictionary shape: `errorId` (the id's legacy spelling, a `String`), `level`, and `message`, `details`, `resource`,
-    /// `expiresAt` (a registration code's end, epoch milliseconds as a `String`) and the enhanced error's `code`, `helpUrl`, `trace`
-    /// when present.
+    /// `expiresAt` (a registration code's end, epoch milliseconds as a `String`), `retryAfter` (the seconds a
+    /// throttled call waits, an `Int`) and the enhanced error's `code`, `helpUrl`, `trace` when present.
     public var dictionary: [String: Any] {
         var result: [String: Any] = ["errorId": errorId.description, "level": level.rawValue]
         if let message { result["message"] = message }
         if let expiresAt { result["expiresAt"] = EpochMilliseconds.string(expiresAt) }
+        if let retryAfter { result["retryAfter"] = retryAfter }
         if let details { result["details"] = details }
         if let resource { result["resource"] = resource }
         if let enhancedError {

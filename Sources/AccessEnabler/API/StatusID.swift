@@ -61,6 +61,7 @@ public struct StatusID: Sendable, Hashable, CustomStringConvertible, Expressible
         case z500 = "Z500"
         case p100 = "P100"
         case sec412 = "SEC412"
+        case logoutPage = "LOGOUT_PAGE"
     }
 
     /// What this id is.
@@ -144,6 +145,10 @@ public struct StatusID: Sendable, Hashable, CustomStringConvertible, Expressible
     /// Stored tokens were discarded (a corrupt or tampered storage file, a store cleared by
     /// the integrity check): the user is no longer authenticated with them.
     public static let sec412 = StatusID(kind: .reported(.sec412))
+    /// An MVPD logout page for the person to open on another device (a platform that opens
+    /// no page itself: tvOS), the URL in ``AdvancedStatus/details``; one per page, before the
+    /// logout's `setAuthenticationStatus` (this SDK's own id: the legacy table has none).
+    public static let logoutPage = StatusID(kind: .reported(.logoutPage))
 
     /// `CFG` and the 5xx `status` the servers failed with (`CFG503`).
     public static func cfg5xx(_ status: Int) -> StatusID { StatusID(kind: .cfg5xx(status)) }
@@ -192,7 +197,9 @@ public struct StatusID: Sendable, Hashable, CustomStringConvertible, Expressible
         switch kind {
         case .reported(let id):
             switch id {
-            case .n000, .n003, .n004, .n005, .n011, .vsa203, .vsa403, .vsa404, .vsa503, .regcode, .reg200, .z011: .info
+            case .n000, .n003, .n004, .n005, .n011, .vsa203, .vsa403, .vsa404, .vsa503, .regcode, .reg200, .z011,
+                .logoutPage:
+                .info
             case .n010, .n111, .n408, .z010, .cfg100, .reg404, .sec412: .warning
             case .n130, .n500, .appl, .applError, .cfg400, .cfg404, .cfg429, .r400, .r401, .reg500, .z100, .z120, .z130, .z169, .z500,
                 .p100:

@@ -24,7 +24,7 @@ enum ErrorClassification {
         case .transport:
             return StatusCatalog.status(.cfg404, message: message)
         case .throttled:
-            return StatusCatalog.status(.cfg429, message: message)
+            return ThrottleNotice.marking(StatusCatalog.status(.cfg429, message: message), for: error)
         case .undocumentedStatus(_, let httpStatus):
             return StatusCatalog.status(httpStatus >= 500 ? .cfg5xx(httpStatus) : .cfg400, message: message)
         case .malformedBody:
@@ -36,11 +36,28 @@ enum ErrorClassification {
         }
     }
 
+    /// When Adobe Pass refused the application's access token on a REST API V2 request, and
+    /// a new token too (the request is sent once more with a renewed one before): R401 for
+    /// that call; `nil` for any other failure. The requestor stays ready: the next call tries
+    /// a new token again.
+    static func refusedAccessToken(_ error: RESTClientError, resource: String? = nil) -> AdvancedStatus? {
+        guard case .server(let operation, 401, let enhanced) = error, operation != .dcrRegister, operation != .dcrToken
+        else { return nil }
+        let message =
+            "Adobe Pass refused this application's access token, and a new one too (HTTP 401): \(error.message) "
+            + "The next call asks for a new token again."
+        return StatusCatalog.status(
+            .r401, message: message, details: enhanced?.details, resource: resource, enhancedError: enhanced)
+    }
+
     /// Authentication failures: N130 when the session, its code or the sign-in is missing or
-    /// over, N500 otherwise.
+    /// over, R401 when the access token was refused twice, N500 otherwise.
     static func authenticationStatus(_ error: RESTClientError) -> AdvancedStatus {
         if let refused = refusedSingleSignOnToken(error) { return refused }
-        guard case .server(_, let httpStatus, let enhanced) = error else { return StatusCatalog.status(.n500, message: error.message) }
+        if let refused = refusedAccessToken(error) { return refused }
+        guard case .server(_, let httpStatus, let enhanced) = error else {
+            return ThrottleNotice.marking(StatusCatalog.status(.n500, message: error.message), for: error)
+        }
         let gone: Bool
         switch enhanced?.advice {
         case .authenticationSessionGone?, .signInEnded?: gone = true
@@ -113,10 +130,21 @@ enum ErrorClassification {
         }
     }
 
+    /// A preauthorization that failed as a whole: P100 (Adobe's throttling page: a throttled
+    /// one too), with Adobe Pass's explanation when it gave one.
+    static func preauthorizationStatus(_ error: RESTClientError) -> AdvancedStatus {
+        if let refused = refusedAccessToken(error) { return refused }
+        let status = StatusCatalog.status(
+            .p100, message: "Preauthorization failed: \(error.message)", details: error.enhancedError?.details,
+            enhancedError: error.enhancedError)
+        return ThrottleNotice.marking(status, for: error)
+    }
+
     /// An authorization call that failed as a whole (no decision came back): the status
     /// its enhanced error implies, or Z500 (network, server, unreadable answer).
     static func authorizationStatus(_ error: RESTClientError, resource: String) -> AdvancedStatus {
         if let unsendable = unsendableToken(error) { return unsendable }
+        if let refused = refusedAccessToken(error, resource: resource) { return refused }
         if let refused = refusedSingleSignOnToken(error) {
             return StatusCatalog.status(.z500, message: refused.message, details: refused.details, resource: resource, enhancedError: refused.enhancedError)
         }
@@ -125,7 +153,8 @@ enum ErrorClassification {
             return StatusCatalog.status(decisionStatusID(for: enhanced.advice), message: error.message, details: enhanced.details, resource: resource, enhancedError: enhanced)
         case .throttled:
             // Adobe's throttling page: a throttled authorization reports Z100.
-            return StatusCatalog.status(.z100, message: error.message, resource: resource)
+            let status = StatusCatalog.status(.z100, message: error.message, resource: resource)
+            return ThrottleNotice.marking(status, for: error)
         case .server, .undocumentedStatus, .malformedBody, .transport, .invalidDeviceInfo, .invalidRequest, .unsendableToken:
             return StatusCatalog.status(.z500, message: error.message, resource: resource)
         }

@@ -8,9 +8,17 @@ enum ProfileReconciliation {
     /// another AccessEnabler over the same storage) is adopted — except an MVPD with a
     /// pending logout, which stays ended. The one in force is the one used last if it is
     /// still there, else the one whose `notAfter` is latest, TempPass last; a regular
-    /// profile set aside for a TempPass in force stays set aside. A stored `appleSSO` profile
-    /// stays whatever the answer: Adobe Pass shows it only with the partner framework's status.
-    static func reconcile(_ stored: RequestorProfiles, answered: [StoredProfile], now: Date) -> ProfileChange {
+    /// profile set aside for a TempPass in force stays set aside.
+    ///
+    /// Adobe Pass lists an `appleSSO` profile only to a request presenting the partner
+    /// framework's status for its provider. `vouchedProvider` is the provider the request
+    /// presented (`nil`: none): a stored `appleSSO` profile of that provider the answer does
+    /// not list is over (expired, signed out, or its integration or single sign-on disabled on
+    /// the dashboard); any other stored `appleSSO` profile stays, the answer's silence saying
+    /// nothing about it.
+    static func reconcile(
+        _ stored: RequestorProfiles, answered: [StoredProfile], vouchedProvider: String? = nil, now: Date
+    ) -> ProfileChange {
         let ending = Set(stored.pendingLogouts.map(\.mvpd))
         let known = Dictionary(stored.all.map { ($0.mvpd, $0) }, uniquingKeysWith: { first, _ in first })
         var seen: Set<String> = []
@@ -18,10 +26,12 @@ enum ProfileReconciliation {
             answered
             .filter { !ending.contains($0.mvpd) && seen.insert($0.mvpd).inserted }
             .map { keepingWhatOnlyTheDeviceKnows(fresh: $0, stored: known[$0.mvpd]) }
-        // Adobe Pass lists an `appleSSO` profile only to a request presenting the partner
-        // framework's status, which this one does not: its silence says nothing, and the
-        // partner framework judges that profile as before.
-        adopted += stored.all.filter { $0.type == .appleSSO && !ending.contains($0.mvpd) && seen.insert($0.mvpd).inserted }
+        // An `appleSSO` profile the request could not show: the partner framework judges it as before.
+        adopted += stored.all.filter { profile in
+            let vouched = vouchedProvider.map(profile.isVouched(by:)) ?? false
+            return profile.type == .appleSSO && !ending.contains(profile.mvpd) && !vouched
+                && seen.insert(profile.mvpd).inserted
+        }
         let lastUsed = ProfileSelection.current(stored, now: now)
         let chosen = adopted.first { $0.mvpd == lastUsed?.mvpd } ?? preferred(adopted)
         var standby: StoredProfile?
@@ -59,5 +69,13 @@ enum ProfileReconciliation {
         merged.partnerProviderID = fresh.partnerProviderID ?? stored.partnerProviderID
         merged.serviceProviderURL = stored.serviceProviderURL ?? fresh.serviceProviderURL
         return merged
+    }
+}
+
+extension StoredProfile {
+    /// Whether a request presenting the partner framework's status for `provider` (a
+    /// provider mapping id) is one Adobe Pass would list this `appleSSO` profile to.
+    func isVouched(by provider: String) -> Bool {
+        (partnerProviderID ?? self.provider?.platformMappingId ?? mvpd) == provider
     }
 }

@@ -14,7 +14,7 @@ extension StatusID {
             case .z100, .z120, .z130, .z169, .z010, .z011: USER_NOT_AUTHORIZED_ERROR
             case .n000, .n130, .n111, .n408: USER_NOT_AUTHENTICATED_ERROR
             case .n003, .n004, .n005, .n010, .n011, .n500, .vsa203, .vsa403, .vsa404, .vsa503, .appl, .applError, .cfg100, .cfg400,
-                .cfg404, .cfg429, .r400, .r401, .regcode, .reg500, .reg404, .reg200, .z500, .p100, .sec412:
+                .cfg404, .cfg429, .r400, .r401, .regcode, .reg500, .reg404, .reg200, .z500, .p100, .sec412, .logoutPage:
                 GENERIC_AUTHORIZATION_ERROR
             }
         case .cfg5xx, .other: GENERIC_AUTHORIZATION_ERROR

@@ -98,7 +98,8 @@ public final class AccessEnabler: Sendable {
         let store = TokenStore(
             directory: configuration.storageDirectory, softwareStatement: softwareStatement, integrityCheck: storageCheck,
             writeBehind: true, configuredDeviceIdentifier: configuration.deviceIdentifier,
-            onProblem: { problems.report($0) }, onDiscard: { problems.report($0) }, onNotice: { problems.note($0) }, now: { clock.now.addingTimeInterval(serverClock.correction) })
+            onProblem: { problems.report($0) }, onDiscard: { problems.report($0) }, onNotice: { problems.note($0) },
+            now: { serverClock.adobeNow(clock) })
         let mailbox = EngineMailbox(activity: ActivityTracker())
         let engine = EntitlementEngine(
             softwareStatement: softwareStatement, configuration: configuration, store: store, dispatcher: dispatcher,
@@ -215,7 +216,7 @@ public final class AccessEnabler: Sendable {
         if let problem = picture.standing.problem {
             return .answered(AuthenticationCheck.callbacks(requestorProblem: problem))
         }
-        let now = clock.now.addingTimeInterval(serverClock.correction)
+        let now = serverClock.adobeNow(clock)
         let stored = picture.standing.requestorID.flatMap { requestor in
             ProfileSelection.current(chosen: store.profile(requestor: requestor), all: { store.profiles(requestor: requestor) }, now: now)
         }
@@ -359,6 +360,32 @@ public final class AccessEnabler: Sendable {
         // What another AccessEnabler over the same storage wrote since.
         store.refreshIfChanged()
         return store.profiles(requestor: requestor).remembered?.facadeMVPD
+    }
+
+    /// The current requestor's valid profiles on this device, the one in force first: its
+    /// MVPD, the MVPD's name, how the sign-in was made, when it ends. Read synchronously from
+    /// storage, with no request (what the last `setRequestor` reconciled with Adobe Pass, and
+    /// the sign-ins since); empty before the first `setRequestor`. A device may hold several
+    /// (REST API V2 keeps one per MVPD): offer them, and let the person pick with
+    /// ``selectProfile(mvpd:)``; when the app does not, the one used last is in force, else the
+    /// one that ends last, a TempPass only when nothing else is there.
+    public var profiles: [Profile] {
+        guard let requestor = published.snapshot.requestorID else { return [] }
+        store.refreshIfChanged()
+        let now = serverClock.adobeNow(clock)
+        return ProfileChoice.list(store.profiles(requestor: requestor), now: now)
+    }
+
+    /// Makes the profile of `mvpd` the one in force: checkAuthentication, authorization,
+    /// preauthorization and metadata use it from the calls made after this one on (no
+    /// request, no callback; it takes effect in call order, like every call). Returns `false`,
+    /// and changes nothing, when ``profiles`` lists no profile of that MVPD. The profile it
+    /// replaces is kept: a logout ends every profile.
+    @discardableResult
+    public func selectProfile(mvpd: String) -> Bool {
+        guard profiles.contains(where: { $0.mvpd == mvpd }) else { return false }
+        submit(.selectProfile(mvpd))
+        return true
     }
 
     /// Reads metadata: `METADATA_OPCODE_KEY` set to `METADATA_AUTHENTICATION`,

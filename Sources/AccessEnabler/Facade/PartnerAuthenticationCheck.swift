@@ -48,7 +48,7 @@ final class PartnerAuthenticationCheck: DeadlineExpiring, Sendable {
 
         /// Adobe's time: the device clock corrected by the offset the server's `Date`
         /// headers showed.
-        var adobeNow: Date { clock.now.addingTimeInterval(serverClock.correction) }
+        var adobeNow: Date { serverClock.adobeNow(clock) }
     }
 
     private let context: Context

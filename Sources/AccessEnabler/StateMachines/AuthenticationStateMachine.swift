@@ -569,11 +569,13 @@ struct AuthenticationStateMachine: Sendable {
     }
 
     /// The session could not be opened or continued.
-    mutating func sessionFailed(_ flow: FlowID, status: AdvancedStatus) -> [Action] {
+    mutating func sessionFailed(
+        _ flow: FlowID, status: AdvancedStatus, errorCode: String = GENERIC_AUTHENTICATION_ERROR
+    ) -> [Action] {
         guard case .openingSession(flow, _, _) = state else { return [] }
         state = .idle
         ownerAnswered = true
-        return [.fail(status, errorCode: GENERIC_AUTHENTICATION_ERROR, pending: takePending(), to: owner)]
+        return [.fail(status, errorCode: errorCode, pending: takePending(), to: owner)]
     }
 
     /// A call abandons the session being opened before Adobe Pass answered: its requests

@@ -16,6 +16,9 @@ enum Command: Sendable {
     case getSelectedProvider
     case getMetadata(MetadataQuery, arguments: MetadataArguments)
     case preauthorize(PreauthorizeRequest, AccessEnablerCallback<PreauthorizeResponse>)
+    /// ``AccessEnabler/selectProfile(mvpd:)``: the profile of this MVPD is the one in force
+    /// from this call on (no callback, no request).
+    case selectProfile(String)
 }
 
 extension Command {
@@ -36,6 +39,7 @@ extension Command {
         case .getSelectedProvider: "getSelectedProvider()"
         case .getMetadata: "getMetadata(_:)"
         case .preauthorize: "preauthorize(_:didCompleteWith:)"
+        case .selectProfile: "selectProfile(mvpd:)"
         }
     }
 
@@ -43,7 +47,7 @@ extension Command {
     /// answers nothing; the Preauthorize API answers its own callback).
     var delegateAnswer: String? {
         switch self {
-        case .setOptions, .preauthorize: nil
+        case .setOptions, .preauthorize, .selectProfile: nil
         case .setRequestor: "setRequestorComplete"
         case .checkAuthentication, .logout: "setAuthenticationStatus"
         case .getAuthentication, .setSelectedProvider, .handleExternalURL: "setAuthenticationStatus, or a hand-over such as displayProviderDialog"

@@ -27,9 +27,12 @@ enum EngineAction: Sendable {
     // MARK: Child tasks
 
     /// DCR when needed; the pending logouts (each once, concurrently); then `GET profiles`
-    /// of every service provider (by base URL); answers ``EngineEvent/requestorLoaded(_:_:)``.
+    /// of every service provider (by base URL), presenting `partnerStatus` when given (an
+    /// `appleSSO` profile in force); answers ``EngineEvent/requestorLoaded(_:_:)``.
     /// No configuration: a flow asks for it when it needs it.
-    case loadRequestor(RequestTicket, requestor: String, serviceProviders: [URL], pendingLogouts: [RESTTarget])
+    case loadRequestor(
+        RequestTicket, requestor: String, serviceProviders: [URL], pendingLogouts: [RESTTarget],
+        partnerStatus: PartnerFrameworkStatus?)
     /// The configuration of every service provider, merged (setRequestor's partner check,
     /// an authorization Adobe Pass advised to fetch it again); answers
     /// ``EngineEvent/configurationFetched(_:_:)``.

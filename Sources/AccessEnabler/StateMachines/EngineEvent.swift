@@ -32,11 +32,11 @@ enum EngineEvent: Sendable {
     /// `POST sessions` of `flow` answered.
     case sessionAnswered(FlowID, Result<SessionAction, RESTClientError>)
     /// The profile of an `authorize` session answer (TempPass, degradation, an existing profile).
-    case sessionProfileAnswered(FlowID, Result<[Profile], RESTClientError>)
+    case sessionProfileAnswered(FlowID, Result<[ProfileAnswer], RESTClientError>)
     /// The poll timer of `flow` fired.
     case pollDue(FlowID)
     /// A poll of `flow` answered.
-    case pollAnswered(FlowID, Result<[Profile], RESTClientError>)
+    case pollAnswered(FlowID, Result<[ProfileAnswer], RESTClientError>)
 
     // MARK: Authorization, logout
 
@@ -56,4 +56,14 @@ enum EngineEvent: Sendable {
     /// The app released the AccessEnabler and the mailbox is drained: no answer will be read
     /// any more, so every call still waiting ends now.
     case released
+}
+
+extension EngineEvent {
+    /// The requestor a `setRequestor` call names (trimmed; `nil` for an empty one and for
+    /// every other event): the engine reads that requestor's storage for the call.
+    var requestorNamed: String? {
+        guard case .command(.setRequestor(let id, _), _) = self else { return nil }
+        let trimmed = id.trimmingCharacters(in: .whitespaces)
+        return trimmed.isEmpty ? nil : trimmed
+    }
 }

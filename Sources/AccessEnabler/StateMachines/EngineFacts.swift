@@ -102,8 +102,8 @@ struct EngineSettings: Sendable {
 
     /// At most this many resources per `decisions/authorize` request.
     var authorizationLimit: Int { max(1, resourceLimit ?? Self.defaultAuthorizationLimit) }
-    /// At most this many per `decisions/preauthorize` request (`nil`: one request, and the
-    /// server refuses too many with P100).
+    /// At most this many per `decisions/preauthorize` request (`nil`: one request; a
+    /// `too_many_resources` answer splits it).
     var preauthorizationLimit: Int? { resourceLimit.map { max(1, $0) } }
 }
 

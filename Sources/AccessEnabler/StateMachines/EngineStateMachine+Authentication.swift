@@ -106,6 +106,10 @@ extension EngineStateMachine {
         case .success(let answer):
             action = answer
         case .failure(let error):
+            if let id, let ended = integrationEnded(error.enhancedError, mvpd: id, &step) {
+                return perform(
+                    authentication.sessionFailed(flow, status: ended, errorCode: PROVIDER_NOT_AVAILABLE_ERROR), &step)
+            }
             return perform(authentication.sessionFailed(flow, status: sessionFailureStatus(error, mvpd: mvpd)), &step)
         }
         switch action.actionName {
@@ -153,7 +157,9 @@ extension EngineStateMachine {
     }
 
     /// The profile of an `authorize` session answer arrived (or not).
-    mutating func sessionProfileAnswered(_ flow: FlowID, _ result: Result<[Profile], RESTClientError>, _ step: inout Step) {
+    mutating func sessionProfileAnswered(
+        _ flow: FlowID, _ result: Result<[ProfileAnswer], RESTClientError>, _ step: inout Step
+    ) {
         guard case .openingSession(flow, let id, .fetchingProfile) = authentication.state, let id, let mvpd = step.facts.knownProvider(id)?.facadeMVPD,
             let requestor = standing.requestorID
         else { return }
@@ -168,6 +174,10 @@ extension EngineStateMachine {
                 serviceProvider: target(mvpd: mvpd.id, step.facts).serviceProvider ?? settings.primaryServiceProvider)
             perform(authentication.signedInDirectly(flow, profile: stored), &step)
         case .failure(let error):
+            if let ended = integrationEnded(error.enhancedError, mvpd: mvpd.id, &step) {
+                return perform(
+                    authentication.sessionFailed(flow, status: ended, errorCode: PROVIDER_NOT_AVAILABLE_ERROR), &step)
+            }
             // A used-up TempPass is refused when its profile is asked for (N111).
             let status = Self.usedUpTempPass(error.enhancedError, mvpd: mvpd) ?? ErrorClassification.authenticationStatus(error)
             perform(authentication.sessionFailed(flow, status: status), &step)
@@ -196,7 +206,7 @@ extension EngineStateMachine {
 
     /// A poll answered: a profile, not yet, throttled, a passing failure, or a session the
     /// server no longer knows.
-    mutating func pollAnswered(_ flow: FlowID, _ result: Result<[Profile], RESTClientError>, _ step: inout Step) {
+    mutating func pollAnswered(_ flow: FlowID, _ result: Result<[ProfileAnswer], RESTClientError>, _ step: inout Step) {
         guard let polling = authentication.polling, authentication.currentFlow == flow, let requestor = standing.requestorID else { return }
         let session = polling.session
         let answer: ProfilePolling.Answer

@@ -82,7 +82,7 @@ extension EngineStateMachine {
             foreground = .authorizing(round)
             for resources in batches { send(AuthorizationRound.Request(resources: resources, attempt: 1), &step) }
         case .preauthorizing(var round)? where round.isGathering:
-            round.close(limit: settings.preauthorizationLimit)
+            round.close(limit: [settings.preauthorizationLimit, learnedPreauthorizationLimit].compactMap { $0 }.min())
             foreground = .preauthorizing(round)
             askNextPreauthorizationBatch(&step)
         default:
@@ -120,7 +120,7 @@ extension EngineStateMachine {
                 let again = round.recordAnswer(decisions, for: request)
                 foreground = .authorizing(round)
                 // Decisions whose error asks for it go again together, after the back-off's wait.
-                let notBefore = step.facts.now.addingTimeInterval(DecisionRetries.wait)
+                let notBefore = step.facts.now.addingTimeInterval(round.retries.wait(before: again))
                 for start in stride(from: 0, to: again.count, by: settings.authorizationLimit) {
                     let batch = Array(again[start..<min(start + settings.authorizationLimit, again.count)])
                     send(AuthorizationRound.Request(resources: batch, attempt: request.attempt), notBefore: notBefore, &step)
@@ -167,6 +167,17 @@ extension EngineStateMachine {
             step.deliver(.status(StatusCatalog.status(.z500, message: "Adobe Pass returned no decision for \(resource).", resource: resource)), to: call.owner)
             step.deliver(.tokenRequestFailed(resource, errorCode: GENERIC_AUTHORIZATION_ERROR, description: "No decision was returned."), to: call.owner)
         case .failure(let error):
+            // The dashboard ended the integration: "not authenticated" with that MVPD.
+            if let ended = integrationEnded(error.enhancedError, mvpd: profile.mvpd, resource: resource, &step) {
+                let (code, details) = (error.enhancedError?.code ?? "", error.enhancedError?.details ?? "")
+                step.deliver(.status(ended), to: call.owner)
+                let tracked = tracking.authorization(success: false, profile: profile, error: code, details: details)
+                step.deliver(tracked, to: call.owner)
+                let failed = DelegateCall.tokenRequestFailed(
+                    resource, errorCode: USER_NOT_AUTHENTICATED_ERROR, description: ended.message ?? "")
+                step.deliver(failed, to: call.owner)
+                return
+            }
             if let ended = signInEnded(error.enhancedError, resource: resource, signedOut: &signedOut, &step) {
                 step.deliver(.status(ended), to: call.owner)
                 step.deliver(

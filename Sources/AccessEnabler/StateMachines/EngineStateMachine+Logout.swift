@@ -55,7 +55,10 @@ extension EngineStateMachine {
         logoutOpensPagesFor = []
         if let requestor = standing.requestorID {
             var profiles = step.facts.profiles
-            let failed = answers.failedMVPDs.union(answers.lead.map { if case .failure = $0 { [profile.mvpd] } else { [] } } ?? [])
+            // A logout refused because the integration is gone needs no second try.
+            var leadFailed: Set<String> = []
+            if case .failure? = answers.lead { leadFailed = [profile.mvpd] }
+            let failed = answers.failedMVPDs.union(leadFailed).filter { mvpd in !answers.integrationEnded(mvpd) }
             let asked = Set(answers.byMVPD.keys).union(answers.lead == nil ? [] : [profile.mvpd])
             profiles.pendingLogouts.removeAll { asked.contains($0.mvpd) && !failed.contains($0.mvpd) }
             if profiles != step.facts.profiles {
@@ -64,6 +67,8 @@ extension EngineStateMachine {
         }
         let leadAnswer = answers.answer(for: profile.mvpd) ?? .success([])
         switch leadAnswer {
+        case .failure(let error) where IntegrationEnded.applies(to: error.enhancedError):
+            if profile.type == .appleSSO { step.deliver(.status(vsa203), to: call) }
         case .failure(let error):
             step.deliver(.status(ErrorClassification.refusedSingleSignOnToken(error) ?? Self.unconfirmed(error, of: nil)), to: call)
             if profile.type == .appleSSO { step.deliver(.status(vsa203), to: call) }
@@ -72,11 +77,19 @@ extension EngineStateMachine {
             if profile.type == .appleSSO || action?.actionName == .partnerLogout { step.deliver(.status(vsa203), to: call) }
         }
         // The other MVPDs' logouts; one that failed is said once.
-        if let other = answers.failedMVPDs.subtracting([profile.mvpd]).sorted().first, case .failure(let error)? = answers.byMVPD[other] {
+        let othersFailed = answers.failedMVPDs.subtracting([profile.mvpd]).filter { !answers.integrationEnded($0) }
+        if let other = othersFailed.sorted().first,
+            case .failure(let error)? = answers.byMVPD[other]
+        {
             step.deliver(.status(Self.unconfirmed(error, of: other)), to: call)
         }
-        // tvOS keeps the legacy rule: no navigateToUrl on logout.
-        let pages = settings.platform == .iOS ? logoutPages(answers, mvpds: pageMVPDs, step.facts) : []
+        // tvOS keeps the legacy rule: no navigateToUrl on logout. Each page reaches the app
+        // as a status instead, for the person to open on another device.
+        var pages = logoutPages(answers, mvpds: pageMVPDs, step.facts)
+        if settings.platform != .iOS {
+            for page in pages { step.deliver(.status(Self.logoutPageStatus(page)), to: call) }
+            pages = []
+        }
         guard let opening = authentication.logoutAnswered(ticket, pages: pages, now: step.facts.now, pageTimeout: settings.logoutPageTimeout), !opening.isEmpty else {
             step.deliver(.setAuthenticationStatus(ACCESS_ENABLER_STATUS_ERROR, errorCode: USER_NOT_AUTHENTICATED_ERROR), to: call, alsoEnding: authentication.takeCarriedOver())
             return
@@ -100,6 +113,14 @@ extension EngineStateMachine {
             }
         }
         return pages
+    }
+
+    /// LOGOUT_PAGE: an MVPD logout page a device that opens no page hands to the person.
+    private static func logoutPageStatus(_ page: AuthenticationStateMachine.LogoutPage) -> AdvancedStatus {
+        let message =
+            "To finish signing out of \(page.mvpd), the person opens this page on a phone or computer "
+            + "(show the URL or a QR code of it); nothing was opened on this device."
+        return StatusCatalog.status(.logoutPage, message: message, details: page.url)
     }
 
     /// The app did not come back from a logout page in time.

@@ -39,7 +39,8 @@ extension EngineStateMachine {
         guard let resources = round.nextBatch else { return }
         let ticket = newTicket()
         // Decisions Adobe Pass asked to request again wait the back-off's shortest wait first.
-        let notBefore = round.nextIsRetry ? step.facts.now.addingTimeInterval(DecisionRetries.wait) : nil
+        let wait = round.retries.wait(before: resources)
+        let notBefore = round.nextIsRetry ? step.facts.now.addingTimeInterval(wait) : nil
         round.sent(as: ticket)
         foreground = .preauthorizing(round)
         step.actions.append(
@@ -57,6 +58,13 @@ extension EngineStateMachine {
             let fresh = round.calls.first?.ledger.answersToCache(answered, now: step.facts.adobeNow) ?? [:]
             step.facts.preauthorizations.merge(fresh) { $1 }
             step.actions.append(.storePreauthorizations(step.facts.preauthorizations, requestor: round.profile.requestor))
+        case .failure(let error) where error.advice == .tooManyResources && request.resources.count > 1:
+            // More resources than the integration allows: halves, and smaller requests from now on.
+            if let limit = round.split(refused: request) {
+                learnedPreauthorizationLimit = limit
+            } else {
+                round.stop(error)
+            }
         case .failure(let error) where error.advice?.asksForConfiguration == true && request.attempt == 1:
             // A dashboard change the cached configuration does not know: fetch it, then ask once more.
             let refetch = newTicket()
@@ -80,16 +88,18 @@ extension EngineStateMachine {
                 if let error {
                     step.deliver(
                         .status(
-                            signInEnded(error.enhancedError, signedOut: &signedOut, &step)
+                            integrationEnded(error.enhancedError, mvpd: round.profile.mvpd, &step)
+                                ?? signInEnded(error.enhancedError, signedOut: &signedOut, &step)
                                 ?? ErrorClassification.unsendableToken(error)
-                                ?? StatusCatalog.status(
-                                    .p100, message: "Preauthorization failed: \(error.message)", details: error.enhancedError?.details, enhancedError: error.enhancedError)),
+                                ?? ErrorClassification.preauthorizationStatus(error)),
                         to: call.owner)
                 }
                 step.deliver(.preauthorizedResources(call.ledger.permitted), to: call.owner)
             case .preauthorizeAPI(let callback):
                 if let error {
-                    _ = signInEnded(error.enhancedError, signedOut: &signedOut, &step)
+                    _ =
+                        integrationEnded(error.enhancedError, mvpd: round.profile.mvpd, &step)
+                        ?? signInEnded(error.enhancedError, signedOut: &signedOut, &step)
                     if let unsendable = ErrorClassification.unsendableToken(error) { step.deliver(.status(unsendable), to: call.owner) }
                     step.deliver(.preauthorizeResult(PreauthorizationRound.preauthorizeOutcome(for: error), callback), to: call.owner)
                 } else {

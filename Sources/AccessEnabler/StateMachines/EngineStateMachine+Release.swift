@@ -12,7 +12,8 @@ extension EngineStateMachine {
         let work = foreground
         foreground = nil
         switch work {
-        case .requestor(.loading(_, let call))?, .requestor(.loadingConfiguration(_, let call, _))?, .requestor(.checkingPartner(_, let call))?,
+        case .requestor(.loading(_, let call, _))?, .requestor(.loadingConfiguration(_, let call, _))?,
+            .requestor(.checkingPartner(_, let call))?, .requestor(.checkingPartnerFirst(_, let call))?,
             .requestor(.signingInSilently(_, let call))?:
             step.deliver(.setRequestorComplete(ACCESS_ENABLER_STATUS_ERROR), to: call)
         case .awaitingPartner(_, let verdictWork)?:
@@ -63,7 +64,7 @@ extension EngineStateMachine {
     /// A call that never ran ends with its failure callback (`setOptions` with none).
     private func endUnrun(_ command: Command, call: CallID?, _ step: inout Step) {
         switch command {
-        case .setOptions:
+        case .setOptions, .selectProfile:
             break
         case .setRequestor:
             step.deliver(.setRequestorComplete(ACCESS_ENABLER_STATUS_ERROR), to: call)

@@ -37,6 +37,7 @@ extension EngineStateMachine {
         // user is finishing in the web view for the same requestor survives that (the
         // authentication machine decides what ends, and delivers what the ended flow owes).
         let sameRequestor = standing.requestorID == trimmed
+        if !sameRequestor { learnedPreauthorizationLimit = nil }
         perform(authentication.requestorChanged(sameRequestor: sameRequestor), &step)
         // The cached configuration is this requestor's, from these service providers.
         if !sameRequestor || urls != serviceProviders, step.facts.configuration != nil {
@@ -47,16 +48,47 @@ extension EngineStateMachine {
         setStanding({ $0.requestorID = trimmed }, &step)
         rememberServiceProviders(urls)
         let ticket = newTicket()
-        foreground = .requestor(.loading(ticket, call: call))
+        // An `appleSSO` profile in force: Adobe Pass shows it only to a profiles request that
+        // presents the partner framework's status, so that is asked first (no request).
+        if settings.partnerConfigured, let current = step.facts.currentProfile, current.type == .appleSSO,
+            current.isValid(at: step.facts.adobeNow)
+        {
+            foreground = .requestor(.checkingPartnerFirst(ticket, call: call))
+            return step.actions.append(.askPartner(ticket, step.facts.knownCatalog(requestor: trimmed)))
+        }
+        foreground = .requestor(.loading(ticket, call: call, partner: nil))
         // Logouts Adobe Pass has not confirmed go first, before the profiles are asked.
         let pending = pendingLogoutTargets(step.facts.pendingLogouts[trimmed] ?? [])
-        step.actions.append(.loadRequestor(ticket, requestor: trimmed, serviceProviders: urls, pendingLogouts: pending))
+        step.actions.append(
+            .loadRequestor(
+                ticket, requestor: trimmed, serviceProviders: urls, pendingLogouts: pending, partnerStatus: nil))
+    }
+
+    /// The partner framework answered before the profiles were asked: the profiles request
+    /// presents its status when the answer validates one (permission granted, the account
+    /// of a provider the device knows, not expired).
+    mutating func loadProfiles(presenting snapshot: PartnerSnapshot, call: CallID?, _ step: inout Step) {
+        guard let requestor = standing.requestorID else { return }
+        let known = step.facts.knownCatalog(requestor: requestor)
+        let status = PartnerStatusValidation.validatedStatus(
+            access: snapshot.access, account: snapshot.account, knownMappingIDs: known.knownMappingIDs,
+            now: step.facts.now)
+        let ticket = newTicket()
+        let answer = LaunchPartnerAnswer(snapshot: snapshot, presented: status)
+        foreground = .requestor(.loading(ticket, call: call, partner: answer))
+        let pending = pendingLogoutTargets(step.facts.pendingLogouts[requestor] ?? [])
+        step.actions.append(
+            .loadRequestor(
+                ticket, requestor: requestor, serviceProviders: serviceProviders, pendingLogouts: pending,
+                partnerStatus: status))
     }
 
     /// The profiles arrived (or could not be had): a warm launch is ready with this one
     /// request; a partner framework may still need the configuration and its silent answers.
     mutating func requestorLoaded(_ ticket: RequestTicket, _ load: RequestorLoad, _ step: inout Step) {
-        guard case .requestor(.loading(ticket, let call))? = foreground, let requestor = standing.requestorID else { return }
+        guard case .requestor(.loading(ticket, let call, let partner))? = foreground,
+            let requestor = standing.requestorID
+        else { return }
         foreground = nil
         restoreStoredConfiguration(requestor: requestor, &step)
         forgetConfirmedLogouts(load.logoutsConfirmed, requestor: requestor, &step)
@@ -64,21 +96,27 @@ extension EngineStateMachine {
         // go first, then the profiles are asked again.
         if load.logoutsSent.isEmpty, !step.facts.profiles.pendingLogouts.isEmpty {
             let next = newTicket()
-            foreground = .requestor(.loading(next, call: call))
+            foreground = .requestor(.loading(next, call: call, partner: partner))
             let pending = pendingLogoutTargets(step.facts.profiles.pendingLogouts)
-            step.actions.append(.loadRequestor(next, requestor: requestor, serviceProviders: serviceProviders, pendingLogouts: pending))
+            step.actions.append(
+                .loadRequestor(
+                    next, requestor: requestor, serviceProviders: serviceProviders, pendingLogouts: pending,
+                    partnerStatus: partner?.presented))
             return
         }
         switch load.profiles {
         case .success(let answered)?:
-            step.store(ProfileReconciliation.reconcile(step.facts.profiles, answered: answered, now: step.facts.adobeNow), requestor: requestor)
+            let change = ProfileReconciliation.reconcile(
+                step.facts.profiles, answered: answered, vouchedProvider: partner?.presented?.providerID,
+                now: step.facts.adobeNow)
+            step.store(change, requestor: requestor)
         case .failure(let error)?:
             // A refused single sign-on token is said, and a refusal of the requestor or the
             // application fails it; when Adobe Pass could not answer (unreachable, failing),
             // what the device stored stands.
             if let refused = ErrorClassification.refusedSingleSignOnToken(error) {
                 step.deliver(.status(refused), to: call)
-            } else if Self.failsTheRequestor(error) {
+            } else if Self.failsTheRequestor(error), !Self.keepsTheStoredProfiles(error, step.facts.profiles) {
                 return failRequestor(ErrorClassification.requestorStatus(error), call: call, &step)
             }
         case nil:
@@ -86,19 +124,21 @@ extension EngineStateMachine {
         }
         setStanding({ $0.state = .ready }, &step)
         reportClockDifferenceIfNew(to: call, &step)
-        checkPartner(call: call, &step)
+        checkPartner(call: call, asked: partner?.snapshot, &step)
     }
 
     /// With a partner framework: a regular profile in force needs nothing more; an
     /// `appleSSO` one is checked with the partner framework's silent answers (about the
     /// provider the device remembers, no configuration); with no profile in force the
     /// configuration tells whether partner single sign-on applies, and the partner framework
-    /// whether a system-level sign-in can be exchanged silently.
-    private mutating func checkPartner(call: CallID?, _ step: inout Step) {
+    /// whether a system-level sign-in can be exchanged silently. The answers `asked` before
+    /// the profiles judge an `appleSSO` profile still in force (the partner is not asked twice).
+    private mutating func checkPartner(call: CallID?, asked: PartnerSnapshot?, _ step: inout Step) {
         guard settings.partnerConfigured, let requestor = standing.requestorID else { return completeRequestor(call: call, &step) }
         let now = step.facts.adobeNow
         if let current = step.facts.currentProfile, current.isValid(at: now) {
             guard current.type == .appleSSO else { return completeRequestor(call: call, &step) }
+            if let asked { return reconcilePartnerSignIn(asked, call: call, &step) }
             let ticket = newTicket()
             foreground = .requestor(.checkingPartner(ticket, call: call))
             return step.actions.append(.askPartner(ticket, step.facts.knownCatalog(requestor: requestor)))
@@ -135,6 +175,16 @@ extension EngineStateMachine {
         case .cfg400, .cfg429, .r400, .r401: true
         default: false
         }
+    }
+
+    /// Whether a refused access token at setRequestor leaves the requestor ready with what the
+    /// device stored: a `401` to `GET profiles` that a renewed token did not cure (a bad minute
+    /// at Adobe Pass must not sign the person out for the session) when a profile is stored —
+    /// as a server failure does. Each later call that needs the server tries a new token once
+    /// more before it reports R401. With nothing stored, setRequestor fails with R401 (a
+    /// software statement that does not cover the requestor, say).
+    static func keepsTheStoredProfiles(_ error: RESTClientError, _ profiles: RequestorProfiles) -> Bool {
+        error.operation == .profiles && error.httpStatus == 401 && !profiles.all.isEmpty
     }
 
     /// Where the requestor's pending logouts go.

@@ -56,8 +56,12 @@ struct EngineStateMachine: Sendable {
 
     /// Where setRequestor stands.
     enum RequestorStep: Sendable {
-        /// The profiles (and DCR, and the pending logouts) are being asked.
-        case loading(RequestTicket, call: CallID?)
+        /// The profile in force came through partner single sign-on: the partner framework's
+        /// silent answers are asked first, so the profiles request can present its status.
+        case checkingPartnerFirst(RequestTicket, call: CallID?)
+        /// The profiles (and DCR, and the pending logouts) are being asked, with what the
+        /// partner framework said first when it was asked.
+        case loading(RequestTicket, call: CallID?, partner: LaunchPartnerAnswer?)
         /// With a partner framework and no profile in force: the configuration is being
         /// fetched (the partner framework's supported providers), then `next`.
         case loadingConfiguration(RequestTicket, call: CallID?, next: PartnerCheck)
@@ -94,6 +98,9 @@ struct EngineStateMachine: Sendable {
     var logoutOpensPagesFor: [String] = []
     /// Calls waiting for their turn, oldest first.
     var queue: [Work] = []
+    /// The request size Adobe Pass's `too_many_resources` answers taught for this requestor's
+    /// preauthorizations (smaller than the configured one), if any: later rounds start there.
+    var learnedPreauthorizationLimit: Int?
     private var ticketCounter: UInt64 = 0
     /// Whether the facade's turn is held (calls must queue behind the work under way).
     private var turnHeld = false
@@ -192,7 +199,7 @@ struct EngineStateMachine: Sendable {
         case .setRequestor(let id, _):
             id.trimmingCharacters(in: .whitespaces) == standing.requestorID ? nil : .requestorChanged
         case .setOptions, .checkAuthentication, .handleExternalURL, .checkAuthorization, .getAuthorization,
-            .checkPreauthorizedResources, .getSelectedProvider, .getMetadata, .preauthorize:
+            .checkPreauthorizedResources, .getSelectedProvider, .getMetadata, .preauthorize, .selectProfile:
             nil
         }
     }
@@ -258,6 +265,12 @@ struct EngineStateMachine: Sendable {
                 withVerdict(.getSelectedProvider(call: call), &step)
             case .getMetadata(let query, let arguments):
                 getMetadata(query, arguments: arguments, call: call, &step)
+            case .selectProfile(let mvpd):
+                if let requestor = standing.requestorID,
+                    let change = ProfileChoice.choosing(mvpd, in: step.facts.profiles, now: step.facts.adobeNow)
+                {
+                    step.store(change, requestor: requestor)
+                }
             }
         }
     }
@@ -294,6 +307,8 @@ struct EngineStateMachine: Sendable {
             continueWithVerdict(work, snapshot: snapshot, &step)
         case .requestor(.checkingPartner(ticket, let call))?:
             reconcilePartnerSignIn(snapshot, call: call, &step)
+        case .requestor(.checkingPartnerFirst(ticket, let call))?:
+            loadProfiles(presenting: snapshot, call: call, &step)
         default:
             break
         }

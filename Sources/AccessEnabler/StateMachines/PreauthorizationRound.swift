@@ -3,7 +3,8 @@ import Foundation
 /// Preauthorization calls that arrived together (`checkPreauthorizedResources` and the
 /// Preauthorize API), asked in one series of `decisions/preauthorize` requests: the
 /// resources none of the calls' caches answer, each once, in requests of at most the
-/// configured limit, one after another until one fails.
+/// configured limit (5 by default), one after another until one fails. A request Adobe Pass
+/// refuses as too many resources is split in halves (``split(refused:)``).
 ///
 /// Pure: the engine's state machine gathers the calls, sends the requests one at a time
 /// and records their answers here; then each call is answered from its own
@@ -113,6 +114,22 @@ struct PreauthorizationRound: Sendable {
         return answered
     }
 
+    /// Adobe Pass refused `request` with `too_many_resources`: every resource still to ask
+    /// (the refused ones first) is asked again in requests of at most half the refused
+    /// request's size, rounded up. Each refusal halves the size, so a list is never asked
+    /// twice and a round of `n` resources meets at most ⌈log2 n⌉ refusals. Returns the new
+    /// size; `nil` when the request held one resource (nothing smaller to ask).
+    mutating func split(refused request: Request) -> Int? {
+        guard request.resources.count > 1, let refused = batches.first, refused == request.resources else { return nil }
+        let limit = (request.resources.count + 1) / 2
+        let remaining = batches.flatMap { $0 }
+        batches = stride(from: 0, to: remaining.count, by: limit).map { start in
+            Array(remaining[start..<min(start + limit, remaining.count)])
+        }
+        nextAttempt = request.attempt
+        return limit
+    }
+
     /// The asking stops: `error` ends it.
     mutating func stop(_ error: RESTClientError) {
         failure = error
@@ -147,11 +164,7 @@ struct PreauthorizationRound: Sendable {
             guard let enhanced else { return .sdkFailure(.serverResponseFormatUnknown) }
             return .serverError(httpStatus: httpStatus, enhanced)
         case .throttled(_, let retryAfter):
-            let wait = retryAfter.map { " Retry after \(WholeNumber.clamped($0, rounding: .up) as Int) s." } ?? " Retry after at least 1 s."
-            return .serverError(
-                httpStatus: 429,
-                EnhancedError(
-                    status: 429, code: "too_many_requests", message: "Adobe Pass throttled this device." + wait, action: "retry-after"))
+            return .throttled(retryAfter: ThrottleNotice.seconds(retryAfter: retryAfter))
         case .transport:
             return .sdkFailure(.networkError)
         case .malformedBody, .undocumentedStatus:

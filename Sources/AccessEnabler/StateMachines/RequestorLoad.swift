@@ -31,6 +31,13 @@ struct LogoutAnswers: Sendable {
     /// The answer for `mvpd`.
     func answer(for mvpd: String) -> Result<[LogoutAction], RESTClientError>? { byMVPD[mvpd] ?? lead }
 
+    /// Whether Adobe Pass refused the logout of `mvpd` because the integration with it is
+    /// disabled or gone (`invalid_integration`): nothing is left there to end.
+    func integrationEnded(_ mvpd: String) -> Bool {
+        guard case .failure(let error)? = answer(for: mvpd) else { return false }
+        return IntegrationEnded.applies(to: error.enhancedError)
+    }
+
     /// The MVPDs whose logout failed.
     var failedMVPDs: Set<String> {
         Set(byMVPD.compactMap { mvpd, result in if case .failure = result { mvpd } else { nil } })

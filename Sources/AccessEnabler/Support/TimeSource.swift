@@ -7,6 +7,17 @@ import Synchronization
 public protocol TimeSource: Sendable {
     /// The current instant.
     var now: Date { get }
+    /// Seconds from an arbitrary origin that only move forward, at the pace of real time,
+    /// whatever is done to the wall clock (a person setting the date, a time service jumping
+    /// a year). The SDK judges sign-ins with Adobe Pass's time as the last answer gave it,
+    /// advanced by this clock, so a wall-clock jump while the app runs ends no valid session.
+    /// The default reads ``now``: a clock with no monotonic reading of its own.
+    var monotonicSeconds: TimeInterval { get }
+}
+
+extension TimeSource {
+    /// ``now``, as seconds: for a clock with no monotonic reading of its own.
+    public var monotonicSeconds: TimeInterval { now.timeIntervalSinceReferenceDate }
 }
 
 /// The wall clock.
@@ -15,6 +26,8 @@ public struct SystemTimeSource: TimeSource {
     public init() {}
     /// The current wall-clock time.
     public var now: Date { Date() }
+    /// The system's uptime: a clock no change of the date moves.
+    public var monotonicSeconds: TimeInterval { ProcessInfo.processInfo.systemUptime }
 }
 
 /// A clock that moves only when told to; for tests and scenarios. It is also a

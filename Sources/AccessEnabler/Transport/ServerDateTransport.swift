@@ -12,7 +12,7 @@ struct ServerDateTransport: HTTPTransport {
     func send(_ request: HTTPRequestMessage, timeout: TimeInterval) async throws(TransportFailure) -> HTTPResponseMessage {
         let response = try await inner.send(request, timeout: timeout)
         if let header = response.header("Date"), let date = HTTPDate.parse(header) {
-            serverClock.record(serverDate: date, deviceNow: clock.now)
+            serverClock.record(serverDate: date, deviceNow: clock.now, monotonic: clock.monotonicSeconds)
         }
         return response
     }

@@ -255,11 +255,14 @@ enum DemoScript {
         act.chapter(
             """
             Alice signs out in app A. App A presents the service token, so this is a single logout: Adobe \
-            Pass ends every sign-in shared through that token, app B's too. App B learns it the next time \
-            it comes to the foreground and calls setRequestor: checkAuthentication then answers 0 with \
-            N000 (not authenticated), and app B shows its Sign in button.
+            Pass ends every sign-in shared through that token, app B's too. A TV opens no page, so the TV \
+            provider's logout page comes as LOGOUT_PAGE (level info, the URL in details): app A shows it \
+            (a QR code) and Alice opens it on her phone. App B learns of the logout the next time it comes \
+            to the foreground and calls setRequestor: checkAuthentication then answers 0 with N000 (not \
+            authenticated), and app B shows its Sign in button.
             """)
         act.call(.logout)
+        act.happens("on her phone, Alice opens the logout page app A shows", .openLogoutPages)
         act.call(.setRequestor("REF31", serviceProviders: nil), app: "B")
         act.call(.checkAuthentication, app: "B")
         return act.build()

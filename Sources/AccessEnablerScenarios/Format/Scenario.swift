@@ -90,9 +90,20 @@ public struct Scenario: Sendable {
         case getMetadata(opCode: String, key: String?, resource: String?)
         case getSelectedProvider
         case logout
+        /// The person opens, on their phone, every MVPD logout page the app was given as a
+        /// `LOGOUT_PAGE` status since the last `logout` step (a tvOS box shows them; nothing
+        /// opens them on the device): the simulated user agent loads each one.
+        case openLogoutPages
+        /// Reads ``AccessEnabler/profiles`` (no request) and writes them as one transcript line.
+        case profiles
+        /// ``AccessEnabler/selectProfile(mvpd:)``, and a transcript line with its answer.
+        case selectProfile(String)
         case device(DeviceChange)
         case world(mvpd: String, set: [String: JSONValue])
         case advanceClock(TimeInterval)
+        /// The device's wall clock is set `seconds` away (negative: back) while real time — the
+        /// sandbox's, and the device's monotonic clock — does not move.
+        case jumpDeviceClock(TimeInterval)
         /// Adobe's throttling in the sandbox from now on (`nil`: off).
         case throttle(SandboxThrottle?)
         /// Adobe Pass invalidates the device's profiles (of one MVPD, or all).
@@ -141,6 +152,9 @@ public struct Scenario: Sendable {
                 return "getMetadata(\(opCode)\(key.map { ", \(quoted($0))" } ?? "")\(resource.map { ", resource: \(quoted($0))" } ?? ""))"
             case .getSelectedProvider: return "getSelectedProvider()"
             case .logout: return "logout()"
+            case .openLogoutPages: return "the person opens the logout pages the app showed, on a phone"
+            case .profiles: return "the app reads its profiles"
+            case .selectProfile(let mvpd): return "selectProfile(mvpd: \(quoted(mvpd)))"
             case .device(let change):
                 var parts: [String] = []
                 if let v = change.accessStatus { parts.append("permission \(v)") }
@@ -166,6 +180,9 @@ public struct Scenario: Sendable {
             case .invalidateProfiles(let mvpd): return "Adobe Pass invalidates the device's \(mvpd.map { "\($0) " } ?? "")profiles"
             case .resetTempPass(let mvpd): return "Adobe Pass resets the device's \(mvpd.map { "\($0) " } ?? "")TempPass"
             case .restart: return "the app is relaunched (new AccessEnabler over the same storage)"
+            case .jumpDeviceClock(let seconds):
+                let whole = Int(exactly: abs(seconds).rounded()).map(String.init) ?? String(abs(seconds))
+                return "the device's date is set \(seconds < 0 ? "back" : "ahead") \(whole) s"
             case .setOptions(let options): return "setOptions(\(options.keys.sorted().joined(separator: ", ")))"
             case .fault(let endpoint, _): return "fault injected on \(endpoint.rawValue)"
             case .clearFaults: return "faults cleared"
@@ -193,9 +210,13 @@ public struct Scenario: Sendable {
             case .getMetadata: "getMetadata"
             case .getSelectedProvider: "getSelectedProvider"
             case .logout: "logout"
+            case .openLogoutPages: "openLogoutPages"
+            case .profiles: "profiles"
+            case .selectProfile: "selectProfile"
             case .device: "device"
             case .world: "world"
             case .advanceClock: "advanceClock"
+            case .jumpDeviceClock: "jumpDeviceClock"
             case .throttle: "throttle"
             case .invalidateProfiles: "invalidateProfiles"
             case .resetTempPass: "resetTempPass"

@@ -244,7 +244,8 @@ public enum ScenarioParser {
     private static let stepNames: Set<String> = [
         "setRequestor", "checkAuthentication", "getAuthentication", "setSelectedProvider", "login", "handleExternalURL",
         "checkAuthorization", "getAuthorization", "checkPreauthorizedResources", "preauthorize", "getMetadata", "getSelectedProvider",
-        "logout", "device", "throttle", "invalidateProfiles", "resetTempPass", "world", "advanceClock", "restart", "setOptions", "fault", "clearFaults",
+        "logout", "openLogoutPages", "profiles", "selectProfile", "device", "throttle", "invalidateProfiles",
+        "resetTempPass", "world", "advanceClock", "jumpDeviceClock", "restart", "setOptions", "fault", "clearFaults",
         "serviceToken", "platformIdentity", "serverLogout",
     ]
 
@@ -317,6 +318,9 @@ public enum ScenarioParser {
             return .getMetadata(opCode: text, key: try argument.member("key")?.requireString(), resource: try argument.member("resource")?.requireString())
         case "getSelectedProvider": return .getSelectedProvider
         case "logout": return .logout
+        case "openLogoutPages": return .openLogoutPages
+        case "profiles": return .profiles
+        case "selectProfile": return .selectProfile(try argument.requireString())
         case "device": return .device(try parseDeviceChange(argument))
         case "world":
             try argument.allowOnly(["mvpd", "set"])
@@ -331,6 +335,8 @@ public enum ScenarioParser {
         case "platformIdentity":
             if argument.value == .null { return .platformIdentity(nil) }
             return .platformIdentity(try parseIdentityToken(argument, kind: .platformIdentity, world: world))
+        case "jumpDeviceClock":
+            return .jumpDeviceClock(try argument.requireNumber(in: -Self.century...Self.century))
         case "advanceClock":
             let seconds = try argument.requireNumber()
             guard seconds >= 0 else { throw argument.fail("the clock only moves forward; got \(seconds)") }

@@ -24,6 +24,8 @@ public final class ScenarioRunner: @unchecked Sendable {
     /// Callbacks and HTTP trace lines share this queue, so the transcript keeps the order
     /// in which the SDK produced them.
     private let callbackQueue = DispatchQueue(label: "accessenabler.scenario.callbacks")
+    /// How far the devices' wall clocks were set away from the sandbox's time (`jumpDeviceClock`).
+    private let deviceClock = DeviceClockJump()
 
     /// The top-level app's recorder; its ``CallbackRecorder/lines`` are the whole transcript,
     /// every app's lines included.
@@ -283,7 +285,7 @@ public final class ScenarioRunner: @unchecked Sendable {
         if let loginScreen = settings.loginScreen { configuration.loginScreen = loginScreen }
         configuration.storageDirectory = app.storage
         configuration.partnerFramework = app.device
-        configuration.clock = SandboxTimeSource(sandbox.clock)
+        configuration.clock = SandboxTimeSource(sandbox.clock, jump: deviceClock)
         // Every app delivers on the one queue, so the shared transcript keeps one order.
         configuration.callbackQueue = callbackQueue
         let wireTransport: any HTTPTransport = wire == .inProcess ? sandbox.transport : CurlTransport()
@@ -428,6 +430,7 @@ public final class ScenarioRunner: @unchecked Sendable {
         case .getSelectedProvider: ae.getSelectedProvider()
         case .logout:
             var before = recorder.lastNavigationURL
+            _ = recorder.takeLogoutPages()
             ae.logout()
             // Settled, not only waited for: the logout request may wait out a back-off.
             try await settleOrStall()
@@ -439,6 +442,24 @@ public final class ScenarioRunner: @unchecked Sendable {
                 before = url
                 ae.handleExternalURL(landing)
                 try await settleOrStall()
+            }
+        case .profiles:
+            try await settleOrStall()
+            recorder.append(.profiles(ae.profiles))
+        case .selectProfile(let mvpd):
+            try await settleOrStall()
+            recorder.append(.selectProfile(mvpd, selected: ae.selectProfile(mvpd: mvpd)))
+        case .openLogoutPages:
+            try await settleOrStall()
+            // The person's phone: its browser loads each page and follows the MVPD's
+            // redirects; where they end (the app's redirect URL) means nothing to a phone.
+            for url in recorder.takeLogoutPages() {
+                do {
+                    _ = try await userAgent().follow(url, redirectPrefix: ae.configuration.redirectURL)
+                    recorder.append(.logoutPage(url))
+                } catch {
+                    recorder.append(.logoutPage(url, failure: error.description))
+                }
             }
         case .device(let change):
             // Only the keys given change: what the device learned meanwhile (a picker sign-in) stays.
@@ -452,6 +473,8 @@ public final class ScenarioRunner: @unchecked Sendable {
             try sandbox.updateMVPD(mvpd, settingJSON: changes.mapValues { $0.foundationValue })
         case .advanceClock(let seconds):
             sandbox.clock.advance(by: seconds)
+        case .jumpDeviceClock(let seconds):
+            deviceClock.jump(by: seconds)
         case .throttle(let throttle):
             sandbox.setThrottle(throttle)
         case .invalidateProfiles(let mvpd):

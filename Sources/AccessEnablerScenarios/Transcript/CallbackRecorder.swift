@@ -14,6 +14,7 @@ public final class CallbackRecorder: EntitlementDelegate, EntitlementStatus, @un
     private let transcript: SharedTranscript
     private var lastNavigation: String?
     private var lastHandOverValue: HandOver?
+    private var logoutPageURLs: [String] = []
     private let revealSecrets: Bool
     /// The name its lines carry as `"app"`: the app whose callbacks this recorder receives;
     /// `nil` for a top-level app whose lines carry none.
@@ -72,6 +73,17 @@ public final class CallbackRecorder: EntitlementDelegate, EntitlementStatus, @un
 
     /// The most recent login hand-over (`navigateToUrl` or `REGCODE`), if any.
     public var lastHandOver: HandOver? { lock.withLock { lastHandOverValue } }
+
+    /// The URLs of the `LOGOUT_PAGE` statuses received since the last ``takeLogoutPages()``, in order.
+    public var logoutPages: [String] { lock.withLock { logoutPageURLs } }
+
+    /// The URLs of the `LOGOUT_PAGE` statuses received so far, which are then forgotten.
+    public func takeLogoutPages() -> [String] {
+        lock.withLock {
+            defer { logoutPageURLs.removeAll() }
+            return logoutPageURLs
+        }
+    }
 
     /// How many `setAuthenticationStatus` callbacks this recorder's app received so far.
     public var authenticationStatusCount: Int { ownLines.filter { $0.callback == "setAuthenticationStatus" }.count }
@@ -140,6 +152,9 @@ public final class CallbackRecorder: EntitlementDelegate, EntitlementStatus, @un
         case .status(let status):
             if status.errorId == .regcode, let code = status.details {
                 lock.withLock { lastHandOverValue = .registrationCode(code) }
+            }
+            if status.errorId == .logoutPage, let url = status.details {
+                lock.withLock { logoutPageURLs.append(url) }
             }
             var fields: [(key: String, value: JSONValue)] = [("errorId", .string(status.errorId.description)), ("level", .string(status.level.rawValue))]
             if let message = status.message { fields.append(("message", .string(message))) }

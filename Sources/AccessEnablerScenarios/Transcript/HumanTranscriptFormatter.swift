@@ -23,6 +23,10 @@ public enum HumanTranscriptFormatter {
             if case .number(let status) = line["status"] { return "      http \(app)\(request) → \(Int(status))" }
             return "      http \(app)\(request) → no response"
         }
+        if case .string(let outcome) = line["logoutPage"], let url = line["url"]?.stringValue {
+            let failure = line["detail"]?.stringValue.map { ": \(shortened($0))" } ?? ""
+            return "    ☎ \(app)the logout page \(outcome) on a phone: \(shortened(url))\(failure)"
+        }
         guard let callback = line.callback else { return line.json }
         if callback == "status" {
             let id = line["errorId"]?.stringValue ?? "?"

@@ -48,6 +48,34 @@ public struct TranscriptLine: Sendable, Equatable, CustomStringConvertible {
         TranscriptLine([("login", .string("refused")), ("detail", .string(detail))])
     }
 
+    /// A logout page the person opened on another device (`openLogoutPages`):
+    /// `{"logoutPage":"opened","url":"…"}`, or `{"logoutPage":"failed","url":"…","detail":"…"}`
+    /// when it could not be loaded.
+    public static func logoutPage(_ url: String, failure: String? = nil) -> TranscriptLine {
+        var fields: [(key: String, value: JSONValue)] = [
+            ("logoutPage", .string(failure == nil ? "opened" : "failed")), ("url", .string(url)),
+        ]
+        if let failure { fields.append(("detail", .string(failure))) }
+        return TranscriptLine(fields)
+    }
+
+    /// The profiles the app read (`profiles` step): `{"profiles":[{"mvpd":"NotBoarded",
+    /// "displayName":"…","type":"regular","inForce":true}, …]}`, the one in force first.
+    public static func profiles(_ profiles: [Profile]) -> TranscriptLine {
+        let list = profiles.map { profile in
+            JSONValue.object([
+                "mvpd": .string(profile.mvpd), "displayName": .string(profile.displayName),
+                "type": .string(profile.type.rawValue), "inForce": .bool(profile.isInForce),
+            ])
+        }
+        return TranscriptLine([("profiles", .array(list))])
+    }
+
+    /// The answer of a `selectProfile` step: `{"selectProfile":"NotBoarded","selected":true}`.
+    public static func selectProfile(_ mvpd: String, selected: Bool) -> TranscriptLine {
+        TranscriptLine([("selectProfile", .string(mvpd)), ("selected", .bool(selected))])
+    }
+
     /// A violation of Adobe's REST API V2 Checklist the sandbox saw:
     /// `{"checklist":"poll-too-frequent","request":"GET /api/v2/…","detail":"…"}`.
     public static func checklist(rule: String, request: String, detail: String) -> TranscriptLine {

@@ -103,6 +103,10 @@ extension SandboxEnhancedError {
         message: "The provider id value from the partner framework status header does not match the mvpd sent as parameter.", action: "none")
     static let pfsProviderExpired = Self(
         status: 400, code: "invalid_header_pfs_provider_info_expired", message: "The provider information from the partner framework status header has expired.", action: "none")
+    /// A request naming an MVPD whose integration with the service provider is disabled or
+    /// gone (a dashboard change), with the action Adobe's enhanced error codes table files
+    /// the code under: `none` (the SDK reads the code: the profile ends, and the configuration
+    /// it holds is out of date).
     static let invalidIntegration = Self(
         status: 400, code: "invalid_integration", message: "The integration between the specified service provider and mvpd does not exist or is disabled.", action: "none")
     static let invalidAuthenticationSession = Self(

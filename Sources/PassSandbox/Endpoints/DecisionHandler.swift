@@ -14,7 +14,7 @@ extension SandboxEngine {
         try requireBody(.json, request)
         let mvpd = try activeIntegration(caller.provider, mvpdID)
         let resources = try Self.requestedResources(request)
-        let limit = authorize ? Self.maximumAuthorizeResources : Self.maximumPreauthorizeResources
+        let limit = authorize ? mvpd.authorizationResourceLimit : mvpd.preauthorizationResourceLimit
         guard resources.count <= limit else {
             throw SandboxEnhancedError.tooManyResources.with(details: "At most \(limit) resources per request.")
         }

@@ -172,10 +172,16 @@ extension SandboxEngine {
     }
 
     /// A profile counts while it is within its bounds, was not invalidated, its
-    /// integration is active, and (for a degraded profile) the degradation still applies.
+    /// integration is active, (for a degraded profile) the degradation still applies, and
+    /// (for a partner single sign-on profile) the dashboard's single sign-on is still on.
+    /// A dashboard change counts from the next request: the world is read each time.
     func isUsable(_ profile: StoredProfile, provider: SandboxServiceProvider, now: Date) -> Bool {
         guard profile.isValid(at: now), !profile.invalidated, let mvpd = provider.mvpd(profile.mvpd), mvpd.integrationActive else { return false }
-        return profile.kind != .degraded || mvpd.degraded
+        switch profile.kind {
+        case .degraded: return mvpd.degraded
+        case .appleSSO: return mvpd.ssoEnabled
+        case .regular, .platformSSO, .serviceTokenSSO, .temporary: return true
+        }
     }
 
     func usableProfile(owner: ProfileOwner, mvpd: String, provider: SandboxServiceProvider, now: Date) -> StoredProfile? {

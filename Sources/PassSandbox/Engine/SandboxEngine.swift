@@ -8,10 +8,6 @@ final class SandboxEngine {
     static let authenticationSessionTTL = TimeInterval(SandboxWorld.defaultAuthenticationSessionTTL)
     /// Seconds a SAML request handed to the partner framework stays answerable.
     static let samlRequestTTL: TimeInterval = 1_800
-    /// The most resources one preauthorization request may ask about ("typically up to 5").
-    static let maximumPreauthorizeResources = 5
-    /// The most resources one authorization request may ask about.
-    static let maximumAuthorizeResources = 5
     /// The SAML attribute names requested in a partner authentication request.
     static let samlAttributeNames = ["userID", "householdID", "zip"]
 

@@ -154,6 +154,12 @@ public struct SandboxMVPDConfig: Codable, Sendable, Equatable {
     public var tempPassResourceLimit: Int?
     /// The MVPD's login page must open in a secure browser (SFSafariViewController). Default `false`.
     public var requiresSVC: Bool
+    /// The most resources one `decisions/authorize` request may name; more are refused with
+    /// `403 too_many_resources` (Adobe's dashboard setting, "usually up to 5"). Default 5.
+    public var authorizationResourceLimit: Int
+    /// The most resources one `decisions/preauthorize` request may name; more are refused
+    /// with `403 too_many_resources`. Default 5.
+    public var preauthorizationResourceLimit: Int
     /// Seconds a profile lasts (for TempPass: the temporary access duration). Default 86400.
     public var authenticationTTL: Int
     /// Seconds an authorization decision and its media token last. Default 3600.
@@ -167,7 +173,7 @@ public struct SandboxMVPDConfig: Codable, Sendable, Equatable {
         enablePlatformServices: Bool = false, displayInPlatformPicker: Bool = false, boardingStatus: String? = nil,
         ssoEnabled: Bool = true, integrationActive: Bool = true, degraded: Bool = false, authzNone: Bool = false, tempPass: Bool = false,
         tempPassResourceLimit: Int? = nil, requiresSVC: Bool = false, authenticationTTL: Int = 86_400, authorizationTTL: Int = 3_600,
-        users: [SandboxUser] = []
+        authorizationResourceLimit: Int = 5, preauthorizationResourceLimit: Int = 5, users: [SandboxUser] = []
     ) {
         self.id = id
         self.displayName = displayName ?? id
@@ -185,12 +191,15 @@ public struct SandboxMVPDConfig: Codable, Sendable, Equatable {
         self.requiresSVC = requiresSVC
         self.authenticationTTL = authenticationTTL
         self.authorizationTTL = authorizationTTL
+        self.authorizationResourceLimit = authorizationResourceLimit
+        self.preauthorizationResourceLimit = preauthorizationResourceLimit
         self.users = users
     }
 
     enum CodingKeys: String, CodingKey, CaseIterable {
         case id, displayName, logoUrl, platformMappingId, enablePlatformServices, displayInPlatformPicker, boardingStatus
-        case ssoEnabled, integrationActive, degraded, authzNone, tempPass, tempPassResourceLimit, requiresSVC, authenticationTTL, authorizationTTL, users
+        case ssoEnabled, integrationActive, degraded, authzNone, tempPass, tempPassResourceLimit, requiresSVC
+        case authenticationTTL, authorizationTTL, authorizationResourceLimit, preauthorizationResourceLimit, users
     }
 
     /// Decodes, applying the defaults for omitted fields.
@@ -214,6 +223,10 @@ public struct SandboxMVPDConfig: Codable, Sendable, Equatable {
             requiresSVC: try container.decodeIfPresent(Bool.self, forKey: .requiresSVC) ?? false,
             authenticationTTL: try container.decodeIfPresent(Int.self, forKey: .authenticationTTL) ?? 86_400,
             authorizationTTL: try container.decodeIfPresent(Int.self, forKey: .authorizationTTL) ?? 3_600,
+            authorizationResourceLimit: try container.decodeIfPresent(Int.self, forKey: .authorizationResourceLimit)
+                ?? 5,
+            preauthorizationResourceLimit:
+                try container.decodeIfPresent(Int.self, forKey: .preauthorizationResourceLimit) ?? 5,
             users: try container.decodeIfPresent([SandboxUser].self, forKey: .users) ?? []
         )
     }

@@ -240,6 +240,8 @@ extension SandboxMVPDConfig {
     var problem: (key: String, text: String)? {
         if authenticationTTL <= 0 { return ("authenticationTTL", "must be positive") }
         if authorizationTTL <= 0 { return ("authorizationTTL", "must be positive") }
+        if authorizationResourceLimit <= 0 { return ("authorizationResourceLimit", "must be positive") }
+        if preauthorizationResourceLimit <= 0 { return ("preauthorizationResourceLimit", "must be positive") }
         if let limit = tempPassResourceLimit {
             if limit <= 0 { return ("tempPassResourceLimit", "must be positive") }
             if !tempPass { return ("tempPassResourceLimit", "only a TempPass MVPD (\"tempPass\": true) has a resource limit") }

@@ -13,7 +13,7 @@ import Testing
         #expect(ConfigurationRanges.problems(in: AccessEnablerConfiguration()).isEmpty)
         let bounded = ConfigurationRanges.bounded(AccessEnablerConfiguration())
         #expect(bounded.requestTimeout == 30 && bounded.partnerInteractionTimeout == 600 && bounded.secondScreenPollInterval == 5)
-        #expect(bounded.maximumResponseBodySize == 4 * 1024 * 1024 && bounded.preauthorizationBatchSize == nil)
+        #expect(bounded.maximumResponseBodySize == 4 * 1024 * 1024 && bounded.preauthorizationBatchSize == 5)
     }
 
     @Test(arguments: durations)

@@ -79,7 +79,11 @@ struct MachineHarness {
         return settings
     }
 
-    var facts: EngineFacts {
+    var facts: EngineFacts { facts(requestor: requestor) }
+
+    /// The facts with `requestor`'s storage, as the engine reads them (for a setRequestor:
+    /// the requestor it names).
+    func facts(requestor: String?) -> EngineFacts {
         var facts = EngineFacts(now: now, adobeNow: now)
         facts.configuration = configuration
         if let requestor {
@@ -102,7 +106,7 @@ struct MachineHarness {
 
     /// Hands the machine an event and plays its actions.
     mutating func send(_ event: EngineEvent) {
-        for action in machine.handle(event, facts: facts) { play(action) }
+        for action in machine.handle(event, facts: facts(requestor: event.requestorNamed ?? requestor)) { play(action) }
     }
 
     /// Tells the machine the mailbox is empty.
@@ -115,7 +119,7 @@ struct MachineHarness {
         case .publish(let standing): requestor = standing.requestorID
         case .holdTurn(let held): turnHeld = held
         case .applyOptions, .rememberTempPassIdentity, .clockDifferenceReported: break
-        case .loadRequestor(let ticket, _, _, _): children.append(.loadRequestor(ticket))
+        case .loadRequestor(let ticket, _, _, _, _): children.append(.loadRequestor(ticket))
         case .fetchConfiguration(let ticket, _, _): children.append(.refetch(ticket))
         case .fetchConfigurationForFlow(let flow, _, _): children.append(.flowConfiguration(flow))
         case .cancelConfigurationFetch(let flow): children.removeAll { $0 == .flowConfiguration(flow) }
@@ -201,8 +205,12 @@ struct MachineHarness {
     }()
 
     /// A profile of `mvpd` valid for a day from `now`.
-    func profile(_ mvpd: String, type: StoredProfileType = .regular, lasting seconds: TimeInterval = 86_400) -> Profile {
-        Profile(mvpd: mvpd, type: type.rawValue, notBefore: now.addingTimeInterval(-60), notAfter: now.addingTimeInterval(seconds), issuer: nil, attributes: [:], sessionId: nil)
+    func profile(
+        _ mvpd: String, type: StoredProfileType = .regular, lasting seconds: TimeInterval = 86_400
+    ) -> ProfileAnswer {
+        ProfileAnswer(
+            mvpd: mvpd, type: type.rawValue, notBefore: now.addingTimeInterval(-60),
+            notAfter: now.addingTimeInterval(seconds), issuer: nil, attributes: [:], sessionId: nil)
     }
 
     /// The same profile as stored.

@@ -29,10 +29,10 @@ struct RESTBackOffPolicyTests {
         #expect(next(401, advice: .clientUnknown) == .deliver)
     }
 
-    @Test func aTransientAnswerIsRetriedOnceAfterAtLeastOneSecond() {
+    @Test func aTransientAnswerIsRetriedTwiceAfterOneThenTwoSeconds() {
         #expect(next(403, advice: .transient) == .retry(after: now.addingTimeInterval(1)))
         #expect(next(500, advice: .transient) == .retry(after: now.addingTimeInterval(1)))
-        #expect(next(403, advice: .transient, attempt: 2) == .giveUp)
+        #expect(next(403, advice: .transient, attempt: 2) == .retry(after: now.addingTimeInterval(2)))
         #expect(next(403, advice: .transient, attempt: 3) == .giveUp)
     }
 
@@ -57,9 +57,9 @@ struct RESTBackOffPolicyTests {
         var none = BackOffPolicy()
         none.retryBudget = 0
         #expect(none.next(.response(status: 403, advice: .transient, retryAfter: nil), attempt: 1, now: now) == .giveUp)
-        var twice = BackOffPolicy()
-        twice.retryBudget = 2
-        #expect(twice.next(.response(status: 403, advice: .transient, retryAfter: nil), attempt: 2, now: now) == .retry(after: now.addingTimeInterval(1)))
+        var once = BackOffPolicy()
+        once.retryBudget = 1
+        #expect(once.next(.response(status: 403, advice: .transient, retryAfter: nil), attempt: 2, now: now) == .giveUp)
     }
 
     // MARK: Retry-After
@@ -94,5 +94,27 @@ struct RESTBackOffPolicyTests {
         #expect(RetryAfter.httpDate("Sun, 06 Nov 1994 08:49:37 GMT") == Date(timeIntervalSince1970: 784_111_777))
         #expect(RetryAfter.httpDate("Sun, 06 Nov 1994 25:49:37 GMT") == nil)
         #expect(RetryAfter.httpDate("06 1994 08:49:37") == nil)
+    }
+
+    // MARK: The retry schedule
+
+    @Test func aRetryAnswerIsAskedAgainAfterOneSecondThenTwoThenNeverAgain() {
+        let transient = BackOffPolicy.Outcome.response(status: 403, advice: .transient, retryAfter: nil)
+        #expect(policy.next(transient, attempt: 1, now: now) == .retry(after: now.addingTimeInterval(1)))
+        #expect(policy.next(transient, attempt: 2, now: now) == .retry(after: now.addingTimeInterval(2)))
+        #expect(policy.next(transient, attempt: 3, now: now) == .giveUp)
+        // Jitter moves each wait by up to 20 %; a longer Retry-After still wins.
+        #expect(policy.next(transient, attempt: 1, now: now, jitter: 0.8) == .retry(after: now.addingTimeInterval(0.8)))
+        #expect(policy.next(transient, attempt: 2, now: now, jitter: 1.2) == .retry(after: now.addingTimeInterval(2.4)))
+        let withRetryAfter = BackOffPolicy.Outcome.response(status: 403, advice: .transient, retryAfter: 5)
+        let longer = policy.next(withRetryAfter, attempt: 2, now: now, jitter: 1.2)
+        #expect(longer == .retry(after: now.addingTimeInterval(5)))
+    }
+
+    @Test func theRandomJitterStaysWithinTwentyPercentAndVaries() {
+        let factors = (0..<1_000).map { _ in RetryJitter.random.factor() }
+        #expect(factors.allSatisfy { $0 >= 0.8 && $0 <= 1.2 })
+        // Devices that failed together do not come back together.
+        #expect(Set(factors).count > 1)
     }
 }

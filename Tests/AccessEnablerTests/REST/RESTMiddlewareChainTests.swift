@@ -48,10 +48,11 @@ struct RESTMiddlewareChainTests {
         #expect(transport.all.map(\.request.url.path) == ["/o/client/register", "/o/client/token", path, "/o/client/token", path])
     }
 
-    @Test func retryActionIsRetriedOnceNotTwice() async throws {
+    @Test func retryActionIsRetriedAfterOneThenTwoSecondsNotThreeTimes() async throws {
         let clock = ManualTimeSource()
         let transport = ScriptedTransport(clock: clock)
-        transport.script(path, .json(403, Self.retryBody), .json(403, Self.retryBody), .json(403, Self.retryBody))
+        let refusal = HTTPResponseMessage.json(403, Self.retryBody)
+        transport.script(path, refusal, refusal, refusal, refusal)
         let client = MiddlewareFixtures.client(transport, clock: clock)
         let start = clock.now
         let call = failingTask { () async throws(RESTClientError) in
@@ -61,14 +62,18 @@ struct RESTMiddlewareChainTests {
         #expect(clock.earliestWaitDeadline == start.addingTimeInterval(1))
         #expect(transport.api.count == 1)
         clock.advance(by: 1)
+        await eventually { clock.earliestWaitDeadline != nil }
+        #expect(clock.earliestWaitDeadline == start.addingTimeInterval(3), "then 2 s")
+        #expect(transport.api.count == 2)
+        clock.advance(by: 2)
         let error = await call.value
         guard case .server(.profiles, 403, let enhanced?)? = error else {
-            Issue.record("expected the 403 after one retry, got \(String(describing: error))")
+            Issue.record("expected the 403 after two retries, got \(String(describing: error))")
             return
         }
         #expect(enhanced.code == "network_connection_timeout")
-        #expect(transport.api.count == 2, "one retry, not two")
-        #expect(transport.api.last?.at == start.addingTimeInterval(1))
+        #expect(transport.api.count == 3, "two retries, not three")
+        #expect(transport.api.last?.at == start.addingTimeInterval(3))
         #expect(clock.pendingWaitCount == 0)
     }
 

@@ -70,11 +70,16 @@ extension HTTPResponseMessage {
 enum MiddlewareFixtures {
     static let profilesPath = "/api/v2/SPX/profiles"
 
-    /// A client over `transport` whose waits run on `clock`.
-    static func client(_ transport: any HTTPTransport, clock: ManualTimeSource, gate: ThrottleGate? = nil, baseURL: URL = FakeAdobePass.baseURL) -> RESTClient {
+    /// A client over `transport` whose waits run on `clock`, with no jitter on retry waits
+    /// (the schedule's exact seconds) unless `gate` says otherwise.
+    static func client(
+        _ transport: any HTTPTransport, clock: ManualTimeSource, gate: ThrottleGate? = nil,
+        baseURL: URL = FakeAdobePass.baseURL
+    ) -> RESTClient {
         RESTClient(
             baseURL: baseURL, softwareStatement: "statement", transport: transport, timeout: 30,
-            credentials: InMemoryClientCredentialsCache(), timeSource: clock, userAgent: "UA", throttleGate: gate)
+            credentials: InMemoryClientCredentialsCache(), timeSource: clock, userAgent: "UA",
+            throttleGate: gate ?? ThrottleGate(clock: clock, jitter: .none))
     }
 }
 

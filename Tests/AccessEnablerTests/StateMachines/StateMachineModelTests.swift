@@ -94,7 +94,7 @@ struct RandomWorld {
         "auth.signingInThroughPartner", "auth.openingSession.creating", "auth.openingSession.fetchingProfile", "auth.awaitingRedirect",
         "auth.polling", "auth.loggingOut", "auth.awaitingLogoutRedirect", "auth.awaitingLogoutRedirect.more",
         "foreground.none", "foreground.requestor.loading", "foreground.requestor.loadingConfiguration", "foreground.requestor.checkingPartner",
-        "foreground.requestor.signingInSilently",
+        "foreground.requestor.checkingPartnerFirst", "foreground.requestor.signingInSilently",
         "foreground.awaitingPartner", "foreground.authorizing.gathering", "foreground.authorizing.asking",
         "foreground.preauthorizing.gathering", "foreground.preauthorizing.asking", "queue.waiting",
     ]
@@ -292,7 +292,7 @@ struct RandomWorld {
             if harness.now < until { harness.now = until }
             harness.send(.pollDue(flow))
         case .poll(let flow):
-            let answers: [Result<[Profile], RESTClientError>] = [
+            let answers: [Result<[ProfileAnswer], RESTClientError>] = [
                 .success([harness.profile("Plain1")]), .success([]), .success([]),
                 .failure(.throttled(operation: .profileForCode, retryAfter: nil)),
                 .failure(.server(operation: .profileForCode, httpStatus: 404, error: nil)),
@@ -408,6 +408,7 @@ struct RandomWorld {
         case .requestor(.loading)?: "foreground.requestor.loading"
         case .requestor(.loadingConfiguration)?: "foreground.requestor.loadingConfiguration"
         case .requestor(.checkingPartner)?: "foreground.requestor.checkingPartner"
+        case .requestor(.checkingPartnerFirst)?: "foreground.requestor.checkingPartnerFirst"
         case .requestor(.signingInSilently)?: "foreground.requestor.signingInSilently"
         case .awaitingPartner?: "foreground.awaitingPartner"
         case .authorizing(let round)?: round.isGathering ? "foreground.authorizing.gathering" : "foreground.authorizing.asking"

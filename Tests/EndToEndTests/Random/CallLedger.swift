@@ -29,7 +29,7 @@ final class CallLedger: @unchecked Sendable {
 
         init(_ command: Command) {
             switch command {
-            case .setOptions: self = .setOptions
+            case .setOptions, .selectProfile: self = .setOptions
             case .setRequestor: self = .setRequestor
             case .checkAuthentication: self = .checkAuthentication
             case .getAuthentication, .setSelectedProvider, .handleExternalURL, .logout: self = .authentication
@@ -254,6 +254,7 @@ final class CallLedger: @unchecked Sendable {
     private static func describe(_ command: Command) -> String {
         switch command {
         case .setOptions: "setOptions"
+        case .selectProfile(let mvpd): "selectProfile(\(mvpd))"
         case .setRequestor(let id, _): "setRequestor(\(id))"
         case .checkAuthentication: "checkAuthentication"
         case .getAuthentication(let force, _, let filter): "getAuthentication(force: \(force), filter: \(filter?.providers ?? []))"

@@ -29,6 +29,9 @@ package enum PreauthorizeOutcome: Sendable, Equatable {
     case decisions([ResourceDecision])
     /// Adobe Pass answered the request with an error: the HTTP status and the enhanced error.
     case serverError(httpStatus: Int, EnhancedError)
+    /// Adobe Pass throttled the request (HTTP 429): the whole seconds to wait. The legacy
+    /// page's shape is a server error response (`too_many_requests`, status 429).
+    case throttled(retryAfter: Int)
     /// The SDK could not make or read the request.
     case sdkFailure(PreauthorizeFailure)
 
@@ -43,6 +46,15 @@ package enum PreauthorizeOutcome: Sendable, Equatable {
                 })
         case .serverError(let httpStatus, let error):
             PreauthorizeResponse(status: PreauthorizeStatus(error, httpStatus: httpStatus), decisions: [])
+        case .throttled(let wait):
+            PreauthorizeResponse(
+                status: PreauthorizeStatus(
+                    EnhancedError(
+                        status: 429, code: "too_many_requests",
+                        message: "Adobe Pass throttled this device. Retry after \(wait) s.",
+                        details: ThrottleNotice.details(seconds: wait), action: "retry-after"),
+                    httpStatus: 429),
+                decisions: [])
         case .sdkFailure(let failure):
             PreauthorizeResponse(status: failure.status, decisions: [])
         }

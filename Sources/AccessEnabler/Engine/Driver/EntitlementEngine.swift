@@ -25,6 +25,8 @@ actor EntitlementEngine {
     let softwareStatement: String
     /// Waits on the configuration's clock (poll timers).
     let sleeper: any Sleeper
+    /// The random part of the wait before decisions are asked again.
+    let jitter = RetryJitter.random
     /// How far the device clock is from Adobe Pass's.
     let serverClock: ServerClock
     /// Makes the REST clients, over the one decorated transport.
@@ -160,21 +162,25 @@ actor EntitlementEngine {
         // Each call reads what other AccessEnablers over the same storage wrote since.
         if case .command = event { store.refreshIfChanged() }
         children.answered(event)
-        let actions = machine.handle(event, facts: facts())
+        let requestor = event.requestorNamed ?? published.snapshot.requestorID
+        let actions = machine.handle(event, facts: facts(requestor: requestor))
         for action in actions where action.writesStorage { carryOut(action) }
         store.writeUrgentChanges()
         for action in actions where !action.writesStorage { carryOut(action) }
     }
 
-    /// What the machine reads of the world now: the clocks and the current requestor's storage.
-    private func facts() -> EngineFacts {
+    /// What the machine reads of the world now: the clocks and `requestor`'s storage (the
+    /// current requestor's, or the one a setRequestor names: it decides from what is stored
+    /// for it).
+    private func facts(requestor: String?) -> EngineFacts {
         let now = configuration.clock.now
         var facts = EngineFacts(
-            now: now, adobeNow: now.addingTimeInterval(serverClock.correction), unreportedClockOffset: serverClock.unreportedOffset,
+            now: now, adobeNow: serverClock.adobeNow(deviceNow: now, monotonic: configuration.clock.monotonicSeconds),
+            unreportedClockOffset: serverClock.unreportedOffset,
             configuration: configurationCache)
         facts.uncorrectedClockOffset = serverClock.uncorrectedOffset
         facts.pendingLogouts = store.pendingLogouts()
-        if let requestor = published.snapshot.requestorID {
+        if let requestor {
             facts.profiles = store.profiles(requestor: requestor)
             facts.storedConfiguration = store.configuration(requestor: requestor)
             facts.mediaTokens = store.authorizations(requestor: requestor)
@@ -211,9 +217,9 @@ actor EntitlementEngine {
             configurationCache = cached
         case .storeConfiguration(let stored, let requestor):
             store.setConfiguration(stored, requestor: requestor)
-        case .loadRequestor(let ticket, let requestor, let serviceProviders, let pendingLogouts):
+        case .loadRequestor(let ticket, let requestor, let serviceProviders, let pendingLogouts, let partnerStatus):
             let clients = serviceProviders.map(client(atBaseURL:))
-            let context = context()
+            let context = context().with(partnerStatus: partnerStatus)
             let logouts = pendingLogouts.map { target in
                 let pending = PendingLogout(mvpd: target.mvpd ?? "", serviceProviderURL: target.serviceProvider?.absoluteString)
                 return (pending, logoutRequest(for: target))
@@ -286,8 +292,11 @@ actor EntitlementEngine {
         case .requestDecisions(let ticket, let kind, let resources, let target, let notBefore):
             let (client, context) = (client(for: target), context(for: target))
             let backOff = BackOffSleeper(inner: sleeper, activity: mailbox.activity)
+            // Decisions asked again wait the schedule's time, jittered.
+            let now = configuration.clock.now
+            let until = notBefore.map { now.addingTimeInterval(jitter.applied(to: $0.timeIntervalSince(now))) }
             startRequest(ticket) {
-                if let notBefore { try? await backOff.sleep(until: notBefore) }
+                if let until { try? await backOff.sleep(until: until) }
                 return .decisionsAnswered(
                     ticket,
                     await Self.result { () async throws(RESTClientError) in

@@ -13,6 +13,9 @@ struct RESTClientFactory: Sendable {
     let throttleGate: ThrottleGate
     /// The decorated transport every client sends through.
     let transport: any HTTPTransport
+    /// What access tokens' lifetimes are timed on: the configuration's clock, steady across a
+    /// jump of the device's date.
+    let tokenClock: SteadyTimeSource
 
     init(softwareStatement: String, configuration: AccessEnablerConfiguration, throttleGate: ThrottleGate, serverClock: ServerClock, activity: ActivityTracker) {
         self.softwareStatement = softwareStatement
@@ -22,13 +25,14 @@ struct RESTClientFactory: Sendable {
         let bounded = ResponseSizeLimit(inner: counted, limit: max(1, configuration.maximumResponseBodySize))
         let reported: any HTTPTransport = configuration.diagnostics.map { DiagnosticTransport(inner: bounded, report: $0) } ?? bounded
         transport = ServerDateTransport(inner: reported, clock: configuration.clock, serverClock: serverClock)
+        tokenClock = SteadyTimeSource(configuration.clock)
     }
 
     /// The client of the service provider at `baseURL`, registered with `credentials`.
     func client(baseURL: URL, credentials: any ClientCredentialsCache) -> RESTClient {
         var client = RESTClient(
             baseURL: baseURL, softwareStatement: softwareStatement, transport: transport,
-            timeout: configuration.requestTimeout, credentials: credentials, timeSource: configuration.clock,
+            timeout: configuration.requestTimeout, credentials: credentials, timeSource: tokenClock,
             userAgent: configuration.userAgent, throttleGate: throttleGate)
         client.singleSignOn = SingleSignOnTokenSource(serviceToken: configuration.serviceToken, platformIdentity: configuration.platformIdentity)
         return client

@@ -238,7 +238,10 @@ extension StoredProfile {
     /// provider that issued it, so later calls for its MVPD go there after a relaunch too.
     /// A profile shared through a single sign-on token names the token's issuer as its
     /// `tokenSource` when `tokenSource` is not given.
-    init(_ profile: Profile, requestor: String, tokenSource: String?, partnerProviderID: String?, serviceProvider: URL?) {
+    init(
+        _ profile: ProfileAnswer, requestor: String, tokenSource: String?, partnerProviderID: String?,
+        serviceProvider: URL?
+    ) {
         let type = StoredProfileType(rawValue: profile.type) ?? (tokenSource == "Apple" ? .appleSSO : .regular)
         self.init(
             requestor: requestor, mvpd: profile.mvpd, type: type, notBefore: profile.notBefore, notAfter: profile.notAfter,

@@ -17,7 +17,14 @@ enum ProfileRequests {
         requestor: String, clients: [RESTClient], context: RequestContext, pendingLogouts: [(PendingLogout, Logout)], redirectURL: String
     ) async -> RequestorLoad {
         let answers = await logOut(pendingLogouts.map(\.1), redirectURL: redirectURL)
-        let confirmed = pendingLogouts.map(\.0).filter { if case .success? = answers[$0.mvpd] { true } else { false } }
+        // Confirmed: ended at Adobe Pass, or refused because the integration is gone (nothing left to end).
+        let confirmed = pendingLogouts.map(\.0).filter { logout in
+            switch answers[logout.mvpd] {
+            case .success?: true
+            case .failure(let error)?: IntegrationEnded.applies(to: error.enhancedError)
+            case nil: false
+            }
+        }
         let profiles = await profiles(requestor: requestor, from: clients, context: context)
         return RequestorLoad(profiles: profiles, logoutsSent: pendingLogouts.map(\.0), logoutsConfirmed: confirmed)
     }

@@ -23,8 +23,9 @@ import Foundation
 /// | `getSelectedProvider` | ``selectedProvider()`` | `MVPD?` |
 /// | `getMetadata` | ``metadata(_:)`` | ``MetadataResult`` |
 ///
-/// Failures throw ``AccessEnablerError``; a cancelled task throws `CancellationError` at
-/// once. Cancelling a wait for a person (the picker, a login page, a second-screen code)
+/// Failures throw ``AccessEnablerError``, and ``AccessEnablerThrottledError`` (with the
+/// seconds to wait) when Adobe Pass throttled the call; a cancelled task throws
+/// `CancellationError` at once. Cancelling a wait for a person (the picker, a login page, a second-screen code)
 /// also backs out of that authentication, as `setSelectedProvider(nil)` would.
 extension AccessEnabler {
     /// Every callback from now on, as values, in delivery order. Each access starts a new
@@ -42,7 +43,9 @@ extension AccessEnabler {
             if case .setRequestorComplete = $0 { .terminal } else { .more }
         }
         guard case .setRequestorComplete(ACCESS_ENABLER_STATUS_SUCCESS) = reply.terminal else {
-            throw AccessEnablerError(errorCode: "REQUESTOR_ERROR", status: reply.statuses.last, message: reply.statuses.last?.message ?? "setRequestor failed.")
+            let status = reply.statuses.last
+            throw AccessEnablerThrottledError.failure(
+                errorCode: "REQUESTOR_ERROR", status: status, message: status?.message ?? "setRequestor failed.")
         }
     }
 
@@ -110,10 +113,16 @@ extension AccessEnabler {
         try Self.token(try await ask(.getAuthorization(resource, data: data), until: Self.authorizationEnds))
     }
 
-    /// `checkPreauthorizedResources`: which of `resources` the user may play.
+    /// `checkPreauthorizedResources`: which of `resources` the user may play. Throws
+    /// ``AccessEnablerThrottledError`` when Adobe Pass throttled the preauthorization (the
+    /// callback API's `preauthorizedResources([])` with P100): nothing was decided.
     public func preauthorizedResources(_ resources: [String], cache: Bool = true) async throws -> [String] {
         let reply = try await ask(.checkPreauthorizedResources(resources, cache: cache)) {
             if case .preauthorizedResources = $0 { .terminal } else { .more }
+        }
+        if let throttled = reply.statuses.last(where: { $0.retryAfter != nil }) {
+            throw AccessEnablerThrottledError.failure(
+                errorCode: GENERIC_AUTHORIZATION_ERROR, status: throttled, message: throttled.message ?? "Throttled.")
         }
         guard case .preauthorizedResources(let permitted) = reply.terminal else { return [] }
         return permitted
@@ -127,6 +136,13 @@ extension AccessEnabler {
             if case .preauthorizeResult = $0 { .terminal } else { .more }
         }
         guard case .preauthorizeResult(let outcome, _) = reply.terminal else { return PreauthorizeResponse() }
+        if case .throttled(let wait) = outcome {
+            let message = outcome.response.status?.message ?? "Adobe Pass throttled this device."
+            let p100 = StatusCatalog.status(.p100, message: message, details: ThrottleNotice.details(seconds: wait))
+            let status = ThrottleNotice.withWait(p100, seconds: wait)
+            throw AccessEnablerThrottledError(
+                retryAfter: wait, errorCode: "too_many_requests", status: status, message: message)
+        }
         if outcome.isFailure {
             let status = outcome.response.status
             throw AccessEnablerError(errorCode: status?.code ?? "preauthorization_failed", message: status?.message ?? "The preauthorization could not be requested.")
@@ -158,7 +174,10 @@ extension AccessEnabler {
     private static func signOutStep(_ reply: ReplyRouter.Reply) -> SignOutStep {
         switch reply.terminal {
         case .navigateToUrl(let url), .navigateToUrlUsingSVC(let url, _): .openLogoutPage(url: url)
-        default: .signedOut(status: reply.statuses.last)
+        default:
+            .signedOut(
+                status: reply.statuses.last { $0.errorId != .logoutPage },
+                logoutPages: reply.statuses.filter { $0.errorId == .logoutPage }.compactMap(\.details))
         }
     }
 
@@ -241,7 +260,8 @@ extension AccessEnabler {
         switch reply.terminal {
         case .setAuthenticationStatus(ACCESS_ENABLER_STATUS_SUCCESS, _): return .authenticated
         case .setAuthenticationStatus(_, let code):
-            throw AccessEnablerError(errorCode: code, status: reply.statuses.last, message: reply.statuses.last?.message ?? code)
+            let status = reply.statuses.last
+            throw AccessEnablerThrottledError.failure(errorCode: code, status: status, message: status?.message ?? code)
         case .displayProviderDialog(let mvpds): return .chooseProvider(mvpds)
         case .navigateToUrl(let url): return .openLoginPage(url: url, useSVC: false)
         case .navigateToUrlUsingSVC(let url, let svc): return .openLoginPage(url: url, useSVC: svc)
@@ -262,7 +282,9 @@ extension AccessEnabler {
         case .setToken(let token, let resource):
             return MediaToken(resource: resource, serializedToken: token, status: reply.statuses.last)
         case .tokenRequestFailed(_, let code, let description):
-            throw AccessEnablerError(errorCode: code, status: reply.statuses.last, message: description.isEmpty ? (reply.statuses.last?.message ?? code) : description)
+            let status = reply.statuses.last
+            throw AccessEnablerThrottledError.failure(
+                errorCode: code, status: status, message: description.isEmpty ? (status?.message ?? code) : description)
         default:
             throw AccessEnablerError(errorCode: GENERIC_AUTHORIZATION_ERROR, message: "The authorization ended without an answer.")
         }

@@ -75,8 +75,11 @@ public struct MetadataResult: Sendable, Equatable {
 /// Where a sign-out stands after ``AccessEnabler/signOut()``.
 public enum SignOutStep: Sendable, Equatable {
     /// Signed out; `status` is the advanced status that came with it (VSA203: the user
-    /// must also sign out of the TV provider in the system settings).
-    case signedOut(status: AdvancedStatus?)
+    /// must also sign out of the TV provider in the system settings). `logoutPages`: on a
+    /// platform that opens no page (tvOS), the MVPD logout pages Adobe Pass returned, in the
+    /// order the `LOGOUT_PAGE` statuses gave them; nothing was opened: show each (its URL, a
+    /// QR code) for the person to open on a phone or computer.
+    case signedOut(status: AdvancedStatus?, logoutPages: [String] = [])
     /// Open this MVPD logout page (iOS, regular profile); when it reaches the redirect URL,
     /// call ``AccessEnabler/handleLogoutRedirect(_:)``, which answers the next page or the
     /// end of the sign-out.

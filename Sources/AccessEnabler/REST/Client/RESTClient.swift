@@ -146,14 +146,16 @@ struct RESTClient: Sendable {
     // MARK: Profiles
 
     /// `GET /api/v2/{serviceProvider}/profiles`: every valid profile, ordered by MVPD id.
-    func profiles(serviceProvider: String, context: RequestContext) async throws(RESTClientError) -> [Profile] {
+    func profiles(serviceProvider: String, context: RequestContext) async throws(RESTClientError) -> [ProfileAnswer] {
         let (answer, tokens) = try await performPresentingTokens(
             .profiles, "GET", [serviceProvider, "profiles"], context: context, decoding: ProfilesResponse.self)
         return Self.naming(answer.profiles, issuersOf: tokens)
     }
 
     /// `GET /api/v2/{serviceProvider}/profiles/{mvpd}`.
-    func profile(serviceProvider: String, mvpd: String, context: RequestContext) async throws(RESTClientError) -> [Profile] {
+    func profile(
+        serviceProvider: String, mvpd: String, context: RequestContext
+    ) async throws(RESTClientError) -> [ProfileAnswer] {
         let (answer, tokens) = try await performPresentingTokens(
             .profileForMVPD, "GET", [serviceProvider, "profiles", mvpd], context: context, decoding: ProfilesResponse.self)
         return Self.naming(answer.profiles, issuersOf: tokens)
@@ -161,7 +163,7 @@ struct RESTClient: Sendable {
 
     /// Profiles shared through a token (`serviceTokenSSO`, `platformSSO`) name the issuer of
     /// the token this request presented: the identity service the sign-in came through.
-    private static func naming(_ profiles: [Profile], issuersOf tokens: SingleSignOnTokens) -> [Profile] {
+    private static func naming(_ profiles: [ProfileAnswer], issuersOf tokens: SingleSignOnTokens) -> [ProfileAnswer] {
         guard tokens != .none else { return profiles }
         return profiles.map { profile in
             var named = profile
@@ -171,7 +173,9 @@ struct RESTClient: Sendable {
     }
 
     /// `GET /api/v2/{serviceProvider}/profiles/code/{code}`.
-    func profile(serviceProvider: String, code: String, context: RequestContext) async throws(RESTClientError) -> [Profile] {
+    func profile(
+        serviceProvider: String, code: String, context: RequestContext
+    ) async throws(RESTClientError) -> [ProfileAnswer] {
         try await perform(
             .profileForCode, "GET", [serviceProvider, "profiles", "code", code], context: context,
             decoding: ProfilesResponse.self
@@ -210,7 +214,7 @@ struct RESTClient: Sendable {
     /// that is not Base64 already (raw XML) is Base64-encoded first.
     func partnerProfile(
         serviceProvider: String, partner: String, samlResponse: String, context: RequestContext
-    ) async throws(RESTClientError) -> [Profile] {
+    ) async throws(RESTClientError) -> [ProfileAnswer] {
         guard !samlResponse.isEmpty else {
             throw .invalidRequest(operation: .partnerProfile, reason: "the SAML response is empty")
         }

@@ -22,7 +22,7 @@ struct BackOffMiddleware: RESTMiddleware {
                 status: response.status,
                 advice: Self.isError(response.status) ? RESTResponseClassifier.enhancedError(in: response.body)?.advice : nil,
                 retryAfter: RetryAfter.delay(in: response, now: now))
-            switch policy.next(outcome, attempt: attempt, now: now) {
+            switch policy.next(outcome, attempt: attempt, now: now, jitter: gate.jitter.factor()) {
             case .deliver, .giveUp:
                 return response
             case .retry(let date):

@@ -8,9 +8,9 @@ import Foundation
 ///   wait.
 /// - An enhanced error that ``ServerAdvice`` reads as ``ServerAdvice/transient`` (for example
 ///   `network_connection_timeout`, or any code with the action `retry`) is sent again
-///   ``retryBudget`` times (once), after the throttle wait: at least
-///   ``minimumWait``, longer when the answer's `Retry-After` says so. When the budget is
-///   spent the answer is given up on and delivered as the error it is.
+///   ``retryBudget`` times (twice), on the ``RetrySchedule``: after 1 s, then 2 s, each
+///   jittered, longer when the answer's `Retry-After` says so. When the budget is spent the
+///   answer is given up on and delivered as the error it is.
 /// - A `401` is delivered whatever its action says: ``AccessTokenMiddleware`` renews the
 ///   token for it.
 /// - Anything else (a success, another error, a transport failure) is delivered.
@@ -41,7 +41,7 @@ struct BackOffPolicy: Sendable, Equatable {
     /// the SDK for good (``RetryAfter/longestHonoured``).
     var maximumWait: TimeInterval = RetryAfter.longestHonoured
     /// How many times an answer with the `retry` action is sent again.
-    var retryBudget = 1
+    var retryBudget = RetrySchedule.limit
 
     /// How long to wait after an answer that asked for a wait: ``minimumWait``, or the
     /// `Retry-After` delay when longer, capped at ``maximumWait``.
@@ -50,12 +50,14 @@ struct BackOffPolicy: Sendable, Equatable {
     }
 
     /// The decision for `outcome`, the answer to attempt number `attempt` (1 for the first
-    /// send), received when the clock read `now`.
-    func next(_ outcome: Outcome, attempt: Int, now: Date) -> Decision {
+    /// send), received when the clock read `now`. `jitter` multiplies the schedule's wait
+    /// (``RetryJitter``; 1: none).
+    func next(_ outcome: Outcome, attempt: Int, now: Date, jitter: Double = 1) -> Decision {
         guard case .response(let status, let advice, let retryAfter) = outcome else { return .deliver }
         if status == 429 || status == 401 || (200...299).contains(status) { return .deliver }
         guard advice?.isTransient == true else { return .deliver }
         guard attempt <= retryBudget else { return .giveUp }
-        return .retry(after: now.addingTimeInterval(wait(retryAfter: retryAfter)))
+        let scheduled = RetrySchedule.nominalWait(retry: attempt) * jitter
+        return .retry(after: now.addingTimeInterval(min(maximumWait, max(scheduled, retryAfter ?? 0))))
     }
 }

@@ -25,6 +25,8 @@ final class ThrottleGate: Sendable {
     /// How long a `429` holds the host back, and what the chain retries (the one policy of
     /// the AccessEnabler's clients).
     let policy: BackOffPolicy
+    /// The random part of a retry's wait.
+    let jitter: RetryJitter
 
     /// Until when each throttled host waits.
     private let deadlines = Mutex<[String: Date]>([:])
@@ -33,10 +35,14 @@ final class ThrottleGate: Sendable {
     ///
     /// - Parameter sleeper: waits on `clock`; by default the clock itself when it is a
     ///   ``Sleeper`` (a manual clock), else a ``SystemSleeper`` over it.
-    init(clock: any TimeSource = SystemTimeSource(), sleeper: (any Sleeper)? = nil, policy: BackOffPolicy = BackOffPolicy()) {
+    init(
+        clock: any TimeSource = SystemTimeSource(), sleeper: (any Sleeper)? = nil,
+        policy: BackOffPolicy = BackOffPolicy(), jitter: RetryJitter = .random
+    ) {
         self.clock = clock
         self.sleeper = sleeper ?? (clock as? any Sleeper) ?? SystemSleeper(clock: clock)
         self.policy = policy
+        self.jitter = jitter
     }
 
     /// The key throttling is kept under: the URL's host and port (two servers on one

@@ -1,7 +1,7 @@
 import Foundation
 
 /// One authenticated profile, from a `profiles` map keyed by MVPD id.
-struct Profile: Sendable, Equatable {
+struct ProfileAnswer: Sendable, Equatable {
     /// The MVPD id (the map key).
     var mvpd: String
     /// `regular`, `appleSSO`, `platformSSO`, `serviceTokenSSO`, `degraded`, `temporary`.
@@ -63,7 +63,7 @@ struct ProfileAttribute: Codable, Sendable, Equatable {
 /// sign-ins and is malformed — only an empty map says there are none.
 struct ProfilesResponse: Decodable, Sendable {
     /// The profiles, ordered by MVPD id.
-    var profiles: [Profile]
+    var profiles: [ProfileAnswer]
 
     private struct WireProfile: Decodable {
         var type: String
@@ -96,7 +96,7 @@ struct ProfilesResponse: Decodable, Sendable {
         }
         profiles = map.keys.sorted().compactMap { key in
             guard let wire = map[key] else { return nil }
-            return Profile(
+            return ProfileAnswer(
                 mvpd: key, type: wire.type, notBefore: wire.notBefore, notAfter: wire.notAfter,
                 issuer: wire.issuer, attributes: wire.attributes, sessionId: wire.sessionId)
         }
