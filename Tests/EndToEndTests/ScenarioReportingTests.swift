@@ -80,8 +80,11 @@ import Testing
 
     @Test func aNoticeEndsTheTranscriptBesideTheViolationsAndIsNotCounted() async throws {
         // tvOS opens no MVPD logout page: the monitor cannot know one was opened elsewhere.
+        // The example opens its page on a "phone" afterwards; here nobody does.
         let file = ScenarioFileTests.directory.appendingPathComponent("regular-logout-tvos.json")
-        let scenario = try ScenarioParser.parse(try Data(contentsOf: file))
+        var scenario = try ScenarioParser.parse(try Data(contentsOf: file))
+        scenario.steps.removeAll { if case .openLogoutPages = $0 { true } else { false } }
+        scenario.expect = []
         let result = try await ScenarioRunner(scenario: scenario, wire: .inProcess).run()
         #expect(result.passed, "\(result.summary)")
         #expect(result.checklist.violations.isEmpty)

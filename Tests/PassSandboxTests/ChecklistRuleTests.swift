@@ -189,6 +189,32 @@ struct ChecklistRuleTests {
         #expect(sketch.violations(of: ChecklistRules.configurationRepeated).isEmpty)
     }
 
+    /// A disabled integration (`invalid_integration`, whose action in Adobe's table is `none`)
+    /// makes the provider list the device holds wrong: asking for it again is no finding.
+    @Test func configurationAgainAfterInvalidIntegrationKeepsConfigurationCaching() {
+        var sketch = Sketch()
+        sketch.send("GET", "/api/v2/REF30/configuration")
+        sketch.send(
+            "POST", "/api/v2/REF30/decisions/authorize/NotBoarded", after: 20, status: 400,
+            facts: Sketch.facts {
+                $0.errorActions = ["none"]
+                $0.errorCode = "invalid_integration"
+            })
+        sketch.send("GET", "/api/v2/REF30/configuration", after: 5)
+        #expect(sketch.violations(of: ChecklistRules.configurationRepeated).isEmpty)
+        // Any other refusal of action `none` does not.
+        var other = Sketch()
+        other.send("GET", "/api/v2/REF30/configuration")
+        other.send(
+            "POST", "/api/v2/REF30/decisions/authorize/NotBoarded", after: 20, status: 403,
+            facts: Sketch.facts {
+                $0.errorActions = ["none"]
+                $0.errorCode = "authorization_denied_by_mvpd"
+            })
+        other.send("GET", "/api/v2/REF30/configuration", after: 5)
+        #expect(other.violations(of: ChecklistRules.configurationRepeated).count == 1)
+    }
+
     // MARK: Polling
 
     @Test func pollingACodeSoonerThanThreeSecondsBreaksPollingConfiguring() throws {

@@ -77,7 +77,8 @@ extension ChecklistRules {
             """,
         evidence: .device,
         limits: """
-            Answers that failed, and an error asking for the configuration, let it be asked again; two applications \
+            Answers that failed, and an error asking for the configuration (or `invalid_integration`: the \
+            dashboard changed), let it be asked again; two applications \
             of one service provider on one device would look like one.
             """
     ) { history in
@@ -110,17 +111,24 @@ extension ChecklistRules {
         return findings
     }
 
-    /// `true` when an answer to `device` in the configuration window before `index` carried
-    /// an enhanced error whose `action` is `configuration`.
+    /// Whether the answer to request `index` told its device that the configuration it holds
+    /// is out of date: an enhanced error whose `action` is `configuration`, or
+    /// `invalid_integration` (the integration was disabled on the dashboard: Adobe's table
+    /// gives it the action `none`, yet the provider list the device holds is now wrong).
+    private static func outdatesConfiguration(_ history: ChecklistHistory, _ index: Int) -> Bool {
+        let facts = history.requests[index].facts
+        return facts.errorActions.contains("configuration") || facts.errorCode == "invalid_integration"
+    }
+
+    /// `true` when an answer to `device` in the configuration window before `index` said the
+    /// configuration is out of date (``outdatesConfiguration(_:_:)``).
     private static func errorAskedForConfiguration(_ history: ChecklistHistory, device: String, before index: Int)
         -> Bool
     {
         let at = history.requests[index].at
         var earlier = index - 1
         while earlier >= 0, at.timeIntervalSince(history.requests[earlier].at) <= configurationWindow {
-            if history.devices[earlier] == device,
-                history.requests[earlier].facts.errorActions.contains("configuration")
-            {
+            if history.devices[earlier] == device, outdatesConfiguration(history, earlier) {
                 return true
             }
             earlier -= 1
@@ -128,14 +136,14 @@ extension ChecklistRules {
         return false
     }
 
-    /// `true` when an answer to `device` after `start` and before `end` carried an enhanced
-    /// error whose `action` is `configuration`.
+    /// `true` when an answer to `device` after `start` and before `end` said the configuration
+    /// is out of date.
     private static func errorAskedForConfiguration(
         _ history: ChecklistHistory, device: String, between start: Int, and end: Int
     ) -> Bool {
         guard start + 1 < end else { return false }
         return (start + 1..<end).contains {
-            history.devices[$0] == device && history.requests[$0].facts.errorActions.contains("configuration")
+            history.devices[$0] == device && outdatesConfiguration(history, $0)
         }
     }
 }

@@ -139,6 +139,8 @@ struct ObservedFacts: Sendable {
     var codeState: CodeState?
     /// The `action` of every enhanced error in the answer, top level or item level.
     var errorActions: [String] = []
+    /// The `code` of a top-level enhanced error the answer carried, if any.
+    var errorCode: String?
     /// For decisions: nothing asked was authorized (every decision denied, or the request
     /// refused).
     var denied = false

@@ -110,6 +110,7 @@ final class SandboxEngine {
             }
         } catch {
             observed.errorActions.append(error.action)
+            observed.errorCode = error.code
             if route.endpoint == .authorize || route.endpoint == .preauthorize { observed.denied = true }
             return error.response
         }
