@@ -45,9 +45,15 @@ final class InProcessService: @unchecked Sendable {
         await running.value
     }
 
-    /// The SDK's client of this service for the app `name` of `requestor`.
+    /// The SDK's client of this service for the app `name` of `requestor`. The service runs
+    /// as a task of this process, which a loaded machine running the whole suite can hold up
+    /// for many seconds: the client's waits are bounds against a hang here, not the verdict
+    /// (the tests of the client's own timeouts use a server that never answers).
     func client(_ name: String = "News", requestor: String = "REF30") -> DeviceProviderService {
-        DeviceProviderService(requestor: requestor, appName: name, socketPath: socket)
+        var client = DeviceProviderService(requestor: requestor, appName: name, socketPath: socket)
+        client.connectTimeout = 60
+        client.answerTimeout = 120
+        return client
     }
 
     /// One administrator's request line; the answer line.
