@@ -62,8 +62,13 @@ import Testing
             signatures == [
                 "sendTrackingData(2,NotBoarded)", "status(N500,error)", "setAuthenticationStatus(0,\(GENERIC_AUTHENTICATION_ERROR))", regularDialog,
             ])
-        // The new flow works: the next session answers at once.
-        #expect(try await rig.run(.setSelectedProvider("NotBoarded")) == ["sendTrackingData(2,NotBoarded)", "navigateToUrl(authenticate)"])
+        // The new flow works: the next session answers at once. Whether the abandoned
+        // request reached the sandbox before it was abandoned is the scheduler's choice (on a
+        // busy machine it may not have been sent yet); a slow answer it never took must not
+        // be waiting for the next one.
+        rig.sandbox.clearFaults()
+        let next = try await rig.run(.setSelectedProvider("NotBoarded"))
+        #expect(next == ["sendTrackingData(2,NotBoarded)", "navigateToUrl(authenticate)"], "calls: \(rig.restCalls)")
     }
 
     @Test(arguments: bothWires)
