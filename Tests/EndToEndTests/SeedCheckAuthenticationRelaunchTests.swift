@@ -19,8 +19,10 @@ import Testing
         -> Rig
     {
         let rig = try Partner.rig(wire, expiresIn: expiresIn)
-        #expect(try await rig.run(Partner.setRequestor) == ["setRequestorComplete(1)"])
-        #expect(try await rig.run(.checkAuthentication).last == Partner.authenticated)
+        let launched = try await rig.run(Partner.setRequestor)
+        #expect(launched == ["setRequestorComplete(1)"], "calls: \(rig.restCalls)")
+        let checked = try await rig.run(.checkAuthentication)
+        #expect(checked.last == Partner.authenticated, "\(checked)")
         return rig
     }
 
