@@ -81,6 +81,46 @@ import Testing
         #expect(misplaced.isEmpty, "unit tests outside the folder of a layer: \(misplaced.sorted())")
     }
 
+    /// A test file sits in the folder of the layer it tests, not merely in some layer's
+    /// folder: a name that starts with a layer (`StorageWriteTests`, `DecisionLedgerTests`)
+    /// sits in that layer's folder, and a name that is a layer then an SDK type
+    /// (`RESTURLSessionTransportTests` names `URLSessionTransport`) sits in the folder that
+    /// declares the type.
+    @Test func everyUnitTestSitsInTheFolderOfTheLayerItNames() throws {
+        let tests = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        let folders = Set(Self.layers.map { String($0.split(separator: "/")[0]) })
+        // A file name may start with a folder's singular: `Decision…` for `Decisions/`.
+        var prefixes: [String: String] = [:]
+        for folder in folders {
+            prefixes[folder] = folder
+            if folder.hasSuffix("s") { prefixes[String(folder.dropLast())] = folder }
+        }
+        var folderOfType: [String: String] = [:]
+        for file in try Self.files() {
+            guard let layer = Self.layer(of: file.path) else { continue }
+            let folder = String(Self.layers[layer].split(separator: "/")[0])
+            for name in Self.declarations(file.source) where folderOfType[name] == nil { folderOfType[name] = folder }
+        }
+        let enumerator = try #require(FileManager.default.enumerator(at: tests, includingPropertiesForKeys: nil))
+        var misplaced: [String] = []
+        for case let url as URL in enumerator where url.pathExtension == "swift" {
+            let path = String(url.standardizedFileURL.path.dropFirst(tests.standardizedFileURL.path.count + 1))
+            let components = path.split(separator: "/").map(String.init)
+            guard components.count > 1 else { continue }
+            let name = url.deletingPathExtension().lastPathComponent
+            let prefix = prefixes.keys.filter { name.hasPrefix($0) }.max { $0.count < $1.count }
+            if let prefix, let named = prefixes[prefix], named != components[0] {
+                misplaced.append("\(path) (named after \(named)/)")
+            }
+            var subject = prefix.map { String(name.dropFirst($0.count)) } ?? name
+            if subject.hasSuffix("Tests") { subject = String(subject.dropLast(5)) }
+            if let declared = folderOfType[subject], declared != components[0] {
+                misplaced.append("\(path) (tests \(subject), declared in \(declared)/)")
+            }
+        }
+        #expect(misplaced.isEmpty, "unit tests in the folder of another layer: \(misplaced.sorted())")
+    }
+
     @Test func noFolderNamesWhatAHigherFolderDeclares() throws {
         let files = try Self.files()
         var owner: [String: Int] = [:]

@@ -6,7 +6,7 @@ import Testing
 /// `AccessEnablerConfiguration()` builds nothing per instance that the process can share, and
 /// keeps the values it is given.
 @Suite("Configuration defaults")
-struct FacadeConfigurationDefaultsTests {
+struct APIConfigurationDefaultsTests {
     @Test func defaultsAreSharedAndResolvedOnDemand() {
         let first = AccessEnablerConfiguration()
         // The libcurl transport is the default, one for the process.

@@ -5,7 +5,7 @@ import Testing
 /// A ``Diagnostic`` an app logs with `"\(diagnostic)"` reads as one line: what happened and
 /// its sentence, never the value's raw structure. Only the public API is used, as an app
 /// would.
-@Suite struct FacadeDiagnosticDescriptionTests {
+@Suite struct APIDiagnosticDescriptionTests {
     @Test func aStatusReadsAsItsIdLevelAndSentence() {
         let status = AdvancedStatus(errorId: .n000, level: .info, message: "The user is not authenticated.")
         #expect("\(Diagnostic.status(status))" == "status N000 (info): The user is not authenticated.")

@@ -4,7 +4,7 @@ import Testing
 
 /// ``StatusID`` is typed, and code written for the legacy SDK's string ids keeps compiling
 /// and meaning the same. Only the public API is used here, as an app would.
-@Suite struct FacadeStatusIDTests {
+@Suite struct APIStatusIDTests {
     let status = AdvancedStatus(errorId: "N130", level: .error, message: "m")
 
     @Test func aStringLiteralIsTheIdItSpells() {

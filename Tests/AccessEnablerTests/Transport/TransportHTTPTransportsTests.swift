@@ -11,7 +11,7 @@ import Glibc
 /// throwaway loopback sockets: a listener that never answers, a closed port, a redirect, a
 /// truncated body, bodies over the size limit and a plain answer.
 @Suite("HTTP transports", .timeLimit(.minutes(20)))
-struct RESTURLSessionTransportTests {
+struct TransportHTTPTransportsTests {
     private func send(
         _ kind: TransportUnderTest, _ url: URL, timeout: TimeInterval = 60, body: Data? = nil, limit: Int? = nil
     ) async -> Result<HTTPResponseMessage, TransportFailure> {
