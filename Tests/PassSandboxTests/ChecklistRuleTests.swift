@@ -422,6 +422,43 @@ struct ChecklistRuleTests {
         #expect(sketch.violations(of: ChecklistRules.logoutAfterDenial).isEmpty)
     }
 
+    /// A person's Sign Out pressed right after a title played: the authorization that
+    /// permitted it ends any earlier denial.
+    @Test func aPermittedDecisionAfterADenialKeepsLogoutUserExperience() {
+        var sketch = Sketch()
+        let preauthorize = "/api/v2/REF30/decisions/preauthorize/NotBoarded"
+        sketch.send("POST", preauthorize, facts: Sketch.facts { $0.denied = true })
+        sketch.send("POST", "/api/v2/REF30/decisions/authorize/NotBoarded", after: 0.2)
+        sketch.send("GET", "/api/v2/REF30/logout/NotBoarded", after: 0.2)
+        #expect(sketch.violations(of: ChecklistRules.logoutAfterDenial).isEmpty)
+    }
+
+    /// A rail of 12 titles goes out as three batches of at most five; two batches that deny
+    /// all their titles are content filtering when the third authorized some, in either order.
+    @Test func batchesOfOneRailAreOneDecisionForLogoutUserExperience() {
+        let preauthorize = "/api/v2/REF30/decisions/preauthorize/NotBoarded"
+        for permittedFirst in [true, false] {
+            var sketch = Sketch()
+            if permittedFirst { sketch.send("POST", preauthorize) }
+            sketch.send("POST", preauthorize, after: 0.001, facts: Sketch.facts { $0.denied = true })
+            if !permittedFirst { sketch.send("POST", preauthorize, after: 0.001) }
+            sketch.send("POST", preauthorize, after: 0.001, facts: Sketch.facts { $0.denied = true })
+            sketch.send("GET", "/api/v2/REF30/logout/NotBoarded", after: 0.1)
+            #expect(sketch.violations(of: ChecklistRules.logoutAfterDenial).isEmpty, "permitted first: \(permittedFirst)")
+        }
+        // A rail denied in every batch is a denial; so is a batch denied long after.
+        var denied = Sketch()
+        denied.send("POST", preauthorize, facts: Sketch.facts { $0.denied = true })
+        denied.send("POST", preauthorize, after: 0.001, facts: Sketch.facts { $0.denied = true })
+        denied.send("GET", "/api/v2/REF30/logout/NotBoarded", after: 0.1)
+        var later = Sketch()
+        later.send("POST", preauthorize)
+        later.send("POST", preauthorize, after: 5, facts: Sketch.facts { $0.denied = true })
+        later.send("GET", "/api/v2/REF30/logout/NotBoarded", after: 0.1)
+        #expect(denied.violations(of: ChecklistRules.logoutAfterDenial).count == 1)
+        #expect(later.violations(of: ChecklistRules.logoutAfterDenial).count == 1)
+    }
+
     // MARK: The list
 
     @Test func everyRuleIsListedOnceInTheChecklistsOrderWithItsLineEvidenceAndLimits() {

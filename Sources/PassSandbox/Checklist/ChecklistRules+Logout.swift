@@ -6,10 +6,16 @@ extension ChecklistRules {
     /// How soon after a denied decision a logout counts as automatic.
     static let automaticLogoutWindow: TimeInterval = 2
 
+    /// How close together preauthorization requests of one device are taken as one call split
+    /// in batches (a client may send at most five resources per request).
+    static let preauthorizationBatchWindow: TimeInterval = 1
+
     /// A logout (`GET logout/{mvpd}`) within 2 seconds after a decision request of the same
-    /// device that authorized nothing it asked (every decision denied, or the request refused):
-    /// too soon for a person to have asked for it. A preauthorization that denies some of its
-    /// resources is the content filtering it is for, not a denial.
+    /// device that authorized nothing it asked (every decision denied, or the request refused),
+    /// with no decision that authorized something since: too soon for a person to have asked
+    /// for it. A preauthorization that denies some of its resources is the content filtering it
+    /// is for, not a denial — and so is a batch of one rail that denies all of its five, when
+    /// another batch of the same rail (a preauthorization within a second) authorized something.
     static let logoutAfterDenial = ChecklistRule(
         "logout-after-denial", .recommended,
         line: """
@@ -20,12 +26,24 @@ extension ChecklistRules {
         limits: "A person cannot react to a denial in 2 s; a later logout may be the person's and is not judged."
     ) { history in
         var lastDenial: [String: Int] = [:]
+        // When each device's last preauthorization that authorized something arrived.
+        var lastPermittedRail: [String: Date] = [:]
         var findings: [ChecklistFinding] = []
         for (index, request) in history.requests.enumerated() {
             let device = history.devices[index]
             switch request.route?.endpoint {
             case .authorize?, .preauthorize?:
-                if request.facts.denied { lastDenial[device] = index }
+                let isPreauthorization = request.route?.endpoint == .preauthorize
+                if !request.facts.denied {
+                    lastDenial[device] = nil
+                    if isPreauthorization { lastPermittedRail[device] = request.at }
+                } else if isPreauthorization, let permitted = lastPermittedRail[device],
+                    abs(request.at.timeIntervalSince(permitted)) <= preauthorizationBatchWindow
+                {
+                    continue  // another batch of a rail that authorized something
+                } else {
+                    lastDenial[device] = index
+                }
             case .logout?:
                 guard let denial = lastDenial[device] else { continue }
                 let elapsed = request.at.timeIntervalSince(history.requests[denial].at)
