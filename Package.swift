@@ -38,15 +38,18 @@ let package = Package(
         .testTarget(name: "AccessEnablerTests", dependencies: ["AccessEnabler", "SuiteParallelism"]),
         // Test support: a headless Chromium driven over the DevTools protocol (Foundation only).
         .target(name: "BrowserHarness", path: "Tests/BrowserHarness"),
+        // A Unix socket server of one misbehaviour, for the provider service client's faults.
+        .target(name: "LineServerHarness", path: "Tests/LineServerHarness"),
         .testTarget(name: "PassSandboxTests", dependencies: ["PassSandbox", "AccessEnabler", "BrowserHarness", "SuiteParallelism"]),
         // The provider service's decisions, wire, store and socket, without a second process.
         .testTarget(
-            name: "ProviderServiceTests", dependencies: ["AccessEnablerProviderService", "AccessEnabler", "PassSandbox", "SuiteParallelism"]),
+            name: "ProviderServiceTests",
+            dependencies: ["AccessEnablerProviderService", "AccessEnabler", "PassSandbox", "SuiteParallelism", "LineServerHarness"]),
         .testTarget(
             name: "EndToEndTests",
             dependencies: [
                 "AccessEnabler", "PassSandbox", "AccessEnablerScenarios", "AccessEnablerBenchmarks", "BrowserHarness", "SuiteParallelism",
-                "AccessEnablerProviderService",
+                "AccessEnablerProviderService", "LineServerHarness",
             ],
             resources: []
         ),

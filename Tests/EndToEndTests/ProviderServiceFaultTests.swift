@@ -1,5 +1,6 @@
 import AccessEnabler
 import Foundation
+import LineServerHarness
 import PassSandbox
 import Testing
 
@@ -89,10 +90,10 @@ struct ProviderServiceFaultTests {
             // The garbage comes at once: a long answer timeout, so that a busy machine cannot
             // turn it into a timeout; the silence needs a short one, to end the test soon.
             for (behaviour, timeout, words) in [
-                (LineServer.Behaviour.answer("garbage\n"), "120", "not its protocol"),
+                (FakeLineServer.Behaviour.answer("garbage\n"), "120", "not its protocol"),
                 (.silence, "2", "did not answer within 2 s"),
             ] {
-                let server = try LineServer(path: device.socket, behaviour: behaviour)
+                let server = try FakeLineServer(path: device.socket, behaviour: behaviour)
                 let news = try await device.app("News", events: false, extra: ["--answer-timeout", timeout])
                 #expect(
                     try await news.call("setRequestor") == ["status(APPL,error)", "setRequestorComplete(1)"], "\(words)"
@@ -204,60 +205,5 @@ struct ProviderServiceFaultTests {
             #expect(
                 answers.dropFirst().allSatisfy { $0.contains(#""code":"notPermitted""#) }, "but not an administrator")
         }
-    }
-}
-
-/// A Unix socket server in this process for an app's faults: it reads a line per
-/// connection, then answers as told.
-final class LineServer: @unchecked Sendable {
-    enum Behaviour: Sendable {
-        /// Writes these bytes.
-        case answer(String)
-        /// Never answers.
-        case silence
-    }
-
-    private let path: String
-    private let descriptor: Int32
-    private let lock = NSLock()
-    private var connections: [Int32] = []
-
-    init(path: String, behaviour: Behaviour) throws {
-        self.path = path
-        unlink(path)
-        descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        let bytes = Array(path.utf8)
-        withUnsafeMutableBytes(of: &address.sun_path) { raw in
-            raw.copyBytes(from: bytes)
-            raw[bytes.count] = 0
-        }
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
-            }
-        }
-        try #require(bound == 0 && listen(descriptor, 8) == 0)
-        let thread = Thread { [self] in
-            while true {
-                let connection = accept(descriptor, nil, nil)
-                guard connection >= 0 else { return }
-                lock.withLock { connections.append(connection) }
-                var byte: UInt8 = 0
-                while read(connection, &byte, 1) == 1, byte != UInt8(ascii: "\n") {}
-                if case .answer(let text) = behaviour {
-                    _ = Array(text.utf8).withUnsafeBytes { write(connection, $0.baseAddress, $0.count) }
-                }
-            }
-        }
-        thread.start()
-    }
-
-    deinit {
-        shutdown(descriptor, Int32(SHUT_RDWR))
-        close(descriptor)
-        for connection in lock.withLock({ connections }) { close(connection) }
-        unlink(path)
     }
 }

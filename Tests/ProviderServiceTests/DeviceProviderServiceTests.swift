@@ -1,6 +1,7 @@
 import AccessEnabler
 import AccessEnablerProviderService
 import Foundation
+import LineServerHarness
 import PassSandbox
 import Testing
 

@@ -1,6 +1,7 @@
 import AccessEnabler
 import AccessEnablerProviderService
 import Foundation
+import LineServerHarness
 import PassSandbox
 import Testing
 
@@ -76,84 +77,4 @@ final class LogLines: @unchecked Sendable {
     private var lines: [String] = []
     func append(_ line: String) { lock.withLock { lines.append(line) } }
     var all: [String] { lock.withLock { lines } }
-}
-
-/// A Unix socket server of one behaviour, for the client's faults: it reads one line per
-/// connection, then answers as told.
-final class FakeLineServer: @unchecked Sendable {
-    enum Behaviour: Sendable {
-        /// Writes these bytes, then keeps the connection open.
-        case answer(String)
-        /// Closes the connection without a word.
-        case close
-        /// Never answers.
-        case silence
-    }
-
-    let path: String
-    private let descriptor: Int32
-    private let lock = NSLock()
-    private var connections: [Int32] = []
-
-    init(path: String, behaviour: Behaviour) throws {
-        self.path = path
-        try FileManager.default.createDirectory(
-            atPath: URL(fileURLWithPath: path).deletingLastPathComponent().path, withIntermediateDirectories: true)
-        descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        let bytes = Array(path.utf8)
-        withUnsafeMutableBytes(of: &address.sun_path) { raw in
-            raw.copyBytes(from: bytes)
-            raw[bytes.count] = 0
-        }
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
-            }
-        }
-        try #require(bound == 0 && listen(descriptor, 8) == 0)
-        let thread = Thread { [self] in
-            while true {
-                let connection = accept(descriptor, nil, nil)
-                guard connection >= 0 else { return }
-                lock.withLock { connections.append(connection) }
-                var byte: UInt8 = 0
-                while read(connection, &byte, 1) == 1, byte != UInt8(ascii: "\n") {}
-                switch behaviour {
-                case .answer(let text):
-                    _ = Array(text.utf8).withUnsafeBytes { write(connection, $0.baseAddress, $0.count) }
-                case .close: shutdown(connection, Int32(SHUT_RDWR))
-                case .silence: break
-                }
-            }
-        }
-        thread.start()
-    }
-
-    /// A socket file at `path` that nobody listens on, as a process killed while listening leaves.
-    static func leaveStaleSocket(at path: String) throws {
-        let descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        let bytes = Array(path.utf8)
-        withUnsafeMutableBytes(of: &address.sun_path) { raw in
-            raw.copyBytes(from: bytes)
-            raw[bytes.count] = 0
-        }
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
-            }
-        }
-        close(descriptor)
-        try #require(bound == 0)
-    }
-
-    deinit {
-        shutdown(descriptor, Int32(SHUT_RDWR))
-        close(descriptor)
-        for connection in lock.withLock({ connections }) { close(connection) }
-        unlink(path)
-    }
 }
