@@ -36,7 +36,8 @@ enum StatusSentences {
     // MARK: Calls refused while another flow is open
 
     /// N500: a call refused while the partner sign-in is open.
-    static let partnerSignInStillOpen = "The TV provider sign-in is still open for this authentication; wait for it to end."
+    static let partnerSignInStillOpen =
+        "The TV provider sign-in is still open for this authentication; wait for it to end."
     /// N500: a call refused while a login page (or the session it needs) is open.
     static let loginPageAlreadyOpen =
         "An MVPD login page is already open for this authentication: finish it with handleExternalURL(_:), "
@@ -51,7 +52,9 @@ enum StatusSentences {
         + "or cancel it with setSelectedProvider(nil)."
 
     /// N500: why `getAuthorization(resource)` was refused, after the sentence of the open flow.
-    static func authorizationRefused(_ why: String, resource: String) -> String { why + " getAuthorization(\(resource)) was refused." }
+    static func authorizationRefused(_ why: String, resource: String) -> String {
+        why + " getAuthorization(\(resource)) was refused."
+    }
 
     /// `tokenRequestFailed`: a `getAuthorization` refused while another flow is open.
     static let flowInProgress = "An authentication flow is already in progress."
@@ -65,17 +68,21 @@ enum StatusSentences {
 
     /// N500: `setSelectedProvider` with an MVPD the requestor's configuration does not name.
     static func notAnMVPDOfTheRequestor(_ id: String, requestor: String?, choices: [String]) -> String {
-        "setSelectedProvider was given \(id), which is not an MVPD of requestor \(requestor ?? "?"). Choose one of: \(choices.joined(separator: ", "))."
+        "setSelectedProvider was given \(id), which is not an MVPD of requestor \(requestor ?? "?"). "
+            + "Choose one of: \(choices.joined(separator: ", "))."
     }
 
     // MARK: Opening a session
 
     /// N500: a session for an MVPD the current requestor does not have.
-    static func notAnMVPDOfTheCurrentRequestor(_ mvpd: String) -> String { "\(mvpd) is not an MVPD of the current requestor." }
+    static func notAnMVPDOfTheCurrentRequestor(_ mvpd: String) -> String {
+        "\(mvpd) is not an MVPD of the current requestor."
+    }
     /// N500: a session asked for before setRequestor.
     static let noRequestorForSignIn = "No requestor is ready for a sign-in: call setRequestor(_:) first."
     /// N500: a session without an MVPD cannot show a login page on the device.
-    static let sessionWithoutProviderNeedsSecondScreen = "A session without a TV provider needs a second screen to choose one."
+    static let sessionWithoutProviderNeedsSecondScreen =
+        "A session without a TV provider needs a second screen to choose one."
     /// How messages name the TV provider of a session without one.
     static let providerToBeChosenOnSecondScreen = "a TV provider to be chosen on a second screen"
     /// How the second screen's REGCODE names a provider not chosen yet.
@@ -83,14 +90,17 @@ enum StatusSentences {
 
     /// N500: a `sessions` answer the SDK cannot continue (`answer`: its action name and type).
     static func sessionAnswerNotContinued(mvpd: String?, answer: String) -> String {
-        "Adobe Pass answered the authentication session for \(mvpd ?? providerToBeChosenOnSecondScreen) with \(answer), which this SDK cannot continue."
+        "Adobe Pass answered the authentication session for \(mvpd ?? providerToBeChosenOnSecondScreen) "
+            + "with \(answer), which this SDK cannot continue."
     }
 
     /// The reason of a malformed answer: the session's profile was not in it.
     static func profileMissing(mvpd: String) -> String { "the profile for \(mvpd) was missing from the answer" }
 
     /// N011: signed in with TempPass.
-    static func signedInWithTempPass(_ displayName: String) -> String { "The user is authenticated with TempPass (\(displayName))." }
+    static func signedInWithTempPass(_ displayName: String) -> String {
+        "The user is authenticated with TempPass (\(displayName))."
+    }
     /// N010: signed in by a degradation rule.
     static func signedInByDegradation(_ displayName: String) -> String {
         "\(displayName) is degraded: the user is authenticated by a degradation rule."
@@ -102,7 +112,8 @@ enum StatusSentences {
 
     /// REG500: the second screen's code could not be had (`displayName` `nil`: no MVPD yet).
     static func registrationCodeUnavailable(_ displayName: String?, reason: String) -> String {
-        "The registration code for \(displayName ?? "a sign-in on a second screen") could not be obtained from Adobe Pass: \(reason)"
+        "The registration code for \(displayName ?? "a sign-in on a second screen") "
+            + "could not be obtained from Adobe Pass: \(reason)"
     }
 
     /// What a session being opened was: the subject of ``abandoned(_:why:)``.
@@ -127,7 +138,9 @@ enum StatusSentences {
     static let released = "the app released the AccessEnabler"
 
     /// N005 or N500: a session abandoned before Adobe Pass answered.
-    static func abandoned(_ subject: String, why: String) -> String { "\(subject) was abandoned before Adobe Pass answered: \(why)." }
+    static func abandoned(_ subject: String, why: String) -> String {
+        "\(subject) was abandoned before Adobe Pass answered: \(why)."
+    }
 
     // MARK: The second screen and the redirect
 
@@ -143,7 +156,8 @@ enum StatusSentences {
     /// REG404: no poll answered for `silence` seconds.
     static func secondScreenUnreachable(code: String, silence: Int, interval: Int) -> String {
         "This device cannot reach Adobe Pass to check the sign-in with code \(code): no answer for \(silence) s. "
-            + "Check the device's network connection; the code stays valid until it expires, and this device keeps checking every \(interval) s."
+            + "Check the device's network connection; "
+            + "the code stays valid until it expires, and this device keeps checking every \(interval) s."
     }
 
     /// REG200: polls answer again.
@@ -153,16 +167,19 @@ enum StatusSentences {
 
     /// N130: the code expired before the sign-in was completed.
     static func codeExpired(code: String, mvpd: String) -> String {
-        "The sign-in for code \(code) (\(mvpd)) was not completed before the code expired. Start again with getAuthentication()."
+        "The sign-in for code \(code) (\(mvpd)) was not completed before the code expired. "
+            + "Start again with getAuthentication()."
     }
 
     /// N130: Adobe Pass no longer knows the code's session.
     static func sessionGone(code: String, mvpd: String) -> String {
-        "Adobe Pass no longer knows the authentication session of code \(code) (\(mvpd)). Start again with getAuthentication()."
+        "Adobe Pass no longer knows the authentication session of code \(code) (\(mvpd)). "
+            + "Start again with getAuthentication()."
     }
 
     /// N130: `handleExternalURL` with nothing waiting for a redirect.
-    static let nothingAwaitsRedirect = "handleExternalURL was called but no login or logout is waiting for a redirect; nothing changed."
+    static let nothingAwaitsRedirect =
+        "handleExternalURL was called but no login or logout is waiting for a redirect; nothing changed."
 
     /// N500: `handleExternalURL` with a URL not under the redirect URL.
     static func notUnderRedirectURL(_ redirectURL: String) -> String {
@@ -179,16 +196,20 @@ enum StatusSentences {
     }
 
     /// The details of ``clockDifference(offset:)``.
-    static func clockOffsetDetails(_ offset: TimeInterval) -> String { "offset \(WholeNumber.clamped(offset) as Int) s" }
+    static func clockOffsetDetails(_ offset: TimeInterval) -> String {
+        "offset \(WholeNumber.clamped(offset) as Int) s"
+    }
 
     /// CFG100: a new sign-in already over by the device's clock.
     static func signInAlreadyOver(mvpd: String) -> String {
-        "The new sign-in with \(mvpd) is already over by this device's clock: check the device's date and time, then sign in again."
+        "The new sign-in with \(mvpd) is already over by this device's clock: "
+            + "check the device's date and time, then sign in again."
     }
 
     /// CFG100: a new sign-in that starts more than `tolerance` seconds ahead of the device's clock.
     static func signInNotValidYet(mvpd: String, tolerance: Int) -> String {
-        "The new sign-in with \(mvpd) is not valid yet by this device's clock (it starts more than \(tolerance) s ahead of it): "
+        "The new sign-in with \(mvpd) is not valid yet by this device's clock "
+            + "(it starts more than \(tolerance) s ahead of it): "
             + "check the device's date and time, then sign in again."
     }
 
@@ -205,7 +226,9 @@ enum StatusSentences {
         "getAuthorization(\(resource)) started a new authentication; \(earlier) was not authorized."
     }
     /// `tokenRequestFailed` of an authorization whose user logged out.
-    static func loggedOutBeforeAuthorization(_ resource: String) -> String { "The user logged out before \(resource) could be authorized." }
+    static func loggedOutBeforeAuthorization(_ resource: String) -> String {
+        "The user logged out before \(resource) could be authorized."
+    }
     /// `tokenRequestFailed` of an authorization left with no flow.
     static func authenticationEndedWithoutSignIn(_ resource: String) -> String {
         "The authentication \(resource) was waiting for ended without a sign-in."
@@ -228,9 +251,11 @@ enum StatusSentences {
     }
 
     /// N500: setRequestor ended the authentication in the SDK's hands.
-    static let requestorEndedAuthenticationUnderWay = "setRequestor ended the authentication that was under way; call getAuthentication() again."
+    static let requestorEndedAuthenticationUnderWay =
+        "setRequestor ended the authentication that was under way; call getAuthentication() again."
     /// N500: the app's release ended the authentication in the SDK's hands.
-    static let releasedBeforeAuthenticationEnded = "The app released the AccessEnabler before this authentication ended."
+    static let releasedBeforeAuthenticationEnded =
+        "The app released the AccessEnabler before this authentication ended."
 
     // MARK: Authorization
 
@@ -255,12 +280,15 @@ enum StatusSentences {
         "\(resource) is authorized through TempPass (\(mvpd))."
     }
     /// Z500: an authorization with no media token.
-    static func authorizedWithoutToken(_ resource: String) -> String { "Adobe Pass authorized \(resource) but sent no media token." }
+    static func authorizedWithoutToken(_ resource: String) -> String {
+        "Adobe Pass authorized \(resource) but sent no media token."
+    }
     /// Z100: a denial with no words of the MVPD's.
     static func deniedByMVPD(_ resource: String) -> String { "The MVPD denied \(resource)." }
     /// N130: Adobe Pass no longer has the sign-in (`code`: its enhanced error's).
     static func signInNoLongerHeld(code: String) -> String {
-        "Adobe Pass no longer has this sign-in (\(code)): it was removed from this device; sign in again with getAuthentication()."
+        "Adobe Pass no longer has this sign-in (\(code)): "
+            + "it was removed from this device; sign in again with getAuthentication()."
     }
 
     // MARK: Logout
@@ -275,21 +303,28 @@ enum StatusSentences {
     /// force; `reason`: the failure's message).
     static func logoutUnconfirmed(mvpd: String?, reason: String) -> String {
         let whose = mvpd.map { " about \($0)" } ?? ""
-        return "Signed out on this device, but Adobe Pass could not be told\(whose): \(reason) The logout is sent again at the next setRequestor."
+        return
+            "Signed out on this device, but Adobe Pass could not be told\(whose): \(reason) "
+            + "The logout is sent again at the next setRequestor."
     }
 
     /// VSA203: still signed in at system level (`tvOS` names its settings' path).
     static func stillSignedInAtSystemLevel(tvOS: Bool) -> String {
         let settingsPath = tvOS ? "Settings -> Accounts -> TV Provider" : "Settings -> TV Provider"
-        return "Signed out of this application. The user is still signed in to the TV provider at system level and must sign out in \(settingsPath), "
+        return
+            "Signed out of this application. "
+            + "The user is still signed in to the TV provider at system level and must sign out in \(settingsPath), "
             + "or the next launch signs them in again."
     }
 
     /// N408: the app did not come back from `mvpd`'s logout page within `timeout` seconds
     /// (`skipped`: the MVPDs whose pages were not opened).
     static func logoutPageTimedOut(mvpd: String, timeout: Int, skipped: [String]) -> String {
-        let notOpened = skipped.isEmpty ? "" : " The logout pages of \(skipped.joined(separator: ", ")) were not opened."
-        return "The app did not come back from the logout page of \(mvpd) within \(timeout) s (handleExternalURL(_:) with the redirect URL): "
+        let notOpened =
+            skipped.isEmpty ? "" : " The logout pages of \(skipped.joined(separator: ", ")) were not opened."
+        return
+            "The app did not come back from the logout page of \(mvpd) within \(timeout) s "
+            + "(handleExternalURL(_:) with the redirect URL): "
             + "the logout ended without it. The user is signed out at Adobe Pass and on this device.\(notOpened)"
     }
 
@@ -297,7 +332,8 @@ enum StatusSentences {
 
     /// N500: getMetadata with an opcode the SDK does not know (`opcode` `nil`: none).
     static func unknownMetadataOpcode(_ opcode: String?) -> String {
-        "getMetadata needs METADATA_OPCODE_KEY set to METADATA_AUTHENTICATION, METADATA_AUTHORIZATION, METADATA_DEVICE_ID or METADATA_USER_META; "
+        "getMetadata needs METADATA_OPCODE_KEY set to METADATA_AUTHENTICATION, "
+            + "METADATA_AUTHORIZATION, METADATA_DEVICE_ID or METADATA_USER_META; "
             + "got \(opcode ?? "none")."
     }
 }

@@ -7,7 +7,9 @@ extension EngineStateMachine {
     /// network call; the partner framework is asked only when no regular profile decides.
     mutating func checkAuthentication(call: CallID?, _ step: inout Step) {
         if let problem = requestorProblem {
-            for callback in AuthenticationCheck.callbacks(requestorProblem: problem) { step.deliver(callback, to: call) }
+            for callback in AuthenticationCheck.callbacks(requestorProblem: problem) {
+                step.deliver(callback, to: call)
+            }
             return
         }
         withVerdict(.checkAuthentication(call: call), &step)
@@ -17,7 +19,9 @@ extension EngineStateMachine {
     mutating func getAuthentication(forced: Bool, filter: PickerFilter?, call: CallID?, _ step: inout Step) {
         if let problem = requestorProblem {
             step.deliver(.status(problem), to: call)
-            step.deliver(.setAuthenticationStatus(ACCESS_ENABLER_STATUS_ERROR, errorCode: GENERIC_AUTHENTICATION_ERROR), to: call)
+            step.deliver(
+                .setAuthenticationStatus(ACCESS_ENABLER_STATUS_ERROR, errorCode: GENERIC_AUTHENTICATION_ERROR), to: call
+            )
             return
         }
         // A request refused because another flow is open needs no look at the user's profile.
@@ -33,7 +37,9 @@ extension EngineStateMachine {
     mutating func setSelectedProvider(_ id: String?, call: CallID?, _ step: inout Step) {
         if id != nil, let problem = requestorProblem {
             step.deliver(.status(problem), to: call)
-            step.deliver(.setAuthenticationStatus(ACCESS_ENABLER_STATUS_ERROR, errorCode: GENERIC_AUTHENTICATION_ERROR), to: call)
+            step.deliver(
+                .setAuthenticationStatus(ACCESS_ENABLER_STATUS_ERROR, errorCode: GENERIC_AUTHENTICATION_ERROR), to: call
+            )
             return
         }
         forward(&step) { machine, context, step in machine.providerSelected(id, by: call, context, &step) }
@@ -43,7 +49,8 @@ extension EngineStateMachine {
     /// there) or a logout; a URL not under the redirect URL changes nothing.
     mutating func handleExternalURL(_ url: String, call: CallID?, _ step: inout Step) {
         guard RedirectURLMatcher(redirectURL: settings.redirectURL).matches(url) else {
-            let ignored = StatusCatalog.status(.n500, message: StatusSentences.notUnderRedirectURL(settings.redirectURL), details: url)
+            let ignored = StatusCatalog.status(
+                .n500, message: StatusSentences.notUnderRedirectURL(settings.redirectURL), details: url)
             step.deliver(.status(ignored), to: call)
             return withVerdict(.reportAuthentication(call: call), &step)
         }
@@ -62,7 +69,9 @@ extension EngineStateMachine {
     /// runs, with the context of the moment — then does at once what it asked of this
     /// machine (``Step/FollowUp``). Every event the authentication machine hears comes
     /// through here; the engine's machine never reads its state to interpret an answer.
-    mutating func forward(_ step: inout Step, _ transition: (inout AuthenticationStateMachine, AuthenticationContext, inout Step) -> Void) {
+    mutating func forward(
+        _ step: inout Step, _ transition: (inout AuthenticationStateMachine, AuthenticationContext, inout Step) -> Void
+    ) {
         let context = authenticationContext
         transition(&authentication, context, &step)
         runFollowUps(&step)
@@ -93,7 +102,8 @@ extension EngineStateMachine {
         case .alreadyOver:
             return StatusSentences.signInAlreadyOver(mvpd: profile.mvpd)
         case .notValidYet:
-            return StatusSentences.signInNotValidYet(mvpd: profile.mvpd, tolerance: WholeNumber.clamped(StoredProfile.notBeforeTolerance))
+            return StatusSentences.signInNotValidYet(
+                mvpd: profile.mvpd, tolerance: WholeNumber.clamped(StoredProfile.notBeforeTolerance))
         }
     }
 }

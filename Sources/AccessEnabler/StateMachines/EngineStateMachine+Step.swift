@@ -38,10 +38,14 @@ extension EngineStateMachine {
             var profile = profile
             let known = facts.knownProvider(profile.mvpd)
             if profile.provider?.isDescribed != true {
-                profile.provider = known ?? profile.provider ?? StoredProvider(id: profile.mvpd, serviceProviderURL: profile.serviceProviderURL)
+                profile.provider =
+                    known ?? profile.provider
+                    ?? StoredProvider(id: profile.mvpd, serviceProviderURL: profile.serviceProviderURL)
             }
             var change = ProfileSelection.signIn(profile, over: facts.profiles, now: facts.adobeNow)
-            if profile.type != .temporary, profile.provider?.isTempPass != true { change.profiles.remembered = profile.provider }
+            if profile.type != .temporary, profile.provider?.isTempPass != true {
+                change.profiles.remembered = profile.provider
+            }
             store(change, requestor: profile.requestor)
         }
 
@@ -55,7 +59,9 @@ extension EngineStateMachine {
         /// Stores the configuration just cached as `requestor`'s, fetched from
         /// `serviceProviders`, and describes with it the providers the device stored knowing
         /// only their id.
-        mutating func keepArrivedConfiguration(_ catalog: RequestorCatalog, requestor: String, serviceProviders: [URL]) {
+        mutating func keepArrivedConfiguration(
+            _ catalog: RequestorCatalog, requestor: String, serviceProviders: [URL]
+        ) {
             if let cached = facts.configuration {
                 let stored = StoredConfiguration(cached, serviceProviders: serviceProviders)
                 facts.storedConfiguration = stored
@@ -63,7 +69,9 @@ extension EngineStateMachine {
             }
             var profiles = facts.profiles
             func describe(_ provider: StoredProvider?) -> StoredProvider? {
-                guard let provider, !provider.isDescribed, let described = catalog.storedProvider(provider.id) else { return provider }
+                guard let provider, !provider.isDescribed, let described = catalog.storedProvider(provider.id) else {
+                    return provider
+                }
                 return described
             }
             func describe(_ profile: StoredProfile?) -> StoredProfile? {
@@ -76,7 +84,9 @@ extension EngineStateMachine {
             profiles.others = profiles.others.compactMap { describe($0) }
             profiles.remembered = describe(profiles.remembered)
             if profiles != facts.profiles {
-                store(ProfileChange(profiles: profiles, keepingMediaTokensOf: nil, droppingPreauthorizations: false), requestor: requestor)
+                store(
+                    ProfileChange(profiles: profiles, keepingMediaTokensOf: nil, droppingPreauthorizations: false),
+                    requestor: requestor)
             }
         }
 
@@ -101,7 +111,9 @@ extension EngineStateMachine {
         /// goes (``IntegrationEnded``), the configuration held in memory and in storage is out of
         /// date (its published copy too: a follow-up), and the call reports the returned
         /// status. `nil` when `error` says something else, or no requestor is set.
-        mutating func endIntegration(_ error: EnhancedError?, mvpd: String, requestor: String?, resource: String? = nil) -> AdvancedStatus? {
+        mutating func endIntegration(_ error: EnhancedError?, mvpd: String, requestor: String?, resource: String? = nil)
+            -> AdvancedStatus?
+        {
             guard let error, IntegrationEnded.applies(to: error), let requestor else { return nil }
             let change = IntegrationEnded.dropping(mvpd, from: facts.profiles)
             if change.profiles != facts.profiles { store(change, requestor: requestor) }
@@ -113,7 +125,9 @@ extension EngineStateMachine {
         /// Stores `change` of the requestor's profiles (and what no longer holds with them).
         mutating func store(_ change: ProfileChange, requestor: String) {
             facts.profiles = change.profiles
-            if let kept = change.keepingMediaTokensOf { facts.mediaTokens = facts.mediaTokens.filter { kept.contains($0.value.mvpd) } }
+            if let kept = change.keepingMediaTokensOf {
+                facts.mediaTokens = facts.mediaTokens.filter { kept.contains($0.value.mvpd) }
+            }
             if change.droppingPreauthorizations { facts.preauthorizations = [:] }
             actions.append(.storeProfiles(change, requestor: requestor))
         }
@@ -121,7 +135,8 @@ extension EngineStateMachine {
         /// Removes the requestor's profiles (with its media tokens and preauthorization
         /// answers); logouts Adobe Pass has not confirmed stay.
         mutating func removeProfiles(of requestor: String) {
-            facts.profiles = RequestorProfiles(pendingLogouts: facts.profiles.pendingLogouts, remembered: facts.profiles.remembered)
+            facts.profiles = RequestorProfiles(
+                pendingLogouts: facts.profiles.pendingLogouts, remembered: facts.profiles.remembered)
             facts.mediaTokens = [:]
             facts.preauthorizations = [:]
             actions.append(.removeProfiles(requestor: requestor))
@@ -132,7 +147,8 @@ extension EngineStateMachine {
             guard let offset = facts.unreportedClockOffset else { return }
             facts.unreportedClockOffset = nil
             let status = StatusCatalog.status(
-                .cfg100, message: StatusSentences.clockDifference(offset: offset), details: StatusSentences.clockOffsetDetails(offset))
+                .cfg100, message: StatusSentences.clockDifference(offset: offset),
+                details: StatusSentences.clockOffsetDetails(offset))
             deliver(.status(status), to: call)
             actions.append(.clockDifferenceReported)
         }

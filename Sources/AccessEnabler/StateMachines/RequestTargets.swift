@@ -52,7 +52,9 @@ struct RequestTargets: Sendable {
     /// when that one is known, else the catalog's for the MVPD.
     func target(ending logout: PendingLogout, _ facts: EngineFacts) -> RESTTarget {
         var target = target(mvpd: logout.mvpd, facts)
-        if let url = logout.serviceProviderURL, knownServiceProviders.contains(url) { target.serviceProvider = URL(string: url) }
+        if let url = logout.serviceProviderURL, knownServiceProviders.contains(url) {
+            target.serviceProvider = URL(string: url)
+        }
         return target
     }
 

@@ -33,20 +33,27 @@ struct StateMachineAuthenticationTests {
         /// What the last event asked of the engine's machine.
         var followUps: [Step.FollowUp] = []
 
-        init(loginScreen: Machine.LoginScreen = .thisDevice, partner: Bool = false, providerOnSecondScreen: Bool = false) {
+        init(
+            loginScreen: Machine.LoginScreen = .thisDevice, partner: Bool = false, providerOnSecondScreen: Bool = false
+        ) {
             var settings = MachineHarness.settings(partner: partner, loginScreen: loginScreen)
             settings.providerOnSecondScreen = providerOnSecondScreen
-            facts = EngineFacts(now: StateMachineAuthenticationTests.start, adobeNow: StateMachineAuthenticationTests.start)
-            facts.configuration = CachedConfiguration(catalog: MachineHarness.catalog, fetchedAt: StateMachineAuthenticationTests.start)
+            facts = EngineFacts(
+                now: StateMachineAuthenticationTests.start, adobeNow: StateMachineAuthenticationTests.start)
+            facts.configuration = CachedConfiguration(
+                catalog: MachineHarness.catalog, fetchedAt: StateMachineAuthenticationTests.start)
             let targets = RequestTargets(
-                requestor: "REF30", serviceProviders: [], knownServiceProviders: [], primaryServiceProvider: settings.primaryServiceProvider)
+                requestor: "REF30", serviceProviders: [], knownServiceProviders: [],
+                primaryServiceProvider: settings.primaryServiceProvider)
             context = AuthenticationContext(targets: targets, settings: settings, handlesSVC: false)
         }
 
         /// Hands the machine one event, `seconds` after the start (the facts it wrote carry
         /// over to the next event, as storage would); returns the actions' signatures.
         @discardableResult
-        mutating func send(at seconds: TimeInterval? = nil, _ event: (inout Machine, AuthenticationContext, inout Step) -> Void) -> [String] {
+        mutating func send(
+            at seconds: TimeInterval? = nil, _ event: (inout Machine, AuthenticationContext, inout Step) -> Void
+        ) -> [String] {
             if let seconds {
                 facts.now = StateMachineAuthenticationTests.start.addingTimeInterval(seconds)
                 facts.adobeNow = facts.now
@@ -67,7 +74,8 @@ struct StateMachineAuthenticationTests {
         /// The flow the machine is in, if any.
         var flow: FlowID? {
             switch machine.state {
-            case .awaitingConfiguration(let flow, _), .signingInThroughPartner(let flow, _), .openingSession(let flow, _, _),
+            case .awaitingConfiguration(let flow, _), .signingInThroughPartner(let flow, _),
+                .openingSession(let flow, _, _),
                 .awaitingRedirect(let flow, _), .polling(let flow, _):
                 flow
             case .idle, .choosingProvider, .loggingOut, .awaitingLogoutRedirect:
@@ -85,7 +93,8 @@ struct StateMachineAuthenticationTests {
             let owners = ([call].compactMap { $0 } + others).map { "\($0.value)" }.joined(separator: ",")
             return "\(callbackSignature(callback))@\(owners)"
         case .createSession(let flow, let target): return "createSession(\(flow.value),\(target.mvpd ?? "nil"))"
-        case .fetchSessionProfile(let flow, let target): return "fetchSessionProfile(\(flow.value),\(target.mvpd ?? "nil"))"
+        case .fetchSessionProfile(let flow, let target):
+            return "fetchSessionProfile(\(flow.value),\(target.mvpd ?? "nil"))"
         case .cancelSession(let flow): return "cancelSession(\(flow.value))"
         case .setPollTimer(let flow, let until): return "setPollTimer(\(flow.value),+\(seconds(until)))"
         case .fetchProfileForCode(let flow, let code, _): return "fetchProfileForCode(\(flow.value),\(code))"
@@ -104,9 +113,11 @@ struct StateMachineAuthenticationTests {
     /// A callback as a short signature; a `tokenRequestFailed` with its description.
     static func callbackSignature(_ callback: DelegateCall) -> String {
         switch callback {
-        case .tokenRequestFailed(let resource, let code, let description): "tokenRequestFailed(\(resource),\(code),\(description))"
+        case .tokenRequestFailed(let resource, let code, let description):
+            "tokenRequestFailed(\(resource),\(code),\(description))"
         case .navigateToUrl(let url), .navigateToUrlUsingSVC(let url, _): "navigateToUrl(\(url))"
-        case .sendTrackingData(_, let event): event == TRACKING_AUTHENTICATION ? "trackAuthentication" : "trackProviderSelection"
+        case .sendTrackingData(_, let event):
+            event == TRACKING_AUTHENTICATION ? "trackAuthentication" : "trackProviderSelection"
         default: MachineHarness.signature(callback)
         }
     }
@@ -117,17 +128,22 @@ struct StateMachineAuthenticationTests {
 
     func profile(_ mvpd: String = "Plain1") -> StoredProfile {
         StoredProfile(
-            requestor: "REF30", mvpd: mvpd, type: .regular, notBefore: start, notAfter: start.addingTimeInterval(86_400),
+            requestor: "REF30", mvpd: mvpd, type: .regular, notBefore: start,
+            notAfter: start.addingTimeInterval(86_400),
             attributes: [:], tokenSource: nil, partnerProviderID: nil, serviceProviderURL: nil)
     }
 
     /// A profile of `mvpd` as Adobe Pass answers it.
     func answer(_ mvpd: String = "Plain1") -> ProfileAnswer {
-        ProfileAnswer(mvpd: mvpd, type: "regular", notBefore: start.addingTimeInterval(-60), notAfter: start.addingTimeInterval(86_400))
+        ProfileAnswer(
+            mvpd: mvpd, type: "regular", notBefore: start.addingTimeInterval(-60),
+            notAfter: start.addingTimeInterval(86_400))
     }
 
     /// `POST sessions` answered with a login: its code, ending `lifetime` after the start.
-    func login(code: String = "ABC1234", lifetime: TimeInterval = 1_800, mvpd: String? = "Plain1") -> Result<SessionAction, RESTClientError> {
+    func login(code: String = "ABC1234", lifetime: TimeInterval = 1_800, mvpd: String? = "Plain1") -> Result<
+        SessionAction, RESTClientError
+    > {
         .success(
             SessionAction(
                 actionName: .authenticate, actionType: .interactive, code: code, url: "/authenticate", mvpd: mvpd,
@@ -139,7 +155,8 @@ struct StateMachineAuthenticationTests {
         var engine = engine
         let pending = news
         let actions = engine.send { machine, context, step in
-            machine.authenticationRequested(by: .getAuthorization(pending), authenticated: false, forced: false, filter: nil, context, &step)
+            machine.authenticationRequested(
+                by: .getAuthorization(pending), authenticated: false, forced: false, filter: nil, context, &step)
         }
         #expect(actions == ["displayProviderDialog@1"])
         #expect(engine.machine.state == .choosingProvider)
@@ -151,7 +168,9 @@ struct StateMachineAuthenticationTests {
     func openingSession(from engine: Engine = Engine()) -> (Engine, FlowID) {
         var engine = engine
         let call = selectCall
-        let actions = engine.send { machine, context, step in machine.providerSelected("Plain1", by: call, context, &step) }
+        let actions = engine.send { machine, context, step in
+            machine.providerSelected("Plain1", by: call, context, &step)
+        }
         guard case .openingSession(let flow, "Plain1", .creating) = engine.machine.state else {
             Issue.record("expected a session being opened, got \(engine.machine.state)")
             return (engine, FlowID(value: 0))
@@ -178,13 +197,15 @@ struct StateMachineAuthenticationTests {
         var engine = Engine(partner: true)
         let call = otherCall
         let cached = engine.send { machine, context, step in
-            machine.authenticationRequested(by: .getAuthentication(call), authenticated: true, forced: false, filter: nil, context, &step)
+            machine.authenticationRequested(
+                by: .getAuthentication(call), authenticated: true, forced: false, filter: nil, context, &step)
         }
         #expect(cached == ["trackAuthentication@4", "\(succeeded)@4"])
         #expect(engine.machine.state == .idle)
         engine.context.settings.partnerConfigured = false
         let forced = engine.send { machine, context, step in
-            machine.authenticationRequested(by: .getAuthentication(call), authenticated: true, forced: true, filter: nil, context, &step)
+            machine.authenticationRequested(
+                by: .getAuthentication(call), authenticated: true, forced: true, filter: nil, context, &step)
         }
         #expect(forced == ["displayProviderDialog@4"])
     }
@@ -193,14 +214,21 @@ struct StateMachineAuthenticationTests {
         var engine = Engine(partner: true)
         let call = otherCall
         let started = engine.send { machine, context, step in
-            machine.authenticationRequested(by: .getAuthentication(call), authenticated: false, forced: false, filter: nil, context, &step)
+            machine.authenticationRequested(
+                by: .getAuthentication(call), authenticated: false, forced: false, filter: nil, context, &step)
         }
         let flow = try #require(engine.flow)
         #expect(started == ["startPartnerSignIn(\(flow.value))"])
         let dialog = TVProviderDialog(providers: ["AppleBoarded"], featured: [])
-        #expect(engine.send { machine, _, step in machine.pickerPresented(flow, dialog, &step) } == ["presentTVProviderDialog@4"])
+        #expect(
+            engine.send { machine, _, step in machine.pickerPresented(flow, dialog, &step) } == [
+                "presentTVProviderDialog@4"
+            ])
         #expect(engine.send { machine, _, step in machine.pickerPresented(FlowID(value: 99), dialog, &step) } == [])
-        #expect(engine.send { machine, _, step in machine.pickerDismissed(flow, dialog, &step) } == ["dismissTVProviderDialog@4"])
+        #expect(
+            engine.send { machine, _, step in machine.pickerDismissed(flow, dialog, &step) } == [
+                "dismissTVProviderDialog@4"
+            ])
         let signedIn = profile("AppleBoarded")
         let finished = engine.send { machine, context, step in
             machine.partnerSignInFinished(flow, .signedIn(signedIn, status: nil), context, &step)
@@ -223,11 +251,21 @@ struct StateMachineAuthenticationTests {
             ], "the login page, made absolute against the MVPD's service provider")
         let (call, pending) = (otherCall, news)
         var refused = false
-        #expect(engine.send { machine, _, step in refused = machine.refuses(.getAuthentication(call), &step) } == ["status(N500)@4", "\(failed)@4"])
+        #expect(
+            engine.send { machine, _, step in refused = machine.refuses(.getAuthentication(call), &step) } == [
+                "status(N500)@4", "\(failed)@4",
+            ])
         #expect(refused)
-        let refusedAuthorization = engine.send { machine, _, step in refused = machine.refuses(.getAuthorization(pending), &step) }
-        #expect(refusedAuthorization == ["status(N500)@1", "tokenRequestFailed(news,\(USER_NOT_AUTHENTICATED_ERROR),An authentication flow is already in progress.)@1"])
-        #expect(engine.machine.pendingAuthorization == nil, "a refused getAuthorization does not ride on the open login")
+        let refusedAuthorization = engine.send { machine, _, step in
+            refused = machine.refuses(.getAuthorization(pending), &step)
+        }
+        #expect(
+            refusedAuthorization == [
+                "status(N500)@1",
+                "tokenRequestFailed(news,\(USER_NOT_AUTHENTICATED_ERROR),An authentication flow is already in progress.)@1",
+            ])
+        #expect(
+            engine.machine.pendingAuthorization == nil, "a refused getAuthorization does not ride on the open login")
     }
 
     // MARK: The session
@@ -236,16 +274,24 @@ struct StateMachineAuthenticationTests {
         var (engine, flow) = openingSession()
         let authorize = Result<SessionAction, RESTClientError>.success(
             SessionAction(actionName: .authorize, actionType: .direct, reasonType: .temporary, mvpd: "Plain1"))
-        #expect(engine.send { machine, context, step in machine.sessionAnswered(flow, authorize, context, &step) } == ["fetchSessionProfile(\(flow.value),Plain1)"])
+        #expect(
+            engine.send { machine, context, step in machine.sessionAnswered(flow, authorize, context, &step) } == [
+                "fetchSessionProfile(\(flow.value),Plain1)"
+            ])
         #expect(engine.machine.awaitsServer, "the profile request is part of opening the session")
-        #expect(engine.send { machine, context, step in machine.sessionAnswered(flow, authorize, context, &step) } == [], "asked once")
+        #expect(
+            engine.send { machine, context, step in machine.sessionAnswered(flow, authorize, context, &step) } == [],
+            "asked once")
         let profiles = Result<[ProfileAnswer], RESTClientError>.success([answer()])
         #expect(
-            engine.send { machine, context, step in machine.sessionProfileAnswered(flow, profiles, context, &step) } == [
-                "storeProfiles(Plain1)", "status(N011)@2", "trackAuthentication@2", "\(succeeded)@2",
-            ])
+            engine.send { machine, context, step in machine.sessionProfileAnswered(flow, profiles, context, &step) }
+                == [
+                    "storeProfiles(Plain1)", "status(N011)@2", "trackAuthentication@2", "\(succeeded)@2",
+                ])
         #expect(!engine.machine.awaitsServer)
-        #expect(engine.send { machine, context, step in machine.sessionProfileAnswered(flow, profiles, context, &step) } == [], "a late answer changes nothing")
+        #expect(
+            engine.send { machine, context, step in machine.sessionProfileAnswered(flow, profiles, context, &step) }
+                == [], "a late answer changes nothing")
     }
 
     @Test func aSessionBeingOpenedThatIsAbandonedEndsItsOwnCallerOnce() {
@@ -256,21 +302,34 @@ struct StateMachineAuthenticationTests {
         for (reason, id, code) in reasons {
             var (engine, flow) = openingSession(from: dialogForNews())
             let owed = engine.send { machine, _, step in machine.abandonOpeningSession(reason, &step) }
-            #expect(owed == ["cancelSession(\(flow.value))", "status(\(id))@2", "setAuthenticationStatus(0,\(code))@2"], "\(reason): the caller that chose the provider ends")
+            #expect(
+                owed == ["cancelSession(\(flow.value))", "status(\(id))@2", "setAuthenticationStatus(0,\(code))@2"],
+                "\(reason): the caller that chose the provider ends")
             #expect(engine.machine.state == .idle)
-            #expect(engine.machine.pendingAuthorization == news, "the waiting authorization is the abandoning call's to decide")
-            #expect(engine.send { machine, _, step in machine.abandonOpeningSession(reason, &step) } == [], "nothing is owed twice")
+            #expect(
+                engine.machine.pendingAuthorization == news,
+                "the waiting authorization is the abandoning call's to decide")
+            #expect(
+                engine.send { machine, _, step in machine.abandonOpeningSession(reason, &step) } == [],
+                "nothing is owed twice")
             let session = login()
-            #expect(engine.send { machine, context, step in machine.sessionAnswered(flow, session, context, &step) } == [], "a late answer is dropped")
+            #expect(
+                engine.send { machine, context, step in machine.sessionAnswered(flow, session, context, &step) } == [],
+                "a late answer is dropped")
         }
     }
 
     @Test func aSessionRefusedBecauseTheIntegrationEndedForgetsTheConfiguration() {
         var (engine, flow) = openingSession()
-        let error = EnhancedError(status: 403, code: "invalid_integration", message: "The integration is disabled.", action: "none")
-        let refused = Result<SessionAction, RESTClientError>.failure(.server(operation: .createSession, httpStatus: 403, error: error))
+        let error = EnhancedError(
+            status: 403, code: "invalid_integration", message: "The integration is disabled.", action: "none")
+        let refused = Result<SessionAction, RESTClientError>.failure(
+            .server(operation: .createSession, httpStatus: 403, error: error))
         let actions = engine.send { machine, context, step in machine.sessionAnswered(flow, refused, context, &step) }
-        #expect(actions.filter { $0.hasPrefix("setAuthenticationStatus") } == ["setAuthenticationStatus(0,\(PROVIDER_NOT_AVAILABLE_ERROR))@2"])
+        #expect(
+            actions.filter { $0.hasPrefix("setAuthenticationStatus") } == [
+                "setAuthenticationStatus(0,\(PROVIDER_NOT_AVAILABLE_ERROR))@2"
+            ])
         #expect(engine.facts.configuration == nil, "the configuration no longer describes the dashboard")
         #expect(engine.followUps == [.publishConfiguration], "the engine's machine publishes the standing without it")
     }
@@ -286,7 +345,10 @@ struct StateMachineAuthenticationTests {
                 "\(loggedOut)@4",
             ])
         #expect(engine.machine.pendingAuthorization == nil)
-        #expect(engine.send { machine, _, step in machine.logoutRequested(by: call, request: nil, &step) } == ["\(loggedOut)@4"], "nothing is owed twice")
+        #expect(
+            engine.send { machine, _, step in machine.logoutRequested(by: call, request: nil, &step) } == [
+                "\(loggedOut)@4"
+            ], "nothing is owed twice")
     }
 
     @Test func getAuthorizationThenDialogThenAnotherRequestorEndsTheAuthorizationOnce() {
@@ -310,7 +372,8 @@ struct StateMachineAuthenticationTests {
         var engine = Engine(partner: true)
         let (call, pending) = (otherCall, news)
         engine.send { machine, context, step in
-            machine.authenticationRequested(by: .getAuthorization(pending), authenticated: false, forced: false, filter: nil, context, &step)
+            machine.authenticationRequested(
+                by: .getAuthorization(pending), authenticated: false, forced: false, filter: nil, context, &step)
         }
         let flow = try #require(engine.flow)
         let dialog = TVProviderDialog(providers: ["AppleBoarded"], featured: [])
@@ -318,17 +381,22 @@ struct StateMachineAuthenticationTests {
         #expect(
             engine.send { machine, _, step in machine.logoutRequested(by: call, request: nil, &step) } == [
                 "cancelPartnerSignIn(\(flow.value))", "dismissTVProviderDialog@1",
-                "tokenRequestFailed(news,\(USER_NOT_AUTHENTICATED_ERROR),The user logged out before news could be authorized.)@1", "\(loggedOut)@4",
+                "tokenRequestFailed(news,\(USER_NOT_AUTHENTICATED_ERROR),The user logged out before news could be authorized.)@1",
+                "\(loggedOut)@4",
             ])
         // The picker's late answer changes nothing.
-        #expect(engine.send { machine, context, step in machine.partnerSignInFinished(flow, .showProviderDialog(nil), context, &step) } == [])
+        #expect(
+            engine.send { machine, context, step in
+                machine.partnerSignInFinished(flow, .showProviderDialog(nil), context, &step)
+            } == [])
     }
 
     @Test func anOpenPickerEndedBySetRequestorEndsTheAuthenticationOfItsCallerOnce() throws {
         var engine = Engine(partner: true)
         let call = otherCall
         engine.send { machine, context, step in
-            machine.authenticationRequested(by: .getAuthentication(call), authenticated: false, forced: false, filter: nil, context, &step)
+            machine.authenticationRequested(
+                by: .getAuthentication(call), authenticated: false, forced: false, filter: nil, context, &step)
         }
         let flow = try #require(engine.flow)
         #expect(
@@ -342,11 +410,14 @@ struct StateMachineAuthenticationTests {
         let call = otherCall
         #expect(
             engine.send { machine, context, step in machine.providerSelected(nil, by: call, context, &step) } == [
-                "stopPolling(\(flow.value))", "status(N005)@4", "setAuthenticationStatus(0,\(PROVIDER_NOT_SELECTED_ERROR))@4,2",
+                "stopPolling(\(flow.value))", "status(N005)@4",
+                "setAuthenticationStatus(0,\(PROVIDER_NOT_SELECTED_ERROR))@4,2",
                 "tokenRequestFailed(news,\(USER_NOT_AUTHENTICATED_ERROR),Authentication was cancelled.)@1",
             ], "the call that was shown the code ends with the call that backed out")
         #expect(engine.statuses.first?.message == "The user cancelled provider selection.")
-        #expect(engine.send(at: 5) { machine, context, step in machine.pollTimerFired(flow, context, &step) } == [], "the old code is never polled again")
+        #expect(
+            engine.send(at: 5) { machine, context, step in machine.pollTimerFired(flow, context, &step) } == [],
+            "the old code is never polled again")
     }
 
     @Test func aLogoutPageWaitingForItsRedirectEndsWhenANewFlowStarts() {
@@ -355,8 +426,13 @@ struct StateMachineAuthenticationTests {
         let request = Machine.LogoutRequest(ticket: ticket, lead: profile(), opensPagesFor: ["Plain1"])
         #expect(engine.send { machine, _, step in machine.logoutRequested(by: call, request: request, &step) } == [])
         #expect(engine.machine.awaitsServer)
-        let answers = LogoutAnswers.success([LogoutAction(mvpd: "Plain1", actionName: .logout, actionType: .interactive, url: "https://sp.example/logout")])
-        let stale = engine.send { machine, context, step in machine.logoutAnswered(RequestTicket(value: 8), answers, context, &step) }
+        let answers = LogoutAnswers.success([
+            LogoutAction(
+                mvpd: "Plain1", actionName: .logout, actionType: .interactive, url: "https://sp.example/logout")
+        ])
+        let stale = engine.send { machine, context, step in
+            machine.logoutAnswered(RequestTicket(value: 8), answers, context, &step)
+        }
         #expect(stale == [], "another ticket's answer is not this logout's")
         #expect(
             engine.send { machine, context, step in machine.logoutAnswered(ticket, answers, context, &step) } == [
@@ -366,7 +442,8 @@ struct StateMachineAuthenticationTests {
         #expect(engine.machine.state == .awaitingLogoutRedirect(ticket, page: page, remaining: []))
         #expect(
             engine.send { machine, context, step in
-                machine.authenticationRequested(by: .getAuthentication(select), authenticated: false, forced: false, filter: nil, context, &step)
+                machine.authenticationRequested(
+                    by: .getAuthentication(select), authenticated: false, forced: false, filter: nil, context, &step)
             } == ["cancelLogoutPageTimer(7)", "\(loggedOut)@4", "displayProviderDialog@2"])
     }
 
@@ -374,10 +451,22 @@ struct StateMachineAuthenticationTests {
 
     @Test func aSecondScreenCodeIsPolledUntilItsProfileArrives() {
         var (engine, flow) = pollingForNews()
-        let (nothing, found) = (Result<[ProfileAnswer], RESTClientError>.success([]), Result<[ProfileAnswer], RESTClientError>.success([answer()]))
-        #expect(engine.send(at: 5) { machine, context, step in machine.pollTimerFired(flow, context, &step) } == ["fetchProfileForCode(\(flow.value),ABC1234)"])
-        #expect(engine.send(at: 6) { machine, context, step in machine.pollAnswered(flow, nothing, context, &step) } == ["setPollTimer(\(flow.value),+11)"])
-        #expect(engine.send(at: 11) { machine, context, step in machine.pollTimerFired(flow, context, &step) } == ["fetchProfileForCode(\(flow.value),ABC1234)"])
+        let (nothing, found) = (
+            Result<[ProfileAnswer], RESTClientError>.success([]),
+            Result<[ProfileAnswer], RESTClientError>.success([answer()])
+        )
+        #expect(
+            engine.send(at: 5) { machine, context, step in machine.pollTimerFired(flow, context, &step) } == [
+                "fetchProfileForCode(\(flow.value),ABC1234)"
+            ])
+        #expect(
+            engine.send(at: 6) { machine, context, step in machine.pollAnswered(flow, nothing, context, &step) } == [
+                "setPollTimer(\(flow.value),+11)"
+            ])
+        #expect(
+            engine.send(at: 11) { machine, context, step in machine.pollTimerFired(flow, context, &step) } == [
+                "fetchProfileForCode(\(flow.value),ABC1234)"
+            ])
         #expect(
             engine.send(at: 12) { machine, context, step in machine.pollAnswered(flow, found, context, &step) } == [
                 "storeProfiles(Plain1)", "trackAuthentication@2", "\(succeeded)@2",
@@ -400,45 +489,64 @@ struct StateMachineAuthenticationTests {
         var (engine, flow) = pollingForNews()
         let call = otherCall
         let again = engine.send { machine, context, step in
-            machine.authenticationRequested(by: .getAuthentication(call), authenticated: false, forced: false, filter: nil, context, &step)
+            machine.authenticationRequested(
+                by: .getAuthentication(call), authenticated: false, forced: false, filter: nil, context, &step)
         }
         #expect(again == ["stopPolling(\(flow.value))", "displayProviderDialog@4,2"])
         #expect(engine.machine.pendingAuthorization == news)
         let found = Result<[ProfileAnswer], RESTClientError>.success([answer()])
-        #expect(engine.send { machine, context, step in machine.pollAnswered(flow, found, context, &step) } == [], "a late answer for the old code is dropped")
+        #expect(
+            engine.send { machine, context, step in machine.pollAnswered(flow, found, context, &step) } == [],
+            "a late answer for the old code is dropped")
 
         var (other, oldFlow) = pollingForNews()
-        let chosen = other.send { machine, context, step in machine.providerSelected("TempPass", by: call, context, &step) }
+        let chosen = other.send { machine, context, step in
+            machine.providerSelected("TempPass", by: call, context, &step)
+        }
         guard case .openingSession(let newFlow, "TempPass", .creating) = other.machine.state else {
             Issue.record("expected a session for TempPass, got \(other.machine.state)")
             return
         }
-        #expect(chosen == ["stopPolling(\(oldFlow.value))", "trackProviderSelection@4", "createSession(\(newFlow.value),TempPass)"])
+        #expect(
+            chosen == [
+                "stopPolling(\(oldFlow.value))", "trackProviderSelection@4", "createSession(\(newFlow.value),TempPass)",
+            ])
         #expect(newFlow != oldFlow)
         #expect(other.machine.owner == otherCall, "the flow now belongs to the call that carried it on")
     }
 
     @Test func aThrottledPollWaitsAtLeastASecondLongerAndNeverEndsTheFlow() {
         var (engine, flow) = pollingForNews()
-        let throttled = Result<[ProfileAnswer], RESTClientError>.failure(.throttled(operation: .profileForCode, retryAfter: nil))
-        let throttledFor4 = Result<[ProfileAnswer], RESTClientError>.failure(.throttled(operation: .profileForCode, retryAfter: 4))
-        let unreachable = Result<[ProfileAnswer], RESTClientError>.failure(.transport(operation: .profileForCode, .timedOut))
+        let throttled = Result<[ProfileAnswer], RESTClientError>.failure(
+            .throttled(operation: .profileForCode, retryAfter: nil))
+        let throttledFor4 = Result<[ProfileAnswer], RESTClientError>.failure(
+            .throttled(operation: .profileForCode, retryAfter: 4))
+        let unreachable = Result<[ProfileAnswer], RESTClientError>.failure(
+            .transport(operation: .profileForCode, .timedOut))
         engine.send(at: 5) { machine, context, step in machine.pollTimerFired(flow, context, &step) }
-        #expect(engine.send(at: 5) { machine, context, step in machine.pollAnswered(flow, throttled, context, &step) } == ["setPollTimer(\(flow.value),+11)"])
+        #expect(
+            engine.send(at: 5) { machine, context, step in machine.pollAnswered(flow, throttled, context, &step) } == [
+                "setPollTimer(\(flow.value),+11)"
+            ])
         engine.send(at: 11) { machine, context, step in machine.pollTimerFired(flow, context, &step) }
-        #expect(engine.send(at: 11) { machine, context, step in machine.pollAnswered(flow, throttledFor4, context, &step) } == ["setPollTimer(\(flow.value),+20)"])
+        #expect(
+            engine.send(at: 11) { machine, context, step in machine.pollAnswered(flow, throttledFor4, context, &step) }
+                == ["setPollTimer(\(flow.value),+20)"])
         engine.send(at: 20) { machine, context, step in machine.pollTimerFired(flow, context, &step) }
         #expect(
-            engine.send(at: 20) { machine, context, step in machine.pollAnswered(flow, unreachable, context, &step) } == ["setPollTimer(\(flow.value),+25)"],
+            engine.send(at: 20) { machine, context, step in machine.pollAnswered(flow, unreachable, context, &step) }
+                == ["setPollTimer(\(flow.value),+25)"],
             "a network error on one poll is retried at the next interval")
     }
 
     @Test func theSessionGoneEndsTheFlowWithTheServersReason() {
         var (engine, flow) = pollingForNews()
-        let gone = Result<[ProfileAnswer], RESTClientError>.failure(.server(operation: .profileForCode, httpStatus: 404, error: nil))
+        let gone = Result<[ProfileAnswer], RESTClientError>.failure(
+            .server(operation: .profileForCode, httpStatus: 404, error: nil))
         engine.send(at: 5) { machine, context, step in machine.pollTimerFired(flow, context, &step) }
         let actions = engine.send(at: 5) { machine, context, step in machine.pollAnswered(flow, gone, context, &step) }
-        let reason = ErrorClassification.authenticationStatus(.server(operation: .profileForCode, httpStatus: 404, error: nil))
+        let reason = ErrorClassification.authenticationStatus(
+            .server(operation: .profileForCode, httpStatus: 404, error: nil))
         #expect(
             actions == [
                 "status(\(reason.errorId))@2", "trackAuthentication@2", "\(failed)@2",
@@ -473,21 +581,30 @@ struct StateMachineAuthenticationTests {
         var (engine, flow) = openingSession()
         let (session, call) = (login(), redirectCall)
         engine.send { machine, context, step in machine.sessionAnswered(flow, session, context, &step) }
-        #expect(engine.send { machine, context, step in machine.redirectReceived(by: call, context, &step) } == ["fetchProfileForCode(\(flow.value),ABC1234)"])
+        #expect(
+            engine.send { machine, context, step in machine.redirectReceived(by: call, context, &step) } == [
+                "fetchProfileForCode(\(flow.value),ABC1234)"
+            ])
         #expect(engine.machine.owner == redirectCall)
         let nothing = Result<[ProfileAnswer], RESTClientError>.success([])
-        #expect(engine.send { machine, context, step in machine.pollAnswered(flow, nothing, context, &step) } == ["setPollTimer(\(flow.value),+5)"])
+        #expect(
+            engine.send { machine, context, step in machine.pollAnswered(flow, nothing, context, &step) } == [
+                "setPollTimer(\(flow.value),+5)"
+            ])
         // The redirect again: look now.
         #expect(
             engine.send(at: 1) { machine, context, step in machine.redirectReceived(by: call, context, &step) } == [
                 "stopPolling(\(flow.value))", "fetchProfileForCode(\(flow.value),ABC1234)",
             ])
-        let serverError = Result<[ProfileAnswer], RESTClientError>.failure(.server(operation: .profileForCode, httpStatus: 500, error: nil))
-        let reason = ErrorClassification.authenticationStatus(.server(operation: .profileForCode, httpStatus: 500, error: nil))
+        let serverError = Result<[ProfileAnswer], RESTClientError>.failure(
+            .server(operation: .profileForCode, httpStatus: 500, error: nil))
+        let reason = ErrorClassification.authenticationStatus(
+            .server(operation: .profileForCode, httpStatus: 500, error: nil))
         #expect(
-            engine.send(at: 1) { machine, context, step in machine.pollAnswered(flow, serverError, context, &step) } == [
-                "status(\(reason.errorId))@3", "trackAuthentication@3", "\(failed)@3",
-            ])
+            engine.send(at: 1) { machine, context, step in machine.pollAnswered(flow, serverError, context, &step) }
+                == [
+                    "status(\(reason.errorId))@3", "trackAuthentication@3", "\(failed)@3",
+                ])
     }
 
     /// A redirect after the code's end by Adobe's time (known from the answers' `Date`) asks
@@ -497,29 +614,46 @@ struct StateMachineAuthenticationTests {
         let (session, call) = (login(), redirectCall)
         engine.send { machine, context, step in machine.sessionAnswered(flow, session, context, &step) }
         var unknown = engine
-        #expect(unknown.send(at: 1_801) { machine, context, step in machine.redirectReceived(by: call, context, &step) } == ["fetchProfileForCode(\(flow.value),ABC1234)"])
+        #expect(
+            unknown.send(at: 1_801) { machine, context, step in machine.redirectReceived(by: call, context, &step) }
+                == ["fetchProfileForCode(\(flow.value),ABC1234)"])
         engine.facts.uncorrectedClockOffset = 0
-        let actions = engine.send(at: 1_801) { machine, context, step in machine.redirectReceived(by: call, context, &step) }
+        let actions = engine.send(at: 1_801) { machine, context, step in
+            machine.redirectReceived(by: call, context, &step)
+        }
         #expect(actions == ["status(N130)@3", "trackAuthentication@3", "\(failed)@3"])
         #expect(engine.machine.state == .idle)
         // A small difference the device clock does not carry counts: 2 s behind Adobe's.
         var (behind, behindFlow) = openingSession()
         behind.send { machine, context, step in machine.sessionAnswered(behindFlow, session, context, &step) }
         behind.facts.uncorrectedClockOffset = 2
-        #expect(behind.send(at: 1_799) { machine, context, step in machine.redirectReceived(by: call, context, &step) }.first == "status(N130)@3")
+        #expect(
+            behind.send(at: 1_799) { machine, context, step in machine.redirectReceived(by: call, context, &step) }
+                .first == "status(N130)@3")
     }
 
     @Test func aRedirectWithNothingPendingChangesNothing() {
         var engine = Engine()
         let (call, logoutCall) = (redirectCall, otherCall)
-        #expect(engine.send { machine, context, step in machine.redirectReceived(by: call, context, &step) } == ["status(N130)@3"])
-        #expect(engine.followUps == [.reportAuthentication(call: redirectCall)], "the engine answers with the authentication as it stands")
+        #expect(
+            engine.send { machine, context, step in machine.redirectReceived(by: call, context, &step) } == [
+                "status(N130)@3"
+            ])
+        #expect(
+            engine.followUps == [.reportAuthentication(call: redirectCall)],
+            "the engine answers with the authentication as it stands")
         let ticket = RequestTicket(value: 1)
         let request = Machine.LogoutRequest(ticket: ticket, lead: profile(), opensPagesFor: ["Plain1"])
         engine.send { machine, _, step in machine.logoutRequested(by: logoutCall, request: request, &step) }
-        let answers = LogoutAnswers.success([LogoutAction(mvpd: "Plain1", actionName: .logout, actionType: .interactive, url: "https://sp.example/logout")])
+        let answers = LogoutAnswers.success([
+            LogoutAction(
+                mvpd: "Plain1", actionName: .logout, actionType: .interactive, url: "https://sp.example/logout")
+        ])
         engine.send { machine, context, step in machine.logoutAnswered(ticket, answers, context, &step) }
-        #expect(engine.send { machine, context, step in machine.redirectReceived(by: call, context, &step) } == ["cancelLogoutPageTimer(1)", "\(loggedOut)@3"])
+        #expect(
+            engine.send { machine, context, step in machine.redirectReceived(by: call, context, &step) } == [
+                "cancelLogoutPageTimer(1)", "\(loggedOut)@3",
+            ])
         #expect(engine.machine.state == .idle)
     }
 
@@ -529,14 +663,20 @@ struct StateMachineAuthenticationTests {
         var engine = Engine(loginScreen: secondScreen, partner: true, providerOnSecondScreen: true)
         let call = otherCall
         let actions = engine.send { machine, context, step in
-            machine.authenticationRequested(by: .getAuthentication(call), authenticated: false, forced: false, filter: nil, context, &step)
+            machine.authenticationRequested(
+                by: .getAuthentication(call), authenticated: false, forced: false, filter: nil, context, &step)
         }
         let flow = try #require(engine.flow)
-        #expect(actions == ["createSession(\(flow.value),nil)"], "neither the partner framework nor the provider dialog is asked")
+        #expect(
+            actions == ["createSession(\(flow.value),nil)"],
+            "neither the partner framework nor the provider dialog is asked")
         #expect(engine.machine.state == .openingSession(flow, mvpd: nil, step: .creating))
         // The session answers with its code: REGCODE (with its expiry), then the wait.
         let session = login(mvpd: nil)
-        #expect(engine.send { machine, context, step in machine.sessionAnswered(flow, session, context, &step) } == ["status(REGCODE)@4", "setPollTimer(\(flow.value),+5)"])
+        #expect(
+            engine.send { machine, context, step in machine.sessionAnswered(flow, session, context, &step) } == [
+                "status(REGCODE)@4", "setPollTimer(\(flow.value),+5)",
+            ])
         let regcode = try #require(engine.statuses.first)
         #expect(regcode.details == "ABC1234")
         #expect(regcode.expiresAt == start.addingTimeInterval(1_800))
@@ -554,7 +694,8 @@ struct StateMachineAuthenticationTests {
         var engine = Engine(providerOnSecondScreen: true)
         let call = otherCall
         engine.send { machine, context, step in
-            machine.authenticationRequested(by: .getAuthentication(call), authenticated: false, forced: false, filter: nil, context, &step)
+            machine.authenticationRequested(
+                by: .getAuthentication(call), authenticated: false, forced: false, filter: nil, context, &step)
         }
         let flow = try #require(engine.flow)
         let session = login(mvpd: nil)
@@ -569,13 +710,18 @@ struct StateMachineAuthenticationTests {
         var (engine, flow) = openingSession(from: Engine(loginScreen: secondScreen))
         let session = login()
         engine.send { machine, context, step in machine.sessionAnswered(flow, session, context, &step) }
-        let unreachable = Result<[ProfileAnswer], RESTClientError>.failure(.transport(operation: .profileForCode, .timedOut))
+        let unreachable = Result<[ProfileAnswer], RESTClientError>.failure(
+            .transport(operation: .profileForCode, .timedOut))
         let nothing = Result<[ProfileAnswer], RESTClientError>.success([])
         var reported: [StatusID] = []
         for second in stride(from: 5, through: 40, by: 5) {
-            engine.send(at: TimeInterval(second)) { machine, context, step in machine.pollTimerFired(flow, context, &step) }
+            engine.send(at: TimeInterval(second)) { machine, context, step in
+                machine.pollTimerFired(flow, context, &step)
+            }
             let result = second < 40 ? unreachable : nothing
-            engine.send(at: TimeInterval(second)) { machine, context, step in machine.pollAnswered(flow, result, context, &step) }
+            engine.send(at: TimeInterval(second)) { machine, context, step in
+                machine.pollAnswered(flow, result, context, &step)
+            }
             reported += engine.statuses.map(\.errorId)
         }
         #expect(reported == [.reg404, .reg200])

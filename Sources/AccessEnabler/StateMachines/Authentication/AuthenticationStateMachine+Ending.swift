@@ -22,7 +22,8 @@ extension AuthenticationStateMachine {
     /// the waiting authorization's own call.
     func failAuthorization(_ pending: PendingAuthorization, _ description: String, _ step: inout Step) {
         step.deliver(
-            .tokenRequestFailed(pending.resource, errorCode: USER_NOT_AUTHENTICATED_ERROR, description: description), to: pending.owner)
+            .tokenRequestFailed(pending.resource, errorCode: USER_NOT_AUTHENTICATED_ERROR, description: description),
+            to: pending.owner)
     }
 
     /// Stores a new sign-in, after CFG100 when the device's clock is found to differ from Adobe's.
@@ -35,7 +36,10 @@ extension AuthenticationStateMachine {
     /// `setAuthenticationStatus(1, "")`, then the waiting authorization runs — unless the new
     /// sign-in is over already by Adobe's time (a clock set far ahead with no `Date` header to
     /// correct it), which is not a success.
-    mutating func succeed(pending: PendingAuthorization?, cached: Bool, to call: CallID?, _ context: AuthenticationContext, _ step: inout Step) {
+    mutating func succeed(
+        pending: PendingAuthorization?, cached: Bool, to call: CallID?, _ context: AuthenticationContext,
+        _ step: inout Step
+    ) {
         let alsoEnding = takeCarriedOver()
         let profile = step.facts.currentProfile
         let tracking = context.settings.tracking
@@ -43,31 +47,42 @@ extension AuthenticationStateMachine {
             let expired = StatusCatalog.status(.cfg100, message: problem)
             step.deliver(.status(expired), to: call)
             step.deliver(tracking.authentication(succeeded: false, profile: nil, cached: false), to: call)
-            step.deliver(.setAuthenticationStatus(ACCESS_ENABLER_STATUS_ERROR, errorCode: GENERIC_AUTHENTICATION_ERROR), to: call, alsoEnding: alsoEnding)
+            step.deliver(
+                .setAuthenticationStatus(ACCESS_ENABLER_STATUS_ERROR, errorCode: GENERIC_AUTHENTICATION_ERROR),
+                to: call, alsoEnding: alsoEnding)
             if let pending { failAuthorization(pending, expired.message ?? "", &step) }
             return
         }
         step.deliver(tracking.authentication(succeeded: true, profile: profile, cached: cached), to: call)
-        step.deliver(.setAuthenticationStatus(ACCESS_ENABLER_STATUS_SUCCESS, errorCode: USER_AUTHENTICATED), to: call, alsoEnding: alsoEnding)
+        step.deliver(
+            .setAuthenticationStatus(ACCESS_ENABLER_STATUS_SUCCESS, errorCode: USER_AUTHENTICATED), to: call,
+            alsoEnding: alsoEnding)
         if let pending { step.followUps.append(.authorize(pending)) }
     }
 
     /// Authentication failed: the status, tracking, `setAuthenticationStatus(0, code)`, then
     /// `tokenRequestFailed` for the waiting authorization, if any.
     mutating func fail(
-        _ status: AdvancedStatus?, errorCode code: String, pending: PendingAuthorization?, to call: CallID?, _ context: AuthenticationContext,
+        _ status: AdvancedStatus?, errorCode code: String, pending: PendingAuthorization?, to call: CallID?,
+        _ context: AuthenticationContext,
         _ step: inout Step
     ) {
         let alsoEnding = takeCarriedOver()
         if let status { step.deliver(.status(status), to: call) }
         step.deliver(context.settings.tracking.authentication(succeeded: false, profile: nil, cached: false), to: call)
-        step.deliver(.setAuthenticationStatus(ACCESS_ENABLER_STATUS_ERROR, errorCode: code), to: call, alsoEnding: alsoEnding)
-        if let pending { failAuthorization(pending, StatusSentences.notAuthenticatedSoNotAuthorized(pending.resource), &step) }
+        step.deliver(
+            .setAuthenticationStatus(ACCESS_ENABLER_STATUS_ERROR, errorCode: code), to: call, alsoEnding: alsoEnding)
+        if let pending {
+            failAuthorization(pending, StatusSentences.notAuthenticatedSoNotAuthorized(pending.resource), &step)
+        }
     }
 
     /// The flow in progress fails for its owner, with its waiting authorization: the end of
     /// every flow that could not go on.
-    mutating func failFlow(_ status: AdvancedStatus?, errorCode code: String = GENERIC_AUTHENTICATION_ERROR, _ context: AuthenticationContext, _ step: inout Step) {
+    mutating func failFlow(
+        _ status: AdvancedStatus?, errorCode code: String = GENERIC_AUTHENTICATION_ERROR,
+        _ context: AuthenticationContext, _ step: inout Step
+    ) {
         state = .idle
         ownerAnswered = true
         fail(status, errorCode: code, pending: takePending(), to: owner, context, &step)
@@ -75,7 +90,9 @@ extension AuthenticationStateMachine {
 
     /// The flow in progress signs in with `profile` for its owner (`note`: the status the
     /// sign-in carries, after the store), with its waiting authorization.
-    mutating func signIn(_ profile: StoredProfile, note: AdvancedStatus? = nil, _ context: AuthenticationContext, _ step: inout Step) {
+    mutating func signIn(
+        _ profile: StoredProfile, note: AdvancedStatus? = nil, _ context: AuthenticationContext, _ step: inout Step
+    ) {
         state = .idle
         ownerAnswered = true
         store(profile, reportingTo: owner, &step)
@@ -99,7 +116,9 @@ extension AuthenticationStateMachine {
             step.actions.append(.stopPolling(flow))
             // The call that handed the code over still waits for the sign-in's end (the
             // async API's second stage): the status that ends this flow ends it too.
-            if carryingOver, let owner, owner != pendingAuthorization?.owner, !carriedOver.contains(owner) { carriedOver.append(owner) }
+            if carryingOver, let owner, owner != pendingAuthorization?.owner, !carriedOver.contains(owner) {
+                carriedOver.append(owner)
+            }
         case .awaitingLogoutRedirect(let ticket, _, _):
             step.actions.append(.cancelLogoutPageTimer(ticket))
             answerUnauthenticated(USER_NOT_AUTHENTICATED_ERROR, to: owner, &step)
@@ -113,7 +132,9 @@ extension AuthenticationStateMachine {
         }
         // A caller that has had no answer is answered by the call that takes over (a
         // getAuthorization's own answer is its token, which it gets whatever happens).
-        if carryingOver, !ownerAnswered, let owner, owner != pendingAuthorization?.owner, !carriedOver.contains(owner) { carriedOver.append(owner) }
+        if carryingOver, !ownerAnswered, let owner, owner != pendingAuthorization?.owner, !carriedOver.contains(owner) {
+            carriedOver.append(owner)
+        }
         ownerAnswered = true
         state = .idle
     }
@@ -142,13 +163,17 @@ extension AuthenticationStateMachine {
         case .openingSession, .awaitingConfiguration:
             // Another requestor's setRequestor abandons the session as it arrives.
             abandonOpeningSession(.requestorChanged, &step)
-            if let pending = takePending() { failAuthorization(pending, StatusSentences.requestorEndedAuthentication(pending.resource), &step) }
+            if let pending = takePending() {
+                failAuthorization(pending, StatusSentences.requestorEndedAuthentication(pending.resource), &step)
+            }
             return
         default:
             break
         }
         endEverything(StatusSentences.requestorEndedAuthenticationUnderWay, &step)
-        if let pending = takePending() { failAuthorization(pending, StatusSentences.requestorEndedAuthentication(pending.resource), &step) }
+        if let pending = takePending() {
+            failAuthorization(pending, StatusSentences.requestorEndedAuthentication(pending.resource), &step)
+        }
     }
 
     /// The app released the AccessEnabler: no answer will be read any more, so every
@@ -163,7 +188,9 @@ extension AuthenticationStateMachine {
         default:
             endEverything(StatusSentences.releasedBeforeAuthenticationEnded, &step)
         }
-        if let pending = takePending() { failAuthorization(pending, StatusSentences.releasedBeforeAuthorization(pending.resource), &step) }
+        if let pending = takePending() {
+            failAuthorization(pending, StatusSentences.releasedBeforeAuthorization(pending.resource), &step)
+        }
     }
 
     /// Ends the open flow with no call to carry it on; an authentication in the SDK's hands (a

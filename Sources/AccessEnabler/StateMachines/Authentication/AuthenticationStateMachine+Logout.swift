@@ -29,9 +29,13 @@ extension AuthenticationStateMachine {
     /// (nothing to log out of, or no requestor), it ends at once: `status` first when given
     /// (CFG400 before any setRequestor), then `setAuthenticationStatus(0,
     /// USER_NOT_AUTHENTICATED_ERROR)`.
-    mutating func logoutRequested(by call: CallID?, request: LogoutRequest?, status: AdvancedStatus? = nil, _ step: inout Step) {
+    mutating func logoutRequested(
+        by call: CallID?, request: LogoutRequest?, status: AdvancedStatus? = nil, _ step: inout Step
+    ) {
         endOpenFlow(&step)
-        if let pending = takePending() { failAuthorization(pending, StatusSentences.loggedOutBeforeAuthorization(pending.resource), &step) }
+        if let pending = takePending() {
+            failAuthorization(pending, StatusSentences.loggedOutBeforeAuthorization(pending.resource), &step)
+        }
         owner = call
         // The logout answers its own call.
         ownerAnswered = true
@@ -48,21 +52,30 @@ extension AuthenticationStateMachine {
     /// when the app does not come back within the request timeout); the logout's
     /// `setAuthenticationStatus(0, …)` after the last. Other devices open no page: each
     /// reaches the app as a status (LOGOUT_PAGE) for the person to open elsewhere.
-    mutating func logoutAnswered(_ ticket: RequestTicket, _ answers: LogoutAnswers, _ context: AuthenticationContext, _ step: inout Step) {
+    mutating func logoutAnswered(
+        _ ticket: RequestTicket, _ answers: LogoutAnswers, _ context: AuthenticationContext, _ step: inout Step
+    ) {
         guard case .loggingOut(let request) = state, request.ticket == ticket else { return }
         let call = owner
         let profile = request.lead
-        if let requestor = context.requestor { forgetConfirmedLogouts(answers, lead: profile, requestor: requestor, &step) }
-        let vsa203 = StatusCatalog.status(.vsa203, message: StatusSentences.stillSignedInAtSystemLevel(tvOS: context.settings.platform == .tvOS))
+        if let requestor = context.requestor {
+            forgetConfirmedLogouts(answers, lead: profile, requestor: requestor, &step)
+        }
+        let vsa203 = StatusCatalog.status(
+            .vsa203, message: StatusSentences.stillSignedInAtSystemLevel(tvOS: context.settings.platform == .tvOS))
         switch answers.answer(for: profile.mvpd) ?? .success([]) {
         case .failure(let error) where IntegrationEnded.applies(to: error.enhancedError):
             if profile.type == .appleSSO { step.deliver(.status(vsa203), to: call) }
         case .failure(let error):
-            step.deliver(.status(ErrorClassification.refusedSingleSignOnToken(error) ?? Self.unconfirmed(error, of: nil)), to: call)
+            step.deliver(
+                .status(ErrorClassification.refusedSingleSignOnToken(error) ?? Self.unconfirmed(error, of: nil)),
+                to: call)
             if profile.type == .appleSSO { step.deliver(.status(vsa203), to: call) }
         case .success(let actions):
             let action = actions.first(where: { $0.mvpd == profile.mvpd }) ?? actions.first
-            if profile.type == .appleSSO || action?.actionName == .partnerLogout { step.deliver(.status(vsa203), to: call) }
+            if profile.type == .appleSSO || action?.actionName == .partnerLogout {
+                step.deliver(.status(vsa203), to: call)
+            }
         }
         // The other MVPDs' logouts; one that failed is said once.
         let othersFailed = answers.failedMVPDs.subtracting([profile.mvpd]).filter { !answers.integrationEnded($0) }
@@ -74,7 +87,8 @@ extension AuthenticationStateMachine {
         var pages = Self.logoutPages(answers, mvpds: request.opensPagesFor, context, step.facts)
         if context.settings.platform != .iOS {
             for page in pages {
-                let status = StatusCatalog.status(.logoutPage, message: StatusSentences.logoutPageElsewhere(mvpd: page.mvpd), details: page.url)
+                let status = StatusCatalog.status(
+                    .logoutPage, message: StatusSentences.logoutPageElsewhere(mvpd: page.mvpd), details: page.url)
                 step.deliver(.status(status), to: call)
             }
             pages = []
@@ -90,7 +104,9 @@ extension AuthenticationStateMachine {
     /// Forgets the pending logouts Adobe Pass confirmed (a logout refused because the
     /// integration is gone needs no second try either); a failed one is sent again at the next
     /// setRequestor.
-    private func forgetConfirmedLogouts(_ answers: LogoutAnswers, lead profile: StoredProfile, requestor: String, _ step: inout Step) {
+    private func forgetConfirmedLogouts(
+        _ answers: LogoutAnswers, lead profile: StoredProfile, requestor: String, _ step: inout Step
+    ) {
         var profiles = step.facts.profiles
         var leadFailed: Set<String> = []
         if case .failure? = answers.lead { leadFailed = [profile.mvpd] }
@@ -98,14 +114,18 @@ extension AuthenticationStateMachine {
         let asked = Set(answers.byMVPD.keys).union(answers.lead == nil ? [] : [profile.mvpd])
         profiles.pendingLogouts.removeAll { asked.contains($0.mvpd) && !failed.contains($0.mvpd) }
         if profiles != step.facts.profiles {
-            step.store(ProfileChange(profiles: profiles, keepingMediaTokensOf: nil, droppingPreauthorizations: false), requestor: requestor)
+            step.store(
+                ProfileChange(profiles: profiles, keepingMediaTokensOf: nil, droppingPreauthorizations: false),
+                requestor: requestor)
         }
     }
 
     /// Every MVPD logout page the answers carry (actions `logout` with a URL: Adobe Pass
     /// names one for each profile it deleted), the answers read in the order of `mvpds`, each
     /// URL once, made absolute against the service provider that answered.
-    private static func logoutPages(_ answers: LogoutAnswers, mvpds: [String], _ context: AuthenticationContext, _ facts: EngineFacts) -> [LogoutPage] {
+    private static func logoutPages(
+        _ answers: LogoutAnswers, mvpds: [String], _ context: AuthenticationContext, _ facts: EngineFacts
+    ) -> [LogoutPage] {
         var pages: [LogoutPage] = []
         for mvpd in mvpds {
             guard case .success(let actions)? = answers.answer(for: mvpd) else { continue }
@@ -114,7 +134,9 @@ extension AuthenticationStateMachine {
             for action in actions where action.actionName == .logout {
                 guard let url = action.url, !url.isEmpty else { continue }
                 let absolute = URL(string: url, relativeTo: base)?.absoluteString ?? url
-                if !pages.contains(where: { $0.url == absolute }) { pages.append(LogoutPage(url: absolute, mvpd: action.mvpd)) }
+                if !pages.contains(where: { $0.url == absolute }) {
+                    pages.append(LogoutPage(url: absolute, mvpd: action.mvpd))
+                }
             }
         }
         return pages
@@ -127,14 +149,21 @@ extension AuthenticationStateMachine {
     }
 
     /// Opens `page` for `call` (its answer), with the timer past which the logout ends by itself.
-    private mutating func openLogoutPage(_ page: LogoutPage, _ ticket: RequestTicket, to call: CallID?, _ context: AuthenticationContext, _ step: inout Step) {
+    private mutating func openLogoutPage(
+        _ page: LogoutPage, _ ticket: RequestTicket, to call: CallID?, _ context: AuthenticationContext,
+        _ step: inout Step
+    ) {
         answer(context.navigation(to: page.url, mvpd: page.mvpd, step.facts), to: call, &step)
-        step.actions.append(.setLogoutPageTimer(ticket, until: step.facts.now.addingTimeInterval(context.settings.logoutPageTimeout)))
+        step.actions.append(
+            .setLogoutPageTimer(ticket, until: step.facts.now.addingTimeInterval(context.settings.logoutPageTimeout)))
     }
 
     /// The app came back from a logout page (`handleExternalURL`): the next MVPD's page
     /// opens, handed over as an answer to this call, or the logout ends after the last.
-    mutating func nextLogoutPage(_ ticket: RequestTicket, remaining: [LogoutPage], by call: CallID?, _ context: AuthenticationContext, _ step: inout Step) {
+    mutating func nextLogoutPage(
+        _ ticket: RequestTicket, remaining: [LogoutPage], by call: CallID?, _ context: AuthenticationContext,
+        _ step: inout Step
+    ) {
         step.actions.append(.cancelLogoutPageTimer(ticket))
         guard let next = remaining.first else {
             state = .idle
@@ -156,7 +185,8 @@ extension AuthenticationStateMachine {
         let call = owner
         owner = nil
         let timeout: Int = WholeNumber.clamped(context.settings.logoutPageTimeout)
-        let message = StatusSentences.logoutPageTimedOut(mvpd: page.mvpd, timeout: timeout, skipped: remaining.map(\.mvpd))
+        let message = StatusSentences.logoutPageTimedOut(
+            mvpd: page.mvpd, timeout: timeout, skipped: remaining.map(\.mvpd))
         step.deliver(.status(StatusCatalog.status(.n408, message: message, details: page.url)), to: call)
         answerUnauthenticated(USER_NOT_AUTHENTICATED_ERROR, to: call, &step)
     }

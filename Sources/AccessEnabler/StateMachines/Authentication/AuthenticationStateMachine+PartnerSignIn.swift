@@ -6,7 +6,9 @@ import Foundation
 extension AuthenticationStateMachine {
     /// The partner sign-in of `flow` starts with the configuration that made it apply. Should
     /// it no longer apply, the person chooses in the app's provider dialog instead.
-    mutating func startPartnerSignIn(_ flow: FlowID, _ filter: PickerFilter?, _ context: AuthenticationContext, _ step: inout Step) {
+    mutating func startPartnerSignIn(
+        _ flow: FlowID, _ filter: PickerFilter?, _ context: AuthenticationContext, _ step: inout Step
+    ) {
         guard context.partnerSignInApplies(step.facts), let catalog = step.facts.catalog else {
             return partnerSignInFinished(flow, .showProviderDialog(nil), context, &step)
         }
@@ -29,7 +31,9 @@ extension AuthenticationStateMachine {
 
     /// The partner sign-in child task ended: the app's provider dialog, this MVPD's regular
     /// login, a sign-in, or a failure.
-    mutating func partnerSignInFinished(_ flow: FlowID, _ outcome: PartnerSignInOutcome, _ context: AuthenticationContext, _ step: inout Step) {
+    mutating func partnerSignInFinished(
+        _ flow: FlowID, _ outcome: PartnerSignInOutcome, _ context: AuthenticationContext, _ step: inout Step
+    ) {
         guard case .signingInThroughPartner(flow, let dialog) = state else { return }
         if let dialog { step.deliver(.dismissTVProviderDialog(dialog), to: owner) }
         // Every outcome but a login continuing the flow answers its caller now.

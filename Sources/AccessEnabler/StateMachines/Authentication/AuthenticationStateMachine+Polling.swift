@@ -16,7 +16,8 @@ extension AuthenticationStateMachine {
         switch state {
         case .awaitingRedirect(let flow, let session):
             // REST API V2 (FAQ authentication 14): poll from the moment the redirect is reached.
-            let polling = ProfilePolling(session: session, origin: .redirect, interval: context.settings.pollInterval, now: now)
+            let polling = ProfilePolling(
+                session: session, origin: .redirect, interval: context.settings.pollInterval, now: now)
             state = .polling(flow, polling)
             owner = call
             ownerAnswered = false
@@ -45,7 +46,9 @@ extension AuthenticationStateMachine {
 
     /// The poll timer of `flow` fired.
     mutating func pollTimerFired(_ flow: FlowID, _ context: AuthenticationContext, _ step: inout Step) {
-        guard case .polling(flow, var polling) = state, let next = polling.timerFired(now: step.facts.now) else { return }
+        guard case .polling(flow, var polling) = state, let next = polling.timerFired(now: step.facts.now) else {
+            return
+        }
         state = .polling(flow, polling)
         carryOut(next, flow: flow, polling: polling, context, &step)
     }
@@ -54,11 +57,13 @@ extension AuthenticationStateMachine {
     /// MVPD in the session — the one chosen on the second screen), not yet, throttled, a
     /// passing failure, or a session the server no longer knows.
     mutating func pollAnswered(
-        _ flow: FlowID, _ result: Result<[ProfileAnswer], RESTClientError>, _ context: AuthenticationContext, _ step: inout Step
+        _ flow: FlowID, _ result: Result<[ProfileAnswer], RESTClientError>, _ context: AuthenticationContext,
+        _ step: inout Step
     ) {
         guard case .polling(flow, var polling) = state, let requestor = context.requestor else { return }
         let now = step.facts.now
-        let (answer, profile, failure) = Self.reading(result, polling.session, requestor: requestor, context, step.facts)
+        let (answer, profile, failure) = Self.reading(
+            result, polling.session, requestor: requestor, context, step.facts)
         // The person at the TV hears when the wait cannot be checked, and when it can again.
         if let notice = polling.reachability(after: answer, now: now) {
             step.deliver(.status(Self.reachabilityStatus(notice, polling: polling, now: now)), to: owner)
@@ -73,13 +78,16 @@ extension AuthenticationStateMachine {
     /// What a poll's answer says for the wait (a profile only when one came back), the
     /// profile as stored, and what explains a failed answer.
     private static func reading(
-        _ result: Result<[ProfileAnswer], RESTClientError>, _ session: AuthenticationSession, requestor: String, _ context: AuthenticationContext,
+        _ result: Result<[ProfileAnswer], RESTClientError>, _ session: AuthenticationSession, requestor: String,
+        _ context: AuthenticationContext,
         _ facts: EngineFacts
     ) -> (ProfilePolling.Answer, StoredProfile?, AdvancedStatus?) {
         switch result {
         case .success(let profiles):
             // Without an MVPD in the session, the profile names the one chosen on the second screen.
-            guard let profile = profiles.first(where: { $0.mvpd == session.mvpd }) ?? profiles.first else { return (.notYet, nil, nil) }
+            guard let profile = profiles.first(where: { $0.mvpd == session.mvpd }) ?? profiles.first else {
+                return (.notYet, nil, nil)
+            }
             let stored = StoredProfile(
                 profile, requestor: requestor, tokenSource: nil, partnerProviderID: nil,
                 serviceProvider: context.targets.sessionServiceProvider(mvpd: session.mvpd, facts))
@@ -87,23 +95,28 @@ extension AuthenticationStateMachine {
         case .failure(.throttled(_, let retryAfter)):
             return (.throttled(retryAfter: retryAfter), nil, nil)
         case .failure(let error):
-            let answer: ProfilePolling.Answer = ErrorClassification.isSessionGone(error) ? .sessionGone : .transientFailure
+            let answer: ProfilePolling.Answer =
+                ErrorClassification.isSessionGone(error) ? .sessionGone : .transientFailure
             return (answer, nil, ErrorClassification.authenticationStatus(error))
         }
     }
 
     /// REG404 when a second-screen sign-in has not been checkable for a while, REG200 when it
     /// is again; each with the code and its end, so the TV can keep showing them.
-    private static func reachabilityStatus(_ notice: ProfilePolling.ReachabilityNotice, polling: ProfilePolling, now: Date) -> AdvancedStatus {
+    private static func reachabilityStatus(
+        _ notice: ProfilePolling.ReachabilityNotice, polling: ProfilePolling, now: Date
+    ) -> AdvancedStatus {
         let session = polling.session
         var status: AdvancedStatus
         switch notice {
         case .lost(let since):
             let message = StatusSentences.secondScreenUnreachable(
-                code: session.code, silence: WholeNumber.clamped(now.timeIntervalSince(since)), interval: WholeNumber.clamped(polling.interval))
+                code: session.code, silence: WholeNumber.clamped(now.timeIntervalSince(since)),
+                interval: WholeNumber.clamped(polling.interval))
             status = StatusCatalog.status(.reg404, message: message, details: session.code)
         case .restored:
-            status = StatusCatalog.status(.reg200, message: StatusSentences.secondScreenReachable(code: session.code), details: session.code)
+            status = StatusCatalog.status(
+                .reg200, message: StatusSentences.secondScreenReachable(code: session.code), details: session.code)
         }
         status.expiresAt = session.notAfter
         return status
@@ -111,11 +124,16 @@ extension AuthenticationStateMachine {
 
     /// Carries out what the polls' rhythm says: a poll now, a timer, or the end of a wait
     /// that signed nobody in (N130 for the flow's owner).
-    mutating func carryOut(_ next: ProfilePolling.Step, flow: FlowID, polling: ProfilePolling, _ context: AuthenticationContext, _ step: inout Step) {
+    mutating func carryOut(
+        _ next: ProfilePolling.Step, flow: FlowID, polling: ProfilePolling, _ context: AuthenticationContext,
+        _ step: inout Step
+    ) {
         let session = polling.session
         switch next {
         case .ask:
-            step.actions.append(.fetchProfileForCode(flow, code: session.code, context.targets.sessionTarget(mvpd: session.mvpd, step.facts)))
+            step.actions.append(
+                .fetchProfileForCode(
+                    flow, code: session.code, context.targets.sessionTarget(mvpd: session.mvpd, step.facts)))
         case .wait(let until):
             step.actions.append(.setPollTimer(flow, until: until))
         case .signedIn, .sessionGone, .expired, .failed:

@@ -16,7 +16,8 @@ extension AuthenticationStateMachine {
     /// else the app's provider dialog opens — each first waiting for the configuration when no
     /// fresh copy is cached (``configurationFetched(_:_:_:_:)``).
     mutating func authenticationRequested(
-        by caller: Caller, authenticated: Bool, forced: Bool, filter: PickerFilter?, _ context: AuthenticationContext, _ step: inout Step
+        by caller: Caller, authenticated: Bool, forced: Bool, filter: PickerFilter?, _ context: AuthenticationContext,
+        _ step: inout Step
     ) {
         if refuses(caller, &step) { return }
         endOpenFlow(&step)
@@ -24,7 +25,8 @@ extension AuthenticationStateMachine {
             // An earlier authorization still waiting (its flow was abandoned a moment ago)
             // does not ride on this one.
             if let earlier = takePending() {
-                failAuthorization(earlier, StatusSentences.authorizationReplaced(earlier.resource, by: pending.resource), &step)
+                failAuthorization(
+                    earlier, StatusSentences.authorizationReplaced(earlier.resource, by: pending.resource), &step)
             }
             pendingAuthorization = pending
         }
@@ -99,12 +101,15 @@ extension AuthenticationStateMachine {
     /// once; one it does not know is refused when the list the person chose from is at hand
     /// (the provider dialog on screen, or a fresh configuration), else the flow first waits for
     /// the configuration to say whether it is one of the requestor's.
-    mutating func providerSelected(_ mvpd: String?, by call: CallID?, _ context: AuthenticationContext, _ step: inout Step) {
+    mutating func providerSelected(
+        _ mvpd: String?, by call: CallID?, _ context: AuthenticationContext, _ step: inout Step
+    ) {
         guard let mvpd else {
             endOpenFlow(&step)
             let pending = takePending()
             owner = nil
-            step.deliver(.status(StatusCatalog.status(.n005, message: StatusSentences.providerSelectionCancelled)), to: call)
+            step.deliver(
+                .status(StatusCatalog.status(.n005, message: StatusSentences.providerSelectionCancelled)), to: call)
             answerUnauthenticated(PROVIDER_NOT_SELECTED_ERROR, to: call, &step)
             if let pending { failAuthorization(pending, StatusSentences.authenticationCancelled, &step) }
             return
@@ -114,7 +119,9 @@ extension AuthenticationStateMachine {
             // The dialog on screen shows the list the person chose from; a fresh copy is the list.
             let refusal = Self.providerRefusal(mvpd, context, step.facts)
             step.deliver(.status(refusal), to: call)
-            step.deliver(.setAuthenticationStatus(ACCESS_ENABLER_STATUS_ERROR, errorCode: PROVIDER_NOT_AVAILABLE_ERROR), to: call)
+            step.deliver(
+                .setAuthenticationStatus(ACCESS_ENABLER_STATUS_ERROR, errorCode: PROVIDER_NOT_AVAILABLE_ERROR), to: call
+            )
             return
         }
         endOpenFlow(&step)
@@ -131,21 +138,30 @@ extension AuthenticationStateMachine {
     }
 
     /// N500 refusing `id`, which the configuration does not name.
-    private static func providerRefusal(_ id: String, _ context: AuthenticationContext, _ facts: EngineFacts) -> AdvancedStatus {
+    private static func providerRefusal(_ id: String, _ context: AuthenticationContext, _ facts: EngineFacts)
+        -> AdvancedStatus
+    {
         let choices = (facts.catalog?.mvpds ?? []).map(\.id)
-        return StatusCatalog.status(.n500, message: StatusSentences.notAnMVPDOfTheRequestor(id, requestor: context.requestor, choices: choices))
+        return StatusCatalog.status(
+            .n500, message: StatusSentences.notAnMVPDOfTheRequestor(id, requestor: context.requestor, choices: choices))
     }
 
     /// Delivers `sendTrackingData(…, TRACKING_GET_SELECTED_PROVIDER)` for the MVPD chosen.
-    func trackProviderSelection(_ mvpd: String, to call: CallID?, _ context: AuthenticationContext, _ step: inout Step) {
-        step.deliver(.sendTrackingData([mvpd] + context.settings.tracking.deviceFields, event: TRACKING_GET_SELECTED_PROVIDER), to: call)
+    func trackProviderSelection(
+        _ mvpd: String, to call: CallID?, _ context: AuthenticationContext, _ step: inout Step
+    ) {
+        step.deliver(
+            .sendTrackingData([mvpd] + context.settings.tracking.deviceFields, event: TRACKING_GET_SELECTED_PROVIDER),
+            to: call)
     }
 
     // MARK: The configuration a flow waits for
 
     /// Asks for the requestor's configuration for `flow` (``configurationFetched(_:_:_:_:)``).
     func fetchConfiguration(_ flow: FlowID, _ context: AuthenticationContext, _ step: inout Step) {
-        step.actions.append(.fetchConfigurationForFlow(flow, requestor: context.requestor ?? "", serviceProviders: context.targets.serviceProviders))
+        step.actions.append(
+            .fetchConfigurationForFlow(
+                flow, requestor: context.requestor ?? "", serviceProviders: context.targets.serviceProviders))
     }
 
     /// The configuration `flow` waited for arrived, or could not be had. The current
@@ -154,7 +170,8 @@ extension AuthenticationStateMachine {
     /// MVPD selected opens — unless the configuration does not name it. A failure ends the
     /// flow's call with the CFG status setRequestor would have reported.
     mutating func configurationFetched(
-        _ flow: FlowID, _ result: Result<RequestorCatalog, RESTClientError>, _ context: AuthenticationContext, _ step: inout Step
+        _ flow: FlowID, _ result: Result<RequestorCatalog, RESTClientError>, _ context: AuthenticationContext,
+        _ step: inout Step
     ) {
         guard case .awaitingConfiguration(flow, let need) = state else { return }
         let catalog: RequestorCatalog
@@ -167,11 +184,13 @@ extension AuthenticationStateMachine {
         if let requestor = context.requestor, catalog.requestor == requestor {
             step.cacheConfiguration(catalog)
             step.followUps.append(.publishConfiguration)
-            step.keepArrivedConfiguration(catalog, requestor: requestor, serviceProviders: context.targets.serviceProviders)
+            step.keepArrivedConfiguration(
+                catalog, requestor: requestor, serviceProviders: context.targets.serviceProviders)
         }
         switch need {
         case .selectedProvider(let mvpd) where step.facts.knownProvider(mvpd) == nil:
-            configurationFailed(status: Self.providerRefusal(mvpd, context, step.facts), errorCode: PROVIDER_NOT_AVAILABLE_ERROR, &step)
+            configurationFailed(
+                status: Self.providerRefusal(mvpd, context, step.facts), errorCode: PROVIDER_NOT_AVAILABLE_ERROR, &step)
         case .selectedProvider(let mvpd):
             state = .openingSession(flow, mvpd: mvpd, step: .creating)
             trackProviderSelection(mvpd, to: owner, context, &step)
@@ -190,13 +209,17 @@ extension AuthenticationStateMachine {
     /// setRequestor reports for the same failure), or does not name the MVPD selected
     /// (`errorCode` `PROVIDER_NOT_AVAILABLE_ERROR`): the flow's call ends, with a waiting
     /// authorization's `tokenRequestFailed`.
-    private mutating func configurationFailed(status: AdvancedStatus, errorCode: String = GENERIC_AUTHENTICATION_ERROR, _ step: inout Step) {
+    private mutating func configurationFailed(
+        status: AdvancedStatus, errorCode: String = GENERIC_AUTHENTICATION_ERROR, _ step: inout Step
+    ) {
         state = .idle
         ownerAnswered = true
         step.deliver(.status(status), to: owner)
         answerUnauthenticated(errorCode, to: owner, &step)
         if let pending = takePending() {
-            failAuthorization(pending, StatusSentences.authenticationCouldNotStart(pending.resource, because: status.message ?? ""), &step)
+            failAuthorization(
+                pending, StatusSentences.authenticationCouldNotStart(pending.resource, because: status.message ?? ""),
+                &step)
         }
     }
 }

@@ -9,10 +9,13 @@ extension AuthenticationStateMachine {
     /// opened the session, its answer at once. With no requestor, or an MVPD the requestor
     /// does not have, the session fails before any request. The state is already
     /// ``State/openingSession(_:mvpd:step:)``.
-    mutating func openSession(_ flow: FlowID, mvpd: String?, opened: SessionAction?, _ context: AuthenticationContext, _ step: inout Step) {
+    mutating func openSession(
+        _ flow: FlowID, mvpd: String?, opened: SessionAction?, _ context: AuthenticationContext, _ step: inout Step
+    ) {
         if let opened { return sessionAnswered(flow, .success(opened), context, &step) }
         guard context.requestor != nil, mvpd.map({ step.facts.knownProvider($0) != nil }) ?? true else {
-            let message = mvpd.map(StatusSentences.notAnMVPDOfTheCurrentRequestor) ?? StatusSentences.noRequestorForSignIn
+            let message =
+                mvpd.map(StatusSentences.notAnMVPDOfTheCurrentRequestor) ?? StatusSentences.noRequestorForSignIn
             return failFlow(StatusCatalog.status(.n500, message: message), context, &step)
         }
         if let mvpd { endSignInInForce(of: mvpd, context, &step) }
@@ -38,7 +41,8 @@ extension AuthenticationStateMachine {
         if !profiles.pendingLogouts.contains(where: { $0.mvpd == mvpd }) {
             profiles.pendingLogouts.append(PendingLogout(mvpd: mvpd, serviceProviderURL: current.serviceProviderURL))
         }
-        let change = ProfileChange(profiles: profiles, keepingMediaTokensOf: Set(profiles.all.map(\.mvpd)), droppingPreauthorizations: true)
+        let change = ProfileChange(
+            profiles: profiles, keepingMediaTokensOf: Set(profiles.all.map(\.mvpd)), droppingPreauthorizations: true)
         step.store(change, requestor: requestor)
     }
 
@@ -47,7 +51,8 @@ extension AuthenticationStateMachine {
     /// `POST sessions` of `flow` answered: a login (on this device or a second screen), a
     /// profile to fetch (TempPass, degradation, an existing profile), or a failure.
     mutating func sessionAnswered(
-        _ flow: FlowID, _ result: Result<SessionAction, RESTClientError>, _ context: AuthenticationContext, _ step: inout Step
+        _ flow: FlowID, _ result: Result<SessionAction, RESTClientError>, _ context: AuthenticationContext,
+        _ step: inout Step
     ) {
         guard case .openingSession(flow, let id, .creating) = state else { return }
         // A session without an MVPD: the person chooses it on the second screen.
@@ -74,12 +79,14 @@ extension AuthenticationStateMachine {
         case .authorize:
             guard let mvpd, let id else { break }
             // The profile is fetched next; the sign-in carries the answer's note.
-            state = .openingSession(flow, mvpd: id, step: .fetchingProfile(note: Self.sessionNote(action.reasonType, mvpd: mvpd)))
+            state = .openingSession(
+                flow, mvpd: id, step: .fetchingProfile(note: Self.sessionNote(action.reasonType, mvpd: mvpd)))
             return step.actions.append(.fetchSessionProfile(flow, context.targets.target(mvpd: id, step.facts)))
         case .resume, .retry, .partnerProfile, .unknown:
             break
         }
-        let message = StatusSentences.sessionAnswerNotContinued(mvpd: mvpd?.id, answer: "\(action.actionName)/\(action.actionType)")
+        let message = StatusSentences.sessionAnswerNotContinued(
+            mvpd: mvpd?.id, answer: "\(action.actionName)/\(action.actionType)")
         failFlow(StatusCatalog.status(.n500, message: message), context, &step)
     }
 
@@ -87,7 +94,8 @@ extension AuthenticationStateMachine {
     /// second screen): on this device (the login page) or on a second screen (status
     /// `REGCODE` with the code, then polling).
     private mutating func loginNeeded(
-        _ flow: FlowID, _ action: SessionAction, code: String, url: String, mvpd: MVPD?, _ context: AuthenticationContext, _ step: inout Step
+        _ flow: FlowID, _ action: SessionAction, code: String, url: String, mvpd: MVPD?,
+        _ context: AuthenticationContext, _ step: inout Step
     ) {
         let base = context.targets.sessionServiceProvider(mvpd: mvpd?.id, step.facts)
         let absolute = URL(string: url, relativeTo: base)?.absoluteString ?? url
@@ -101,7 +109,8 @@ extension AuthenticationStateMachine {
             state = .awaitingRedirect(flow, session)
             return answer(context.navigation(to: absolute, mvpd: mvpd, step.facts), to: owner, &step)
         case .secondScreen(let interval):
-            let polling = ProfilePolling(session: session, origin: .secondScreen, interval: interval, now: step.facts.now)
+            let polling = ProfilePolling(
+                session: session, origin: .secondScreen, interval: interval, now: step.facts.now)
             state = .polling(flow, polling)
             let displayName = session.mvpd == nil ? nil : mvpd?.displayName ?? StatusSentences.yourTVProvider
             let message = StatusSentences.signInOnSecondScreen(
@@ -113,7 +122,9 @@ extension AuthenticationStateMachine {
             return carryOut(polling.firstStep, flow: flow, polling: polling, context, &step)
         }
         // A session without an MVPD cannot open a login page on this device.
-        failFlow(StatusCatalog.status(.n500, message: StatusSentences.sessionWithoutProviderNeedsSecondScreen), context, &step)
+        failFlow(
+            StatusCatalog.status(.n500, message: StatusSentences.sessionWithoutProviderNeedsSecondScreen), context,
+            &step)
     }
 
     /// The note an `authorize` session answer's sign-in carries: N011 for TempPass, N010
@@ -131,15 +142,18 @@ extension AuthenticationStateMachine {
     /// The profile of an `authorize` session answer arrived (or not): signed in, with the
     /// note of the session's answer.
     mutating func sessionProfileAnswered(
-        _ flow: FlowID, _ result: Result<[ProfileAnswer], RESTClientError>, _ context: AuthenticationContext, _ step: inout Step
+        _ flow: FlowID, _ result: Result<[ProfileAnswer], RESTClientError>, _ context: AuthenticationContext,
+        _ step: inout Step
     ) {
-        guard case .openingSession(flow, let id?, .fetchingProfile(let note)) = state, let mvpd = step.facts.knownProvider(id)?.facadeMVPD,
+        guard case .openingSession(flow, let id?, .fetchingProfile(let note)) = state,
+            let mvpd = step.facts.knownProvider(id)?.facadeMVPD,
             let requestor = context.requestor
         else { return }
         switch result {
         case .success(let profiles):
             guard let profile = profiles.first(where: { $0.mvpd == mvpd.id }) ?? profiles.first else {
-                let error = RESTClientError.malformedBody(operation: .profileForMVPD, reason: StatusSentences.profileMissing(mvpd: mvpd.id))
+                let error = RESTClientError.malformedBody(
+                    operation: .profileForMVPD, reason: StatusSentences.profileMissing(mvpd: mvpd.id))
                 return failFlow(ErrorClassification.authenticationStatus(error), context, &step)
             }
             let stored = StoredProfile(
@@ -151,14 +165,17 @@ extension AuthenticationStateMachine {
                 return failFlow(ended, errorCode: PROVIDER_NOT_AVAILABLE_ERROR, context, &step)
             }
             // A used-up TempPass is refused when its profile is asked for (N111).
-            let status = Self.usedUpTempPass(error.enhancedError, mvpd: mvpd) ?? ErrorClassification.authenticationStatus(error)
+            let status =
+                Self.usedUpTempPass(error.enhancedError, mvpd: mvpd) ?? ErrorClassification.authenticationStatus(error)
             failFlow(status, context, &step)
         }
     }
 
     /// Why a session could not be opened: N111 for a used-up TempPass, `REG500` when a
     /// second screen needed its code, else the authentication status of the failure.
-    private static func sessionFailureStatus(_ error: RESTClientError, mvpd: MVPD?, _ context: AuthenticationContext) -> AdvancedStatus {
+    private static func sessionFailureStatus(_ error: RESTClientError, mvpd: MVPD?, _ context: AuthenticationContext)
+        -> AdvancedStatus
+    {
         if let mvpd, let usedUp = usedUpTempPass(error.enhancedError, mvpd: mvpd) { return usedUp }
         let status = ErrorClassification.authenticationStatus(error)
         guard case .secondScreen = context.settings.loginScreen else { return status }
@@ -171,7 +188,9 @@ extension AuthenticationStateMachine {
     /// TempPass's resources), else `nil`.
     static func usedUpTempPass(_ error: EnhancedError?, mvpd: MVPD) -> AdvancedStatus? {
         guard let error, error.advice == .tempPassUsedUp else { return nil }
-        return StatusCatalog.status(.n111, message: StatusSentences.tempPassUsedUp(mvpd.displayName), details: error.details, enhancedError: error)
+        return StatusCatalog.status(
+            .n111, message: StatusSentences.tempPassUsedUp(mvpd.displayName), details: error.details,
+            enhancedError: error)
     }
 
     // MARK: Abandoning the session
@@ -207,7 +226,8 @@ extension AuthenticationStateMachine {
             case .requestorChanged: (.n500, GENERIC_AUTHENTICATION_ERROR, StatusSentences.requestorChanged)
             case .released: (.n500, GENERIC_AUTHENTICATION_ERROR, StatusSentences.released)
             }
-        step.deliver(.status(StatusCatalog.status(id, message: StatusSentences.abandoned(subject, why: why))), to: owner)
+        step.deliver(
+            .status(StatusCatalog.status(id, message: StatusSentences.abandoned(subject, why: why))), to: owner)
         answerUnauthenticated(code, to: owner, &step)
     }
 }

@@ -161,7 +161,8 @@ struct AuthenticationStateMachine: Sendable {
     var awaitsServer: Bool {
         switch state {
         case .awaitingConfiguration, .openingSession, .loggingOut: true
-        case .idle, .choosingProvider, .signingInThroughPartner, .awaitingRedirect, .polling, .awaitingLogoutRedirect: false
+        case .idle, .choosingProvider, .signingInThroughPartner, .awaitingRedirect, .polling, .awaitingLogoutRedirect:
+            false
         }
     }
 
