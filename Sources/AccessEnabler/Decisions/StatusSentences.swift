@@ -85,6 +85,8 @@ enum StatusSentences {
         "A session without a TV provider needs a second screen to choose one."
     /// How messages name the TV provider of a session without one.
     static let providerToBeChosenOnSecondScreen = "a TV provider to be chosen on a second screen"
+    /// How messages about a code name the TV provider of a session without one.
+    static let providerChosenOnSecondScreen = "the TV provider chosen on the second screen"
     /// How the second screen's REGCODE names a provider not chosen yet.
     static let yourTVProvider = "your TV provider"
 
