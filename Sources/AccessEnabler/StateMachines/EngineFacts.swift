@@ -100,6 +100,10 @@ struct EngineSettings: Sendable {
     /// limit ("usually up to 5").
     static let defaultAuthorizationLimit = 5
 
+    /// Whether the partner framework signs the user in (else the app's provider dialog): one
+    /// is configured and the requestor's configuration has an MVPD with platform services.
+    func partnerSignInApplies(_ facts: EngineFacts) -> Bool { partnerConfigured && facts.catalog?.hasPlatformServices == true }
+
     /// At most this many resources per `decisions/authorize` request.
     var authorizationLimit: Int { max(1, resourceLimit ?? Self.defaultAuthorizationLimit) }
     /// At most this many per `decisions/preauthorize` request (`nil`: one request; a
@@ -127,7 +131,7 @@ struct RequestorStanding: Sendable {
         switch state {
         case .ready: nil
         case .failed(let status): status
-        case .notSet: StatusCatalog.status(.cfg400, message: "No requestor is set: call setRequestor(_:) and wait for setRequestorComplete(1) first.")
+        case .notSet: StatusCatalog.status(.cfg400, message: StatusSentences.noRequestor)
         }
     }
 }

@@ -164,8 +164,8 @@ extension EngineStateMachine {
         let tracking = settings.tracking
         switch outcome {
         case .missing:
-            step.deliver(.status(StatusCatalog.status(.z500, message: "Adobe Pass returned no decision for \(resource).", resource: resource)), to: call.owner)
-            step.deliver(.tokenRequestFailed(resource, errorCode: GENERIC_AUTHORIZATION_ERROR, description: "No decision was returned."), to: call.owner)
+            step.deliver(.status(StatusCatalog.status(.z500, message: StatusSentences.noDecision(resource), resource: resource)), to: call.owner)
+            step.deliver(.tokenRequestFailed(resource, errorCode: GENERIC_AUTHORIZATION_ERROR, description: StatusSentences.noDecisionReturned), to: call.owner)
         case .failure(let error):
             // The dashboard ended the integration: "not authenticated" with that MVPD.
             if let ended = integrationEnded(error.enhancedError, mvpd: profile.mvpd, resource: resource, &step) {
@@ -204,11 +204,11 @@ extension EngineStateMachine {
                             notBefore: token.notBefore ?? adobeNow, notAfter: token.notAfter ?? decision.notAfter ?? adobeNow)))
                 switch decision.source {
                 case .degradation:
-                    step.deliver(
-                        .status(StatusCatalog.status(.z010, message: "\(profile.mvpd) is degraded: \(resource) is authorized by a degradation rule.", resource: resource)),
-                        to: call.owner)
+                    let degraded = StatusSentences.authorizedByDegradation(resource, mvpd: profile.mvpd)
+                    step.deliver(.status(StatusCatalog.status(.z010, message: degraded, resource: resource)), to: call.owner)
                 case .temppass:
-                    step.deliver(.status(StatusCatalog.status(.z011, message: "\(resource) is authorized through TempPass (\(profile.mvpd)).", resource: resource)), to: call.owner)
+                    let tempPass = StatusSentences.authorizedThroughTempPass(resource, mvpd: profile.mvpd)
+                    step.deliver(.status(StatusCatalog.status(.z011, message: tempPass, resource: resource)), to: call.owner)
                 case .mvpd, .dummy, .unknown, nil:
                     break
                 }
@@ -225,7 +225,9 @@ extension EngineStateMachine {
                 return
             }
             let id: StatusID = decision.authorized ? .z500 : ErrorClassification.decisionStatusID(for: decision.error)
-            let message = decision.error?.message ?? (decision.authorized ? "Adobe Pass authorized \(resource) but sent no media token." : "The MVPD denied \(resource).")
+            let message =
+                decision.error?.message
+                ?? (decision.authorized ? StatusSentences.authorizedWithoutToken(resource) : StatusSentences.deniedByMVPD(resource))
             step.deliver(.status(StatusCatalog.status(id, message: message, details: decision.error?.details, resource: resource, enhancedError: decision.error)), to: call.owner)
             step.deliver(
                 tracking.authorization(success: false, profile: profile, error: decision.error?.code ?? id.description, details: decision.error?.details ?? ""), to: call.owner)
@@ -256,7 +258,7 @@ extension EngineStateMachine {
         if error.advice == .tempPassUsedUp { return nil }
         return StatusCatalog.status(
             .n130,
-            message: "Adobe Pass no longer has this sign-in (\(error.code)): it was removed from this device; sign in again with getAuthentication().",
+            message: StatusSentences.signInNoLongerHeld(code: error.code),
             details: error.details, resource: resource, enhancedError: error)
     }
 

@@ -33,13 +33,8 @@ extension EngineStateMachine {
                 answer = (nil, false)
             }
         case .unknown(let opcode):
-            step.deliver(
-                .status(
-                    StatusCatalog.status(
-                        .n500,
-                        message:
-                            "getMetadata needs METADATA_OPCODE_KEY set to METADATA_AUTHENTICATION, METADATA_AUTHORIZATION, METADATA_DEVICE_ID or METADATA_USER_META; got \(opcode.map(String.init) ?? "none")."
-                    )), to: call)
+            let message = StatusSentences.unknownMetadataOpcode(opcode.map(String.init))
+            step.deliver(.status(StatusCatalog.status(.n500, message: message)), to: call)
             answer = (nil, false)
         }
         step.deliver(.setMetadataStatus(answer.value, encrypted: answer.encrypted, key: query.key, arguments: arguments), to: call)

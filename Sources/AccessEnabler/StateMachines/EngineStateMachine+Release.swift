@@ -8,7 +8,7 @@ extension EngineStateMachine {
     /// hands, then the foreground work), then the calls that never ran, in the order they
     /// were made. Nothing is sent and nothing more is stored.
     mutating func released(_ step: inout Step) {
-        perform(authentication.released(), &step)
+        forward(&step) { machine, _, step in machine.released(&step) }
         let work = foreground
         foreground = nil
         switch work {
@@ -38,7 +38,7 @@ extension EngineStateMachine {
             case .authorizePending(let pending): endUnrun(.authorizePending(pending), &step)
             }
         }
-        perform(authentication.failOrphanedAuthorization(), &step)
+        forward(&step) { machine, _, step in machine.failOrphanedAuthorization(&step) }
     }
 
     /// A call that waited for the user's authentication to be judged ends unanswered.
@@ -86,7 +86,6 @@ extension EngineStateMachine {
     }
 
     private static func releasedAuthorization(_ resource: String) -> DelegateCall {
-        .tokenRequestFailed(
-            resource, errorCode: GENERIC_AUTHORIZATION_ERROR, description: "The app released the AccessEnabler before \(resource) could be authorized.")
+        .tokenRequestFailed(resource, errorCode: GENERIC_AUTHORIZATION_ERROR, description: StatusSentences.releasedBeforeAuthorization(resource))
     }
 }

@@ -9,11 +9,11 @@ extension EngineStateMachine {
     mutating func setRequestor(_ id: String, serviceProviders named: [String]?, call: CallID?, _ step: inout Step) {
         let trimmed = id.trimmingCharacters(in: .whitespaces)
         guard !trimmed.isEmpty else {
-            return failRequestor(StatusCatalog.status(.cfg400, message: "setRequestor needs a requestor id; an empty one was given."), call: call, &step)
+            return failRequestor(StatusCatalog.status(.cfg400, message: StatusSentences.emptyRequestorID), call: call, &step)
         }
         if !settings.configurationProblems.isEmpty {
-            let problems = settings.configurationProblems.joined(separator: " ")
-            return failRequestor(StatusCatalog.status(.cfg400, message: "\(problems) Fix the configuration: setRequestor refuses it until then."), call: call, &step)
+            let refusal = StatusCatalog.status(.cfg400, message: StatusSentences.configurationRefused(settings.configurationProblems))
+            return failRequestor(refusal, call: call, &step)
         }
         if let refusal = settings.transportSecurity.refusal(for: settings.primaryServiceProvider, role: "The environment") {
             return failRequestor(StatusCatalog.status(.cfg400, message: refusal), call: call, &step)
@@ -23,8 +23,7 @@ extension EngineStateMachine {
             var parsed: [URL] = []
             for text in named {
                 guard let url = ServiceProviderAddress.url(text) else {
-                    return failRequestor(
-                        StatusCatalog.status(.cfg404, message: "setRequestor was given a service provider URL that is not an http(s) URL: \(text)"), call: call, &step)
+                    return failRequestor(StatusCatalog.status(.cfg404, message: StatusSentences.unreadableServiceProvider(text)), call: call, &step)
                 }
                 if let refusal = settings.transportSecurity.refusal(for: url, role: "The service provider URL") {
                     return failRequestor(StatusCatalog.status(.cfg404, message: refusal), call: call, &step)
@@ -38,7 +37,7 @@ extension EngineStateMachine {
         // authentication machine decides what ends, and delivers what the ended flow owes).
         let sameRequestor = standing.requestorID == trimmed
         if !sameRequestor { learnedPreauthorizationLimit = nil }
-        perform(authentication.requestorChanged(sameRequestor: sameRequestor), &step)
+        forward(&step) { machine, _, step in machine.requestorChanged(sameRequestor: sameRequestor, &step) }
         // The cached configuration is this requestor's, from these service providers.
         if !sameRequestor || urls != serviceProviders, step.facts.configuration != nil {
             step.facts.configuration = nil
@@ -123,7 +122,7 @@ extension EngineStateMachine {
             break
         }
         setStanding({ $0.state = .ready }, &step)
-        reportClockDifferenceIfNew(to: call, &step)
+        step.reportClockDifferenceIfNew(to: call)
         checkPartner(call: call, asked: partner?.snapshot, &step)
     }
 
@@ -215,7 +214,8 @@ extension EngineStateMachine {
             return completeRequestor(call: call, &step)
         }
         if let error = snapshot.metadataError {
-            step.deliver(.status(StatusCatalog.status(.appl, message: "The TV provider account service could not be read.", details: "\(error.code): \(error.message)")), to: call)
+            let unreadable = StatusCatalog.status(.appl, message: StatusSentences.partnerAccountUnreadable, details: "\(error.code): \(error.message)")
+            step.deliver(.status(unreadable), to: call)
             return completeRequestor(call: call, &step)
         }
         guard let requestor = standing.requestorID else { return completeRequestor(call: call, &step) }
@@ -310,27 +310,6 @@ extension EngineStateMachine {
         step.cacheConfiguration(catalog)
         setStanding({ $0.catalog = catalog }, &step)
         guard let requestor = standing.requestorID else { return }
-        if let cached = step.facts.configuration {
-            let stored = StoredConfiguration(cached, serviceProviders: serviceProviders)
-            step.facts.storedConfiguration = stored
-            step.actions.append(.storeConfiguration(stored, requestor: requestor))
-        }
-        var profiles = step.facts.profiles
-        func describe(_ provider: StoredProvider?) -> StoredProvider? {
-            guard let provider, !provider.isDescribed, let described = catalog.storedProvider(provider.id) else { return provider }
-            return described
-        }
-        func describe(_ profile: StoredProfile?) -> StoredProfile? {
-            guard var profile else { return nil }
-            profile.provider = describe(profile.provider)
-            return profile
-        }
-        profiles.chosen = describe(profiles.chosen)
-        profiles.standby = describe(profiles.standby)
-        profiles.others = profiles.others.compactMap { describe($0) }
-        profiles.remembered = describe(profiles.remembered)
-        if profiles != step.facts.profiles {
-            step.store(ProfileChange(profiles: profiles, keepingMediaTokensOf: nil, droppingPreauthorizations: false), requestor: requestor)
-        }
+        step.keepArrivedConfiguration(catalog, requestor: requestor, serviceProviders: serviceProviders)
     }
 }

@@ -17,6 +17,10 @@ import Foundation
 /// call a flow belongs to (``AuthenticationStateMachine/owner``), or a waiting
 /// authorization's.
 ///
+/// **Interactive authentication** is an inner machine of its own: this one forwards it the
+/// calls and answers that concern it (``forward(_:_:)``) and reads back nothing but whether
+/// its queue must wait (``AuthenticationStateMachine/awaitsServer``).
+///
 /// Its state is read and changed only by its own extensions (one file per flow) and by
 /// tests; the engine reads nothing of it but the actions ``handle(_:facts:)`` returns.
 struct EngineStateMachine: Sendable {
@@ -93,9 +97,6 @@ struct EngineStateMachine: Sendable {
     var authentication = AuthenticationStateMachine()
     /// The work the calls in ``queue`` wait for.
     var foreground: Foreground?
-    /// The MVPDs whose logout page the logout under way may open (the regular profiles it
-    /// ends, the one in force first); an `appleSSO` profile ends without one.
-    var logoutOpensPagesFor: [String] = []
     /// Calls waiting for their turn, oldest first.
     var queue: [Work] = []
     /// The request size Adobe Pass's `too_many_resources` answers taught for this requestor's
@@ -131,37 +132,30 @@ struct EngineStateMachine: Sendable {
         case .configurationFetched(let ticket, let result):
             configurationFetched(ticket, result, &step)
         case .flowConfigurationFetched(let flow, let result):
-            flowConfigurationFetched(flow, result, &step)
+            forward(&step) { machine, context, step in machine.configurationFetched(flow, result, context, &step) }
         case .pickerPresented(let flow, let dialog):
-            perform(authentication.pickerPresented(flow, dialog), &step)
+            forward(&step) { machine, _, step in machine.pickerPresented(flow, dialog, &step) }
         case .pickerDismissed(let flow, let dialog):
-            perform(authentication.pickerDismissed(flow, dialog), &step)
+            forward(&step) { machine, _, step in machine.pickerDismissed(flow, dialog, &step) }
         case .partnerSignInFinished(let flow, let outcome):
-            perform(authentication.partnerSignInFinished(flow, outcome), &step)
+            forward(&step) { machine, context, step in machine.partnerSignInFinished(flow, outcome, context, &step) }
         case .sessionAnswered(let flow, let result):
-            sessionAnswered(flow, result, &step)
+            forward(&step) { machine, context, step in machine.sessionAnswered(flow, result, context, &step) }
         case .sessionProfileAnswered(let flow, let result):
-            sessionProfileAnswered(flow, result, &step)
+            forward(&step) { machine, context, step in machine.sessionProfileAnswered(flow, result, context, &step) }
         case .pollDue(let flow):
-            perform(authentication.pollTimerFired(flow, now: step.facts.now), &step)
+            forward(&step) { machine, context, step in machine.pollTimerFired(flow, context, &step) }
         case .pollAnswered(let flow, let result):
-            pollAnswered(flow, result, &step)
+            forward(&step) { machine, context, step in machine.pollAnswered(flow, result, context, &step) }
         case .decisionsAnswered(let ticket, let result):
             decisionsAnswered(ticket, result, &step)
-        case .logoutAnswered(let ticket, let result):
-            logoutAnswered(ticket, result, &step)
+        case .logoutAnswered(let ticket, let answers):
+            forward(&step) { machine, context, step in machine.logoutAnswered(ticket, answers, context, &step) }
         case .logoutPageTimedOut(let ticket):
-            logoutPageTimedOut(ticket, &step)
+            forward(&step) { machine, context, step in machine.logoutPageTimedOut(ticket, context, &step) }
         case .signedOutByNewRegistration(let requestors):
             if let current = standing.requestorID, requestors.contains(current) {
-                step.deliver(
-                    .status(
-                        StatusCatalog.status(
-                            .n130,
-                            message:
-                                "Adobe Pass no longer knew this application's registration, so the application registered again; the sign-in made with the old registration no longer holds and was removed from this device. Sign in again with getAuthentication()."
-                        )),
-                    to: nil)
+                step.deliver(.status(StatusCatalog.status(.n130, message: StatusSentences.signedOutByNewRegistration)), to: nil)
             }
         case .mailboxDrained:
             mailboxDrained(&step)
@@ -171,7 +165,7 @@ struct EngineStateMachine: Sendable {
         runWaitingWork(&step)
         // Once every call that could carry it on has run, an authorization left waiting with
         // no flow ends.
-        if queue.isEmpty { perform(authentication.failOrphanedAuthorization(), &step) }
+        if queue.isEmpty { forward(&step) { machine, _, step in machine.failOrphanedAuthorization(&step) } }
         if isBusy != turnHeld {
             turnHeld = isBusy
             step.actions.append(.holdTurn(turnHeld))
@@ -183,8 +177,8 @@ struct EngineStateMachine: Sendable {
     /// waits for the work under way (after abandoning a session being opened, when it is
     /// one of the calls that do).
     private mutating func arrived(_ command: Command, call: CallID?, _ step: inout Step) {
-        if authentication.isOpeningSession, let reason = abandonment(by: command) {
-            perform(authentication.abandonOpeningSession(reason), &step)
+        if let reason = abandonment(by: command) {
+            forward(&step) { machine, _, step in machine.abandonOpeningSession(reason, &step) }
         }
         guard isBusy else { return run(.command(command, call: call), &step) }
         queue.append(.command(command, call: call))
@@ -324,36 +318,37 @@ struct EngineStateMachine: Sendable {
                 step.deliver(callback, to: call)
             }
         case .getAuthentication(let forced, let filter, let call):
-            perform(
-                authentication.authenticationRequested(
-                    by: .getAuthentication(call), authenticated: verdict.profile != nil, forced: forced, viaPartner: partnerSignInApplies(step.facts),
-                    filter: filter, providerOnSecondScreen: settings.providerOnSecondScreen, configurationKnown: step.facts.hasFreshConfiguration), &step)
+            let authenticated = verdict.profile != nil
+            forward(&step) { machine, context, step in
+                machine.authenticationRequested(by: .getAuthentication(call), authenticated: authenticated, forced: forced, filter: filter, context, &step)
+            }
         case .getAuthorization(let resource, let data, let call):
             if let profile = verdict.profile {
                 authorize(AuthorizationRound.Call(resource: resource, owner: call), profile: profile, snapshot: snapshot, &step)
             } else {
-                perform(
-                    authentication.authenticationRequested(
-                        by: .getAuthorization(PendingAuthorization(resource: resource, data: data, owner: call)), authenticated: false,
-                        forced: false, viaPartner: partnerSignInApplies(step.facts), filter: nil, providerOnSecondScreen: settings.providerOnSecondScreen,
-                        configurationKnown: step.facts.hasFreshConfiguration), &step)
+                let pending = PendingAuthorization(resource: resource, data: data, owner: call)
+                forward(&step) { machine, context, step in
+                    machine.authenticationRequested(by: .getAuthorization(pending), authenticated: false, forced: false, filter: nil, context, &step)
+                }
             }
         case .checkAuthorization(let resource, let call):
             guard let profile = verdict.profile else {
-                step.deliver(.status(StatusCatalog.status(.n000, message: "The user is not authenticated, so \(resource) cannot be authorized.")), to: call)
-                step.deliver(.tokenRequestFailed(resource, errorCode: USER_NOT_AUTHENTICATED_ERROR, description: "The user is not authenticated."), to: call)
+                step.deliver(.status(StatusCatalog.status(.n000, message: StatusSentences.notAuthenticatedSoCannotAuthorize(resource))), to: call)
+                step.deliver(.tokenRequestFailed(resource, errorCode: USER_NOT_AUTHENTICATED_ERROR, description: StatusSentences.notAuthenticated), to: call)
                 return
             }
             authorize(AuthorizationRound.Call(resource: resource, owner: call), profile: profile, snapshot: snapshot, &step)
         case .authorizePending(let pending):
             guard let profile = verdict.profile else {
-                step.deliver(.tokenRequestFailed(pending.resource, errorCode: USER_NOT_AUTHENTICATED_ERROR, description: "The user is not authenticated."), to: pending.owner)
+                let failed = DelegateCall.tokenRequestFailed(
+                    pending.resource, errorCode: USER_NOT_AUTHENTICATED_ERROR, description: StatusSentences.notAuthenticated)
+                step.deliver(failed, to: pending.owner)
                 return
             }
             authorize(AuthorizationRound.Call(resource: pending.resource, owner: pending.owner), profile: profile, snapshot: snapshot, &step)
         case .checkPreauthorizedResources(let resources, let cache, let call):
             guard let profile = verdict.profile else {
-                step.deliver(.status(StatusCatalog.status(.n000, message: "The user is not authenticated: no resource is preauthorized.")), to: call)
+                step.deliver(.status(StatusCatalog.status(.n000, message: StatusSentences.notAuthenticatedNothingPreauthorized)), to: call)
                 step.deliver(.preauthorizedResources([]), to: call)
                 return
             }
@@ -383,9 +378,8 @@ struct EngineStateMachine: Sendable {
         }
     }
 
-    /// Whether the partner framework signs the user in (else the app's provider dialog):
-    /// one is configured and the requestor's configuration has an MVPD with platform services.
-    func partnerSignInApplies(_ facts: EngineFacts) -> Bool { settings.partnerConfigured && facts.catalog?.hasPlatformServices == true }
+    /// Whether the partner framework signs the user in (else the app's provider dialog).
+    func partnerSignInApplies(_ facts: EngineFacts) -> Bool { settings.partnerSignInApplies(facts) }
 
     /// `nil` when the requestor is ready; otherwise the status a call reports.
     var requestorProblem: AdvancedStatus? { standing.problem }
@@ -397,33 +391,16 @@ struct EngineStateMachine: Sendable {
         return RequestTicket(value: ticketCounter)
     }
 
-    /// Where a request about `mvpd` goes, and what it carries: the service provider the
-    /// user's profile with that MVPD came from (when a client for it exists), else the one
-    /// the configuration placed the MVPD at, else the configured environment.
-    func target(mvpd: String?, partnerStatus: PartnerFrameworkStatus? = nil, _ facts: EngineFacts) -> RESTTarget {
-        var serviceProvider: URL?
-        if let mvpd {
-            if let profile = facts.currentProfile, profile.mvpd == mvpd, let url = profile.serviceProviderURL, knownServiceProviders.contains(url) {
-                serviceProvider = URL(string: url)
-            } else if let url = facts.catalog?.serviceProviderForMVPD[mvpd] {
-                serviceProvider = url
-            } else if let url = facts.knownProvider(mvpd)?.serviceProviderURL, knownServiceProviders.contains(url) {
-                serviceProvider = URL(string: url)
-            }
-        }
-        return RESTTarget(
-            requestor: standing.requestorID ?? "", mvpd: mvpd, serviceProvider: serviceProvider, partnerStatus: partnerStatus,
-            tempPassIdentity: mvpd.flatMap { facts.knownProvider($0)?.isTempPass } ?? false)
+    /// Where requests go, as the last setRequestor left things.
+    var targets: RequestTargets {
+        RequestTargets(
+            requestor: standing.requestorID, serviceProviders: serviceProviders, knownServiceProviders: knownServiceProviders,
+            primaryServiceProvider: settings.primaryServiceProvider)
     }
 
-    /// Where a request about an authentication session goes: ``target(mvpd:partnerStatus:_:)``
-    /// for a session with an MVPD; for one without (the provider is chosen on the second
-    /// screen), the first service provider setRequestor named, where the profile will be.
-    func sessionTarget(mvpd: String?, _ facts: EngineFacts) -> RESTTarget {
-        if mvpd != nil { return target(mvpd: mvpd, facts) }
-        var target = target(mvpd: nil, facts)
-        target.serviceProvider = serviceProviders.first
-        return target
+    /// Where a request about `mvpd` goes, and what it carries (``RequestTargets/target(mvpd:partnerStatus:_:)``).
+    func target(mvpd: String?, partnerStatus: PartnerFrameworkStatus? = nil, _ facts: EngineFacts) -> RESTTarget {
+        targets.target(mvpd: mvpd, partnerStatus: partnerStatus, facts)
     }
 
     /// Records that setRequestor named these service providers (clients exist for them from now on).
@@ -436,78 +413,5 @@ struct EngineStateMachine: Sendable {
     mutating func setStanding(_ change: (inout RequestorStanding) -> Void, _ step: inout Step) {
         change(&standing)
         step.actions.append(.publish(standing))
-    }
-
-    /// Reports a significant difference between the device clock and Adobe's, once: CFG100.
-    func reportClockDifferenceIfNew(to call: CallID?, _ step: inout Step) {
-        guard let offset = step.facts.unreportedClockOffset else { return }
-        step.facts.unreportedClockOffset = nil
-        let direction = offset > 0 ? "behind" : "ahead of"
-        step.deliver(
-            .status(
-                StatusCatalog.status(
-                    .cfg100,
-                    message:
-                        "This device's clock is \(Self.duration(abs(offset))) \(direction) Adobe Pass's. The SDK judges sign-ins with Adobe's time, but ask the user to set the correct date and time.",
-                    details: "offset \(WholeNumber.clamped(offset) as Int) s")), to: call)
-        step.actions.append(.clockDifferenceReported)
-    }
-
-    private static func duration(_ seconds: TimeInterval) -> String {
-        if seconds >= 86_400 { return "\(WholeNumber.clamped(seconds / 86_400) as Int) day(s)" }
-        if seconds >= 3_600 { return "\(WholeNumber.clamped(seconds / 3_600) as Int) hour(s)" }
-        return "\(WholeNumber.clamped(seconds / 60) as Int) minute(s)"
-    }
-}
-
-extension EngineStateMachine {
-    /// The actions one event produces, and the facts as they stand after the writes made so
-    /// far (a profile stored earlier in the same event counts for the decisions after it).
-    struct Step {
-        var facts: EngineFacts
-        var actions: [EngineAction] = []
-
-        /// Delivers `callback` as a callback of `call`.
-        mutating func deliver(_ callback: DelegateCall, to call: CallID?, alsoEnding others: [CallID] = []) {
-            actions.append(.deliver(callback, to: call, alsoEnding: others))
-        }
-
-        /// Stores a new sign-in as ``ProfileSelection`` decides, with what the device knows of
-        /// its provider; the provider is remembered as this requestor's last (a TempPass is not
-        /// a provider to continue with).
-        mutating func storeSignIn(_ profile: StoredProfile) {
-            var profile = profile
-            let known = facts.knownProvider(profile.mvpd)
-            if profile.provider?.isDescribed != true {
-                profile.provider = known ?? profile.provider ?? StoredProvider(id: profile.mvpd, serviceProviderURL: profile.serviceProviderURL)
-            }
-            var change = ProfileSelection.signIn(profile, over: facts.profiles, now: facts.adobeNow)
-            if profile.type != .temporary, profile.provider?.isTempPass != true { change.profiles.remembered = profile.provider }
-            store(change, requestor: profile.requestor)
-        }
-
-        /// Keeps `catalog` as the requestor's configuration, fetched now.
-        mutating func cacheConfiguration(_ catalog: RequestorCatalog) {
-            let cached = CachedConfiguration(catalog: catalog, fetchedAt: facts.now)
-            facts.configuration = cached
-            actions.append(.cacheConfiguration(cached))
-        }
-
-        /// Stores `change` of the requestor's profiles (and what no longer holds with them).
-        mutating func store(_ change: ProfileChange, requestor: String) {
-            facts.profiles = change.profiles
-            if let kept = change.keepingMediaTokensOf { facts.mediaTokens = facts.mediaTokens.filter { kept.contains($0.value.mvpd) } }
-            if change.droppingPreauthorizations { facts.preauthorizations = [:] }
-            actions.append(.storeProfiles(change, requestor: requestor))
-        }
-
-        /// Removes the requestor's profiles (with its media tokens and preauthorization
-        /// answers); logouts Adobe Pass has not confirmed stay.
-        mutating func removeProfiles(of requestor: String) {
-            facts.profiles = RequestorProfiles(pendingLogouts: facts.profiles.pendingLogouts, remembered: facts.profiles.remembered)
-            facts.mediaTokens = [:]
-            facts.preauthorizations = [:]
-            actions.append(.removeProfiles(requestor: requestor))
-        }
     }
 }

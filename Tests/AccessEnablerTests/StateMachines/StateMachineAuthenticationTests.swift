@@ -3,13 +3,16 @@ import Testing
 
 @testable import AccessEnabler
 
-/// The authentication state machine, event by event, with no I/O: what each event means in
-/// each state, which call each callback belongs to, and that every abandoned flow delivers
-/// what it owes, once.
+/// The authentication state machine, event by event, with no I/O: what each event — a
+/// facade call, or a raw answer of Adobe Pass — means in each state, which call each callback
+/// belongs to, and that every abandoned flow delivers what it owes, once. The machine writes
+/// the engine's own actions; these tests read them as short signatures.
 @Suite("Authentication state machine")
 struct StateMachineAuthenticationTests {
     typealias Machine = AuthenticationStateMachine
-    let start = Date(timeIntervalSince1970: 1_767_225_600)
+    typealias Step = EngineStateMachine.Step
+    static let start = MachineHarness.start
+    var start: Date { Self.start }
     /// The calls of the app, as the facade numbers them.
     let getAuthorizationCall = CallID(value: 1)
     let selectCall = CallID(value: 2)
@@ -18,126 +21,277 @@ struct StateMachineAuthenticationTests {
     var news: PendingAuthorization { PendingAuthorization(resource: "news", data: nil, owner: getAuthorizationCall) }
     let secondScreen = Machine.LoginScreen.secondScreen(pollInterval: 5)
 
-    func session(_ code: String = "ABC1234", lifetime: TimeInterval = 1_800) -> AuthenticationSession {
-        AuthenticationSession(mvpd: "NotBoarded", code: code, notAfter: start.addingTimeInterval(lifetime), now: start)
+    /// The engine around the authentication machine: the facts it reads before each event
+    /// (REF30's fresh configuration: Plain1, TempPass, AppleBoarded), the context it hands in,
+    /// and what the last event asked of it.
+    struct Engine {
+        var machine = Machine()
+        var facts: EngineFacts
+        var context: AuthenticationContext
+        /// The actions the last event wrote.
+        var actions: [EngineAction] = []
+        /// What the last event asked of the engine's machine.
+        var followUps: [Step.FollowUp] = []
+
+        init(
+            loginScreen: Machine.LoginScreen = .thisDevice, partner: Bool = false, providerOnSecondScreen: Bool = false
+        ) {
+            var settings = MachineHarness.settings(partner: partner, loginScreen: loginScreen)
+            settings.providerOnSecondScreen = providerOnSecondScreen
+            facts = EngineFacts(
+                now: StateMachineAuthenticationTests.start, adobeNow: StateMachineAuthenticationTests.start)
+            facts.configuration = CachedConfiguration(
+                catalog: MachineHarness.catalog, fetchedAt: StateMachineAuthenticationTests.start)
+            let targets = RequestTargets(
+                requestor: "REF30", serviceProviders: [], knownServiceProviders: [],
+                primaryServiceProvider: settings.primaryServiceProvider)
+            context = AuthenticationContext(targets: targets, settings: settings, handlesSVC: false)
+        }
+
+        /// Hands the machine one event, `seconds` after the start (the facts it wrote carry
+        /// over to the next event, as storage would); returns the actions' signatures.
+        @discardableResult
+        mutating func send(
+            at seconds: TimeInterval? = nil, _ event: (inout Machine, AuthenticationContext, inout Step) -> Void
+        ) -> [String] {
+            if let seconds {
+                facts.now = StateMachineAuthenticationTests.start.addingTimeInterval(seconds)
+                facts.adobeNow = facts.now
+            }
+            var step = Step(facts: facts)
+            event(&machine, context, &step)
+            facts = step.facts
+            followUps = step.takeFollowUps()
+            actions = step.actions
+            return actions.map(StateMachineAuthenticationTests.signature)
+        }
+
+        /// The statuses the last event delivered.
+        var statuses: [AdvancedStatus] {
+            actions.compactMap { if case .deliver(.status(let status), _, _) = $0 { status } else { nil } }
+        }
+
+        /// The flow the machine is in, if any.
+        var flow: FlowID? {
+            switch machine.state {
+            case .awaitingConfiguration(let flow, _), .signingInThroughPartner(let flow, _),
+                .openingSession(let flow, _, _),
+                .awaitingRedirect(let flow, _), .polling(let flow, _):
+                flow
+            case .idle, .choosingProvider, .loggingOut, .awaitingLogoutRedirect:
+                nil
+            }
+        }
     }
 
-    func profile(_ mvpd: String = "NotBoarded") -> StoredProfile {
+    /// An action as a short signature: a callback with the calls it belongs to
+    /// (`setAuthenticationStatus(0,…)@4,2`), a child task with its flow or ticket and what it names.
+    static func signature(_ action: EngineAction) -> String {
+        func seconds(_ date: Date) -> Int { Int(date.timeIntervalSince(start).rounded()) }
+        switch action {
+        case .deliver(let callback, let call, let others):
+            let owners = ([call].compactMap { $0 } + others).map { "\($0.value)" }.joined(separator: ",")
+            return "\(callbackSignature(callback))@\(owners)"
+        case .createSession(let flow, let target): return "createSession(\(flow.value),\(target.mvpd ?? "nil"))"
+        case .fetchSessionProfile(let flow, let target):
+            return "fetchSessionProfile(\(flow.value),\(target.mvpd ?? "nil"))"
+        case .cancelSession(let flow): return "cancelSession(\(flow.value))"
+        case .setPollTimer(let flow, let until): return "setPollTimer(\(flow.value),+\(seconds(until)))"
+        case .fetchProfileForCode(let flow, let code, _): return "fetchProfileForCode(\(flow.value),\(code))"
+        case .stopPolling(let flow): return "stopPolling(\(flow.value))"
+        case .startPartnerSignIn(let flow, _, _): return "startPartnerSignIn(\(flow.value))"
+        case .cancelPartnerSignIn(let flow): return "cancelPartnerSignIn(\(flow.value))"
+        case .fetchConfigurationForFlow(let flow, _, _): return "fetchConfigurationForFlow(\(flow.value))"
+        case .cancelConfigurationFetch(let flow): return "cancelConfigurationFetch(\(flow.value))"
+        case .setLogoutPageTimer(let ticket, let until): return "setLogoutPageTimer(\(ticket.value),+\(seconds(until)))"
+        case .cancelLogoutPageTimer(let ticket): return "cancelLogoutPageTimer(\(ticket.value))"
+        case .storeProfiles(let change, _): return "storeProfiles(\(change.profiles.chosen?.mvpd ?? "nil"))"
+        default: return "\(action)"
+        }
+    }
+
+    /// A callback as a short signature; a `tokenRequestFailed` with its description.
+    static func callbackSignature(_ callback: DelegateCall) -> String {
+        switch callback {
+        case .tokenRequestFailed(let resource, let code, let description):
+            "tokenRequestFailed(\(resource),\(code),\(description))"
+        case .navigateToUrl(let url), .navigateToUrlUsingSVC(let url, _): "navigateToUrl(\(url))"
+        case .sendTrackingData(_, let event):
+            event == TRACKING_AUTHENTICATION ? "trackAuthentication" : "trackProviderSelection"
+        default: MachineHarness.signature(callback)
+        }
+    }
+
+    let succeeded = "setAuthenticationStatus(1,\(USER_AUTHENTICATED))"
+    let failed = "setAuthenticationStatus(0,\(GENERIC_AUTHENTICATION_ERROR))"
+    let loggedOut = "setAuthenticationStatus(0,\(USER_NOT_AUTHENTICATED_ERROR))"
+
+    func profile(_ mvpd: String = "Plain1") -> StoredProfile {
         StoredProfile(
-            requestor: "REF30", mvpd: mvpd, type: .regular, notBefore: start, notAfter: start.addingTimeInterval(86_400),
+            requestor: "REF30", mvpd: mvpd, type: .regular, notBefore: start,
+            notAfter: start.addingTimeInterval(86_400),
             attributes: [:], tokenSource: nil, partnerProviderID: nil, serviceProviderURL: nil)
     }
 
-    func regCodeStatus(of actions: [Machine.Action]) -> AdvancedStatus? {
-        for case .status(let status, _) in actions where status.errorId == "REGCODE" { return status }
-        return nil
+    /// A profile of `mvpd` as Adobe Pass answers it.
+    func answer(_ mvpd: String = "Plain1") -> ProfileAnswer {
+        ProfileAnswer(
+            mvpd: mvpd, type: "regular", notBefore: start.addingTimeInterval(-60),
+            notAfter: start.addingTimeInterval(86_400))
     }
 
-    func statusIDs(_ actions: [Machine.Action]) -> [StatusID] {
-        actions.compactMap { if case .status(let status, _) = $0 { status.errorId } else { nil } }
+    /// `POST sessions` answered with a login: its code, ending `lifetime` after the start.
+    func login(code: String = "ABC1234", lifetime: TimeInterval = 1_800, mvpd: String? = "Plain1") -> Result<
+        SessionAction, RESTClientError
+    > {
+        .success(
+            SessionAction(
+                actionName: .authenticate, actionType: .interactive, code: code, url: "/authenticate", mvpd: mvpd,
+                notAfter: start.addingTimeInterval(lifetime)))
     }
 
-    /// The statuses of the failures in `actions`.
-    func failureIDs(_ actions: [Machine.Action]) -> [StatusID] {
-        actions.compactMap { if case .fail(let status, _, _, _) = $0 { status?.errorId } else { nil } }
-    }
-
-    /// A machine whose getAuthorization("news") opened the provider dialog.
-    func dialogForNews() -> Machine {
-        var machine = Machine()
-        #expect(
-            machine.authenticationRequested(by: .getAuthorization(news), authenticated: false, forced: false, viaPartner: false, filter: nil) == [
-                .showProviderDialog(to: getAuthorizationCall)
-            ])
-        #expect(machine.state == .choosingProvider)
-        #expect(machine.pendingAuthorization == news)
-        return machine
-    }
-
-    /// A machine opening a session for NotBoarded, chosen by `selectCall`.
-    func openingSession(from machine: Machine = Machine()) -> (Machine, FlowID) {
-        var machine = machine
-        let created = machine.providerSelected("NotBoarded", by: selectCall)
-        guard case .createSession(let flow, "NotBoarded", nil) = created.last else {
-            Issue.record("expected createSession, got \(created)")
-            return (machine, FlowID(value: 0))
+    /// An engine whose getAuthorization("news") opened the provider dialog.
+    func dialogForNews(_ engine: Engine = Engine()) -> Engine {
+        var engine = engine
+        let pending = news
+        let actions = engine.send { machine, context, step in
+            machine.authenticationRequested(
+                by: .getAuthorization(pending), authenticated: false, forced: false, filter: nil, context, &step)
         }
-        #expect(created.first == .trackProviderSelection(mvpd: "NotBoarded", to: selectCall))
-        #expect(machine.awaitsServer)
-        return (machine, flow)
+        #expect(actions == ["displayProviderDialog@1"])
+        #expect(engine.machine.state == .choosingProvider)
+        #expect(engine.machine.pendingAuthorization == news)
+        return engine
     }
 
-    /// A machine polling for the profile of a second-screen code, started by getAuthorization("news").
-    func pollingForNews() -> (Machine, FlowID) {
-        var (machine, flow) = openingSession(from: dialogForNews())
-        let actions = machine.loginNeeded(flow, session: session(), url: "http://x/authenticate", displayName: "Not Boarded", screen: secondScreen, now: start)
-        #expect(actions.count == 2)
-        #expect(regCodeStatus(of: actions)?.details == "ABC1234")
-        #expect(actions.last == .waitForPoll(flow, until: start.addingTimeInterval(5)))
-        #expect(!machine.awaitsServer)
-        return (machine, flow)
+    /// An engine opening a session for Plain1, chosen by `selectCall`.
+    func openingSession(from engine: Engine = Engine()) -> (Engine, FlowID) {
+        var engine = engine
+        let call = selectCall
+        let actions = engine.send { machine, context, step in
+            machine.providerSelected("Plain1", by: call, context, &step)
+        }
+        guard case .openingSession(let flow, "Plain1", .creating) = engine.machine.state else {
+            Issue.record("expected a session being opened, got \(engine.machine.state)")
+            return (engine, FlowID(value: 0))
+        }
+        #expect(actions == ["trackProviderSelection@2", "createSession(\(flow.value),Plain1)"])
+        #expect(engine.machine.awaitsServer)
+        return (engine, flow)
+    }
+
+    /// An engine polling for the profile of a second-screen code, started by getAuthorization("news").
+    func pollingForNews() -> (Engine, FlowID) {
+        var (engine, flow) = openingSession(from: dialogForNews(Engine(loginScreen: secondScreen)))
+        let session = login()
+        let actions = engine.send { machine, context, step in machine.sessionAnswered(flow, session, context, &step) }
+        #expect(actions == ["status(REGCODE)@2", "setPollTimer(\(flow.value),+5)"])
+        #expect(engine.statuses.first?.details == "ABC1234")
+        #expect(!engine.machine.awaitsServer)
+        return (engine, flow)
     }
 
     // MARK: Starting
 
     @Test func anAuthenticatedUserIsAnsweredAtOnceUnlessForced() {
-        var machine = Machine()
-        #expect(
-            machine.authenticationRequested(by: .getAuthentication(otherCall), authenticated: true, forced: false, viaPartner: true, filter: nil) == [
-                .succeed(pending: nil, cached: true, to: otherCall)
-            ])
-        #expect(machine.state == .idle)
-        #expect(
-            machine.authenticationRequested(by: .getAuthentication(otherCall), authenticated: true, forced: true, viaPartner: false, filter: nil) == [
-                .showProviderDialog(to: otherCall)
-            ])
+        var engine = Engine(partner: true)
+        let call = otherCall
+        let cached = engine.send { machine, context, step in
+            machine.authenticationRequested(
+                by: .getAuthentication(call), authenticated: true, forced: false, filter: nil, context, &step)
+        }
+        #expect(cached == ["trackAuthentication@4", "\(succeeded)@4"])
+        #expect(engine.machine.state == .idle)
+        engine.context.settings.partnerConfigured = false
+        let forced = engine.send { machine, context, step in
+            machine.authenticationRequested(
+                by: .getAuthentication(call), authenticated: true, forced: true, filter: nil, context, &step)
+        }
+        #expect(forced == ["displayProviderDialog@4"])
     }
 
-    @Test func thePartnerSignInRunsAsAFlowWhoseLateAnswersAreDroppedAndWhoseCallbacksAreItsCallers() {
-        var machine = Machine()
-        let started = machine.authenticationRequested(by: .getAuthentication(otherCall), authenticated: false, forced: false, viaPartner: true, filter: nil)
-        guard case .startPartnerSignIn(let flow, nil) = started.first else { Issue.record("\(started)"); return }
+    @Test func thePartnerSignInRunsAsAFlowWhoseLateAnswersAreDroppedAndWhoseCallbacksAreItsCallers() throws {
+        var engine = Engine(partner: true)
+        let call = otherCall
+        let started = engine.send { machine, context, step in
+            machine.authenticationRequested(
+                by: .getAuthentication(call), authenticated: false, forced: false, filter: nil, context, &step)
+        }
+        let flow = try #require(engine.flow)
+        #expect(started == ["startPartnerSignIn(\(flow.value))"])
         let dialog = TVProviderDialog(providers: ["AppleBoarded"], featured: [])
-        #expect(machine.pickerPresented(flow, dialog) == [.presentPicker(dialog, to: otherCall)])
-        #expect(machine.pickerPresented(FlowID(value: 99), dialog) == [])
-        #expect(machine.pickerDismissed(flow, dialog) == [.dismissPicker(dialog, to: otherCall)])
         #expect(
-            machine.partnerSignInFinished(flow, .signedIn(profile("AppleBoarded"), status: nil)) == [
-                .store(profile("AppleBoarded"), to: otherCall), .succeed(pending: nil, cached: false, to: otherCall),
+            engine.send { machine, _, step in machine.pickerPresented(flow, dialog, &step) } == [
+                "presentTVProviderDialog@4"
             ])
-        #expect(machine.state == .idle)
+        #expect(engine.send { machine, _, step in machine.pickerPresented(FlowID(value: 99), dialog, &step) } == [])
+        #expect(
+            engine.send { machine, _, step in machine.pickerDismissed(flow, dialog, &step) } == [
+                "dismissTVProviderDialog@4"
+            ])
+        let signedIn = profile("AppleBoarded")
+        let finished = engine.send { machine, context, step in
+            machine.partnerSignInFinished(flow, .signedIn(signedIn, status: nil), context, &step)
+        }
+        #expect(finished == ["storeProfiles(AppleBoarded)", "trackAuthentication@4", "\(succeeded)@4"])
+        #expect(engine.machine.state == .idle)
         // The same flow cannot end twice.
-        #expect(machine.partnerSignInFinished(flow, .failed(StatusCatalog.status(.n500, message: "x"))) == [])
+        let late = engine.send { machine, context, step in
+            machine.partnerSignInFinished(flow, .failed(StatusCatalog.status(.n500, message: "x")), context, &step)
+        }
+        #expect(late == [])
     }
 
     @Test func aSecondRequestWhileTheLoginPageIsOpenIsRefusedWithItsOwnTerminal() {
-        var (machine, flow) = openingSession()
+        var (engine, flow) = openingSession()
+        let session = login()
         #expect(
-            machine.loginNeeded(flow, session: session(), url: "u", displayName: "Not Boarded", screen: .thisDevice, now: start) == [
-                .openPage(url: "u", mvpd: "NotBoarded", to: selectCall)
+            engine.send { machine, context, step in machine.sessionAnswered(flow, session, context, &step) } == [
+                "navigateToUrl(https://api.auth.adobe.com/authenticate)@2"
+            ], "the login page, made absolute against the MVPD's service provider")
+        let (call, pending) = (otherCall, news)
+        var refused = false
+        #expect(
+            engine.send { machine, _, step in refused = machine.refuses(.getAuthentication(call), &step) } == [
+                "status(N500)@4", "\(failed)@4",
             ])
-        let refusedAuthentication = machine.rejection(of: .getAuthentication(otherCall)) ?? []
-        #expect(statusIDs(refusedAuthentication) == ["N500"])
-        #expect(refusedAuthentication.last == .setAuthenticationStatus(0, errorCode: GENERIC_AUTHENTICATION_ERROR, to: otherCall))
-        let refusedAuthorization = machine.rejection(of: .getAuthorization(news)) ?? []
-        #expect(refusedAuthorization.last == .tokenRequestFailed(news, description: "An authentication flow is already in progress."))
-        #expect(machine.pendingAuthorization == nil, "a refused getAuthorization does not ride on the open login")
+        #expect(refused)
+        let refusedAuthorization = engine.send { machine, _, step in
+            refused = machine.refuses(.getAuthorization(pending), &step)
+        }
+        #expect(
+            refusedAuthorization == [
+                "status(N500)@1",
+                "tokenRequestFailed(news,\(USER_NOT_AUTHENTICATED_ERROR),An authentication flow is already in progress.)@1",
+            ])
+        #expect(
+            engine.machine.pendingAuthorization == nil, "a refused getAuthorization does not ride on the open login")
     }
 
     // MARK: The session
 
     @Test func anAuthorizeAnswerFetchesTheProfileAndSignsInWithItsNote() {
-        var (machine, flow) = openingSession()
-        let note = StatusCatalog.status(.n011, message: "TempPass")
-        #expect(machine.sessionNeedsProfile(flow, note: note) == [.fetchSessionProfile(flow, mvpd: "NotBoarded")])
-        #expect(machine.awaitsServer, "the profile request is part of opening the session")
-        #expect(machine.sessionNeedsProfile(flow, note: note) == [], "asked once")
+        var (engine, flow) = openingSession()
+        let authorize = Result<SessionAction, RESTClientError>.success(
+            SessionAction(actionName: .authorize, actionType: .direct, reasonType: .temporary, mvpd: "Plain1"))
         #expect(
-            machine.signedInDirectly(flow, profile: profile()) == [
-                .store(profile(), to: selectCall), .status(note, to: selectCall), .succeed(pending: nil, cached: false, to: selectCall),
+            engine.send { machine, context, step in machine.sessionAnswered(flow, authorize, context, &step) } == [
+                "fetchSessionProfile(\(flow.value),Plain1)"
             ])
-        #expect(!machine.awaitsServer)
-        #expect(machine.signedInDirectly(flow, profile: profile()) == [], "a late answer changes nothing")
+        #expect(engine.machine.awaitsServer, "the profile request is part of opening the session")
+        #expect(
+            engine.send { machine, context, step in machine.sessionAnswered(flow, authorize, context, &step) } == [],
+            "asked once")
+        let profiles = Result<[ProfileAnswer], RESTClientError>.success([answer()])
+        #expect(
+            engine.send { machine, context, step in machine.sessionProfileAnswered(flow, profiles, context, &step) }
+                == [
+                    "storeProfiles(Plain1)", "status(N011)@2", "trackAuthentication@2", "\(succeeded)@2",
+                ])
+        #expect(!engine.machine.awaitsServer)
+        #expect(
+            engine.send { machine, context, step in machine.sessionProfileAnswered(flow, profiles, context, &step) }
+                == [], "a late answer changes nothing")
     }
 
     @Test func aSessionBeingOpenedThatIsAbandonedEndsItsOwnCallerOnce() {
@@ -146,287 +300,429 @@ struct StateMachineAuthenticationTests {
             (.loggedOut, .n500, USER_NOT_AUTHENTICATED_ERROR), (.requestorChanged, .n500, GENERIC_AUTHENTICATION_ERROR),
         ]
         for (reason, id, code) in reasons {
-            var (machine, flow) = openingSession(from: dialogForNews())
-            let owed = machine.abandonOpeningSession(reason)
-            #expect(owed.first == .cancelSession(flow), "\(reason)")
-            #expect(statusIDs(owed) == [id], "\(reason)")
-            #expect(owed.last == .setAuthenticationStatus(0, errorCode: code, to: selectCall), "\(reason): the caller that chose the provider ends")
-            #expect(machine.state == .idle)
-            #expect(machine.pendingAuthorization == news, "the waiting authorization is the abandoning call's to decide")
-            #expect(machine.abandonOpeningSession(reason) == [], "nothing is owed twice")
-            #expect(machine.loginNeeded(flow, session: session(), url: "u", displayName: "x", screen: .thisDevice, now: start) == [], "a late answer is dropped")
+            var (engine, flow) = openingSession(from: dialogForNews())
+            let owed = engine.send { machine, _, step in machine.abandonOpeningSession(reason, &step) }
+            #expect(
+                owed == ["cancelSession(\(flow.value))", "status(\(id))@2", "setAuthenticationStatus(0,\(code))@2"],
+                "\(reason): the caller that chose the provider ends")
+            #expect(engine.machine.state == .idle)
+            #expect(
+                engine.machine.pendingAuthorization == news,
+                "the waiting authorization is the abandoning call's to decide")
+            #expect(
+                engine.send { machine, _, step in machine.abandonOpeningSession(reason, &step) } == [],
+                "nothing is owed twice")
+            let session = login()
+            #expect(
+                engine.send { machine, context, step in machine.sessionAnswered(flow, session, context, &step) } == [],
+                "a late answer is dropped")
         }
+    }
+
+    @Test func aSessionRefusedBecauseTheIntegrationEndedForgetsTheConfiguration() {
+        var (engine, flow) = openingSession()
+        let error = EnhancedError(
+            status: 403, code: "invalid_integration", message: "The integration is disabled.", action: "none")
+        let refused = Result<SessionAction, RESTClientError>.failure(
+            .server(operation: .createSession, httpStatus: 403, error: error))
+        let actions = engine.send { machine, context, step in machine.sessionAnswered(flow, refused, context, &step) }
+        #expect(
+            actions.filter { $0.hasPrefix("setAuthenticationStatus") } == [
+                "setAuthenticationStatus(0,\(PROVIDER_NOT_AVAILABLE_ERROR))@2"
+            ])
+        #expect(engine.facts.configuration == nil, "the configuration no longer describes the dashboard")
+        #expect(engine.followUps == [.publishConfiguration], "the engine's machine publishes the standing without it")
     }
 
     // MARK: Abandoning a flow: what it owes
 
     @Test func getAuthorizationThenDialogThenLogoutEndsTheAuthorizationOnce() {
-        var machine = dialogForNews()
-        let actions = machine.logoutRequested(by: otherCall, request: nil)
-        #expect(actions == [.tokenRequestFailed(news, description: "The user logged out before news could be authorized.")])
-        #expect(machine.pendingAuthorization == nil)
-        #expect(machine.logoutRequested(by: otherCall, request: nil) == [], "nothing is owed twice")
+        var engine = dialogForNews()
+        let call = otherCall
+        #expect(
+            engine.send { machine, _, step in machine.logoutRequested(by: call, request: nil, &step) } == [
+                "tokenRequestFailed(news,\(USER_NOT_AUTHENTICATED_ERROR),The user logged out before news could be authorized.)@1",
+                "\(loggedOut)@4",
+            ])
+        #expect(engine.machine.pendingAuthorization == nil)
+        #expect(
+            engine.send { machine, _, step in machine.logoutRequested(by: call, request: nil, &step) } == [
+                "\(loggedOut)@4"
+            ], "nothing is owed twice")
     }
 
     @Test func getAuthorizationThenDialogThenAnotherRequestorEndsTheAuthorizationOnce() {
-        var machine = dialogForNews()
-        let actions = machine.requestorChanged(sameRequestor: false)
-        #expect(actions == [.tokenRequestFailed(news, description: "setRequestor ended the authentication news was waiting for.")])
-        #expect(machine.state == .idle)
-        #expect(machine.requestorChanged(sameRequestor: false) == [])
+        var engine = dialogForNews()
+        #expect(
+            engine.send { machine, _, step in machine.requestorChanged(sameRequestor: false, &step) } == [
+                "tokenRequestFailed(news,\(USER_NOT_AUTHENTICATED_ERROR),setRequestor ended the authentication news was waiting for.)@1"
+            ])
+        #expect(engine.machine.state == .idle)
+        #expect(engine.send { machine, _, step in machine.requestorChanged(sameRequestor: false, &step) } == [])
     }
 
     @Test func theSameRequestorAgainKeepsADialogOrALoginPage() {
-        var machine = dialogForNews()
-        #expect(machine.requestorChanged(sameRequestor: true) == [])
-        #expect(machine.state == .choosingProvider)
-        #expect(machine.pendingAuthorization == news)
+        var engine = dialogForNews()
+        #expect(engine.send { machine, _, step in machine.requestorChanged(sameRequestor: true, &step) } == [])
+        #expect(engine.machine.state == .choosingProvider)
+        #expect(engine.machine.pendingAuthorization == news)
     }
 
-    @Test func anOpenPickerEndedByLogoutIsDismissedAndItsAuthorizationFails() {
-        var machine = Machine()
-        let started = machine.authenticationRequested(by: .getAuthorization(news), authenticated: false, forced: false, viaPartner: true, filter: nil)
-        guard case .startPartnerSignIn(let flow, _) = started.first else { Issue.record("\(started)"); return }
+    @Test func anOpenPickerEndedByLogoutIsDismissedAndItsAuthorizationFails() throws {
+        var engine = Engine(partner: true)
+        let (call, pending) = (otherCall, news)
+        engine.send { machine, context, step in
+            machine.authenticationRequested(
+                by: .getAuthorization(pending), authenticated: false, forced: false, filter: nil, context, &step)
+        }
+        let flow = try #require(engine.flow)
         let dialog = TVProviderDialog(providers: ["AppleBoarded"], featured: [])
-        _ = machine.pickerPresented(flow, dialog)
+        engine.send { machine, _, step in machine.pickerPresented(flow, dialog, &step) }
         #expect(
-            machine.logoutRequested(by: otherCall, request: nil) == [
-                .cancelPartnerSignIn(flow), .dismissPicker(dialog, to: getAuthorizationCall),
-                .tokenRequestFailed(news, description: "The user logged out before news could be authorized."),
+            engine.send { machine, _, step in machine.logoutRequested(by: call, request: nil, &step) } == [
+                "cancelPartnerSignIn(\(flow.value))", "dismissTVProviderDialog@1",
+                "tokenRequestFailed(news,\(USER_NOT_AUTHENTICATED_ERROR),The user logged out before news could be authorized.)@1",
+                "\(loggedOut)@4",
             ])
         // The picker's late answer changes nothing.
-        #expect(machine.partnerSignInFinished(flow, .showProviderDialog(nil)) == [])
+        #expect(
+            engine.send { machine, context, step in
+                machine.partnerSignInFinished(flow, .showProviderDialog(nil), context, &step)
+            } == [])
     }
 
-    @Test func anOpenPickerEndedBySetRequestorEndsTheAuthenticationOfItsCallerOnce() {
-        var machine = Machine()
-        let started = machine.authenticationRequested(by: .getAuthentication(otherCall), authenticated: false, forced: false, viaPartner: true, filter: nil)
-        guard case .startPartnerSignIn(let flow, _) = started.first else { Issue.record("\(started)"); return }
-        let actions = machine.requestorChanged(sameRequestor: true)
-        #expect(actions.first == .cancelPartnerSignIn(flow))
-        #expect(statusIDs(actions) == ["N500"])
+    @Test func anOpenPickerEndedBySetRequestorEndsTheAuthenticationOfItsCallerOnce() throws {
+        var engine = Engine(partner: true)
+        let call = otherCall
+        engine.send { machine, context, step in
+            machine.authenticationRequested(
+                by: .getAuthentication(call), authenticated: false, forced: false, filter: nil, context, &step)
+        }
+        let flow = try #require(engine.flow)
         #expect(
-            actions.filter { if case .setAuthenticationStatus = $0 { true } else { false } } == [
-                .setAuthenticationStatus(0, errorCode: GENERIC_AUTHENTICATION_ERROR, to: otherCall)
+            engine.send { machine, _, step in machine.requestorChanged(sameRequestor: true, &step) } == [
+                "cancelPartnerSignIn(\(flow.value))", "status(N500)@4", "\(failed)@4",
             ])
     }
 
     @Test func backingOutEndsEverythingWithN005() {
-        var (machine, flow) = pollingForNews()
+        var (engine, flow) = pollingForNews()
+        let call = otherCall
         #expect(
-            machine.providerSelected(nil, by: otherCall) == [
-                .stopPolling(flow), .status(StatusCatalog.status(.n005, message: "The user cancelled provider selection."), to: otherCall),
-                .setAuthenticationStatus(0, errorCode: PROVIDER_NOT_SELECTED_ERROR, to: otherCall), .tokenRequestFailed(news, description: "Authentication was cancelled."),
-            ])
-        #expect(machine.pollTimerFired(flow, now: start.addingTimeInterval(5)) == [], "the old code is never polled again")
+            engine.send { machine, context, step in machine.providerSelected(nil, by: call, context, &step) } == [
+                "stopPolling(\(flow.value))", "status(N005)@4",
+                "setAuthenticationStatus(0,\(PROVIDER_NOT_SELECTED_ERROR))@4,2",
+                "tokenRequestFailed(news,\(USER_NOT_AUTHENTICATED_ERROR),Authentication was cancelled.)@1",
+            ], "the call that was shown the code ends with the call that backed out")
+        #expect(engine.statuses.first?.message == "The user cancelled provider selection.")
+        #expect(
+            engine.send(at: 5) { machine, context, step in machine.pollTimerFired(flow, context, &step) } == [],
+            "the old code is never polled again")
     }
 
     @Test func aLogoutPageWaitingForItsRedirectEndsWhenANewFlowStarts() {
-        var machine = Machine()
-        let ticket = RequestTicket(value: 7)
-        _ = machine.logoutRequested(by: otherCall, request: (ticket, profile()))
-        #expect(machine.awaitsServer)
-        #expect(machine.logoutInFlight?.ticket == ticket)
-        let page = Machine.LogoutPage(url: "https://sp.example/logout", mvpd: "Plain1")
-        let stale = machine.logoutAnswered(RequestTicket(value: 8), pages: [page], now: start, pageTimeout: 30)
-        #expect(stale == nil, "another ticket's answer is not this logout's")
-        let answered = machine.logoutAnswered(ticket, pages: [page], now: start, pageTimeout: 30)
-        #expect(answered == [.openPage(url: page.url, mvpd: "Plain1", to: otherCall), .startLogoutPageTimer(ticket, until: start.addingTimeInterval(30))])
-        #expect(machine.state == .awaitingLogoutRedirect(ticket, page: page, remaining: []))
+        var engine = Engine()
+        let (ticket, call, select) = (RequestTicket(value: 7), otherCall, selectCall)
+        let request = Machine.LogoutRequest(ticket: ticket, lead: profile(), opensPagesFor: ["Plain1"])
+        #expect(engine.send { machine, _, step in machine.logoutRequested(by: call, request: request, &step) } == [])
+        #expect(engine.machine.awaitsServer)
+        let answers = LogoutAnswers.success([
+            LogoutAction(
+                mvpd: "Plain1", actionName: .logout, actionType: .interactive, url: "https://sp.example/logout")
+        ])
+        let stale = engine.send { machine, context, step in
+            machine.logoutAnswered(RequestTicket(value: 8), answers, context, &step)
+        }
+        #expect(stale == [], "another ticket's answer is not this logout's")
         #expect(
-            machine.authenticationRequested(by: .getAuthentication(selectCall), authenticated: false, forced: false, viaPartner: false, filter: nil) == [
-                .stopLogoutPageTimer(ticket), .setAuthenticationStatus(0, errorCode: USER_NOT_AUTHENTICATED_ERROR, to: otherCall),
-                .showProviderDialog(to: selectCall),
+            engine.send { machine, context, step in machine.logoutAnswered(ticket, answers, context, &step) } == [
+                "navigateToUrl(https://sp.example/logout)@4", "setLogoutPageTimer(7,+30)",
             ])
+        let page = Machine.LogoutPage(url: "https://sp.example/logout", mvpd: "Plain1")
+        #expect(engine.machine.state == .awaitingLogoutRedirect(ticket, page: page, remaining: []))
+        #expect(
+            engine.send { machine, context, step in
+                machine.authenticationRequested(
+                    by: .getAuthentication(select), authenticated: false, forced: false, filter: nil, context, &step)
+            } == ["cancelLogoutPageTimer(7)", "\(loggedOut)@4", "displayProviderDialog@2"])
     }
 
     // MARK: Second screen
 
     @Test func aSecondScreenCodeIsPolledUntilItsProfileArrives() {
-        var (machine, flow) = pollingForNews()
-        #expect(machine.pollTimerFired(flow, now: start.addingTimeInterval(5)) == [.fetchProfile(flow, session())])
+        var (engine, flow) = pollingForNews()
+        let (nothing, found) = (
+            Result<[ProfileAnswer], RESTClientError>.success([]),
+            Result<[ProfileAnswer], RESTClientError>.success([answer()])
+        )
         #expect(
-            machine.profileAnswered(flow, answer: .notYet, profile: nil, failure: nil, now: start.addingTimeInterval(5.2)) == [
-                .waitForPoll(flow, until: start.addingTimeInterval(10.2))
+            engine.send(at: 5) { machine, context, step in machine.pollTimerFired(flow, context, &step) } == [
+                "fetchProfileForCode(\(flow.value),ABC1234)"
             ])
-        #expect(machine.pollTimerFired(flow, now: start.addingTimeInterval(10.2)) == [.fetchProfile(flow, session())])
         #expect(
-            machine.profileAnswered(flow, answer: .profile, profile: profile(), failure: nil, now: start.addingTimeInterval(10.3)) == [
-                .store(profile(), to: selectCall), .succeed(pending: news, cached: false, to: selectCall),
+            engine.send(at: 6) { machine, context, step in machine.pollAnswered(flow, nothing, context, &step) } == [
+                "setPollTimer(\(flow.value),+11)"
             ])
-        #expect(machine.state == .idle)
-        #expect(machine.polling == nil)
+        #expect(
+            engine.send(at: 11) { machine, context, step in machine.pollTimerFired(flow, context, &step) } == [
+                "fetchProfileForCode(\(flow.value),ABC1234)"
+            ])
+        #expect(
+            engine.send(at: 12) { machine, context, step in machine.pollAnswered(flow, found, context, &step) } == [
+                "storeProfiles(Plain1)", "trackAuthentication@2", "\(succeeded)@2",
+            ])
+        #expect(engine.followUps == [.authorize(news)], "the authorization that waited runs next")
+        #expect(engine.machine.state == .idle)
     }
 
     @Test func aCodeWhoseSessionEndsFailsWithN130() {
-        var (machine, flow) = pollingForNews()
-        let actions = machine.pollTimerFired(flow, now: start.addingTimeInterval(1_800))
-        guard case .fail(let status?, let code, let pending, let call) = actions.first else { Issue.record("\(actions)"); return }
-        #expect(status.errorId == "N130")
-        #expect(code == GENERIC_AUTHENTICATION_ERROR)
-        #expect(pending == news)
-        #expect(call == selectCall)
+        var (engine, flow) = pollingForNews()
+        #expect(
+            engine.send(at: 1_800) { machine, context, step in machine.pollTimerFired(flow, context, &step) } == [
+                "status(N130)@2", "trackAuthentication@2", "\(failed)@2",
+                "tokenRequestFailed(news,\(USER_NOT_AUTHENTICATED_ERROR),\(StatusSentences.notAuthenticatedSoNotAuthorized("news")))@1",
+            ])
+        #expect(engine.machine.state == .idle)
     }
 
     @Test func aNewFlowAbandonsTheOldCodeAndCarriesTheAuthorizationOn() {
-        var (machine, flow) = pollingForNews()
-        let again = machine.authenticationRequested(by: .getAuthentication(otherCall), authenticated: false, forced: false, viaPartner: false, filter: nil)
-        #expect(again == [.stopPolling(flow), .showProviderDialog(to: otherCall)])
-        #expect(machine.pendingAuthorization == news)
-        #expect(machine.profileAnswered(flow, answer: .profile, profile: profile(), failure: nil, now: start) == [], "a late answer for the old code is dropped")
+        var (engine, flow) = pollingForNews()
+        let call = otherCall
+        let again = engine.send { machine, context, step in
+            machine.authenticationRequested(
+                by: .getAuthentication(call), authenticated: false, forced: false, filter: nil, context, &step)
+        }
+        #expect(again == ["stopPolling(\(flow.value))", "displayProviderDialog@4,2"])
+        #expect(engine.machine.pendingAuthorization == news)
+        let found = Result<[ProfileAnswer], RESTClientError>.success([answer()])
+        #expect(
+            engine.send { machine, context, step in machine.pollAnswered(flow, found, context, &step) } == [],
+            "a late answer for the old code is dropped")
 
         var (other, oldFlow) = pollingForNews()
-        let chosen = other.providerSelected("TempPass", by: otherCall)
-        #expect(chosen.first == .stopPolling(oldFlow))
-        guard case .createSession(let newFlow, "TempPass", nil) = chosen.last else { Issue.record("\(chosen)"); return }
+        let chosen = other.send { machine, context, step in
+            machine.providerSelected("TempPass", by: call, context, &step)
+        }
+        guard case .openingSession(let newFlow, "TempPass", .creating) = other.machine.state else {
+            Issue.record("expected a session for TempPass, got \(other.machine.state)")
+            return
+        }
+        #expect(
+            chosen == [
+                "stopPolling(\(oldFlow.value))", "trackProviderSelection@4", "createSession(\(newFlow.value),TempPass)",
+            ])
         #expect(newFlow != oldFlow)
-        #expect(other.owner == otherCall, "the flow now belongs to the call that carried it on")
+        #expect(other.machine.owner == otherCall, "the flow now belongs to the call that carried it on")
     }
 
     @Test func aThrottledPollWaitsAtLeastASecondLongerAndNeverEndsTheFlow() {
-        var (machine, flow) = pollingForNews()
-        _ = machine.pollTimerFired(flow, now: start.addingTimeInterval(5))
+        var (engine, flow) = pollingForNews()
+        let throttled = Result<[ProfileAnswer], RESTClientError>.failure(
+            .throttled(operation: .profileForCode, retryAfter: nil))
+        let throttledFor4 = Result<[ProfileAnswer], RESTClientError>.failure(
+            .throttled(operation: .profileForCode, retryAfter: 4))
+        let unreachable = Result<[ProfileAnswer], RESTClientError>.failure(
+            .transport(operation: .profileForCode, .timedOut))
+        engine.send(at: 5) { machine, context, step in machine.pollTimerFired(flow, context, &step) }
         #expect(
-            machine.profileAnswered(flow, answer: .throttled(retryAfter: nil), profile: nil, failure: nil, now: start.addingTimeInterval(5)) == [
-                .waitForPoll(flow, until: start.addingTimeInterval(11))
+            engine.send(at: 5) { machine, context, step in machine.pollAnswered(flow, throttled, context, &step) } == [
+                "setPollTimer(\(flow.value),+11)"
             ])
-        _ = machine.pollTimerFired(flow, now: start.addingTimeInterval(11))
+        engine.send(at: 11) { machine, context, step in machine.pollTimerFired(flow, context, &step) }
         #expect(
-            machine.profileAnswered(flow, answer: .throttled(retryAfter: 4), profile: nil, failure: nil, now: start.addingTimeInterval(11)) == [
-                .waitForPoll(flow, until: start.addingTimeInterval(20))
-            ])
-        _ = machine.pollTimerFired(flow, now: start.addingTimeInterval(20))
+            engine.send(at: 11) { machine, context, step in machine.pollAnswered(flow, throttledFor4, context, &step) }
+                == ["setPollTimer(\(flow.value),+20)"])
+        engine.send(at: 20) { machine, context, step in machine.pollTimerFired(flow, context, &step) }
         #expect(
-            machine.profileAnswered(flow, answer: .transientFailure, profile: nil, failure: nil, now: start.addingTimeInterval(20)) == [
-                .waitForPoll(flow, until: start.addingTimeInterval(25))
-            ], "a network error on one poll is retried at the next interval")
+            engine.send(at: 20) { machine, context, step in machine.pollAnswered(flow, unreachable, context, &step) }
+                == ["setPollTimer(\(flow.value),+25)"],
+            "a network error on one poll is retried at the next interval")
     }
 
     @Test func theSessionGoneEndsTheFlowWithTheServersReason() {
-        var (machine, flow) = pollingForNews()
-        _ = machine.pollTimerFired(flow, now: start.addingTimeInterval(5))
-        let reason = StatusCatalog.status(.n130, message: "gone")
+        var (engine, flow) = pollingForNews()
+        let gone = Result<[ProfileAnswer], RESTClientError>.failure(
+            .server(operation: .profileForCode, httpStatus: 404, error: nil))
+        engine.send(at: 5) { machine, context, step in machine.pollTimerFired(flow, context, &step) }
+        let actions = engine.send(at: 5) { machine, context, step in machine.pollAnswered(flow, gone, context, &step) }
+        let reason = ErrorClassification.authenticationStatus(
+            .server(operation: .profileForCode, httpStatus: 404, error: nil))
         #expect(
-            machine.profileAnswered(flow, answer: .sessionGone, profile: nil, failure: reason, now: start.addingTimeInterval(5)) == [
-                .fail(reason, errorCode: GENERIC_AUTHENTICATION_ERROR, pending: news, to: selectCall)
+            actions == [
+                "status(\(reason.errorId))@2", "trackAuthentication@2", "\(failed)@2",
+                "tokenRequestFailed(news,\(USER_NOT_AUTHENTICATED_ERROR),\(StatusSentences.notAuthenticatedSoNotAuthorized("news")))@1",
             ])
+        #expect(engine.statuses == [reason])
     }
 
     @Test func theSecondScreenPollIntervalHasAFloorOfThreeSeconds() {
-        var (machine, flow) = openingSession()
-        let actions = machine.loginNeeded(flow, session: session(), url: "u", displayName: "Not Boarded", screen: .secondScreen(pollInterval: 0.5), now: start)
-        #expect(actions.last == .waitForPoll(flow, until: start.addingTimeInterval(3)))
-        #expect(machine.polling?.interval == 3)
+        var (engine, flow) = openingSession(from: Engine(loginScreen: .secondScreen(pollInterval: 0.5)))
+        let session = login()
+        let actions = engine.send { machine, context, step in machine.sessionAnswered(flow, session, context, &step) }
+        #expect(actions.last == "setPollTimer(\(flow.value),+3)")
+        guard case .polling(_, let polling) = engine.machine.state else { Issue.record("expected polling"); return }
+        #expect(polling.interval == 3)
     }
 
     @Test func theRegistrationCodeStatusCarriesTheCodeExactly() throws {
-        var (machine, flow) = openingSession()
-        let actions = machine.loginNeeded(flow, session: session("x9-Yz"), url: "u", displayName: "Not Boarded", screen: secondScreen, now: start)
-        let status = try #require(regCodeStatus(of: actions))
+        var (engine, flow) = openingSession(from: Engine(loginScreen: secondScreen))
+        let session = login(code: "x9-Yz")
+        engine.send { machine, context, step in machine.sessionAnswered(flow, session, context, &step) }
+        let status = try #require(engine.statuses.first { $0.errorId == .regcode })
         #expect(status.details == "x9-Yz")
         #expect(status.level == .info)
         #expect(status.message?.contains("second screen") == true)
+        #expect(status.expiresAt == start.addingTimeInterval(1_800), "the code's end, from the session's answer")
     }
 
     // MARK: After a redirect
 
     @Test func theRedirectPollsAtOnceOnBehalfOfTheRedirectsCallAndAFailedAnswerEndsTheLogin() {
-        var (machine, flow) = openingSession()
-        _ = machine.loginNeeded(flow, session: session(), url: "u", displayName: "Not Boarded", screen: .thisDevice, now: start)
-        #expect(machine.redirectReceived(now: start, pollInterval: 5, by: redirectCall) == [.fetchProfile(flow, session())])
-        #expect(machine.owner == redirectCall)
-        #expect(machine.profileAnswered(flow, answer: .notYet, profile: nil, failure: nil, now: start) == [.waitForPoll(flow, until: start.addingTimeInterval(5))])
-        // The redirect again: look now.
-        #expect(machine.redirectReceived(now: start.addingTimeInterval(1), pollInterval: 5, by: redirectCall) == [.stopPolling(flow), .fetchProfile(flow, session())])
-        let failure = StatusCatalog.status(.n500, message: "server error")
+        var (engine, flow) = openingSession()
+        let (session, call) = (login(), redirectCall)
+        engine.send { machine, context, step in machine.sessionAnswered(flow, session, context, &step) }
         #expect(
-            machine.profileAnswered(flow, answer: .transientFailure, profile: nil, failure: failure, now: start.addingTimeInterval(1)) == [
-                .fail(failure, errorCode: GENERIC_AUTHENTICATION_ERROR, pending: nil, to: redirectCall)
+            engine.send { machine, context, step in machine.redirectReceived(by: call, context, &step) } == [
+                "fetchProfileForCode(\(flow.value),ABC1234)"
             ])
+        #expect(engine.machine.owner == redirectCall)
+        let nothing = Result<[ProfileAnswer], RESTClientError>.success([])
+        #expect(
+            engine.send { machine, context, step in machine.pollAnswered(flow, nothing, context, &step) } == [
+                "setPollTimer(\(flow.value),+5)"
+            ])
+        // The redirect again: look now.
+        #expect(
+            engine.send(at: 1) { machine, context, step in machine.redirectReceived(by: call, context, &step) } == [
+                "stopPolling(\(flow.value))", "fetchProfileForCode(\(flow.value),ABC1234)",
+            ])
+        let serverError = Result<[ProfileAnswer], RESTClientError>.failure(
+            .server(operation: .profileForCode, httpStatus: 500, error: nil))
+        let reason = ErrorClassification.authenticationStatus(
+            .server(operation: .profileForCode, httpStatus: 500, error: nil))
+        #expect(
+            engine.send(at: 1) { machine, context, step in machine.pollAnswered(flow, serverError, context, &step) }
+                == [
+                    "status(\(reason.errorId))@3", "trackAuthentication@3", "\(failed)@3",
+                ])
     }
 
     /// A redirect after the code's end by Adobe's time (known from the answers' `Date`) asks
     /// nothing and ends the login with N130; without Adobe's time the profile is asked.
     @Test func aRedirectAfterTheCodeSurelyEndedAsksNothing() {
-        var (machine, flow) = openingSession()
-        _ = machine.loginNeeded(flow, session: session(), url: "u", displayName: "Not Boarded", screen: .thisDevice, now: start)
-        let late = session().notAfter.addingTimeInterval(1)
-        var unknown = machine
-        #expect(unknown.redirectReceived(now: late, pollInterval: 5, exactNow: nil, by: redirectCall) == [.fetchProfile(flow, session())])
-        let actions = machine.redirectReceived(now: late, pollInterval: 5, exactNow: late, by: redirectCall)
-        #expect(failureIDs(actions) == ["N130"])
-        #expect(!actions.contains { if case .fetchProfile = $0 { true } else { false } })
-        #expect(machine.state == .idle)
+        var (engine, flow) = openingSession()
+        let (session, call) = (login(), redirectCall)
+        engine.send { machine, context, step in machine.sessionAnswered(flow, session, context, &step) }
+        var unknown = engine
+        #expect(
+            unknown.send(at: 1_801) { machine, context, step in machine.redirectReceived(by: call, context, &step) }
+                == ["fetchProfileForCode(\(flow.value),ABC1234)"])
+        engine.facts.uncorrectedClockOffset = 0
+        let actions = engine.send(at: 1_801) { machine, context, step in
+            machine.redirectReceived(by: call, context, &step)
+        }
+        #expect(actions == ["status(N130)@3", "trackAuthentication@3", "\(failed)@3"])
+        #expect(engine.machine.state == .idle)
         // A small difference the device clock does not carry counts: 2 s behind Adobe's.
         var (behind, behindFlow) = openingSession()
-        _ = behind.loginNeeded(behindFlow, session: session(), url: "u", displayName: "Not Boarded", screen: .thisDevice, now: start)
-        let justBefore = session().notAfter.addingTimeInterval(-1)
-        #expect(failureIDs(behind.redirectReceived(now: justBefore, pollInterval: 5, exactNow: justBefore.addingTimeInterval(2), by: redirectCall)) == ["N130"])
+        behind.send { machine, context, step in machine.sessionAnswered(behindFlow, session, context, &step) }
+        behind.facts.uncorrectedClockOffset = 2
+        #expect(
+            behind.send(at: 1_799) { machine, context, step in machine.redirectReceived(by: call, context, &step) }
+                .first == "status(N130)@3")
     }
 
     @Test func aRedirectWithNothingPendingChangesNothing() {
-        var machine = Machine()
-        let actions = machine.redirectReceived(now: start, pollInterval: 5, by: redirectCall)
-        #expect(statusIDs(actions) == ["N130"])
-        #expect(actions.last == .reportCurrentAuthentication(to: redirectCall))
-        let ticket = RequestTicket(value: 1)
-        _ = machine.logoutRequested(by: otherCall, request: (ticket, profile()))
-        _ = machine.logoutAnswered(ticket, pages: [Machine.LogoutPage(url: "https://sp.example/logout", mvpd: "Plain1")], now: start, pageTimeout: 30)
+        var engine = Engine()
+        let (call, logoutCall) = (redirectCall, otherCall)
         #expect(
-            machine.redirectReceived(now: start, pollInterval: 5, by: redirectCall) == [
-                .stopLogoutPageTimer(ticket), .setAuthenticationStatus(0, errorCode: USER_NOT_AUTHENTICATED_ERROR, to: redirectCall),
+            engine.send { machine, context, step in machine.redirectReceived(by: call, context, &step) } == [
+                "status(N130)@3"
             ])
-        #expect(machine.state == .idle)
+        #expect(
+            engine.followUps == [.reportAuthentication(call: redirectCall)],
+            "the engine answers with the authentication as it stands")
+        let ticket = RequestTicket(value: 1)
+        let request = Machine.LogoutRequest(ticket: ticket, lead: profile(), opensPagesFor: ["Plain1"])
+        engine.send { machine, _, step in machine.logoutRequested(by: logoutCall, request: request, &step) }
+        let answers = LogoutAnswers.success([
+            LogoutAction(
+                mvpd: "Plain1", actionName: .logout, actionType: .interactive, url: "https://sp.example/logout")
+        ])
+        engine.send { machine, context, step in machine.logoutAnswered(ticket, answers, context, &step) }
+        #expect(
+            engine.send { machine, context, step in machine.redirectReceived(by: call, context, &step) } == [
+                "cancelLogoutPageTimer(1)", "\(loggedOut)@3",
+            ])
+        #expect(engine.machine.state == .idle)
     }
+
     // MARK: The provider chosen on the second screen
 
     @Test func withTheProviderChosenOnTheSecondScreenTheCodeIsAskedForAtOnce() throws {
-        var machine = Machine()
-        let actions = machine.authenticationRequested(
-            by: .getAuthentication(otherCall), authenticated: false, forced: false, viaPartner: true, filter: nil, providerOnSecondScreen: true)
-        guard case .createSession(let flow, nil, nil) = actions.last, actions.count == 1 else {
-            Issue.record("expected only a session without an MVPD, got \(actions)")
-            return
+        var engine = Engine(loginScreen: secondScreen, partner: true, providerOnSecondScreen: true)
+        let call = otherCall
+        let actions = engine.send { machine, context, step in
+            machine.authenticationRequested(
+                by: .getAuthentication(call), authenticated: false, forced: false, filter: nil, context, &step)
         }
-        #expect(machine.state == .openingSession(flow, mvpd: nil, step: .creating))
+        let flow = try #require(engine.flow)
+        #expect(
+            actions == ["createSession(\(flow.value),nil)"],
+            "neither the partner framework nor the provider dialog is asked")
+        #expect(engine.machine.state == .openingSession(flow, mvpd: nil, step: .creating))
         // The session answers with its code: REGCODE (with its expiry), then the wait.
-        let open = AuthenticationSession(mvpd: nil, code: "ABC1234", notAfter: start.addingTimeInterval(1_800), now: start)
-        let login = machine.loginNeeded(flow, session: open, url: "", displayName: "your TV provider", screen: secondScreen, now: start)
-        let regcode = try #require(regCodeStatus(of: login))
+        let session = login(mvpd: nil)
+        #expect(
+            engine.send { machine, context, step in machine.sessionAnswered(flow, session, context, &step) } == [
+                "status(REGCODE)@4", "setPollTimer(\(flow.value),+5)",
+            ])
+        let regcode = try #require(engine.statuses.first)
         #expect(regcode.details == "ABC1234")
         #expect(regcode.expiresAt == start.addingTimeInterval(1_800))
         #expect(regcode.message?.contains("choose your TV provider") == true)
-        #expect(login.last == .waitForPoll(flow, until: start.addingTimeInterval(5)))
         // Whatever MVPD the profile names is the sign-in.
-        _ = machine.pollTimerFired(flow, now: start.addingTimeInterval(5))
-        let done = machine.profileAnswered(flow, answer: .profile, profile: profile("Plain1"), failure: nil, now: start.addingTimeInterval(6))
-        #expect(done == [.store(profile("Plain1"), to: otherCall), .succeed(pending: nil, cached: false, to: otherCall)])
+        engine.send(at: 5) { machine, context, step in machine.pollTimerFired(flow, context, &step) }
+        let found = Result<[ProfileAnswer], RESTClientError>.success([answer("TempPass")])
+        #expect(
+            engine.send(at: 6) { machine, context, step in machine.pollAnswered(flow, found, context, &step) } == [
+                "storeProfiles(TempPass)", "trackAuthentication@4", "\(succeeded)@4",
+            ])
     }
 
-    @Test func aSessionWithoutAnMVPDCannotOpenALoginPageOnThisDevice() {
-        var machine = Machine()
-        let actions = machine.authenticationRequested(
-            by: .getAuthentication(otherCall), authenticated: false, forced: false, viaPartner: false, filter: nil, providerOnSecondScreen: true)
-        guard case .createSession(let flow, nil, nil) = actions.last else { Issue.record("expected a session"); return }
-        let open = AuthenticationSession(mvpd: nil, code: "ABC1234", notAfter: nil, now: start)
-        let login = machine.loginNeeded(flow, session: open, url: "", displayName: "", screen: .thisDevice, now: start)
-        #expect(statusIDs(login) == [])
-        guard case .fail(let status?, GENERIC_AUTHENTICATION_ERROR, nil, otherCall) = login.last else { Issue.record("expected a failure, got \(login)"); return }
-        #expect(status.errorId == .n500)
-        #expect(machine.state == .idle)
+    @Test func aSessionWithoutAnMVPDCannotOpenALoginPageOnThisDevice() throws {
+        var engine = Engine(providerOnSecondScreen: true)
+        let call = otherCall
+        engine.send { machine, context, step in
+            machine.authenticationRequested(
+                by: .getAuthentication(call), authenticated: false, forced: false, filter: nil, context, &step)
+        }
+        let flow = try #require(engine.flow)
+        let session = login(mvpd: nil)
+        #expect(
+            engine.send { machine, context, step in machine.sessionAnswered(flow, session, context, &step) } == [
+                "status(N500)@4", "trackAuthentication@4", "\(failed)@4",
+            ])
+        #expect(engine.machine.state == .idle)
     }
 
     @Test func pollsThatKeepFailingAreReportedOnceThenCleared() {
-        var machine = Machine()
-        let (opened, flow) = openingSession(from: machine)
-        machine = opened
-        _ = machine.loginNeeded(flow, session: session(), url: "", displayName: "Not Boarded", screen: secondScreen, now: start)
+        var (engine, flow) = openingSession(from: Engine(loginScreen: secondScreen))
+        let session = login()
+        engine.send { machine, context, step in machine.sessionAnswered(flow, session, context, &step) }
+        let unreachable = Result<[ProfileAnswer], RESTClientError>.failure(
+            .transport(operation: .profileForCode, .timedOut))
+        let nothing = Result<[ProfileAnswer], RESTClientError>.success([])
         var reported: [StatusID] = []
         for second in stride(from: 5, through: 40, by: 5) {
-            let now = start.addingTimeInterval(TimeInterval(second))
-            _ = machine.pollTimerFired(flow, now: now)
-            let answer: ProfilePolling.Answer = second < 40 ? .transientFailure : .notYet
-            reported += statusIDs(machine.profileAnswered(flow, answer: answer, profile: nil, failure: nil, now: now))
+            engine.send(at: TimeInterval(second)) { machine, context, step in
+                machine.pollTimerFired(flow, context, &step)
+            }
+            let result = second < 40 ? unreachable : nothing
+            engine.send(at: TimeInterval(second)) { machine, context, step in
+                machine.pollAnswered(flow, result, context, &step)
+            }
+            reported += engine.statuses.map(\.errorId)
         }
         #expect(reported == [.reg404, .reg200])
         #expect(StatusID.reg404.level == .warning && StatusID.reg200.level == .info)

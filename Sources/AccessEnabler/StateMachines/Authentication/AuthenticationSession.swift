@@ -22,7 +22,7 @@ struct AuthenticationSession: Sendable, Equatable {
     }
 
     /// The MVPD as messages name it.
-    var mvpdName: String { mvpd ?? "the TV provider chosen on the second screen" }
+    var mvpdName: String { mvpd ?? StatusSentences.providerChosenOnSecondScreen }
 }
 
 /// An authorization waiting for authentication to finish (`getAuthorization` on a user who

@@ -95,7 +95,8 @@ struct ProfilePolling: Sendable, Equatable {
         self.session = session
         self.origin = origin
         self.interval = ConfigurationRanges.clamp(
-            interval, to: Self.minimumInterval...ConfigurationRanges.secondScreenPollInterval.upperBound, orElse: Self.minimumInterval)
+            interval, to: Self.minimumInterval...ConfigurationRanges.secondScreenPollInterval.upperBound,
+            orElse: Self.minimumInterval)
         lastHeardFrom = now
         switch origin {
         case .secondScreen: phase = .waiting(until: min(now.addingTimeInterval(self.interval), session.notAfter))
@@ -141,7 +142,9 @@ struct ProfilePolling: Sendable, Equatable {
     mutating func reachability(after answer: Answer, now: Date) -> ReachabilityNotice? {
         switch answer {
         case .transientFailure:
-            guard origin == .secondScreen, !reportedUnreachable, now.timeIntervalSince(lastHeardFrom) >= Self.quietFailureLimit else { return nil }
+            guard origin == .secondScreen, !reportedUnreachable,
+                now.timeIntervalSince(lastHeardFrom) >= Self.quietFailureLimit
+            else { return nil }
             reportedUnreachable = true
             return .lost(since: lastHeardFrom)
         case .profile, .notYet, .sessionGone, .throttled:
