@@ -61,13 +61,15 @@ import Testing
         }
     }
 
-    /// A callback's one spelling is the name its delegate method has: the transcript and the
-    /// test rigs write what the documentation writes.
+    /// A callback's one spelling is the name its delegate method has: the transcript, the
+    /// async events and the test rigs all write what the documentation writes.
     @Test func everyCallbackNameIsItsDelegateMethodsName() {
         for name in DelegateCall.Name.allCases {
             guard let callback = name.terminal else { continue }
             #expect(callback.currentSpelling.hasPrefix("func \(name.callbackName)("), "\(name): \(name.callbackName)")
         }
+        #expect(AccessEnablerEvent.Kind.status.description == "status")
+        #expect(AccessEnablerEvent.Kind.navigate.description == "navigateToUrl")
     }
 
     /// The callbacks that end a call are the terminal delegate callbacks and the Preauthorize
