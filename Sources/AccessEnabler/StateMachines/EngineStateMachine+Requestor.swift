@@ -117,7 +117,7 @@ extension EngineStateMachine {
             if let refused = ErrorClassification.refusedSingleSignOnToken(error) {
                 step.deliver(.status(refused), to: call)
             } else if Self.failsTheRequestor(error), !Self.keepsTheStoredProfiles(error, step.facts.profiles) {
-                return failRequestor(ErrorClassification.requestorStatus(error), call: call, &step)
+                return failRequestor(ErrorClassification.requestorStatus(error, requestor: requestor), call: call, &step)
             }
         case nil:
             break
@@ -274,7 +274,7 @@ extension EngineStateMachine {
             foreground = nil
             switch result {
             case .failure(let error):
-                failRequestor(ErrorClassification.requestorStatus(error), call: call, &step)
+                failRequestor(ErrorClassification.requestorStatus(error, requestor: standing.requestorID), call: call, &step)
             case .success:
                 withConfiguration(call: call, then: next, &step)
             }
