@@ -170,7 +170,8 @@ func logEvents(_ events: AsyncStream<AccessEnablerEvent>, to log: @escaping @Sen
             continue
         }
         switch event.kind {
-        case .authenticationStatus: log("authenticated: \(event.authenticationStatus?.status == ACCESS_ENABLER_STATUS_SUCCESS)")
+        case .authenticationStatus:
+            log("authenticated: \(event.authenticationStatus?.status == ACCESS_ENABLER_STATUS_SUCCESS)")
         case .token, .tokenRequestFailed: log("authorization: \(event.kind)")
         default: break                               // other callbacks, and those a later version adds
         }
@@ -668,11 +669,14 @@ final class ProfilePicker: @unchecked Sendable {
         let events = accessEnabler.events
         let logger = Task { await logEvents(events) { logged.show($0) } }
         defer { logger.cancel() }
-        let person = Person(mvpd: "NotBoarded", sandbox: sandbox, redirectURL: accessEnabler.configuration.redirectURL, screen: Screen())
+        let redirectURL = accessEnabler.configuration.redirectURL
+        let person = Person(mvpd: "NotBoarded", sandbox: sandbox, redirectURL: redirectURL, screen: Screen())
         _ = try await signInAndAuthorize("news", using: accessEnabler, on: person)
         await accessEnabler.waitUntilIdle()
         // The stream hands each event over on its own: wait for the last one the calls made.
-        for _ in 0..<60_000 where !logged.lines.contains("authorization: setToken") { try await Task.sleep(nanoseconds: 5_000_000) }
+        for _ in 0..<60_000 where !logged.lines.contains("authorization: setToken") {
+            try await Task.sleep(nanoseconds: 5_000_000)
+        }
         // A sign-in from nothing shows the provider choice (no `setAuthenticationStatus(0)`),
         // then the person is signed in and the token comes.
         #expect(logged.lines.filter { !$0.hasPrefix("N000") } == ["authenticated: true", "authorization: setToken"])

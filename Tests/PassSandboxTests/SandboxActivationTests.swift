@@ -126,7 +126,8 @@ struct SandboxActivationTests {
         for index in 0..<300 {
             var device = client
             device.deviceID = "device-\(index)"
-            let code = try #require(try SandboxTestClient.object(await device.createSession(mvpd: "NotBoarded")).string("code"))
+            let session = try SandboxTestClient.object(await device.createSession(mvpd: "NotBoarded"))
+            let code = try #require(session.string("code"))
             #expect(code.count == 7)
             seen.formUnion(code)
         }

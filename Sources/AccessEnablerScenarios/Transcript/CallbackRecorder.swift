@@ -146,7 +146,10 @@ public final class CallbackRecorder: EntitlementDelegate, EntitlementStatus, @un
         case .setToken(let token, let resource):
             return [("token", .string(revealSecrets ? token : Self.redacted(token))), ("resource", .string(resource))]
         case .tokenRequestFailed(let resource, let code, let description):
-            return [("resource", .string(resource)), ("errorCode", .string(code)), ("errorDescription", .string(description))]
+            return [
+                ("resource", .string(resource)), ("errorCode", .string(code)),
+                ("errorDescription", .string(description)),
+            ]
         case .selectedProvider(let mvpd):
             return [("mvpd", mvpd.map { .string($0.id) } ?? .null)]
         case .setMetadataStatus(let metadata, let encrypted, let key, let arguments):

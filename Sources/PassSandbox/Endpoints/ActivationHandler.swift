@@ -36,7 +36,8 @@ extension SandboxEngine {
         guard var session = found, let provider = world.serviceProvider(session.serviceProvider) else {
             // The refusal names the code as the person typed it, not as it was read.
             let refusal = SignInRefusal.unknownCode(asSpelled.uppercased()).message
-            return .html(Self.activationPage(code: typed, error: refusal + " Check the code on your TV and type it again."))
+            let advice = " Check the code on your TV and type it again."
+            return .html(Self.activationPage(code: typed, error: refusal + advice))
         }
         switch sessionForPage(code: session.code, serviceProvider: nil, now: now) {
         case .failure(let refusal): return .html(Self.activationPage(code: typed, error: refusal.message + " " + refusal.advice))

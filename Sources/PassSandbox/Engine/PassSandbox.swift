@@ -136,31 +136,41 @@ public final class PassSandbox: SandboxImmediateHandler, @unchecked Sendable {
                 continue
             case .malformedBody:
                 let kept = response.body.prefix(response.body.count / 2)
-                response = SandboxResponse(
-                    status: 200, headers: [("Content-Type", SandboxResponse.jsonContentType)], body: Array(kept) + Array("{\"garbled\":[".utf8))
+                response = Self.json200(Array(kept) + Array("{\"garbled\":[".utf8))
                 facts.errorActions = []
             case .oversizedBody(let size):
-                response = SandboxResponse(status: 200, headers: [("Content-Type", SandboxResponse.jsonContentType)], body: Self.padding(bytes: size))
+                response = Self.json200(Self.padding(bytes: size))
                 facts.errorActions = []
             case .retryableDecisionErrors(let resources):
                 guard route.endpoint == .authorize || route.endpoint == .preauthorize else { continue }
-                let (withErrors, injected, decisions) = Self.withRetryableDecisionErrors(response, resources: Set(resources))
+                let (withErrors, injected, decisions) = Self.withRetryableDecisionErrors(
+                    response, resources: Set(resources))
                 response = withErrors
-                facts.errorActions += Array(repeating: SandboxEnhancedError.networkReceivedError.action, count: injected)
+                let retry = SandboxEnhancedError.networkReceivedError.action
+                facts.errorActions += Array(repeating: retry, count: injected)
                 if decisions > 0 { facts.denied = facts.errorActions.count == decisions }
             }
         }
         return (response, facts)
     }
 
+    /// A `200` answer with `body` as JSON, what a body fault puts in place of the endpoint's.
+    private static func json200(_ body: [UInt8]) -> SandboxResponse {
+        SandboxResponse(status: 200, headers: [("Content-Type", SandboxResponse.jsonContentType)], body: body)
+    }
+
     /// What a `status` fault answers at `endpoint`: 429 as Adobe's throttling does, an OAuth
     /// error on the DCR and household endpoints, an error page on the pages a person sees, an
     /// enhanced error elsewhere.
-    private static func injectedStatus(_ status: Int, at endpoint: SandboxEndpoint) -> (SandboxResponse, ObservedFacts) {
+    private static func injectedStatus(
+        _ status: Int, at endpoint: SandboxEndpoint
+    ) -> (SandboxResponse, ObservedFacts) {
         switch endpoint {
         case _ where status == 429: return (SandboxThrottleGate.tooManyRequests(retryAfter: nil), ObservedFacts())
-        case .dcrRegister, .dcrToken, .resetTempPass, .householdDeviceCode, .householdToken, .householdSAML, .householdRevoke:
-            return (SandboxEngine.oauthError(status >= 500 ? "server_error" : "invalid_request", status: status), ObservedFacts())
+        case .dcrRegister, .dcrToken, .resetTempPass, .householdDeviceCode, .householdToken, .householdSAML,
+            .householdRevoke:
+            let error = status >= 500 ? "server_error" : "invalid_request"
+            return (SandboxEngine.oauthError(error, status: status), ObservedFacts())
         case .authenticate, .login, .mvpdLogout, .activate, .checklist, .householdSignIn:
             return (SandboxEngine.errorPage("The service is unavailable.", status: status), ObservedFacts())
         default:

@@ -182,8 +182,8 @@ struct MachineHarness {
             case .preauthorizedResources(let resources): resources.joined(separator: ",")
             case .sendTrackingData(let data, let event): "\(event),\(data.first ?? "")"
             case .status(let status): "\(status.errorId)"
-            case .displayProviderDialog, .navigateToUrl, .navigateToUrlUsingSVC, .presentTVProviderDialog, .dismissTVProviderDialog,
-                .setMetadataStatus, .preauthorizeResult:
+            case .displayProviderDialog, .navigateToUrl, .navigateToUrlUsingSVC, .presentTVProviderDialog,
+                .dismissTVProviderDialog, .setMetadataStatus, .preauthorizeResult:
                 nil
             }
         return arguments.map { "\(name)(\($0))" } ?? name

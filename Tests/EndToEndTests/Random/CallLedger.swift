@@ -242,7 +242,9 @@ final class CallLedger: @unchecked Sendable {
             case .selectedProvider(let mvpd): mvpd?.id ?? "nil"
             case .setMetadataStatus(_, _, let key, _): "\(key)"
             case .preauthorizeResult(let outcome, _): outcome.isFailure ? "failure" : "response"
-            case .displayProviderDialog, .navigateToUrl, .navigateToUrlUsingSVC, .presentTVProviderDialog, .dismissTVProviderDialog: nil
+            case .displayProviderDialog, .navigateToUrl, .navigateToUrlUsingSVC, .presentTVProviderDialog,
+                .dismissTVProviderDialog:
+                nil
             }
         return arguments.map { "\(name)(\($0))" } ?? name
     }

@@ -183,7 +183,8 @@ extension AccessEnablerEvent {
 
     /// `tokenRequestFailed(resource, errorCode:, errorDescription:)`.
     public static func tokenRequestFailed(resource: String, errorCode: String, description: String) -> Self {
-        Self(Payload.tokenRequestFailed(TokenRequestFailedArguments(resource: resource, errorCode: errorCode, description: description)))
+        let arguments = TokenRequestFailedArguments(resource: resource, errorCode: errorCode, description: description)
+        return Self(Payload.tokenRequestFailed(arguments))
     }
 
     /// `selectedProvider(mvpd)`.
