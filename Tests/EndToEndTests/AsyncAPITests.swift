@@ -93,7 +93,7 @@ import Testing
         async let token = ae.authorize("news")
         // The app sees the provider dialog on the event stream and answers it.
         for await event in events {
-            if case .providerDialog = event { break }
+            if event.kind == .providerDialog { break }
         }
         #expect(try await ae.selectProvider("TempPass") == .authenticated)
         #expect(try await token.resource == "news")
@@ -236,10 +236,10 @@ import Testing
         var seen: [AccessEnablerEvent] = []
         for await event in events {
             seen.append(event)
-            if case .authenticationStatus = event { break }
+            if event.kind == .authenticationStatus { break }
         }
         #expect(seen.first == .requestorComplete(status: 1))
-        #expect(seen.contains { if case .status(let status) = $0 { status.errorId == "N000" } else { false } })
+        #expect(seen.contains { $0.status?.errorId == "N000" })
         #expect(seen.last == .authenticationStatus(status: 0, errorCode: USER_NOT_AUTHENTICATED_ERROR))
     }
 

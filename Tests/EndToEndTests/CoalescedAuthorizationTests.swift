@@ -70,8 +70,8 @@ import Testing
         var statusResources: [String] = []
         var ended = 0
         for await event in events {
-            if case .status(let status) = event, let resource = status.resource { statusResources.append(resource) }
-            if case .tokenRequestFailed = event { ended += 1 }
+            if let resource = event.status?.resource { statusResources.append(resource) }
+            if event.kind == .tokenRequestFailed { ended += 1 }
             if ended == calls.count { break }
         }
         #expect(statusResources == calls, "each status names its own call's resource")

@@ -161,6 +161,23 @@ func signInAndAuthorize(_ resource: String, using accessEnabler: AccessEnabler, 
     return try await accessEnabler.authorize(resource)
 }
 
+/// Writes what the SDK delivers to the app's log, whichever call asked for it. Take `events`
+/// (`accessEnabler.events`) before the calls whose callbacks it is to see.
+func logEvents(_ events: AsyncStream<AccessEnablerEvent>, to log: @escaping @Sendable (String) -> Void) async {
+    for await event in events {
+        if let status = event.status {
+            log("\(status.errorId): \(status.message ?? "")")
+            continue
+        }
+        switch event.kind {
+        case .authenticationStatus:
+            log("authenticated: \(event.authenticationStatus?.status == ACCESS_ENABLER_STATUS_SUCCESS)")
+        case .token, .tokenRequestFailed: log("authorization: \(event.kind)")
+        default: break                               // other callbacks, and those a later version adds
+        }
+    }
+}
+
 // MARK: - SigningInOnThisDevice.md: a custom-scheme handler
 
 /// A named pipe through which `mytvapp --redirect URL`, started by the desktop, hands the
@@ -456,7 +473,7 @@ final class ProfilePicker: @unchecked Sendable {
         await withTaskGroup(of: Int32?.self) { group in
             group.addTask {
                 for await event in events {
-                    if case .authenticationStatus(let status, _) = event { return status }
+                    if let arguments = event.authenticationStatus { return arguments.status }
                 }
                 return nil
             }
@@ -643,6 +660,26 @@ final class ProfilePicker: @unchecked Sendable {
         // Signed in: the second time needs no screen at all.
         #expect(try await signInAndAuthorize("sports", using: accessEnabler, on: person).resource == "sports")
         #expect(screen.lines.count == (platform == .tvOS ? 1 : 0))
+    }
+
+    @Test func theEventLoggerLogsTheStatusesTheSignInAndTheTokenOfEveryCall() async throws {
+        let (accessEnabler, sandbox, server) = try makeSandboxedAccessEnabler(platform: .iOS)
+        defer { server.shutdown(); Self.removeStorage(of: accessEnabler) }
+        let logged = Screen()
+        let events = accessEnabler.events
+        let logger = Task { await logEvents(events) { logged.show($0) } }
+        defer { logger.cancel() }
+        let redirectURL = accessEnabler.configuration.redirectURL
+        let person = Person(mvpd: "NotBoarded", sandbox: sandbox, redirectURL: redirectURL, screen: Screen())
+        _ = try await signInAndAuthorize("news", using: accessEnabler, on: person)
+        await accessEnabler.waitUntilIdle()
+        // The stream hands each event over on its own: wait for the last one the calls made.
+        for _ in 0..<60_000 where !logged.lines.contains("authorization: setToken") {
+            try await Task.sleep(nanoseconds: 5_000_000)
+        }
+        // A sign-in from nothing shows the provider choice (no `setAuthenticationStatus(0)`),
+        // then the person is signed in and the token comes.
+        #expect(logged.lines.filter { !$0.hasPrefix("N000") } == ["authenticated: true", "authorization: setToken"])
     }
 
     @Test func theCustomSchemeHandlerHandsTheRedirectToTheRunningApp() async throws {

@@ -26,7 +26,7 @@ import Testing
         _ = try await rig.run(.checkAuthentication)
         let data = try #require(rig.lines("sendTrackingData").first?["data"])
         // success, MVPD, md5(userID), cached, device type, client type, OS.
-        #expect(data == strings("true", "NotBoarded", md5OfAliceID, "true", "unknown", "ios", "Linux"))
+        #expect(data == strings("true", "NotBoarded", md5OfAliceID, "true", "unknown", "ios", "Linux (tvOS)"))
     }
 
     @Test(arguments: bothWires)
@@ -122,7 +122,7 @@ import Testing
         #expect(url.hasPrefix("http"), "the authenticate URL is absolute")
         #expect(url.contains("/api/v2/authenticate/REF30/"))
         let tracking = try #require(rig.lines("sendTrackingData").first?["data"])
-        #expect(tracking == strings("NotBoarded", "unknown", "ios", "Linux"))
+        #expect(tracking == strings("NotBoarded", "unknown", "ios", "Linux (tvOS)"))
     }
 
     @Test(arguments: bothWires)

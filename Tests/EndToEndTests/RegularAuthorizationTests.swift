@@ -95,7 +95,7 @@ import Testing
         }
         let tracking = try #require(rig.lines("sendTrackingData").first?["data"])
         // success, MVPD, md5(userID), cached, error, details, device type, client type, OS.
-        #expect(tracking == strings("true", "NotBoarded", md5OfAliceID, "false", "", "", "unknown", "ios", "Linux"))
+        #expect(tracking == strings("true", "NotBoarded", md5OfAliceID, "false", "", "", "unknown", "ios", "Linux (tvOS)"))
     }
 
     @Test(arguments: bothWires)

@@ -18,7 +18,8 @@ import Testing
         /// was read, which the HTTP client may only give up on at the timeout), so a healthy
         /// request on a busy machine never counts as one.
         var requestTimeout: TimeInterval {
-            fault.latency > 0 || fault.dropConnection ? RegularFaultTests.quickTimeout : RegularFaultTests.patientTimeout
+            let waitsOrDrops = fault.latency > 0 || fault.effects.contains(.dropConnection)
+            return waitsOrDrops ? RegularFaultTests.quickTimeout : RegularFaultTests.patientTimeout
         }
     }
 

@@ -131,7 +131,7 @@ import Testing
         try await collect(.checkAuthorization("sports"))
         try await collect(.getAuthentication(forceAuthn: false, filter: [], featured: []))
         let bob = "fec62f15920f466cbf551e472a9a8c22"
-        let device = ["unknown", "ios", "Linux"]
+        let device = ["unknown", "ios", "Linux (tvOS)"]
         let expected: [(Int32, [String])] = [
             (TRACKING_AUTHENTICATION, ["false", "", "", "false"] + device),
             (TRACKING_GET_SELECTED_PROVIDER, ["NotBoarded"] + device),
@@ -155,6 +155,6 @@ import Testing
         let rig = try await Rig.regular(wire, platform: .iOS)
         _ = try await rig.run(.checkAuthentication)
         let data = try #require(rig.lines("sendTrackingData").first?["data"])
-        #expect(data == strings("false", "", "", "false", "mobile", "ios", "Linux"))
+        #expect(data == strings("false", "", "", "false", "mobile", "ios", "Linux (iOS)"))
     }
 }

@@ -266,6 +266,10 @@ import Testing
     func anUnknownRequestorFailsWithCFG400(wire: ScenarioRunner.Wire) async throws {
         let rig = try Rig(wire)
         #expect(try await rig.run(.setRequestor("NOPE", serviceProviders: nil)) == ["status(CFG400,error)", "setRequestorComplete(0)"])
+        // The message names the id that was sent, so a mistyped one is seen at once.
+        let message = try #require(rig.lines("status").first?["message"]?.stringValue)
+        #expect(message.contains("GET /api/v2/NOPE/profiles"), "\(message)")
+        #expect(!message.contains("{serviceProvider}"), "\(message)")
     }
 
     @Test func aRefusedConnectionFailsWithCFG404() async throws {

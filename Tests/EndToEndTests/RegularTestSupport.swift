@@ -52,14 +52,14 @@ extension Rig {
 /// A JSON array of strings, as transcript lines hold string lists.
 func strings(_ items: String...) -> JSONValue { .array(items.map { .string($0) }) }
 
-/// The terminal callback of each facade call (the one that ends it); the hand-overs count for the
-/// interactive calls.
+/// The names of the callbacks that end a facade call (the hand-overs count for the interactive
+/// calls): the SDK's own definition (``DelegateCall/Name/endsACall``), not a list of the tests.
+let terminalCallbackNames = Set(DelegateCall.Name.allCases.filter(\.endsACall).map(\.callbackName))
+
+/// Whether the callback of `signature` (``CallbackSignature``) ends a facade call.
 func isTerminal(_ signature: String) -> Bool {
-    [
-        "setRequestorComplete", "setAuthenticationStatus", "displayProviderDialog", "navigateToUrl", "setToken",
-        "tokenRequestFailed", "preauthorizedResources", "selectedProvider", "setMetadataStatus",
-    ]
-    .contains { signature.hasPrefix($0 + "(") }
+    let name = signature.prefix { $0 != "(" }
+    return terminalCallbackNames.contains(String(name))
 }
 
 /// One HTTP request the SDK sent, as a test transport saw it.

@@ -43,7 +43,7 @@ import Testing
                 #"{"callback":"setRequestorComplete","status":1,"app":"B"}"#,
                 #"{"step":2,"name":"checkAuthentication","app":"B"}"#,
                 #"{"callback":"status","errorId":"N000","level":"info","message":"The user is not authenticated.","app":"B"}"#,
-                #"{"callback":"sendTrackingData","event":0,"data":["false","","","false","unknown","ios","Linux"],"app":"B"}"#,
+                #"{"callback":"sendTrackingData","event":0,"data":["false","","","false","unknown","ios","Linux (tvOS)"],"app":"B"}"#,
                 #"{"callback":"setAuthenticationStatus","status":0,"errorCode":"User Not Authenticated Error","app":"B"}"#,
             ])
         let bStarts = try #require(lines.firstIndex { $0["app"] == .string("B") })

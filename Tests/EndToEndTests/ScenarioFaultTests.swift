@@ -16,9 +16,30 @@ import Testing
     }
 
     @Test func everyEffectOfTheSandboxFaultHasAMember() {
-        let properties = Set(Mirror(reflecting: SandboxFault()).children.compactMap(\.label))
-        #expect(Set(ScenarioParser.faultMembers.map(\.property)) == properties)
+        #expect(ScenarioParser.faultMembers.compactMap(\.effect) == SandboxFault.Effect.Name.allCases)
         #expect(Set(ScenarioParser.faultMembers.map(\.key)).count == ScenarioParser.faultMembers.count)
+    }
+
+    /// A value of the member of `effect` and the effect it sets: no `default`, so a new effect
+    /// is a compiler error here until the test reads it from a file.
+    static func sample(_ effect: SandboxFault.Effect.Name) -> (json: String, effect: SandboxFault.Effect) {
+        switch effect {
+        case .latency: ("1.5", .latency(1.5))
+        case .dropConnection: ("true", .dropConnection)
+        case .status: ("503", .status(503))
+        case .malformedBody: ("true", .malformedBody)
+        case .oversizedBody: ("1000", .oversizedBody(bytes: 1_000))
+        case .retryableDecisionErrors: (#"["news"]"#, .retryableDecisionErrors(resources: ["news"]))
+        }
+    }
+
+    /// Each member read alone from a file sets its effect, and only it.
+    @Test(arguments: SandboxFault.Effect.Name.allCases)
+    func eachMemberAloneSetsItsEffect(effect: SandboxFault.Effect.Name) throws {
+        let member = try #require(ScenarioParser.faultMembers.first { $0.effect == effect })
+        let sample = Self.sample(effect)
+        let (_, fault) = try fault(#"{"endpoint": "authorize", ""# + member.key + #"": "# + sample.json + "}")
+        #expect(fault == SandboxFault([sample.effect]))
     }
 
     @Test func everyMemberIsDocumented() throws {

@@ -32,25 +32,11 @@ import Testing
         }
     }
 
-    /// The `callback` of the transcript line the callback `name` makes; `nil` for the one
-    /// answered to the app's callback object rather than to a delegate.
+    /// The `callback` of the transcript line the callback `name` makes (its one spelling,
+    /// ``DelegateCall/Name/callbackName``); `nil` for the one answered to the app's callback
+    /// object rather than to a delegate.
     static func transcriptName(_ name: DelegateCall.Name) -> String? {
-        switch name {
-        case .setRequestorComplete: "setRequestorComplete"
-        case .setAuthenticationStatus: "setAuthenticationStatus"
-        case .displayProviderDialog: "displayProviderDialog"
-        case .navigateToUrl, .navigateToUrlUsingSVC: "navigateToUrl"
-        case .presentTVProviderDialog: "presentTVProviderDialog"
-        case .dismissTVProviderDialog: "dismissTVProviderDialog"
-        case .setToken: "setToken"
-        case .tokenRequestFailed: "tokenRequestFailed"
-        case .selectedProvider: "selectedProvider"
-        case .setMetadataStatus: "setMetadataStatus"
-        case .preauthorizedResources: "preauthorizedResources"
-        case .sendTrackingData: "sendTrackingData"
-        case .status: "status"
-        case .preauthorizeResult: nil
-        }
+        name == .preauthorizeResult ? nil : name.callbackName
     }
 
     @Test(arguments: DelegateCall.Name.allCases)
@@ -73,5 +59,24 @@ import Testing
             guard let callback = name.terminal else { continue }
             #expect(Self.transcriptName(name) == callback.rawValue || callback == .navigateToUrlUsingSVC, "\(name)")
         }
+    }
+
+    /// A callback's one spelling is the name its delegate method has: the transcript, the
+    /// async events and the test rigs all write what the documentation writes.
+    @Test func everyCallbackNameIsItsDelegateMethodsName() {
+        for name in DelegateCall.Name.allCases {
+            guard let callback = name.terminal else { continue }
+            #expect(callback.currentSpelling.hasPrefix("func \(name.callbackName)("), "\(name): \(name.callbackName)")
+        }
+        #expect(AccessEnablerEvent.Kind.status.description == "status")
+        #expect(AccessEnablerEvent.Kind.navigate.description == "navigateToUrl")
+    }
+
+    /// The callbacks that end a call are the terminal delegate callbacks and the Preauthorize
+    /// API's answer; the test rigs that look for the end of a call read this one definition.
+    @Test func theCallbacksThatEndACallAreTheTerminalOnesAndThePreauthorizeAnswer() {
+        let ending = Set(DelegateCall.Name.allCases.filter(\.endsACall))
+        #expect(ending == Set(DelegateCall.Name.allCases.filter { $0.terminal != nil }).union([.preauthorizeResult]))
+        #expect(!ending.contains(.status) && !ending.contains(.sendTrackingData))
     }
 }

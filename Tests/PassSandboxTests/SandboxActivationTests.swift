@@ -104,14 +104,37 @@ struct SandboxActivationTests {
         #expect(profiles.object("NotBoarded").object("attributes").object("userID").string("value") == "u-alice")
     }
 
-    @Test(arguments: ["  {code}  ", "{lower}", "\t{lower}\n"])
-    func codesAreMatchedIgnoringCaseAndSurroundingSpace(_ typed: String) async throws {
+    @Test(arguments: ["  {code}  ", "{lower}", "\t{lower}\n", "{split}", "{twins}"])
+    func codesAreMatchedAsAPersonTypesThem(_ typed: String) async throws {
         let client = try await SandboxTestClient()
         let code = try #require(try SandboxTestClient.object(await client.createSession(mvpd: "NotBoarded")).string("code"))
+        // Spaces and a dash inside; each letter with a digit twin typed as that digit.
+        let split = "\(code.prefix(3).lowercased()) \(code.dropFirst(3).prefix(2))-\(code.dropFirst(5).lowercased())"
+        let twins = String(code.map { ["B": "8", "S": "5", "Z": "2", "G": "6"][$0] ?? $0 })
         let entry = typed.replacingOccurrences(of: "{code}", with: code).replacingOccurrences(of: "{lower}", with: code.lowercased())
+            .replacingOccurrences(of: "{split}", with: split).replacingOccurrences(of: "{twins}", with: twins)
         let started = await activate(client.sandbox, [("code", entry)])
         #expect(started.status == 302)
         #expect(started.header("Location")?.hasSuffix("/api/v2/authenticate/REF30/\(code)") == true)
+    }
+
+    /// Codes have no characters that read alike: no `O`/`0`, `I`/`1`, and no digit of the pairs
+    /// `B`/`8`, `S`/`5`, `Z`/`2`, `G`/`6`; a digit typed for its letter is read as the letter.
+    @Test func codesHaveNoLookAlikeCharactersAndATypedTwinReadsAsItsLetter() async throws {
+        let client = try await SandboxTestClient()
+        var seen = Set<Character>()
+        for index in 0..<300 {
+            var device = client
+            device.deviceID = "device-\(index)"
+            let session = try SandboxTestClient.object(await device.createSession(mvpd: "NotBoarded"))
+            let code = try #require(session.string("code"))
+            #expect(code.count == 7)
+            seen.formUnion(code)
+        }
+        #expect(seen.isSubset(of: Set("ABCDEFGHJKLMNPQRSTUVWXYZ3479")))
+        #expect(seen.isDisjoint(with: Set("O0I1825 6")))
+        #expect(SandboxRegistrationCode.normalized(" 8cd-5fg 26\n") == "BCDSFGZG")
+        #expect(SandboxRegistrationCode.normalized("tdgx3km") == "TDGX3KM")
     }
 
     @Test func anUnknownCodeShowsTheFormAgainWithTheCodeKept() async throws {

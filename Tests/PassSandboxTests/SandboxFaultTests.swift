@@ -6,6 +6,70 @@ import Testing
 
 @Suite("Faults, request log and in-process transport")
 struct SandboxFaultTests {
+    /// The effect of `name` as ``everyEffectIsApplied(name:)`` injects it: no `default`, so a
+    /// new effect is a compiler error here until it has a case.
+    static func sample(_ name: SandboxFault.Effect.Name) -> SandboxFault.Effect {
+        switch name {
+        case .latency: .latency(0.01)
+        case .dropConnection: .dropConnection
+        case .status: .status(503)
+        case .malformedBody: .malformedBody
+        case .oversizedBody: .oversizedBody(bytes: 100_000)
+        case .retryableDecisionErrors: .retryableDecisionErrors(resources: ["news"])
+        }
+    }
+
+    /// Every effect a fault can hold is applied: each effect alone, injected into the
+    /// authorization decisions of a signed-in client for one request, changes the answer as it
+    /// says; the request after it is answered as usual. The cases come from
+    /// `SandboxFault.Effect.Name.allCases`, and the check below names every effect.
+    @Test(arguments: SandboxFault.Effect.Name.allCases)
+    func everyEffectIsApplied(name: SandboxFault.Effect.Name) async throws {
+        let client = try await SandboxTestClient()
+        _ = try await client.login(mvpd: "NotBoarded")
+        let request = SandboxRequest(
+            method: "POST", path: "/api/v2/REF30/decisions/authorize/NotBoarded",
+            headers: client.headers(contentType: "application/json"), body: Array(#"{"resources":["news"]}"#.utf8))
+        client.sandbox.inject(SandboxFault([Self.sample(name)], remaining: 1), into: .authorize)
+        let response: SandboxResponse
+        let waited: Bool
+        switch client.sandbox.answerAtOnce(request) {
+        case .ready(let answer): (response, waited) = (answer, false)
+        case .later(let rest): (response, waited) = (await rest(), true)
+        }
+        #expect(waited == (name == .latency), "only a latency makes the answer wait")
+        let decision = { (response: SandboxResponse) throws -> [String: Any]? in
+            try SandboxTestClient.object(response)["decisions"].flatMap { ($0 as? [[String: Any]])?.first }
+        }
+        switch name {
+        case .latency:
+            #expect(try decision(response)?["authorized"] as? Bool == true)
+        case .dropConnection:
+            #expect(response.dropConnection)
+        case .status:
+            #expect(response.status == 503)
+            #expect(try SandboxTestClient.object(response).string("code") == "internal_server_error")
+        case .malformedBody:
+            #expect(response.status == 200)
+            #expect((try? JSONSerialization.jsonObject(with: Data(response.body))) == nil)
+        case .oversizedBody:
+            #expect(response.status == 200 && response.body.count == 100_000)
+        case .retryableDecisionErrors:
+            let denied = try #require(try decision(response))
+            #expect(denied["authorized"] as? Bool == false)
+            #expect((denied["error"] as? [String: Any])?["code"] as? String == "network_received_error")
+        }
+        let after = await client.sandbox.respond(to: request)
+        #expect(try decision(after)?["authorized"] as? Bool == true, "the fault was used up")
+    }
+
+    @Test func effectsApplyInTheirOrderWhateverOrderTheyWereGivenIn() {
+        let fault = SandboxFault([.oversizedBody(bytes: 10), .status(500), .latency(1), .status(503)], remaining: 2)
+        #expect(fault.effects == [.latency(1), .status(503), .oversizedBody(bytes: 10)])
+        #expect(fault == SandboxFault(latency: 1, status: 503, oversizedBody: 10, remaining: 2))
+        #expect(fault.latency == 1 && SandboxFault(status: 500).latency == 0)
+    }
+
     @Test func aStatusFaultAnswersAnEnhancedErrorWithoutSideEffects() async throws {
         let client = try await SandboxTestClient()
         client.sandbox.inject(SandboxFault(status: 503, remaining: 1), into: .createSession)

@@ -26,7 +26,7 @@ package enum DelegateCall: Sendable {
     /// Which callback a ``DelegateCall`` is, without its arguments: `CaseIterable`, so tests
     /// and lists of callbacks enumerate every case (``DelegateCall/name`` maps each call
     /// with no `default`, so a new callback must be added here).
-    package enum Name: CaseIterable, Sendable {
+    package enum Name: String, CaseIterable, Sendable {
         case setRequestorComplete
         case setAuthenticationStatus
         case displayProviderDialog
@@ -59,6 +59,26 @@ package enum DelegateCall: Sendable {
             case .setMetadataStatus: .setMetadataStatus
             case .preauthorizedResources: .preauthorizedResources
             case .presentTVProviderDialog, .dismissTVProviderDialog, .sendTrackingData, .status, .preauthorizeResult: nil
+            }
+        }
+
+        /// Whether the callback ends the call it answers: a terminal delegate callback
+        /// (``terminal``), or the Preauthorize API's answer to its callback object. Test rigs
+        /// that look for the end of each call read this, not a list of their own.
+        package var endsACall: Bool {
+            terminal != nil || self == .preauthorizeResult
+        }
+
+        /// The callback's name as Adobe's documentation writes it (the first part of its
+        /// selector), and so as the scenario transcript and ``AccessEnablerEvent/Kind`` spell
+        /// it: the case's own name (its raw value), except that both forms of `navigateToUrl`
+        /// are `navigateToUrl` and the Preauthorize API's answer is `preauthorize`. The one
+        /// place a callback's name is spelled.
+        package var callbackName: String {
+            switch self {
+            case .navigateToUrlUsingSVC: "navigateToUrl"
+            case .preauthorizeResult: "preauthorize"
+            default: rawValue
             }
         }
     }

@@ -7,8 +7,10 @@ enum ErrorClassification {
     /// `setRequestor` failures: R400 (software statement refused at registration), R401 (no
     /// access token), CFG400 (requestor refused), CFG404 (server unreachable), CFG5xx (the
     /// servers failing, including a passing failure such as `403 network_received_error`).
-    static func requestorStatus(_ error: RESTClientError) -> AdvancedStatus {
-        let message = error.message
+    /// `requestor`: the id `setRequestor` was given, which the message then names in the path
+    /// of the request that failed (a mistyped id is seen at once).
+    static func requestorStatus(_ error: RESTClientError, requestor: String? = nil) -> AdvancedStatus {
+        let message = error.message(serviceProvider: requestor)
         switch error {
         case .server(let operation, let httpStatus, let enhanced):
             let status = { (id: StatusID) in StatusCatalog.status(id, message: message, details: enhanced?.details, enhancedError: enhanced) }

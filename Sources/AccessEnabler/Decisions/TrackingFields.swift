@@ -6,11 +6,34 @@ import Synchronization
 final class TrackingFields: Sendable {
     /// Device type, client type and operating system: the tail of every tracking event.
     let deviceFields: [String]
+
+    /// The client type: `ios`, the value Adobe's reference lists for the iOS/tvOS SDK, on
+    /// either flavour (its list — `flash`, `html5`, `ios`, `android` — has no other for it).
+    static let clientType = "ios"
     /// The last user id hashed, and its hash.
     private let lastHash = Mutex<(userID: String, hex: String)?>(nil)
 
+    /// The fields of `platform`: a phone is `mobile`, and a TV `unknown` (the reference's device
+    /// types have no TV); the operating system is Linux, with the flavour the SDK runs as, so
+    /// the data names the platform: `Linux (iOS)`, `Linux (tvOS)`.
     init(platform: AccessEnablerConfiguration.Platform) {
-        deviceFields = [platform == .iOS ? "mobile" : "unknown", "ios", "Linux"]
+        deviceFields = [Self.deviceType(platform), Self.clientType, Self.operatingSystem(platform)]
+    }
+
+    /// The device type of `platform`, one of the reference's list.
+    static func deviceType(_ platform: AccessEnablerConfiguration.Platform) -> String {
+        switch platform {
+        case .iOS: "mobile"
+        case .tvOS: "unknown"
+        }
+    }
+
+    /// The operating system: Linux, and the flavour the SDK runs as.
+    static func operatingSystem(_ platform: AccessEnablerConfiguration.Platform) -> String {
+        switch platform {
+        case .iOS: "Linux (iOS)"
+        case .tvOS: "Linux (tvOS)"
+        }
     }
 
     /// The MD5 of the profile's `userID`, hex, as the tracking events document; empty when unknown.

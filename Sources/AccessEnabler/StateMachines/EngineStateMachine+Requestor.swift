@@ -116,7 +116,8 @@ extension EngineStateMachine {
             if let refused = ErrorClassification.refusedSingleSignOnToken(error) {
                 step.deliver(.status(refused), to: call)
             } else if Self.failsTheRequestor(error), !Self.keepsTheStoredProfiles(error, step.facts.profiles) {
-                return failRequestor(ErrorClassification.requestorStatus(error), call: call, &step)
+                let status = ErrorClassification.requestorStatus(error, requestor: requestor)
+                return failRequestor(status, call: call, &step)
             }
         case nil:
             break
@@ -274,7 +275,8 @@ extension EngineStateMachine {
             foreground = nil
             switch result {
             case .failure(let error):
-                failRequestor(ErrorClassification.requestorStatus(error), call: call, &step)
+                let status = ErrorClassification.requestorStatus(error, requestor: standing.requestorID)
+                failRequestor(status, call: call, &step)
             case .success:
                 withConfiguration(call: call, then: next, &step)
             }

@@ -48,9 +48,9 @@ enum SandboxCommand {
             The sandbox watches every client and records where it breaks Adobe's REST API V2
             Checklist: /checklist shows it as a page (JSON with Accept: application/json), and
             Ctrl-C prints a summary before it stops.
-            --world FILE loads a world file (see Docs/Sandbox.md); without it the built-in world
-            is served. A file that is not JSON, or not a valid world, is refused with the file's
-            name and the JSON path at fault.
+            --world FILE loads a world file (its format: "A sandbox world of your own" in the
+            SDK's documentation); without it the built-in world is served. A file that is not
+            JSON, or not a valid world, is refused with the file's name and the JSON path at fault.
             --log-requests prints a line for each request as it is answered.
             --checklist-strict makes the sandbox, when it stops (Ctrl-C, SIGINT or SIGTERM), exit
             with status 3 if any client broke a mandatory line of the checklist, so a CI job can

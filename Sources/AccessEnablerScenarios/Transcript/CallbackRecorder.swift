@@ -86,7 +86,9 @@ public final class CallbackRecorder: EntitlementDelegate, EntitlementStatus, @un
     }
 
     /// How many `setAuthenticationStatus` callbacks this recorder's app received so far.
-    public var authenticationStatusCount: Int { ownLines.filter { $0.callback == "setAuthenticationStatus" }.count }
+    public var authenticationStatusCount: Int {
+        ownLines.filter { $0.callback == DelegateCall.Name.setAuthenticationStatus.callbackName }.count
+    }
 
     /// Forgets the lines recorded so far, every app's (the last navigation URL stays: a
     /// `login` step after a reset still knows where the web view is).
@@ -110,45 +112,55 @@ public final class CallbackRecorder: EntitlementDelegate, EntitlementStatus, @un
         append(TranscriptLine([("callback", .string(name))] + fields))
     }
 
-    /// Records one delegate callback. Every delegate method below hands its callback here as
-    /// the SDK's own value, and this `switch` has no `default`: a callback the SDK adds is a
-    /// compiler error here until the transcript says how it is written
+    /// Records one delegate callback under its name (``DelegateCall/Name/callbackName``, the
+    /// one place callback names are spelled). Every delegate method below hands its callback
+    /// here as the SDK's own value, and ``fields(of:)`` has no `default`: a callback the SDK
+    /// adds is a compiler error there until the transcript says how it is written
     /// (`CallbackRecorderCoverageTests` checks each reaches a line).
     private func record(_ call: DelegateCall) {
+        guard let fields = fields(of: call) else { return }
+        record(call.name.callbackName, fields)
+    }
+
+    /// The keys of the transcript line of `call`, and what the recorder learns from it (the
+    /// last hand-over, the logout pages); `nil` for a call that is not a delegate's.
+    private func fields(of call: DelegateCall) -> [(key: String, value: JSONValue)]? {
         switch call {
         case .setRequestorComplete(let status):
-            record("setRequestorComplete", [("status", .number(Double(status)))])
+            return [("status", .number(Double(status)))]
         case .setAuthenticationStatus(let status, let code):
-            record("setAuthenticationStatus", [("status", .number(Double(status))), ("errorCode", .string(code))])
+            return [("status", .number(Double(status))), ("errorCode", .string(code))]
         case .displayProviderDialog(let mvpds):
-            record("displayProviderDialog", [("mvpds", .array(mvpds.map { .string($0.id) }))])
+            return [("mvpds", .array(mvpds.map { .string($0.id) }))]
         case .navigateToUrl(let url):
             handedOver(to: url)
-            record("navigateToUrl", [("url", .string(url))])
+            return [("url", .string(url))]
         case .navigateToUrlUsingSVC(let url, let useSVC):
             handedOver(to: url)
-            record("navigateToUrl", [("url", .string(url)), ("useSVC", .bool(useSVC))])
-        case .presentTVProviderDialog(let dialog):
-            record("presentTVProviderDialog", [("providers", .array(dialog.providers.map { .string($0) })), ("featured", .array(dialog.featured.map { .string($0) }))])
-        case .dismissTVProviderDialog(let dialog):
-            record("dismissTVProviderDialog", [("providers", .array(dialog.providers.map { .string($0) })), ("featured", .array(dialog.featured.map { .string($0) }))])
+            return [("url", .string(url)), ("useSVC", .bool(useSVC))]
+        case .presentTVProviderDialog(let dialog), .dismissTVProviderDialog(let dialog):
+            return [
+                ("providers", .array(dialog.providers.map { .string($0) })),
+                ("featured", .array(dialog.featured.map { .string($0) })),
+            ]
         case .setToken(let token, let resource):
-            record("setToken", [("token", .string(revealSecrets ? token : Self.redacted(token))), ("resource", .string(resource))])
+            return [("token", .string(revealSecrets ? token : Self.redacted(token))), ("resource", .string(resource))]
         case .tokenRequestFailed(let resource, let code, let description):
-            record("tokenRequestFailed", [("resource", .string(resource)), ("errorCode", .string(code)), ("errorDescription", .string(description))])
+            return [
+                ("resource", .string(resource)), ("errorCode", .string(code)),
+                ("errorDescription", .string(description)),
+            ]
         case .selectedProvider(let mvpd):
-            record("selectedProvider", [("mvpd", mvpd.map { .string($0.id) } ?? .null)])
+            return [("mvpd", mvpd.map { .string($0.id) } ?? .null)]
         case .setMetadataStatus(let metadata, let encrypted, let key, let arguments):
-            record(
-                "setMetadataStatus",
-                [
-                    ("key", .number(Double(key))), ("encrypted", .bool(encrypted)), ("metadata", metadata ?? .null),
-                    ("arguments", JSONValue(foundation: arguments.dictionary)),
-                ])
+            return [
+                ("key", .number(Double(key))), ("encrypted", .bool(encrypted)), ("metadata", metadata ?? .null),
+                ("arguments", JSONValue(foundation: arguments.dictionary)),
+            ]
         case .preauthorizedResources(let resources):
-            record("preauthorizedResources", [("resources", .array(resources.map { .string($0) }))])
+            return [("resources", .array(resources.map { .string($0) }))]
         case .sendTrackingData(let data, let event):
-            record("sendTrackingData", [("event", .number(Double(event))), ("data", .array(data.map { .string($0) }))])
+            return [("event", .number(Double(event))), ("data", .array(data.map { .string($0) }))]
         case .status(let status):
             if status.errorId == .regcode, let code = status.details {
                 lock.withLock { lastHandOverValue = .registrationCode(code) }
@@ -156,14 +168,16 @@ public final class CallbackRecorder: EntitlementDelegate, EntitlementStatus, @un
             if status.errorId == .logoutPage, let url = status.details {
                 lock.withLock { logoutPageURLs.append(url) }
             }
-            var fields: [(key: String, value: JSONValue)] = [("errorId", .string(status.errorId.description)), ("level", .string(status.level.rawValue))]
+            var fields: [(key: String, value: JSONValue)] = [
+                ("errorId", .string(status.errorId.description)), ("level", .string(status.level.rawValue)),
+            ]
             if let message = status.message { fields.append(("message", .string(message))) }
             if let details = status.details { fields.append(("details", .string(details))) }
-            record("status", fields)
+            return fields
         case .preauthorizeResult:
             // Answered to the app's callback object, not to a delegate: the runner records it
             // with ``recordPreauthorize(_:failure:)``.
-            break
+            return nil
         }
     }
 
@@ -244,7 +258,7 @@ public final class CallbackRecorder: EntitlementDelegate, EntitlementStatus, @un
             if let message = status.message { entry["message"] = .string(message) }
             fields.append(("status", .object(entry)))
         }
-        record("preauthorize", fields)
+        record(DelegateCall.Name.preauthorizeResult.callbackName, fields)
     }
 
     // MARK: EntitlementStatus

@@ -30,9 +30,14 @@ extension SandboxEngine {
         guard !code.isEmpty else {
             return .html(Self.activationPage(code: typed, error: "Type the code shown on your TV."))
         }
-        let found = sessions[code] ?? sessions[typed.trimmingCharacters(in: .whitespacesAndNewlines)]
+        // A code as typed (lower case, spaces, a look-alike for its twin), else as spelled.
+        let asSpelled = typed.trimmingCharacters(in: .whitespacesAndNewlines)
+        let found = sessions[code] ?? sessions[asSpelled.uppercased()] ?? sessions[asSpelled]
         guard var session = found, let provider = world.serviceProvider(session.serviceProvider) else {
-            return .html(Self.activationPage(code: typed, error: SignInRefusal.unknownCode(code).message + " Check the code on your TV and type it again."))
+            // The refusal names the code as the person typed it, not as it was read.
+            let refusal = SignInRefusal.unknownCode(asSpelled.uppercased()).message
+            let advice = " Check the code on your TV and type it again."
+            return .html(Self.activationPage(code: typed, error: refusal + advice))
         }
         switch sessionForPage(code: session.code, serviceProvider: nil, now: now) {
         case .failure(let refusal): return .html(Self.activationPage(code: typed, error: refusal.message + " " + refusal.advice))
@@ -96,10 +101,10 @@ extension SandboxEngine {
         return .redirect(to: absoluteURL("/api/v2/authenticate/\(Self.formEncode(session.serviceProvider))/\(Self.formEncode(session.code))"))
     }
 
-    /// A typed code as sessions are keyed: surrounding spaces trimmed, upper case (codes
-    /// are matched case-insensitively).
+    /// A typed code as sessions are keyed (``SandboxRegistrationCode/normalized(_:)``: upper
+    /// case, no spaces or dashes, a look-alike read as its twin).
     static func normalizedCode(_ typed: String) -> String {
-        typed.trimmingCharacters(in: .whitespacesAndNewlines).uppercased()
+        SandboxRegistrationCode.normalized(typed)
     }
 
     /// The MVPDs a person may choose for `provider`: its active integrations, by display name.

@@ -112,40 +112,72 @@ public final class PassSandbox: SandboxImmediateHandler, @unchecked Sendable {
     }
 
     /// The endpoint's answer, or what the fault puts in its place, with what the endpoint
-    /// saw of the sandbox's state (for the checklist monitor).
+    /// saw of the sandbox's state (for the checklist monitor). The fault's effects apply in
+    /// their order (``SandboxFault``); each `switch` below names every effect, so a new one is
+    /// a compiler error here until it is applied.
     private func answer(_ route: SandboxRoute?, _ request: SandboxRequest, fault: SandboxFault?) -> (SandboxResponse, ObservedFacts) {
         guard let route else { return (SandboxEngine.notFound(path: request.path), ObservedFacts()) }
-        if fault?.dropConnection == true { return (SandboxResponse(status: 0, dropConnection: true), ObservedFacts()) }
-        if let status = fault?.status {
-            switch route.endpoint {
-            case _ where status == 429: return (SandboxThrottleGate.tooManyRequests(retryAfter: nil), ObservedFacts())
-            case .dcrRegister, .dcrToken, .resetTempPass, .householdDeviceCode, .householdToken, .householdSAML, .householdRevoke:
-                return (SandboxEngine.oauthError(status >= 500 ? "server_error" : "invalid_request", status: status), ObservedFacts())
-            case .authenticate, .login, .mvpdLogout, .activate, .checklist, .householdSignIn:
-                return (SandboxEngine.errorPage("The service is unavailable.", status: status), ObservedFacts())
-            default:
-                var facts = ObservedFacts()
-                facts.errorActions = [SandboxEnhancedError.injected(status: status).action]
-                return (SandboxEnhancedError.injected(status: status).response, facts)
+        let effects = fault?.effects ?? []
+        // Effects that answer in the endpoint's place: the endpoint does nothing.
+        for effect in effects {
+            switch effect {
+            case .dropConnection: return (SandboxResponse(status: 0, dropConnection: true), ObservedFacts())
+            case .status(let status): return Self.injectedStatus(status, at: route.endpoint)
+            case .latency, .malformedBody, .oversizedBody, .retryableDecisionErrors: continue
             }
         }
         if route == .checklist { return (checklistAnswer(request), ObservedFacts()) }
         var (response, facts) = engineLock.withLock { (engine.handle(route, request), engine.observed) }
-        if fault?.malformedBody == true {
-            let kept = response.body.prefix(response.body.count / 2)
-            response = SandboxResponse(status: 200, headers: [("Content-Type", SandboxResponse.jsonContentType)], body: Array(kept) + Array("{\"garbled\":[".utf8))
-        }
-        if let size = fault?.oversizedBody {
-            response = SandboxResponse(status: 200, headers: [("Content-Type", SandboxResponse.jsonContentType)], body: Self.padding(bytes: size))
-        }
-        if fault?.malformedBody == true || fault?.oversizedBody != nil { facts.errorActions = [] }
-        if let resources = fault?.retryableDecisionErrors, route.endpoint == .authorize || route.endpoint == .preauthorize {
-            let (withErrors, injected, decisions) = Self.withRetryableDecisionErrors(response, resources: Set(resources))
-            response = withErrors
-            facts.errorActions += Array(repeating: SandboxEnhancedError.networkReceivedError.action, count: injected)
-            if decisions > 0 { facts.denied = facts.errorActions.count == decisions }
+        // Effects on the endpoint's own answer.
+        for effect in effects {
+            switch effect {
+            case .latency, .dropConnection, .status:
+                // Waited out before the endpoint ran (``answerAtOnce(_:)``), or answered above.
+                continue
+            case .malformedBody:
+                let kept = response.body.prefix(response.body.count / 2)
+                response = Self.json200(Array(kept) + Array("{\"garbled\":[".utf8))
+                facts.errorActions = []
+            case .oversizedBody(let size):
+                response = Self.json200(Self.padding(bytes: size))
+                facts.errorActions = []
+            case .retryableDecisionErrors(let resources):
+                guard route.endpoint == .authorize || route.endpoint == .preauthorize else { continue }
+                let (withErrors, injected, decisions) = Self.withRetryableDecisionErrors(
+                    response, resources: Set(resources))
+                response = withErrors
+                let retry = SandboxEnhancedError.networkReceivedError.action
+                facts.errorActions += Array(repeating: retry, count: injected)
+                if decisions > 0 { facts.denied = facts.errorActions.count == decisions }
+            }
         }
         return (response, facts)
+    }
+
+    /// A `200` answer with `body` as JSON, what a body fault puts in place of the endpoint's.
+    private static func json200(_ body: [UInt8]) -> SandboxResponse {
+        SandboxResponse(status: 200, headers: [("Content-Type", SandboxResponse.jsonContentType)], body: body)
+    }
+
+    /// What a `status` fault answers at `endpoint`: 429 as Adobe's throttling does, an OAuth
+    /// error on the DCR and household endpoints, an error page on the pages a person sees, an
+    /// enhanced error elsewhere.
+    private static func injectedStatus(
+        _ status: Int, at endpoint: SandboxEndpoint
+    ) -> (SandboxResponse, ObservedFacts) {
+        switch endpoint {
+        case _ where status == 429: return (SandboxThrottleGate.tooManyRequests(retryAfter: nil), ObservedFacts())
+        case .dcrRegister, .dcrToken, .resetTempPass, .householdDeviceCode, .householdToken, .householdSAML,
+            .householdRevoke:
+            let error = status >= 500 ? "server_error" : "invalid_request"
+            return (SandboxEngine.oauthError(error, status: status), ObservedFacts())
+        case .authenticate, .login, .mvpdLogout, .activate, .checklist, .householdSignIn:
+            return (SandboxEngine.errorPage("The service is unavailable.", status: status), ObservedFacts())
+        default:
+            var facts = ObservedFacts()
+            facts.errorActions = [SandboxEnhancedError.injected(status: status).action]
+            return (SandboxEnhancedError.injected(status: status).response, facts)
+        }
     }
 
     /// `response` (a decisions answer) with the decisions of `resources` (all when empty)

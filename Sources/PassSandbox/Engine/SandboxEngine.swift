@@ -243,14 +243,10 @@ final class SandboxEngine {
     /// A random identifier (`UUID` text, lower case).
     func newIdentifier() -> String { UUID().uuidString.lowercased() }
 
-    /// A random 7-character authentication code.
+    /// A random 7-character authentication code, unused, of characters that do not read
+    /// alike (``SandboxRegistrationCode``).
     func newCode() -> String {
-        let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789")
-        var generator = SystemRandomNumberGenerator()
-        while true {
-            let code = String((0..<7).map { _ in alphabet[Int.random(in: 0..<alphabet.count, using: &generator)] })
-            if sessions[code] == nil { return code }
-        }
+        SandboxRegistrationCode.random { sessions[$0] != nil }
     }
 
     /// A random opaque secret of `byteCount` bytes, Base64URL-encoded.

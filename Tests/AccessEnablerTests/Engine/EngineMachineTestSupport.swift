@@ -171,22 +171,22 @@ struct MachineHarness {
     var signatures: [String] { delivered.map { Self.signature($0.call) } }
 
     static func signature(_ call: DelegateCall) -> String {
-        switch call {
-        case .setRequestorComplete(let status): "setRequestorComplete(\(status))"
-        case .setAuthenticationStatus(let status, let code): "setAuthenticationStatus(\(status),\(code))"
-        case .displayProviderDialog: "displayProviderDialog"
-        case .navigateToUrl, .navigateToUrlUsingSVC: "navigateToUrl"
-        case .presentTVProviderDialog: "presentTVProviderDialog"
-        case .dismissTVProviderDialog: "dismissTVProviderDialog"
-        case .setToken(_, let resource): "setToken(\(resource))"
-        case .tokenRequestFailed(let resource, let code, _): "tokenRequestFailed(\(resource),\(code))"
-        case .selectedProvider(let mvpd): "selectedProvider(\(mvpd?.id ?? "nil"))"
-        case .setMetadataStatus: "setMetadataStatus"
-        case .preauthorizedResources(let resources): "preauthorizedResources(\(resources.joined(separator: ",")))"
-        case .sendTrackingData(let data, let event): "sendTrackingData(\(event),\(data.first ?? ""))"
-        case .status(let status): "status(\(status.errorId))"
-        case .preauthorizeResult: "preauthorizeResult"
-        }
+        let name = call.name.callbackName
+        let arguments: String? =
+            switch call {
+            case .setRequestorComplete(let status): "\(status)"
+            case .setAuthenticationStatus(let status, let code): "\(status),\(code)"
+            case .setToken(_, let resource): resource
+            case .tokenRequestFailed(let resource, let code, _): "\(resource),\(code)"
+            case .selectedProvider(let mvpd): mvpd?.id ?? "nil"
+            case .preauthorizedResources(let resources): resources.joined(separator: ",")
+            case .sendTrackingData(let data, let event): "\(event),\(data.first ?? "")"
+            case .status(let status): "\(status.errorId)"
+            case .displayProviderDialog, .navigateToUrl, .navigateToUrlUsingSVC, .presentTVProviderDialog,
+                .dismissTVProviderDialog, .setMetadataStatus, .preauthorizeResult:
+                nil
+            }
+        return arguments.map { "\(name)(\($0))" } ?? name
     }
 
     // MARK: Fixtures

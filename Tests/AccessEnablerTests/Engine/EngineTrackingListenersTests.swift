@@ -28,7 +28,7 @@ import Testing
         func sendTrackingData(_ data: [Any]!, forEventType event: Int32) { lock.withLock { events += 1 } }
     }
 
-    private static let event = DelegateCall.sendTrackingData(["true", "Plain1", "", "true", "unknown", "ios", "Linux"], event: TRACKING_AUTHENTICATION)
+    private static let event = DelegateCall.sendTrackingData(["true", "Plain1", "", "true", "unknown", "ios", "Linux (tvOS)"], event: TRACKING_AUTHENTICATION)
 
     @Test func aDelegateDeafToTrackingIsRecognisedAfterItsFirstEvent() async {
         let dispatcher = CallbackDispatcher(queue: DispatchQueue(label: "tracking-deaf"))
@@ -54,11 +54,11 @@ import Testing
         #expect(dispatcher.wantsTrackingData, "an events stream hears tracking")
         dispatcher.dispatch(Self.event)
         var iterator = stream.makeAsyncIterator()
-        guard case .trackingData(let data, let event)? = await iterator.next() else {
+        guard let tracking = await iterator.next()?.trackingData else {
             Issue.record("the stream did not hear the tracking event")
             return
         }
-        #expect(event == TRACKING_AUTHENTICATION && data.first == "true")
+        #expect(tracking.event == TRACKING_AUTHENTICATION && tracking.data.first == "true")
     }
 
     @Test func aDelegateListeningInTheLegacySpellingHearsEveryEvent() async {

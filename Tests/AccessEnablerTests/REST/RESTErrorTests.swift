@@ -116,7 +116,7 @@ struct RESTErrorTests {
             try await client.configuration(serviceProvider: "SPX", context: RESTFixtures.context())
         }
         #expect(error == .server(operation: .dcrRegister, httpStatus: 403, error: EnhancedError(status: 403, code: "network_received_error", action: "retry")))
-        #expect(error.map(ErrorClassification.requestorStatus)?.errorId == .cfg5xx(503))
+        #expect(error.map { ErrorClassification.requestorStatus($0) }?.errorId == .cfg5xx(503))
     }
 
     @Test func redirectIsUndocumented() async throws {

@@ -222,33 +222,31 @@ final class CallLedger: @unchecked Sendable {
         }
     }
 
+    /// Whether `callback` ends some call (``DelegateCall/Name/endsACall``: the SDK's one definition).
     private static func isAnyTerminal(_ callback: DelegateCall) -> Bool {
-        switch callback {
-        case .setRequestorComplete, .setAuthenticationStatus, .displayProviderDialog, .navigateToUrl, .navigateToUrlUsingSVC,
-            .setToken, .tokenRequestFailed, .preauthorizedResources, .selectedProvider, .setMetadataStatus, .preauthorizeResult:
-            return true
-        default:
-            return false
-        }
+        callback.name.endsACall
     }
 
+    /// `name(arguments)`, the name as the SDK spells it (``DelegateCall/Name/callbackName``).
     private static func describe(_ callback: DelegateCall) -> String {
-        switch callback {
-        case .status(let status): "status(\(status.errorId))"
-        case .setAuthenticationStatus(let status, let code): "setAuthenticationStatus(\(status), \(code))"
-        case .displayProviderDialog: "displayProviderDialog"
-        case .navigateToUrl, .navigateToUrlUsingSVC: "navigateToUrl"
-        case .setToken(_, let resource): "setToken(\(resource))"
-        case .tokenRequestFailed(let resource, let code, _): "tokenRequestFailed(\(resource), \(code))"
-        case .sendTrackingData(_, let event): "sendTrackingData(\(event))"
-        case .setRequestorComplete(let status): "setRequestorComplete(\(status))"
-        case .preauthorizedResources(let resources): "preauthorizedResources(\(resources.count))"
-        case .selectedProvider(let mvpd): "selectedProvider(\(mvpd?.id ?? "nil"))"
-        case .setMetadataStatus(_, _, let key, _): "setMetadataStatus(\(key))"
-        case .preauthorizeResult(let outcome, _): "preauthorizeResult(\(outcome.isFailure ? "failure" : "response"))"
-        case .presentTVProviderDialog: "presentTVProviderDialog"
-        case .dismissTVProviderDialog: "dismissTVProviderDialog"
-        }
+        let name = callback.name.callbackName
+        let arguments: String? =
+            switch callback {
+            case .status(let status): "\(status.errorId)"
+            case .setAuthenticationStatus(let status, let code): "\(status), \(code)"
+            case .setToken(_, let resource): resource
+            case .tokenRequestFailed(let resource, let code, _): "\(resource), \(code)"
+            case .sendTrackingData(_, let event): "\(event)"
+            case .setRequestorComplete(let status): "\(status)"
+            case .preauthorizedResources(let resources): "\(resources.count)"
+            case .selectedProvider(let mvpd): mvpd?.id ?? "nil"
+            case .setMetadataStatus(_, _, let key, _): "\(key)"
+            case .preauthorizeResult(let outcome, _): outcome.isFailure ? "failure" : "response"
+            case .displayProviderDialog, .navigateToUrl, .navigateToUrlUsingSVC, .presentTVProviderDialog,
+                .dismissTVProviderDialog:
+                nil
+            }
+        return arguments.map { "\(name)(\($0))" } ?? name
     }
 
     private static func describe(_ command: Command) -> String {

@@ -108,36 +108,3 @@ public struct AccessEnablerError: Error, Sendable, Equatable, CustomStringConver
         [errorCode, status?.errorId.description, message].compactMap { $0 }.filter { !$0.isEmpty }.joined(separator: " — ")
     }
 }
-
-/// Every callback the SDK delivers, as a value: the async API's view of what the delegates
-/// receive. ``AccessEnabler/events`` streams them.
-public enum AccessEnablerEvent: Sendable, Equatable {
-    /// `setRequestorComplete`.
-    case requestorComplete(status: Int32)
-    /// `setAuthenticationStatus`.
-    case authenticationStatus(status: Int32, errorCode: String)
-    /// `displayProviderDialog`.
-    case providerDialog([MVPD])
-    /// `navigateToUrl` (`useSVC` is `nil` for the one-argument form).
-    case navigate(url: String, useSVC: Bool?)
-    /// `presentTVProviderDialog`.
-    case tvProviderDialogPresented(TVProviderDialog)
-    /// `dismissTVProviderDialog`.
-    case tvProviderDialogDismissed(TVProviderDialog)
-    /// `setToken`.
-    case token(MediaToken)
-    /// `tokenRequestFailed`.
-    case tokenRequestFailed(resource: String, errorCode: String, description: String)
-    /// `selectedProvider`.
-    case selectedProvider(MVPD?)
-    /// `setMetadataStatus` (the caller's arguments are not repeated).
-    case metadata(MetadataResult)
-    /// `preauthorizedResources`.
-    case preauthorizedResources([String])
-    /// `sendTrackingData`.
-    case trackingData([String], event: Int32)
-    /// `status`.
-    case status(AdvancedStatus)
-    /// The Preauthorize API's answer (`failure`: it went to `onFailure`).
-    case preauthorizeResult(PreauthorizeResponse, failure: Bool)
-}

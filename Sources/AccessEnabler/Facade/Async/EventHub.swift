@@ -58,7 +58,8 @@ final class EventHub: Sendable {
 }
 
 extension AccessEnablerEvent {
-    /// The event for a delivered callback.
+    /// The event for a delivered callback: no `default`, so a callback added to
+    /// ``DelegateCall`` is a compiler error here until the event says what it carries.
     init(_ call: DelegateCall) {
         switch call {
         case .setRequestorComplete(let status): self = .requestorComplete(status: status)
@@ -69,9 +70,11 @@ extension AccessEnablerEvent {
         case .presentTVProviderDialog(let dialog): self = .tvProviderDialogPresented(dialog)
         case .dismissTVProviderDialog(let dialog): self = .tvProviderDialogDismissed(dialog)
         case .setToken(let token, let resource): self = .token(MediaToken(resource: resource, serializedToken: token))
-        case .tokenRequestFailed(let resource, let code, let description): self = .tokenRequestFailed(resource: resource, errorCode: code, description: description)
+        case .tokenRequestFailed(let resource, let code, let description):
+            self = .tokenRequestFailed(resource: resource, errorCode: code, description: description)
         case .selectedProvider(let mvpd): self = .selectedProvider(mvpd)
-        case .setMetadataStatus(let value, let encrypted, let key, _): self = .metadata(MetadataResult(value: value, encrypted: encrypted, key: key))
+        case .setMetadataStatus(let value, let encrypted, let key, _):
+            self = .metadata(MetadataResult(value: value, encrypted: encrypted, key: key))
         case .preauthorizedResources(let resources): self = .preauthorizedResources(resources)
         case .sendTrackingData(let data, let event): self = .trackingData(data, event: event)
         case .status(let status): self = .status(status)

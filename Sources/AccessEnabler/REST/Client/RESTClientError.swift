@@ -56,10 +56,16 @@ enum RESTClientError: Error, Sendable, Equatable {
 
     /// A sentence a person can act on: which operation failed and why. Never contains
     /// credentials, tokens or request bodies.
-    var message: String {
+    var message: String { message(serviceProvider: nil) }
+
+    /// ``message``, naming in the request's path the service provider (the requestor id) it
+    /// was sent for, when the caller knows it: "GET /api/v2/NOPE/profiles" rather than the
+    /// path's template.
+    func message(serviceProvider: String?) -> String {
+        let request = self.operation.map { $0.displayName(serviceProvider: serviceProvider) } ?? ""
         switch self {
-        case .server(let operation, let status, let error):
-            var text = "Adobe Pass \(operation.displayName) failed with HTTP \(status)"
+        case .server(_, let status, let error):
+            var text = "Adobe Pass \(request) failed with HTTP \(status)"
             if let error {
                 text += " (\(error.code)"
                 if let message = error.message, !message.isEmpty { text += ": \(message)" }
@@ -72,24 +78,24 @@ enum RESTClientError: Error, Sendable, Equatable {
                 text += " and no error details"
             }
             return text + "."
-        case .throttled(let operation, let retryAfter):
+        case .throttled(_, let retryAfter):
             let wait = retryAfter.map { "in \(WholeNumber.clamped($0, rounding: .up) as Int) s (Retry-After)" } ?? "in at least 1 s"
             return
-                "Adobe Pass \(operation.displayName) was throttled (HTTP 429 Too Many Requests): this device sent more than Adobe allows (1 request per second after a burst of 10). Adobe Pass takes its next request \(wait); reduce how often the app calls the SDK."
-        case .undocumentedStatus(let operation, let status):
-            return "Adobe Pass \(operation.displayName) answered HTTP \(status), a status its documentation does not describe; check the service URL and any proxy in between."
-        case .malformedBody(let operation, let reason):
-            return "Adobe Pass \(operation.displayName) returned a body that is not the documented JSON: \(reason)."
-        case .transport(let operation, let failure):
-            return "Adobe Pass \(operation.displayName) got no response: \(failure.sentence)"
+                "Adobe Pass \(request) was throttled (HTTP 429 Too Many Requests): this device sent more than Adobe allows (1 request per second after a burst of 10). Adobe Pass takes its next request \(wait); reduce how often the app calls the SDK."
+        case .undocumentedStatus(_, let status):
+            return "Adobe Pass \(request) answered HTTP \(status), a status its documentation does not describe; check the service URL and any proxy in between."
+        case .malformedBody(_, let reason):
+            return "Adobe Pass \(request) returned a body that is not the documented JSON: \(reason)."
+        case .transport(_, let failure):
+            return "Adobe Pass \(request) got no response: \(failure.sentence)"
         case .invalidDeviceInfo(let reason):
             return "The X-Device-Info values are invalid: \(reason). Fix the device information in the configuration."
-        case .invalidRequest(let operation, let reason):
-            return "Adobe Pass \(operation.displayName) was not sent: \(reason)."
-        case .unsendableToken(let operation, let header, let problem):
+        case .invalidRequest(_, let reason):
+            return "Adobe Pass \(request) was not sent: \(reason)."
+        case .unsendableToken(_, let header, let problem):
             let token = header == RESTHeaderName.subjectToken ? "platform identity" : "service token"
             return
-                "Adobe Pass \(operation.displayName) was not sent: the \(token) (\(header)) the app's configuration gave cannot be sent as a header value: \(problem). Fix the token the app presents, or present none (nil)."
+                "Adobe Pass \(request) was not sent: the \(token) (\(header)) the app's configuration gave cannot be sent as a header value: \(problem). Fix the token the app presents, or present none (nil)."
         }
     }
 }

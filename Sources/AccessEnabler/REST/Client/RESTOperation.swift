@@ -41,6 +41,14 @@ enum RESTOperation: String, Sendable, CaseIterable {
         }
     }
 
+    /// ``displayName`` with the request's own service provider (the requestor id) in the path
+    /// in place of `{serviceProvider}`, so a message names the id that was sent:
+    /// "profiles request (GET /api/v2/REF30/profiles)". `nil` keeps the template.
+    func displayName(serviceProvider: String?) -> String {
+        guard let serviceProvider else { return displayName }
+        return displayName.replacingOccurrences(of: "{serviceProvider}", with: serviceProvider)
+    }
+
     /// Statuses that carry the documented success body.
     var successStatuses: Set<Int> {
         switch self {
