@@ -179,10 +179,6 @@ public struct AccessEnablerConfiguration: Sendable {
     /// client secret, access tokens and media tokens cross the network in clear.
     public var allowsInsecureHTTP = false
 
-    /// How long a round of authorizations waits for more calls once the engine's mailbox is
-    /// empty (``AuthorizationRound/quietWindow``). Tests of the window lengthen it.
-    var authorizationQuietWindow: Duration = AuthorizationRound.quietWindow
-
     /// The sleeper the SDK uses: ``sleeper``, else the clock when it can wait, else real time.
     var effectiveSleeper: any Sleeper {
         if let sleeper { return sleeper }

@@ -330,7 +330,7 @@ actor EntitlementEngine {
             if let quietWindow {
                 quietWindow.restart()
             } else {
-                let window = QuietWindow(length: configuration.authorizationQuietWindow)
+                let window = QuietWindow(length: AuthorizationRound.quietWindow)
                 quietWindow = window
                 startChild(.quietWindow) {
                     await window.elapse()

@@ -21,7 +21,9 @@ final class QuietWindow: Sendable {
     /// A window of `length`, starting now.
     init(length: Duration) {
         let (seconds, attoseconds) = length.components
-        self.length = UInt64(max(0, seconds)) * 1_000_000_000 + UInt64(max(0, attoseconds) / 1_000_000_000)
+        let whole = UInt64(clamping: seconds).multipliedReportingOverflow(by: 1_000_000_000)
+        let total = whole.partialValue.addingReportingOverflow(UInt64(clamping: attoseconds / 1_000_000_000))
+        self.length = whole.overflow || total.overflow ? .max / 2 : total.partialValue
         deadline = Atomic(DispatchTime.now().uptimeNanoseconds &+ self.length)
     }
 
