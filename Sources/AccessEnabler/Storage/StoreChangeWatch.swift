@@ -153,8 +153,16 @@ final class StoreChangeWatcher: @unchecked Sendable {
     func remove(_ watch: StoreChangeWatch) {
         state.withLock { state in
             guard let instance = state.instance, instance >= 0 else { return }
-            for (path, var directory) in state.byDirectory where directory.watches[ObjectIdentifier(watch)] != nil {
-                directory.watches[ObjectIdentifier(watch)] = nil
+            let key = ObjectIdentifier(watch)
+            // Filed under its own directory, unless that directory was watched under another
+            // spelling first: only then is every directory looked at (thousands of stores in
+            // one process must not make each removal scan them all).
+            let paths =
+                state.byDirectory[watch.directory]?.watches[key] != nil
+                ? [watch.directory] : state.byDirectory.keys.filter { state.byDirectory[$0]?.watches[key] != nil }
+            for path in paths {
+                guard var directory = state.byDirectory[path] else { continue }
+                directory.watches[key] = nil
                 directory.watches = directory.watches.filter { $0.value.watch != nil }
                 if directory.watches.isEmpty {
                     _ = inotify_rm_watch(instance, directory.descriptor)
