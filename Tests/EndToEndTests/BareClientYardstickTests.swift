@@ -88,7 +88,8 @@ import Testing
         let factory = BenchmarkClientFactory(
             baseURL: baseURL, clock: SandboxTimeSource(sandbox.clock), requestTimeout: 10)
         let sdk = factory.make(
-            storage: scratch.storage("sdk"), partner: Self.device(sandbox), transport: CurlTransport(), observer: observer)
+            storage: scratch.storage("sdk"), partner: Self.device(sandbox), transport: CurlTransport(),
+            observer: observer)
         sdk.setRequestor("REF30")
         await sdk.waitUntilIdle()
         #expect(observer.snapshot.requestorStatus == 1)

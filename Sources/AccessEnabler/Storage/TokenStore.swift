@@ -33,9 +33,9 @@ import Foundation
 /// flag that the kernel's change notices set (``StoreChangeWatch``); only when it is set
 /// does it compare `store.json`'s signature (one `stat`) with the version this store holds,
 /// and only when that differs reads the file again — no lock, since a rename is atomic. A
-/// lock held by a stuck process delays the calls by at most ``StorageDirectoryLock/patience`` in all (``LockWaitBudget``);
-/// the change then stays in memory, is written as soon as the lock is free, and `onNotice`
-/// says so.
+/// lock held by a stuck process delays the calls by at most
+/// ``StorageDirectoryLock/patience`` in all (``LockWaitBudget``); the change then stays in
+/// memory, is written as soon as the lock is free, and `onNotice` says so.
 ///
 /// **A location a stranger could touch** (``StorageLocationCheck``) is refused at opening, or
 /// at the first write when the directory appeared meanwhile: nothing is read or written
@@ -952,7 +952,8 @@ final class TokenStore: @unchecked Sendable {
 
     private func readStoreFile() -> (contents: Result<StorageStoreFile.Contents, StorageFileProblem>, signature: FileSignature?)? {
         StorageLoader.readStore(
-            storeFilePath, key: stateLock.withLock { snapshot.identity.integrityKeyBytes }, integrityCheck: integrityCheck)
+            storeFilePath, key: stateLock.withLock { snapshot.identity.integrityKeyBytes },
+            integrityCheck: integrityCheck)
     }
 
     /// Puts another writer's version of `store.json` in place of what memory held, except

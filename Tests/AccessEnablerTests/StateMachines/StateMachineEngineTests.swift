@@ -46,7 +46,8 @@ struct StateMachineEngineTests {
         for (index, resource) in resources.enumerated() {
             calls.append(harness.call(.checkAuthorization(resource, data: nil)))
             #expect(
-                harness.children.filter(isDecisions).count == (index + 1) / 5, "a request leaves once it holds 5 resources")
+                harness.children.filter(isDecisions).count == (index + 1) / 5,
+                "a request leaves once it holds 5 resources")
         }
         harness.drainOnly()
         #expect(harness.quietWindowOpen, "the round still takes calls for its quiet window")

@@ -61,7 +61,8 @@ struct StoreChangeWatchTests {
 
     @Test("Without a watch (the directory is not there) every question answers maybe")
     func withoutAWatchEveryQuestionAnswersMaybe() {
-        let missing = FileManager.default.temporaryDirectory.appendingPathComponent("store-watch-missing-\(UUID().uuidString)")
+        let missing = FileManager.default.temporaryDirectory
+            .appendingPathComponent("store-watch-missing-\(UUID().uuidString)")
         let watch = StoreChangeWatch(directory: missing.path)
         watch.arm()
         #expect(watch.mayHaveChanged())
