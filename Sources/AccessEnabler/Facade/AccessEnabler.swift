@@ -191,8 +191,8 @@ public final class AccessEnabler: Sendable {
         checkDelegates(for: .checkAuthentication)
         let call = replies.newCall()
         monitor.callMade(call, .checkAuthentication)
-        // What another AccessEnabler over the same storage wrote since (one atomic load
-        // when nothing changed).
+        // What another AccessEnabler over the same storage wrote since (one `stat` when
+        // nothing changed).
         store.refreshIfChanged()
         switch quickAuthenticationCheck(call) {
         case .answered(let callbacks):

@@ -29,13 +29,12 @@ import Foundation
 /// two (an app and its helper): a write holds the directory's lock
 /// (``StorageDirectoryLock``), reads what others wrote since this store last looked, keeps
 /// its own unwritten changes over it (they are newer) and renames the result into place, so
-/// nobody's change is lost. ``refreshIfChanged()``, called at the start of each call, reads a
-/// flag that the kernel's change notices set (``StoreChangeWatch``); only when it is set
-/// does it compare `store.json`'s signature (one `stat`) with the version this store holds,
-/// and only when that differs reads the file again — no lock, since a rename is atomic. A
-/// lock held by a stuck process delays the calls by at most
-/// ``StorageDirectoryLock/patience`` in all (``LockWaitBudget``); the change then stays in
-/// memory, is written as soon as the lock is free, and `onNotice` says so.
+/// nobody's change is lost. ``refreshIfChanged()``, called at the start of each call, compares
+/// `store.json`'s signature (one `stat`) with the version this store holds and only when it
+/// differs reads it again — no lock, since a rename is atomic. A lock held by a stuck process
+/// delays the calls by at most ``StorageDirectoryLock/patience`` in all (``LockWaitBudget``);
+/// the change then stays in memory, is written as soon as the lock is free, and `onNotice`
+/// says so.
 ///
 /// **A location a stranger could touch** (``StorageLocationCheck``) is refused at opening, or
 /// at the first write when the directory appeared meanwhile: nothing is read or written
@@ -61,11 +60,6 @@ final class TokenStore: @unchecked Sendable {
     /// What the storage thread counts this directory's jobs under.
     private let directoryKey: String
     private let storeFile: URL
-    /// `storeFile`'s path, made once: every call compares its signature.
-    private let storeFilePath: String
-    /// Whether `store.json` may have changed since this store last looked, without a
-    /// system call (``StoreChangeWatch``).
-    private let changeWatch: StoreChangeWatch
     private let identityFile: URL
 
     private let integrityCheck: IntegrityCheckType
@@ -161,8 +155,6 @@ final class TokenStore: @unchecked Sendable {
         statementDirectory = StorageLayout.statementDirectory(in: directory, softwareStatement: softwareStatement)
         directoryKey = Self.key(for: statementDirectory)
         storeFile = statementDirectory.appendingPathComponent(StorageLayout.storeFile, isDirectory: false)
-        storeFilePath = storeFile.path
-        changeWatch = StoreChangeWatch(directory: directoryKey)
         identityFile = statementDirectory.appendingPathComponent(StorageLayout.identityFile, isDirectory: false)
         self.integrityCheck = integrityCheck
         self.writeBehind = writeBehind
@@ -228,8 +220,6 @@ final class TokenStore: @unchecked Sendable {
             for record in result.rewrite { unwritten[record] = 1 }
         }
         if identityWrite == .claim { deviceIdentity.settle { [weak self] in self?.settleIdentity() } }
-        // Another writer's change is then noticed without a `stat` per call.
-        if persistent, location == .trusted, result.directoryExisted { changeWatch.arm() }
         for failure in failures { onProblem(failure) }
         for discard in result.discards { onDiscard(discard) }
         // What the launch must change on disk (a new identity, a clear, a discarded value,
@@ -672,7 +662,6 @@ final class TokenStore: @unchecked Sendable {
                 try system.ensureDirectory(statementDirectory, true)
                 stateLock.withLock { locationVerified = true }
                 prepared = true
-                changeWatch.arm()
             } catch {
                 if let refusal = error.refusal {
                     refuseLocation(refusal)
@@ -802,7 +791,7 @@ final class TokenStore: @unchecked Sendable {
     /// store's unwritten changes over it. Returns its sync request, `nil` when it failed
     /// (reported).
     private func writeStoreFile(upTo: UInt64) -> StorageSyncThread.SyncRequest? {
-        var onDisk = FileSignature(path: storeFilePath)
+        var onDisk = FileSignature(path: storeFile.path)
         if onDisk != stateLock.withLock({ seen }) {
             let read = readStoreFile()
             takeIn(read, signature: onDisk)
@@ -817,8 +806,6 @@ final class TokenStore: @unchecked Sendable {
                 throw StorageIOError(operation: "encode", path: storeFile.path, code: EINVAL)
             }
             let written = try replace(storeFile, with: data, after: onDisk)
-            // The other stores of this process over the directory hear of it now.
-            changeWatch.noteWriteHere()
             let legacy: [URL] = stateLock.withLock {
                 seen = written
                 attemptedUpTo = max(attemptedUpTo, upTo)
@@ -931,29 +918,23 @@ final class TokenStore: @unchecked Sendable {
     // MARK: - Other writers' versions
 
     /// Takes in what other stores over the same directory (other AccessEnablers, in this
-    /// process or another) wrote since this store last looked. Costs one atomic load when
-    /// the change watch says nothing changed (one `stat` where no watch can be had);
-    /// otherwise `store.json`'s signature is compared, and the file read again when it
-    /// differs (no lock: it is replaced whole, never written in place). Call it between two
-    /// calls of the app (the engine's turn).
+    /// process or another) wrote since this store last looked. Costs one `stat` when
+    /// nothing changed; otherwise `store.json` is read again (no lock: it is replaced whole,
+    /// never written in place). Call it between two calls of the app (the engine's turn).
     func refreshIfChanged() {
-        guard changeWatch.mayHaveChanged(), stateLock.withLock({ isPersistent }) else { return }
-        let onDisk = FileSignature(path: storeFilePath)
-        // A directory found (again) is watched from now on.
-        if onDisk != nil { changeWatch.arm() }
+        guard stateLock.withLock({ isPersistent }) else { return }
+        let onDisk = FileSignature(path: storeFile.path)
         guard onDisk != stateLock.withLock({ seen }) else { return }
         ioLock.withLock {
             guard locationMayBeRead() else { return }
-            let onDisk = FileSignature(path: storeFilePath)
+            let onDisk = FileSignature(path: storeFile.path)
             guard onDisk != stateLock.withLock({ seen }) else { return }
             takeIn(readStoreFile(), signature: onDisk)
         }
     }
 
     private func readStoreFile() -> (contents: Result<StorageStoreFile.Contents, StorageFileProblem>, signature: FileSignature?)? {
-        StorageLoader.readStore(
-            storeFilePath, key: stateLock.withLock { snapshot.identity.integrityKeyBytes },
-            integrityCheck: integrityCheck)
+        StorageLoader.readStore(storeFile.path, key: stateLock.withLock { snapshot.identity.integrityKeyBytes }, integrityCheck: integrityCheck)
     }
 
     /// Puts another writer's version of `store.json` in place of what memory held, except
