@@ -11,6 +11,6 @@ import Testing
         for (name, number) in BareLibcurl.Option.all {
             #expect(curl.optionNumber(named: name) == number, "CURLOPT_\(name)")
         }
-        #expect(BareLibcurl.Option.all.count == 9)
+        #expect(BareLibcurl.Option.all.count == 10)
     }
 }

@@ -61,7 +61,7 @@ import Testing
             ])
         #expect(
             goals.map(\.goal) == [
-                "all 14", "= 4", "≤ 1.3", "≤ 1.3", "≤ 1.05", "≤ 1.3", "= 20", "≥ 0.8", "≤ 60 %", "≤ 32 KiB", "> 20000 /s",
+                "all 14", "= 4", "≤ 1.3", "≤ 1.3", "≤ 1.1", "≤ 1.3", "= 20", "≥ 0.8", "≤ 60 %", "≤ 32 KiB", "> 20000 /s",
                 "0, every flow done and the control refused", "all 5", "≤ 0.002",
             ])
         for goal in goals {

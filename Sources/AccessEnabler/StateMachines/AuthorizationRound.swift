@@ -4,8 +4,9 @@ import Foundation
 /// checkAuthorization for every tile), asked in as few `decisions/authorize` requests as
 /// the server's limit allows, each call still answered on its own, in call order.
 ///
-/// Pure: the engine's state machine gathers calls while more are waiting in the mailbox,
-/// then sends the round's requests and records their answers here; once every request has
+/// Pure: the engine's state machine gathers calls while more arrive — a request of `limit`
+/// resources leaves as soon as it is full, the rest once no event has arrived for the
+/// quiet window (``quietWindow``) — and records the answers here; once every request has
 /// answered it renders each call's callbacks from its resource's outcome.
 struct AuthorizationRound: Sendable {
     /// One authorization call: its resource and the call it ends.
@@ -31,6 +32,13 @@ struct AuthorizationRound: Sendable {
         var attempt: Int
     }
 
+    /// How long a round whose mailbox went empty still waits for more calls before its
+    /// last request leaves, restarted by every event: 1 ms. Long enough for an app's calls
+    /// made in one go to join one round however the threads are scheduled (the engine can
+    /// find its mailbox empty between two of them on a second core), short against any
+    /// round trip. A full request never waits for it.
+    static let quietWindow: Duration = .milliseconds(1)
+
     /// The profile the decisions are asked for (its MVPD, its service provider).
     let profile: StoredProfile
     /// The validated `AP-Partner-Framework-Status` the requests carry (an `appleSSO` profile).
@@ -40,8 +48,12 @@ struct AuthorizationRound: Sendable {
     let snapshot: PartnerSnapshot?
     /// The calls, in call order.
     private(set) var calls: [Call]
-    /// Calls may still join; nothing has been sent.
+    /// Calls may still join; only full requests have been sent.
     private(set) var isGathering = true
+    /// The resources asked for so far or waiting to be, each once.
+    private var seen: Set<String> = []
+    /// The resources gathered and not yet sent, in call order.
+    private var unsent: [String] = []
     /// Requests in flight, by ticket.
     private(set) var asking: [RequestTicket: Request] = [:]
     /// Requests waiting for a configuration refetch, by the refetch's ticket.
@@ -52,24 +64,38 @@ struct AuthorizationRound: Sendable {
     private(set) var retries = DecisionRetries()
 
     init(first call: Call, profile: StoredProfile, partnerStatus: PartnerFrameworkStatus?, snapshot: PartnerSnapshot?) {
-        calls = [call]
+        calls = []
         self.profile = profile
         self.partnerStatus = partnerStatus
         self.snapshot = snapshot
+        join(call)
     }
 
     /// Adds a call that arrived while the round is gathering.
     mutating func join(_ call: Call) {
         calls.append(call)
+        if seen.insert(call.resource).inserted { unsent.append(call.resource) }
     }
 
-    /// Ends the gathering: the round's resources (each once, in call order) in requests of
-    /// at most `limit`.
+    /// The requests already full: `limit` resources each, taken from the gathered ones in
+    /// call order; the round goes on gathering.
+    mutating func takeFullRequests(limit: Int) -> [[String]] {
+        let size = max(1, limit)
+        var full: [[String]] = []
+        while unsent.count >= size {
+            full.append(Array(unsent.prefix(size)))
+            unsent.removeFirst(size)
+        }
+        return full
+    }
+
+    /// Ends the gathering: the resources not yet sent (each once, in call order) in
+    /// requests of at most `limit`.
     mutating func close(limit: Int) -> [[String]] {
         isGathering = false
-        var seen: Set<String> = []
-        let resources = calls.map(\.resource).filter { seen.insert($0).inserted }
-        return stride(from: 0, to: resources.count, by: max(1, limit)).map { Array(resources[$0..<min($0 + max(1, limit), resources.count)]) }
+        let size = max(1, limit)
+        defer { unsent = [] }
+        return stride(from: 0, to: unsent.count, by: size).map { Array(unsent[$0..<min($0 + size, unsent.count)]) }
     }
 
     /// Records that `request` went out as `ticket`.

@@ -75,6 +75,13 @@ enum EngineAction: Sendable {
     case setLogoutPageTimer(RequestTicket, until: Date)
     /// Cancel the timer of the logout page `ticket`.
     case cancelLogoutPageTimer(RequestTicket)
+    /// Start the quiet window of the round being gathered, or start it again if it runs:
+    /// once no event has arrived for ``AuthorizationRound/quietWindow``,
+    /// ``EngineEvent/quietWindowElapsed``. Real time, whatever the configuration's clock:
+    /// it waits for the app's threads, not for Adobe Pass.
+    case awaitQuietWindow
+    /// Stop the quiet window: the gathering ended otherwise.
+    case endQuietWindow
 
     // MARK: Caches and storage
 

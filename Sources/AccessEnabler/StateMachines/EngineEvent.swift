@@ -51,8 +51,11 @@ enum EngineEvent: Sendable {
 
     /// A new registration of the application removed the sign-in of these requestors.
     case signedOutByNewRegistration([String])
-    /// Nothing else is waiting in the mailbox: work gathered from a burst of calls goes out.
+    /// Nothing else is waiting in the mailbox: work gathered from a burst of calls waits
+    /// for the quiet window (``EngineAction/awaitQuietWindow``).
     case mailboxDrained
+    /// No event came for the quiet window: work gathered from a burst of calls goes out.
+    case quietWindowElapsed
     /// The app released the AccessEnabler and the mailbox is drained: no answer will be read
     /// any more, so every call still waiting ends now.
     case released

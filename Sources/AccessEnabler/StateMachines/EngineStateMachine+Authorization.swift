@@ -23,6 +23,16 @@ extension EngineStateMachine {
         foreground = .authorizing(
             AuthorizationRound(
                 first: call, profile: profile, partnerStatus: decisionPartnerStatus(for: profile, snapshot: snapshot, step.facts), snapshot: snapshot))
+        sendFullRequests(&step)
+    }
+
+    /// Sends the requests of the round being gathered that are full: they wait for nothing.
+    private mutating func sendFullRequests(_ step: inout Step) {
+        guard case .authorizing(var round)? = foreground, round.isGathering else { return }
+        let full = round.takeFullRequests(limit: settings.authorizationLimit)
+        guard !full.isEmpty else { return }
+        foreground = .authorizing(round)
+        for resources in full { send(AuthorizationRound.Request(resources: resources, attempt: 1), &step) }
     }
 
     /// Whether the waiting `work` can join the round being gathered (an authorization of the
@@ -36,6 +46,7 @@ extension EngineStateMachine {
             rememberTempPassIdentity(data, &step)
             round.join(AuthorizationRound.Call(resource: resource, owner: call))
             foreground = .authorizing(round)
+            sendFullRequests(&step)
             return true
         case (.preauthorizing(var round)?, .checkPreauthorizedResources(let resources, let cache)):
             guard round.isGathering, requestorProblem == nil, judgedSignedIn(step.facts, snapshot: round.snapshot) == round.profile else { return false }
@@ -73,14 +84,30 @@ extension EngineStateMachine {
         }
     }
 
-    /// The gathering ends (the mailbox is empty, or a call that cannot join is waiting):
-    /// the round's requests go out.
+    /// The mailbox is empty while a round gathers: the round waits for the quiet window
+    /// (``AuthorizationRound/quietWindow``), which each new event restarts, before its last
+    /// requests go out (or, when every request it gathered was full and has gone, before it
+    /// stops taking calls).
+    mutating func awaitQuietWindow(_ step: inout Step) {
+        guard isGathering else { return }
+        quietWindowOpen = true
+        step.actions.append(.awaitQuietWindow)
+    }
+
+    /// The gathering ends (no event came for the quiet window, or a call that cannot join
+    /// is waiting): the round's requests go out.
     mutating func sendGatheredWork(_ step: inout Step) {
+        if quietWindowOpen {
+            quietWindowOpen = false
+            step.actions.append(.endQuietWindow)
+        }
         switch foreground {
         case .authorizing(var round)? where round.isGathering:
             let batches = round.close(limit: settings.authorizationLimit)
             foreground = .authorizing(round)
             for resources in batches { send(AuthorizationRound.Request(resources: resources, attempt: 1), &step) }
+            // Every request was full and has answered already.
+            if case .authorizing(let current)? = foreground, current.isComplete { finish(current, &step) }
         case .preauthorizing(var round)? where round.isGathering:
             round.close(limit: [settings.preauthorizationLimit, learnedPreauthorizationLimit].compactMap { $0 }.min())
             foreground = .preauthorizing(round)

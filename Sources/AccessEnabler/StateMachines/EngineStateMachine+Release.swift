@@ -9,6 +9,8 @@ extension EngineStateMachine {
     /// were made. Nothing is sent and nothing more is stored.
     mutating func released(_ step: inout Step) {
         forward(&step) { machine, _, step in machine.released(&step) }
+        // The engine has cancelled every timer, the quiet window's too.
+        quietWindowOpen = false
         let work = foreground
         foreground = nil
         switch work {

@@ -11,7 +11,9 @@ import Foundation
 /// and run when it ends — with two exceptions: a call that abandons a session being opened
 /// (logout, setSelectedProvider, getAuthentication, setRequestor for another requestor)
 /// ends that session as it arrives, and authorizations that arrive while others are being
-/// gathered join them (one decisions request for several resources).
+/// gathered join them (one decisions request for several resources): a round gathers
+/// until a call that cannot join arrives, or no event has come for its quiet window
+/// (``AuthorizationRound/quietWindow``), and a request that is full leaves at once.
 ///
 /// **Ownership.** Every callback names the facade call it ends: the command's own, the
 /// call a flow belongs to (``AuthenticationStateMachine/owner``), or a waiting
@@ -99,6 +101,9 @@ struct EngineStateMachine: Sendable {
     var foreground: Foreground?
     /// Calls waiting for their turn, oldest first.
     var queue: [Work] = []
+    /// Whether the engine is timing the quiet window of the round being gathered
+    /// (``EngineAction/awaitQuietWindow``).
+    var quietWindowOpen = false
     /// The request size Adobe Pass's `too_many_resources` answers taught for this requestor's
     /// preauthorizations (smaller than the configured one), if any: later rounds start there.
     var learnedPreauthorizationLimit: Int?
@@ -158,7 +163,13 @@ struct EngineStateMachine: Sendable {
                 step.deliver(.status(StatusCatalog.status(.n130, message: StatusSentences.signedOutByNewRegistration)), to: nil)
             }
         case .mailboxDrained:
-            mailboxDrained(&step)
+            awaitQuietWindow(&step)
+        case .quietWindowElapsed:
+            // The window's timer has ended: nothing to cancel. A window already stopped
+            // (its round ended otherwise) answers for nothing.
+            guard quietWindowOpen else { break }
+            quietWindowOpen = false
+            sendGatheredWork(&step)
         case .released:
             released(&step)
         }
@@ -215,11 +226,6 @@ struct EngineStateMachine: Sendable {
                 return
             }
         }
-    }
-
-    /// Nothing else is in the mailbox: gathered work goes out.
-    private mutating func mailboxDrained(_ step: inout Step) {
-        sendGatheredWork(&step)
     }
 
     /// Runs one call (or work the machine gave itself).

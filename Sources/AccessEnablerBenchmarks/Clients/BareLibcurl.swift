@@ -39,12 +39,15 @@ struct BareLibcurl: @unchecked Sendable {
         static let timeoutMilliseconds: Int32 = 155
         static let copyPostFields: Int32 = 10165
         static let postFieldSizeLarge: Int32 = 30120
+        /// The encodings the client takes (`""`: every one libcurl decodes, as the SDK asks).
+        static let acceptEncoding: Int32 = 10102
 
         /// Each number with its name in libcurl's table, for a test to check.
         static let all: [(name: String, number: Int32)] = [
             ("WRITEDATA", writeData), ("URL", url), ("WRITEFUNCTION", writeFunction), ("HTTPHEADER", httpHeader),
             ("CUSTOMREQUEST", customRequest), ("NOSIGNAL", noSignal), ("TIMEOUT_MS", timeoutMilliseconds),
             ("COPYPOSTFIELDS", copyPostFields), ("POSTFIELDSIZE_LARGE", postFieldSizeLarge),
+            ("ACCEPT_ENCODING", acceptEncoding),
         ]
     }
 

@@ -118,6 +118,8 @@ final class BareLibcurlClient: @unchecked Sendable {
         _ = curl.easySetLong(easy, BareLibcurl.Option.noSignal, 1)
         _ = request.url.withCString { curl.easySetPointer(easy, BareLibcurl.Option.url, $0) }
         _ = curl.easySetLong(easy, BareLibcurl.Option.timeoutMilliseconds, request.timeoutMilliseconds)
+        // The same `Accept-Encoding` as the SDK's transport: the same request on the wire.
+        _ = "".withCString { curl.easySetPointer(easy, BareLibcurl.Option.acceptEncoding, $0) }
         for line in request.headers { transfer.headers = curl.slistAppend(transfer.headers, line) }
         _ = curl.easySetPointer(easy, BareLibcurl.Option.httpHeader, UnsafeRawPointer(transfer.headers))
         if let body = request.body {

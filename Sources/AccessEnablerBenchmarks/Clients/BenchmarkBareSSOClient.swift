@@ -68,9 +68,13 @@ struct BareSSOClient: Sendable {
     let http: BareHTTPClient
     let baseURL: URL
     let requestor: String
-    /// `X-Device-Info`: the SDK's tvOS default, a constant.
-    let deviceInfoHeader = DeviceInfo.linuxDefault(platform: .tvOS).headerValue
-    let userAgent = "AccessEnabler-Linux/1.0"
+    /// The SDK's `X-Device-Info` for a tvOS application with partner single sign-on.
+    var deviceInfoHeader: String { Self.sdkDeviceInfo }
+    /// The SDK's default `User-Agent`.
+    var userAgent: String { Self.sdkUserAgent }
+
+    private static let sdkDeviceInfo = DeviceInfo.linuxDefault(platform: .tvOS, partnerSingleSignOn: true).headerValue
+    private static let sdkUserAgent = AccessEnablerConfiguration().userAgent
 
     /// Signs `device`'s system-level sign-in into an Adobe profile; returns when the
     /// profile is created (`201`), throws otherwise.
@@ -118,14 +122,20 @@ struct BareSSOClient: Sendable {
         guard status == 201, profiles["profiles"] != nil else { throw Failure(description: "profiles/sso answered \(status)") }
     }
 
+    /// The first request of a sign-in, DCR's registration, as the SDK sends it: what the
+    /// waiting measurement's bare rows send to a server that never answers.
+    var registration: (method: String, path: String, headers: [(String, String)], body: Data) {
+        let headers = [
+            ("Content-Type", "application/json"), ("X-Device-Info", deviceInfoHeader), ("Accept", "application/json"),
+            ("User-Agent", userAgent),
+        ]
+        return ("POST", "o/client/register", headers, Data(#"{"software_statement":"STATEMENT"}"#.utf8))
+    }
+
     /// DCR: registers the software statement, then trades the credentials for an access token.
     func accessToken() async throws -> String {
-        let statementBody = try JSONSerialization.data(withJSONObject: ["software_statement": "STATEMENT"])
-        let registration = try await send(
-            "POST", "o/client/register",
-            [
-                ("Content-Type", "application/json"), ("X-Device-Info", deviceInfoHeader), ("Accept", "application/json"), ("User-Agent", userAgent),
-            ], body: statementBody)
+        let request = registration
+        let registration = try await send(request.method, request.path, request.headers, body: request.body)
         guard let clientID = registration["client_id"] as? String, let clientSecret = registration["client_secret"] as? String else {
             throw Failure(description: "registration without credentials")
         }

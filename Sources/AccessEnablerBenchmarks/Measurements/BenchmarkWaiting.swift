@@ -100,25 +100,34 @@ enum WaitingMeasurement {
         return status == 0 ? wait : nil
     }
 
-    /// A bare libcurl request on a new connection, ended by libcurl after `seconds`.
+    /// A bare libcurl request on a new connection, ended by libcurl after `seconds`: the
+    /// SDK's first request, DCR's registration, as the bare client sends it.
     private static func bareLibcurlWait(server: SilentLoopbackServer, seconds: TimeInterval) async -> Wait? {
         guard let client = try? BareLibcurlClient() else { return nil }
         defer { client.shutdown() }
-        let url = server.baseURL.appendingPathComponent("api/v2/REF30/configuration")
+        let request = BareSSOClient(http: .libcurl(client), baseURL: server.baseURL, requestor: "REF30").registration
+        let url = server.baseURL.appendingPathComponent(request.path)
         let cpuStart = ProcessMetrics.cpuSeconds()
         let start = ProcessMetrics.wallSeconds()
         let failed =
-            (try? await client.send("GET", url, [("Accept", "application/json")], body: nil, timeout: seconds)) == nil
+            (try? await client.send(request.method, url, request.headers, body: request.body, timeout: seconds)) == nil
         let wait = Wait(cpu: ProcessMetrics.cpuSeconds() - cpuStart, wall: ProcessMetrics.wallSeconds() - start)
         return failed ? wait : nil
     }
 
-    /// A bare data task on a new connection, cancelled after `seconds`.
+    /// A bare data task on a new connection, cancelled after `seconds`: DCR's registration,
+    /// as the bare client sends it.
     private static func bareWait(server: SilentLoopbackServer, seconds: TimeInterval) async -> Wait? {
         let session = BareSSOClient.makeSession()
         defer { session.invalidateAndCancel() }
-        var request = URLRequest(url: server.baseURL.appendingPathComponent("api/v2/REF30/configuration"), timeoutInterval: seconds)
-        request.httpMethod = "GET"
+        let registration = BareSSOClient(
+            http: .urlSession(session), baseURL: server.baseURL, requestor: "REF30"
+        ).registration
+        var request = URLRequest(
+            url: server.baseURL.appendingPathComponent(registration.path), timeoutInterval: seconds)
+        request.httpMethod = registration.method
+        for (name, value) in registration.headers { request.addValue(value, forHTTPHeaderField: name) }
+        request.httpBody = registration.body
         let cpuStart = ProcessMetrics.cpuSeconds()
         let start = ProcessMetrics.wallSeconds()
         let failed: Bool = await withCheckedContinuation { continuation in

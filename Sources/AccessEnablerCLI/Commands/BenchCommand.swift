@@ -19,8 +19,11 @@ enum BenchCommand {
             .init(name: "--soak", value: "MINUTES", summary: "only run one app against the sandbox over loopback HTTP for MINUTES, sampling resident memory"),
         ])
 
-    /// What `--driver` runs: the SDK's flows, and the bare URLSession yardstick.
-    static let driverFlows = InstructionCountDriver.flows + [BareSignInDriver.flow] + FloorDriver.flows
+    /// What `--driver` runs: the SDK's flows, the bare yardsticks, the floor and the
+    /// authorization burst.
+    static let driverFlows =
+        InstructionCountDriver.flows + [BareSignInDriver.flow] + FloorDriver.flows + CurlSignInDriver.flows
+        + [AuthorizationBurstDriver.flow]
 
     static let help = """
         Usage: \(synopsis.usageLine)
@@ -133,6 +136,10 @@ enum BenchCommand {
             succeeded = await BareSignInDriver.run(count: count, report: report)
         } else if FloorDriver.flows.contains(flow) {
             succeeded = await FloorDriver.run(flow: flow, count: count, report: report)
+        } else if CurlSignInDriver.flows.contains(flow) {
+            succeeded = await CurlSignInDriver.run(flow: flow, count: count, report: report)
+        } else if flow == AuthorizationBurstDriver.flow {
+            succeeded = await AuthorizationBurstDriver.run(count: count, report: report)
         } else {
             succeeded = await InstructionCountDriver.run(flow: flow, count: count, report: report)
         }

@@ -61,6 +61,10 @@ struct MachineHarness {
     var delivered: [(call: DelegateCall, owners: [CallID])] = []
     /// Whether the facade's turn is held.
     var turnHeld = false
+    /// Whether the machine is waiting for a quiet window (``EngineAction/awaitQuietWindow``).
+    var quietWindowOpen = false
+    /// How many times the machine started its quiet window, or started it again.
+    var quietWindowStarts = 0
     private var callCounter: UInt64 = 0
 
     static let start = Date(timeIntervalSince1970: 1_767_225_600)
@@ -109,8 +113,21 @@ struct MachineHarness {
         for action in machine.handle(event, facts: facts(requestor: event.requestorNamed ?? requestor)) { play(action) }
     }
 
-    /// Tells the machine the mailbox is empty.
-    mutating func drain() { send(.mailboxDrained) }
+    /// Tells the machine the mailbox is empty, and then — when that opened a quiet window —
+    /// that no event came during it: what an app that makes no more calls for a moment sees.
+    mutating func drain() {
+        drainOnly()
+        if quietWindowOpen { elapseQuietWindow() }
+    }
+
+    /// Tells the machine the mailbox is empty, and nothing more.
+    mutating func drainOnly() { send(.mailboxDrained) }
+
+    /// Tells the machine that the quiet window it opened passed with no event.
+    mutating func elapseQuietWindow() {
+        quietWindowOpen = false
+        send(.quietWindowElapsed)
+    }
 
     private mutating func play(_ action: EngineAction) {
         switch action {
@@ -128,6 +145,10 @@ struct MachineHarness {
             children.removeAll { if case .logoutPageTimer(ticket, _) = $0 { true } else { false } }
             children.append(.logoutPageTimer(ticket, until: until))
         case .cancelLogoutPageTimer(let ticket): children.removeAll { if case .logoutPageTimer(ticket, _) = $0 { true } else { false } }
+        case .awaitQuietWindow:
+            quietWindowOpen = true
+            quietWindowStarts += 1
+        case .endQuietWindow: quietWindowOpen = false
         case .askPartner(let ticket, _): children.append(.partner(ticket))
         case .signInSilently(let ticket, _, _, _): children.append(.silentSignIn(ticket))
         case .startPartnerSignIn(let flow, _, _): children.append(.partnerSignIn(flow))

@@ -3,26 +3,35 @@ import Testing
 
 @testable import AccessEnabler
 
-/// The middleware chain with a scripted transport: order, token renewal after a `401`, the
-/// enhanced-error `retry` action retried once (not twice) after the throttle wait, the
-/// operation name on every request.
+/// The request policies of ``RESTExchange`` with a scripted transport: token renewal after a
+/// `401` (which starts the retries afresh), the enhanced-error `retry` action retried once
+/// (not twice) after the throttle wait, the operation name on every request.
 @Suite("REST middleware chain", .timeLimit(.minutes(20)))
 struct RESTMiddlewareChainTests {
     private let path = MiddlewareFixtures.profilesPath
     private static let retryBody = #"{"status":403,"code":"network_connection_timeout","message":"Try again.","action":"retry"}"#
 
-    @Test func middlewaresRunOutermostFirstAndSeeTheAnswerInReverse() async throws {
+    @Test func aRenewedTokenStartsTheRequestsRetriesAfresh() async throws {
         let clock = ManualTimeSource()
-        let log = Log()
-        let exchange = RESTExchange(transport: ScriptedTransport(clock: clock), timeout: 5, gate: ThrottleGate(clock: clock))
-        let request = HTTPRequestMessage(method: "GET", url: FakeAdobePass.baseURL.appendingPathComponent("api/v2/SPX/profiles"))
-        let response = try await exchange.send(
-            request, operation: .profiles, through: [Recording(name: "outer", log: log), Recording(name: "inner", log: log)])
-        #expect(response.status == 200)
-        #expect(log.entries == ["outer in", "inner in", "inner out", "outer out"])
+        let transport = ScriptedTransport(clock: clock)
+        let retry = HTTPResponseMessage.json(403, Self.retryBody)
+        let refused = HTTPResponseMessage.json(
+            401, #"{"status":401,"code":"invalid_access_token_client_application","action":"retry"}"#)
+        transport.script(path, retry, refused, retry)
+        let client = MiddlewareFixtures.client(transport, clock: clock)
+        let start = clock.now
+        let call = Task { try await client.profiles(serviceProvider: "SPX", context: RESTFixtures.context()) }
+        await eventually { clock.earliestWaitDeadline != nil }
+        #expect(clock.earliestWaitDeadline == start.addingTimeInterval(1))
+        clock.advance(by: 1)
+        // The 401 of the retry renews the token; the next retry waits 1 s again, not 2 s.
+        await eventually { clock.earliestWaitDeadline != nil }
+        #expect(clock.earliestWaitDeadline == start.addingTimeInterval(2))
+        clock.advance(by: 1)
+        #expect(try await call.value.isEmpty)
         #expect(
-            exchange.middlewares.map { String(describing: type(of: $0)) }
-                == ["BackOffMiddleware", "ThrottleGateMiddleware", "RequestTimeoutMiddleware"])
+            transport.api.map { $0.request.header("Authorization") }
+                == ["Bearer token-1", "Bearer token-1", "Bearer token-2", "Bearer token-2"])
     }
 
     @Test func unauthorizedRenewsTheTokenAndRetriesOnce() async throws {
@@ -138,26 +147,4 @@ struct RESTMiddlewareChainTests {
         }
         #expect(transport.all.isEmpty)
     }
-}
-
-/// Notes when a request passes through it, in and out.
-private struct Recording: RESTMiddleware {
-    let name: String
-    let log: Log
-
-    func intercept(
-        _ request: HTTPRequestMessage, operation: RESTOperation, next: @escaping RESTNext
-    ) async throws(RESTClientError) -> HTTPResponseMessage {
-        log.add("\(name) in")
-        let response = try await next(request)
-        log.add("\(name) out")
-        return response
-    }
-}
-
-private final class Log: @unchecked Sendable {
-    private let lock = NSLock()
-    private var lines: [String] = []
-    func add(_ line: String) { lock.withLock { lines.append(line) } }
-    var entries: [String] { lock.withLock { lines } }
 }

@@ -39,14 +39,21 @@ struct StateMachineEngineTests {
 
     // MARK: Authorizations gathered
 
-    @Test func twentyAuthorizationsWaitingAtOnceGoOutInFourRequestsAndEndInCallOrder() throws {
+    @Test func twentyAuthorizationsGoOutInFourRequestsEachLeavingOnceFullAndEndInCallOrder() throws {
         var harness = Harness.signedIn()
         let resources = (1...20).map { "r\($0)" }
-        let calls = resources.map { harness.call(.checkAuthorization($0, data: nil)) }
-        #expect(!harness.children.contains(where: isDecisions), "gathered until the mailbox is empty")
-        harness.drain()
+        var calls: [CallID] = []
+        for (index, resource) in resources.enumerated() {
+            calls.append(harness.call(.checkAuthorization(resource, data: nil)))
+            #expect(
+                harness.children.filter(isDecisions).count == (index + 1) / 5,
+                "a request leaves once it holds 5 resources")
+        }
+        harness.drainOnly()
+        #expect(harness.quietWindowOpen, "the round still takes calls for its quiet window")
+        harness.elapseQuietWindow()
         let requests = harness.children.filter(isDecisions)
-        #expect(requests.count == 4)
+        #expect(requests.count == 4, "nothing was left for a fifth")
         // The answers arrive in any order; the callbacks still follow the calls.
         for child in requests.reversed() {
             guard case .decisions(let ticket, .authorize, let asked) = child else { continue }
@@ -123,6 +130,52 @@ struct StateMachineEngineTests {
         #expect(harness.callbacks(of: metadata).map(Harness.signature) == ["setMetadataStatus"])
         #expect(harness.children.filter(isDecisions).count == 1, "b goes in a round of its own")
         #expect(harness.callbacks(of: second).isEmpty)
+    }
+
+    @Test func aRoundWaitsForItsQuietWindowWhichEveryEventStartsAgain() {
+        var harness = Harness.signedIn()
+        let first = ["a", "b"].map { harness.call(.checkAuthorization($0, data: nil)) }
+        harness.drainOnly()
+        #expect(harness.quietWindowOpen && harness.quietWindowStarts == 1)
+        #expect(!harness.children.contains(where: isDecisions), "an empty mailbox does not close the round")
+        let late = harness.call(.checkAuthorization("c", data: nil))
+        harness.drainOnly()
+        #expect(harness.quietWindowStarts == 2, "the late call started the window again")
+        #expect(!harness.children.contains(where: isDecisions))
+        harness.elapseQuietWindow()
+        guard case .decisions(let ticket, .authorize, let asked)? = harness.take(isDecisions) else {
+            Issue.record("no request once the window passed: \(harness.children)")
+            return
+        }
+        #expect(asked == ["a", "b", "c"], "the late call joined the round")
+        harness.send(.decisionsAnswered(ticket, .success(asked.map { Harness.decision($0, permitted: true) })))
+        #expect(
+            (first + [late]).map { harness.callbacks(of: $0).last.map(Harness.signature) }
+                == ["setToken(a)", "setToken(b)", "setToken(c)"])
+    }
+
+    @Test func aCallThatCannotJoinEndsTheQuietWindowAndTheRoundLeaves() {
+        var harness = Harness.signedIn()
+        harness.call(.checkAuthorization("a", data: nil))
+        harness.drainOnly()
+        #expect(harness.quietWindowOpen)
+        harness.call(.getMetadata(.deviceID, arguments: MetadataArguments(dictionary: [:])))
+        #expect(!harness.quietWindowOpen, "the window is stopped")
+        #expect(harness.children.filter(isDecisions).count == 1)
+    }
+
+    @Test func aRoundOfFullRequestsAlreadyAnsweredEndsWhenItsWindowPasses() {
+        var harness = Harness.signedIn(settings: Harness.settings(limit: 2))
+        let calls = ["a", "b"].map { harness.call(.checkAuthorization($0, data: nil)) }
+        guard case .decisions(let ticket, .authorize, let asked)? = harness.take(isDecisions) else {
+            Issue.record("the full request did not leave at once")
+            return
+        }
+        harness.send(.decisionsAnswered(ticket, .success(asked.map { Harness.decision($0, permitted: true) })))
+        #expect(harness.delivered.isEmpty, "the round still takes calls")
+        harness.drain()
+        #expect(calls.map { harness.callbacks(of: $0).last.map(Harness.signature) } == ["setToken(a)", "setToken(b)"])
+        #expect(harness.children.isEmpty)
     }
 
     // MARK: Sessions

@@ -1,10 +1,10 @@
 import Foundation
 
 /// The engine's child tasks under way: the requests the state machine asked for (by
-/// ticket), and per interactive flow the partner sign-in, the session requests, the poll
-/// timer and the poll in flight. Each counts as work under way for the ``ActivityTracker``
-/// until its answer is handled or it is cancelled; a cancelled child's late answer is
-/// dropped by the state machine.
+/// ticket), per interactive flow the partner sign-in, the session requests, the poll
+/// timer and the poll in flight, and the quiet window of a round of authorizations. Each
+/// counts as work under way for the ``ActivityTracker`` until its answer is handled or it
+/// is cancelled; a cancelled child's late answer is dropped by the state machine.
 struct EngineChildren: Sendable {
     /// What a child task does, and for whom.
     enum Key: Hashable, Sendable {
@@ -17,6 +17,8 @@ struct EngineChildren: Sendable {
         case session(FlowID)
         case pollTimer(FlowID)
         case pollFetch(FlowID)
+        /// The quiet window of the authorizations being gathered.
+        case quietWindow
     }
 
     /// A running child task and its activity token.
@@ -77,6 +79,7 @@ struct EngineChildren: Sendable {
         case .sessionAnswered(let flow, _), .sessionProfileAnswered(let flow, _): .session(flow)
         case .pollDue(let flow): .pollTimer(flow)
         case .pollAnswered(let flow, _): .pollFetch(flow)
+        case .quietWindowElapsed: .quietWindow
         case .command, .pickerPresented, .pickerDismissed, .signedOutByNewRegistration, .mailboxDrained, .released: nil
         }
     }

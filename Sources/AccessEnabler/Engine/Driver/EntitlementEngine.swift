@@ -41,6 +41,8 @@ actor EntitlementEngine {
     var machine: EngineStateMachine
     /// The child tasks under way.
     var children = EngineChildren()
+    /// The quiet window of the authorizations being gathered, while it runs.
+    var quietWindow: QuietWindow?
     /// The current requestor's configuration, as the machine asked to keep it (a cached
     /// resource: the machine reads it, with its age, in the facts of each event).
     var configurationCache: CachedConfiguration?
@@ -105,7 +107,8 @@ actor EntitlementEngine {
 
     /// Takes the mailbox's events one at a time, on the engine's own executor, until the
     /// mailbox is closed and drained. When no event is left waiting, the machine hears so
-    /// (``EngineEvent/mailboxDrained``): a burst of authorization calls goes out together.
+    /// (``EngineEvent/mailboxDrained``): a burst of authorization calls goes out together,
+    /// once no event has come for the round's quiet window (``QuietWindow``).
     ///
     /// An event counts as handled once its callbacks have reached the delegate: the last
     /// block it queues on the callback queue says so (``ActivityTracker/eventHandled()``),
@@ -161,6 +164,12 @@ actor EntitlementEngine {
     func handle(_ event: EngineEvent) {
         // Each call reads what other AccessEnablers over the same storage wrote since.
         if case .command = event { store.refreshIfChanged() }
+        if case .quietWindowElapsed = event {
+            // A window stopped just as it elapsed can still post: it must not close the
+            // window that runs now (still waiting, so the event cannot be its own).
+            guard quietWindow?.hasElapsed ?? true else { return }
+            quietWindow = nil
+        }
         children.answered(event)
         let requestor = event.requestorNamed ?? published.snapshot.requestorID
         let actions = machine.handle(event, facts: facts(requestor: requestor))
@@ -317,6 +326,20 @@ actor EntitlementEngine {
             setTimer(.logoutPageTimer(ticket), until: deadline, posting: .logoutPageTimedOut(ticket))
         case .cancelLogoutPageTimer(let ticket):
             children.cancel(.logoutPageTimer(ticket), activity: mailbox.activity)
+        case .awaitQuietWindow:
+            if let quietWindow {
+                quietWindow.restart()
+            } else {
+                let window = QuietWindow(length: AuthorizationRound.quietWindow)
+                quietWindow = window
+                startChild(.quietWindow) {
+                    await window.elapse()
+                    return .quietWindowElapsed
+                }
+            }
+        case .endQuietWindow:
+            quietWindow = nil
+            children.cancel(.quietWindow, activity: mailbox.activity)
         }
     }
 

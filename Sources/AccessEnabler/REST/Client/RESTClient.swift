@@ -1,7 +1,7 @@
 import Foundation
 
 /// The typed Adobe Pass REST API V2 client: one method per operation, each building its
-/// request from typed values, sending it through the SDK's middleware chain (see
+/// request from typed values, sending it through the SDK's request policies (see
 /// ``RESTExchange``: access token, enhanced-error retry, throttling, request timeout) and
 /// decoding the documented answer or the enhanced error.
 ///
@@ -296,14 +296,14 @@ struct RESTClient: Sendable {
         guard let url = urls.url(["api", "v2"] + segments, query: query) else {
             throw .invalidRequest(operation: operation, reason: "the base URL cannot form the request URL")
         }
-        // The Authorization header is added by the access token middleware.
+        // The Authorization header is added by the exchange (``AccessTokenSigning``).
         let tokens = operation.acceptsSingleSignOnTokens ? await singleSignOn.current() : .none
         let headers = try RESTHeaders.build(
             operation: operation, accessToken: nil, body: body, context: context, userAgent: userAgent, tokens: tokens)
         let request = HTTPRequestMessage(method: method, url: url, headers: headers, body: body.data, operationName: operation.rawValue)
         let response = try await exchange.send(
             request, operation: operation,
-            through: [AccessTokenMiddleware(provider: tokenProvider, deviceInfo: context.deviceInfo)])
+            signedBy: AccessTokenSigning(provider: tokenProvider, deviceInfo: context.deviceInfo))
         switch RESTResponseClassifier.classify(response, operation: operation, now: exchange.gate.clock.now) {
         case .success(let data):
             return (try RESTResponseClassifier.decode(Response.self, from: data, operation: operation), tokens)

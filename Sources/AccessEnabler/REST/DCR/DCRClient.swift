@@ -3,8 +3,8 @@ import Foundation
 /// The two Dynamic Client Registration calls: register a software statement for client
 /// credentials, and trade the credentials for an access token (`client_credentials` grant).
 ///
-/// Both go through the same middleware chain as `/api/v2` requests (without the access
-/// token middleware): Adobe Pass throttles `/o/client/register` and `/o/client/token` too.
+/// Both go through the same exchange as `/api/v2` requests (``RESTExchange``, unsigned):
+/// Adobe Pass throttles `/o/client/register` and `/o/client/token` too.
 struct DCRClient: Sendable {
     let urls: RESTURLBuilder
     let exchange: RESTExchange

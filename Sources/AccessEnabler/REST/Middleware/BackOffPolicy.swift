@@ -11,7 +11,7 @@ import Foundation
 ///   ``retryBudget`` times (twice), on the ``RetrySchedule``: after 1 s, then 2 s, each
 ///   jittered, longer when the answer's `Retry-After` says so. When the budget is spent the
 ///   answer is given up on and delivered as the error it is.
-/// - A `401` is delivered whatever its action says: ``AccessTokenMiddleware`` renews the
+/// - A `401` is delivered whatever its action says: ``AccessTokenSigning`` renews the
 ///   token for it.
 /// - Anything else (a success, another error, a transport failure) is delivered.
 struct BackOffPolicy: Sendable, Equatable {

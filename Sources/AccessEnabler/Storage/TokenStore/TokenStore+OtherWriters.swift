@@ -11,11 +11,11 @@ extension TokenStore {
     /// never written in place). Call it between two calls of the app (the engine's turn).
     func refreshIfChanged() {
         guard stateLock.withLock({ isPersistent }) else { return }
-        let onDisk = FileSignature(path: storeFile.path)
+        let onDisk = FileSignature(path: storeFilePath)
         guard onDisk != stateLock.withLock({ seen }) else { return }
         ioLock.withLock {
             guard locationMayBeRead() else { return }
-            let onDisk = FileSignature(path: storeFile.path)
+            let onDisk = FileSignature(path: storeFilePath)
             guard onDisk != stateLock.withLock({ seen }) else { return }
             takeIn(readStoreFile(), signature: onDisk)
         }
@@ -24,7 +24,7 @@ extension TokenStore {
     /// Reads `store.json` as it is on disk now, checked with this store's key.
     func readStoreFile() -> StoreFileMerge.Read {
         StorageLoader.readStore(
-            storeFile.path, key: stateLock.withLock { snapshot.identity.integrityKeyBytes },
+            storeFilePath, key: stateLock.withLock { snapshot.identity.integrityKeyBytes },
             integrityCheck: integrityCheck)
     }
 
@@ -35,7 +35,7 @@ extension TokenStore {
         let date = now()
         let discards: [StorageDiscard] = stateLock.withLock {
             let discards = StoreFileMerge.merge(
-                read, into: &snapshot, keeping: changes, path: storeFile.path, at: date)
+                read, into: &snapshot, keeping: changes, path: storeFilePath, at: date)
             seen = read?.signature ?? signature
             return discards
         }

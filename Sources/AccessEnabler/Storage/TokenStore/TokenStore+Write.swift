@@ -156,7 +156,7 @@ extension TokenStore {
     /// store's unwritten changes over it. Returns its sync request, `nil` when it failed
     /// (reported).
     private func writeStoreFile(upTo: UInt64) -> StorageSyncThread.SyncRequest? {
-        var onDisk = FileSignature(path: storeFile.path)
+        var onDisk = FileSignature(path: storeFilePath)
         if onDisk != stateLock.withLock({ seen }) {
             let read = readStoreFile()
             takeIn(read, signature: onDisk)
@@ -168,7 +168,7 @@ extension TokenStore {
             do {
                 data = try StorageStoreFile.encode(snapshot, key: snapshot.identity.integrityKeyBytes)
             } catch {
-                throw StorageIOError(operation: "encode", path: storeFile.path, code: EINVAL)
+                throw StorageIOError(operation: "encode", path: storeFilePath, code: EINVAL)
             }
             let written = try replace(storeFile, with: data, after: onDisk)
             let legacy: [URL] = stateLock.withLock {
@@ -188,7 +188,7 @@ extension TokenStore {
             stateLock.withLock { changes.failed(upTo: upTo) }
             report(
                 StorageProblem(
-                    subject: described.subject, path: storeFile.path, operation: described.operation,
+                    subject: described.subject, path: storeFilePath, operation: described.operation,
                     cause: .init(errno: error.code)))
             return nil
         }

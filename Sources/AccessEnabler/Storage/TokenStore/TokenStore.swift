@@ -69,6 +69,9 @@ final class TokenStore: @unchecked Sendable {
     /// What the storage thread counts this directory's jobs under.
     let directoryKey: String
     let storeFile: URL
+    /// `storeFile`'s path, made once: every call compares the file's signature, and making
+    /// the path from the `URL` each time cost more than the `stat` itself.
+    let storeFilePath: String
     let identityFile: URL
 
     let integrityCheck: IntegrityCheckType
@@ -154,6 +157,7 @@ final class TokenStore: @unchecked Sendable {
         statementDirectory = StorageLayout.statementDirectory(in: directory, softwareStatement: softwareStatement)
         directoryKey = Self.key(for: statementDirectory)
         storeFile = statementDirectory.appendingPathComponent(StorageLayout.storeFile, isDirectory: false)
+        storeFilePath = storeFile.path
         identityFile = statementDirectory.appendingPathComponent(StorageLayout.identityFile, isDirectory: false)
         self.integrityCheck = integrityCheck
         self.writeBehind = writeBehind

@@ -1,9 +1,10 @@
 import Foundation
 
 /// Signs an `/api/v2` request with the DCR access token (`Authorization: Bearer …`, first
-/// header), and when the server refuses the token with `401`, drops it, renews it once and
-/// sends the request once more, as Adobe's `401` pages say. A second `401` is returned as it
-/// is.
+/// header), and when the server refuses the token with `401`, has it dropped and renewed
+/// once so the request is sent once more, as Adobe's `401` pages say. A second `401` is
+/// returned as it is. ``RESTExchange`` applies it, outermost: a renewed token starts the
+/// request's retries afresh.
 ///
 /// A `401` never registers the application again by itself, whatever its `action` says (one
 /// passing refusal must not sign the user out): the renewal asks the DCR token endpoint,
@@ -11,22 +12,22 @@ import Foundation
 /// `invalid_client`) does ``AccessTokenProvider`` register again.
 ///
 /// The token itself comes from ``AccessTokenProvider``, which registers, caches and shares
-/// one renewal among concurrent callers; its DCR requests go through their own chain
-/// (without this middleware).
-struct AccessTokenMiddleware: RESTMiddleware {
+/// one renewal among concurrent callers; its DCR requests go through the same exchange,
+/// unsigned.
+struct AccessTokenSigning: Sendable {
     let provider: AccessTokenProvider
     /// The `X-Device-Info` the provider sends to DCR if it has to register or renew.
     let deviceInfo: DeviceInfo
 
-    func intercept(
-        _ request: HTTPRequestMessage, operation: RESTOperation, next: @escaping RESTNext
-    ) async throws(RESTClientError) -> HTTPResponseMessage {
-        let token = try await provider.token(deviceInfo: deviceInfo)
-        let response = try await next(Self.signed(request, with: token))
-        guard response.status == 401 else { return response }
-        await provider.invalidate(rejectedToken: token)
-        let renewed = try await provider.token(deviceInfo: deviceInfo)
-        return try await next(Self.signed(request, with: renewed))
+    /// The token to sign with.
+    func token() async throws(RESTClientError) -> String {
+        try await provider.token(deviceInfo: deviceInfo)
+    }
+
+    /// `rejected` was refused with a `401`: a renewed token.
+    func renewed(after rejected: String) async throws(RESTClientError) -> String {
+        await provider.invalidate(rejectedToken: rejected)
+        return try await provider.token(deviceInfo: deviceInfo)
     }
 
     /// `request` with `Authorization: Bearer <token>` as its first header (replacing any).
