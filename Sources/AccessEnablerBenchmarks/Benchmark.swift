@@ -42,7 +42,8 @@ public struct Benchmark: Sendable {
         var devicesDeadline: Double { max(60, Double(devices) / 50) }
 
         static let full = Settings(
-            cpuCycles: 300, cpuWarmups: 20, latencyRounds: 100, latencyWarmups: 5, devices: defaultDevices, deviceSlots: 64,
+            cpuCycles: 300, cpuWarmups: 20, latencyRounds: 100, latencyWarmups: 5, devices: defaultDevices,
+            deviceSlots: 64,
             throughputConnections: 4, throughputSeconds: 2, wanRounds: 5, wanWarmups: 1, waitSeconds: 5)
         static let quick = Settings(
             cpuCycles: 3, cpuWarmups: 1, latencyRounds: 3, latencyWarmups: 1, devices: 20, deviceSlots: 4,
@@ -65,7 +66,10 @@ public struct Benchmark: Sendable {
     }
 
     /// The keys of the measurements, in running order; ``run(only:progress:)`` takes one.
-    public static let measurementKeys = ["roundTrips", "cpuPerFlow", "ssoLatency", "manyDevices", "sandboxThroughput", "throttled", "wanLatency", "waiting"]
+    public static let measurementKeys = [
+        "roundTrips", "cpuPerFlow", "ssoLatency", "manyDevices", "sandboxThroughput", "throttled", "wanLatency",
+        "waiting",
+    ]
 
     /// Runs every measurement in turn, or only the one whose key is `only` (one of
     /// ``measurementKeys``); `progress` hears what is about to run. The machine (and its
@@ -74,7 +78,10 @@ public struct Benchmark: Sendable {
         let machine = Machine.current
         let settings = self.settings
         let steps: [(key: String, announcement: String, measure: () async throws -> Section)] = [
-            ("roundTrips", "counting REST round trips per flow and second-screen polls…", { try await RoundTripMeasurement.run() }),
+            (
+                "roundTrips", "counting REST round trips per flow and second-screen polls…",
+                { try await RoundTripMeasurement.run() }
+            ),
             (
                 "cpuPerFlow", "measuring CPU time per flow (\(settings.cpuCycles) runs each, live and replayed)…",
                 { await CPUTimeMeasurement.run(cycles: settings.cpuCycles, warmups: settings.cpuWarmups) }
@@ -84,23 +91,41 @@ public struct Benchmark: Sendable {
                 "timing the SSO sign-in over loopback HTTP against bare libcurl and URLSession calls "
                     + "(\(settings.latencyRounds) rounds"
                     + "\(settings.latencyRepeats > 1 ? ", \(settings.latencyRepeats) runs" : ""))…",
-                { try await SSOLatencyMeasurement.run(rounds: settings.latencyRounds, warmups: settings.latencyWarmups, repeats: settings.latencyRepeats) }
+                {
+                    try await SSOLatencyMeasurement.run(
+                        rounds: settings.latencyRounds, warmups: settings.latencyWarmups,
+                        repeats: settings.latencyRepeats)
+                }
             ),
             (
-                "manyDevices", "signing in \(settings.devices) simulated devices at once with the bare client, then with the SDK…",
-                { try await ManyDevicesMeasurement.run(.init(devices: settings.devices, slots: settings.deviceSlots, deadline: settings.devicesDeadline)) }
+                "manyDevices",
+                "signing in \(settings.devices) simulated devices at once with the bare client, then with the SDK…",
+                {
+                    try await ManyDevicesMeasurement.run(
+                        .init(
+                            devices: settings.devices, slots: settings.deviceSlots, deadline: settings.devicesDeadline))
+                }
             ),
             (
-                "sandboxThroughput", "measuring sandbox requests per second on \(settings.throughputConnections) keep-alive connections…",
-                { try await SandboxThroughputMeasurement.run(connections: settings.throughputConnections, seconds: settings.throughputSeconds) }
+                "sandboxThroughput",
+                "measuring sandbox requests per second on \(settings.throughputConnections) keep-alive connections…",
+                {
+                    try await SandboxThroughputMeasurement.run(
+                        connections: settings.throughputConnections, seconds: settings.throughputSeconds)
+                }
             ),
-            ("throttled", "running one device's flows with Adobe's throttling on…", { try await ThrottledMeasurement.run() }),
             (
-                "wanLatency", "timing the flows with \(Int(WANLatencyMeasurement.addedDelay * 1e3)) ms added to every round trip (\(settings.wanRounds) rounds)…",
+                "throttled", "running one device's flows with Adobe's throttling on…",
+                { try await ThrottledMeasurement.run() }
+            ),
+            (
+                "wanLatency",
+                "timing the flows with \(Int(WANLatencyMeasurement.addedDelay * 1e3)) ms added to every round trip (\(settings.wanRounds) rounds)…",
                 { try await WANLatencyMeasurement.run(rounds: settings.wanRounds, warmups: settings.wanWarmups) }
             ),
             (
-                "waiting", "measuring the CPU used while one request waits \(Int(settings.waitSeconds.rounded(.up))) s for a server that never answers…",
+                "waiting",
+                "measuring the CPU used while one request waits \(Int(settings.waitSeconds.rounded(.up))) s for a server that never answers…",
                 { try await WaitingMeasurement.run(wait: settings.waitSeconds) }
             ),
         ]

@@ -53,7 +53,9 @@ import Testing
             #"(?m)^(?:(?:public|package|internal|private|fileprivate|final|nonisolated|indirect)\s+)*(?:struct|class|enum|protocol|actor|typealias|func|let|var)\s+([A-Za-z_][A-Za-z0-9_]*)"#
         let regex = try! NSRegularExpression(pattern: pattern)
         let range = NSRange(source.startIndex..., in: source)
-        return regex.matches(in: source, range: range).compactMap { Range($0.range(at: 1), in: source).map { String(source[$0]) } }
+        return regex.matches(in: source, range: range).compactMap {
+            Range($0.range(at: 1), in: source).map { String(source[$0]) }
+        }
     }
 
     static func words(_ code: String) -> Set<String> {
@@ -76,7 +78,9 @@ import Testing
         for case let url as URL in enumerator where url.pathExtension == "swift" {
             let path = String(url.standardizedFileURL.path.dropFirst(tests.standardizedFileURL.path.count + 1))
             let components = path.split(separator: "/").map(String.init)
-            if components.count == 1 ? !wholeModule.contains(path) : !folders.contains(components[0]) { misplaced.append(path) }
+            if components.count == 1 ? !wholeModule.contains(path) : !folders.contains(components[0]) {
+                misplaced.append(path)
+            }
         }
         #expect(misplaced.isEmpty, "unit tests outside the folder of a layer: \(misplaced.sorted())")
     }
@@ -146,6 +150,8 @@ import Testing
         let support = "// AccessEnabler in a comment is fine\nlet x = \"AccessEnabler\"\nlet y = AccessEnabler()"
         #expect(Self.declarations(facade) == ["AccessEnabler"])
         #expect(Self.words(Self.code(support)).contains("AccessEnabler"), "the code line names it")
-        #expect(!Self.words(Self.code("// AccessEnabler\nlet z = \"AccessEnabler\"")).contains("AccessEnabler"), "comments and strings do not")
+        #expect(
+            !Self.words(Self.code("// AccessEnabler\nlet z = \"AccessEnabler\"")).contains("AccessEnabler"),
+            "comments and strings do not")
     }
 }

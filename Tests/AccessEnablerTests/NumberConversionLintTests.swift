@@ -16,7 +16,9 @@ import Testing
 /// `(bitPattern:)` never trap and are not looked at.
 @Suite struct NumberConversionLintTests {
     static let conversion = try! NSRegularExpression(
-        pattern: #"\b(U?Int(8|16|32|64)?)\((?!exactly:|clamping:|truncatingIfNeeded:|bitPattern:)[^)]*(rounded|[Tt]imeInterval|Double|seconds|interval|duration|Date)"#)
+        pattern:
+            #"\b(U?Int(8|16|32|64)?)\((?!exactly:|clamping:|truncatingIfNeeded:|bitPattern:)[^)]*(rounded|[Tt]imeInterval|Double|seconds|interval|duration|Date)"#
+    )
 
     @Test func noIntegerIsMadeFromADurationOrADateWithATrappingInitialiser() throws {
         var findings: [String] = []

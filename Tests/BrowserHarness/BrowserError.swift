@@ -20,7 +20,8 @@ public enum BrowserError: Error, Sendable, Equatable, CustomStringConvertible {
     /// A sentence saying what went wrong and, where it can, what to do.
     public var description: String {
         switch self {
-        case .notInstalled: "Chromium is not installed (no chromium, chromium-browser or google-chrome on PATH); on Debian: apt-get install -y chromium."
+        case .notInstalled:
+            "Chromium is not installed (no chromium, chromium-browser or google-chrome on PATH); on Debian: apt-get install -y chromium."
         case .launchFailed(let reason): "Chromium did not start: \(reason)"
         case .timedOut(let what): "The browser did not answer in time: \(what)"
         case .protocolError(let method, let message): "The browser refused \(method): \(message)"

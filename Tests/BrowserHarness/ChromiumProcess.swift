@@ -43,9 +43,11 @@ final class ChromiumProcess: @unchecked Sendable {
 
     /// Starts `executable` headless with a new temporary profile and the DevTools pipes.
     init(executable: String, windowSize: (width: Int, height: Int)) throws(BrowserError) {
-        let profile = FileManager.default.temporaryDirectory.appendingPathComponent("headless-browser-\(UUID().uuidString)")
+        let profile = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "headless-browser-\(UUID().uuidString)")
         do {
-            try FileManager.default.createDirectory(at: profile, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            try FileManager.default.createDirectory(
+                at: profile, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         } catch {
             throw .launchFailed("cannot create the temporary profile \(profile.path): \(error)")
         }
@@ -100,7 +102,8 @@ final class ChromiumProcess: @unchecked Sendable {
         for signal in [SIGPIPE, SIGTERM, SIGINT, SIGHUP] { sigaddset(&defaultSignals, signal) }
         posix_spawnattr_setsigdefault(&attributes, &defaultSignals)
         posix_spawnattr_setpgroup(&attributes, 0)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+        posix_spawnattr_setflags(
+            &attributes, Int16(POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
 
         let argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
         defer { for pointer in argv { free(pointer) } }

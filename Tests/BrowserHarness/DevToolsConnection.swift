@@ -18,7 +18,8 @@ final class DevToolsConnection: @unchecked Sendable {
     /// holds up the reader.
     private let writeLock = NSLock()
     private var nextID = 1
-    private var pending: [Int: (method: String, continuation: CheckedContinuation<Result<Data, BrowserError>, Never>)] = [:]
+    private var pending: [Int: (method: String, continuation: CheckedContinuation<Result<Data, BrowserError>, Never>)] =
+        [:]
     private var closedReason: String?
     private var stopRequested = false
 
@@ -40,7 +41,9 @@ final class DevToolsConnection: @unchecked Sendable {
 
     /// Sends `method` with `params` (to the page attached as `sessionID`, when given) and
     /// returns the `result` object's JSON.
-    func call(_ method: String, _ params: [String: Any] = [:], sessionID: String? = nil, timeout: TimeInterval) async throws(BrowserError) -> Data {
+    func call(_ method: String, _ params: [String: Any] = [:], sessionID: String? = nil, timeout: TimeInterval)
+        async throws(BrowserError) -> Data
+    {
         let id: Int = lock.withLock {
             defer { nextID += 1 }
             return nextID
@@ -82,12 +85,16 @@ final class DevToolsConnection: @unchecked Sendable {
     }
 
     private func failAll(_ reason: String) {
-        let waiting: [(method: String, continuation: CheckedContinuation<Result<Data, BrowserError>, Never>)] = lock.withLock {
-            if closedReason == nil { closedReason = reason }
-            defer { pending.removeAll() }
-            return Array(pending.values)
+        let waiting: [(method: String, continuation: CheckedContinuation<Result<Data, BrowserError>, Never>)] =
+            lock.withLock {
+                if closedReason == nil { closedReason = reason }
+                defer { pending.removeAll() }
+                return Array(pending.values)
+            }
+        for entry in waiting {
+            entry.continuation.resume(
+                returning: .failure(.disconnected("\(reason) (while waiting for \(entry.method))")))
         }
-        for entry in waiting { entry.continuation.resume(returning: .failure(.disconnected("\(reason) (while waiting for \(entry.method))"))) }
     }
 
     /// Writes one whole frame; `nil` on success.

@@ -55,15 +55,25 @@ public final class HeadlessBrowser: @unchecked Sendable {
 
     /// Starts a headless Chromium with a fresh temporary profile and one blank page of
     /// `width` × `height` CSS pixels.
-    public static func launch(width: Int = 1280, height: Int = 800, timeout: TimeInterval = 180) async throws(BrowserError) -> HeadlessBrowser {
+    public static func launch(width: Int = 1280, height: Int = 800, timeout: TimeInterval = 180)
+        async throws(BrowserError) -> HeadlessBrowser
+    {
         guard let executable = ChromiumProcess.executable else { throw .notInstalled }
         let process = try ChromiumProcess(executable: executable, windowSize: (width, height))
-        let connection = DevToolsConnection(commandDescriptor: process.commandDescriptor, replyDescriptor: process.takeReplyDescriptor())
+        let connection = DevToolsConnection(
+            commandDescriptor: process.commandDescriptor, replyDescriptor: process.takeReplyDescriptor())
         do {
-            let created = try Self.object(await connection.call("Target.createTarget", ["url": "about:blank"], timeout: timeout))
-            guard let targetID = created["targetId"] as? String else { throw BrowserError.launchFailed("no page was created") }
-            let attached = try Self.object(await connection.call("Target.attachToTarget", ["targetId": targetID, "flatten": true], timeout: timeout))
-            guard let sessionID = attached["sessionId"] as? String else { throw BrowserError.launchFailed("the page could not be attached") }
+            let created = try Self.object(
+                await connection.call("Target.createTarget", ["url": "about:blank"], timeout: timeout))
+            guard let targetID = created["targetId"] as? String else {
+                throw BrowserError.launchFailed("no page was created")
+            }
+            let attached = try Self.object(
+                await connection.call(
+                    "Target.attachToTarget", ["targetId": targetID, "flatten": true], timeout: timeout))
+            guard let sessionID = attached["sessionId"] as? String else {
+                throw BrowserError.launchFailed("the page could not be attached")
+            }
             let browser = HeadlessBrowser(process: process, connection: connection, sessionID: sessionID)
             try await browser.setViewport(width: width, height: height)
             return browser
@@ -76,7 +86,9 @@ public final class HeadlessBrowser: @unchecked Sendable {
     }
 
     /// Runs `body` with a new browser and always closes the browser afterwards.
-    public static func withBrowser<T>(width: Int = 1280, height: Int = 800, _ body: (HeadlessBrowser) async throws -> T) async throws -> T {
+    public static func withBrowser<T>(width: Int = 1280, height: Int = 800, _ body: (HeadlessBrowser) async throws -> T)
+        async throws -> T
+    {
         let browser = try await launch(width: width, height: height)
         defer { browser.close() }
         return try await body(browser)
@@ -92,7 +104,9 @@ public final class HeadlessBrowser: @unchecked Sendable {
 
     /// Lays the page out for a `width` × `height` CSS-pixel screen; `mobile` honours the
     /// page's viewport meta tag as a phone does.
-    public func setViewport(width: Int, height: Int, mobile: Bool = false, deviceScaleFactor: Double = 1) async throws(BrowserError) {
+    public func setViewport(width: Int, height: Int, mobile: Bool = false, deviceScaleFactor: Double = 1)
+        async throws(BrowserError)
+    {
         _ = try await command(
             "Emulation.setDeviceMetricsOverride",
             [
@@ -125,7 +139,9 @@ public final class HeadlessBrowser: @unchecked Sendable {
     public func pressEnterAndWaitForNewPage(timeout: TimeInterval? = nil) async throws(BrowserError) {
         try await markCurrentPage()
         for type in ["keyDown", "keyUp"] {
-            var event: [String: Any] = ["type": type, "key": "Enter", "code": "Enter", "windowsVirtualKeyCode": 13, "nativeVirtualKeyCode": 13]
+            var event: [String: Any] = [
+                "type": type, "key": "Enter", "code": "Enter", "windowsVirtualKeyCode": 13, "nativeVirtualKeyCode": 13,
+            ]
             if type == "keyDown" { event["text"] = "\r" }
             _ = try await command("Input.dispatchKeyEvent", event)
         }
@@ -134,11 +150,15 @@ public final class HeadlessBrowser: @unchecked Sendable {
 
     /// Waits until an element matches `selector`.
     public func waitFor(_ selector: String, timeout: TimeInterval? = nil) async throws(BrowserError) {
-        try await waitUntil("document.querySelector(\(Self.literal(selector))) !== null", describing: "an element matching \(selector)", timeout: timeout)
+        try await waitUntil(
+            "document.querySelector(\(Self.literal(selector))) !== null", describing: "an element matching \(selector)",
+            timeout: timeout)
     }
 
     /// Waits until the JavaScript expression `condition` is true on the page.
-    public func waitUntil(_ condition: String, describing what: String, timeout: TimeInterval? = nil) async throws(BrowserError) {
+    public func waitUntil(_ condition: String, describing what: String, timeout: TimeInterval? = nil)
+        async throws(BrowserError)
+    {
         let deadline = Date().addingTimeInterval(timeout ?? pageTimeout)
         var lastProblem = "it never became true"
         while Date() < deadline {
@@ -189,9 +209,13 @@ public final class HeadlessBrowser: @unchecked Sendable {
         guard let x = (spot["x"] as? NSNumber)?.doubleValue, let y = (spot["y"] as? NSNumber)?.doubleValue,
             ((spot["width"] as? NSNumber)?.doubleValue ?? 0) > 0, ((spot["height"] as? NSNumber)?.doubleValue ?? 0) > 0
         else { throw .scriptFailed("\(selector) is not visible") }
-        guard spot["reachable"] as? Bool == true else { throw .scriptFailed("\(selector) is covered by another element") }
+        guard spot["reachable"] as? Bool == true else {
+            throw .scriptFailed("\(selector) is covered by another element")
+        }
         for type in ["mouseMoved", "mousePressed", "mouseReleased"] {
-            _ = try await command("Input.dispatchMouseEvent", ["type": type, "x": x, "y": y, "button": "left", "clickCount": type == "mouseMoved" ? 0 : 1])
+            _ = try await command(
+                "Input.dispatchMouseEvent",
+                ["type": type, "x": x, "y": y, "button": "left", "clickCount": type == "mouseMoved" ? 0 : 1])
         }
     }
 
@@ -199,8 +223,11 @@ public final class HeadlessBrowser: @unchecked Sendable {
 
     /// The rendered text of the element matching `selector` (the whole page by default).
     public func text(of selector: String = "body") async throws(BrowserError) -> String {
-        let found = try await evaluate("(() => { const e = document.querySelector(\(Self.literal(selector))); return e ? e.innerText : null; })()")
-        guard let text = try? JSONSerialization.jsonObject(with: found, options: .fragmentsAllowed) as? String else { throw .noSuchElement(selector) }
+        let found = try await evaluate(
+            "(() => { const e = document.querySelector(\(Self.literal(selector))); return e ? e.innerText : null; })()")
+        guard let text = try? JSONSerialization.jsonObject(with: found, options: .fragmentsAllowed) as? String else {
+            throw .noSuchElement(selector)
+        }
         return text
     }
 
@@ -218,7 +245,9 @@ public final class HeadlessBrowser: @unchecked Sendable {
                     "expression": expression, "returnByValue": true, "awaitPromise": true,
                 ]))
         if let exception = answer["exceptionDetails"] as? [String: Any] {
-            let detail = (exception["exception"] as? [String: Any])?["description"] as? String ?? exception["text"] as? String ?? "an exception"
+            let detail =
+                (exception["exception"] as? [String: Any])?["description"] as? String ?? exception["text"] as? String
+                ?? "an exception"
             throw .scriptFailed(detail)
         }
         let value = (answer["result"] as? [String: Any])?["value"] ?? NSNull()
@@ -278,7 +307,8 @@ public final class HeadlessBrowser: @unchecked Sendable {
         let png = try await screenshot(fullPage: fullPage)
         let file = URL(fileURLWithPath: path)
         do {
-            try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(
+                at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
             try png.write(to: file)
         } catch {
             throw .scriptFailed("cannot save the screenshot at \(path): \(error)")
@@ -298,12 +328,16 @@ public final class HeadlessBrowser: @unchecked Sendable {
 
     /// Waits until a document without the tag has finished loading.
     private func waitForNewPage(timeout: TimeInterval?) async throws(BrowserError) {
-        try await waitUntil("!window.__headlessBrowserOldPage && document.readyState === 'complete'", describing: "the next page", timeout: timeout)
+        try await waitUntil(
+            "!window.__headlessBrowserOldPage && document.readyState === 'complete'", describing: "the next page",
+            timeout: timeout)
     }
 
     /// A JavaScript string literal for `text`.
     static func literal(_ text: String) -> String {
-        guard let data = try? JSONSerialization.data(withJSONObject: text, options: .fragmentsAllowed) else { return "''" }
+        guard let data = try? JSONSerialization.data(withJSONObject: text, options: .fragmentsAllowed) else {
+            return "''"
+        }
         return String(decoding: data, as: UTF8.self)
     }
 

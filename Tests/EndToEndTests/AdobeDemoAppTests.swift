@@ -32,7 +32,9 @@ import Testing
         private func hear(_ line: String) { lock.withLock { heard.append(line) } }
 
         func setRequestorComplete(_ status: Int32) { hear("setRequestorComplete(\(status))") }
-        func setAuthenticationStatus(_ status: Int32, errorCode code: String) { hear("setAuthenticationStatus(\(status),\(code))") }
+        func setAuthenticationStatus(_ status: Int32, errorCode code: String) {
+            hear("setAuthenticationStatus(\(status),\(code))")
+        }
         func displayProviderDialog(_ mvpds: [MVPD]) {
             lock.withLock { providers = mvpds }
             hear("displayProviderDialog")
@@ -45,12 +47,16 @@ import Testing
         func tokenRequestFailed(_ resource: String, errorCode code: String, errorDescription description: String) {
             hear("tokenRequestFailed(\(resource),\(code))")
         }
-        func preauthorizedResources(_ resources: [String]) { hear("preauthorizedResources(\(resources.joined(separator: ",")))") }
+        func preauthorizedResources(_ resources: [String]) {
+            hear("preauthorizedResources(\(resources.joined(separator: ",")))")
+        }
         func selectedProvider(_ mvpd: MVPD?) {
             lock.withLock { selected = .some(mvpd) }
             hear("selectedProvider(\(mvpd?.id ?? "none"))")
         }
-        func setMetadataStatus(_ metadata: Any?, encrypted: Bool, forKey key: Int32, andArguments arguments: [String: Any]) {
+        func setMetadataStatus(
+            _ metadata: Any?, encrypted: Bool, forKey key: Int32, andArguments arguments: [String: Any]
+        ) {
             lock.withLock { self.metadata[key] = metadata.map { "\($0)" } }
             hear("setMetadataStatus(\(key))")
         }
@@ -82,7 +88,9 @@ import Testing
         /// Opens `url`, signs in with `credentials` when a login form shows, and returns the
         /// navigation to the application's scheme.
         func open(_ url: String, credentials: (username: String, password: String)? = nil) async throws -> String {
-            var next: (method: String, url: URL, body: String?)? = (method: "GET", url: try Self.url(url, relativeTo: nil), body: nil)
+            var next: (method: String, url: URL, body: String?)? = (
+                method: "GET", url: try Self.url(url, relativeTo: nil), body: nil
+            )
             var signedIn = false
             for _ in 0..<20 {
                 guard let request = next else { break }
@@ -112,14 +120,21 @@ import Testing
         }
 
         private func load(_ method: String, _ url: URL, body: String?) async throws -> HTTPResponseMessage {
-            var headers = [("Accept", asksForHTML ? "text/html,application/xhtml+xml;q=0.9,*/*;q=0.8" : "*/*"), ("User-Agent", "DemoWebView/1.0")]
+            var headers = [
+                ("Accept", asksForHTML ? "text/html,application/xhtml+xml;q=0.9,*/*;q=0.8" : "*/*"),
+                ("User-Agent", "DemoWebView/1.0"),
+            ]
             if body != nil { headers.append(("Content-Type", "application/x-www-form-urlencoded")) }
             return try await transport.send(
-                HTTPRequestMessage(method: method, url: url, headers: headers.map { (name: $0.0, value: $0.1) }, body: body.map { Data($0.utf8) }), timeout: 30)
+                HTTPRequestMessage(
+                    method: method, url: url, headers: headers.map { (name: $0.0, value: $0.1) },
+                    body: body.map { Data($0.utf8) }), timeout: 30)
         }
 
         static func url(_ text: String, relativeTo base: URL?) throws -> URL {
-            guard let url = URL(string: unescape(text), relativeTo: base)?.absoluteURL else { throw Failure.stuck("not a URL: \(text)") }
+            guard let url = URL(string: unescape(text), relativeTo: base)?.absoluteURL else {
+                throw Failure.stuck("not a URL: \(text)")
+            }
             return url
         }
 
@@ -147,19 +162,23 @@ import Testing
         }
 
         private static func attribute(_ name: String, in tag: String) -> String? {
-            guard let start = tag.range(of: " \(name)=\"") ?? tag.range(of: "\(name)=\""), let end = tag[start.upperBound...].firstIndex(of: "\"") else { return nil }
+            guard let start = tag.range(of: " \(name)=\"") ?? tag.range(of: "\(name)=\""),
+                let end = tag[start.upperBound...].firstIndex(of: "\"")
+            else { return nil }
             return unescape(String(tag[start.upperBound..<end]))
         }
 
         private static func unescape(_ text: String) -> String {
-            text.replacingOccurrences(of: "&quot;", with: "\"").replacingOccurrences(of: "&#39;", with: "'").replacingOccurrences(of: "&lt;", with: "<")
+            text.replacingOccurrences(of: "&quot;", with: "\"").replacingOccurrences(of: "&#39;", with: "'")
+                .replacingOccurrences(of: "&lt;", with: "<")
                 .replacingOccurrences(of: "&gt;", with: ">").replacingOccurrences(of: "&amp;", with: "&")
         }
 
         private static func formEncode(_ text: String) -> String {
             var allowed = CharacterSet.alphanumerics
             allowed.insert(charactersIn: "-._*")
-            return (text.addingPercentEncoding(withAllowedCharacters: allowed) ?? text).replacingOccurrences(of: "%20", with: "+")
+            return (text.addingPercentEncoding(withAllowedCharacters: allowed) ?? text).replacingOccurrences(
+                of: "%20", with: "+")
         }
     }
 
@@ -175,7 +194,8 @@ import Testing
         private(set) var accessEnabler: AccessEnabler!
 
         init(_ wire: ScenarioRunner.Wire, webViewAsksForHTML: Bool) throws {
-            var configuration = AccessEnablerConfiguration(environment: .staging, platform: .iOS, storageDirectory: storage)
+            var configuration = AccessEnablerConfiguration(
+                environment: .staging, platform: .iOS, storageDirectory: storage)
             switch wire {
             case .loopbackHTTP:
                 let (server, url) = try sandbox.serveOverLoopback()
@@ -186,7 +206,8 @@ import Testing
             case .inProcess:
                 configuration.environment = .custom(sandbox.baseURLForLinks)
                 configuration.transport = sandbox.transport
-                webView = DemoWebView(transport: sandbox.inProcessTransport, redirectScheme: "adobepass", asksForHTML: webViewAsksForHTML)
+                webView = DemoWebView(
+                    transport: sandbox.inProcessTransport, redirectScheme: "adobepass", asksForHTML: webViewAsksForHTML)
             }
             configuration.clock = SandboxTimeSource(sandbox.clock)
             configuration.loginScreen = .thisDevice
@@ -217,7 +238,11 @@ import Testing
         }
 
         /// The requests the sandbox received since its log was cleared (`METHOD /path`).
-        var received: [String] { sandbox.requestLog.filter { $0.path.hasPrefix("/api/v2/") || $0.path.hasPrefix("/o/") }.map { "\($0.method) \($0.path)" } }
+        var received: [String] {
+            sandbox.requestLog.filter { $0.path.hasPrefix("/api/v2/") || $0.path.hasPrefix("/o/") }.map {
+                "\($0.method) \($0.path)"
+            }
+        }
 
         func stop() {
             accessEnabler = nil
@@ -237,7 +262,8 @@ import Testing
         defer { demo.stop() }
         // Options as the demo sets them: its application profile, the visitor id under the
         // Android spelling, and the client information percent-encoded.
-        let info = Data(#"{"model":"Demo Phone","osName":"Android","connectionType":"WiFi"}"#.utf8).base64EncodedString()
+        let info = Data(#"{"model":"Demo Phone","osName":"Android","connectionType":"WiFi"}"#.utf8)
+            .base64EncodedString()
         let options: [String: Any] = [
             "applicationProfile": "demo", "ap_vi": "demo-visitor",
             "device_info": info.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? info,
@@ -254,15 +280,25 @@ import Testing
         #expect(try await demo.logInInWebView(as: "alice") == [Self.authenticated])
 
         // Metadata, as the demo's metadata screen asks for it.
-        #expect(await demo.run { $0.getMetadata([METADATA_OPCODE_KEY: METADATA_USER_META, METADATA_USER_META_KEY: "userID"]) } == ["setMetadataStatus(3)"])
+        #expect(
+            await demo.run {
+                $0.getMetadata([METADATA_OPCODE_KEY: METADATA_USER_META, METADATA_USER_META_KEY: "userID"])
+            } == ["setMetadataStatus(3)"])
         #expect(demo.app.metadataValue(for: METADATA_USER_META) == "u-alice")
-        #expect(await demo.run { $0.getMetadata([METADATA_OPCODE_KEY: METADATA_DEVICE_ID]) } == ["setMetadataStatus(2)"])
+        #expect(
+            await demo.run { $0.getMetadata([METADATA_OPCODE_KEY: METADATA_DEVICE_ID]) } == ["setMetadataStatus(2)"])
         #expect(demo.app.metadataValue(for: METADATA_DEVICE_ID)?.isEmpty == false)
-        #expect(await demo.run { $0.getMetadata([METADATA_OPCODE_KEY: METADATA_AUTHENTICATION]) } == ["setMetadataStatus(0)"])
+        #expect(
+            await demo.run { $0.getMetadata([METADATA_OPCODE_KEY: METADATA_AUTHENTICATION]) } == [
+                "setMetadataStatus(0)"
+            ])
 
         // Authorization and preauthorization.
         #expect(await demo.run { $0.getAuthorization("news") } == ["setToken(news)"])
-        #expect(await demo.run { $0.checkPreauthorizedResources(["news", "sports", "movies"]) } == ["preauthorizedResources(news,sports)"])
+        #expect(
+            await demo.run { $0.checkPreauthorizedResources(["news", "sports", "movies"]) } == [
+                "preauthorizedResources(news,sports)"
+            ])
         #expect(await demo.run { $0.getSelectedProvider() } == ["selectedProvider(NotBoarded)"])
         #expect(demo.app.selectedProvider??.displayName == "Not Boarded Cable")
 
@@ -270,7 +306,10 @@ import Testing
         #expect(await demo.run { $0.getAuthentication(true, withData: nil) } == ["displayProviderDialog"])
         #expect(await demo.run { $0.setSelectedProvider(picked.ID) } == ["navigateToUrl"])
         #expect(try await demo.logInInWebView(as: "bob") == [Self.authenticated])
-        #expect(await demo.run { $0.getMetadata([METADATA_OPCODE_KEY: METADATA_USER_META, METADATA_USER_META_KEY: "userID"]) } == ["setMetadataStatus(3)"])
+        #expect(
+            await demo.run {
+                $0.getMetadata([METADATA_OPCODE_KEY: METADATA_USER_META, METADATA_USER_META_KEY: "userID"])
+            } == ["setMetadataStatus(3)"])
         #expect(demo.app.metadataValue(for: METADATA_USER_META) == "u-bob")
 
         // A second provider signed in on the same device, then the logout in a hidden web
@@ -300,6 +339,8 @@ import Testing
 
         // The sandbox's checklist monitor saw the whole run keep Adobe's REST API V2 Checklist.
         let violations = demo.sandbox.checklist.violations.map { "\($0.rule) · \($0.request): \($0.detail)" }
-        #expect(violations.isEmpty, "the demo app's run breaks Adobe's REST API V2 Checklist:\n\(violations.joined(separator: "\n"))")
+        #expect(
+            violations.isEmpty,
+            "the demo app's run breaks Adobe's REST API V2 Checklist:\n\(violations.joined(separator: "\n"))")
     }
 }

@@ -9,7 +9,8 @@ import Testing
 /// authentication waiting for a person); delegates keep receiving every callback.
 @Suite struct AsyncAPITests {
     static func rig(
-        _ wire: ScenarioRunner.Wire, platform: AccessEnablerConfiguration.Platform = .iOS, device: Bool = false, loginScreen: AccessEnablerConfiguration.LoginScreen? = .thisDevice
+        _ wire: ScenarioRunner.Wire, platform: AccessEnablerConfiguration.Platform = .iOS, device: Bool = false,
+        loginScreen: AccessEnablerConfiguration.LoginScreen? = .thisDevice
     ) throws -> Rig {
         try Rig(wire) { scenario in
             scenario.platform = platform
@@ -20,8 +21,12 @@ import Testing
 
     /// Logs in at the MVPD page the async login step opened; returns where it landed.
     static func logIn(_ rig: Rig, at url: String, wire: ScenarioRunner.Wire) async throws -> String {
-        let agent = wire == .inProcess ? SimulatedUserAgent(sandbox: rig.sandbox) : SimulatedUserAgent(httpBase: rig.runner.baseURL)
-        return try await agent.login(startingAt: url, username: "alice", password: "alice123", redirectPrefix: rig.accessEnabler.configuration.redirectURL)
+        let agent =
+            wire == .inProcess
+            ? SimulatedUserAgent(sandbox: rig.sandbox) : SimulatedUserAgent(httpBase: rig.runner.baseURL)
+        return try await agent.login(
+            startingAt: url, username: "alice", password: "alice123",
+            redirectPrefix: rig.accessEnabler.configuration.redirectURL)
     }
 
     @Test(arguments: bothWires)
@@ -37,9 +42,13 @@ import Testing
         #expect(try await ae.selectedProvider() == nil)
         await #expect(throws: AccessEnablerError.self) { try await ae.mediaToken(for: "news") }
 
-        guard case .chooseProvider(let mvpds) = try await ae.authenticate() else { Issue.record("expected the provider dialog"); return }
+        guard case .chooseProvider(let mvpds) = try await ae.authenticate() else {
+            Issue.record("expected the provider dialog"); return
+        }
         #expect(mvpds.first?.id == "AppleBoarded")
-        guard case .openLoginPage(let url, false) = try await ae.selectProvider("NotBoarded") else { Issue.record("expected the login page"); return }
+        guard case .openLoginPage(let url, false) = try await ae.selectProvider("NotBoarded") else {
+            Issue.record("expected the login page"); return
+        }
         let landing = try await Self.logIn(rig, at: url, wire: wire)
         let after = try await ae.handleRedirect(landing)
         #expect(after.isAuthenticated)
@@ -66,10 +75,16 @@ import Testing
         #expect(zip.key == METADATA_USER_META)
         #expect(zip.value != nil)
 
-        guard case .openLogoutPage(let logoutURL) = try await ae.signOut() else { Issue.record("iOS opens the MVPD logout page"); return }
-        let agent = wire == .inProcess ? SimulatedUserAgent(sandbox: rig.sandbox) : SimulatedUserAgent(httpBase: rig.runner.baseURL)
+        guard case .openLogoutPage(let logoutURL) = try await ae.signOut() else {
+            Issue.record("iOS opens the MVPD logout page"); return
+        }
+        let agent =
+            wire == .inProcess
+            ? SimulatedUserAgent(sandbox: rig.sandbox) : SimulatedUserAgent(httpBase: rig.runner.baseURL)
         let back = try await agent.follow(logoutURL, redirectPrefix: ae.configuration.redirectURL)
-        #expect(try await ae.handleRedirect(back) == AuthenticationStatus(isAuthenticated: false, errorCode: USER_NOT_AUTHENTICATED_ERROR))
+        #expect(
+            try await ae.handleRedirect(back)
+                == AuthenticationStatus(isAuthenticated: false, errorCode: USER_NOT_AUTHENTICATED_ERROR))
     }
 
     @Test(arguments: bothWires)
@@ -114,9 +129,14 @@ import Testing
         let token = try await ae.mediaToken(for: "sports")
         #expect(token.resource == "sports")
         await rig.runner.settle()
-        let names = rig.recorder.callbacks.compactMap(\.callback).filter { ["setRequestorComplete", "displayProviderDialog", "setToken"].contains($0) }
+        let names = rig.recorder.callbacks.compactMap(\.callback).filter {
+            ["setRequestorComplete", "displayProviderDialog", "setToken"].contains($0)
+        }
         #expect(names == ["setRequestorComplete", "displayProviderDialog", "setToken", "setToken"])
-        #expect(rig.recorder.callbacks.filter { $0.callback == "setToken" }.map { $0["resource"]?.stringValue } == ["news", "sports"])
+        #expect(
+            rig.recorder.callbacks.filter { $0.callback == "setToken" }.map { $0["resource"]?.stringValue } == [
+                "news", "sports",
+            ])
     }
 
     @Test(arguments: bothWires)
@@ -125,7 +145,9 @@ import Testing
         let ae = rig.accessEnabler
         try await ae.configure(requestor: "REF30")
         guard case .chooseProvider = try await ae.authenticate() else { Issue.record("expected the dialog"); return }
-        guard case .enterCodeOnSecondScreen(let code) = try await ae.selectProvider("NotBoarded") else { Issue.record("expected a code"); return }
+        guard case .enterCodeOnSecondScreen(let code) = try await ae.selectProvider("NotBoarded") else {
+            Issue.record("expected a code"); return
+        }
         #expect(!code.isEmpty)
 
         // Cancelled while waiting: the wait ends at once and the authentication backs out (N005).
@@ -143,8 +165,12 @@ import Testing
 
         // A new code, signed in on the second screen while the app awaits it.
         guard case .chooseProvider = try await ae.authenticate() else { Issue.record("expected the dialog"); return }
-        guard case .enterCodeOnSecondScreen(let second) = try await ae.selectProvider("NotBoarded") else { Issue.record("expected a code"); return }
-        let agent = wire == .inProcess ? SimulatedUserAgent(sandbox: rig.sandbox) : SimulatedUserAgent(httpBase: rig.runner.baseURL)
+        guard case .enterCodeOnSecondScreen(let second) = try await ae.selectProvider("NotBoarded") else {
+            Issue.record("expected a code"); return
+        }
+        let agent =
+            wire == .inProcess
+            ? SimulatedUserAgent(sandbox: rig.sandbox) : SimulatedUserAgent(httpBase: rig.runner.baseURL)
         try await agent.activate(code: second, username: "alice", password: "alice123", mvpd: nil)
         async let outcome = ae.secondScreenSignIn()
         rig.sandbox.clock.advance(by: 5)
@@ -158,8 +184,12 @@ import Testing
         let rig = try Self.rig(wire)
         let ae = rig.accessEnabler
         try await ae.configure(requestor: "REF30")
-        guard case .chooseProvider = try await ae.authenticate() else { Issue.record("expected the provider dialog"); return }
-        guard case .openLoginPage(let url, false) = try await ae.selectProvider("NotBoarded") else { Issue.record("expected the login page"); return }
+        guard case .chooseProvider = try await ae.authenticate() else {
+            Issue.record("expected the provider dialog"); return
+        }
+        guard case .openLoginPage(let url, false) = try await ae.selectProvider("NotBoarded") else {
+            Issue.record("expected the login page"); return
+        }
         let landing = try await Self.logIn(rig, at: url, wire: wire)
         let outcomes = NSLockedBox<[AuthenticationStatus]>()
         let ended = await whileProgressing(ae, quiescenceIsProgress: false) {
@@ -180,7 +210,9 @@ import Testing
         let ae = rig.accessEnabler
         try await ae.configure(requestor: "REF30")
         guard case .chooseProvider = try await ae.authenticate() else { Issue.record("expected the dialog"); return }
-        guard case .enterCodeOnSecondScreen = try await ae.selectProvider("NotBoarded") else { Issue.record("expected a code"); return }
+        guard case .enterCodeOnSecondScreen = try await ae.selectProvider("NotBoarded") else {
+            Issue.record("expected a code"); return
+        }
         let waiting = Task { () -> Bool in
             do {
                 _ = try await ae.secondScreenSignIn()
@@ -222,7 +254,10 @@ import Testing
         await rig.runner.settle()
         // The call was made: the delegate hears it after setRequestor, in call order.
         let names: [String] = rig.recorder.callbacks.compactMap(\.callback)
-        #expect(names.filter { ["setRequestorComplete", "setAuthenticationStatus"].contains($0) } == ["setRequestorComplete", "setAuthenticationStatus"])
+        #expect(
+            names.filter { ["setRequestorComplete", "setAuthenticationStatus"].contains($0) } == [
+                "setRequestorComplete", "setAuthenticationStatus",
+            ])
         #expect(try await ae.authenticationStatus().isAuthenticated == false)
     }
 
@@ -249,19 +284,32 @@ import Testing
     func aSignOutWithTwoLogoutPagesAnswersEachPageInTurn(wire: ScenarioRunner.Wire) async throws {
         let rig = try Self.rig(wire)
         let ae = rig.accessEnabler
-        let agent = wire == .inProcess ? SimulatedUserAgent(sandbox: rig.sandbox) : SimulatedUserAgent(httpBase: rig.runner.baseURL)
+        let agent =
+            wire == .inProcess
+            ? SimulatedUserAgent(sandbox: rig.sandbox) : SimulatedUserAgent(httpBase: rig.runner.baseURL)
         try await ae.configure(requestor: "REF30")
-        for (forced, mvpd, username, password) in [(false, "NotBoarded", "alice", "alice123"), (true, "SVCProvider", "bob", "bob123")] {
-            guard case .chooseProvider = try await ae.authenticate(forceAuthn: forced) else { Issue.record("expected the provider dialog"); return }
-            guard case .openLoginPage(let url, _) = try await ae.selectProvider(mvpd) else { Issue.record("expected \(mvpd)'s login page"); return }
-            let landing = try await agent.login(startingAt: url, username: username, password: password, redirectPrefix: ae.configuration.redirectURL)
+        for (forced, mvpd, username, password) in [
+            (false, "NotBoarded", "alice", "alice123"), (true, "SVCProvider", "bob", "bob123"),
+        ] {
+            guard case .chooseProvider = try await ae.authenticate(forceAuthn: forced) else {
+                Issue.record("expected the provider dialog"); return
+            }
+            guard case .openLoginPage(let url, _) = try await ae.selectProvider(mvpd) else {
+                Issue.record("expected \(mvpd)'s login page"); return
+            }
+            let landing = try await agent.login(
+                startingAt: url, username: username, password: password, redirectPrefix: ae.configuration.redirectURL)
             #expect(try await ae.handleRedirect(landing).isAuthenticated)
         }
 
-        guard case .openLogoutPage(let first) = try await ae.signOut() else { Issue.record("iOS opens the first logout page"); return }
+        guard case .openLogoutPage(let first) = try await ae.signOut() else {
+            Issue.record("iOS opens the first logout page"); return
+        }
         #expect(first.contains("SVCProvider"), "the page of the MVPD in force comes first: \(first)")
         let firstBack = try await agent.follow(first, redirectPrefix: ae.configuration.redirectURL)
-        guard case .openLogoutPage(let second) = try await ae.handleLogoutRedirect(firstBack) else { Issue.record("then the other MVPD's page"); return }
+        guard case .openLogoutPage(let second) = try await ae.handleLogoutRedirect(firstBack) else {
+            Issue.record("then the other MVPD's page"); return
+        }
         #expect(second.contains("NotBoarded"), "\(second)")
         let secondBack = try await agent.follow(second, redirectPrefix: ae.configuration.redirectURL)
         #expect(try await ae.handleLogoutRedirect(secondBack) == .signedOut(status: nil))

@@ -23,12 +23,14 @@ import Testing
             scenario: { $0.platform = .tvOS })
         #expect(try await rig.run(.setRequestor("REF30", serviceProviders: nil)) == ["setRequestorComplete(1)"])
         try await rig.logIn()
-        #expect(try await rig.run(.checkPreauthorizedResources(["news"], cache: true)) == ["preauthorizedResources(news)"])
+        #expect(
+            try await rig.run(.checkPreauthorizedResources(["news"], cache: true)) == ["preauthorizedResources(news)"])
         return rig
     }
 
     static let throttledNews = [
-        "status(Z100,error)", "sendTrackingData(1,false,NotBoarded)", "tokenRequestFailed(news,\(USER_NOT_AUTHORIZED_ERROR))",
+        "status(Z100,error)", "sendTrackingData(1,false,NotBoarded)",
+        "tokenRequestFailed(news,\(USER_NOT_AUTHORIZED_ERROR))",
     ]
 
     @Test(arguments: bothWires)
@@ -53,8 +55,10 @@ import Testing
         #expect(
             signatures
                 == Self.throttledNews + [
-                    "sendTrackingData(0,true,NotBoarded)", authenticated, "setMetadataStatus(0,false,\"\(RegularMetadataTests.start + 86_400_000)\")",
-                    "preauthorizedResources(news)", "status(CFG429,error)", "setRequestorComplete(0)", "status(CFG429,error)", notAuthenticated,
+                    "sendTrackingData(0,true,NotBoarded)", authenticated,
+                    "setMetadataStatus(0,false,\"\(RegularMetadataTests.start + 86_400_000)\")",
+                    "preauthorizedResources(news)", "status(CFG429,error)", "setRequestorComplete(0)",
+                    "status(CFG429,error)", notAuthenticated,
                 ])
         let messages = rig.lines("status").compactMap { $0["message"]?.stringValue }
         #expect(messages.allSatisfy { $0.contains("300 s") }, "\(messages)")
@@ -88,7 +92,8 @@ import Testing
         #expect(rig.lines("status").first?["message"]?.stringValue?.contains("40 s") == true)
         #expect(try await rig.run(.advanceClock(15)) == [])
         let before = rig.sandbox.clock.now
-        #expect(try await rig.run(.checkAuthorization("news")).last == "setToken(news)", "25 s left: within the timeout")
+        #expect(
+            try await rig.run(.checkAuthorization("news")).last == "setToken(news)", "25 s left: within the timeout")
         #expect(rig.sandbox.clock.now.timeIntervalSince(before) == 25)
     }
 }

@@ -13,12 +13,16 @@ import Testing
 @Suite struct BenchmarkFlowChecklistTests {
     private static func expectClean(_ sandbox: PassSandbox, _ flow: String) {
         let violations = sandbox.checklist.violationLines
-        #expect(violations.isEmpty, "\(flow) breaks Adobe's REST API V2 Checklist:\n\(violations.joined(separator: "\n"))")
+        #expect(
+            violations.isEmpty, "\(flow) breaks Adobe's REST API V2 Checklist:\n\(violations.joined(separator: "\n"))")
     }
 
     @Test func theRoundTripFlowsKeepTheChecklist() async throws {
         for (name, flows, device) in [
-            ("partner single sign-on flows", RoundTripMeasurement.ssoFlows(), Optional(RoundTripMeasurement.ssoDevice())),
+            (
+                "partner single sign-on flows", RoundTripMeasurement.ssoFlows(),
+                Optional(RoundTripMeasurement.ssoDevice())
+            ),
             ("login page flows", RoundTripMeasurement.loginPageFlows(), nil),
         ] {
             var scenario = Scenario()
@@ -71,7 +75,8 @@ import Testing
 
         let secondScreen = try await SecondScreenSignIn.startRunner(wire: .inProcess, world: world)
         defer { secondScreen.stop() }
-        let outcome = try await SecondScreenSignIn.run(on: secondScreen, wire: .inProcess, personDoneAfter: ThrottledMeasurement.secondScreenDelay)
+        let outcome = try await SecondScreenSignIn.run(
+            on: secondScreen, wire: .inProcess, personDoneAfter: ThrottledMeasurement.secondScreenDelay)
         #expect(outcome.authenticated)
         Self.expectClean(secondScreen.sandbox, "the throttled second-screen sign-in")
     }

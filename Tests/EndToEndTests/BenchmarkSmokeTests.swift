@@ -12,7 +12,9 @@ import Testing
     /// and at the end. (At least one round runs however slow the machine is.)
     @Test func aShortSoakRunsHealthyRoundsAndSamplesMemory() async throws {
         let lines = NSLockedBox<[String]>()
-        let result = try await Soak(duration: 2, sampleInterval: 0.5).run { line in lines.update { $0 = ($0 ?? []) + [line] } }
+        let result = try await Soak(duration: 2, sampleInterval: 0.5).run { line in
+            lines.update { $0 = ($0 ?? []) + [line] }
+        }
         #expect(result.rounds >= 1)
         #expect(result.roundsAsExpected == result.rounds)
         // setRequestor for every tenth round (a relaunch), and 15 calls a round.
@@ -31,14 +33,19 @@ import Testing
     @Test func quickRunReportsEverySectionAndGoalWithNumbers() async throws {
         let report = try await Benchmark(quick: true).run { _ in }
         #expect(report.sections.map(\.key) == Benchmark.measurementKeys)
-        #expect(Benchmark.measurementKeys == ["roundTrips", "cpuPerFlow", "ssoLatency", "manyDevices", "sandboxThroughput", "throttled", "wanLatency", "waiting"])
+        #expect(
+            Benchmark.measurementKeys == [
+                "roundTrips", "cpuPerFlow", "ssoLatency", "manyDevices", "sandboxThroughput", "throttled", "wanLatency",
+                "waiting",
+            ])
         for section in report.sections {
             #expect(!section.rows.isEmpty, "section \(section.key) has no rows")
             #expect(!section.goals.isEmpty, "section \(section.key) decides no goal")
             for row in section.rows {
                 #expect(!row.figures.isEmpty, "\(section.key) / \(row.label) has no figures")
                 for figure in row.figures {
-                    let value = try #require(figure.value, "\(section.key) / \(row.label) / \(figure.name) was not measured")
+                    let value = try #require(
+                        figure.value, "\(section.key) / \(row.label) / \(figure.name) was not measured")
                     #expect(value.isFinite && value >= 0, "\(section.key) / \(row.label) / \(figure.name) = \(value)")
                 }
             }
@@ -52,7 +59,8 @@ import Testing
                 "20 checkAuthorization calls together: decisions requests",
                 "checkAuthentication, back-to-back", "checkAuthentication, interleaved",
                 "partner SSO sign-in, SDK / bare libcurl", "partner SSO sign-in, CPU SDK / bare",
-                "20 devices: completed and authenticated", "20 devices: sign-ins per second", "20 devices: half of them done by",
+                "20 devices: completed and authenticated", "20 devices: sign-ins per second",
+                "20 devices: half of them done by",
                 "20 devices: peak memory per device",
                 "sandbox on 2 keep-alive connections",
                 "throttled: sign-in, authorization, second screen",
@@ -61,7 +69,8 @@ import Testing
             ])
         #expect(
             goals.map(\.goal) == [
-                "all 14", "= 4", "≤ 1.3", "≤ 1.3", "≤ 1.1", "≤ 1.3", "= 20", "≥ 0.8", "≤ 60 %", "≤ 32 KiB", "> 20000 /s",
+                "all 14", "= 4", "≤ 1.3", "≤ 1.3", "≤ 1.1", "≤ 1.3", "= 20", "≥ 0.8", "≤ 60 %", "≤ 32 KiB",
+                "> 20000 /s",
                 "0, every flow done and the control refused", "all 5", "≤ 0.002",
             ])
         for goal in goals {
@@ -81,17 +90,29 @@ import Testing
             #expect(row.note == nil, "\(row.label): \(row.note ?? "")")
             #expect(row.met == true, "\(row.label)")
         }
-        let polls = roundTrips.rows.filter { $0.label.hasPrefix("second screen, person done after") }.map { figure("calls", of: $0) }
+        let polls = roundTrips.rows.filter { $0.label.hasPrefix("second screen, person done after") }.map {
+            figure("calls", of: $0)
+        }
         #expect(polls == [1, 3, 13])
         // The provider list (configuration), the session, three polls.
-        #expect(roundTrips.rows.first { $0.label.hasPrefix("getAuthentication via second screen") }.map { figure("calls", of: $0) } == 5)
+        #expect(
+            roundTrips.rows.first { $0.label.hasPrefix("getAuthentication via second screen") }.map {
+                figure("calls", of: $0)
+            } == 5)
         #expect(goals.first?.met == true)
         // setRequestor asks no configuration: a warm launch is the profiles, a cold one
         // register, token, profiles; a logout sends one request per MVPD the device holds, all at once.
-        let minimums = Dictionary(uniqueKeysWithValues: flows.map { ($0.label, (figure("minimum", of: $0), figure("round trips", of: $0))) })
-        #expect(minimums["setRequestor, cold (empty storage)"]?.0 == 3 && minimums["setRequestor, cold (empty storage)"]?.1 == 3)
-        #expect(minimums["setRequestor, warm (after relaunch)"]?.0 == 1 && minimums["setRequestor, warm (after relaunch)"]?.1 == 1)
-        #expect(minimums["logout with two profiles (two MVPDs)"]?.0 == 2 && minimums["logout with two profiles (two MVPDs)"]?.1 == 1)
+        let minimums = Dictionary(
+            uniqueKeysWithValues: flows.map { ($0.label, (figure("minimum", of: $0), figure("round trips", of: $0))) })
+        #expect(
+            minimums["setRequestor, cold (empty storage)"]?.0 == 3
+                && minimums["setRequestor, cold (empty storage)"]?.1 == 3)
+        #expect(
+            minimums["setRequestor, warm (after relaunch)"]?.0 == 1
+                && minimums["setRequestor, warm (after relaunch)"]?.1 == 1)
+        #expect(
+            minimums["logout with two profiles (two MVPDs)"]?.0 == 2
+                && minimums["logout with two profiles (two MVPDs)"]?.1 == 1)
         // The burst: at best ⌈20 / 5⌉ = 4 decisions requests, and every call ends in its own
         // callback. How many requests it took depends on whether the engine picked the first
         // call up before the others arrived (it then leaves alone), so only the bounds are exact.
@@ -124,13 +145,18 @@ import Testing
         let throttled = try section("throttled", of: report)
         #expect(throttled.rows.map { figure("429s", of: $0) } == [0, 0, 0, 1])
         #expect(throttled.rows.map { figure("requests", of: $0) } == [6, 1, 18, 12])
-        #expect(throttled.rows.allSatisfy { $0.met == true }, "\(throttled.rows.map { "\($0.label): \($0.note ?? "")" })")
+        #expect(
+            throttled.rows.allSatisfy { $0.met == true }, "\(throttled.rows.map { "\($0.label): \($0.note ?? "")" })")
         #expect(report.goals.first { $0.section == "throttled" }?.goal.met == true)
 
         // The WAN section: every flow there, each with its round trips and its minimum, and
         // the requests each flow makes (logout ∥ logout).
         let wan = try section("wanLatency", of: report)
-        #expect(wan.rows.map(\.label) == ["setRequestor, warm", "setRequestor, cold", "partner SSO sign-in", "authorization", "logout with two profiles"])
+        #expect(
+            wan.rows.map(\.label) == [
+                "setRequestor, warm", "setRequestor, cold", "partner SSO sign-in", "authorization",
+                "logout with two profiles",
+            ])
         #expect(wan.rows.map { figure("minimum", of: $0) } == [1, 3, 6, 1, 1])
         #expect(wan.rows.map { figure("requests", of: $0) } == [1, 3, 6, 1, 2])
         for row in wan.rows {
@@ -172,7 +198,9 @@ import Testing
                 "bare client (URLSession), one request waits on a new connection",
             ])
         #expect(waiting.rows.allSatisfy { $0.note == nil }, "\(waiting.rows.compactMap(\.note))")
-        for row in waiting.rows { #expect((figure("wall", of: row) ?? 0) >= 0.45, "\(row.label): the wait lasts the timeout") }
+        for row in waiting.rows {
+            #expect((figure("wall", of: row) ?? 0) >= 0.45, "\(row.label): the wait lasts the timeout")
+        }
 
         // Both renderings carry the machine, every goal and every section.
         let json = try #require(try JSONSerialization.jsonObject(with: Data(report.json.utf8)) as? [String: Any])

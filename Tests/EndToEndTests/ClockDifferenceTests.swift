@@ -22,7 +22,9 @@ import Testing
     /// A transport (a proxy, say) that drops the `Date` header: the difference cannot be measured.
     struct DateStripping: HTTPTransport {
         let inner: any HTTPTransport
-        func send(_ request: HTTPRequestMessage, timeout: TimeInterval) async throws(TransportFailure) -> HTTPResponseMessage {
+        func send(_ request: HTTPRequestMessage, timeout: TimeInterval) async throws(TransportFailure)
+            -> HTTPResponseMessage
+        {
             var response = try await inner.send(request, timeout: timeout)
             response.headers.removeAll { $0.name.lowercased() == "date" }
             return response
@@ -30,7 +32,8 @@ import Testing
     }
 
     static func rig(
-        _ wire: ScenarioRunner.Wire, offset: TimeInterval, screen: AccessEnablerConfiguration.LoginScreen = .thisDevice, stripDate: Bool = false
+        _ wire: ScenarioRunner.Wire, offset: TimeInterval, screen: AccessEnablerConfiguration.LoginScreen = .thisDevice,
+        stripDate: Bool = false
     ) throws -> Rig {
         try Rig(
             wire,
@@ -49,7 +52,10 @@ import Testing
     @Test(arguments: bothWires, [2 * 86_400, -2 * 86_400] as [TimeInterval])
     func aDeviceClockDaysOffIsReportedAndCorrectedFor(wire: ScenarioRunner.Wire, offset: TimeInterval) async throws {
         let rig = try Self.rig(wire, offset: offset)
-        #expect(try await rig.run(.setRequestor("REF30", serviceProviders: nil)) == ["status(CFG100,warning)", "setRequestorComplete(1)"])
+        #expect(
+            try await rig.run(.setRequestor("REF30", serviceProviders: nil)) == [
+                "status(CFG100,warning)", "setRequestorComplete(1)",
+            ])
         let warning = try #require(rig.lines("status").first)
         #expect(warning["message"]?.stringValue?.contains(offset > 0 ? "ahead of" : "behind") == true)
         // A 24-hour profile: by the wrong clock it is already over (or not begun), by
@@ -57,7 +63,9 @@ import Testing
         try await rig.logIn()
         #expect(try await rig.run(.checkAuthentication) == ["sendTrackingData(0,true,NotBoarded)", authenticated])
         #expect(try await rig.run(.checkAuthorization("news")).last == "setToken(news)")
-        #expect(try await rig.run(.getMetadata(opCode: "authentication", key: nil, resource: nil)).first?.hasPrefix("setMetadataStatus(0,false,\"") == true)
+        #expect(
+            try await rig.run(.getMetadata(opCode: "authentication", key: nil, resource: nil)).first?.hasPrefix(
+                "setMetadataStatus(0,false,\"") == true)
         // Reported once.
         #expect(try await rig.run(.setRequestor("REF30", serviceProviders: nil)) == ["setRequestorComplete(1)"])
     }
@@ -71,7 +79,8 @@ import Testing
         #expect(try await rig.run(.setSelectedProvider("NotBoarded")).last == "status(REGCODE,info)")
         #expect(
             try await rig.run(.advanceClock(1_801)) == [
-                "status(N130,error)", "sendTrackingData(0,false,)", "setAuthenticationStatus(0,\(GENERIC_AUTHENTICATION_ERROR))",
+                "status(N130,error)", "sendTrackingData(0,false,)",
+                "setAuthenticationStatus(0,\(GENERIC_AUTHENTICATION_ERROR))",
             ])
     }
 
@@ -79,7 +88,8 @@ import Testing
     /// profile, and the N130 names Adobe Pass's answer (`invalid_authentication_session`).
     /// With Adobe's time known it does not ask (``RegularAuthenticationTests``).
     @Test(arguments: bothWires)
-    func withoutAServerDateAnExpiredCodeIsAskedForAndTheStatusNamesTheRESTError(wire: ScenarioRunner.Wire) async throws {
+    func withoutAServerDateAnExpiredCodeIsAskedForAndTheStatusNamesTheRESTError(wire: ScenarioRunner.Wire) async throws
+    {
         let rig = try Self.rig(wire, offset: 0, stripDate: true)
         #expect(try await rig.run(.setRequestor("REF30", serviceProviders: nil)) == ["setRequestorComplete(1)"])
         #expect(try await rig.run(.getAuthentication(forceAuthn: false, filter: [], featured: [])) == [regularDialog])
@@ -91,7 +101,9 @@ import Testing
             try await rig.run(.handleExternalURL("adobepass://ios.app")) == [
                 "sendTrackingData(0,false,)", "setAuthenticationStatus(0,\(GENERIC_AUTHENTICATION_ERROR))",
             ])
-        #expect(rig.restCalls.count == 1 && rig.restCalls.first?.hasPrefix("GET /api/v2/REF30/profiles/code/") == true, "\(rig.restCalls)")
+        #expect(
+            rig.restCalls.count == 1 && rig.restCalls.first?.hasPrefix("GET /api/v2/REF30/profiles/code/") == true,
+            "\(rig.restCalls)")
         #expect(collector.statuses.map(\.errorId) == ["N130"])
         #expect(collector.statuses.first?.enhancedError?.code == "invalid_authentication_session")
         #expect(collector.statuses.first?.message?.isEmpty == false)
@@ -105,7 +117,8 @@ import Testing
         #expect(try await rig.run(.setSelectedProvider("NotBoarded")).last == "navigateToUrl(authenticate)")
         #expect(
             try await rig.run(.login(username: "alice", password: "alice123")) == [
-                "status(CFG100,warning)", "sendTrackingData(0,false,)", "setAuthenticationStatus(0,\(GENERIC_AUTHENTICATION_ERROR))",
+                "status(CFG100,warning)", "sendTrackingData(0,false,)",
+                "setAuthenticationStatus(0,\(GENERIC_AUTHENTICATION_ERROR))",
             ])
         #expect(rig.lines("status").first?["message"]?.stringValue?.contains("already over") == true)
         #expect(try await rig.run(.checkAuthentication).last == notAuthenticated)
@@ -117,14 +130,25 @@ import Testing
     static let clock328DaysBehind: TimeInterval = -328 * 86_400
 
     @Test(arguments: bothWires, [false, true])
-    func aFreshSignInWithTheClock328DaysBehindIsASuccess(wire: ScenarioRunner.Wire, namingServiceProvider: Bool) async throws {
+    func aFreshSignInWithTheClock328DaysBehindIsASuccess(wire: ScenarioRunner.Wire, namingServiceProvider: Bool)
+        async throws
+    {
         let rig = try Self.rig(wire, offset: Self.clock328DaysBehind)
         rig.sandbox.clock.advance(by: 0.6)
         let serviceProviders = namingServiceProvider ? [rig.runner.baseURL.absoluteString] : nil
-        #expect(try await rig.run(.setRequestor("REF30", serviceProviders: serviceProviders)) == ["status(CFG100,warning)", "setRequestorComplete(1)"])
+        #expect(
+            try await rig.run(.setRequestor("REF30", serviceProviders: serviceProviders)) == [
+                "status(CFG100,warning)", "setRequestorComplete(1)",
+            ])
         #expect(try await rig.run(.getAuthentication(forceAuthn: false, filter: [], featured: [])) == [regularDialog])
-        #expect(try await rig.run(.setSelectedProvider("NotBoarded")) == ["sendTrackingData(2,NotBoarded)", "navigateToUrl(authenticate)"])
-        #expect(try await rig.run(.login(username: "alice", password: "alice123")) == ["sendTrackingData(0,true,NotBoarded)", authenticated])
+        #expect(
+            try await rig.run(.setSelectedProvider("NotBoarded")) == [
+                "sendTrackingData(2,NotBoarded)", "navigateToUrl(authenticate)",
+            ])
+        #expect(
+            try await rig.run(.login(username: "alice", password: "alice123")) == [
+                "sendTrackingData(0,true,NotBoarded)", authenticated,
+            ])
         #expect(try await rig.run(.checkAuthentication) == ["sendTrackingData(0,true,NotBoarded)", authenticated])
         #expect(try await rig.run(.checkAuthorization("news")).last == "setToken(news)")
     }
@@ -133,10 +157,16 @@ import Testing
     func aSecondScreenSignInWithTheClock328DaysBehindIsASuccess(wire: ScenarioRunner.Wire) async throws {
         let rig = try Self.rig(wire, offset: Self.clock328DaysBehind, screen: .secondScreen)
         rig.sandbox.clock.advance(by: 0.6)
-        #expect(try await rig.run(.setRequestor("REF30", serviceProviders: nil)) == ["status(CFG100,warning)", "setRequestorComplete(1)"])
+        #expect(
+            try await rig.run(.setRequestor("REF30", serviceProviders: nil)) == [
+                "status(CFG100,warning)", "setRequestorComplete(1)",
+            ])
         #expect(try await rig.run(.getAuthentication(forceAuthn: false, filter: [], featured: [])) == [regularDialog])
         #expect(try await rig.run(.setSelectedProvider("NotBoarded")).last == "status(REGCODE,info)")
-        #expect(try await rig.run(.login(username: "alice", password: "alice123")) == ["sendTrackingData(0,true,NotBoarded)", authenticated])
+        #expect(
+            try await rig.run(.login(username: "alice", password: "alice123")) == [
+                "sendTrackingData(0,true,NotBoarded)", authenticated,
+            ])
         #expect(try await rig.run(.checkAuthentication).last == authenticated)
     }
 
@@ -150,7 +180,8 @@ import Testing
         #expect(try await rig.run(.setSelectedProvider("NotBoarded")).last == "navigateToUrl(authenticate)")
         #expect(
             try await rig.run(.login(username: "alice", password: "alice123")) == [
-                "status(CFG100,warning)", "sendTrackingData(0,false,)", "setAuthenticationStatus(0,\(GENERIC_AUTHENTICATION_ERROR))",
+                "status(CFG100,warning)", "sendTrackingData(0,false,)",
+                "setAuthenticationStatus(0,\(GENERIC_AUTHENTICATION_ERROR))",
             ])
         #expect(rig.lines("status").first?["message"]?.stringValue?.contains("not valid yet") == true)
     }

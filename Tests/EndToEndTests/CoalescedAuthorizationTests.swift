@@ -28,20 +28,27 @@ import Testing
     static func answer(_ resource: String) -> [String] {
         ["news", "sports"].contains(resource)
             ? ["sendTrackingData(1,true,NotBoarded)", "setToken(\(resource))"]
-            : ["status(Z100,error)", "sendTrackingData(1,false,NotBoarded)", "tokenRequestFailed(\(resource),\(USER_NOT_AUTHORIZED_ERROR))"]
+            : [
+                "status(Z100,error)", "sendTrackingData(1,false,NotBoarded)",
+                "tokenRequestFailed(\(resource),\(USER_NOT_AUTHORIZED_ERROR))",
+            ]
     }
 
     @Test(arguments: bothWires)
     func twentyCallsIssuedTogetherAreAskedInAsFewRequestsAsTheLimitAllows(wire: ScenarioRunner.Wire) async throws {
         let rig = try await Self.signedIn(wire)
         let signatures = await rig.callInOneBurst { ae in Self.resources.forEach(ae.checkAuthorization) }
-        #expect(rig.restCalls.filter { $0 == Self.authorize }.count == (Self.resources.count + Self.limit - 1) / Self.limit, "⌈20 / 5⌉ requests")
+        #expect(
+            rig.restCalls.filter { $0 == Self.authorize }.count == (Self.resources.count + Self.limit - 1) / Self.limit,
+            "⌈20 / 5⌉ requests")
         // Each call in call order, a denial reaching only its own call, its status just before its terminal.
         #expect(signatures == Self.resources.flatMap(Self.answer))
     }
 
     @Test(arguments: bothWires)
-    func getAuthorizationOfASignedInUserJoinsTheBurstAndARepeatedResourceIsAskedOnce(wire: ScenarioRunner.Wire) async throws {
+    func getAuthorizationOfASignedInUserJoinsTheBurstAndARepeatedResourceIsAskedOnce(wire: ScenarioRunner.Wire)
+        async throws
+    {
         let rig = try await Self.signedIn(wire)
         let calls = ["news", "channel3", "news", "sports"]
         let signatures = await rig.callInOneBurst { ae in
@@ -65,7 +72,10 @@ import Testing
         #expect(
             signatures
                 == calls.flatMap { resource in
-                    ["status(Z500,error)", "sendTrackingData(1,false,NotBoarded)", "tokenRequestFailed(\(resource),\(GENERIC_AUTHORIZATION_ERROR))"]
+                    [
+                        "status(Z500,error)", "sendTrackingData(1,false,NotBoarded)",
+                        "tokenRequestFailed(\(resource),\(GENERIC_AUTHORIZATION_ERROR))",
+                    ]
                 })
         var statusResources: [String] = []
         var ended = 0
@@ -86,7 +96,9 @@ import Testing
             ae.checkAuthentication()
             ae.checkAuthorization("channel3")
         }
-        #expect(rig.restCalls.filter { $0 == Self.authorize }.count == 2, "the authorizations before and after the other call go apart")
+        #expect(
+            rig.restCalls.filter { $0 == Self.authorize }.count == 2,
+            "the authorizations before and after the other call go apart")
         #expect(
             signatures == Self.answer("news") + Self.answer("sports")
                 + ["sendTrackingData(0,true,NotBoarded)", authenticated] + Self.answer("channel3"))

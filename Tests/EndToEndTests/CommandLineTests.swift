@@ -48,7 +48,8 @@ import Glibc
 
     @Test(.enabled(if: SandboxExecutable.url != nil, SandboxExecutable.notBuilt))
     func anUnmetExpectationExitsOne() async throws {
-        let file = try temporaryFile(#"{"steps": [{"setRequestor": "REF30"}], "expect": [{"callback": "setRequestorComplete", "status": 0}]}"#)
+        let file = try temporaryFile(
+            #"{"steps": [{"setRequestor": "REF30"}], "expect": [{"callback": "setRequestorComplete", "status": 0}]}"#)
         defer { try? FileManager.default.removeItem(at: file) }
         let (status, output, errors) = try await run(["scenario", file.path])
         #expect(status == 1)
@@ -62,7 +63,8 @@ import Glibc
     @Test(.enabled(if: SandboxExecutable.url != nil, SandboxExecutable.notBuilt))
     func everyRunEndsWithASummaryLineAndTheChecklistsCount() async throws {
         let file = try temporaryFile(
-            #"{"device": null, "steps": [{"setRequestor": "REF30"}], "expect": [{"checklistViolations": 0}, {"callback": "setRequestorComplete", "status": 1}]}"#)
+            #"{"device": null, "steps": [{"setRequestor": "REF30"}], "expect": [{"checklistViolations": 0}, {"callback": "setRequestorComplete", "status": 1}]}"#
+        )
         defer { try? FileManager.default.removeItem(at: file) }
         let (status, output, errors) = try await run(["scenario", file.path])
         #expect(status == 0)
@@ -77,18 +79,24 @@ import Glibc
         let (status, output, errors) = try await run(["scenario", file.path])
         #expect(status == 2)
         #expect(output.isEmpty)
-        #expect(errors == "accessenabler scenario: scenario file \(file.path): invalid scenario at $.steps[1].login.password: is required\n")
+        #expect(
+            errors
+                == "accessenabler scenario: scenario file \(file.path): invalid scenario at $.steps[1].login.password: is required\n"
+        )
     }
 
     @Test(.enabled(if: SandboxExecutable.url != nil, SandboxExecutable.notBuilt))
     func aBadAppsKeyExitsTwoNamingItsJSONPath() async throws {
-        let file = try temporaryFile(#"{"apps": {"B": {"storage": "C"}}, "steps": [{"setRequestor": "REF30", "app": "B"}]}"#)
+        let file = try temporaryFile(
+            #"{"apps": {"B": {"storage": "C"}}, "steps": [{"setRequestor": "REF30", "app": "B"}]}"#)
         defer { try? FileManager.default.removeItem(at: file) }
         let (status, output, errors) = try await run(["scenario", file.path])
         #expect(status == 2)
         #expect(output.isEmpty)
         #expect(
-            errors == "accessenabler scenario: scenario file \(file.path): invalid scenario at $.apps.B.storage: expected \"own\" or the name of another app (A, B), found \"C\"\n")
+            errors
+                == "accessenabler scenario: scenario file \(file.path): invalid scenario at $.apps.B.storage: expected \"own\" or the name of another app (A, B), found \"C\"\n"
+        )
     }
 
     @Test(.enabled(if: SandboxExecutable.url != nil, SandboxExecutable.notBuilt))
@@ -130,13 +138,17 @@ import Glibc
         let sandbox = try await run(["sandbox", "--port", "0", "--world", worldFile.path])
         #expect(sandbox.status == 2)
         #expect(!sandbox.output.contains("serving at"))
-        #expect(sandbox.errors == "accessenabler sandbox: world file \(worldFile.path): invalid world at $.serviceProviders[0].mvpds[0].authenticationTTL: expected a number\n")
+        #expect(
+            sandbox.errors
+                == "accessenabler sandbox: world file \(worldFile.path): invalid world at $.serviceProviders[0].mvpds[0].authenticationTTL: expected a number\n"
+        )
         let scenario = try await run(["scenario", scenarioFile.path])
         #expect(scenario.status == 2)
         #expect(scenario.output.isEmpty)
         #expect(
             scenario.errors
-                == "accessenabler scenario: scenario file \(scenarioFile.path): invalid world at $.world.serviceProviders[0].mvpds[0].authenticationTTL: expected a number\n")
+                == "accessenabler scenario: scenario file \(scenarioFile.path): invalid world at $.world.serviceProviders[0].mvpds[0].authenticationTTL: expected a number\n"
+        )
     }
 
     @Test(.enabled(if: SandboxExecutable.url != nil, SandboxExecutable.notBuilt))
@@ -149,7 +161,10 @@ import Glibc
             let kind = command[0] == "scenario" ? "scenario" : "world"
             let first = try await run(command + [prose.path])
             #expect(first.status == 2, "\(command)")
-            #expect(first.errors == "accessenabler \(command[0]): \(kind) file \(prose.path): not JSON — the parser stopped at line 1, column 1: expected a value, found 'hello'\n")
+            #expect(
+                first.errors
+                    == "accessenabler \(command[0]): \(kind) file \(prose.path): not JSON — the parser stopped at line 1, column 1: expected a value, found 'hello'\n"
+            )
             let second = try await run(command + [missingComma.path])
             #expect(second.status == 2, "\(command)")
             #expect(
@@ -158,10 +173,15 @@ import Glibc
             )
             let third = try await run(command + [empty.path])
             #expect(third.status == 2, "\(command)")
-            #expect(third.errors == "accessenabler \(command[0]): \(kind) file \(empty.path): not JSON — the file is empty\n")
+            #expect(
+                third.errors
+                    == "accessenabler \(command[0]): \(kind) file \(empty.path): not JSON — the file is empty\n")
             let missing = try await run(command + ["/nonexistent/file.json"])
             #expect(missing.status == 2, "\(command)")
-            #expect(missing.errors == "accessenabler \(command[0]): \(kind) file /nonexistent/file.json: cannot be read: there is no such file\n")
+            #expect(
+                missing.errors
+                    == "accessenabler \(command[0]): \(kind) file /nonexistent/file.json: cannot be read: there is no such file\n"
+            )
         }
     }
 
@@ -212,11 +232,15 @@ import Glibc
         let lines = help.output.split(separator: "\n").map(String.init)
         let entry = try #require(lines.firstIndex { $0.hasPrefix("  accessenabler demo") })
         let summary = lines[entry + 1]
-        let acts = try await run(["demo", "--help"]).output.split(separator: "\n").filter { $0.trimmingCharacters(in: .whitespaces).hasPrefix("Act ") }
+        let acts = try await run(["demo", "--help"]).output.split(separator: "\n").filter {
+            $0.trimmingCharacters(in: .whitespaces).hasPrefix("Act ")
+        }
         #expect(acts.count == 4, "the demo's own help tells four acts")
         // Each act, by what it shows: the Apple SSO cookbook, the second screen, single sign-on
         // across apps, the TV's provider service.
-        let shown = ["Apple SSO cookbook", "second-screen sign-in", "single sign-on across two apps", "TV's provider service"]
+        let shown = [
+            "Apple SSO cookbook", "second-screen sign-in", "single sign-on across two apps", "TV's provider service",
+        ]
         for act in shown {
             #expect(summary.contains(act), "the top-level usage's demo line names \(act): \(summary)")
         }
@@ -226,7 +250,8 @@ import Glibc
     @Test(.enabled(if: SandboxExecutable.url != nil, SandboxExecutable.notBuilt))
     func misuseIsRefusedWithUsage() async throws {
         for arguments in [
-            [], ["frobnicate"], ["--frobnicate"], ["scenario"], ["demo", "--bogus"], ["sandbox", "--port", "seventy"], ["sandbox", "--world"], ["bench", "extra"],
+            [], ["frobnicate"], ["--frobnicate"], ["scenario"], ["demo", "--bogus"], ["sandbox", "--port", "seventy"],
+            ["sandbox", "--world"], ["bench", "extra"],
             ["demo", "--act", "5"], ["demo", "--act", "one"],
             ["bench", "--soak", "none"], ["bench", "--soak", "-1"],
         ] {
@@ -234,7 +259,10 @@ import Glibc
             #expect(status == 2, "\(arguments)")
             #expect(output.isEmpty, "\(arguments)")
             #expect(errors.contains("Usage:") || errors.contains("--port needs a number"), "\(arguments)")
-            if arguments.first == "demo", arguments.count == 3 { #expect(errors.hasPrefix("accessenabler demo: --act needs an act number from 1 to 4, got \(arguments[2]).")) }
+            if arguments.first == "demo", arguments.count == 3 {
+                #expect(
+                    errors.hasPrefix("accessenabler demo: --act needs an act number from 1 to 4, got \(arguments[2])."))
+            }
         }
         for command in ["demo", "scenario", "sandbox", "bench"] {
             let (status, output, _) = try await run([command, "--help"])
@@ -265,41 +293,70 @@ import Glibc
 
         func chapter(showing status: String) -> DemoChapter? { chapters.first { $0.statuses.contains(status) } }
         // The cookbook: the picker, a boarded provider, the silent exchange.
-        let picker = try #require(chapters.first { $0.body.contains("presentTVProviderDialog") && $0.body.contains("setAuthenticationStatus(status: 1") })
+        let picker = try #require(
+            chapters.first {
+                $0.body.contains("presentTVProviderDialog") && $0.body.contains("setAuthenticationStatus(status: 1")
+            })
         #expect(picker.statuses.isEmpty)
         #expect(output.contains("metadata: \"Apple\""))
         // Every status the cookbook names, each in its own chapter.
-        for status in ["VSA404", "APPL", "APPL_ERROR", "VSA203", "N000", "N003", "N004", "N005", "VSA503", "VSA403", "Z100", "REGCODE"] {
+        for status in [
+            "VSA404", "APPL", "APPL_ERROR", "VSA203", "N000", "N003", "N004", "N005", "VSA503", "VSA403", "Z100",
+            "REGCODE",
+        ] {
             #expect(chapter(showing: status) != nil, "a chapter shows \(status)")
         }
         #expect(output.contains("ⓘ status APPL [error]") && output.contains("(details: serviceTemporarilyUnavailable"))
-        #expect(try #require(chapter(showing: "APPL")).body.contains("▶ setRequestor(\"REF30\")\n    ⓘ status APPL [error]"))
-        #expect(try #require(chapter(showing: "APPL_ERROR")).body.contains("▶ checkAuthentication()\n    ⓘ status APPL_ERROR [error]"))
+        #expect(
+            try #require(chapter(showing: "APPL")).body.contains("▶ setRequestor(\"REF30\")\n    ⓘ status APPL [error]")
+        )
+        #expect(
+            try #require(chapter(showing: "APPL_ERROR")).body.contains(
+                "▶ checkAuthentication()\n    ⓘ status APPL_ERROR [error]"))
         // No unexplained status: each one that appears is named in its chapter's caption.
         for chapter in chapters {
             for status in chapter.statuses {
-                #expect(chapter.names(status), "chapter \(chapter.number) shows \(status) but its caption does not explain it")
+                #expect(
+                    chapter.names(status),
+                    "chapter \(chapter.number) shows \(status) but its caption does not explain it")
             }
         }
         // Answers from a cache say so.
         let preauthorization = try #require(chapters.first { $0.body.contains("checkPreauthorizedResources") })
         #expect(
-            preauthorization.body.components(separatedBy: "↳ no REST call: answered from the SDK's preauthorization cache.").count == 2,
+            preauthorization.body.components(
+                separatedBy: "↳ no REST call: answered from the SDK's preauthorization cache."
+            ).count == 2,
             "the repeated preauthorization, not the first, is answered from the cache")
-        #expect(output.contains("▶ checkAuthentication()\n    ← sendTrackingData(event: 0, data: [\"true\",\"AppleBoarded\""))
-        #expect(output.contains("↳ no REST call: checkAuthentication only looks at what the SDK has stored; it never asks the server."))
+        #expect(
+            output.contains(
+                "▶ checkAuthentication()\n    ← sendTrackingData(event: 0, data: [\"true\",\"AppleBoarded\""))
+        #expect(
+            output.contains(
+                "↳ no REST call: checkAuthentication only looks at what the SDK has stored; it never asks the server."))
         // Encrypted metadata is explained.
         #expect(output.contains("encrypted: true, metadata: \"WyIxMDAwMSJd\""))
-        #expect(output.contains("↳ encrypted: true — the MVPD sent this value encrypted; the SDK passes it on as it came, for the app's server to decrypt."))
+        #expect(
+            output.contains(
+                "↳ encrypted: true — the MVPD sent this value encrypted; the SDK passes it on as it came, for the app's server to decrypt."
+            ))
         // The set-top box: the code as the TV shows it, the polling, the sign-in completing.
         let tv = try #require(chapter(showing: "REGCODE"))
         let code = try #require(tv.body.firstMatch(of: /status REGCODE \[info\] — .* enter the code ([A-Z0-9]+)\./)?.1)
-        let port = try #require(output.firstMatch(of: /Act 2 of \d+: .*\n   a fresh PassSandbox at http:\/\/127\.0\.0\.1:(\d+)/)?.1)
-        #expect(tv.body.contains("↳ the TV shows: On your phone, open http://127.0.0.1:\(port)/activate and enter \(code)"))
-        #expect(tv.body.contains("↳ the SDK asked /api/v2/REF30/profiles/code/\(code) once (every 5 s on the scenario clock): no profile yet"))
+        let port = try #require(
+            output.firstMatch(of: /Act 2 of \d+: .*\n   a fresh PassSandbox at http:\/\/127\.0\.0\.1:(\d+)/)?.1)
+        #expect(
+            tv.body.contains("↳ the TV shows: On your phone, open http://127.0.0.1:\(port)/activate and enter \(code)"))
+        #expect(
+            tv.body.contains(
+                "↳ the SDK asked /api/v2/REF30/profiles/code/\(code) once (every 5 s on the scenario clock): no profile yet"
+            ))
         #expect(!tv.body.contains("navigateToUrl"))
         let signIn = try #require(chapters.first { $0.number == tv.number + 1 })
-        #expect(signIn.body.contains("← setAuthenticationStatus(status: 1, errorCode: \"\")\n      ↳ the SDK asked /api/v2/REF30/profiles/code/\(code) once"))
+        #expect(
+            signIn.body.contains(
+                "← setAuthenticationStatus(status: 1, errorCode: \"\")\n      ↳ the SDK asked /api/v2/REF30/profiles/code/\(code) once"
+            ))
         #expect(signIn.body.contains("the profile is there, the sign-in is complete."))
         #expect(signIn.body.contains("← setToken(token: \"<media token"))
         // Values are whole: no value cut off mid-word.
@@ -349,7 +406,9 @@ import Glibc
         #expect(!output.contains("━━ Act 1 of 4") && !output.contains("━━ Act 3 of 4"))
         #expect(output.contains("Adobe's REST API V2 Checklist: the sandbox saw"))
         let json = try await run(["demo", "--act", "2", "--json"])
-        let objects = json.output.split(separator: "\n").compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+        let objects = json.output.split(separator: "\n").compactMap {
+            try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+        }
         #expect(objects.compactMap { $0["act"] as? Int } == [2])
         #expect(objects.last?["checklistViolations"] is Int, "the act ends with its checklist count")
     }
@@ -376,15 +435,21 @@ import Glibc
         #expect(chapters[0].body.contains("← [A] setAuthenticationStatus(status: 1, errorCode: \"\")"))
         // App B is signed in at its setRequestor: no code, no provider list.
         #expect(chapters[1].body.contains("▶ [B] setRequestor(\"REF31\")\n    ← [B] setRequestorComplete(status: 1)"))
-        #expect(chapters[1].body.contains("▶ [B] checkAuthentication()\n    ← [B] sendTrackingData(event: 0, data: [\"true\",\"NotBoarded\""))
+        #expect(
+            chapters[1].body.contains(
+                "▶ [B] checkAuthentication()\n    ← [B] sendTrackingData(event: 0, data: [\"true\",\"NotBoarded\""))
         #expect(chapters[1].body.contains("← [B] setToken(token: \"<media token"))
         #expect(!chapters[1].body.contains("displayProviderDialog") && !chapters[1].body.contains("REGCODE"))
         // A's logout is a single logout: B finds it at its next setRequestor.
         #expect(chapters[2].body.contains("▶ [A] logout()"))
-        #expect(chapters[2].body.contains("← [B] setAuthenticationStatus(status: 0, errorCode: \"User Not Authenticated Error\")"))
+        #expect(
+            chapters[2].body.contains(
+                "← [B] setAuthenticationStatus(status: 0, errorCode: \"User Not Authenticated Error\")"))
         for chapter in chapters {
             for status in chapter.statuses {
-                #expect(chapter.names(status), "chapter \(chapter.number) shows \(status) but its caption does not explain it")
+                #expect(
+                    chapter.names(status),
+                    "chapter \(chapter.number) shows \(status) but its caption does not explain it")
             }
         }
     }
@@ -414,7 +479,8 @@ import Glibc
         #expect(
             signatures("A")
                 == undetermined + [
-                    "presentTVProviderDialog(\(picker))", "event:signInStarted", "event:signedIn", "dismissTVProviderDialog(\(picker))",
+                    "presentTVProviderDialog(\(picker))", "event:signInStarted", "event:signedIn",
+                    "dismissTVProviderDialog(\(picker))",
                 ] + signedIn + signedOut)
         // B, another requestor in another process: allowed, and signed in with no picker, code or login.
         #expect(signatures("B") == undetermined + signedIn + [#"setMetadataStatus(3,false,"Apple")"#] + signedOut)
@@ -425,7 +491,8 @@ import Glibc
         for app in ["A", "B"] { #expect(human.output.contains("⚑ [\(app)] provider service event: signedOut")) }
         for chapter in DemoChapter.parse(human.output) {
             for status in chapter.statuses {
-                #expect(chapter.names(status), "chapter \(chapter.number) shows \(status); its caption does not explain it")
+                #expect(
+                    chapter.names(status), "chapter \(chapter.number) shows \(status); its caption does not explain it")
             }
         }
     }
@@ -443,7 +510,9 @@ import Glibc
         address.sin_port = UInt16(port).bigEndian
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
         return withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
         } == 0
     }
 }

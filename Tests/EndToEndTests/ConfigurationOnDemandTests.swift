@@ -15,7 +15,9 @@ import Testing
 
     /// The API requests the sandbox received (method and path), since its log was cleared.
     static func received(_ sandbox: PassSandbox) -> [String] {
-        sandbox.requestLog.filter { $0.path.hasPrefix("/api/v2/") || $0.path.hasPrefix("/o/client/") }.map { "\($0.method) \($0.path)" }
+        sandbox.requestLog.filter { $0.path.hasPrefix("/api/v2/") || $0.path.hasPrefix("/o/client/") }.map {
+            "\($0.method) \($0.path)"
+        }
     }
 
     /// How many times the sandbox was asked for the configuration since its log was cleared.
@@ -31,7 +33,8 @@ import Testing
         defer { harness.stop() }
         let sandbox = harness.sandboxes[0]
         #expect(await harness.call { $0.setRequestor("REF30") } == ["setRequestorComplete(1)"])
-        #expect(Self.received(sandbox) == ["POST /o/client/register", "POST /o/client/token", "GET /api/v2/REF30/profiles"])
+        #expect(
+            Self.received(sandbox) == ["POST /o/client/register", "POST /o/client/token", "GET /api/v2/REF30/profiles"])
         try await harness.logIn(mvpd: "NotBoarded")
 
         harness.relaunch()
@@ -39,12 +42,23 @@ import Testing
         #expect(await harness.call { $0.setRequestor("REF30") } == ["setRequestorComplete(1)"])
         #expect(Self.received(sandbox) == ["GET /api/v2/REF30/profiles"], "a warm launch is one request")
         // What a signed-in app does next asks no configuration either.
-        #expect(await harness.call { $0.checkAuthentication() } == ["sendTrackingData(0,true,NotBoarded)", authenticated])
-        #expect(await harness.call { $0.getAuthentication() } == ["sendTrackingData(0,true,NotBoarded)", authenticated])
+        #expect(
+            await harness.call { $0.checkAuthentication() } == ["sendTrackingData(0,true,NotBoarded)", authenticated])
+        #expect(
+            await harness.call { $0.getAuthentication() } == ["sendTrackingData(0,true,NotBoarded)", authenticated])
         #expect(await harness.call { $0.getSelectedProvider() } == ["selectedProvider(NotBoarded)"])
-        #expect(await harness.call { $0.checkAuthorization("news") } == ["sendTrackingData(1,true,NotBoarded)", "setToken(news)"])
-        #expect(await harness.call { $0.checkPreauthorizedResources(["news", "sports"]) } == ["preauthorizedResources(news,sports)"])
-        #expect(await harness.call { $0.getMetadata([METADATA_OPCODE_KEY: METADATA_USER_META, METADATA_USER_META_KEY: "userID"]) }.count == 1)
+        #expect(
+            await harness.call { $0.checkAuthorization("news") } == [
+                "sendTrackingData(1,true,NotBoarded)", "setToken(news)",
+            ])
+        #expect(
+            await harness.call { $0.checkPreauthorizedResources(["news", "sports"]) } == [
+                "preauthorizedResources(news,sports)"
+            ])
+        #expect(
+            await harness.call {
+                $0.getMetadata([METADATA_OPCODE_KEY: METADATA_USER_META, METADATA_USER_META_KEY: "userID"])
+            }.count == 1)
         #expect(Self.configurationRequests(sandbox) == 0, "\(Self.received(sandbox))")
         // The provider's name and logo come from storage.
         let selected = try #require(try await harness.accessEnabler.selectedProvider())
@@ -60,7 +74,10 @@ import Testing
         let harness = try RegularHarness(wire)
         defer { harness.stop() }
         #expect(await harness.call { $0.setRequestor("NOPE") } == ["status(CFG400,error)", "setRequestorComplete(0)"])
-        #expect(Self.received(harness.sandboxes[0]) == ["POST /o/client/register", "POST /o/client/token", "GET /api/v2/NOPE/profiles"])
+        #expect(
+            Self.received(harness.sandboxes[0]) == [
+                "POST /o/client/register", "POST /o/client/token", "GET /api/v2/NOPE/profiles",
+            ])
     }
 
     // MARK: The provider list
@@ -74,11 +91,16 @@ import Testing
         sandbox.clearRequestLog()
         #expect(await harness.call { $0.getAuthentication() } == [regularDialog])
         #expect(Self.received(sandbox) == ["GET /api/v2/REF30/configuration"])
-        #expect(await harness.call { $0.setSelectedProvider(nil) } == ["status(N005,info)", "setAuthenticationStatus(0,\(PROVIDER_NOT_SELECTED_ERROR))"])
+        #expect(
+            await harness.call { $0.setSelectedProvider(nil) } == [
+                "status(N005,info)", "setAuthenticationStatus(0,\(PROVIDER_NOT_SELECTED_ERROR))",
+            ])
         harness.clock.advance(by: 179)
         #expect(await harness.call { $0.getAuthentication() } == [regularDialog])
         #expect(Self.configurationRequests(sandbox) == 1, "reused within 3 minutes")
-        #expect(await harness.call { $0.setSelectedProvider(nil) }.last == "setAuthenticationStatus(0,\(PROVIDER_NOT_SELECTED_ERROR))")
+        #expect(
+            await harness.call { $0.setSelectedProvider(nil) }.last
+                == "setAuthenticationStatus(0,\(PROVIDER_NOT_SELECTED_ERROR))")
         harness.clock.advance(by: 2)
         #expect(await harness.call { $0.getAuthentication() } == [regularDialog])
         #expect(Self.configurationRequests(sandbox) == 2, "asked again once 3 minutes have passed")
@@ -88,7 +110,9 @@ import Testing
     /// system that ends apps in the background) shows its picker from storage, as Adobe's
     /// checklist recommends; after them, or with other service providers, it asks again.
     @Test(arguments: bothWires)
-    func aRelaunchWithinThreeMinutesReusesTheStoredConfigurationAndAfterThemAsksAgain(wire: ScenarioRunner.Wire) async throws {
+    func aRelaunchWithinThreeMinutesReusesTheStoredConfigurationAndAfterThemAsksAgain(wire: ScenarioRunner.Wire)
+        async throws
+    {
         let harness = try RegularHarness(wire, worlds: [.default, .default])
         defer { harness.stop() }
         let sandbox = harness.sandboxes[0]
@@ -102,7 +126,9 @@ import Testing
         #expect(await harness.call { $0.setRequestor("REF30") } == ["setRequestorComplete(1)"])
         // The stored copy is as good as a fetched one: a sign-in from its picker works.
         try await harness.logIn(mvpd: "NotBoarded", expectDialog: [regularDialog])
-        #expect(Self.configurationRequests(sandbox) == 0, "the picker comes from the stored configuration: \(Self.received(sandbox))")
+        #expect(
+            Self.configurationRequests(sandbox) == 0,
+            "the picker comes from the stored configuration: \(Self.received(sandbox))")
         #expect(await harness.call { $0.getSelectedProvider() } == ["selectedProvider(NotBoarded)"])
         _ = await harness.call { $0.logout() }
 
@@ -120,20 +146,28 @@ import Testing
         let both = harness.baseURLs.map(\.absoluteString)
         #expect(await harness.call { $0.setRequestor("REF30", serviceProviders: both) } == ["setRequestorComplete(1)"])
         #expect(await harness.call { $0.getAuthentication() } == [regularDialog])
-        #expect(Self.configurationRequests(sandbox) == 1, "the stored copy is the environment's alone: \(Self.received(sandbox))")
+        #expect(
+            Self.configurationRequests(sandbox) == 1,
+            "the stored copy is the environment's alone: \(Self.received(sandbox))")
     }
 
     @Test(arguments: bothWires)
-    func aConfigurationFailureEndsTheCallThatNeededItWithTheStatusSetRequestorWouldReport(wire: ScenarioRunner.Wire) async throws {
+    func aConfigurationFailureEndsTheCallThatNeededItWithTheStatusSetRequestorWouldReport(wire: ScenarioRunner.Wire)
+        async throws
+    {
         let harness = try RegularHarness(wire)
         defer { harness.stop() }
         #expect(await harness.call { $0.setRequestor("REF30") } == ["setRequestorComplete(1)"])
         harness.sandboxes[0].inject(SandboxFault(status: 503, remaining: 1), into: .configuration)
-        #expect(await harness.call { $0.getAuthentication() } == ["status(CFG503,error)", "setAuthenticationStatus(0,\(GENERIC_AUTHENTICATION_ERROR))"])
+        #expect(
+            await harness.call { $0.getAuthentication() } == [
+                "status(CFG503,error)", "setAuthenticationStatus(0,\(GENERIC_AUTHENTICATION_ERROR))",
+            ])
         harness.sandboxes[0].inject(SandboxFault(status: 500, remaining: 1), into: .configuration)
         #expect(
             await harness.call { $0.getAuthorization("news") } == [
-                "status(CFG500,error)", "setAuthenticationStatus(0,\(GENERIC_AUTHENTICATION_ERROR))", "tokenRequestFailed(news,\(USER_NOT_AUTHENTICATED_ERROR))",
+                "status(CFG500,error)", "setAuthenticationStatus(0,\(GENERIC_AUTHENTICATION_ERROR))",
+                "tokenRequestFailed(news,\(USER_NOT_AUTHENTICATED_ERROR))",
             ])
         // Nothing was cached: the next call that needs it asks again, and gets it.
         #expect(await harness.call { $0.getAuthentication() } == [regularDialog])
@@ -142,7 +176,9 @@ import Testing
     // MARK: The provider chosen on the phone
 
     @Test(arguments: bothWires)
-    func aSecondScreenSignInWithTheProviderChosenOnThePhoneNeverAsksForTheConfiguration(wire: ScenarioRunner.Wire) async throws {
+    func aSecondScreenSignInWithTheProviderChosenOnThePhoneNeverAsksForTheConfiguration(wire: ScenarioRunner.Wire)
+        async throws
+    {
         let harness = try RegularHarness(wire) { configuration in
             configuration.loginScreen = .secondScreen
             configuration.providerChoice = .onSecondScreen
@@ -155,7 +191,8 @@ import Testing
         await harness.settle()
         let code = try #require(harness.recorder.callbacks.last { $0.callback == "status" }?["details"]?.stringValue)
         #expect(harness.recorder.takeSignatures() == ["status(REGCODE,info)"])
-        try await harness.userAgent(for: "").activate(code: code, username: "alice", password: "alice123", mvpd: "NotBoarded")
+        try await harness.userAgent(for: "").activate(
+            code: code, username: "alice", password: "alice123", mvpd: "NotBoarded")
         harness.clock.advance(by: 5)
         await harness.settle()
         #expect(harness.recorder.takeSignatures().suffix(2) == ["sendTrackingData(0,true,NotBoarded)", authenticated])
@@ -169,7 +206,9 @@ import Testing
     // MARK: Continue with your provider
 
     @Test(arguments: bothWires)
-    func theRememberedProviderOutlivesTheProfileAndASignInFromItAsksNoConfiguration(wire: ScenarioRunner.Wire) async throws {
+    func theRememberedProviderOutlivesTheProfileAndASignInFromItAsksNoConfiguration(wire: ScenarioRunner.Wire)
+        async throws
+    {
         let harness = try RegularHarness(wire)
         defer { harness.stop() }
         let sandbox = harness.sandboxes[0]
@@ -181,16 +220,26 @@ import Testing
         harness.relaunch()
         sandbox.clearRequestLog()
         #expect(await harness.call { $0.setRequestor("REF30") } == ["setRequestorComplete(1)"])
-        #expect(await harness.call { $0.checkAuthentication() } == ["status(N000,info)", "sendTrackingData(0,false,)", notAuthenticated])
+        #expect(
+            await harness.call { $0.checkAuthentication() } == [
+                "status(N000,info)", "sendTrackingData(0,false,)", notAuthenticated,
+            ])
         let remembered = try #require(harness.accessEnabler.rememberedProvider)
         #expect(remembered.id == "NotBoarded")
         #expect(remembered.displayName == "Not Boarded Cable")
         #expect(remembered.logoURL == "https://sandbox.invalid/logos/NotBoarded.png")
         // "Continue with Not Boarded Cable": no provider list, no configuration.
-        #expect(await harness.call { $0.setSelectedProvider(remembered.ID) } == ["sendTrackingData(2,NotBoarded)", "navigateToUrl(authenticate)"])
+        #expect(
+            await harness.call { $0.setSelectedProvider(remembered.ID) } == [
+                "sendTrackingData(2,NotBoarded)", "navigateToUrl(authenticate)",
+            ])
         let landing = try await harness.userAgent(for: "").login(
-            startingAt: harness.recorder.lastNavigationURL ?? "", username: "alice", password: "alice123", redirectPrefix: "adobepass://ios.app")
-        #expect(await harness.call { $0.handleExternalURL(landing) } == ["sendTrackingData(0,true,NotBoarded)", authenticated])
+            startingAt: harness.recorder.lastNavigationURL ?? "", username: "alice", password: "alice123",
+            redirectPrefix: "adobepass://ios.app")
+        #expect(
+            await harness.call { $0.handleExternalURL(landing) } == [
+                "sendTrackingData(0,true,NotBoarded)", authenticated,
+            ])
         #expect(Self.configurationRequests(sandbox) == 0, "\(Self.received(sandbox))")
         // A logout forgets it.
         _ = await harness.call { $0.logout() }
@@ -213,7 +262,10 @@ import Testing
             ])
         #expect(Self.received(sandbox) == ["GET /api/v2/REF30/configuration"])
         // An MVPD of the configuration goes on to its login page, with the copy just fetched.
-        #expect(await harness.call { $0.setSelectedProvider("SVCProvider") } == ["sendTrackingData(2,SVCProvider)", "navigateToUrl(authenticate)"])
+        #expect(
+            await harness.call { $0.setSelectedProvider("SVCProvider") } == [
+                "sendTrackingData(2,SVCProvider)", "navigateToUrl(authenticate)",
+            ])
         #expect(Self.configurationRequests(sandbox) == 1)
     }
 }

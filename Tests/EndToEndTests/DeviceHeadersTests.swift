@@ -33,7 +33,8 @@ import Testing
             await harness.settle()
             keep()
         }
-        try await harness.userAgent(for: "").activate(code: code, username: "alice", password: "alice123", mvpd: "NotBoarded")
+        try await harness.userAgent(for: "").activate(
+            code: code, username: "alice", password: "alice123", mvpd: "NotBoarded")
         harness.capture.reset()
         harness.clock.advance(by: 5)
         await harness.settle()

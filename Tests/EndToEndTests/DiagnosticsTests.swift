@@ -13,14 +13,17 @@ import Testing
         private var entries: [Diagnostic] = []
         func append(_ diagnostic: Diagnostic) { lock.withLock { entries.append(diagnostic) } }
         var all: [Diagnostic] { lock.withLock { entries } }
-        var exchanges: [RESTExchangeRecord] { all.compactMap { if case .restExchange(let record) = $0 { record } else { nil } } }
+        var exchanges: [RESTExchangeRecord] {
+            all.compactMap { if case .restExchange(let record) = $0 { record } else { nil } }
+        }
     }
 
     /// A delegate that implements no callback at all (every call's answer would be lost).
     final class Forgetful: EntitlementDelegate {}
 
     static func accessEnabler(_ sandbox: PassSandbox, baseURL: URL, log: Log, storage: URL) -> AccessEnabler {
-        var configuration = AccessEnablerConfiguration(environment: .custom(baseURL), platform: .iOS, storageDirectory: storage)
+        var configuration = AccessEnablerConfiguration(
+            environment: .custom(baseURL), platform: .iOS, storageDirectory: storage)
         configuration.clock = SandboxTimeSource(sandbox.clock)
         configuration.diagnostics = { log.append($0) }
         return AccessEnabler(softwareStatement: "STATEMENT", configuration: configuration)
@@ -44,11 +47,15 @@ import Testing
         // Then the profiles alone: nothing here needs the configuration.
         #expect(reported.dropFirst(2) == ["GET /api/v2/REF30/profiles 200"])
         #expect(exchanges.allSatisfy { $0.host == "127.0.0.1" && $0.duration >= 0 && $0.failure == nil })
-        #expect(log.all.contains(.status(AdvancedStatus(errorId: "N000", level: .info, message: "The user is not authenticated."))))
+        #expect(
+            log.all.contains(
+                .status(AdvancedStatus(errorId: "N000", level: .info, message: "The user is not authenticated."))))
         // No client secret or access token in anything reported.
         let text = log.all.map { "\($0)" }.joined(separator: "\n")
-        let credentials = try #require(try FileManager.default.contentsOfDirectory(at: storage, includingPropertiesForKeys: nil).first)
-        for file in try FileManager.default.contentsOfDirectory(atPath: credentials.path) where file.contains("client") || file.contains("token") {
+        let credentials = try #require(
+            try FileManager.default.contentsOfDirectory(at: storage, includingPropertiesForKeys: nil).first)
+        for file in try FileManager.default.contentsOfDirectory(atPath: credentials.path)
+        where file.contains("client") || file.contains("token") {
             let stored = try String(contentsOf: credentials.appendingPathComponent(file), encoding: .utf8)
             for secret in Self.quotedValues(in: stored) where secret.count >= 16 {
                 #expect(!text.contains(secret), "a stored credential value appeared in the diagnostics")
@@ -84,7 +91,9 @@ import Testing
         ae.setRequestor("REF30")
         await ae.waitUntilIdle()
         await Task.yield()
-        let missing = log.all.compactMap { if case .unimplementedCallback(let name, let message) = $0 { (name, message) } else { nil } }
+        let missing = log.all.compactMap {
+            if case .unimplementedCallback(let name, let message) = $0 { (name, message) } else { nil }
+        }
         #expect(missing.map(\.0) == ["setRequestorComplete"])
         #expect(missing.first?.1.contains("setRequestorComplete") == true)
         withExtendedLifetime(forgetful) {}

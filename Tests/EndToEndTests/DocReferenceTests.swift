@@ -120,11 +120,15 @@ import Testing
     }
 
     @Test func everyScenarioFileTheDocumentsNameExists() throws {
-        let scenarios = Set(try FileManager.default.contentsOfDirectory(atPath: Self.root.appendingPathComponent("Docs/scenarios").path))
+        let scenarios = Set(
+            try FileManager.default.contentsOfDirectory(atPath: Self.root.appendingPathComponent("Docs/scenarios").path)
+        )
         for document in ["Docs/BehaviourMatrix.md", "README.md"] + (try Self.markdownFiles(in: Self.catalog)) {
             // Scenario files are named alone or under Docs/scenarios/; other paths are not scenarios.
             let names = try Self.text(document).matches(of: /[\w\/-]+\.json/).map { String($0.0) }
-                .filter { !$0.contains("/") || $0.hasPrefix("Docs/scenarios/") }.map { ($0 as NSString).lastPathComponent }
+                .filter { !$0.contains("/") || $0.hasPrefix("Docs/scenarios/") }.map {
+                    ($0 as NSString).lastPathComponent
+                }
             let missing = Set(names).subtracting(scenarios).subtracting(["world.json"])
             #expect(missing.isEmpty, "\(document) names scenario files that do not exist: \(missing.sorted())")
         }
@@ -139,7 +143,9 @@ import Testing
             if line.hasPrefix("```") { inCode.toggle() }
             guard !inCode, line.hasPrefix("#") else { continue }
             let title = line.drop { $0 == "#" }.trimmingCharacters(in: .whitespaces).lowercased()
-            let kept = title.unicodeScalars.filter { CharacterSet.alphanumerics.contains($0) || $0 == " " || $0 == "-" || $0 == "_" }
+            let kept = title.unicodeScalars.filter {
+                CharacterSet.alphanumerics.contains($0) || $0 == " " || $0 == "-" || $0 == "_"
+            }
             anchors.insert(String(String.UnicodeScalarView(kept)).replacingOccurrences(of: " ", with: "-"))
         }
         return anchors
@@ -151,7 +157,9 @@ import Testing
             var broken: [String] = []
             for match in text.matches(of: /\]\(([\w.]*\.md)?#([^)]+)\)/) {
                 let target = match.1.map { "Docs/\($0)" } ?? document
-                if !Self.anchors(of: try Self.text(target)).contains(String(match.2)) { broken.append("\(target)#\(match.2)") }
+                if !Self.anchors(of: try Self.text(target)).contains(String(match.2)) {
+                    broken.append("\(target)#\(match.2)")
+                }
             }
             #expect(broken.isEmpty, "\(document) links to headings that do not exist: \(broken)")
         }
@@ -177,21 +185,26 @@ import Testing
             if Self.snippetsAwaitingTheirAPI.contains(document) {
                 #expect(!blocks.isEmpty, "\(document) has no Swift snippet: take it off snippetsAwaitingTheirAPI")
                 let compiled = blocks.filter { Self.isCompiled($0, in: sources) }
-                #expect(compiled.isEmpty, "a snippet of \(document) compiles now: take the article off snippetsAwaitingTheirAPI (and its note off the article)")
+                #expect(
+                    compiled.isEmpty,
+                    "a snippet of \(document) compiles now: take the article off snippetsAwaitingTheirAPI (and its note off the article)"
+                )
                 continue
             }
             for block in blocks {
                 compiledBlocks += 1
                 #expect(
                     Self.isCompiled(block, in: sources),
-                    "this snippet of \(document) is not in any test or example line for line (paste it there, then compile):\n\(block.joined(separator: "\n"))")
+                    "this snippet of \(document) is not in any test or example line for line (paste it there, then compile):\n\(block.joined(separator: "\n"))"
+                )
             }
         }
         #expect(compiledBlocks >= 10, "the documents' Swift snippets were not found")
     }
 
     @Test func everyFileTheDocumentationNamesExists() throws {
-        let documents = ["README.md"] + (try Self.markdownFiles(in: "Docs")) + (try Self.markdownFiles(in: Self.catalog))
+        let documents =
+            ["README.md"] + (try Self.markdownFiles(in: "Docs")) + (try Self.markdownFiles(in: Self.catalog))
         var missing: [String] = []
         for document in documents {
             let text = try Self.text(document)
@@ -205,14 +218,18 @@ import Testing
                 let resolved = ((base as NSString).appendingPathComponent(path) as NSString).standardizingPath
                 // DocC finds `name.png` as `name@2x.png` too: a picture taken at twice its size.
                 let candidates = [resolved] + (isCatalogImage ? [Self.doubleSizeVariant(of: resolved)] : [])
-                if !candidates.contains(where: { FileManager.default.fileExists(atPath: Self.root.appendingPathComponent($0).path) }) {
+                if !candidates.contains(where: {
+                    FileManager.default.fileExists(atPath: Self.root.appendingPathComponent($0).path)
+                }) {
                     missing.append("\(document): \(path)")
                 }
             }
             // Repository paths named in code voice: `Docs/Sandbox.md`, `Docs/scenarios/`.
             for match in text.matches(of: /`((?:Docs|Sources|Tests|Examples|API)\/[\w.\/-]+)`/) {
                 let path = String(match.1)
-                if !FileManager.default.fileExists(atPath: Self.root.appendingPathComponent(path).path) { missing.append("\(document): \(path)") }
+                if !FileManager.default.fileExists(atPath: Self.root.appendingPathComponent(path).path) {
+                    missing.append("\(document): \(path)")
+                }
             }
         }
         #expect(missing.isEmpty, "documents name files that do not exist: \(missing)")
@@ -230,19 +247,25 @@ import Testing
     @Test func noArticleNamesAFileOfTheRepositorysDocs() throws {
         var named: [String] = []
         for article in try Self.markdownFiles(in: Self.catalog) {
-            for (number, line) in try Self.text(article).split(separator: "\n", omittingEmptySubsequences: false).enumerated()
+            for (number, line) in try Self.text(article).split(separator: "\n", omittingEmptySubsequences: false)
+                .enumerated()
             where line.contains("Docs/") {
                 named.append("\(article):\(number + 1): \(line.trimmingCharacters(in: .whitespaces))")
             }
         }
-        #expect(named.isEmpty, "DocC articles name files of Docs/, which the built documentation cannot link:\n\(named.joined(separator: "\n"))")
+        #expect(
+            named.isEmpty,
+            "DocC articles name files of Docs/, which the built documentation cannot link:\n\(named.joined(separator: "\n"))"
+        )
     }
 
     /// Every picture of the catalog is shown by an article, and every sequence diagram comes
     /// from a source in Docs/diagrams (`.ci/diagrams` checks that the two agree).
     @Test func everyPictureOfTheCatalogIsShownAndEveryDiagramHasItsSource() throws {
         let resources = Self.root.appendingPathComponent("\(Self.catalog)/Resources")
-        let pictures = try FileManager.default.contentsOfDirectory(atPath: resources.path).filter { $0.hasSuffix(".svg") || $0.hasSuffix(".png") }
+        let pictures = try FileManager.default.contentsOfDirectory(atPath: resources.path).filter {
+            $0.hasSuffix(".svg") || $0.hasSuffix(".png")
+        }
         #expect(pictures.count >= 5, "the catalog's pictures were not found")
         let articles = try Self.markdownFiles(in: Self.catalog).map { try Self.text($0) }.joined(separator: "\n")
         for picture in pictures {
@@ -250,7 +273,9 @@ import Testing
             #expect(articles.contains("](\(shown))"), "no article shows \(picture)")
             if picture.hasSuffix(".svg") {
                 let source = "Docs/diagrams/\((picture as NSString).deletingPathExtension).seq"
-                #expect(FileManager.default.fileExists(atPath: Self.root.appendingPathComponent(source).path), "\(picture) has no source \(source)")
+                #expect(
+                    FileManager.default.fileExists(atPath: Self.root.appendingPathComponent(source).path),
+                    "\(picture) has no source \(source)")
             }
         }
     }
@@ -260,7 +285,8 @@ import Testing
         // Articles only: the landing page and the pages that extend a symbol's are titled ``Symbol``.
         for article in try Self.markdownFiles(in: Self.catalog) where !(try Self.text(article)).hasPrefix("# ``") {
             let name = (article as NSString).lastPathComponent
-            #expect(links.contains("AccessEnabler.docc/\(name)"), "no document under Docs/ or README links to \(article)")
+            #expect(
+                links.contains("AccessEnabler.docc/\(name)"), "no document under Docs/ or README links to \(article)")
         }
     }
 

@@ -16,7 +16,11 @@ import Testing
                 "sendTrackingData(2,TempPass)", "status(N011,info)", "sendTrackingData(0,true,TempPass)", authenticated,
                 "status(Z011,info)", "sendTrackingData(1,true,TempPass)", "setToken(news)",
             ])
-        #expect(rig.restCalls == ["POST /api/v2/REF30/sessions", "GET /api/v2/REF30/profiles/TempPass", "POST /api/v2/REF30/decisions/authorize/TempPass"])
+        #expect(
+            rig.restCalls == [
+                "POST /api/v2/REF30/sessions", "GET /api/v2/REF30/profiles/TempPass",
+                "POST /api/v2/REF30/decisions/authorize/TempPass",
+            ])
     }
 
     @Test(arguments: bothWires)

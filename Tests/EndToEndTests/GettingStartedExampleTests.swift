@@ -9,7 +9,8 @@ import Testing
     private static let executableName = "AsyncQuickStart"
 
     private static var executable: URL? {
-        let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
         let candidates = [
             Bundle.main.bundleURL.deletingLastPathComponent().appendingPathComponent(executableName),
             packageRoot.appendingPathComponent(".build/debug/\(executableName)"),
@@ -17,7 +18,8 @@ import Testing
         return candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) }
     }
 
-    private static let notBuilt: Comment = "Skipped: the AsyncQuickStart example is not built (run `swift build --build-tests`)."
+    private static let notBuilt: Comment =
+        "Skipped: the AsyncQuickStart example is not built (run `swift build --build-tests`)."
 
     /// A storage directory of the test's own: the example keeps its tokens where an app would.
     private func scratchData() -> URL {
@@ -34,15 +36,20 @@ import Testing
         defer { try? FileManager.default.removeItem(at: data) }
 
         try await ChildProcessGate.shared.withGate {
-            let running = try RunningCommand(executable, [baseURL.absoluteString], input: Data("NotBoarded\n".utf8), environment: ["XDG_DATA_HOME": data.path])
+            let running = try RunningCommand(
+                executable, [baseURL.absoluteString], input: Data("NotBoarded\n".utf8),
+                environment: ["XDG_DATA_HOME": data.path])
             defer { running.stopForcefully() }
-            let prompt = try await running.waitForOutput(containing: " and enter ", timeout: SanitizerTiming.scaled(300))
+            let prompt = try await running.waitForOutput(
+                containing: " and enter ", timeout: SanitizerTiming.scaled(300))
             let codeLine = try #require(prompt.split(separator: "\n").last { $0.contains(" and enter ") })
-            #expect(codeLine.hasPrefix("On your phone or computer, go to \(baseURL.absoluteString)/activate and enter "))
+            #expect(
+                codeLine.hasPrefix("On your phone or computer, go to \(baseURL.absoluteString)/activate and enter "))
             let code = try #require(codeLine.split(separator: " ").last.map(String.init))
 
             // The person types the code on their phone; the example's next poll finds the profile.
-            _ = try await SimulatedUserAgent(httpBase: baseURL).activate(code: code, username: "alice", password: "alice123")
+            _ = try await SimulatedUserAgent(httpBase: baseURL).activate(
+                code: code, username: "alice", password: "alice123")
             let status = try await running.waitForExit(timeout: SanitizerTiming.scaled(300))
             #expect(status == 0, "errors: \(running.errors)")
             let lines = running.output.split(separator: "\n").map(String.init)

@@ -15,7 +15,8 @@ import Testing
         let recorder = CallbackRecorder(revealSecrets: true)
         let capture: RequestCapture
         let accessEnabler: AccessEnabler
-        let storage = FileManager.default.temporaryDirectory.appendingPathComponent("accessenabler-insecure-\(UUID().uuidString)")
+        let storage = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "accessenabler-insecure-\(UUID().uuidString)")
 
         init(environment: URL, allowsInsecureHTTP: Bool = false) {
             capture = RequestCapture(sandbox.inProcessTransport)
@@ -52,19 +53,26 @@ import Testing
         #expect(message.contains("allowsInsecureHTTP"))
         #expect(fixture.capture.requests.isEmpty, "nothing was sent in clear")
         // Every later call ends with the requestor's failure, still without a request.
-        #expect(await fixture.call { $0.checkAuthorization("news") }.last == "tokenRequestFailed(news,\(GENERIC_AUTHORIZATION_ERROR))")
+        #expect(
+            await fixture.call { $0.checkAuthorization("news") }.last
+                == "tokenRequestFailed(news,\(GENERIC_AUTHORIZATION_ERROR))")
         #expect(fixture.capture.requests.isEmpty)
     }
 
     @Test func aServiceProviderURLOverPlainHTTPToAnotherHostIsRefused() async throws {
         let fixture = Fixture(environment: try #require(URL(string: "https://pass.example.test")))
-        let signatures = await fixture.call { $0.setRequestor("REF30", serviceProviders: ["https://sp.example.test", "http://sp2.example.test"]) }
+        let signatures = await fixture.call {
+            $0.setRequestor("REF30", serviceProviders: ["https://sp.example.test", "http://sp2.example.test"])
+        }
         #expect(signatures == ["status(CFG404,error)", "setRequestorComplete(0)"])
         #expect(fixture.statusMessage?.contains("http://sp2.example.test") == true)
         #expect(fixture.capture.requests.isEmpty)
     }
 
-    @Test(arguments: ["http://127.0.0.1:9", "http://127.3.2.1", "http://[::1]:8080", "http://localhost:8080", "http://sandbox.localhost", "https://pass.example.test"])
+    @Test(arguments: [
+        "http://127.0.0.1:9", "http://127.3.2.1", "http://[::1]:8080", "http://localhost:8080",
+        "http://sandbox.localhost", "https://pass.example.test",
+    ])
     func loopbackHostsAndHTTPSAreAccepted(base: String) async throws {
         let fixture = Fixture(environment: try #require(URL(string: base)))
         #expect(await fixture.call { $0.setRequestor("REF30") } == ["setRequestorComplete(1)"])
@@ -72,8 +80,12 @@ import Testing
     }
 
     @Test func theOptOutLetsATestRigUsePlainHTTP() async throws {
-        let fixture = Fixture(environment: try #require(URL(string: "http://pass.example.test")), allowsInsecureHTTP: true)
-        #expect(await fixture.call { $0.setRequestor("REF30", serviceProviders: ["http://sp.example.test"]) } == ["setRequestorComplete(1)"])
+        let fixture = Fixture(
+            environment: try #require(URL(string: "http://pass.example.test")), allowsInsecureHTTP: true)
+        #expect(
+            await fixture.call { $0.setRequestor("REF30", serviceProviders: ["http://sp.example.test"]) } == [
+                "setRequestorComplete(1)"
+            ])
         #expect(fixture.capture.requests.first?.url.host == "sp.example.test")
     }
 }

@@ -22,7 +22,8 @@ import Testing
     func anAuthorizationWhoseDecisionAsksForARetryIsAskedAgainAndSucceeds(wire: ScenarioRunner.Wire) async throws {
         let rig = try await Rig.loggedIn(wire)
         rig.sandbox.inject(Self.retryable(["news"], times: 1), into: .authorize)
-        #expect(try await rig.run(.checkAuthorization("news")) == ["sendTrackingData(1,true,NotBoarded)", "setToken(news)"])
+        #expect(
+            try await rig.run(.checkAuthorization("news")) == ["sendTrackingData(1,true,NotBoarded)", "setToken(news)"])
         #expect(rig.restCalls == [Self.authorize, Self.authorize], "asked again once")
     }
 
@@ -35,8 +36,12 @@ import Testing
         #expect(ended.last == "tokenRequestFailed(news,\(USER_NOT_AUTHORIZED_ERROR))")
         #expect(ended.first?.hasPrefix("status(Z") == true, "\(ended)")
         // The MVPD's partner failed: Adobe Pass's own words, as for any denial.
-        #expect(rig.lines("status").first?["message"]?.stringValue?.contains("Retrying the request might solve the issue") == true)
-        #expect(rig.restCalls == [Self.authorize, Self.authorize, Self.authorize], "the first request and two more: no loop")
+        #expect(
+            rig.lines("status").first?["message"]?.stringValue?.contains("Retrying the request might solve the issue")
+                == true)
+        #expect(
+            rig.restCalls == [Self.authorize, Self.authorize, Self.authorize], "the first request and two more: no loop"
+        )
     }
 
     @Test(arguments: bothWires)
@@ -50,25 +55,38 @@ import Testing
         }
         #expect(
             signatures == [
-                "sendTrackingData(1,true,NotBoarded)", "setToken(news)", "sendTrackingData(1,true,NotBoarded)", "setToken(sports)",
-                "status(Z100,error)", "sendTrackingData(1,false,NotBoarded)", "tokenRequestFailed(movies,\(USER_NOT_AUTHORIZED_ERROR))",
+                "sendTrackingData(1,true,NotBoarded)", "setToken(news)", "sendTrackingData(1,true,NotBoarded)",
+                "setToken(sports)",
+                "status(Z100,error)", "sendTrackingData(1,false,NotBoarded)",
+                "tokenRequestFailed(movies,\(USER_NOT_AUTHORIZED_ERROR))",
             ])
         // One request for the three, then one for the two whose decisions asked for it.
         #expect(rig.restCalls == [Self.authorize, Self.authorize])
     }
 
     @Test(arguments: bothWires)
-    func aPreauthorizationDecisionThatAsksForARetryIsAskedAgainAndOnlyTheFinalAnswerCounts(wire: ScenarioRunner.Wire) async throws {
+    func aPreauthorizationDecisionThatAsksForARetryIsAskedAgainAndOnlyTheFinalAnswerCounts(wire: ScenarioRunner.Wire)
+        async throws
+    {
         let rig = try await Rig.loggedIn(wire)
         rig.sandbox.inject(Self.retryable(["news"], times: 1), into: .preauthorize)
-        #expect(try await rig.run(.checkPreauthorizedResources(["news", "sports"], cache: true)) == ["preauthorizedResources(news,sports)"])
+        #expect(
+            try await rig.run(.checkPreauthorizedResources(["news", "sports"], cache: true)) == [
+                "preauthorizedResources(news,sports)"
+            ])
         #expect(rig.restCalls == [Self.preauthorize, Self.preauthorize])
         // Cached as the final answers: asked again, nothing is sent.
-        #expect(try await rig.run(.checkPreauthorizedResources(["news", "sports"], cache: true)) == ["preauthorizedResources(news,sports)"])
+        #expect(
+            try await rig.run(.checkPreauthorizedResources(["news", "sports"], cache: true)) == [
+                "preauthorizedResources(news,sports)"
+            ])
         #expect(rig.restCalls.isEmpty)
 
         rig.sandbox.inject(Self.retryable(["sports"], times: 10), into: .preauthorize)
-        #expect(try await rig.run(.checkPreauthorizedResources(["news", "sports"], cache: false)) == ["preauthorizedResources(news)"])
+        #expect(
+            try await rig.run(.checkPreauthorizedResources(["news", "sports"], cache: false)) == [
+                "preauthorizedResources(news)"
+            ])
         #expect(rig.restCalls == [Self.preauthorize, Self.preauthorize, Self.preauthorize], "at most twice more")
     }
 }

@@ -10,10 +10,15 @@ import Testing
     }
 
     @Test func validJSONHasNoProblem() throws {
-        for text in [#"{"a": [1, -2.5e3, true, false, null, "x\n\u00e9é"], "b": {}}"#, "[]", " 0 ", #""just a string""#, "\u{FEFF}{}"] {
+        for text in [
+            #"{"a": [1, -2.5e3, true, false, null, "x\n\u00e9é"], "b": {}}"#, "[]", " 0 ", #""just a string""#,
+            "\u{FEFF}{}",
+        ] {
             #expect(problem(text) == nil, "\(text)")
             // The check agrees with Foundation's parser on what is JSON.
-            #expect((try? JSONSerialization.jsonObject(with: Data(text.utf8), options: [.fragmentsAllowed])) != nil, "\(text)")
+            #expect(
+                (try? JSONSerialization.jsonObject(with: Data(text.utf8), options: [.fragmentsAllowed])) != nil,
+                "\(text)")
         }
     }
 
@@ -28,7 +33,9 @@ import Testing
     }
 
     @Test func aMissingCommaIsFoundOnItsLine() {
-        #expect(problem("{\"steps\": [\n  {\"setRequestor\": \"REF30\"}\n  {\"logout\": {}}\n]}") == "line 3, column 3: expected ',' or ']' after an element, found '{'")
+        #expect(
+            problem("{\"steps\": [\n  {\"setRequestor\": \"REF30\"}\n  {\"logout\": {}}\n]}")
+                == "line 3, column 3: expected ',' or ']' after an element, found '{'")
         #expect(problem("{\"a\": 1\n \"b\": 2}") == "line 2, column 2: expected ',' or '}' after a member, found '\"'")
     }
 
@@ -41,12 +48,15 @@ import Testing
         #expect(problem(#"{"a": 01}"#) == "line 1, column 7: a number may not start with 0")
         #expect(problem(#"{"a": 1.}"#) == "line 1, column 9: expected a digit after the decimal point, found '}'")
         #expect(problem(#"{"a": "\q"}"#) == "line 1, column 8: unknown escape \\q in a string")
-        #expect(problem("{\"a\": \"tab\there\"}") == "line 1, column 11: a control character (U+0009) inside a string: write it as an escape")
+        #expect(
+            problem("{\"a\": \"tab\there\"}")
+                == "line 1, column 11: a control character (U+0009) inside a string: write it as an escape")
         #expect(problem(#"{"a": 1} x"#) == "line 1, column 10: 'x' after the end of the JSON value")
     }
 
     @Test func anUnfinishedDocumentNamesTheEnd() {
-        #expect(problem(#"{"a": 1"#) == "line 1, column 8: expected ',' or '}' after a member, found the end of the text")
+        #expect(
+            problem(#"{"a": 1"#) == "line 1, column 8: expected ',' or '}' after a member, found the end of the text")
         #expect(problem(#"{"a": "open"#) == "line 1, column 7: a string that is never closed (no ending double quote)")
         #expect(problem(#"["#) == "line 1, column 2: unexpected end of the text: expected a value")
     }
@@ -63,6 +73,9 @@ import Testing
 
     @Test func deepNestingIsRefusedNotRecursedInto() {
         let deep = String(repeating: "[", count: JSONSyntax.maximumDepth + 1)
-        #expect(problem(deep) == "line 1, column \(JSONSyntax.maximumDepth + 1): nested more than \(JSONSyntax.maximumDepth) levels deep")
+        #expect(
+            problem(deep)
+                == "line 1, column \(JSONSyntax.maximumDepth + 1): nested more than \(JSONSyntax.maximumDepth) levels deep"
+        )
     }
 }

@@ -12,9 +12,14 @@ import Testing
         #expect(try await rig.run(.setRequestor("REF30", serviceProviders: nil)) == ["setRequestorComplete(1)"])
         try await rig.run(.device(Scenario.DeviceChange(failure: .some("serviceTemporarilyUnavailable"))))
         #expect(
-            try await rig.run(.checkAuthentication) == ["status(APPL_ERROR,error)", "sendTrackingData(0,false,)", "setAuthenticationStatus(0,\(USER_NOT_AUTHENTICATED_ERROR))"])
+            try await rig.run(.checkAuthentication) == [
+                "status(APPL_ERROR,error)", "sendTrackingData(0,false,)",
+                "setAuthenticationStatus(0,\(USER_NOT_AUTHENTICATED_ERROR))",
+            ])
         #expect(rig.restCalls.isEmpty)
-        #expect(rig.lastLines.first?["details"]?.stringValue == "serviceTemporarilyUnavailable: The TV provider account service is temporarily unavailable.")
+        #expect(
+            rig.lastLines.first?["details"]?.stringValue
+                == "serviceTemporarilyUnavailable: The TV provider account service is temporarily unavailable.")
         // The stored profile survives: once the service is back, the user is authenticated again.
         try await rig.run(.device(Scenario.DeviceChange(failure: .some(nil))))
         #expect(try await rig.run(.checkAuthentication).last == "setAuthenticationStatus(1,)")

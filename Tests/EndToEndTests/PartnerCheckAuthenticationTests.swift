@@ -50,7 +50,8 @@ import Testing
         let rig = try await signedInRig(wire)
         try await rig.run(.world(mvpd: "AppleBoarded", set: ["integrationActive": .bool(false)]))
         // Until the app asks Adobe Pass again, the device cannot know (checkAuthentication is local).
-        #expect(try await rig.run(.checkAuthentication) == ["sendTrackingData(0,true,AppleBoarded)", Partner.authenticated])
+        #expect(
+            try await rig.run(.checkAuthentication) == ["sendTrackingData(0,true,AppleBoarded)", Partner.authenticated])
         // The profiles request presents the partner status, and Adobe Pass no longer lists the
         // profile: it ends. The configuration the sign-in fetched a moment ago is reused (3
         // minutes) and still names AppleBoarded: the silent exchange is tried, Adobe Pass refuses it.
@@ -64,7 +65,8 @@ import Testing
     func disabledSingleSignOnIsStatusZeroFromTheNextSetRequestor(wire: ScenarioRunner.Wire) async throws {
         let rig = try await signedInRig(wire)
         try await rig.run(.world(mvpd: "AppleBoarded", set: ["ssoEnabled": .bool(false)]))
-        #expect(try await rig.run(.checkAuthentication) == ["sendTrackingData(0,true,AppleBoarded)", Partner.authenticated])
+        #expect(
+            try await rig.run(.checkAuthentication) == ["sendTrackingData(0,true,AppleBoarded)", Partner.authenticated])
         #expect(try await rig.run(Partner.setRequestor) == ["setRequestorComplete(1)"])
         #expect(rig.restCalls == ["GET /api/v2/REF30/profiles", "POST /api/v2/REF30/sessions/sso/Apple"])
         #expect(try await rig.run(.checkAuthentication) == ["status(N000,info)"] + Self.failed)

@@ -15,7 +15,9 @@ private struct SlowPartner: PartnerFramework {
         return .granted
     }
 
-    func accountMetadata(_ request: PartnerMetadataRequest) async throws(PartnerFrameworkError) -> PartnerAccountMetadata {
+    func accountMetadata(_ request: PartnerMetadataRequest) async throws(PartnerFrameworkError)
+        -> PartnerAccountMetadata
+    {
         PartnerAccountMetadata(accountProviderIdentifier: nil)
     }
 }
@@ -28,7 +30,9 @@ private struct PatientInProcessSandbox: HTTPTransport {
     let sandbox: InProcessTransport
     var keepsItsDeadline: Bool { true }
 
-    func send(_ request: HTTPRequestMessage, timeout: TimeInterval) async throws(TransportFailure) -> HTTPResponseMessage {
+    func send(_ request: HTTPRequestMessage, timeout: TimeInterval) async throws(TransportFailure)
+        -> HTTPResponseMessage
+    {
         try await sandbox.send(request, timeout: timeout)
     }
 }
@@ -41,7 +45,8 @@ private struct PatientInProcessSandbox: HTTPTransport {
         var configuration = AccessEnablerConfiguration()
         configuration.environment = .custom(sandbox.baseURLForLinks)
         configuration.platform = .tvOS
-        configuration.storageDirectory = FileManager.default.temporaryDirectory.appendingPathComponent("partner-deadline-\(UUID().uuidString)")
+        configuration.storageDirectory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "partner-deadline-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: configuration.storageDirectory) }
         configuration.partnerFramework = SlowPartner(delay: partnerDelay)
         configuration.transport = PatientInProcessSandbox(sandbox: sandbox.inProcessTransport)
@@ -57,8 +62,13 @@ private struct PatientInProcessSandbox: HTTPTransport {
     }
 
     @Test func aPartnerAnsweringLateCountsAsATimeoutError() async {
-        let lines = await setRequestorStatuses(partnerDelay: SanitizerTiming.scaled(60), timeout: SanitizerTiming.scaled(1))
-        #expect(lines.contains { $0.callback == "status" && $0["errorId"] == .string("APPL") && ($0["details"]?.stringValue ?? "").contains("timeout") })
+        let lines = await setRequestorStatuses(
+            partnerDelay: SanitizerTiming.scaled(60), timeout: SanitizerTiming.scaled(1))
+        #expect(
+            lines.contains {
+                $0.callback == "status" && $0["errorId"] == .string("APPL")
+                    && ($0["details"]?.stringValue ?? "").contains("timeout")
+            })
         #expect(lines.last?.callback == "setRequestorComplete")
     }
 

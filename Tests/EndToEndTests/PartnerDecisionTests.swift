@@ -12,21 +12,28 @@ import Testing
     static let profiles = "POST /api/v2/REF30/profiles/sso/Apple"
 
     /// Checks a header against the device's sign-in: granted, the provider, its expiry in ms.
-    private func expectValidated(_ request: ProbedRequest?, rig: PartnerHeaderRig, sourceLocation: SourceLocation = #_sourceLocation) {
+    private func expectValidated(
+        _ request: ProbedRequest?, rig: PartnerHeaderRig, sourceLocation: SourceLocation = #_sourceLocation
+    ) {
         guard let request else {
             Issue.record("the request was not made exactly once", sourceLocation: sourceLocation)
             return
         }
         guard let status = request.partnerStatus else {
-            Issue.record("\(request.line) carried no decodable AP-Partner-Framework-Status", sourceLocation: sourceLocation)
+            Issue.record(
+                "\(request.line) carried no decodable AP-Partner-Framework-Status", sourceLocation: sourceLocation)
             return
         }
         let expiry = rig.device.signedIn?.expiresAt
         #expect(status.accessStatus == "granted", sourceLocation: sourceLocation)
         #expect(status.providerID == "AppleBoarded", sourceLocation: sourceLocation)
         #expect(status.hasError == false, sourceLocation: sourceLocation)
-        #expect(status.expirationDate == expiry.map { String(Int64(($0.timeIntervalSince1970 * 1000).rounded())) }, sourceLocation: sourceLocation)
-        #expect(status.expiration.map { $0 > rig.sandbox.clock.now } == true, "the expiration is in the future", sourceLocation: sourceLocation)
+        #expect(
+            status.expirationDate == expiry.map { String(Int64(($0.timeIntervalSince1970 * 1000).rounded())) },
+            sourceLocation: sourceLocation)
+        #expect(
+            status.expiration.map { $0 > rig.sandbox.clock.now } == true, "the expiration is in the future",
+            sourceLocation: sourceLocation)
     }
 
     @Test(arguments: bothWires)
@@ -80,7 +87,10 @@ import Testing
     func getAuthorizationOfAnAppleSSOProfileCarriesThePartnerStatus(wire: ScenarioRunner.Wire) async throws {
         let rig = try PartnerHeaderRig(wire, signedIn: "AppleBoarded")
         await rig.call { $0.setRequestor("REF30") }
-        #expect(await rig.call { $0.getAuthorization("sports") } == ["sendTrackingData(1,true,AppleBoarded)", "setToken(sports)"])
+        #expect(
+            await rig.call { $0.getAuthorization("sports") } == [
+                "sendTrackingData(1,true,AppleBoarded)", "setToken(sports)",
+            ])
         #expect(rig.probe.requests.map(\.line) == ["POST /api/v2/REF30/decisions/authorize/AppleBoarded"])
         expectValidated(rig.probe.requests.first, rig: rig)
     }
@@ -90,12 +100,18 @@ import Testing
         let rig = try PartnerHeaderRig(wire, signedIn: "AppleBoarded")
         await rig.call { $0.setRequestor("REF30") }
         let before = rig.device.calls.count
-        #expect(await rig.call { $0.checkPreauthorizedResources(["news", "sports", "movies"]) } == ["preauthorizedResources(news,sports)"])
+        #expect(
+            await rig.call { $0.checkPreauthorizedResources(["news", "sports", "movies"]) } == [
+                "preauthorizedResources(news,sports)"
+            ])
         #expect(rig.probe.requests.map(\.line) == ["POST /api/v2/REF30/decisions/preauthorize/AppleBoarded"])
         expectValidated(rig.probe.requests.first, rig: rig)
         expectNoInterruption(Array(rig.device.calls.dropFirst(before)))
         // Cached decisions answer again with no call at all.
-        #expect(await rig.call { $0.checkPreauthorizedResources(["news", "sports", "movies"]) } == ["preauthorizedResources(news,sports)"])
+        #expect(
+            await rig.call { $0.checkPreauthorizedResources(["news", "sports", "movies"]) } == [
+                "preauthorizedResources(news,sports)"
+            ])
         #expect(rig.probe.requests.isEmpty)
     }
 
@@ -119,8 +135,12 @@ import Testing
         #expect(dialog.last == Partner.allMVPDs, "the empty picker script cancels: regular flow")
         #expect(await rig.call { $0.setSelectedProvider("NotBoarded") }.last == "navigateToUrl(authenticate)")
         let url = try #require(rig.recorder.lastNavigationURL)
-        let agent = wire == .inProcess ? SimulatedUserAgent(sandbox: rig.sandbox) : SimulatedUserAgent(httpBase: rig.sandbox.baseURLForLinks)
-        let landing = try await agent.login(startingAt: url, username: "alice", password: "alice123", redirectPrefix: rig.accessEnabler.configuration.redirectURL)
+        let agent =
+            wire == .inProcess
+            ? SimulatedUserAgent(sandbox: rig.sandbox) : SimulatedUserAgent(httpBase: rig.sandbox.baseURLForLinks)
+        let landing = try await agent.login(
+            startingAt: url, username: "alice", password: "alice123",
+            redirectPrefix: rig.accessEnabler.configuration.redirectURL)
         #expect(await rig.call { $0.handleExternalURL(landing) }.last == Partner.authenticated)
         #expect(await rig.call { $0.checkAuthorization("news") }.last == "setToken(news)")
         #expect(rig.probe.requests.map(\.line) == ["POST /api/v2/REF30/decisions/authorize/NotBoarded"])

@@ -17,6 +17,7 @@ import Testing
         let callbacks = try await rig.run(.getAuthentication(forceAuthn: false, filter: [], featured: []))
         #expect(callbacks.last == "navigateToUrl(authenticate)")
         #expect(rig.restCalls == ["POST /api/v2/REF30/sessions/sso/Apple"])
-        #expect(try await rig.run(.login(username: "alice", password: "alice123")).last == "setAuthenticationStatus(1,)")
+        #expect(
+            try await rig.run(.login(username: "alice", password: "alice123")).last == "setAuthenticationStatus(1,)")
     }
 }

@@ -14,7 +14,9 @@ import Testing
     static let notSelected = "setAuthenticationStatus(0,\(PROVIDER_NOT_SELECTED_ERROR))"
 
     /// A rig after setRequestor, signed in nowhere, with `picker` scripted.
-    private func rig(_ wire: ScenarioRunner.Wire, picker: [Scenario.PickerEntry], _ more: (inout Scenario) -> Void = { _ in }) async throws -> Rig {
+    private func rig(
+        _ wire: ScenarioRunner.Wire, picker: [Scenario.PickerEntry], _ more: (inout Scenario) -> Void = { _ in }
+    ) async throws -> Rig {
         let rig = try Partner.rig(wire, signedIn: nil) { scenario in
             scenario.device.picker = picker
             more(&scenario)
@@ -36,13 +38,17 @@ import Testing
     func aBoardedProviderChosenInThePickerIsExchanged(wire: ScenarioRunner.Wire) async throws {
         let rig = try await rig(wire, picker: [.select(provider: "AppleBoarded", user: "alice")])
         let (callbacks, calls) = try await rig.runRecordingDevice(Partner.getAuthentication)
-        #expect(callbacks == [Self.present, Self.dismiss, "sendTrackingData(0,true,AppleBoarded)", Partner.authenticated])
+        #expect(
+            callbacks == [Self.present, Self.dismiss, "sendTrackingData(0,true,AppleBoarded)", Partner.authenticated])
         #expect(rig.restCalls == Partner.exchangeCalls)
         // The permission query may prompt; the picker and the SAML request may interrupt.
         #expect(calls.contains(.accessStatus(prompt: true)))
         let interactive = calls.compactMap(\.metadataRequest).filter(\.isInterruptionAllowed)
         #expect(interactive.count == 2, "the picker and the SAML request")
-        #expect(interactive.first?.supportedAccountProviderIdentifiers == ["AppleBoarded", "PickerOnly", "SSODisabled", "Degraded"])
+        #expect(
+            interactive.first?.supportedAccountProviderIdentifiers == [
+                "AppleBoarded", "PickerOnly", "SSODisabled", "Degraded",
+            ])
         #expect(interactive.first?.samlRequest == nil)
         #expect(interactive.last?.samlRequest != nil)
         #expect(try await rig.run(Partner.tokenSource) == [#"setMetadataStatus(3,false,"Apple")"#])
@@ -63,7 +69,10 @@ import Testing
     func aValidProfileAnswersAtOnce(wire: ScenarioRunner.Wire) async throws {
         let rig = try Partner.rig(wire)
         try await rig.run(Partner.setRequestor)
-        #expect(try await rig.run(Partner.getAuthentication) == ["sendTrackingData(0,true,AppleBoarded)", Partner.authenticated])
+        #expect(
+            try await rig.run(Partner.getAuthentication) == [
+                "sendTrackingData(0,true,AppleBoarded)", Partner.authenticated,
+            ])
         #expect(rig.restCalls.isEmpty)
     }
 
@@ -72,17 +81,22 @@ import Testing
         let rig = try await rig(wire, picker: [.select(provider: "Degraded", user: "alice")])
         #expect(
             try await rig.run(Partner.getAuthentication) == [
-                Self.present, Self.dismiss, "status(N010,warning)", "sendTrackingData(0,true,Degraded)", Partner.authenticated,
+                Self.present, Self.dismiss, "status(N010,warning)", "sendTrackingData(0,true,Degraded)",
+                Partner.authenticated,
             ])
         #expect(rig.restCalls == ["POST /api/v2/REF30/sessions/sso/Apple", "GET /api/v2/REF30/profiles/Degraded"])
-        #expect(try await rig.run(.checkAuthentication) == ["sendTrackingData(0,true,Degraded)", Partner.authenticated])
+        #expect(
+            try await rig.run(.checkAuthentication) == ["sendTrackingData(0,true,Degraded)", Partner.authenticated])
     }
 
     @Test(arguments: bothWires)
     func aDegradedProviderSignedInAtSystemLevelIsAuthenticatedWithN010(wire: ScenarioRunner.Wire) async throws {
         let rig = try Partner.rig(wire, signedIn: "Degraded")
         try await rig.run(Partner.setRequestor)
-        #expect(try await rig.run(Partner.getAuthentication) == ["status(N010,warning)", "sendTrackingData(0,true,Degraded)", Partner.authenticated])
+        #expect(
+            try await rig.run(Partner.getAuthentication) == [
+                "status(N010,warning)", "sendTrackingData(0,true,Degraded)", Partner.authenticated,
+            ])
         #expect(rig.restCalls == ["POST /api/v2/REF30/sessions/sso/Apple", "GET /api/v2/REF30/profiles/Degraded"])
     }
 
@@ -97,7 +111,10 @@ import Testing
             ], "no status code: setSelectedProvider is called by the SDK itself")
         #expect(rig.restCalls == ["POST /api/v2/REF30/sessions"])
         #expect(rig.device?.signedIn == nil, "a picker-only provider leaves no system-level sign-in")
-        #expect(try await rig.run(.login(username: "alice", password: "alice123")) == ["sendTrackingData(0,true,PickerOnly)", Partner.authenticated])
+        #expect(
+            try await rig.run(.login(username: "alice", password: "alice123")) == [
+                "sendTrackingData(0,true,PickerOnly)", Partner.authenticated,
+            ])
         #expect(try await rig.run(Partner.tokenSource) == ["setMetadataStatus(3,false,null)"])
     }
 
@@ -106,8 +123,12 @@ import Testing
     @Test(arguments: bothWires)
     func deniedPermissionFallsBackWithVSA403(wire: ScenarioRunner.Wire) async throws {
         for state in ["denied", "restricted"] {
-            let rig = try await rig(wire, picker: [.select(provider: "AppleBoarded", user: "alice")]) { $0.device.accessStatus = state }
-            #expect(try await rig.run(Partner.getAuthentication) == ["status(VSA403,info)", Partner.allMVPDs], "permission \(state)")
+            let rig = try await rig(wire, picker: [.select(provider: "AppleBoarded", user: "alice")]) {
+                $0.device.accessStatus = state
+            }
+            #expect(
+                try await rig.run(Partner.getAuthentication) == ["status(VSA403,info)", Partner.allMVPDs],
+                "permission \(state)")
             #expect(rig.restCalls.isEmpty)
             try await expectBackingOutEnds(rig)
         }
@@ -132,7 +153,10 @@ import Testing
             $0.device.accessStatus = "notDetermined"
             $0.device.promptAnswer = "granted"
         }
-        #expect(try await rig.run(Partner.getAuthentication) == [Self.present, Self.dismiss, "sendTrackingData(0,true,AppleBoarded)", Partner.authenticated])
+        #expect(
+            try await rig.run(Partner.getAuthentication) == [
+                Self.present, Self.dismiss, "sendTrackingData(0,true,AppleBoarded)", Partner.authenticated,
+            ])
         #expect(rig.restCalls == Partner.exchangeCalls)
     }
 
@@ -141,7 +165,10 @@ import Testing
         let rig = try await rig(wire, picker: [.select(provider: "AppleBoarded", user: "alice")]) {
             $0.device.failure = "serviceTemporarilyUnavailable"
         }
-        #expect(try await rig.run(Partner.getAuthentication) == [Self.present, Self.dismiss, "status(VSA503,info)", Partner.allMVPDs])
+        #expect(
+            try await rig.run(Partner.getAuthentication) == [
+                Self.present, Self.dismiss, "status(VSA503,info)", Partner.allMVPDs,
+            ])
         #expect(rig.restCalls.isEmpty)
         let status = rig.lastLines.first { $0.callback == "status" }
         #expect(status?["message"]?.stringValue?.isEmpty == false, "VSA503 gives its context in the message")
@@ -151,7 +178,10 @@ import Testing
     @Test(arguments: bothWires)
     func otherTVProviderFallsBackWithN003(wire: ScenarioRunner.Wire) async throws {
         let rig = try await rig(wire, picker: [.other])
-        #expect(try await rig.run(Partner.getAuthentication) == [Self.present, Self.dismiss, "status(N003,info)", Partner.allMVPDs])
+        #expect(
+            try await rig.run(Partner.getAuthentication) == [
+                Self.present, Self.dismiss, "status(N003,info)", Partner.allMVPDs,
+            ])
         #expect(rig.restCalls.isEmpty)
         try await expectBackingOutEnds(rig)
     }
@@ -159,14 +189,19 @@ import Testing
     @Test(arguments: bothWires)
     func anSSODisabledProviderFallsBackWithN004(wire: ScenarioRunner.Wire) async throws {
         let rig = try await rig(wire, picker: [.select(provider: "SSODisabled", user: "alice")])
-        #expect(try await rig.run(Partner.getAuthentication) == [Self.present, Self.dismiss, "status(N004,info)", Partner.allMVPDs])
+        #expect(
+            try await rig.run(Partner.getAuthentication) == [
+                Self.present, Self.dismiss, "status(N004,info)", Partner.allMVPDs,
+            ])
         #expect(rig.restCalls.isEmpty, "no sessions/sso for a provider without single sign-on")
         try await expectBackingOutEnds(rig)
     }
 
     @Test(arguments: bothWires)
     func anInactiveIntegrationFallsBackWithN004(wire: ScenarioRunner.Wire) async throws {
-        let rig = try Partner.rig(wire, signedIn: nil) { $0.device.picker = [.select(provider: "AppleBoarded", user: "alice")] }
+        let rig = try Partner.rig(wire, signedIn: nil) {
+            $0.device.picker = [.select(provider: "AppleBoarded", user: "alice")]
+        }
         try await rig.run(.world(mvpd: "AppleBoarded", set: ["integrationActive": .bool(false)]))
         try await rig.run(Partner.setRequestor)
         let shown = "PickerOnly,SSODisabled,Degraded|featured:"
@@ -182,7 +217,10 @@ import Testing
     @Test(arguments: bothWires)
     func cancellingThePickerFallsBackWithN005(wire: ScenarioRunner.Wire) async throws {
         let rig = try await rig(wire, picker: [.cancel])
-        #expect(try await rig.run(Partner.getAuthentication) == [Self.present, Self.dismiss, "status(N005,info)", Partner.allMVPDs])
+        #expect(
+            try await rig.run(Partner.getAuthentication) == [
+                Self.present, Self.dismiss, "status(N005,info)", Partner.allMVPDs,
+            ])
         #expect(rig.restCalls.isEmpty)
         try await expectBackingOutEnds(rig)
     }
@@ -191,8 +229,14 @@ import Testing
     func aFallbackContinuesWithTheRegularLogin(wire: ScenarioRunner.Wire) async throws {
         let rig = try await rig(wire, picker: [.other])
         try await rig.run(Partner.getAuthentication)
-        #expect(try await rig.run(.setSelectedProvider("NotBoarded")) == ["sendTrackingData(2,NotBoarded)", "navigateToUrl(authenticate)"])
-        #expect(try await rig.run(.login(username: "alice", password: "alice123")) == ["sendTrackingData(0,true,NotBoarded)", Partner.authenticated])
+        #expect(
+            try await rig.run(.setSelectedProvider("NotBoarded")) == [
+                "sendTrackingData(2,NotBoarded)", "navigateToUrl(authenticate)",
+            ])
+        #expect(
+            try await rig.run(.login(username: "alice", password: "alice123")) == [
+                "sendTrackingData(0,true,NotBoarded)", Partner.authenticated,
+            ])
         #expect(rig.restCalls.count == 1)
     }
 
@@ -202,7 +246,9 @@ import Testing
             let rig = try Partner.rig(wire, signedIn: provider) { $0.device.picker = [.cancel] }
             try await rig.run(Partner.setRequestor)
             #expect(rig.restCalls == Partner.launchCalls)
-            #expect(try await rig.run(Partner.getAuthentication) == ["status(N004,info)", Partner.allMVPDs], "\(provider): no picker, the app's own dialog")
+            #expect(
+                try await rig.run(Partner.getAuthentication) == ["status(N004,info)", Partner.allMVPDs],
+                "\(provider): no picker, the app's own dialog")
             #expect(rig.restCalls.isEmpty)
             try await expectBackingOutEnds(rig)
         }
@@ -214,7 +260,8 @@ import Testing
         try await rig.run(.fault(endpoint: .partnerSession, SandboxFault(status: 503)))
         #expect(
             try await rig.run(Partner.getAuthentication) == [
-                Self.present, Self.dismiss, "status(N500,error)", "sendTrackingData(0,false,)", "setAuthenticationStatus(0,\(GENERIC_AUTHENTICATION_ERROR))",
+                Self.present, Self.dismiss, "status(N500,error)", "sendTrackingData(0,false,)",
+                "setAuthenticationStatus(0,\(GENERIC_AUTHENTICATION_ERROR))",
             ])
         // internal_server_error advises no retry (action none): one request.
         #expect(rig.restCalls == ["POST /api/v2/REF30/sessions/sso/Apple"])
@@ -226,10 +273,14 @@ import Testing
     func theFilterOrderAndFeaturedProvidersReachThePicker(wire: ScenarioRunner.Wire) async throws {
         let rig = try await rig(wire, picker: [.cancel])
         let filter = ["Degraded", "NotBoarded", "PickerOnly", "AppleBoarded"]
-        let (callbacks, calls) = try await rig.runRecordingDevice(.getAuthentication(forceAuthn: false, filter: filter, featured: ["AppleBoarded"]))
+        let (callbacks, calls) = try await rig.runRecordingDevice(
+            .getAuthentication(forceAuthn: false, filter: filter, featured: ["AppleBoarded"]))
         let shown = "Degraded,PickerOnly,AppleBoarded|featured:AppleBoarded"
         #expect(
-            callbacks == ["presentTVProviderDialog(\(shown))", "dismissTVProviderDialog(\(shown))", "status(N005,info)", Partner.allMVPDs],
+            callbacks == [
+                "presentTVProviderDialog(\(shown))", "dismissTVProviderDialog(\(shown))", "status(N005,info)",
+                Partner.allMVPDs,
+            ],
             "order kept; an MVPD without platform services is not shown")
         let pickerRequest = calls.compactMap(\.metadataRequest).first(where: \.isInterruptionAllowed)
         #expect(pickerRequest?.supportedAccountProviderIdentifiers == ["Degraded", "PickerOnly", "AppleBoarded"])
@@ -274,6 +325,7 @@ import Testing
         // Adobe Pass answers authorize/direct (a profile exists): it is fetched with the partner status.
         #expect(rig.restCalls == ["POST /api/v2/REF30/sessions/sso/Apple", "GET /api/v2/REF30/profiles/AppleBoarded"])
         #expect(try await rig.run(Partner.tokenSource) == [#"setMetadataStatus(3,false,"Apple")"#])
-        #expect(try await rig.run(.checkAuthentication) == ["sendTrackingData(0,true,AppleBoarded)", Partner.authenticated])
+        #expect(
+            try await rig.run(.checkAuthentication) == ["sendTrackingData(0,true,AppleBoarded)", Partner.authenticated])
     }
 }

@@ -11,7 +11,9 @@ import Testing
 @Suite struct PartnerLogoutTests {
     static let platforms: [AccessEnablerConfiguration.Platform] = [.tvOS, .iOS]
 
-    private func signedInRig(_ wire: ScenarioRunner.Wire, platform: AccessEnablerConfiguration.Platform) async throws -> Rig {
+    private func signedInRig(_ wire: ScenarioRunner.Wire, platform: AccessEnablerConfiguration.Platform) async throws
+        -> Rig
+    {
         let rig = try Partner.rig(wire, platform: platform)
         #expect(try await rig.run(Partner.setRequestor) == ["setRequestorComplete(1)"])
         #expect(rig.restCalls == Partner.launchCalls + Partner.exchangeCalls)
@@ -27,8 +29,12 @@ import Testing
                 "\(platform): partner_logout has no page to open, on iOS too")
             #expect(rig.restCalls == ["GET /api/v2/REF30/logout/AppleBoarded"])
             let message = rig.lastLines.first { $0.callback == "status" }?["message"]?.stringValue ?? ""
-            #expect(message.contains(platform == .tvOS ? "Settings -> Accounts -> TV Provider" : "Settings -> TV Provider"))
-            #expect(try await rig.run(.checkAuthentication) == ["status(N000,info)", "sendTrackingData(0,false,)", Partner.notAuthenticated])
+            #expect(
+                message.contains(platform == .tvOS ? "Settings -> Accounts -> TV Provider" : "Settings -> TV Provider"))
+            #expect(
+                try await rig.run(.checkAuthentication) == [
+                    "status(N000,info)", "sendTrackingData(0,false,)", Partner.notAuthenticated,
+                ])
             #expect(rig.restCalls.isEmpty, "the profile is gone locally")
             #expect(try await rig.run(Partner.tokenSource) == ["setMetadataStatus(3,false,null)"])
         }
@@ -43,7 +49,8 @@ import Testing
         // The configuration the partner framework needs is the one the first launch fetched,
         // kept in storage for its 3 minutes.
         #expect(rig.restCalls == ["GET /api/v2/REF30/profiles"] + Partner.exchangeCalls)
-        #expect(try await rig.run(.checkAuthentication) == ["sendTrackingData(0,true,AppleBoarded)", Partner.authenticated])
+        #expect(
+            try await rig.run(.checkAuthentication) == ["sendTrackingData(0,true,AppleBoarded)", Partner.authenticated])
     }
 
     @Test(arguments: bothWires)
@@ -54,7 +61,10 @@ import Testing
         try await rig.run(.restart)
         #expect(try await rig.run(Partner.setRequestor) == ["setRequestorComplete(1)"])
         #expect(rig.restCalls == ["GET /api/v2/REF30/profiles"], "the stored configuration is reused")
-        #expect(try await rig.run(.checkAuthentication) == ["status(N000,info)", "sendTrackingData(0,false,)", Partner.notAuthenticated])
+        #expect(
+            try await rig.run(.checkAuthentication) == [
+                "status(N000,info)", "sendTrackingData(0,false,)", Partner.notAuthenticated,
+            ])
         #expect(rig.restCalls.isEmpty)
     }
 
@@ -66,7 +76,10 @@ import Testing
         try await rig.run(.restart)
         #expect(try await rig.run(Partner.setRequestor) == ["status(VSA403,info)", "setRequestorComplete(1)"])
         #expect(rig.restCalls == ["GET /api/v2/REF30/profiles"], "the stored configuration is reused")
-        #expect(try await rig.run(.checkAuthentication) == ["status(VSA403,info)", "sendTrackingData(0,false,)", Partner.notAuthenticated])
+        #expect(
+            try await rig.run(.checkAuthentication) == [
+                "status(VSA403,info)", "sendTrackingData(0,false,)", Partner.notAuthenticated,
+            ])
     }
 
     @Test(arguments: bothWires)
@@ -76,6 +89,8 @@ import Testing
         try await rig.run(Partner.getAuthentication)
         try await rig.run(.setSelectedProvider("NotBoarded"))
         try await rig.run(.login(username: "alice", password: "alice123"))
-        #expect(try await rig.run(.logout) == ["navigateToUrl(logout)", Partner.notAuthenticated], "no VSA203 for a regular profile")
+        #expect(
+            try await rig.run(.logout) == ["navigateToUrl(logout)", Partner.notAuthenticated],
+            "no VSA203 for a regular profile")
     }
 }

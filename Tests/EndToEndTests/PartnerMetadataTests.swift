@@ -23,12 +23,16 @@ import Testing
 
     @Test(arguments: bothWires)
     func aPickerSignInIsFromApple(wire: ScenarioRunner.Wire) async throws {
-        let rig = try Partner.rig(wire, signedIn: nil) { $0.device.picker = [.select(provider: "AppleBoarded", user: "bob")] }
+        let rig = try Partner.rig(wire, signedIn: nil) {
+            $0.device.picker = [.select(provider: "AppleBoarded", user: "bob")]
+        }
         try await rig.run(Partner.setRequestor)
         #expect(try await rig.run(Partner.getAuthentication).last == Partner.authenticated)
         #expect(try await rig.run(Partner.tokenSource) == [Self.apple])
         #expect(
-            try await rig.run(.getMetadata(opCode: "userMeta", key: "userID", resource: nil)) == [#"setMetadataStatus(3,false,"u-bob")"#],
+            try await rig.run(.getMetadata(opCode: "userMeta", key: "userID", resource: nil)) == [
+                #"setMetadataStatus(3,false,"u-bob")"#
+            ],
             "the profile is the picker user's")
     }
 
@@ -62,7 +66,9 @@ import Testing
         let rig = try Partner.rig(wire, signedIn: "Degraded")
         try await rig.run(Partner.setRequestor)
         #expect(try await rig.run(Partner.getAuthentication).last == Partner.authenticated)
-        #expect(try await rig.run(Partner.tokenSource) == [Self.none], "authenticated by the degradation mechanism, not Apple SSO")
+        #expect(
+            try await rig.run(Partner.tokenSource) == [Self.none],
+            "authenticated by the degradation mechanism, not Apple SSO")
     }
 
     @Test(arguments: bothWires)

@@ -12,14 +12,16 @@ import Testing
 @Suite struct PartnerPickerOrderTests {
     @Test func thePickerCallbacksReachTheAppBeforeTheSignInGoesOn() async throws {
         let sandbox = PassSandbox(clock: SandboxClock())
-        let storage = FileManager.default.temporaryDirectory.appendingPathComponent("accessenabler-picker-order-\(UUID().uuidString)")
+        let storage = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "accessenabler-picker-order-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: storage) }
         let device = SimulatedPartnerFramework(sandbox: sandbox)
         device.picker = [.select(provider: "AppleBoarded", user: "alice")]
         let order = Mutex<[String]>([])
         let callbackQueue = DispatchQueue(label: "picker-order.callbacks")
         var configuration = AccessEnablerConfiguration(
-            environment: .custom(sandbox.baseURLForLinks), platform: .tvOS, storageDirectory: storage, partnerFramework: device,
+            environment: .custom(sandbox.baseURLForLinks), platform: .tvOS, storageDirectory: storage,
+            partnerFramework: device,
             callbackQueue: callbackQueue)
         configuration.clock = SandboxTimeSource(sandbox.clock)
         let transport = sandbox.transport

@@ -55,11 +55,16 @@ import Testing
     func systemSignInIsExchangedSilently(wire: ScenarioRunner.Wire) async throws {
         let rig = try Partner.rig(wire)
         let (callbacks, calls) = try await rig.runRecordingDevice(Partner.setRequestor)
-        #expect(callbacks == ["setRequestorComplete(1)"], "nothing but setRequestorComplete: authentication was not asked for")
+        #expect(
+            callbacks == ["setRequestorComplete(1)"],
+            "nothing but setRequestorComplete: authentication was not asked for")
         #expect(rig.restCalls == Partner.launchCalls + Partner.exchangeCalls)
         expectNoInterruption(calls)
-        #expect(calls.compactMap(\.metadataRequest).contains { $0.samlRequest != nil }, "the SAML request went to the partner framework")
-        #expect(try await rig.run(.checkAuthentication) == ["sendTrackingData(0,true,AppleBoarded)", Partner.authenticated])
+        #expect(
+            calls.compactMap(\.metadataRequest).contains { $0.samlRequest != nil },
+            "the SAML request went to the partner framework")
+        #expect(
+            try await rig.run(.checkAuthentication) == ["sendTrackingData(0,true,AppleBoarded)", Partner.authenticated])
         #expect(rig.restCalls.isEmpty)
     }
 
@@ -80,8 +85,12 @@ import Testing
         // Still stored until setRequestor reconciles (metadata reads storage only).
         #expect(try await rig.run(Partner.tokenSource) == [#"setMetadataStatus(3,false,"Apple")"#])
         #expect(try await rig.run(Partner.setRequestor) == ["setRequestorComplete(1)"])
-        #expect(rig.restCalls == ["GET /api/v2/REF30/profiles"], "the partner framework judged the profile in force: no configuration")
-        #expect(try await rig.run(Partner.tokenSource) == ["setMetadataStatus(3,false,null)"], "the appleSSO profile is deleted")
+        #expect(
+            rig.restCalls == ["GET /api/v2/REF30/profiles"],
+            "the partner framework judged the profile in force: no configuration")
+        #expect(
+            try await rig.run(Partner.tokenSource) == ["setMetadataStatus(3,false,null)"],
+            "the appleSSO profile is deleted")
         #expect(try await rig.run(Partner.authenticationExpiry) == ["setMetadataStatus(0,false,null)"])
     }
 
@@ -118,7 +127,10 @@ import Testing
         #expect(try await rig.run(Partner.setRequestor) == ["setRequestorComplete(1)"])
         // Degradation is only known from the partner session's answer; nothing is exchanged.
         #expect(rig.restCalls == Partner.launchCalls + ["POST /api/v2/REF30/sessions/sso/Apple"])
-        #expect(try await rig.run(.checkAuthentication) == ["status(N000,info)", "sendTrackingData(0,false,)", Partner.notAuthenticated])
+        #expect(
+            try await rig.run(.checkAuthentication) == [
+                "status(N000,info)", "sendTrackingData(0,false,)", Partner.notAuthenticated,
+            ])
         #expect(rig.restCalls.isEmpty)
     }
 
@@ -141,7 +153,8 @@ import Testing
     func aFailingExchangeLeavesTheUserSignedOutSilently(wire: ScenarioRunner.Wire) async throws {
         let rig = try Partner.rig(wire)
         try await rig.run(.fault(endpoint: .partnerProfile, SandboxFault(status: 503)))
-        #expect(try await rig.run(Partner.setRequestor) == ["setRequestorComplete(1)"], "a silent exchange reports nothing")
+        #expect(
+            try await rig.run(Partner.setRequestor) == ["setRequestorComplete(1)"], "a silent exchange reports nothing")
         // internal_server_error advises no retry (the Enhanced Error Codes table: action none).
         #expect(rig.restCalls == Partner.launchCalls + Partner.exchangeCalls)
         #expect(try await rig.run(.checkAuthentication).last == Partner.notAuthenticated)

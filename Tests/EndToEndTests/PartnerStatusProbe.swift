@@ -84,7 +84,8 @@ final class PartnerHeaderRig: @unchecked Sendable {
     let recorder = CallbackRecorder(revealSecrets: true)
     let accessEnabler: AccessEnabler
     private var server: LoopbackHTTPServer?
-    private let storage = FileManager.default.temporaryDirectory.appendingPathComponent("accessenabler-partner-\(UUID().uuidString)")
+    private let storage = FileManager.default.temporaryDirectory.appendingPathComponent(
+        "accessenabler-partner-\(UUID().uuidString)")
 
     init(_ wire: ScenarioRunner.Wire, signedIn provider: String?, expiresIn: TimeInterval = 86_400) throws {
         device = SimulatedPartnerFramework(sandbox: sandbox)

@@ -13,13 +13,17 @@ import Testing
 
     /// Signs in silently at setRequestor with the given TTLs; returns the rig and the
     /// profile's expiry as getMetadata reports it.
-    private func signedIn(_ wire: ScenarioRunner.Wire, adobeTTL: TimeInterval, appleTTL: TimeInterval) async throws -> (Rig, Date) {
+    private func signedIn(_ wire: ScenarioRunner.Wire, adobeTTL: TimeInterval, appleTTL: TimeInterval) async throws -> (
+        Rig, Date
+    ) {
         let rig = try Partner.rig(wire, expiresIn: appleTTL) { $0.device.picker = [.cancel] }
         try await rig.run(.world(mvpd: "AppleBoarded", set: ["authenticationTTL": .number(adobeTTL)]))
         #expect(try await rig.run(Partner.setRequestor) == ["setRequestorComplete(1)"])
         #expect(rig.restCalls == Partner.launchCalls + Partner.exchangeCalls)
         let expiry = try #require(try await Partner.profileExpiry(rig))
-        #expect(abs(expiry.timeIntervalSince(rig.sandbox.clock.now) - adobeTTL) < 2, "the profile lasts the dashboard's TTL")
+        #expect(
+            abs(expiry.timeIntervalSince(rig.sandbox.clock.now) - adobeTTL) < 2, "the profile lasts the dashboard's TTL"
+        )
         return (rig, expiry)
     }
 
@@ -27,7 +31,8 @@ import Testing
     func bothValidTheUserIsAuthenticatedForTheRestOfTheAdobeTTL(wire: ScenarioRunner.Wire) async throws {
         let (rig, expiry) = try await signedIn(wire, adobeTTL: Self.adobeShort, appleTTL: Self.adobeLong)
         try await rig.run(.advanceClock(1_800))
-        #expect(try await rig.run(.checkAuthentication) == ["sendTrackingData(0,true,AppleBoarded)", Partner.authenticated])
+        #expect(
+            try await rig.run(.checkAuthentication) == ["sendTrackingData(0,true,AppleBoarded)", Partner.authenticated])
         #expect(rig.restCalls.isEmpty)
         #expect(try await Partner.profileExpiry(rig) == expiry, "the remaining time of the same profile")
     }
@@ -36,13 +41,15 @@ import Testing
     func appleExpiredAdobeValidTheUserIsAuthenticatedForTheRestOfTheAdobeTTL(wire: ScenarioRunner.Wire) async throws {
         let (rig, expiry) = try await signedIn(wire, adobeTTL: Self.adobeLong, appleTTL: Self.adobeShort)
         try await rig.run(.advanceClock(5_400))
-        #expect(try await rig.run(.checkAuthentication) == ["sendTrackingData(0,true,AppleBoarded)", Partner.authenticated])
+        #expect(
+            try await rig.run(.checkAuthentication) == ["sendTrackingData(0,true,AppleBoarded)", Partner.authenticated])
         #expect(rig.restCalls.isEmpty)
         // A relaunch keeps the profile: nothing is exchanged with an expired device token.
         try await rig.run(.restart)
         #expect(try await rig.run(Partner.setRequestor) == ["setRequestorComplete(1)"])
         #expect(rig.restCalls == ["GET /api/v2/REF30/profiles"], "an appleSSO profile in force: no configuration")
-        #expect(try await rig.run(.checkAuthentication) == ["sendTrackingData(0,true,AppleBoarded)", Partner.authenticated])
+        #expect(
+            try await rig.run(.checkAuthentication) == ["sendTrackingData(0,true,AppleBoarded)", Partner.authenticated])
         #expect(try await Partner.profileExpiry(rig) == expiry)
     }
 
@@ -50,22 +57,32 @@ import Testing
     func appleValidAdobeExpiredTheUserIsSilentlyAuthenticatedAgain(wire: ScenarioRunner.Wire) async throws {
         let (rig, expiry) = try await signedIn(wire, adobeTTL: Self.adobeShort, appleTTL: Self.adobeLong)
         try await rig.run(.advanceClock(5_400))
-        #expect(try await rig.run(.checkAuthentication) == ["status(N000,info)", "sendTrackingData(0,false,)", Partner.notAuthenticated])
+        #expect(
+            try await rig.run(.checkAuthentication) == [
+                "status(N000,info)", "sendTrackingData(0,false,)", Partner.notAuthenticated,
+            ])
         #expect(rig.restCalls.isEmpty, "checkAuthentication never calls the network")
         try await rig.run(.restart)
         #expect(try await rig.run(Partner.setRequestor) == ["setRequestorComplete(1)"], "silently")
-        #expect(rig.restCalls == ["GET /api/v2/REF30/profiles", "GET /api/v2/REF30/configuration"] + Partner.exchangeCalls)
-        #expect(try await rig.run(.checkAuthentication) == ["sendTrackingData(0,true,AppleBoarded)", Partner.authenticated])
+        #expect(
+            rig.restCalls == ["GET /api/v2/REF30/profiles", "GET /api/v2/REF30/configuration"] + Partner.exchangeCalls)
+        #expect(
+            try await rig.run(.checkAuthentication) == ["sendTrackingData(0,true,AppleBoarded)", Partner.authenticated])
         let renewed = try #require(try await Partner.profileExpiry(rig))
         #expect(renewed > expiry)
-        #expect(abs(renewed.timeIntervalSince(rig.sandbox.clock.now) - Self.adobeShort) < 2, "another profile with the dashboard's TTL")
+        #expect(
+            abs(renewed.timeIntervalSince(rig.sandbox.clock.now) - Self.adobeShort) < 2,
+            "another profile with the dashboard's TTL")
     }
 
     @Test(arguments: bothWires)
     func appleValidAdobeExpiredGetAuthenticationExchangesWithoutThePicker(wire: ScenarioRunner.Wire) async throws {
         let (rig, _) = try await signedIn(wire, adobeTTL: Self.adobeShort, appleTTL: Self.adobeLong)
         try await rig.run(.advanceClock(5_400))
-        #expect(try await rig.run(Partner.getAuthentication) == ["sendTrackingData(0,true,AppleBoarded)", Partner.authenticated])
+        #expect(
+            try await rig.run(Partner.getAuthentication) == [
+                "sendTrackingData(0,true,AppleBoarded)", Partner.authenticated,
+            ])
         // No profile in force, the configuration asked over an hour ago: the partner framework needs it again.
         #expect(rig.restCalls == ["GET /api/v2/REF30/configuration"] + Partner.exchangeCalls)
     }
@@ -77,26 +94,35 @@ import Testing
         #expect(try await rig.run(.setRequestor("REF31", serviceProviders: nil)) == ["setRequestorComplete(1)"])
         #expect(
             rig.restCalls == [
-                "POST /o/client/register", "POST /o/client/token", "GET /api/v2/REF31/profiles", "GET /api/v2/REF31/configuration",
+                "POST /o/client/register", "POST /o/client/token", "GET /api/v2/REF31/profiles",
+                "GET /api/v2/REF31/configuration",
                 "POST /api/v2/REF31/sessions/sso/Apple", "POST /api/v2/REF31/profiles/sso/Apple",
             ])
         let expiry = try #require(try await Partner.profileExpiry(rig))
-        #expect(abs(expiry.timeIntervalSince(rig.sandbox.clock.now) - 1_800) < 2, "REF31's TTL, not the device token's nor REF30's")
+        #expect(
+            abs(expiry.timeIntervalSince(rig.sandbox.clock.now) - 1_800) < 2,
+            "REF31's TTL, not the device token's nor REF30's")
     }
 
     @Test(arguments: bothWires)
     func bothExpiredTheUserIsNotAuthenticatedAndThePickerAppears(wire: ScenarioRunner.Wire) async throws {
         let (rig, _) = try await signedIn(wire, adobeTTL: Self.adobeShort, appleTTL: Self.adobeLong)
         try await rig.run(.advanceClock(Self.adobeLong + 60))
-        #expect(try await rig.run(.checkAuthentication) == ["status(N000,info)", "sendTrackingData(0,false,)", Partner.notAuthenticated])
+        #expect(
+            try await rig.run(.checkAuthentication) == [
+                "status(N000,info)", "sendTrackingData(0,false,)", Partner.notAuthenticated,
+            ])
         #expect(rig.restCalls.isEmpty)
         try await rig.run(.restart)
         #expect(try await rig.run(Partner.setRequestor) == ["setRequestorComplete(1)"])
-        #expect(rig.restCalls == ["GET /api/v2/REF30/profiles", "GET /api/v2/REF30/configuration"], "no exchange with an expired device token")
+        #expect(
+            rig.restCalls == ["GET /api/v2/REF30/profiles", "GET /api/v2/REF30/configuration"],
+            "no exchange with an expired device token")
         let picker = "\(Partner.pickerIDs)|featured:"
         #expect(
             try await rig.run(Partner.getAuthentication) == [
-                "presentTVProviderDialog(\(picker))", "dismissTVProviderDialog(\(picker))", "status(N005,info)", Partner.allMVPDs,
+                "presentTVProviderDialog(\(picker))", "dismissTVProviderDialog(\(picker))", "status(N005,info)",
+                Partner.allMVPDs,
             ])
     }
 }
@@ -114,9 +140,14 @@ import Testing
         #expect(await rig.call { $0.checkAuthentication() }.last == Partner.authenticated)
         #expect(
             await rig.call { $0.checkAuthorization("news") } == [
-                "status(Z500,error)", "sendTrackingData(1,false,AppleBoarded)", "tokenRequestFailed(news,\(GENERIC_AUTHORIZATION_ERROR))",
+                "status(Z500,error)", "sendTrackingData(1,false,AppleBoarded)",
+                "tokenRequestFailed(news,\(GENERIC_AUTHORIZATION_ERROR))",
             ])
-        #expect(rig.probe.requests == [ProbedRequest(method: "POST", path: "/api/v2/REF30/decisions/authorize/AppleBoarded", partnerStatusHeader: nil)])
+        #expect(
+            rig.probe.requests == [
+                ProbedRequest(
+                    method: "POST", path: "/api/v2/REF30/decisions/authorize/AppleBoarded", partnerStatusHeader: nil)
+            ])
         #expect(rig.sandbox.requestLog.last?.status == 400, "refused for the missing partner status")
     }
 }

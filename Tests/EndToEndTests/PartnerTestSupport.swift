@@ -10,13 +10,17 @@ enum Partner {
     /// The DCR and configuration calls every first `setRequestor` makes.
     /// A first launch with a partner framework and no profile in force: registration, the
     /// profiles, then the configuration the partner framework's silent questions need.
-    static let launchCalls = ["POST /o/client/register", "POST /o/client/token", "GET /api/v2/REF30/profiles", "GET /api/v2/REF30/configuration"]
+    static let launchCalls = [
+        "POST /o/client/register", "POST /o/client/token", "GET /api/v2/REF30/profiles",
+        "GET /api/v2/REF30/configuration",
+    ]
     /// A first launch without a partner framework: registration and the profiles.
     static let regularLaunchCalls = ["POST /o/client/register", "POST /o/client/token", "GET /api/v2/REF30/profiles"]
     /// The silent exchange of a system-level sign-in for an Adobe profile.
     static let exchangeCalls = ["POST /api/v2/REF30/sessions/sso/Apple", "POST /api/v2/REF30/profiles/sso/Apple"]
     /// Every MVPD of REF30 in configuration order (Inactive is absent: its integration is off).
-    static let allMVPDs = "displayProviderDialog(AppleBoarded,PickerOnly,NotBoarded,SSODisabled,Degraded,TempPass,SVCProvider)"
+    static let allMVPDs =
+        "displayProviderDialog(AppleBoarded,PickerOnly,NotBoarded,SSODisabled,Degraded,TempPass,SVCProvider)"
     /// The default picker: the MVPDs shown in the platform picker, in configuration order.
     static let pickerIDs = "AppleBoarded,PickerOnly,SSODisabled,Degraded"
     static let notAuthenticated = "setAuthenticationStatus(0,\(USER_NOT_AUTHENTICATED_ERROR))"
@@ -32,14 +36,18 @@ enum Partner {
         try Rig(wire) { scenario in
             scenario.platform = platform
             scenario.device.present = true
-            scenario.device.signedIn = provider.map { Scenario.SignIn(provider: $0, user: "alice", expiresIn: expiresIn) }
+            scenario.device.signedIn = provider.map {
+                Scenario.SignIn(provider: $0, user: "alice", expiresIn: expiresIn)
+            }
             more(&scenario)
         }
     }
 
     /// A device change that signs in at system level (or out, with `nil`).
     static func signIn(_ provider: String?, expiresIn: TimeInterval = 86_400) -> Scenario.Step {
-        .device(Scenario.DeviceChange(signedIn: .some(provider.map { Scenario.SignIn(provider: $0, user: "alice", expiresIn: expiresIn) })))
+        .device(
+            Scenario.DeviceChange(
+                signedIn: .some(provider.map { Scenario.SignIn(provider: $0, user: "alice", expiresIn: expiresIn) })))
     }
 
     static func access(_ status: String, prompt: String? = nil) -> Scenario.Step {
@@ -101,9 +109,12 @@ func expectNoInterruption(_ calls: [PartnerCall], sourceLocation: SourceLocation
     #expect(!calls.isEmpty, "the partner framework should have been asked", sourceLocation: sourceLocation)
     for call in calls {
         switch call {
-        case .accessStatus(let prompt): #expect(prompt == false, "a status check must not prompt", sourceLocation: sourceLocation)
+        case .accessStatus(let prompt):
+            #expect(prompt == false, "a status check must not prompt", sourceLocation: sourceLocation)
         case .accountMetadata(let request):
-            #expect(request.isInterruptionAllowed == false, "a status check must not interrupt the user", sourceLocation: sourceLocation)
+            #expect(
+                request.isInterruptionAllowed == false, "a status check must not interrupt the user",
+                sourceLocation: sourceLocation)
         }
     }
 }

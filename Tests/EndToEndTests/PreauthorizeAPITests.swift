@@ -13,7 +13,8 @@ import Testing
     @Test(arguments: bothWires)
     func decisionsCarryEachDenialsReason(wire: ScenarioRunner.Wire) async throws {
         let rig = try await Rig.loggedIn(wire)
-        #expect(try await rig.run(.preauthorize(resources: ["news", "premium", "sports"], disable: [])) == ["preauthorize"])
+        #expect(
+            try await rig.run(.preauthorize(resources: ["news", "premium", "sports"], disable: [])) == ["preauthorize"])
         #expect(rig.restCalls == ["POST /api/v2/REF30/decisions/preauthorize/NotBoarded"])
         let line = try #require(Self.preauthorizeLine(rig))
         #expect(line["result"] == .string("response"))
@@ -28,10 +29,16 @@ import Testing
         // Repeated: the SDK's cache answers; with LOCAL_CACHE disabled Adobe Pass is asked again.
         #expect(try await rig.run(.preauthorize(resources: ["news", "sports"], disable: [])) == ["preauthorize"])
         #expect(rig.restCalls.isEmpty)
-        #expect(try await rig.run(.preauthorize(resources: ["news", "sports"], disable: ["LOCAL_CACHE"])) == ["preauthorize"])
+        #expect(
+            try await rig.run(.preauthorize(resources: ["news", "sports"], disable: ["LOCAL_CACHE"])) == [
+                "preauthorize"
+            ])
         #expect(rig.restCalls == ["POST /api/v2/REF30/decisions/preauthorize/NotBoarded"])
         // The legacy call projects the same answers.
-        #expect(try await rig.run(.checkPreauthorizedResources(["news", "premium", "sports"], cache: true)) == ["preauthorizedResources(news,sports)"])
+        #expect(
+            try await rig.run(.checkPreauthorizedResources(["news", "premium", "sports"], cache: true)) == [
+                "preauthorizedResources(news,sports)"
+            ])
         #expect(rig.restCalls.isEmpty)
     }
 
@@ -91,10 +98,17 @@ import Testing
 
     @Test(arguments: bothWires)
     func aBatchSizeSplitsLongListsInsteadOfP100(wire: ScenarioRunner.Wire) async throws {
-        let rig = try Rig(wire, configuration: { $0.preauthorizationBatchSize = 5 }, scenario: { $0.loginScreen = .thisDevice })
+        let rig = try Rig(
+            wire, configuration: { $0.preauthorizationBatchSize = 5 }, scenario: { $0.loginScreen = .thisDevice })
         #expect(try await rig.run(.setRequestor("REF30", serviceProviders: nil)) == ["setRequestorComplete(1)"])
         try await rig.logIn()
-        #expect(try await rig.run(.checkPreauthorizedResources(["news", "sports", "a", "b", "c", "d", "e"], cache: true)) == ["preauthorizedResources(news,sports)"])
-        #expect(rig.restCalls == ["POST /api/v2/REF30/decisions/preauthorize/NotBoarded", "POST /api/v2/REF30/decisions/preauthorize/NotBoarded"])
+        #expect(
+            try await rig.run(.checkPreauthorizedResources(["news", "sports", "a", "b", "c", "d", "e"], cache: true))
+                == ["preauthorizedResources(news,sports)"])
+        #expect(
+            rig.restCalls == [
+                "POST /api/v2/REF30/decisions/preauthorize/NotBoarded",
+                "POST /api/v2/REF30/decisions/preauthorize/NotBoarded",
+            ])
     }
 }

@@ -17,7 +17,10 @@ import Testing
         #expect(try await rig.run(.restart) == [])
         #expect(try await rig.run(.setRequestor("REF30", serviceProviders: nil)) == ["setRequestorComplete(1)"])
         #expect(try await rig.run(.checkAuthentication) == ["sendTrackingData(0,true,NotBoarded)", authenticated])
-        #expect(try await rig.run(.getMetadata(opCode: "authentication", key: nil, resource: nil)) == [NumbersFromOutsideTests.signInEnds])
+        #expect(
+            try await rig.run(.getMetadata(opCode: "authentication", key: nil, resource: nil)) == [
+                NumbersFromOutsideTests.signInEnds
+            ])
     }
 
     @Test(arguments: bothWires)
@@ -28,6 +31,9 @@ import Testing
         rewriter.rewrite("/api/v2/REF30/profiles", method: "GET") { $0.withBody(#"{"profiles": {}}"#) }
         #expect(try await rig.run(.restart) == [])
         #expect(try await rig.run(.setRequestor("REF30", serviceProviders: nil)) == ["setRequestorComplete(1)"])
-        #expect(try await rig.run(.checkAuthentication) == ["status(N000,info)", "sendTrackingData(0,false,)", notAuthenticated])
+        #expect(
+            try await rig.run(.checkAuthentication) == [
+                "status(N000,info)", "sendTrackingData(0,false,)", notAuthenticated,
+            ])
     }
 }

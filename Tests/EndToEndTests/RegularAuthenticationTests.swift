@@ -12,12 +12,17 @@ import Testing
     @Test(arguments: bothWires)
     func checkAuthenticationNeverTouchesTheNetwork(wire: ScenarioRunner.Wire) async throws {
         let rig = try await Rig.regular(wire)
-        #expect(try await rig.run(.checkAuthentication) == ["status(N000,info)", "sendTrackingData(0,false,)", notAuthenticated])
+        #expect(
+            try await rig.run(.checkAuthentication) == [
+                "status(N000,info)", "sendTrackingData(0,false,)", notAuthenticated,
+            ])
         #expect(rig.restCalls.isEmpty)
         try await rig.logIn()
         #expect(try await rig.run(.checkAuthentication) == ["sendTrackingData(0,true,NotBoarded)", authenticated])
         #expect(rig.restCalls.isEmpty)
-        #expect(rig.sandbox.requestLog.last?.path.hasPrefix("/api/v2/REF30/profiles/code/") == true, "the sandbox saw nothing after the login")
+        #expect(
+            rig.sandbox.requestLog.last?.path.hasPrefix("/api/v2/REF30/profiles/code/") == true,
+            "the sandbox saw nothing after the login")
     }
 
     @Test(arguments: bothWires)
@@ -33,9 +38,14 @@ import Testing
     func aProfileWhoseIntegrationWasDeactivatedNoLongerAuthenticates(wire: ScenarioRunner.Wire) async throws {
         let rig = try await Rig.loggedIn(wire)
         #expect(try await rig.run(.world(mvpd: "NotBoarded", set: ["integrationActive": .bool(false)])) == [])
-        #expect(try await rig.run(.checkAuthentication) == ["sendTrackingData(0,true,NotBoarded)", authenticated], "the cached configuration still lists it")
+        #expect(
+            try await rig.run(.checkAuthentication) == ["sendTrackingData(0,true,NotBoarded)", authenticated],
+            "the cached configuration still lists it")
         #expect(try await rig.run(.setRequestor("REF30", serviceProviders: nil)) == ["setRequestorComplete(1)"])
-        #expect(try await rig.run(.checkAuthentication) == ["status(N000,info)", "sendTrackingData(0,false,)", notAuthenticated])
+        #expect(
+            try await rig.run(.checkAuthentication) == [
+                "status(N000,info)", "sendTrackingData(0,false,)", notAuthenticated,
+            ])
         #expect(rig.restCalls.isEmpty)
     }
 
@@ -47,9 +57,18 @@ import Testing
             ("getAuthentication()", { $0.getAuthentication() }),
             ("getAuthentication(false, withData:)", { $0.getAuthentication(false, withData: ["k": "v"]) }),
             ("getAuthentication(filter: [String])", { $0.getAuthentication(filter: ["NotBoarded", "TempPass"]) }),
-            ("getAuthentication(filter: [String: [String]])", { $0.getAuthentication(filter: [TV_PROVIDERS: ["NotBoarded"], FEATURED_TV_PROVIDERS: ["NotBoarded"]]) }),
-            ("getAuthentication(false, withData:, andFilter: [String])", { $0.getAuthentication(false, withData: nil, andFilter: ["NotBoarded"]) }),
-            ("getAuthentication(true, withData:, andFilter: [String: [String]])", { $0.getAuthentication(true, withData: ["k": 1], andFilter: [TV_PROVIDERS: ["TempPass"]]) }),
+            (
+                "getAuthentication(filter: [String: [String]])",
+                { $0.getAuthentication(filter: [TV_PROVIDERS: ["NotBoarded"], FEATURED_TV_PROVIDERS: ["NotBoarded"]]) }
+            ),
+            (
+                "getAuthentication(false, withData:, andFilter: [String])",
+                { $0.getAuthentication(false, withData: nil, andFilter: ["NotBoarded"]) }
+            ),
+            (
+                "getAuthentication(true, withData:, andFilter: [String: [String]])",
+                { $0.getAuthentication(true, withData: ["k": 1], andFilter: [TV_PROVIDERS: ["TempPass"]]) }
+            ),
         ]
         let rig = try await Rig.regular(wire)
         for (index, (name, call)) in calls.enumerated() {
@@ -57,7 +76,10 @@ import Testing
             #expect(await rig.call(call) == [regularDialog], "\(name)")
             // The first asks for the configuration; the others reuse it (within 3 minutes).
             #expect(rig.restCalls == (index == 0 ? ["GET /api/v2/REF30/configuration"] : []), "\(name)")
-            #expect(await rig.call { $0.setSelectedProvider(nil) } == ["status(N005,info)", "setAuthenticationStatus(0,\(PROVIDER_NOT_SELECTED_ERROR))"], "\(name)")
+            #expect(
+                await rig.call { $0.setSelectedProvider(nil) } == [
+                    "status(N005,info)", "setAuthenticationStatus(0,\(PROVIDER_NOT_SELECTED_ERROR))",
+                ], "\(name)")
         }
     }
 
@@ -75,39 +97,69 @@ import Testing
             #expect(rig.restCalls.isEmpty)
         }
         #expect(await rig.call { $0.getAuthentication(true, withData: nil) } == [regularDialog])
-        #expect(try await rig.run(.setSelectedProvider(nil)) == ["status(N005,info)", "setAuthenticationStatus(0,\(PROVIDER_NOT_SELECTED_ERROR))"])
-        #expect(await rig.call { $0.getAuthentication(true, withData: nil, andFilter: [TV_PROVIDERS: ["NotBoarded"]]) } == [regularDialog])
+        #expect(
+            try await rig.run(.setSelectedProvider(nil)) == [
+                "status(N005,info)", "setAuthenticationStatus(0,\(PROVIDER_NOT_SELECTED_ERROR))",
+            ])
+        #expect(
+            await rig.call { $0.getAuthentication(true, withData: nil, andFilter: [TV_PROVIDERS: ["NotBoarded"]]) } == [
+                regularDialog
+            ])
         // Forcing with the MVPD that already holds the profile: REST API V2 would answer the
         // new session with authorize/direct (the profile exists server-side), so the sign-in
         // in force ends first (logout, no page) and the login page comes: the person may
         // switch accounts.
-        #expect(try await rig.run(.setSelectedProvider("NotBoarded")) == ["sendTrackingData(2,NotBoarded)", "navigateToUrl(authenticate)"])
+        #expect(
+            try await rig.run(.setSelectedProvider("NotBoarded")) == [
+                "sendTrackingData(2,NotBoarded)", "navigateToUrl(authenticate)",
+            ])
         #expect(rig.restCalls == ["GET /api/v2/REF30/logout/NotBoarded", "POST /api/v2/REF30/sessions"])
         #expect(try await rig.run(.checkAuthentication).last == notAuthenticated, "ended on the device too")
-        #expect(try await rig.run(.login(username: "bob", password: "bob123")) == ["sendTrackingData(0,true,NotBoarded)", authenticated])
-        #expect(try await rig.run(.getMetadata(opCode: "userMeta", key: "userID", resource: nil)) == ["setMetadataStatus(3,false,\"u-bob\")"], "another account")
+        #expect(
+            try await rig.run(.login(username: "bob", password: "bob123")) == [
+                "sendTrackingData(0,true,NotBoarded)", authenticated,
+            ])
+        #expect(
+            try await rig.run(.getMetadata(opCode: "userMeta", key: "userID", resource: nil)) == [
+                "setMetadataStatus(3,false,\"u-bob\")"
+            ], "another account")
         // Another MVPD goes through its login and replaces the profile.
         #expect(await rig.call { $0.getAuthentication(true, withData: nil) } == [regularDialog])
-        #expect(try await rig.run(.setSelectedProvider("SVCProvider")) == ["sendTrackingData(2,SVCProvider)", "navigateToUrl(authenticate)"])
-        #expect(try await rig.run(.login(username: "bob", password: "bob123")) == ["sendTrackingData(0,true,SVCProvider)", authenticated])
+        #expect(
+            try await rig.run(.setSelectedProvider("SVCProvider")) == [
+                "sendTrackingData(2,SVCProvider)", "navigateToUrl(authenticate)",
+            ])
+        #expect(
+            try await rig.run(.login(username: "bob", password: "bob123")) == [
+                "sendTrackingData(0,true,SVCProvider)", authenticated,
+            ])
         #expect(try await rig.run(.getSelectedProvider) == ["selectedProvider(SVCProvider)"])
-        #expect(try await rig.run(.checkAuthorization("sports")).last == "tokenRequestFailed(sports,\(USER_NOT_AUTHORIZED_ERROR))")
+        #expect(
+            try await rig.run(.checkAuthorization("sports")).last
+                == "tokenRequestFailed(sports,\(USER_NOT_AUTHORIZED_ERROR))")
     }
 
     @Test(arguments: bothWires)
-    func aSecondGetAuthenticationShowsTheDialogAgainButNeverAbandonsAnOpenLogin(wire: ScenarioRunner.Wire) async throws {
+    func aSecondGetAuthenticationShowsTheDialogAgainButNeverAbandonsAnOpenLogin(wire: ScenarioRunner.Wire) async throws
+    {
         let rig = try await Rig.regular(wire)
         #expect(try await rig.run(.getAuthentication(forceAuthn: false, filter: [], featured: [])) == [regularDialog])
         // The app closed its picker without telling the SDK: the dialog simply comes again.
         #expect(try await rig.run(.getAuthentication(forceAuthn: false, filter: [], featured: [])) == [regularDialog])
         #expect(rig.restCalls.isEmpty)
-        #expect(try await rig.run(.setSelectedProvider("NotBoarded")) == ["sendTrackingData(2,NotBoarded)", "navigateToUrl(authenticate)"])
+        #expect(
+            try await rig.run(.setSelectedProvider("NotBoarded")) == [
+                "sendTrackingData(2,NotBoarded)", "navigateToUrl(authenticate)",
+            ])
         #expect(
             try await rig.run(.getAuthentication(forceAuthn: true, filter: [], featured: [])) == [
                 "status(N500,error)", "setAuthenticationStatus(0,\(GENERIC_AUTHENTICATION_ERROR))",
             ])
         #expect(rig.restCalls.isEmpty)
-        #expect(try await rig.run(.login(username: "alice", password: "alice123")) == ["sendTrackingData(0,true,NotBoarded)", authenticated])
+        #expect(
+            try await rig.run(.login(username: "alice", password: "alice123")) == [
+                "sendTrackingData(0,true,NotBoarded)", authenticated,
+            ])
     }
 
     // MARK: setSelectedProvider
@@ -116,7 +168,10 @@ import Testing
     func selectingAProviderCreatesASessionAndNavigatesToItsLogin(wire: ScenarioRunner.Wire) async throws {
         let rig = try await Rig.regular(wire)
         #expect(try await rig.run(.getAuthentication(forceAuthn: false, filter: [], featured: [])) == [regularDialog])
-        #expect(try await rig.run(.setSelectedProvider("NotBoarded")) == ["sendTrackingData(2,NotBoarded)", "navigateToUrl(authenticate)"])
+        #expect(
+            try await rig.run(.setSelectedProvider("NotBoarded")) == [
+                "sendTrackingData(2,NotBoarded)", "navigateToUrl(authenticate)",
+            ])
         #expect(rig.restCalls == ["POST /api/v2/REF30/sessions"])
         let url = try #require(rig.lines("navigateToUrl").first?["url"]?.stringValue)
         #expect(url.hasPrefix("http"), "the authenticate URL is absolute")
@@ -129,7 +184,10 @@ import Testing
     func tempPassAuthenticatesAtOnceWithN011(wire: ScenarioRunner.Wire) async throws {
         let rig = try await Rig.regular(wire)
         #expect(try await rig.run(.getAuthentication(forceAuthn: false, filter: [], featured: [])) == [regularDialog])
-        #expect(try await rig.run(.setSelectedProvider("TempPass")) == ["sendTrackingData(2,TempPass)", "status(N011,info)", "sendTrackingData(0,true,TempPass)", authenticated])
+        #expect(
+            try await rig.run(.setSelectedProvider("TempPass")) == [
+                "sendTrackingData(2,TempPass)", "status(N011,info)", "sendTrackingData(0,true,TempPass)", authenticated,
+            ])
         #expect(rig.restCalls == ["POST /api/v2/REF30/sessions", "GET /api/v2/REF30/profiles/TempPass"])
         #expect(try await rig.run(.checkAuthentication) == ["sendTrackingData(0,true,TempPass)", authenticated])
     }
@@ -139,7 +197,10 @@ import Testing
         let rig = try await Rig.regular(wire)
         #expect(try await rig.run(.getAuthentication(forceAuthn: false, filter: [], featured: [])) == [regularDialog])
         #expect(
-            try await rig.run(.setSelectedProvider("Degraded")) == ["sendTrackingData(2,Degraded)", "status(N010,warning)", "sendTrackingData(0,true,Degraded)", authenticated])
+            try await rig.run(.setSelectedProvider("Degraded")) == [
+                "sendTrackingData(2,Degraded)", "status(N010,warning)", "sendTrackingData(0,true,Degraded)",
+                authenticated,
+            ])
         #expect(rig.restCalls == ["POST /api/v2/REF30/sessions", "GET /api/v2/REF30/profiles/Degraded"])
     }
 
@@ -147,13 +208,23 @@ import Testing
     func backingOutResetsTheFlowWithN005(wire: ScenarioRunner.Wire) async throws {
         let rig = try await Rig.regular(wire)
         #expect(try await rig.run(.getAuthentication(forceAuthn: false, filter: [], featured: [])) == [regularDialog])
-        #expect(try await rig.run(.setSelectedProvider(nil)) == ["status(N005,info)", "setAuthenticationStatus(0,\(PROVIDER_NOT_SELECTED_ERROR))"])
+        #expect(
+            try await rig.run(.setSelectedProvider(nil)) == [
+                "status(N005,info)", "setAuthenticationStatus(0,\(PROVIDER_NOT_SELECTED_ERROR))",
+            ])
         #expect(rig.restCalls.isEmpty)
         // Backing out of the login page too: the redirect that follows completes nothing.
         #expect(try await rig.run(.getAuthentication(forceAuthn: false, filter: [], featured: [])) == [regularDialog])
-        #expect(try await rig.run(.setSelectedProvider("NotBoarded")) == ["sendTrackingData(2,NotBoarded)", "navigateToUrl(authenticate)"])
-        #expect(try await rig.run(.setSelectedProvider(nil)) == ["status(N005,info)", "setAuthenticationStatus(0,\(PROVIDER_NOT_SELECTED_ERROR))"])
-        #expect(try await rig.run(.handleExternalURL("adobepass://ios.app")) == ["status(N130,error)", notAuthenticated])
+        #expect(
+            try await rig.run(.setSelectedProvider("NotBoarded")) == [
+                "sendTrackingData(2,NotBoarded)", "navigateToUrl(authenticate)",
+            ])
+        #expect(
+            try await rig.run(.setSelectedProvider(nil)) == [
+                "status(N005,info)", "setAuthenticationStatus(0,\(PROVIDER_NOT_SELECTED_ERROR))",
+            ])
+        #expect(
+            try await rig.run(.handleExternalURL("adobepass://ios.app")) == ["status(N130,error)", notAuthenticated])
         #expect(rig.restCalls.isEmpty)
     }
 
@@ -161,10 +232,16 @@ import Testing
     func anUnknownOrInactiveProviderIsNotAvailable(wire: ScenarioRunner.Wire) async throws {
         let rig = try await Rig.regular(wire)
         for id in ["NoSuchMVPD", "Inactive"] {
-            #expect(try await rig.run(.getAuthentication(forceAuthn: false, filter: [], featured: [])) == [regularDialog])
-            #expect(try await rig.run(.setSelectedProvider(id)) == ["status(N500,error)", "setAuthenticationStatus(0,\(PROVIDER_NOT_AVAILABLE_ERROR))"])
+            #expect(
+                try await rig.run(.getAuthentication(forceAuthn: false, filter: [], featured: [])) == [regularDialog])
+            #expect(
+                try await rig.run(.setSelectedProvider(id)) == [
+                    "status(N500,error)", "setAuthenticationStatus(0,\(PROVIDER_NOT_AVAILABLE_ERROR))",
+                ])
             #expect(rig.restCalls.isEmpty)
-            #expect(try await rig.run(.setSelectedProvider(nil)).last == "setAuthenticationStatus(0,\(PROVIDER_NOT_SELECTED_ERROR))")
+            #expect(
+                try await rig.run(.setSelectedProvider(nil)).last
+                    == "setAuthenticationStatus(0,\(PROVIDER_NOT_SELECTED_ERROR))")
         }
     }
 
@@ -174,15 +251,26 @@ import Testing
     func aForeignURLIsRefusedAndChangesNothing(wire: ScenarioRunner.Wire) async throws {
         let rig = try await Rig.regular(wire)
         #expect(try await rig.run(.getAuthentication(forceAuthn: false, filter: [], featured: [])) == [regularDialog])
-        #expect(try await rig.run(.setSelectedProvider("NotBoarded")) == ["sendTrackingData(2,NotBoarded)", "navigateToUrl(authenticate)"])
-        for foreign in ["https://evil.example/adobepass", "adobepass://other.app?code=1", "otherscheme://ios.app", "not a url"] {
-            #expect(try await rig.run(.handleExternalURL(foreign)) == ["status(N500,error)", notAuthenticated], "\(foreign)")
+        #expect(
+            try await rig.run(.setSelectedProvider("NotBoarded")) == [
+                "sendTrackingData(2,NotBoarded)", "navigateToUrl(authenticate)",
+            ])
+        for foreign in [
+            "https://evil.example/adobepass", "adobepass://other.app?code=1", "otherscheme://ios.app", "not a url",
+        ] {
+            #expect(
+                try await rig.run(.handleExternalURL(foreign)) == ["status(N500,error)", notAuthenticated], "\(foreign)"
+            )
             #expect(rig.restCalls.isEmpty)
         }
         // The pending login is untouched: it still completes.
-        #expect(try await rig.run(.login(username: "alice", password: "alice123")) == ["sendTrackingData(0,true,NotBoarded)", authenticated])
+        #expect(
+            try await rig.run(.login(username: "alice", password: "alice123")) == [
+                "sendTrackingData(0,true,NotBoarded)", authenticated,
+            ])
         // And a foreign URL after login leaves the user authenticated.
-        #expect(try await rig.run(.handleExternalURL("https://evil.example/")) == ["status(N500,error)", authenticated])
+        #expect(
+            try await rig.run(.handleExternalURL("https://evil.example/")) == ["status(N500,error)", authenticated])
         #expect(try await rig.run(.checkAuthentication) == ["sendTrackingData(0,true,NotBoarded)", authenticated])
     }
 
@@ -192,7 +280,10 @@ import Testing
         #expect(try await rig.run(.getAuthentication(forceAuthn: false, filter: [], featured: [])) == [regularDialog])
         #expect(try await rig.run(.setSelectedProvider("NotBoarded")).last == "navigateToUrl(authenticate)")
         #expect(try await rig.run(.setRequestor("REF30", serviceProviders: nil)) == ["setRequestorComplete(1)"])
-        #expect(try await rig.run(.login(username: "alice", password: "alice123")) == ["sendTrackingData(0,true,NotBoarded)", authenticated])
+        #expect(
+            try await rig.run(.login(username: "alice", password: "alice123")) == [
+                "sendTrackingData(0,true,NotBoarded)", authenticated,
+            ])
     }
 
     @Test(arguments: bothWires)
@@ -206,7 +297,8 @@ import Testing
     @Test(arguments: bothWires)
     func aRedirectWithNothingPendingGetsN130AndTheCurrentState(wire: ScenarioRunner.Wire) async throws {
         let rig = try await Rig.regular(wire)
-        #expect(try await rig.run(.handleExternalURL("adobepass://ios.app")) == ["status(N130,error)", notAuthenticated])
+        #expect(
+            try await rig.run(.handleExternalURL("adobepass://ios.app")) == ["status(N130,error)", notAuthenticated])
         #expect(rig.restCalls.isEmpty)
         try await rig.logIn()
         #expect(try await rig.run(.handleExternalURL("adobepass://ios.app")) == ["status(N130,error)", authenticated])
@@ -220,14 +312,20 @@ import Testing
     func aRedirectBeforeTheUserLoggedInKeepsTheSessionAndPolls(wire: ScenarioRunner.Wire) async throws {
         let rig = try await Rig.regular(wire)
         #expect(try await rig.run(.getAuthentication(forceAuthn: false, filter: [], featured: [])) == [regularDialog])
-        #expect(try await rig.run(.setSelectedProvider("NotBoarded")) == ["sendTrackingData(2,NotBoarded)", "navigateToUrl(authenticate)"])
+        #expect(
+            try await rig.run(.setSelectedProvider("NotBoarded")) == [
+                "sendTrackingData(2,NotBoarded)", "navigateToUrl(authenticate)",
+            ])
         let code = try #require(rig.recorder.lastNavigationURL.flatMap { URL(string: $0)?.lastPathComponent })
         #expect(try await rig.run(.handleExternalURL("adobepass://ios.app")) == [])
         #expect(rig.restCalls == ["GET /api/v2/REF30/profiles/code/\(code)"])
         #expect(try await rig.run(.advanceClock(5)) == [])
         #expect(rig.restCalls == ["GET /api/v2/REF30/profiles/code/\(code)"])
         // The login lands: its redirect makes the SDK look at once.
-        #expect(try await rig.run(.login(username: "alice", password: "alice123")) == ["sendTrackingData(0,true,NotBoarded)", authenticated])
+        #expect(
+            try await rig.run(.login(username: "alice", password: "alice123")) == [
+                "sendTrackingData(0,true,NotBoarded)", authenticated,
+            ])
         #expect(rig.restCalls == ["GET /api/v2/REF30/profiles/code/\(code)"])
         #expect(try await rig.run(.advanceClock(60)) == [])
         #expect(rig.restCalls.isEmpty)
@@ -237,25 +335,35 @@ import Testing
     func anExpiredAuthenticationSessionFailsWithN130(wire: ScenarioRunner.Wire) async throws {
         let rig = try await Rig.regular(wire)
         #expect(try await rig.run(.getAuthentication(forceAuthn: false, filter: [], featured: [])) == [regularDialog])
-        #expect(try await rig.run(.setSelectedProvider("NotBoarded")) == ["sendTrackingData(2,NotBoarded)", "navigateToUrl(authenticate)"])
+        #expect(
+            try await rig.run(.setSelectedProvider("NotBoarded")) == [
+                "sendTrackingData(2,NotBoarded)", "navigateToUrl(authenticate)",
+            ])
         // The user lingers past the 30-minute session window before the login completes.
         #expect(try await rig.run(.advanceClock(1_801)) == [])
         #expect(
             try await rig.run(.handleExternalURL("adobepass://ios.app")) == [
-                "status(N130,error)", "sendTrackingData(0,false,)", "setAuthenticationStatus(0,\(GENERIC_AUTHENTICATION_ERROR))",
+                "status(N130,error)", "sendTrackingData(0,false,)",
+                "setAuthenticationStatus(0,\(GENERIC_AUTHENTICATION_ERROR))",
             ])
         // Past the code's end by Adobe's time: the profile is not asked for (Adobe's checklist
         // stops polling a code whose session expired).
         #expect(rig.restCalls.isEmpty)
         #expect(rig.lines("status").first?["message"]?.stringValue?.contains("before the code expired") == true)
-        #expect(try await rig.run(.checkAuthentication) == ["status(N000,info)", "sendTrackingData(0,false,)", notAuthenticated])
+        #expect(
+            try await rig.run(.checkAuthentication) == [
+                "status(N000,info)", "sendTrackingData(0,false,)", notAuthenticated,
+            ])
     }
 
     @Test(arguments: bothWires)
     func aLoginThatLandsAfterTheSessionExpiredFailsWithN130(wire: ScenarioRunner.Wire) async throws {
         let rig = try await Rig.regular(wire)
         #expect(try await rig.run(.getAuthentication(forceAuthn: false, filter: [], featured: [])) == [regularDialog])
-        #expect(try await rig.run(.setSelectedProvider("NotBoarded")) == ["sendTrackingData(2,NotBoarded)", "navigateToUrl(authenticate)"])
+        #expect(
+            try await rig.run(.setSelectedProvider("NotBoarded")) == [
+                "sendTrackingData(2,NotBoarded)", "navigateToUrl(authenticate)",
+            ])
         #expect(try await rig.run(.advanceClock(1_801)) == [])
         // The login page itself refuses the expired session: no redirect reaches the app.
         #expect(try await rig.run(.login(username: "alice", password: "alice123")) == [])
@@ -271,15 +379,20 @@ import Testing
         #expect(try await rig.run(.getAuthentication(forceAuthn: false, filter: [], featured: [])) == [regularDialog])
         #expect(
             try await rig.run(.setSelectedProvider("NotBoarded")) == [
-                "sendTrackingData(2,NotBoarded)", "status(N500,error)", "sendTrackingData(0,false,)", "setAuthenticationStatus(0,\(GENERIC_AUTHENTICATION_ERROR))",
+                "sendTrackingData(2,NotBoarded)", "status(N500,error)", "sendTrackingData(0,false,)",
+                "setAuthenticationStatus(0,\(GENERIC_AUTHENTICATION_ERROR))",
             ])
         rig.sandbox.clearFaults()
         #expect(try await rig.run(.getAuthentication(forceAuthn: false, filter: [], featured: [])) == [regularDialog])
-        #expect(try await rig.run(.setSelectedProvider("NotBoarded")) == ["sendTrackingData(2,NotBoarded)", "navigateToUrl(authenticate)"])
+        #expect(
+            try await rig.run(.setSelectedProvider("NotBoarded")) == [
+                "sendTrackingData(2,NotBoarded)", "navigateToUrl(authenticate)",
+            ])
         rig.sandbox.inject(SandboxFault(status: 500), into: .profileForCode)
         #expect(
             try await rig.run(.login(username: "alice", password: "alice123")) == [
-                "status(N500,error)", "sendTrackingData(0,false,)", "setAuthenticationStatus(0,\(GENERIC_AUTHENTICATION_ERROR))",
+                "status(N500,error)", "sendTrackingData(0,false,)",
+                "setAuthenticationStatus(0,\(GENERIC_AUTHENTICATION_ERROR))",
             ])
         rig.sandbox.clearFaults()
     }

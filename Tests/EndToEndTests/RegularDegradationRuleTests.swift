@@ -12,7 +12,8 @@ import Testing
         try await rig.run(.world(mvpd: "NotBoarded", set: ["authzNone": .bool(true)]))
         #expect(
             try await rig.run(.checkAuthorization("news")) == [
-                "status(Z169,error)", "sendTrackingData(1,false,NotBoarded)", "tokenRequestFailed(news,\(USER_NOT_AUTHORIZED_ERROR))",
+                "status(Z169,error)", "sendTrackingData(1,false,NotBoarded)",
+                "tokenRequestFailed(news,\(USER_NOT_AUTHORIZED_ERROR))",
             ])
         #expect(rig.restCalls == ["POST /api/v2/REF30/decisions/authorize/NotBoarded"])
         #expect(rig.lastLines.first?["message"]?.stringValue?.contains("degradation rule") == true)

@@ -62,7 +62,9 @@ import Testing
             let checked = await harness.call { $0.checkAuthentication() }
             #expect(checked == ["status(\(status),error)", notAuthenticated], "\(endpoint) \(failure)")
             harness.sandboxes[0].clearFaults()
-            #expect(await harness.call { $0.setRequestor("REF30") } == ["setRequestorComplete(1)"], "recovers after \(endpoint) \(failure)")
+            #expect(
+                await harness.call { $0.setRequestor("REF30") } == ["setRequestorComplete(1)"],
+                "recovers after \(endpoint) \(failure)")
         }
     }
 
@@ -71,7 +73,8 @@ import Testing
     @Test(arguments: bothWires)
     func configurationFailuresEndTheGetAuthenticationThatNeededIt(wire: ScenarioRunner.Wire) async throws {
         let expectations: [(Case, String)] = [
-            (Self.failures[0], "CFG503"), (Self.failures[1], "CFG500"), (Self.failures[2], "CFG500"), (Self.failures[3], "CFG404"),
+            (Self.failures[0], "CFG503"), (Self.failures[1], "CFG500"), (Self.failures[2], "CFG500"),
+            (Self.failures[3], "CFG404"),
             (Self.failures[4], "CFG404"),
         ]
         for (failure, status) in expectations {
@@ -80,7 +83,9 @@ import Testing
             #expect(await harness.call { $0.setRequestor("REF30") } == ["setRequestorComplete(1)"])
             harness.sandboxes[0].inject(failure.fault, into: .configuration)
             #expect(
-                await harness.call { $0.getAuthentication() } == ["status(\(status),error)", "setAuthenticationStatus(0,\(GENERIC_AUTHENTICATION_ERROR))"],
+                await harness.call { $0.getAuthentication() } == [
+                    "status(\(status),error)", "setAuthenticationStatus(0,\(GENERIC_AUTHENTICATION_ERROR))",
+                ],
                 "\(failure)")
             harness.sandboxes[0].clearFaults()
             #expect(await harness.call { $0.getAuthentication() } == [regularDialog], "recovers after \(failure)")
@@ -99,7 +104,10 @@ import Testing
             harness.relaunch()
             harness.sandboxes[0].inject(failure.fault, into: .profiles)
             #expect(await harness.call { $0.setRequestor("REF30") } == ["setRequestorComplete(1)"], "\(failure)")
-            #expect(await harness.call { $0.checkAuthentication() } == ["sendTrackingData(0,true,NotBoarded)", authenticated], "\(failure)")
+            #expect(
+                await harness.call { $0.checkAuthentication() } == [
+                    "sendTrackingData(0,true,NotBoarded)", authenticated,
+                ], "\(failure)")
         }
     }
 
@@ -114,7 +122,10 @@ import Testing
         defer { harness.stop() }
         #expect(await harness.call { $0.setRequestor("REF30") } == ["setRequestorComplete(1)"])
         harness.sandboxes[0].inject(SandboxFault(status: 403), into: .configuration)
-        #expect(await harness.call { $0.getAuthentication() } == ["status(CFG503,error)", "setAuthenticationStatus(0,\(GENERIC_AUTHENTICATION_ERROR))"])
+        #expect(
+            await harness.call { $0.getAuthentication() } == [
+                "status(CFG503,error)", "setAuthenticationStatus(0,\(GENERIC_AUTHENTICATION_ERROR))",
+            ])
         let asked = harness.restCalls.filter { $0.hasSuffix("/configuration") }.count
         #expect(asked == 3, "retried twice, as its action says")
         harness.sandboxes[0].clearFaults()
@@ -133,28 +144,39 @@ import Testing
             #expect(await harness.call { $0.getAuthentication() } == [regularDialog])
             #expect(
                 await harness.call { $0.setSelectedProvider("NotBoarded") } == [
-                    "sendTrackingData(2,NotBoarded)", "status(N500,error)", "sendTrackingData(0,false,)", "setAuthenticationStatus(0,\(GENERIC_AUTHENTICATION_ERROR))",
+                    "sendTrackingData(2,NotBoarded)", "status(N500,error)", "sendTrackingData(0,false,)",
+                    "setAuthenticationStatus(0,\(GENERIC_AUTHENTICATION_ERROR))",
                 ], "\(failure)")
             harness.sandboxes[0].clearFaults()
 
             // The profile call after the login fails the same way.
             #expect(await harness.call { $0.getAuthentication() } == [regularDialog])
-            #expect(await harness.call { $0.setSelectedProvider("NotBoarded") } == ["sendTrackingData(2,NotBoarded)", "navigateToUrl(authenticate)"])
+            #expect(
+                await harness.call { $0.setSelectedProvider("NotBoarded") } == [
+                    "sendTrackingData(2,NotBoarded)", "navigateToUrl(authenticate)",
+                ])
             let url = try #require(harness.recorder.lastNavigationURL)
-            let landing = try await harness.userAgent(for: url).login(startingAt: url, username: "alice", password: "alice123", redirectPrefix: "adobepass://ios.app")
+            let landing = try await harness.userAgent(for: url).login(
+                startingAt: url, username: "alice", password: "alice123", redirectPrefix: "adobepass://ios.app")
             harness.sandboxes[0].inject(failure.fault, into: .profileForCode)
             #expect(
                 await harness.call { $0.handleExternalURL(landing) } == [
-                    "status(N500,error)", "sendTrackingData(0,false,)", "setAuthenticationStatus(0,\(GENERIC_AUTHENTICATION_ERROR))",
+                    "status(N500,error)", "sendTrackingData(0,false,)",
+                    "setAuthenticationStatus(0,\(GENERIC_AUTHENTICATION_ERROR))",
                 ], "\(failure)")
-            #expect(await harness.call { $0.checkAuthentication() } == ["status(N000,info)", "sendTrackingData(0,false,)", notAuthenticated])
+            #expect(
+                await harness.call { $0.checkAuthentication() } == [
+                    "status(N000,info)", "sendTrackingData(0,false,)", notAuthenticated,
+                ])
         }
     }
 
     // MARK: After login: the session survives every failure
 
     @Test(arguments: bothWires)
-    func authorizationPreauthorizationAndLogoutFailuresKeepOrEndTheSessionAsDocumented(wire: ScenarioRunner.Wire) async throws {
+    func authorizationPreauthorizationAndLogoutFailuresKeepOrEndTheSessionAsDocumented(wire: ScenarioRunner.Wire)
+        async throws
+    {
         for failure in Self.failures {
             let harness = try RegularHarness(wire, requestTimeout: failure.requestTimeout)
             defer { harness.stop() }
@@ -165,21 +187,37 @@ import Testing
             sandbox.inject(failure.fault, into: .authorize)
             #expect(
                 await harness.call { $0.checkAuthorization("news") } == [
-                    "status(Z500,error)", "sendTrackingData(1,false,NotBoarded)", "tokenRequestFailed(news,\(GENERIC_AUTHORIZATION_ERROR))",
+                    "status(Z500,error)", "sendTrackingData(1,false,NotBoarded)",
+                    "tokenRequestFailed(news,\(GENERIC_AUTHORIZATION_ERROR))",
                 ], "\(failure)")
-            #expect(await harness.call { $0.checkAuthentication() } == ["sendTrackingData(0,true,NotBoarded)", authenticated], "\(failure)")
+            #expect(
+                await harness.call { $0.checkAuthentication() } == [
+                    "sendTrackingData(0,true,NotBoarded)", authenticated,
+                ], "\(failure)")
 
             sandbox.inject(failure.fault, into: .preauthorize)
-            #expect(await harness.call { $0.checkPreauthorizedResources(["news"]) } == ["status(P100,error)", "preauthorizedResources()"], "\(failure)")
-            #expect(await harness.call { $0.checkAuthentication() } == ["sendTrackingData(0,true,NotBoarded)", authenticated], "\(failure)")
+            #expect(
+                await harness.call { $0.checkPreauthorizedResources(["news"]) } == [
+                    "status(P100,error)", "preauthorizedResources()",
+                ], "\(failure)")
+            #expect(
+                await harness.call { $0.checkAuthentication() } == [
+                    "sendTrackingData(0,true,NotBoarded)", authenticated,
+                ], "\(failure)")
 
             sandbox.clearFaults()
-            #expect(await harness.call { $0.checkAuthorization("news") } == ["sendTrackingData(1,true,NotBoarded)", "setToken(news)"], "\(failure)")
+            #expect(
+                await harness.call { $0.checkAuthorization("news") } == [
+                    "sendTrackingData(1,true,NotBoarded)", "setToken(news)",
+                ], "\(failure)")
 
             // Logout: the local profile goes whatever the network says.
             sandbox.inject(failure.fault, into: .logout)
             #expect(await harness.call { $0.logout() } == ["status(N500,error)", notAuthenticated], "\(failure)")
-            #expect(await harness.call { $0.checkAuthentication() } == ["status(N000,info)", "sendTrackingData(0,false,)", notAuthenticated], "\(failure)")
+            #expect(
+                await harness.call { $0.checkAuthentication() } == [
+                    "status(N000,info)", "sendTrackingData(0,false,)", notAuthenticated,
+                ], "\(failure)")
         }
     }
 
@@ -191,13 +229,19 @@ import Testing
         harness.stopServing()
         #expect(
             await harness.call { $0.checkAuthorization("news") } == [
-                "status(Z500,error)", "sendTrackingData(1,false,NotBoarded)", "tokenRequestFailed(news,\(GENERIC_AUTHORIZATION_ERROR))",
+                "status(Z500,error)", "sendTrackingData(1,false,NotBoarded)",
+                "tokenRequestFailed(news,\(GENERIC_AUTHORIZATION_ERROR))",
             ])
-        #expect(await harness.call { $0.checkPreauthorizedResources(["news"]) } == ["status(P100,error)", "preauthorizedResources()"])
-        #expect(await harness.call { $0.checkAuthentication() } == ["sendTrackingData(0,true,NotBoarded)", authenticated])
+        #expect(
+            await harness.call { $0.checkPreauthorizedResources(["news"]) } == [
+                "status(P100,error)", "preauthorizedResources()",
+            ])
+        #expect(
+            await harness.call { $0.checkAuthentication() } == ["sendTrackingData(0,true,NotBoarded)", authenticated])
         // setRequestor's GET profiles cannot be answered: what the device stored stands.
         #expect(await harness.call { $0.setRequestor("REF30") } == ["setRequestorComplete(1)"])
-        #expect(await harness.call { $0.checkAuthentication() } == ["sendTrackingData(0,true,NotBoarded)", authenticated])
+        #expect(
+            await harness.call { $0.checkAuthentication() } == ["sendTrackingData(0,true,NotBoarded)", authenticated])
     }
 
     // MARK: Exactly one terminal callback per call
@@ -221,7 +265,8 @@ import Testing
         #expect(
             terminals == [
                 "setRequestorComplete(1)", authenticated, authenticated, "setToken(news)", "setToken(sports)",
-                "preauthorizedResources(news)", "selectedProvider(NotBoarded)", "setMetadataStatus(3,false,\"u-alice\")",
+                "preauthorizedResources(news)", "selectedProvider(NotBoarded)",
+                "setMetadataStatus(3,false,\"u-alice\")",
                 authenticated, notAuthenticated,
             ])
     }
@@ -236,7 +281,9 @@ import Testing
         try await harness.logIn(mvpd: "NotBoarded")
         harness.relaunch(requestTimeout: Self.quickTimeout)
         #expect(await harness.call { $0.setRequestor("REF30") } == ["setRequestorComplete(1)"])
-        for endpoint in SandboxEndpoint.allCases { harness.sandboxes[0].inject(SandboxFault(latency: 3 * Self.quickTimeout), into: endpoint) }
+        for endpoint in SandboxEndpoint.allCases {
+            harness.sandboxes[0].inject(SandboxFault(latency: 3 * Self.quickTimeout), into: endpoint)
+        }
         let signatures = await harness.call { accessEnabler in
             accessEnabler.checkAuthorization("news")
             accessEnabler.checkPreauthorizedResources(["news"], cache: false)
@@ -245,7 +292,8 @@ import Testing
         }
         #expect(
             signatures.filter(isTerminal) == [
-                "tokenRequestFailed(news,\(GENERIC_AUTHORIZATION_ERROR))", "preauthorizedResources()", "setRequestorComplete(1)", authenticated,
+                "tokenRequestFailed(news,\(GENERIC_AUTHORIZATION_ERROR))", "preauthorizedResources()",
+                "setRequestorComplete(1)", authenticated,
             ])
     }
 }
@@ -253,7 +301,8 @@ import Testing
 /// What an advanced status carries besides its id and level, and where callbacks arrive.
 @Suite struct RegularStatusDetailTests {
     @Test(arguments: bothWires)
-    func statusesCarryTheEnhancedErrorThatCausedThemAndArriveOnTheCallbackQueue(wire: ScenarioRunner.Wire) async throws {
+    func statusesCarryTheEnhancedErrorThatCausedThemAndArriveOnTheCallbackQueue(wire: ScenarioRunner.Wire) async throws
+    {
         let harness = try RegularHarness(wire, requestTimeout: RegularFaultTests.patientTimeout)
         defer { harness.stop() }
         #expect(await harness.call { $0.setRequestor("REF30") } == ["setRequestorComplete(1)"])
@@ -288,7 +337,8 @@ import Testing
         #expect(unreachable.enhancedError?.status == 403)
         #expect(
             collector.callbacks == [
-                "status", "sendTrackingData", "tokenRequestFailed", "status", "sendTrackingData", "tokenRequestFailed", "sendTrackingData", "setAuthenticationStatus",
+                "status", "sendTrackingData", "tokenRequestFailed", "status", "sendTrackingData", "tokenRequestFailed",
+                "sendTrackingData", "setAuthenticationStatus",
             ])
         #expect(collector.callbacksOffQueue == 0)
     }

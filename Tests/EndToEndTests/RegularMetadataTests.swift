@@ -26,14 +26,29 @@ import Testing
     func authenticationAndAuthorizationExpiries(wire: ScenarioRunner.Wire) async throws {
         let rig = try await Rig.loggedIn(wire)
         let day = Self.start + 86_400_000
-        #expect(try await rig.run(.getMetadata(opCode: "authentication", key: nil, resource: nil)) == ["setMetadataStatus(0,false,\"\(day)\")"])
-        #expect(try await rig.run(.getMetadata(opCode: "authorization", key: nil, resource: "news")) == ["setMetadataStatus(1,false,null)"], "no token yet")
+        #expect(
+            try await rig.run(.getMetadata(opCode: "authentication", key: nil, resource: nil)) == [
+                "setMetadataStatus(0,false,\"\(day)\")"
+            ])
+        #expect(
+            try await rig.run(.getMetadata(opCode: "authorization", key: nil, resource: "news")) == [
+                "setMetadataStatus(1,false,null)"
+            ], "no token yet")
         #expect(try await rig.run(.checkAuthorization("news")).last == "setToken(news)")
         #expect(try await rig.run(.advanceClock(600)) == [])
         #expect(try await rig.run(.checkAuthorization("sports")).last == "setToken(sports)")
-        #expect(try await rig.run(.getMetadata(opCode: "authorization", key: nil, resource: "news")) == ["setMetadataStatus(1,false,\"\(Self.start + 3_600_000)\")"])
-        #expect(try await rig.run(.getMetadata(opCode: "authorization", key: nil, resource: "sports")) == ["setMetadataStatus(1,false,\"\(Self.start + 600_000 + 3_600_000)\")"])
-        #expect(try await rig.run(.getMetadata(opCode: "authorization", key: nil, resource: "movies")) == ["setMetadataStatus(1,false,null)"])
+        #expect(
+            try await rig.run(.getMetadata(opCode: "authorization", key: nil, resource: "news")) == [
+                "setMetadataStatus(1,false,\"\(Self.start + 3_600_000)\")"
+            ])
+        #expect(
+            try await rig.run(.getMetadata(opCode: "authorization", key: nil, resource: "sports")) == [
+                "setMetadataStatus(1,false,\"\(Self.start + 600_000 + 3_600_000)\")"
+            ])
+        #expect(
+            try await rig.run(.getMetadata(opCode: "authorization", key: nil, resource: "movies")) == [
+                "setMetadataStatus(1,false,null)"
+            ])
         #expect(rig.restCalls.isEmpty, "metadata is answered from storage")
     }
 
@@ -44,28 +59,48 @@ import Testing
         let first = try #require(rig.lines("setMetadataStatus").first?["metadata"]?.stringValue)
         #expect(first.count == 64 && first.allSatisfy(\.isHexDigit))
         try await rig.logIn()
-        #expect(try await rig.run(.getMetadata(opCode: "deviceId", key: nil, resource: nil)) == ["setMetadataStatus(2,false,\"\(first)\")"])
+        #expect(
+            try await rig.run(.getMetadata(opCode: "deviceId", key: nil, resource: nil)) == [
+                "setMetadataStatus(2,false,\"\(first)\")"
+            ])
         #expect(try await rig.run(.logout) == [logoutPage, notAuthenticated])
         #expect(try await rig.run(.restart) == [])
         // Before any setRequestor, getMetadata fails like every other call.
-        #expect(try await rig.run(.getMetadata(opCode: "deviceId", key: nil, resource: nil)) == ["status(CFG400,error)", "setMetadataStatus(2,false,null)"])
+        #expect(
+            try await rig.run(.getMetadata(opCode: "deviceId", key: nil, resource: nil)) == [
+                "status(CFG400,error)", "setMetadataStatus(2,false,null)",
+            ])
         #expect(try await rig.run(.setRequestor("REF30", serviceProviders: nil)) == ["setRequestorComplete(1)"])
-        #expect(try await rig.run(.getMetadata(opCode: "deviceId", key: nil, resource: nil)) == ["setMetadataStatus(2,false,\"\(first)\")"])
+        #expect(
+            try await rig.run(.getMetadata(opCode: "deviceId", key: nil, resource: nil)) == [
+                "setMetadataStatus(2,false,\"\(first)\")"
+            ])
     }
 
     @Test(arguments: bothWires)
     func userMetadataIncludingTheEncryptedZip(wire: ScenarioRunner.Wire) async throws {
         let rig = try await Rig.loggedIn(wire)
-        #expect(try await rig.run(.getMetadata(opCode: "userMeta", key: "userID", resource: nil)) == ["setMetadataStatus(3,false,\"u-alice\")"])
-        #expect(try await rig.run(.getMetadata(opCode: "userMeta", key: "householdID", resource: nil)) == ["setMetadataStatus(3,false,\"h-1\")"])
+        #expect(
+            try await rig.run(.getMetadata(opCode: "userMeta", key: "userID", resource: nil)) == [
+                "setMetadataStatus(3,false,\"u-alice\")"
+            ])
+        #expect(
+            try await rig.run(.getMetadata(opCode: "userMeta", key: "householdID", resource: nil)) == [
+                "setMetadataStatus(3,false,\"h-1\")"
+            ])
         _ = try await rig.run(.getMetadata(opCode: "userMeta", key: "zip", resource: nil))
         let zip = try #require(rig.lines("setMetadataStatus").first)
         #expect(zip["encrypted"] == .bool(true), "state enc → encrypted")
         let value = try #require(zip["metadata"]?.stringValue)
         #expect(SandboxMetadataCipher.decrypt(value) == ["10001"], "the encrypted value is handed over untouched")
-        #expect(try await rig.run(.getMetadata(opCode: "userMeta", key: "maxRating", resource: nil)) == ["setMetadataStatus(3,false,null)"])
         #expect(
-            try await rig.run(.getMetadata(opCode: "userMeta", key: "tokenSource", resource: nil)) == ["setMetadataStatus(3,false,null)"],
+            try await rig.run(.getMetadata(opCode: "userMeta", key: "maxRating", resource: nil)) == [
+                "setMetadataStatus(3,false,null)"
+            ])
+        #expect(
+            try await rig.run(.getMetadata(opCode: "userMeta", key: "tokenSource", resource: nil)) == [
+                "setMetadataStatus(3,false,null)"
+            ],
             "a regular profile without the attribute has no token source")
         #expect(rig.restCalls.isEmpty)
     }
@@ -73,10 +108,21 @@ import Testing
     @Test(arguments: bothWires)
     func withoutAProfileOnlyTheDeviceIdentifierAnswers(wire: ScenarioRunner.Wire) async throws {
         let rig = try await Rig.regular(wire)
-        #expect(try await rig.run(.getMetadata(opCode: "authentication", key: nil, resource: nil)) == ["setMetadataStatus(0,false,null)"])
-        #expect(try await rig.run(.getMetadata(opCode: "authorization", key: nil, resource: "news")) == ["setMetadataStatus(1,false,null)"])
-        #expect(try await rig.run(.getMetadata(opCode: "userMeta", key: "zip", resource: nil)) == ["setMetadataStatus(3,false,null)"])
-        #expect(try await rig.run(.getMetadata(opCode: "deviceId", key: nil, resource: nil)).first?.hasPrefix("setMetadataStatus(2,false,\"") == true)
+        #expect(
+            try await rig.run(.getMetadata(opCode: "authentication", key: nil, resource: nil)) == [
+                "setMetadataStatus(0,false,null)"
+            ])
+        #expect(
+            try await rig.run(.getMetadata(opCode: "authorization", key: nil, resource: "news")) == [
+                "setMetadataStatus(1,false,null)"
+            ])
+        #expect(
+            try await rig.run(.getMetadata(opCode: "userMeta", key: "zip", resource: nil)) == [
+                "setMetadataStatus(3,false,null)"
+            ])
+        #expect(
+            try await rig.run(.getMetadata(opCode: "deviceId", key: nil, resource: nil)).first?.hasPrefix(
+                "setMetadataStatus(2,false,\"") == true)
     }
 
     @Test(arguments: bothWires)
@@ -90,7 +136,9 @@ import Testing
         ]
         for (name, query) in forms {
             #expect(await rig.call { $0.getMetadata(query) } == ["setMetadataStatus(0,false,\"\(day)\")"], "\(name)")
-            #expect(rig.lines("setMetadataStatus").first?["arguments"] == .object([METADATA_OPCODE_KEY: .number(0)]), "\(name)")
+            #expect(
+                rig.lines("setMetadataStatus").first?["arguments"] == .object([METADATA_OPCODE_KEY: .number(0)]),
+                "\(name)")
         }
         let userMeta: [(String, [String: Any])] = [
             ("Int", [METADATA_OPCODE_KEY: 3, METADATA_USER_META_KEY: "userID"]),
@@ -99,19 +147,32 @@ import Testing
         ]
         for (name, query) in userMeta {
             #expect(await rig.call { $0.getMetadata(query) } == ["setMetadataStatus(3,false,\"u-alice\")"], "\(name)")
-            #expect(rig.lines("setMetadataStatus").first?["arguments"] == .object([METADATA_OPCODE_KEY: .number(3), METADATA_USER_META_KEY: .string("userID")]), "\(name)")
+            #expect(
+                rig.lines("setMetadataStatus").first?["arguments"]
+                    == .object([METADATA_OPCODE_KEY: .number(3), METADATA_USER_META_KEY: .string("userID")]), "\(name)")
         }
-        let authorization: [String: Any] = [METADATA_OPCODE_KEY: NSNumber(value: 1), METADATA_RESOURCE_ID_KEY: "news", "extra": "kept"]
+        let authorization: [String: Any] = [
+            METADATA_OPCODE_KEY: NSNumber(value: 1), METADATA_RESOURCE_ID_KEY: "news", "extra": "kept",
+        ]
         #expect(await rig.call { $0.getMetadata(authorization) } == ["setMetadataStatus(1,false,null)"])
         #expect(
-            rig.lines("setMetadataStatus").first?["arguments"] == .object([METADATA_OPCODE_KEY: .number(1), METADATA_RESOURCE_ID_KEY: .string("news"), "extra": .string("kept")]))
-        #expect(await rig.call { $0.getMetadata([METADATA_OPCODE_KEY: Int64(2)]) }.first?.hasPrefix("setMetadataStatus(2,false,") == true)
+            rig.lines("setMetadataStatus").first?["arguments"]
+                == .object([
+                    METADATA_OPCODE_KEY: .number(1), METADATA_RESOURCE_ID_KEY: .string("news"),
+                    "extra": .string("kept"),
+                ]))
+        #expect(
+            await rig.call { $0.getMetadata([METADATA_OPCODE_KEY: Int64(2)]) }.first?.hasPrefix(
+                "setMetadataStatus(2,false,") == true)
     }
 
     @Test(arguments: bothWires)
     func anUnknownOpcodeStillEndsInSetMetadataStatus(wire: ScenarioRunner.Wire) async throws {
         let rig = try await Rig.loggedIn(wire)
-        #expect(await rig.call { $0.getMetadata([METADATA_OPCODE_KEY: 42]) } == ["status(N500,error)", "setMetadataStatus(42,false,null)"])
+        #expect(
+            await rig.call { $0.getMetadata([METADATA_OPCODE_KEY: 42]) } == [
+                "status(N500,error)", "setMetadataStatus(42,false,null)",
+            ])
         #expect(await rig.call { $0.getMetadata([:]) } == ["status(N500,error)", "setMetadataStatus(-1,false,null)"])
     }
 

@@ -33,24 +33,38 @@ import Glibc
         #expect(try await rig.run(.checkAuthorization("news")).last == "setToken(news)")
         #expect(try await rig.run(.restart) == [])
         #expect(try await rig.run(.setRequestor("REF30", serviceProviders: nil)) == ["setRequestorComplete(1)"])
-        #expect(rig.restCalls == ["GET /api/v2/REF30/profiles"], "credentials and access token come from storage; no configuration")
+        #expect(
+            rig.restCalls == ["GET /api/v2/REF30/profiles"],
+            "credentials and access token come from storage; no configuration")
         #expect(try await rig.run(.checkAuthentication) == ["sendTrackingData(0,true,NotBoarded)", authenticated])
         #expect(try await rig.run(.getSelectedProvider) == ["selectedProvider(NotBoarded)"])
-        #expect(try await rig.run(.getMetadata(opCode: "userMeta", key: "userID", resource: nil)) == ["setMetadataStatus(3,false,\"u-alice\")"])
         #expect(
-            try await rig.run(.getMetadata(opCode: "authorization", key: nil, resource: "news")) == ["setMetadataStatus(1,false,\"\(RegularMetadataTests.start + 3_600_000)\")"])
+            try await rig.run(.getMetadata(opCode: "userMeta", key: "userID", resource: nil)) == [
+                "setMetadataStatus(3,false,\"u-alice\")"
+            ])
+        #expect(
+            try await rig.run(.getMetadata(opCode: "authorization", key: nil, resource: "news")) == [
+                "setMetadataStatus(1,false,\"\(RegularMetadataTests.start + 3_600_000)\")"
+            ])
         // Adobe Pass still knows this device and client: authorization works with no new login.
-        #expect(try await rig.run(.checkAuthorization("sports")) == ["sendTrackingData(1,true,NotBoarded)", "setToken(sports)"])
+        #expect(
+            try await rig.run(.checkAuthorization("sports")) == [
+                "sendTrackingData(1,true,NotBoarded)", "setToken(sports)",
+            ])
     }
 
     @Test(arguments: bothWires)
     func theDeviceIdentifierSurvivesRelaunchesAndIntegrityChecks(wire: ScenarioRunner.Wire) async throws {
         var identifiers: Set<String> = []
-        let checks: [IntegrityCheckType] = [.INTEGRITY_CHECK_NONE, .INTEGRITY_CHECK_ALL, .INTEGRITY_CHECK_NONE, .INTEGRITY_CHECK_CLEAR, .INTEGRITY_CHECK_ALL]
+        let checks: [IntegrityCheckType] = [
+            .INTEGRITY_CHECK_NONE, .INTEGRITY_CHECK_ALL, .INTEGRITY_CHECK_NONE, .INTEGRITY_CHECK_CLEAR,
+            .INTEGRITY_CHECK_ALL,
+        ]
         let harness = try RegularHarness(wire)
         defer { harness.stop() }
         for check in checks {
-            let relaunched = AccessEnabler(storageCheck: check, softwareStatement: "STATEMENT", configuration: harness.accessEnabler.configuration)
+            let relaunched = AccessEnabler(
+                storageCheck: check, softwareStatement: "STATEMENT", configuration: harness.accessEnabler.configuration)
             relaunched.delegate = harness.recorder
             harness.recorder.reset()
             relaunched.setRequestor("REF30")
@@ -63,14 +77,18 @@ import Glibc
     }
 
     @Test(arguments: bothWires)
-    func aCorruptStorageFileMeansNotAuthenticatedUntilAdobePassSaysOtherwiseAndNoCrash(wire: ScenarioRunner.Wire) async throws {
+    func aCorruptStorageFileMeansNotAuthenticatedUntilAdobePassSaysOtherwiseAndNoCrash(wire: ScenarioRunner.Wire)
+        async throws
+    {
         // The sign-in's record in the store file replaced by something that is not one.
         for garbage: Any in ["AAAA", 42, [1, 2], ["requestor": 7], NSNull()] {
             let rig = try await Rig.loggedIn(wire)
             // A relaunch waits for the store's pending writes, so the files are on disk after it.
             #expect(try await rig.run(.restart) == [])
-            let storeFile = try #require(Self.files(under: rig.storageDirectory).first { $0.lastPathComponent == "store.json" })
-            var store = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: storeFile)) as? [String: Any])
+            let storeFile = try #require(
+                Self.files(under: rig.storageDirectory).first { $0.lastPathComponent == "store.json" })
+            var store = try #require(
+                try JSONSerialization.jsonObject(with: Data(contentsOf: storeFile)) as? [String: Any])
             var payload = try #require(store["payload"] as? [String: Any])
             var requestors = try #require(payload["requestors"] as? [String: Any])
             #expect(requestors["REF30"] != nil)
@@ -82,10 +100,16 @@ import Glibc
             // Adobe Pass cannot be asked: what the device stored — nothing readable — stands.
             rig.sandbox.inject(SandboxFault(status: 503), into: .profiles)
             // The discarded file is reported (a warning the app can log), ahead of the first call's callbacks.
-            #expect(try await rig.run(.setRequestor("REF30", serviceProviders: nil)) == ["status(SEC412,warning)", "setRequestorComplete(1)"])
+            #expect(
+                try await rig.run(.setRequestor("REF30", serviceProviders: nil)) == [
+                    "status(SEC412,warning)", "setRequestorComplete(1)",
+                ])
             let message = try #require(rig.lines("status").first?["message"]?.stringValue)
             #expect(message.hasPrefix("Discarded the sign-in of REF30 (\(storeFile.path))"), "\(message)")
-            #expect(try await rig.run(.checkAuthentication) == ["status(N000,info)", "sendTrackingData(0,false,)", notAuthenticated])
+            #expect(
+                try await rig.run(.checkAuthentication) == [
+                    "status(N000,info)", "sendTrackingData(0,false,)", notAuthenticated,
+                ])
             #expect(try await rig.run(.getSelectedProvider) == ["selectedProvider(null)"])
             // The next setRequestor asks Adobe Pass, which still holds the sign-in: it is adopted again.
             rig.sandbox.clearFaults()
@@ -105,7 +129,10 @@ import Glibc
         // lock file's garbage is no concern.
         let signatures = try await rig.run(.setRequestor("REF30", serviceProviders: nil))
         #expect(signatures == Array(repeating: "status(SEC412,warning)", count: 2) + ["setRequestorComplete(1)"])
-        #expect(try await rig.run(.checkAuthentication) == ["status(N000,info)", "sendTrackingData(0,false,)", notAuthenticated])
+        #expect(
+            try await rig.run(.checkAuthentication) == [
+                "status(N000,info)", "sendTrackingData(0,false,)", notAuthenticated,
+            ])
     }
 
     @Test(arguments: bothWires)
@@ -114,11 +141,20 @@ import Glibc
         #expect(try await rig.run(.advanceClock(86_399)) == [])
         #expect(try await rig.run(.checkAuthentication) == ["sendTrackingData(0,true,NotBoarded)", authenticated])
         #expect(try await rig.run(.advanceClock(1)) == [])
-        #expect(try await rig.run(.checkAuthentication) == ["status(N000,info)", "sendTrackingData(0,false,)", notAuthenticated])
+        #expect(
+            try await rig.run(.checkAuthentication) == [
+                "status(N000,info)", "sendTrackingData(0,false,)", notAuthenticated,
+            ])
         #expect(rig.restCalls.isEmpty)
-        #expect(try await rig.run(.checkAuthorization("news")) == ["status(N000,info)", "tokenRequestFailed(news,\(USER_NOT_AUTHENTICATED_ERROR))"])
+        #expect(
+            try await rig.run(.checkAuthorization("news")) == [
+                "status(N000,info)", "tokenRequestFailed(news,\(USER_NOT_AUTHENTICATED_ERROR))",
+            ])
         #expect(try await rig.run(.getSelectedProvider) == ["selectedProvider(null)"])
-        #expect(try await rig.run(.getMetadata(opCode: "authentication", key: nil, resource: nil)) == ["setMetadataStatus(0,false,null)"])
+        #expect(
+            try await rig.run(.getMetadata(opCode: "authentication", key: nil, resource: nil)) == [
+                "setMetadataStatus(0,false,null)"
+            ])
         #expect(try await rig.run(.getAuthentication(forceAuthn: false, filter: [], featured: [])) == [regularDialog])
     }
 
@@ -128,7 +164,10 @@ import Glibc
         #expect(try await rig.run(.advanceClock(90_000)) == [])
         #expect(try await rig.run(.restart) == [])
         #expect(try await rig.run(.setRequestor("REF30", serviceProviders: nil)) == ["setRequestorComplete(1)"])
-        #expect(try await rig.run(.checkAuthentication) == ["status(N000,info)", "sendTrackingData(0,false,)", notAuthenticated])
+        #expect(
+            try await rig.run(.checkAuthentication) == [
+                "status(N000,info)", "sendTrackingData(0,false,)", notAuthenticated,
+            ])
     }
 
     @Test(arguments: bothWires)
@@ -137,21 +176,27 @@ import Glibc
         #expect(try await rig.run(.getAuthentication(forceAuthn: false, filter: [], featured: [])) == [regularDialog])
         #expect(try await rig.run(.setSelectedProvider("TempPass")).last == authenticated)
         #expect(try await rig.run(.advanceClock(1_800)) == [])
-        #expect(try await rig.run(.checkAuthentication) == ["status(N000,info)", "sendTrackingData(0,false,)", notAuthenticated])
+        #expect(
+            try await rig.run(.checkAuthentication) == [
+                "status(N000,info)", "sendTrackingData(0,false,)", notAuthenticated,
+            ])
     }
 
     @Test(arguments: bothWires)
     func filesAreOwnerOnly(wire: ScenarioRunner.Wire) async throws {
         let rig = try await Rig.loggedIn(wire)
         #expect(try await rig.run(.checkAuthorization("news")).last == "setToken(news)")
-        #expect(try await rig.run(.checkPreauthorizedResources(["news"], cache: true)) == ["preauthorizedResources(news)"])
+        #expect(
+            try await rig.run(.checkPreauthorizedResources(["news"], cache: true)) == ["preauthorizedResources(news)"])
         #expect(try await rig.run(.restart) == [])  // the relaunch waits for the pending writes
         let files = Self.files(under: rig.storageDirectory)
         #expect(files.count == 3, "the identity, the store and its lock file")
         for file in files {
             #expect(Self.mode(of: file) == 0o600, "\(file.lastPathComponent)")
         }
-        let statementDirectories = (try? FileManager.default.contentsOfDirectory(at: rig.storageDirectory, includingPropertiesForKeys: nil)) ?? []
+        let statementDirectories =
+            (try? FileManager.default.contentsOfDirectory(at: rig.storageDirectory, includingPropertiesForKeys: nil))
+            ?? []
         for directory in statementDirectories {
             #expect(Self.mode(of: directory) == 0o700, "\(directory.lastPathComponent)")
         }

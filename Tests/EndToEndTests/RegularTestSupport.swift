@@ -8,7 +8,8 @@ import Testing
 // Helpers shared by the Regular* suites: the regular (no partner framework) flows end to end.
 
 /// The MVPD list `displayProviderDialog` shows for requestor REF30 of the default world.
-let regularDialog = "displayProviderDialog(AppleBoarded,PickerOnly,NotBoarded,SSODisabled,Degraded,TempPass,SVCProvider)"
+let regularDialog =
+    "displayProviderDialog(AppleBoarded,PickerOnly,NotBoarded,SSODisabled,Degraded,TempPass,SVCProvider)"
 let notAuthenticated = "setAuthenticationStatus(0,\(USER_NOT_AUTHENTICATED_ERROR))"
 let authenticated = "setAuthenticationStatus(1,)"
 /// The status a tvOS logout hands each MVPD logout page over with (the URL in `details`).
@@ -16,7 +17,10 @@ let logoutPage = "status(LOGOUT_PAGE,info)"
 
 extension Rig {
     /// A rig (no partner framework) whose requestor REF30 is set.
-    static func regular(_ wire: ScenarioRunner.Wire, platform: AccessEnablerConfiguration.Platform = .tvOS, world: SandboxWorld = .default) async throws -> Rig {
+    static func regular(
+        _ wire: ScenarioRunner.Wire, platform: AccessEnablerConfiguration.Platform = .tvOS,
+        world: SandboxWorld = .default
+    ) async throws -> Rig {
         let rig = try Rig(wire) { scenario in
             scenario.platform = platform
             scenario.world = world
@@ -27,7 +31,10 @@ extension Rig {
     }
 
     /// A rig where `username` has logged in to `mvpd` through the MVPD login page.
-    static func loggedIn(_ wire: ScenarioRunner.Wire, mvpd: String = "NotBoarded", username: String = "alice", platform: AccessEnablerConfiguration.Platform = .tvOS) async throws
+    static func loggedIn(
+        _ wire: ScenarioRunner.Wire, mvpd: String = "NotBoarded", username: String = "alice",
+        platform: AccessEnablerConfiguration.Platform = .tvOS
+    ) async throws
         -> Rig
     {
         let rig = try await regular(wire, platform: platform)
@@ -38,8 +45,12 @@ extension Rig {
     /// getAuthentication → setSelectedProvider(mvpd) → login, checking each hand-over.
     func logIn(mvpd: String = "NotBoarded", username: String = "alice") async throws {
         #expect(try await run(.getAuthentication(forceAuthn: false, filter: [], featured: [])) == [regularDialog])
-        #expect(try await run(.setSelectedProvider(mvpd)) == ["sendTrackingData(2,\(mvpd))", "navigateToUrl(authenticate)"])
-        #expect(try await run(.login(username: username, password: username + "123")) == ["sendTrackingData(0,true,\(mvpd))", authenticated])
+        #expect(
+            try await run(.setSelectedProvider(mvpd)) == ["sendTrackingData(2,\(mvpd))", "navigateToUrl(authenticate)"])
+        #expect(
+            try await run(.login(username: username, password: username + "123")) == [
+                "sendTrackingData(0,true,\(mvpd))", authenticated,
+            ])
     }
 
     /// The run's storage directory (the configured one; the store keeps one folder per statement in it).
@@ -94,10 +105,14 @@ final class RequestCapture: HTTPTransport, @unchecked Sendable {
         }
     }
 
-    func send(_ request: HTTPRequestMessage, timeout: TimeInterval) async throws(TransportFailure) -> HTTPResponseMessage {
+    func send(_ request: HTTPRequestMessage, timeout: TimeInterval) async throws(TransportFailure)
+        -> HTTPResponseMessage
+    {
         let name = "\(request.url.host ?? "?"):\(request.url.port ?? 0) \(request.url.path)"
         lock.withLock {
-            sent.append(SentRequest(method: request.method, url: request.url, headers: request.headers.map { ($0.name, $0.value) }))
+            sent.append(
+                SentRequest(
+                    method: request.method, url: request.url, headers: request.headers.map { ($0.name, $0.value) }))
             timeline.append("start " + name)
         }
         defer { lock.withLock { timeline.append("end " + name) } }
@@ -110,7 +125,9 @@ final class RequestCapture: HTTPTransport, @unchecked Sendable {
 struct RoutingTransport: HTTPTransport {
     let routes: [(host: String, transport: InProcessTransport)]
 
-    func send(_ request: HTTPRequestMessage, timeout: TimeInterval) async throws(TransportFailure) -> HTTPResponseMessage {
+    func send(_ request: HTTPRequestMessage, timeout: TimeInterval) async throws(TransportFailure)
+        -> HTTPResponseMessage
+    {
         guard let route = routes.first(where: { $0.host == request.url.host }) else {
             throw .cannotConnect("no sandbox at \(request.url.host ?? "?")")
         }
@@ -145,9 +162,12 @@ final class RegularHarness: @unchecked Sendable {
     /// the same app on the same device). `configure` changes the configuration last (single
     /// sign-on tokens, for example).
     init(
-        _ wire: ScenarioRunner.Wire, worlds: [SandboxWorld] = [.default], platform: AccessEnablerConfiguration.Platform = .tvOS,
-        requestTimeout: TimeInterval = SanitizerTiming.healthyRequestTimeout, environmentURL: URL? = nil, softwareStatement: String = "STATEMENT",
-        storageCheck: IntegrityCheckType = .INTEGRITY_CHECK_NONE, sharing: RegularHarness? = nil, storage sharedStorage: URL? = nil,
+        _ wire: ScenarioRunner.Wire, worlds: [SandboxWorld] = [.default],
+        platform: AccessEnablerConfiguration.Platform = .tvOS,
+        requestTimeout: TimeInterval = SanitizerTiming.healthyRequestTimeout, environmentURL: URL? = nil,
+        softwareStatement: String = "STATEMENT",
+        storageCheck: IntegrityCheckType = .INTEGRITY_CHECK_NONE, sharing: RegularHarness? = nil,
+        storage sharedStorage: URL? = nil,
         configure: @escaping @Sendable (inout AccessEnablerConfiguration) -> Void = { _ in }
     ) throws {
         self.wire = sharing?.wire ?? wire
@@ -187,7 +207,10 @@ final class RegularHarness: @unchecked Sendable {
         }
         baseURLs = urls
         capture = RequestCapture(transport)
-        storage = sharedStorage ?? FileManager.default.temporaryDirectory.appendingPathComponent("accessenabler-regular-\(UUID().uuidString)")
+        storage =
+            sharedStorage
+            ?? FileManager.default.temporaryDirectory.appendingPathComponent(
+                "accessenabler-regular-\(UUID().uuidString)")
         let (capture, storage, queue) = (capture, storage, callbackQueue)
         let environment = environmentURL ?? urls[0]
         makeConfiguration = {
@@ -223,7 +246,8 @@ final class RegularHarness: @unchecked Sendable {
     func relaunch(requestTimeout: TimeInterval? = nil) {
         var configuration = makeConfiguration()
         if let requestTimeout { configuration.requestTimeout = requestTimeout }
-        let accessEnabler = AccessEnabler(storageCheck: storageCheck, softwareStatement: softwareStatement, configuration: configuration)
+        let accessEnabler = AccessEnabler(
+            storageCheck: storageCheck, softwareStatement: softwareStatement, configuration: configuration)
         accessEnabler.delegate = recorder
         accessEnabler.statusDelegate = recorder
         self.accessEnabler = accessEnabler
@@ -255,9 +279,14 @@ final class RegularHarness: @unchecked Sendable {
     func logIn(mvpd: String, username: String = "alice", expectDialog: [String]? = nil) async throws {
         let dialog = await call { $0.getAuthentication() }
         if let expectDialog { #expect(dialog == expectDialog) }
-        #expect(await call { $0.setSelectedProvider(mvpd) } == ["sendTrackingData(2,\(mvpd))", "navigateToUrl(authenticate)"])
+        #expect(
+            await call { $0.setSelectedProvider(mvpd) } == [
+                "sendTrackingData(2,\(mvpd))", "navigateToUrl(authenticate)",
+            ])
         let landing = try await userAgent(for: recorder.lastNavigationURL ?? "")
-            .login(startingAt: recorder.lastNavigationURL ?? "", username: username, password: username + "123", redirectPrefix: "adobepass://ios.app")
+            .login(
+                startingAt: recorder.lastNavigationURL ?? "", username: username, password: username + "123",
+                redirectPrefix: "adobepass://ios.app")
         #expect(await call { $0.handleExternalURL(landing) } == ["sendTrackingData(0,true,\(mvpd))", authenticated])
     }
 
@@ -351,12 +380,20 @@ private final class ResumeOnce: @unchecked Sendable {
 /// second service provider.
 func secondaryWorld(mvpds: [String]) -> SandboxWorld {
     let users = [
-        SandboxUser(username: "alice", password: "alice123", userID: "u-alice", householdID: "h-1", zip: ["10001"], resources: ["news", "sports"]),
-        SandboxUser(username: "bob", password: "bob123", userID: "u-bob", householdID: "h-2", zip: ["94105"], resources: ["news"]),
+        SandboxUser(
+            username: "alice", password: "alice123", userID: "u-alice", householdID: "h-1", zip: ["10001"],
+            resources: ["news", "sports"]),
+        SandboxUser(
+            username: "bob", password: "bob123", userID: "u-bob", householdID: "h-2", zip: ["94105"],
+            resources: ["news"]),
     ]
     return SandboxWorld(
         softwareStatements: ["STATEMENT": ["REF30"]],
-        serviceProviders: [SandboxServiceProvider(id: "REF30", mvpds: mvpds.map { SandboxMVPDConfig(id: $0, displayName: "\($0) (secondary)", users: users) })])
+        serviceProviders: [
+            SandboxServiceProvider(
+                id: "REF30",
+                mvpds: mvpds.map { SandboxMVPDConfig(id: $0, displayName: "\($0) (secondary)", users: users) })
+        ])
 }
 
 /// A delegate that keeps every advanced status whole (enhanced error included) and checks
@@ -397,6 +434,8 @@ final class StatusCollector: EntitlementDelegate, EntitlementStatus, @unchecked 
     func displayProviderDialog(_ mvpds: [MVPD]) { note("displayProviderDialog") }
     func navigateToUrl(_ url: String) { note("navigateToUrl") }
     func setToken(_ token: String, forResource resource: String) { note("setToken") }
-    func tokenRequestFailed(_ resource: String, errorCode code: String, errorDescription description: String) { note("tokenRequestFailed") }
+    func tokenRequestFailed(_ resource: String, errorCode code: String, errorDescription description: String) {
+        note("tokenRequestFailed")
+    }
     func sendTrackingData(_ data: [String], forEventType event: Int32) { note("sendTrackingData") }
 }

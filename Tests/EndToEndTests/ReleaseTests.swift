@@ -13,20 +13,24 @@ import Testing
         let inner: any HTTPTransport
         init(_ inner: any HTTPTransport) { self.inner = inner }
         var keepsItsDeadline: Bool { inner.keepsItsDeadline }
-        func send(_ request: HTTPRequestMessage, timeout: TimeInterval) async throws(TransportFailure) -> HTTPResponseMessage {
+        func send(_ request: HTTPRequestMessage, timeout: TimeInterval) async throws(TransportFailure)
+            -> HTTPResponseMessage
+        {
             try await inner.send(request, timeout: timeout)
         }
     }
 
     @Test func aReleasedAccessEnablerFreesItsEngineAndTransport() async throws {
         let sandbox = PassSandbox()
-        let storage = FileManager.default.temporaryDirectory.appendingPathComponent("accessenabler-release-\(UUID().uuidString)")
+        let storage = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "accessenabler-release-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: storage) }
         weak var releasedAccessEnabler: AccessEnabler?
         weak var releasedTransport: WatchedTransport?
         do {
             let transport = WatchedTransport(sandbox.inProcessTransport)
-            var configuration = AccessEnablerConfiguration(environment: .custom(sandbox.baseURLForLinks), platform: .iOS, storageDirectory: storage)
+            var configuration = AccessEnablerConfiguration(
+                environment: .custom(sandbox.baseURLForLinks), platform: .iOS, storageDirectory: storage)
             configuration.transport = transport
             configuration.clock = SandboxTimeSource(sandbox.clock)
             let recorder = CallbackRecorder()

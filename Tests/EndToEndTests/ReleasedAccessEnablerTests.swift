@@ -12,7 +12,9 @@ import Testing
     /// With answers in 0.3 s, the first requests are in flight and the other calls queued
     /// behind them; with answers at once, the release finds the work at any stage.
     @Test(arguments: bothWires, [0.3, 0])
-    func releasingTheAccessEnablerEndsEveryCallStillWaiting(wire: ScenarioRunner.Wire, latency: TimeInterval) async throws {
+    func releasingTheAccessEnablerEndsEveryCallStillWaiting(wire: ScenarioRunner.Wire, latency: TimeInterval)
+        async throws
+    {
         let sandbox = PassSandbox(clock: SandboxClock())
         var server: LoopbackHTTPServer?
         defer { server?.shutdown() }
@@ -25,10 +27,12 @@ import Testing
             server = started
             baseURL = url
         }
-        let storage = FileManager.default.temporaryDirectory.appendingPathComponent("accessenabler-released-\(UUID().uuidString)")
+        let storage = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "accessenabler-released-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: storage) }
         var configuration = AccessEnablerConfiguration(
-            environment: .custom(baseURL), platform: .tvOS, storageDirectory: storage, callbackQueue: DispatchQueue(label: "released.callbacks"))
+            environment: .custom(baseURL), platform: .tvOS, storageDirectory: storage,
+            callbackQueue: DispatchQueue(label: "released.callbacks"))
         configuration.loginScreen = .thisDevice
         configuration.clock = SandboxTimeSource(sandbox.clock)
         // Requests counted as the SDK starts them, not as they reach the sandbox: one sent just
@@ -74,7 +78,8 @@ import Testing
         while !ledger.problems(abandoned: []).isEmpty, Date() < giveUp { try await Task.sleep(nanoseconds: 10_000_000) }
         let problems = ledger.problems(abandoned: [])
         let neverEnded = problems.filter { $0.contains("never ended") }.count
-        #expect(problems.isEmpty, "\(neverEnded) of 80 calls never ended: \(problems.prefix(3).joined(separator: "\n"))")
+        #expect(
+            problems.isEmpty, "\(neverEnded) of 80 calls never ended: \(problems.prefix(3).joined(separator: "\n"))")
         #expect(ledger.callCount == 83)
         // Nothing more goes out once every call has ended: the requests in flight were the last.
         let startedWhenEveryCallHadEnded = meter.requests.count

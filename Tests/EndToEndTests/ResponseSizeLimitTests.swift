@@ -26,13 +26,15 @@ import Testing
 
     @Test(arguments: bothWires)
     func aConfiguredLimitBoundsEveryAnswer(wire: ScenarioRunner.Wire) async throws {
-        let rig = try Rig(wire, configuration: { $0.maximumResponseBodySize = 64 << 10 }, scenario: { $0.platform = .tvOS })
+        let rig = try Rig(
+            wire, configuration: { $0.maximumResponseBodySize = 64 << 10 }, scenario: { $0.platform = .tvOS })
         #expect(try await rig.run(.setRequestor("REF30", serviceProviders: nil)) == ["setRequestorComplete(1)"])
         try await rig.logIn()
         rig.sandbox.inject(SandboxFault(oversizedBody: (64 << 10) + 1, remaining: 1), into: .authorize)
         #expect(
             try await rig.run(.checkAuthorization("news")) == [
-                "status(Z500,error)", "sendTrackingData(1,false,NotBoarded)", "tokenRequestFailed(news,\(GENERIC_AUTHORIZATION_ERROR))",
+                "status(Z500,error)", "sendTrackingData(1,false,NotBoarded)",
+                "tokenRequestFailed(news,\(GENERIC_AUTHORIZATION_ERROR))",
             ])
         #expect(rig.lines("status").first?["message"]?.stringValue?.contains("larger than 64 KiB") == true)
         #expect(try await rig.run(.checkAuthorization("news")).last == "setToken(news)")

@@ -10,8 +10,10 @@ import FoundationNetworking
 /// POST, as a browser sends it), the profile, a decision and logout over plain HTTP, then
 /// stopped with Ctrl-C (SIGINT).
 @Suite struct SandboxCommandTests {
-    private static let deviceInfo = Data(#"{"model":"PC","version":"1","osName":"Linux","osVersion":"6","connectionType":"LAN"}"#.utf8)
-        .base64EncodedString()
+    private static let deviceInfo = Data(
+        #"{"model":"PC","version":"1","osName":"Linux","osVersion":"6","connectionType":"LAN"}"#.utf8
+    )
+    .base64EncodedString()
     private static let deviceIdentifier = "fingerprint " + Data("sandbox-command-device".utf8).base64EncodedString()
     private static let redirectURL = "adobepass://ios.app/auth"
 
@@ -29,8 +31,12 @@ import FoundationNetworking
         #expect(base.host == "127.0.0.1")
         #expect(base.port != nil && base.port != 0)
         #expect(banner.contains("X-Device-Info: "), "the printed curl hint must carry the header registration requires")
-        #expect(banner.contains("second screen: \(base.absoluteString)/activate"), "the banner names the page where a person types a TV's code")
-        #expect(banner.contains("REF30 · Not Boarded Cable (NotBoarded): alice / alice123, bob / bob123"), "the banner lists the test users")
+        #expect(
+            banner.contains("second screen: \(base.absoluteString)/activate"),
+            "the banner names the page where a person types a TV's code")
+        #expect(
+            banner.contains("REF30 · Not Boarded Cable (NotBoarded): alice / alice123, bob / bob123"),
+            "the banner lists the test users")
 
         let http = PlainHTTP()
         let json = ["Accept": "application/json"]
@@ -49,11 +55,15 @@ import FoundationNetworking
             headers: [
                 "Content-Type": "application/x-www-form-urlencoded", "X-Device-Info": Self.deviceInfo,
             ],
-            body: PlainHTTP.form(["client_id": clientID, "client_secret": clientSecret, "grant_type": "client_credentials"]))
+            body: PlainHTTP.form([
+                "client_id": clientID, "client_secret": clientSecret, "grant_type": "client_credentials",
+            ]))
         #expect(tokenAnswer.status == 201)
         let token = try #require(tokenAnswer.json?["access_token"] as? String)
         let api = json.merging(["Authorization": "Bearer \(token)"]) { $1 }
-        let device = api.merging(["AP-Device-Identifier": Self.deviceIdentifier, "X-Device-Info": Self.deviceInfo]) { $1 }
+        let device = api.merging(["AP-Device-Identifier": Self.deviceIdentifier, "X-Device-Info": Self.deviceInfo]) {
+            $1
+        }
 
         let configuration = try await http.send("GET", base, "/api/v2/REF30/configuration", headers: api)
         #expect(configuration.status == 200)
@@ -99,19 +109,26 @@ import FoundationNetworking
         #expect(decisions?.first?["authorized"] as? Bool == true)
         #expect((decisions?.first?["token"] as? [String: Any])?["serializedToken"] is String)
 
-        let logout = try await http.send("GET", base, "/api/v2/REF30/logout/NotBoarded?redirectUrl=\(PlainHTTP.encode(Self.redirectURL))", headers: device)
+        let logout = try await http.send(
+            "GET", base, "/api/v2/REF30/logout/NotBoarded?redirectUrl=\(PlainHTTP.encode(Self.redirectURL))",
+            headers: device)
         #expect(logout.status == 200)
         let logouts = logout.json?["logouts"] as? [String: Any]
         #expect((logouts?["NotBoarded"] as? [String: Any])?["actionName"] as? String == "logout")
 
         // The banner's single sign-on tokens are ones the sandbox accepts, each in its own header.
-        for (issuer, header) in [("sandbox-identity", "AD-Service-Token"), ("sandbox-platform", "Adobe-Subject-Token")] {
-            let line = try #require(banner.split(separator: "\n").first { $0.contains("\(issuer) (") && $0.contains(header) }, "the banner lists \(issuer)")
+        for (issuer, header) in [("sandbox-identity", "AD-Service-Token"), ("sandbox-platform", "Adobe-Subject-Token")]
+        {
+            let line = try #require(
+                banner.split(separator: "\n").first { $0.contains("\(issuer) (") && $0.contains(header) },
+                "the banner lists \(issuer)")
             let token = try #require(line.split(separator: " ").last.map(String.init))
             #expect(token.split(separator: ".").count == 3, "\(issuer)'s token is a compact JWS")
-            let accepted = try await http.send("GET", base, "/api/v2/REF30/profiles", headers: device.merging([header: token]) { $1 })
+            let accepted = try await http.send(
+                "GET", base, "/api/v2/REF30/profiles", headers: device.merging([header: token]) { $1 })
             #expect(accepted.status == 200, "the sandbox accepts the \(header) it printed")
-            let tampered = try await http.send("GET", base, "/api/v2/REF30/profiles", headers: device.merging([header: token + "x"]) { $1 })
+            let tampered = try await http.send(
+                "GET", base, "/api/v2/REF30/profiles", headers: device.merging([header: token + "x"]) { $1 })
             #expect(tampered.status == 400, "a token that is not the printed one is refused")
         }
 
@@ -136,8 +153,13 @@ import FoundationNetworking
         defer { running.stopForcefully() }
         let banner = try await running.waitForOutput(containing: "Press Ctrl-C", timeout: 120)
         let base = try #require(Self.baseURL(in: banner))
-        #expect(banner.contains(#"point an app at it (Swift): AccessEnablerConfiguration(environment: .custom(URL(string: "\#(base.absoluteString)")!))"#))
-        #expect(banner.contains("checklist (where clients break Adobe's REST API V2 Checklist): \(base.absoluteString)/checklist"))
+        #expect(
+            banner.contains(
+                #"point an app at it (Swift): AccessEnablerConfiguration(environment: .custom(URL(string: "\#(base.absoluteString)")!))"#
+            ))
+        #expect(
+            banner.contains(
+                "checklist (where clients break Adobe's REST API V2 Checklist): \(base.absoluteString)/checklist"))
         #expect(banner.contains("authentication sessions (codes) last 1800 s"))
 
         // A second sandbox on the same port is told so in words.
@@ -154,9 +176,17 @@ import FoundationNetworking
         let http = PlainHTTP()
         let device = ["AP-Device-Identifier": Self.deviceIdentifier, "X-Device-Info": Self.deviceInfo]
         #expect(try await http.send("GET", base, "/api/v2/REF30/profiles", headers: device).status == 401)
-        _ = try await running.waitForOutput(containing: "GET /api/v2/REF30/profiles 401 device \(Self.deviceIdentifier.dropFirst("fingerprint ".count))", timeout: 120)
-        let logLine = try #require(running.output.split(separator: "\n").first { $0.contains("GET /api/v2/REF30/profiles 401") })
-        #expect(logLine.firstMatch(of: /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z GET \/api\/v2\/REF30\/profiles 401 device [A-Za-z0-9+\/=]+$/) != nil, "\(logLine)")
+        _ = try await running.waitForOutput(
+            containing:
+                "GET /api/v2/REF30/profiles 401 device \(Self.deviceIdentifier.dropFirst("fingerprint ".count))",
+            timeout: 120)
+        let logLine = try #require(
+            running.output.split(separator: "\n").first { $0.contains("GET /api/v2/REF30/profiles 401") })
+        #expect(
+            logLine.firstMatch(
+                of:
+                    /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z GET \/api\/v2\/REF30\/profiles 401 device [A-Za-z0-9+\/=]+$/
+            ) != nil, "\(logLine)")
 
         running.interrupt()
         #expect(try await running.waitForExit(timeout: 120) == 0)
@@ -180,17 +210,25 @@ import FoundationNetworking
             defer { builtIn.stopForcefully() }
             #expect(try await builtIn.waitForExit(timeout: 120) == 0)
             #expect(builtIn.output.contains("Requestors (service providers) of the built-in world and their MVPDs:"))
-            #expect(builtIn.output.contains("  REF30 (Reference Requestor 30): AppleBoarded, PickerOnly, NotBoarded, SSODisabled, Inactive, Degraded, TempPass, SVCProvider"))
+            #expect(
+                builtIn.output.contains(
+                    "  REF30 (Reference Requestor 30): AppleBoarded, PickerOnly, NotBoarded, SSODisabled, Inactive, Degraded, TempPass, SVCProvider"
+                ))
             #expect(builtIn.output.contains("  REF31 (Reference Requestor 31): AppleBoarded, NotBoarded"))
 
-            let file = FileManager.default.temporaryDirectory.appendingPathComponent("qa-world-\(UUID().uuidString).json")
-            try Data(#"{"authenticationSessionTTL": 60, "softwareStatements": {"QA": ["QA1"]}, "serviceProviders": [{"id": "QA1", "mvpds": [{"id": "Cable"}]}]}"#.utf8).write(
+            let file = FileManager.default.temporaryDirectory.appendingPathComponent(
+                "qa-world-\(UUID().uuidString).json")
+            try Data(
+                #"{"authenticationSessionTTL": 60, "softwareStatements": {"QA": ["QA1"]}, "serviceProviders": [{"id": "QA1", "mvpds": [{"id": "Cable"}]}]}"#
+                    .utf8
+            ).write(
                 to: file)
             defer { try? FileManager.default.removeItem(at: file) }
             let own = try RunningCommand(executable, ["sandbox", "--world", file.path, "--help"])
             defer { own.stopForcefully() }
             #expect(try await own.waitForExit(timeout: 120) == 0)
-            #expect(own.output.contains("Requestors (service providers) of \(file.path) and their MVPDs:\n  QA1: Cable\n"))
+            #expect(
+                own.output.contains("Requestors (service providers) of \(file.path) and their MVPDs:\n  QA1: Cable\n"))
             #expect(!own.output.contains("REF30"))
         }
     }
@@ -295,7 +333,8 @@ import FoundationNetworking
 enum SandboxExecutable {
     static var candidates: [URL] {
         let bundle = Bundle.main.bundleURL
-        let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
         return [
             bundle.appendingPathComponent("accessenabler"),
             bundle.deletingLastPathComponent().appendingPathComponent("accessenabler"),
@@ -345,7 +384,9 @@ struct PlainHTTP: Sendable {
         return try await send(method, url, headers: headers, body: body, timeout: timeout)
     }
 
-    func send(_ method: String, _ url: URL, headers: [String: String] = [:], body: String? = nil, timeout: TimeInterval = 60) async throws -> Answer {
+    func send(
+        _ method: String, _ url: URL, headers: [String: String] = [:], body: String? = nil, timeout: TimeInterval = 60
+    ) async throws -> Answer {
         var request = URLRequest(url: url, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: timeout)
         request.httpMethod = method
         request.httpShouldHandleCookies = false
@@ -363,7 +404,8 @@ struct PlainHTTP: Sendable {
                     continuation.resume(
                         returning: .success(
                             Answer(
-                                status: http.statusCode, location: http.value(forHTTPHeaderField: "Location"), body: data ?? Data())))
+                                status: http.statusCode, location: http.value(forHTTPHeaderField: "Location"),
+                                body: data ?? Data())))
                 } else {
                     continuation.resume(returning: .failure(Failure(description: "not an HTTP response")))
                 }
@@ -379,7 +421,8 @@ struct PlainHTTP: Sendable {
 
     /// Percent-encodes everything but unreserved characters.
     static func encode(_ text: String) -> String {
-        let unreserved = CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
+        let unreserved = CharacterSet(
+            charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
         return text.addingPercentEncoding(withAllowedCharacters: unreserved) ?? text
     }
 }

@@ -9,7 +9,9 @@ import Testing
 /// every app's transcript lines carry `"app"`, `A`'s included.
 @Suite struct ScenarioAppsTests {
     /// A rig whose scenario has `apps` beside `A` (no partner framework, logins on this device).
-    private static func rig(_ wire: ScenarioRunner.Wire, apps: [String: Scenario.App], _ configure: (inout Scenario) -> Void = { _ in }) throws -> Rig {
+    private static func rig(
+        _ wire: ScenarioRunner.Wire, apps: [String: Scenario.App], _ configure: (inout Scenario) -> Void = { _ in }
+    ) throws -> Rig {
         try Rig(wire) { scenario in
             scenario.apps = apps
             configure(&scenario)
@@ -64,7 +66,9 @@ import Testing
 
     @Test func anExpectedAppAMatchesAsLinesAndLinesWithoutAnApp() {
         let lines = [
-            TranscriptLine([("callback", .string("setRequestorComplete")), ("status", .number(1)), ("app", .string("B"))]),
+            TranscriptLine([
+                ("callback", .string("setRequestorComplete")), ("status", .number(1)), ("app", .string("B")),
+            ]),
             TranscriptLine([("callback", .string("setRequestorComplete")), ("status", .number(0))]),
         ]
         #expect(lines[0].matches(["callback": .string("setRequestorComplete")]))
@@ -72,8 +76,13 @@ import Testing
         #expect(lines[1].matches(["callback": .string("setRequestorComplete"), "app": .string("A")]))
         #expect(!lines[1].matches(["callback": .string("setRequestorComplete"), "app": .string("B")]))
         #expect(ScenarioResult.firstUnmet([["status": .number(1), "app": .string("A")]], in: lines)?.index == 0)
-        #expect(ScenarioResult.firstUnmet([["status": .number(1), "app": .string("B")], ["status": .number(0), "app": .string("A")]], in: lines) == nil)
-        let tagged = TranscriptLine([("callback", .string("setRequestorComplete")), ("status", .number(0)), ("app", .string("A"))])
+        #expect(
+            ScenarioResult.firstUnmet(
+                [["status": .number(1), "app": .string("B")], ["status": .number(0), "app": .string("A")]], in: lines)
+                == nil)
+        let tagged = TranscriptLine([
+            ("callback", .string("setRequestorComplete")), ("status", .number(0)), ("app", .string("A")),
+        ])
         #expect(tagged.matches(["callback": .string("setRequestorComplete"), "app": .string("A")]))
         #expect(!tagged.matches(["app": .string("B")]))
     }
@@ -89,7 +98,8 @@ import Testing
         let b = try #require(rig.runner.accessEnabler(ofApp: "B"))
         let c = try #require(rig.runner.accessEnabler(ofApp: "C"))
         #expect(a === rig.accessEnabler)
-        #expect(a.configuration.platform == .tvOS && b.configuration.platform == .tvOS && c.configuration.platform == .iOS)
+        #expect(
+            a.configuration.platform == .tvOS && b.configuration.platform == .tvOS && c.configuration.platform == .iOS)
         #expect(b.configuration.loginScreen == .thisDevice && c.configuration.loginScreen == .thisDevice)
         #expect(rig.runner.accessEnabler(ofApp: "D") == nil)
         // B registers with STATEMENT2, which holds REF31 and not REF30; C with A's STATEMENT.
@@ -106,7 +116,8 @@ import Testing
 
     @Test func aStepForAnAppTheScenarioDoesNotHaveIsAScenarioError() async throws {
         let rig = try Self.rig(.inProcess, apps: [:])
-        await #expect(throws: ScenarioError(path: "$.steps[0].app", reason: "no app \"B\" in the scenario (it has A)")) {
+        await #expect(throws: ScenarioError(path: "$.steps[0].app", reason: "no app \"B\" in the scenario (it has A)"))
+        {
             try await rig.runner.step(.checkAuthentication, app: "B")
         }
     }
@@ -118,7 +129,8 @@ import Testing
         let rig = try Self.rig(
             wire,
             apps: [
-                "B": Self.secondApp(storage: .sharedWith("A"), statement: nil), "C": Self.secondApp(storage: .sharedWith("B"), statement: nil),
+                "B": Self.secondApp(storage: .sharedWith("A"), statement: nil),
+                "C": Self.secondApp(storage: .sharedWith("B"), statement: nil),
                 "D": Self.secondApp(storage: .own, statement: nil),
             ])
         #expect(rig.runner.storageDirectory(ofApp: "B") == rig.runner.storageDirectory(ofApp: "A"))
@@ -126,15 +138,29 @@ import Testing
         #expect(rig.runner.storageDirectory(ofApp: "D") != rig.runner.storageDirectory(ofApp: "A"))
         _ = try await rig.run(.setRequestor("REF30", serviceProviders: nil))
         try await rig.logIn()
-        for app in ["B", "C", "D"] { try await rig.runner.step(.setRequestor("REF30", serviceProviders: nil), app: app) }
+        for app in ["B", "C", "D"] {
+            try await rig.runner.step(.setRequestor("REF30", serviceProviders: nil), app: app)
+        }
         // B and C read A's sign-in from the directory they share, with no network call; D is another device.
-        #expect(try await rig.signatures(of: .checkAuthentication, app: "B") == ["B:sendTrackingData(0,true,NotBoarded)", "B:\(authenticated)"])
+        #expect(
+            try await rig.signatures(of: .checkAuthentication, app: "B") == [
+                "B:sendTrackingData(0,true,NotBoarded)", "B:\(authenticated)",
+            ])
         #expect(rig.restCalls.isEmpty)
-        #expect(try await rig.signatures(of: .checkAuthentication, app: "C") == ["C:sendTrackingData(0,true,NotBoarded)", "C:\(authenticated)"])
-        #expect(try await rig.signatures(of: .checkAuthentication, app: "D") == ["D:status(N000,info)", "D:sendTrackingData(0,false,)", "D:\(notAuthenticated)"])
+        #expect(
+            try await rig.signatures(of: .checkAuthentication, app: "C") == [
+                "C:sendTrackingData(0,true,NotBoarded)", "C:\(authenticated)",
+            ])
+        #expect(
+            try await rig.signatures(of: .checkAuthentication, app: "D") == [
+                "D:status(N000,info)", "D:sendTrackingData(0,false,)", "D:\(notAuthenticated)",
+            ])
         // A logout by B is what A reads next.
         #expect(try await rig.signatures(of: .logout, app: "B").last == "B:\(notAuthenticated)")
-        #expect(try await rig.signatures(of: .checkAuthentication) == ["status(N000,info)", "sendTrackingData(0,false,)", notAuthenticated])
+        #expect(
+            try await rig.signatures(of: .checkAuthentication) == [
+                "status(N000,info)", "sendTrackingData(0,false,)", notAuthenticated,
+            ])
     }
 
     @Test(arguments: bothWires)
@@ -149,10 +175,19 @@ import Testing
         #expect(relaunched !== b)
         #expect(rig.runner.accessEnabler(ofApp: "A") === a)
         // The relaunched B starts over its storage: setRequestor, then A's sign-in is there.
-        #expect(try await rig.signatures(of: .setRequestor("REF30", serviceProviders: nil), app: "B") == ["B:setRequestorComplete(1)"])
-        #expect(try await rig.signatures(of: .checkAuthentication, app: "B") == ["B:sendTrackingData(0,true,NotBoarded)", "B:\(authenticated)"])
+        #expect(
+            try await rig.signatures(of: .setRequestor("REF30", serviceProviders: nil), app: "B") == [
+                "B:setRequestorComplete(1)"
+            ])
+        #expect(
+            try await rig.signatures(of: .checkAuthentication, app: "B") == [
+                "B:sendTrackingData(0,true,NotBoarded)", "B:\(authenticated)",
+            ])
         // A was not relaunched: it goes on without a setRequestor.
-        #expect(try await rig.signatures(of: .checkAuthentication) == ["sendTrackingData(0,true,NotBoarded)", authenticated])
+        #expect(
+            try await rig.signatures(of: .checkAuthentication) == [
+                "sendTrackingData(0,true,NotBoarded)", authenticated,
+            ])
     }
 
     @Test(arguments: bothWires)
@@ -249,7 +284,8 @@ import Testing
         // …and the next decision finds no profile.
         #expect(
             try await rig.run(.checkAuthorization("news")) == [
-                "status(N130,error)", "sendTrackingData(1,false,NotBoarded)", "tokenRequestFailed(news,\(USER_NOT_AUTHENTICATED_ERROR))",
+                "status(N130,error)", "sendTrackingData(1,false,NotBoarded)",
+                "tokenRequestFailed(news,\(USER_NOT_AUTHENTICATED_ERROR))",
             ])
         #expect(rig.lines("status").first?["message"]?.stringValue?.contains("authenticated_profile_missing") == true)
         #expect(try await rig.run(.checkAuthentication).last == notAuthenticated)
@@ -277,21 +313,29 @@ import Testing
             })
         #expect(try await rig.run(.setRequestor("REF30", serviceProviders: nil)) == ["setRequestorComplete(1)"])
         #expect(try await rig.run(.getAuthentication(forceAuthn: false, filter: [], featured: [])) == [regularDialog])
-        #expect(try await rig.run(.setSelectedProvider("NotBoarded")) == ["sendTrackingData(2,NotBoarded)", "status(REGCODE,info)"])
+        #expect(
+            try await rig.run(.setSelectedProvider("NotBoarded")) == [
+                "sendTrackingData(2,NotBoarded)", "status(REGCODE,info)",
+            ])
         return rig
     }
 
     @Test(arguments: bothWires)
     func loginChoosesTheProviderOnTheActivatePage(wire: ScenarioRunner.Wire) async throws {
         let rig = try await Self.secondScreenWithoutMVPD(wire)
-        #expect(try await rig.run(.login(username: "alice", password: "alice123", mvpd: "NotBoarded")) == ["sendTrackingData(0,true,NotBoarded)", authenticated])
+        #expect(
+            try await rig.run(.login(username: "alice", password: "alice123", mvpd: "NotBoarded")) == [
+                "sendTrackingData(0,true,NotBoarded)", authenticated,
+            ])
         #expect(try await rig.run(.checkAuthorization("news")).last == "setToken(news)")
     }
 
     @Test(arguments: bothWires)
     func aLoginWithoutTheProviderThePageAsksForIsAScenarioError(wire: ScenarioRunner.Wire) async throws {
         let rig = try await Self.secondScreenWithoutMVPD(wire)
-        await #expect(throws: ScenarioError.self) { try await rig.runner.step(.login(username: "alice", password: "alice123")) }
+        await #expect(throws: ScenarioError.self) {
+            try await rig.runner.step(.login(username: "alice", password: "alice123"))
+        }
         do {
             try await rig.runner.step(.login(username: "alice", password: "alice123", mvpd: "Nope"))
             Issue.record("a provider the page does not offer is refused")
@@ -303,7 +347,9 @@ import Testing
             try await rig.runner.step(.login(username: "alice", password: "alice123"))
         } catch let error as ScenarioError {
             #expect(error.path == "$.steps[5].login.mvpd")
-            #expect(error.reason.hasPrefix("is required: the /activate page asks the person to choose a provider (it offers "))
+            #expect(
+                error.reason.hasPrefix(
+                    "is required: the /activate page asks the person to choose a provider (it offers "))
             #expect(error.reason.contains("NotBoarded"))
         }
     }
@@ -314,7 +360,10 @@ import Testing
         _ = try await rig.run(.setRequestor("REF30", serviceProviders: nil))
         _ = try await rig.run(.getAuthentication(forceAuthn: false, filter: [], featured: []))
         #expect(try await rig.run(.setSelectedProvider("NotBoarded")).last == "status(REGCODE,info)")
-        #expect(try await rig.run(.login(username: "alice", password: "alice123", mvpd: "AppleBoarded")) == ["sendTrackingData(0,true,NotBoarded)", authenticated])
+        #expect(
+            try await rig.run(.login(username: "alice", password: "alice123", mvpd: "AppleBoarded")) == [
+                "sendTrackingData(0,true,NotBoarded)", authenticated,
+            ])
     }
 }
 
@@ -332,7 +381,9 @@ private final class SessionsWithoutMVPD: HTTPTransport, @unchecked Sendable {
 
     init(_ inner: any HTTPTransport) { self.inner = inner }
 
-    func send(_ request: HTTPRequestMessage, timeout: TimeInterval) async throws(TransportFailure) -> HTTPResponseMessage {
+    func send(_ request: HTTPRequestMessage, timeout: TimeInterval) async throws(TransportFailure)
+        -> HTTPResponseMessage
+    {
         guard request.method == "POST", request.url.path.hasSuffix("/sessions"), let body = request.body,
             let form = String(data: body, encoding: .utf8)
         else { return try await inner.send(request, timeout: timeout) }
@@ -365,7 +416,8 @@ extension Rig {
         try await runner.step(step, app: app)
         return recorder.callbacks.compactMap { line in
             CallbackSignature.of(line).map { signature in
-                line["app"]?.stringValue.flatMap { $0 == Scenario.topLevelApp ? nil : "\($0):\(signature)" } ?? signature
+                line["app"]?.stringValue.flatMap { $0 == Scenario.topLevelApp ? nil : "\($0):\(signature)" }
+                    ?? signature
             }
         }
     }

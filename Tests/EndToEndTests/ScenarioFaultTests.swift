@@ -11,7 +11,9 @@ import Testing
     /// The fault of a file's only step.
     private func fault(_ json: String) throws(ScenarioError) -> (SandboxEndpoint, SandboxFault) {
         let scenario = try ScenarioParser.parse(Data((#"{"steps": [{"fault": "# + json + "}]}").utf8))
-        guard case .fault(let endpoint, let fault)? = scenario.steps.first else { throw ScenarioError(path: "$", reason: "no fault step") }
+        guard case .fault(let endpoint, let fault)? = scenario.steps.first else {
+            throw ScenarioError(path: "$", reason: "no fault step")
+        }
         return (endpoint, fault)
     }
 
@@ -43,9 +45,12 @@ import Testing
     }
 
     @Test func everyMemberIsDocumented() throws {
-        let page = try String(contentsOf: DocReferenceTests.root.appendingPathComponent("Docs/scenarios/README.md"), encoding: .utf8)
+        let page = try String(
+            contentsOf: DocReferenceTests.root.appendingPathComponent("Docs/scenarios/README.md"), encoding: .utf8)
         for member in ScenarioParser.faultMembers {
-            #expect(page.contains("`\(member.key)`"), "Docs/scenarios/README.md does not name the fault member \(member.key)")
+            #expect(
+                page.contains("`\(member.key)`"),
+                "Docs/scenarios/README.md does not name the fault member \(member.key)")
         }
     }
 
@@ -57,14 +62,25 @@ import Testing
         #expect(
             fault
                 == SandboxFault(
-                    latency: 1.5, status: 503, malformedBody: true, dropConnection: true, oversizedBody: 1000, remaining: 2, retryableDecisionErrors: ["news"]))
+                    latency: 1.5, status: 503, malformedBody: true, dropConnection: true, oversizedBody: 1000,
+                    remaining: 2, retryableDecisionErrors: ["news"]))
     }
 
     @Test func theFirstScenariosFaultsMeanWhatTheyMeant() throws {
-        #expect(try fault(#"{"endpoint": "configuration", "status": 503}"#) == (.configuration, SandboxFault(status: 503)))
-        #expect(try fault(#"{"endpoint": "profiles", "latency": 30, "count": 1}"#) == (.profiles, SandboxFault(latency: 30, remaining: 1)))
-        #expect(try fault(#"{"endpoint": "createSession", "dropConnection": true, "status": null}"#) == (.createSession, SandboxFault(dropConnection: true)))
-        #expect(try fault(#"{"endpoint": "authorize", "retryableDecisionErrors": []}"#) == (.authorize, SandboxFault(retryableDecisionErrors: [])))
+        #expect(
+            try fault(#"{"endpoint": "configuration", "status": 503}"#) == (.configuration, SandboxFault(status: 503)))
+        #expect(
+            try fault(#"{"endpoint": "profiles", "latency": 30, "count": 1}"#) == (
+                .profiles, SandboxFault(latency: 30, remaining: 1)
+            ))
+        #expect(
+            try fault(#"{"endpoint": "createSession", "dropConnection": true, "status": null}"#) == (
+                .createSession, SandboxFault(dropConnection: true)
+            ))
+        #expect(
+            try fault(#"{"endpoint": "authorize", "retryableDecisionErrors": []}"#) == (
+                .authorize, SandboxFault(retryableDecisionErrors: [])
+            ))
     }
 
     @Test func aValueOutOfRangeIsRefusedWithItsPath() {

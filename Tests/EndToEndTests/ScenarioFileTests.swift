@@ -35,7 +35,8 @@ import Testing
         #expect(!scenario.expect.isEmpty, "\(file) has no expect list")
         let result = try await ScenarioRunner(scenario: scenario, wire: .loopbackHTTP, traceHTTP: true).run()
         let violations = result.checklist.violationLines
-        #expect(violations.isEmpty, "\(file) breaks Adobe's REST API V2 Checklist:\n\(violations.joined(separator: "\n"))")
+        #expect(
+            violations.isEmpty, "\(file) breaks Adobe's REST API V2 Checklist:\n\(violations.joined(separator: "\n"))")
         if let unmet = result.unmetExpectation {
             Issue.record(
                 "\(file): expectation \(unmet.index) not met: \(unmet.expectation.keys.sorted().map { "\($0)=\(unmet.expectation[$0]!.compactJSON)" }.joined(separator: " "))\ntranscript:\n\(result.lines.map(\.json).joined(separator: "\n"))"

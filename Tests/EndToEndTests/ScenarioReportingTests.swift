@@ -10,7 +10,9 @@ import Testing
 @Suite struct ScenarioReportingTests {
     /// A valid `X-Device-Info` value.
     private enum SandboxDeviceInfoSample {
-        static let value = Data(#"{"model":"PC","version":"1","osName":"Linux","osVersion":"6","connectionType":"LAN"}"#.utf8).base64EncodedString()
+        static let value = Data(
+            #"{"model":"PC","version":"1","osName":"Linux","osVersion":"6","connectionType":"LAN"}"#.utf8
+        ).base64EncodedString()
     }
 
     @Test(arguments: bothWires)
@@ -29,14 +31,17 @@ import Testing
     }
 
     @Test(arguments: bothWires)
-    func aLoginWithNothingToLogInToAndAWrongPasswordOnTheSecondScreenWriteRefusedLines(wire: ScenarioRunner.Wire) async throws {
+    func aLoginWithNothingToLogInToAndAWrongPasswordOnTheSecondScreenWriteRefusedLines(wire: ScenarioRunner.Wire)
+        async throws
+    {
         let rig = try Rig(wire) { $0.loginScreen = .secondScreen }
         try await rig.run(.setRequestor("REF30", serviceProviders: nil))
         rig.recorder.reset()
         try await rig.runner.step(.login(username: "alice", password: "alice123"))
         #expect(
             rig.recorder.lines.last?.json
-                == #"{"login":"refused","detail":"Nothing to log in to: the app has shown no login page (navigateToUrl) and no registration code (REGCODE)."}"#)
+                == #"{"login":"refused","detail":"Nothing to log in to: the app has shown no login page (navigateToUrl) and no registration code (REGCODE)."}"#
+        )
 
         try await rig.run(.getAuthentication(forceAuthn: false, filter: [], featured: []))
         try await rig.run(.setSelectedProvider("NotBoarded"))
@@ -44,7 +49,9 @@ import Testing
         try await rig.runner.step(.login(username: "alice", password: "wrong"))
         let refused = try #require(rig.recorder.lines.first { $0["login"] != nil })
         #expect(refused["login"] == .string("refused"))
-        #expect(refused["detail"]?.stringValue?.hasPrefix("The MVPD login page refused the credentials") == true, "\(refused)")
+        #expect(
+            refused["detail"]?.stringValue?.hasPrefix("The MVPD login page refused the credentials") == true,
+            "\(refused)")
     }
 
     @Test func theTranscriptEndsWithTheChecklistAndItsCountWhichAnExpectationMayRequire() async throws {
@@ -52,7 +59,9 @@ import Testing
         scenario.device.present = false
         scenario.steps = [.setRequestor("REF30", serviceProviders: nil)]
         // The count first: it is checked against the run's end wherever it stands.
-        scenario.expect = [["checklistViolations": .number(1)], ["callback": .string("setRequestorComplete"), "status": .number(1)]]
+        scenario.expect = [
+            ["checklistViolations": .number(1)], ["callback": .string("setRequestorComplete"), "status": .number(1)],
+        ]
         let runner = ScenarioRunner(scenario: scenario, wire: .inProcess)
         try runner.start()
         defer { runner.stop() }
@@ -61,7 +70,8 @@ import Testing
         let device = "fingerprint " + Data("other-client".utf8).base64EncodedString()
         _ = await runner.sandbox.respond(
             to: SandboxRequest(
-                method: "GET", path: "/api/v2/REF30/configuration", headers: [("AP-Device-Identifier", device), ("X-Device-Info", SandboxDeviceInfoSample.value)]))
+                method: "GET", path: "/api/v2/REF30/configuration",
+                headers: [("AP-Device-Identifier", device), ("X-Device-Info", SandboxDeviceInfoSample.value)]))
         let result = runner.finish()
         #expect(result.passed, "\(result.summary)")
         #expect(result.summary == "2 expectations met")
@@ -73,9 +83,13 @@ import Testing
         #expect(result.checklist.brokenRules == ["authorization-header-missing"])
         #expect(runner.finish().lines.count == result.lines.count, "a second finish adds nothing")
 
-        let strict = ScenarioResult(lines: result.lines, expectations: [["checklistViolations": .number(0)]], checklist: result.checklist)
+        let strict = ScenarioResult(
+            lines: result.lines, expectations: [["checklistViolations": .number(0)]], checklist: result.checklist)
         #expect(strict.unmetPath == "$.expect[0]")
-        #expect(strict.summary == #"expectation $.expect[0] not met: {"checklistViolations":0}; closest line seen: {"checklistViolations":1}"#)
+        #expect(
+            strict.summary
+                == #"expectation $.expect[0] not met: {"checklistViolations":0}; closest line seen: {"checklistViolations":1}"#
+        )
     }
 
     @Test func aNoticeEndsTheTranscriptBesideTheViolationsAndIsNotCounted() async throws {
@@ -100,23 +114,34 @@ import Testing
         let lines = [
             TranscriptLine([("step", .number(0)), ("name", .string("setRequestor"))]),
             TranscriptLine([("callback", .string("setRequestorComplete")), ("status", .number(1))]),
-            TranscriptLine([("callback", .string("setAuthenticationStatus")), ("status", .number(0)), ("errorCode", .string("User Not Authenticated Error"))]),
-            TranscriptLine([("callback", .string("setAuthenticationStatus")), ("status", .number(1)), ("errorCode", .string(""))]),
+            TranscriptLine([
+                ("callback", .string("setAuthenticationStatus")), ("status", .number(0)),
+                ("errorCode", .string("User Not Authenticated Error")),
+            ]),
+            TranscriptLine([
+                ("callback", .string("setAuthenticationStatus")), ("status", .number(1)), ("errorCode", .string("")),
+            ]),
         ]
         let expectations: [[String: JSONValue]] = [
             ["callback": .string("setRequestorComplete")],
             ["callback": .string("setAuthenticationStatus"), "status": .number(1), "errorCode": .string("X")],
         ]
-        let result = ScenarioResult(lines: lines, expectations: expectations, checklist: SandboxChecklist(rules: [], violations: []))
+        let result = ScenarioResult(
+            lines: lines, expectations: expectations, checklist: SandboxChecklist(rules: [], violations: []))
         #expect(result.unmetPath == "$.expect[1]")
         #expect(result.closestLine == lines[3], "two of its three keys at their values, more than the line before")
         #expect(
             result.summary
                 == #"expectation $.expect[1] not met: {"callback":"setAuthenticationStatus","errorCode":"X","status":1}; closest line seen: {"callback":"setAuthenticationStatus","status":1,"errorCode":""}"#
         )
-        let none = ScenarioResult(lines: lines, expectations: [["nothing": .bool(true)]], checklist: SandboxChecklist(rules: [], violations: []))
+        let none = ScenarioResult(
+            lines: lines, expectations: [["nothing": .bool(true)]],
+            checklist: SandboxChecklist(rules: [], violations: []))
         #expect(none.closestLine == nil)
         #expect(none.summary == #"expectation $.expect[0] not met: {"nothing":true}; no line has any of its keys"#)
-        #expect(ScenarioResult(lines: lines, expectations: [expectations[0]], checklist: SandboxChecklist(rules: [], violations: [])).summary == "1 expectation met")
+        #expect(
+            ScenarioResult(
+                lines: lines, expectations: [expectations[0]], checklist: SandboxChecklist(rules: [], violations: [])
+            ).summary == "1 expectation met")
     }
 }

@@ -12,16 +12,20 @@ import Glibc
 /// it: removed at the end, on Ctrl-C, and — after a kill nobody can catch — by the next run.
 @Suite struct ScenarioScratchTests {
     static func scratchDirectories(of pid: Int32) -> [String] {
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: FileManager.default.temporaryDirectory.path)) ?? []
+        let names =
+            (try? FileManager.default.contentsOfDirectory(atPath: FileManager.default.temporaryDirectory.path)) ?? []
         return names.filter { $0.hasPrefix("accessenabler-scenario-\(pid)-") }
     }
 
     /// A scenario that waits on a slow sandbox for half a minute (six requests that each
     /// time out after the runner's 5 s), so it can be interrupted mid-run.
     static func slowScenario() throws -> URL {
-        let file = FileManager.default.temporaryDirectory.appendingPathComponent("slow-scenario-\(UUID().uuidString).json")
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "slow-scenario-\(UUID().uuidString).json")
         let slowSteps = Array(repeating: #"{"setRequestor": "REF30"}"#, count: 6).joined(separator: ", ")
-        let text = #"{"steps": [{"setRequestor": "REF30"}, {"fault": {"endpoint": "profiles", "latency": 30}}, "# + slowSteps + "]}"
+        let text =
+            #"{"steps": [{"setRequestor": "REF30"}, {"fault": {"endpoint": "profiles", "latency": 30}}, "# + slowSteps
+            + "]}"
         try Data(text.utf8).write(to: file)
         return file
     }
@@ -49,9 +53,12 @@ import Glibc
         }
     }
 
-    @Test("A stopped run's storage stays removed: what its AccessEnabler still hands to the disk lands before the removal")
+    @Test(
+        "A stopped run's storage stays removed: what its AccessEnabler still hands to the disk lands before the removal"
+    )
     func aLateWriteDoesNotRecreateAStoppedRunsStorage() async throws {
-        let other = FileManager.default.temporaryDirectory.appendingPathComponent("scenario-scratch-other-\(UUID().uuidString)")
+        let other = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "scenario-scratch-other-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: other) }
         let recreated = NSLockedValue<Bool?>(nil)
         // All on a thread of its own, which the held storage thread does not wait for: while
@@ -74,7 +81,8 @@ import Glibc
                 try posix.syncFiles(urls)
             }
             let busy = TokenStore(
-                directory: other, softwareStatement: "STATEMENT", integrityCheck: .INTEGRITY_CHECK_NONE, writeBehind: true, system: system,
+                directory: other, softwareStatement: "STATEMENT", integrityCheck: .INTEGRITY_CHECK_NONE,
+                writeBehind: true, system: system,
                 now: { Date() })
             busy.setAccessToken(StoredAccessToken(value: "token", expiresAt: Date() + 3600))
             busy.commitPendingWrites()
@@ -108,7 +116,8 @@ import Glibc
         // A directory left by a process that no longer exists.
         var deadPID: Int32 = 4_000_000
         while kill(deadPID, 0) == 0 || errno != ESRCH { deadPID += 1 }
-        let orphan = FileManager.default.temporaryDirectory.appendingPathComponent("accessenabler-scenario-\(deadPID)-\(UUID().uuidString)")
+        let orphan = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "accessenabler-scenario-\(deadPID)-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: orphan, withIntermediateDirectories: true)
         try Data("{}".utf8).write(to: orphan.appendingPathComponent("client.json"))
         let runner = ScenarioRunner(scenario: Scenario(), wire: .inProcess)

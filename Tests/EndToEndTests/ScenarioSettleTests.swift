@@ -43,7 +43,8 @@ struct ScenarioSettleTests {
         let rig = try await Rig.loggedIn(wire)
         rig.sandbox.inject(SandboxFault(status: 429, remaining: 1), into: .authorize)
         #expect(
-            try await rig.run(.checkAuthorization("news")).last == "tokenRequestFailed(news,\(USER_NOT_AUTHORIZED_ERROR))",
+            try await rig.run(.checkAuthorization("news")).last
+                == "tokenRequestFailed(news,\(USER_NOT_AUTHORIZED_ERROR))",
             "a throttled authorization is Z100 with the not-authorized code")
         // The next request to the host waits at least a second after the 429.
         await Self.bounded("the logout step") {
@@ -58,7 +59,8 @@ struct ScenarioSettleTests {
         let rig = try await Rig.loggedIn(wire)
         rig.sandbox.inject(SandboxFault(status: 429, remaining: 1), into: .authorize)
         #expect(
-            try await rig.run(.checkAuthorization("news")).last == "tokenRequestFailed(news,\(USER_NOT_AUTHORIZED_ERROR))",
+            try await rig.run(.checkAuthorization("news")).last
+                == "tokenRequestFailed(news,\(USER_NOT_AUTHORIZED_ERROR))",
             "a throttled authorization is Z100 with the not-authorized code")
         // A call whose request waits out the throttling when the app is relaunched.
         rig.accessEnabler.checkAuthorization("news")
@@ -94,7 +96,9 @@ struct ScenarioStallTests {
         }
         runner.stop()
         #expect(stall == ScenarioStall(step: 0, name: "setRequestor", seconds: 0.5))
-        #expect(stall?.description.hasPrefix("step 0 (setRequestor) did not settle: the SDK made no progress for 0.5 s") == true)
+        #expect(
+            stall?.description.hasPrefix("step 0 (setRequestor) did not settle: the SDK made no progress for 0.5 s")
+                == true)
         #expect(!FileManager.default.fileExists(atPath: storage.path))
     }
 

@@ -22,20 +22,30 @@ import Testing
     }
 
     @Test(arguments: bothWires)
-    func aSecondAppPresentingTheSameServiceTokenIsSignedInAtSetRequestorWithNoLogin(wire: ScenarioRunner.Wire) async throws {
+    func aSecondAppPresentingTheSameServiceTokenIsSignedInAtSetRequestorWithNoLogin(wire: ScenarioRunner.Wire)
+        async throws
+    {
         let rig = try Self.twoAppsWithOneServiceToken(wire)
-        #expect(try await rig.signatures(of: .setRequestor("REF30", serviceProviders: nil)) == ["setRequestorComplete(1)"])
+        #expect(
+            try await rig.signatures(of: .setRequestor("REF30", serviceProviders: nil)) == ["setRequestorComplete(1)"])
         try await rig.logIn()
         // B has never signed in: its setRequestor finds the profile shared through the token.
-        #expect(try await rig.signatures(of: .setRequestor("REF31", serviceProviders: nil), app: "B") == ["B:setRequestorComplete(1)"])
+        #expect(
+            try await rig.signatures(of: .setRequestor("REF31", serviceProviders: nil), app: "B") == [
+                "B:setRequestorComplete(1)"
+            ])
         #expect(rig.restCalls.contains("GET /api/v2/REF31/profiles"))
-        #expect(try await rig.signatures(of: .checkAuthentication, app: "B") == ["B:sendTrackingData(0,true,NotBoarded)", "B:\(authenticated)"])
+        #expect(
+            try await rig.signatures(of: .checkAuthentication, app: "B") == [
+                "B:sendTrackingData(0,true,NotBoarded)", "B:\(authenticated)",
+            ])
         #expect(rig.restCalls.isEmpty)
         #expect(try await rig.signatures(of: .checkAuthorization("news"), app: "B").last == "B:setToken(news)")
     }
 
     @Test(arguments: bothWires)
-    func aLogoutWhileTheTokenIsPresentedSignsTheOtherAppOutAtItsNextSetRequestor(wire: ScenarioRunner.Wire) async throws {
+    func aLogoutWhileTheTokenIsPresentedSignsTheOtherAppOutAtItsNextSetRequestor(wire: ScenarioRunner.Wire) async throws
+    {
         let rig = try Self.twoAppsWithOneServiceToken(wire)
         _ = try await rig.signatures(of: .setRequestor("REF30", serviceProviders: nil))
         try await rig.logIn()
@@ -44,8 +54,14 @@ import Testing
         // A logs out while presenting the token: Adobe Pass ends the shared sign-in too.
         #expect(try await rig.signatures(of: .logout).last == notAuthenticated)
         // B learns it when it next comes to the foreground.
-        #expect(try await rig.signatures(of: .setRequestor("REF31", serviceProviders: nil), app: "B") == ["B:setRequestorComplete(1)"])
-        #expect(try await rig.signatures(of: .checkAuthentication, app: "B") == ["B:status(N000,info)", "B:sendTrackingData(0,false,)", "B:\(notAuthenticated)"])
+        #expect(
+            try await rig.signatures(of: .setRequestor("REF31", serviceProviders: nil), app: "B") == [
+                "B:setRequestorComplete(1)"
+            ])
+        #expect(
+            try await rig.signatures(of: .checkAuthentication, app: "B") == [
+                "B:status(N000,info)", "B:sendTrackingData(0,false,)", "B:\(notAuthenticated)",
+            ])
     }
 
     @Test(arguments: bothWires)
@@ -54,9 +70,13 @@ import Testing
             scenario.loginScreen = .secondScreen
             scenario.providerChoice = .onSecondScreen
         }
-        #expect(try await rig.signatures(of: .setRequestor("REF30", serviceProviders: nil)) == ["setRequestorComplete(1)"])
+        #expect(
+            try await rig.signatures(of: .setRequestor("REF30", serviceProviders: nil)) == ["setRequestorComplete(1)"])
         // No provider list on the TV: the code at once.
-        #expect(try await rig.signatures(of: .getAuthentication(forceAuthn: false, filter: [], featured: [])) == ["status(REGCODE,info)"])
+        #expect(
+            try await rig.signatures(of: .getAuthentication(forceAuthn: false, filter: [], featured: [])) == [
+                "status(REGCODE,info)"
+            ])
         #expect(
             try await rig.signatures(of: .login(username: "alice", password: "alice123", mvpd: "NotBoarded")) == [
                 "sendTrackingData(0,true,NotBoarded)", authenticated,

@@ -23,10 +23,12 @@ struct SecondScreenBrowserTests {
         let sandbox = PassSandbox(world: .default, clock: .system)
         let (server, baseURL) = try sandbox.serveOverLoopback()
         defer { server.shutdown() }
-        let storage = FileManager.default.temporaryDirectory.appendingPathComponent("accessenabler-browser-\(UUID().uuidString)")
+        let storage = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "accessenabler-browser-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: storage) }
 
-        var configuration = AccessEnablerConfiguration(environment: .custom(baseURL), platform: .tvOS, storageDirectory: storage)
+        var configuration = AccessEnablerConfiguration(
+            environment: .custom(baseURL), platform: .tvOS, storageDirectory: storage)
         configuration.secondScreenPollInterval = 3
         configuration.requestTimeout = SanitizerTiming.healthyRequestTimeout
         let recorder = CallbackRecorder()

@@ -16,7 +16,9 @@ import Testing
         init(_ inner: any HTTPTransport) { self.inner = inner }
         var keepsItsDeadline: Bool { inner.keepsItsDeadline }
         var all: [String] { lock.withLock { bodies } }
-        func send(_ request: HTTPRequestMessage, timeout: TimeInterval) async throws(TransportFailure) -> HTTPResponseMessage {
+        func send(_ request: HTTPRequestMessage, timeout: TimeInterval) async throws(TransportFailure)
+            -> HTTPResponseMessage
+        {
             if request.operationName == "createSession" {
                 let body = String(decoding: request.body ?? Data(), as: UTF8.self)
                 lock.withLock { bodies.append(body) }
@@ -62,7 +64,10 @@ import Testing
 
     /// getAuthentication → REGCODE at once, with no dialog, picker or tracking; returns the code.
     static func requestCode(_ rig: Rig, _ box: Box) async throws -> String {
-        #expect(try await rig.run(.getAuthentication(forceAuthn: false, filter: [], featured: [])) == ["status(REGCODE,info)"])
+        #expect(
+            try await rig.run(.getAuthentication(forceAuthn: false, filter: [], featured: [])) == [
+                "status(REGCODE,info)"
+            ])
         #expect(rig.restCalls == ["POST /api/v2/REF30/sessions"])
         let body = try #require(box.bodies.last)
         #expect(!body.contains("mvpd="), "the session is opened without an MVPD: \(body)")
@@ -78,7 +83,8 @@ import Testing
         let (rig, box) = try await Self.rig(wire)
         let code = try await Self.requestCode(rig, box)
         // The person types the code, chooses NotBoarded and signs in.
-        let chosen = try await Self.person(rig, wire).activate(code: code, username: "alice", password: "alice123", mvpd: "NotBoarded")
+        let chosen = try await Self.person(rig, wire).activate(
+            code: code, username: "alice", password: "alice123", mvpd: "NotBoarded")
         #expect(chosen == "NotBoarded")
         #expect(try await rig.run(.advanceClock(5)) == ["sendTrackingData(0,true,NotBoarded)", authenticated])
         #expect(rig.restCalls == ["GET /api/v2/REF30/profiles/code/\(code)"])
@@ -94,10 +100,12 @@ import Testing
         let (rig, _) = try await Self.rig(wire)
         #expect(try await rig.run(.getAuthorization("news")) == ["status(REGCODE,info)"])
         let code = try #require(rig.lines("status").last?["details"]?.stringValue)
-        try await Self.person(rig, wire).activate(code: code, username: "alice", password: "alice123", mvpd: "NotBoarded")
+        try await Self.person(rig, wire).activate(
+            code: code, username: "alice", password: "alice123", mvpd: "NotBoarded")
         #expect(
             try await rig.run(.advanceClock(5)) == [
-                "sendTrackingData(0,true,NotBoarded)", authenticated, "sendTrackingData(1,true,NotBoarded)", "setToken(news)",
+                "sendTrackingData(0,true,NotBoarded)", authenticated, "sendTrackingData(1,true,NotBoarded)",
+                "setToken(news)",
             ])
     }
 
@@ -105,7 +113,10 @@ import Testing
     func backingOutStopsTheWaitWithN005(wire: ScenarioRunner.Wire) async throws {
         let (rig, box) = try await Self.rig(wire)
         _ = try await Self.requestCode(rig, box)
-        #expect(try await rig.run(.setSelectedProvider(nil)) == ["status(N005,info)", "setAuthenticationStatus(0,\(PROVIDER_NOT_SELECTED_ERROR))"])
+        #expect(
+            try await rig.run(.setSelectedProvider(nil)) == [
+                "status(N005,info)", "setAuthenticationStatus(0,\(PROVIDER_NOT_SELECTED_ERROR))",
+            ])
         #expect(try await rig.run(.advanceClock(60)) == [])
         #expect(rig.restCalls.isEmpty)
     }
@@ -116,7 +127,8 @@ import Testing
         let code = try await Self.requestCode(rig, box)
         #expect(
             try await rig.run(.advanceClock(1_800)) == [
-                "status(N130,error)", "sendTrackingData(0,false,)", "setAuthenticationStatus(0,\(GENERIC_AUTHENTICATION_ERROR))",
+                "status(N130,error)", "sendTrackingData(0,false,)",
+                "setAuthenticationStatus(0,\(GENERIC_AUTHENTICATION_ERROR))",
             ])
         #expect(rig.lines("status").first?["details"]?.stringValue == code)
     }
@@ -127,14 +139,16 @@ import Testing
         rig.sandbox.inject(SandboxFault(status: 503, remaining: 1), into: .createSession)
         #expect(
             try await rig.run(.getAuthentication(forceAuthn: false, filter: [], featured: [])) == [
-                "status(REG500,error)", "sendTrackingData(0,false,)", "setAuthenticationStatus(0,\(GENERIC_AUTHENTICATION_ERROR))",
+                "status(REG500,error)", "sendTrackingData(0,false,)",
+                "setAuthenticationStatus(0,\(GENERIC_AUTHENTICATION_ERROR))",
             ])
     }
 
     @Test(arguments: bothWires)
     func onThisDeviceTheChoiceStaysOnTheDevice(wire: ScenarioRunner.Wire) async throws {
         // `.onSecondScreen` applies to second-screen logins only.
-        let rig = try Rig(wire, configuration: { $0.providerChoice = .onSecondScreen }, scenario: { $0.loginScreen = .thisDevice })
+        let rig = try Rig(
+            wire, configuration: { $0.providerChoice = .onSecondScreen }, scenario: { $0.loginScreen = .thisDevice })
         #expect(try await rig.run(.setRequestor("REF30", serviceProviders: nil)) == ["setRequestorComplete(1)"])
         try await rig.logIn()
     }
@@ -147,7 +161,8 @@ import Testing
             Issue.record("expected a code at once")
             return
         }
-        try await Self.person(rig, wire).activate(code: code, username: "alice", password: "alice123", mvpd: "NotBoarded")
+        try await Self.person(rig, wire).activate(
+            code: code, username: "alice", password: "alice123", mvpd: "NotBoarded")
         async let signedIn = ae.secondScreenSignIn()
         #expect(try await rig.run(.advanceClock(5)) == ["sendTrackingData(0,true,NotBoarded)", authenticated])
         #expect(try await signedIn == .authenticated)

@@ -11,7 +11,9 @@ import Testing
     static let regCode = "status(REGCODE,info)"
 
     /// A tvOS rig (second screen by default) with REF30 set.
-    static func rig(_ wire: ScenarioRunner.Wire, configuration: (@Sendable (inout AccessEnablerConfiguration) -> Void)? = nil) async throws -> Rig {
+    static func rig(
+        _ wire: ScenarioRunner.Wire, configuration: (@Sendable (inout AccessEnablerConfiguration) -> Void)? = nil
+    ) async throws -> Rig {
         let rig = try Rig(
             wire, configuration: configuration,
             scenario: { scenario in
@@ -24,11 +26,14 @@ import Testing
 
     /// getAuthentication → dialog → setSelectedProvider(mvpd) → REGCODE; returns the code.
     @discardableResult
-    static func requestCode(_ rig: Rig, mvpd: String = "NotBoarded", authorizing resource: String? = nil) async throws -> String {
+    static func requestCode(_ rig: Rig, mvpd: String = "NotBoarded", authorizing resource: String? = nil) async throws
+        -> String
+    {
         if let resource {
             #expect(try await rig.run(.getAuthorization(resource)) == [regularDialog])
         } else {
-            #expect(try await rig.run(.getAuthentication(forceAuthn: false, filter: [], featured: [])) == [regularDialog])
+            #expect(
+                try await rig.run(.getAuthentication(forceAuthn: false, filter: [], featured: [])) == [regularDialog])
         }
         #expect(try await rig.run(.setSelectedProvider(mvpd)) == ["sendTrackingData(2,\(mvpd))", regCode])
         #expect(rig.restCalls == ["POST /api/v2/REF30/sessions"])
@@ -53,7 +58,10 @@ import Testing
         #expect(try await rig.run(.advanceClock(1)) == [])
         #expect(rig.restCalls == ["GET /api/v2/REF30/profiles/code/\(code)"])
         // The person signs in on the second screen; the next poll finds the profile.
-        #expect(try await rig.run(.login(username: "alice", password: "alice123")) == ["sendTrackingData(0,true,NotBoarded)", authenticated])
+        #expect(
+            try await rig.run(.login(username: "alice", password: "alice123")) == [
+                "sendTrackingData(0,true,NotBoarded)", authenticated,
+            ])
         #expect(Self.polls(rig, code) == 1)
         #expect(try await rig.run(.checkAuthentication) == ["sendTrackingData(0,true,NotBoarded)", authenticated])
         #expect(try await rig.run(.advanceClock(60)) == [])
@@ -67,7 +75,8 @@ import Testing
         #expect(try await rig.run(.advanceClock(600)) == [])
         #expect(
             try await rig.run(.advanceClock(1_200)) == [
-                "status(N130,error)", "sendTrackingData(0,false,)", "setAuthenticationStatus(0,\(GENERIC_AUTHENTICATION_ERROR))",
+                "status(N130,error)", "sendTrackingData(0,false,)",
+                "setAuthenticationStatus(0,\(GENERIC_AUTHENTICATION_ERROR))",
             ])
         #expect(rig.lines("status").first?["details"]?.stringValue == code)
         #expect(try await rig.run(.advanceClock(60)) == [])
@@ -80,7 +89,8 @@ import Testing
         try await Self.requestCode(rig, authorizing: "news")
         #expect(
             try await rig.run(.setSelectedProvider(nil)) == [
-                "status(N005,info)", "setAuthenticationStatus(0,\(PROVIDER_NOT_SELECTED_ERROR))", "tokenRequestFailed(news,\(USER_NOT_AUTHENTICATED_ERROR))",
+                "status(N005,info)", "setAuthenticationStatus(0,\(PROVIDER_NOT_SELECTED_ERROR))",
+                "tokenRequestFailed(news,\(USER_NOT_AUTHENTICATED_ERROR))",
             ])
         #expect(try await rig.run(.advanceClock(60)) == [])
         #expect(rig.restCalls.isEmpty)
@@ -102,7 +112,10 @@ import Testing
         }
         #expect(newPolls == 6)
         // Signing in with the old code does not complete anything; the new one does.
-        #expect(try await rig.run(.login(username: "alice", password: "alice123")) == ["sendTrackingData(0,true,NotBoarded)", authenticated])
+        #expect(
+            try await rig.run(.login(username: "alice", password: "alice123")) == [
+                "sendTrackingData(0,true,NotBoarded)", authenticated,
+            ])
         #expect(Self.polls(rig, old) == 0)
     }
 
@@ -110,7 +123,10 @@ import Testing
     func logoutEndsTheWaitAndItsAuthorizationOnce(wire: ScenarioRunner.Wire) async throws {
         let rig = try await Self.rig(wire)
         try await Self.requestCode(rig, authorizing: "news")
-        #expect(try await rig.run(.logout) == ["tokenRequestFailed(news,\(USER_NOT_AUTHENTICATED_ERROR))", notAuthenticated])
+        #expect(
+            try await rig.run(.logout) == [
+                "tokenRequestFailed(news,\(USER_NOT_AUTHENTICATED_ERROR))", notAuthenticated,
+            ])
         #expect(try await rig.run(.advanceClock(60)) == [])
         #expect(rig.restCalls.isEmpty)
     }
@@ -136,14 +152,16 @@ import Testing
         #expect(
             try await rig.run(.setSelectedProvider("NotBoarded")) == [
                 "sendTrackingData(2,NotBoarded)", "status(REG500,error)", "sendTrackingData(0,false,)",
-                "setAuthenticationStatus(0,\(GENERIC_AUTHENTICATION_ERROR))", "tokenRequestFailed(news,\(USER_NOT_AUTHENTICATED_ERROR))",
+                "setAuthenticationStatus(0,\(GENERIC_AUTHENTICATION_ERROR))",
+                "tokenRequestFailed(news,\(USER_NOT_AUTHENTICATED_ERROR))",
             ])
         #expect(rig.lines("status").first?["message"]?.stringValue?.contains("503") == true)
         rig.sandbox.inject(SandboxFault(dropConnection: true, remaining: 1), into: .createSession)
         #expect(try await rig.run(.getAuthentication(forceAuthn: false, filter: [], featured: [])) == [regularDialog])
         #expect(
             try await rig.run(.setSelectedProvider("NotBoarded")) == [
-                "sendTrackingData(2,NotBoarded)", "status(REG500,error)", "sendTrackingData(0,false,)", "setAuthenticationStatus(0,\(GENERIC_AUTHENTICATION_ERROR))",
+                "sendTrackingData(2,NotBoarded)", "status(REG500,error)", "sendTrackingData(0,false,)",
+                "setAuthenticationStatus(0,\(GENERIC_AUTHENTICATION_ERROR))",
             ])
     }
 
@@ -153,7 +171,8 @@ import Testing
         try await Self.requestCode(rig, authorizing: "news")
         #expect(
             try await rig.run(.login(username: "alice", password: "alice123")) == [
-                "sendTrackingData(0,true,NotBoarded)", authenticated, "sendTrackingData(1,true,NotBoarded)", "setToken(news)",
+                "sendTrackingData(0,true,NotBoarded)", authenticated, "sendTrackingData(1,true,NotBoarded)",
+                "setToken(news)",
             ])
     }
 
@@ -167,7 +186,10 @@ import Testing
         #expect(try await rig.run(.advanceClock(5)) == [])
         #expect(try await rig.run(.advanceClock(5)) == [])
         #expect(Self.polls(rig, code) == 1)
-        #expect(try await rig.run(.login(username: "alice", password: "alice123")) == ["sendTrackingData(0,true,NotBoarded)", authenticated])
+        #expect(
+            try await rig.run(.login(username: "alice", password: "alice123")) == [
+                "sendTrackingData(0,true,NotBoarded)", authenticated,
+            ])
     }
 
     @Test(arguments: bothWires)
@@ -176,12 +198,21 @@ import Testing
         let old = try await Self.requestCode(rig)
         // The app released the first AccessEnabler while its code was polled: that sign-in
         // ends (its delegate, still alive here, hears it once).
-        #expect(try await rig.run(.restart) == ["status(N500,error)", "setAuthenticationStatus(0,\(GENERIC_AUTHENTICATION_ERROR))"])
+        #expect(
+            try await rig.run(.restart) == [
+                "status(N500,error)", "setAuthenticationStatus(0,\(GENERIC_AUTHENTICATION_ERROR))",
+            ])
         #expect(try await rig.run(.setRequestor("REF30", serviceProviders: nil)) == ["setRequestorComplete(1)"])
-        #expect(try await rig.run(.checkAuthentication) == ["status(N000,info)", "sendTrackingData(0,false,)", notAuthenticated])
+        #expect(
+            try await rig.run(.checkAuthentication) == [
+                "status(N000,info)", "sendTrackingData(0,false,)", notAuthenticated,
+            ])
         let new = try await Self.requestCode(rig)
         #expect(new != old)
-        #expect(try await rig.run(.login(username: "alice", password: "alice123")) == ["sendTrackingData(0,true,NotBoarded)", authenticated])
+        #expect(
+            try await rig.run(.login(username: "alice", password: "alice123")) == [
+                "sendTrackingData(0,true,NotBoarded)", authenticated,
+            ])
         #expect(Self.polls(rig, old) == 0)
         #expect(Self.polls(rig, new) == 1)
     }
@@ -197,7 +228,10 @@ import Testing
         try await Task.sleep(for: .milliseconds(200))
         #expect(held != nil)
         held = nil
-        #expect(try await restart.value == ["status(N500,error)", "setAuthenticationStatus(0,\(GENERIC_AUTHENTICATION_ERROR))"])
+        #expect(
+            try await restart.value == [
+                "status(N500,error)", "setAuthenticationStatus(0,\(GENERIC_AUTHENTICATION_ERROR))",
+            ])
         #expect(try await rig.run(.setRequestor("REF30", serviceProviders: nil)) == ["setRequestorComplete(1)"])
     }
 
@@ -217,16 +251,25 @@ import Testing
     func aGetAuthorizationWhileACodeIsPolledIsRefusedAndTheCodeGoesOn(wire: ScenarioRunner.Wire) async throws {
         let rig = try await Self.rig(wire)
         try await Self.requestCode(rig)
-        #expect(try await rig.run(.getAuthorization("news")) == ["status(N500,error)", "tokenRequestFailed(news,\(USER_NOT_AUTHENTICATED_ERROR))"])
+        #expect(
+            try await rig.run(.getAuthorization("news")) == [
+                "status(N500,error)", "tokenRequestFailed(news,\(USER_NOT_AUTHENTICATED_ERROR))",
+            ])
         #expect(rig.lines("status").first?["message"]?.stringValue?.contains("second screen") == true)
-        #expect(try await rig.run(.login(username: "alice", password: "alice123")) == ["sendTrackingData(0,true,NotBoarded)", authenticated])
+        #expect(
+            try await rig.run(.login(username: "alice", password: "alice123")) == [
+                "sendTrackingData(0,true,NotBoarded)", authenticated,
+            ])
     }
 
     @Test(arguments: bothWires)
     func thisDeviceStillOpensTheLoginPageOnTvOS(wire: ScenarioRunner.Wire) async throws {
         let rig = try await Self.rig(wire) { $0.loginScreen = .thisDevice }
         #expect(try await rig.run(.getAuthentication(forceAuthn: false, filter: [], featured: [])) == [regularDialog])
-        #expect(try await rig.run(.setSelectedProvider("NotBoarded")) == ["sendTrackingData(2,NotBoarded)", "navigateToUrl(authenticate)"])
+        #expect(
+            try await rig.run(.setSelectedProvider("NotBoarded")) == [
+                "sendTrackingData(2,NotBoarded)", "navigateToUrl(authenticate)",
+            ])
     }
 
     @Test(arguments: bothWires)

@@ -27,7 +27,10 @@ import Testing
             })
         #expect(try await rig.run(.setRequestor("REF30", serviceProviders: nil)) == ["setRequestorComplete(1)"])
         #expect(try await rig.run(.getAuthentication(forceAuthn: false, filter: [], featured: [])) == [regularDialog])
-        #expect(try await rig.run(.setSelectedProvider("NotBoarded")) == ["sendTrackingData(2,NotBoarded)", "status(REGCODE,info)"])
+        #expect(
+            try await rig.run(.setSelectedProvider("NotBoarded")) == [
+                "sendTrackingData(2,NotBoarded)", "status(REGCODE,info)",
+            ])
         return rig
     }
 
@@ -71,7 +74,10 @@ import Testing
         #expect(try await rig.run(.advanceClock(5)) == ["status(REG200,info)"])
         #expect(statuses.all.last?.details == code)
         #expect(try await rig.run(.advanceClock(5)) == [])
-        #expect(try await rig.run(.login(username: "alice", password: "alice123")) == ["sendTrackingData(0,true,NotBoarded)", authenticated])
+        #expect(
+            try await rig.run(.login(username: "alice", password: "alice123")) == [
+                "sendTrackingData(0,true,NotBoarded)", authenticated,
+            ])
     }
 
     @Test(arguments: bothWires)
@@ -82,7 +88,10 @@ import Testing
         for _ in 0..<4 {
             #expect(try await rig.run(.advanceClock(5)) == [])
         }
-        #expect(try await rig.run(.login(username: "alice", password: "alice123")) == ["sendTrackingData(0,true,NotBoarded)", authenticated])
+        #expect(
+            try await rig.run(.login(username: "alice", password: "alice123")) == [
+                "sendTrackingData(0,true,NotBoarded)", authenticated,
+            ])
         #expect(!statuses.all.contains { $0.errorId == .reg404 || $0.errorId == .reg200 })
     }
 }

@@ -17,13 +17,17 @@ import Testing
         #expect(try await rig.run(.checkAuthentication) == ["sendTrackingData(0,true,NotBoarded)", authenticated])
         #expect(
             try await rig.run(.checkAuthorization("news")) == [
-                "status(N130,error)", "sendTrackingData(1,false,NotBoarded)", "tokenRequestFailed(news,\(USER_NOT_AUTHENTICATED_ERROR))",
+                "status(N130,error)", "sendTrackingData(1,false,NotBoarded)",
+                "tokenRequestFailed(news,\(USER_NOT_AUTHENTICATED_ERROR))",
             ])
         let status = try #require(rig.lines("status").first)
         #expect(status["message"]?.stringValue?.contains("authenticated_profile_invalidated") == true)
         #expect(status["message"]?.stringValue?.contains("sign in again") == true)
         // …and from then on the user is not authenticated, with no network call.
-        #expect(try await rig.run(.checkAuthentication) == ["status(N000,info)", "sendTrackingData(0,false,)", notAuthenticated])
+        #expect(
+            try await rig.run(.checkAuthentication) == [
+                "status(N000,info)", "sendTrackingData(0,false,)", notAuthenticated,
+            ])
         #expect(rig.restCalls.isEmpty)
     }
 
@@ -31,7 +35,10 @@ import Testing
     func aPreauthorizationTheServerRefusesForTheSessionSignsTheUserOutToo(wire: ScenarioRunner.Wire) async throws {
         let rig = try await Rig.loggedIn(wire)
         _ = try await rig.run(.invalidateProfiles(mvpd: "NotBoarded"))
-        #expect(try await rig.run(.checkPreauthorizedResources(["news"], cache: false)) == ["status(N130,error)", "preauthorizedResources()"])
+        #expect(
+            try await rig.run(.checkPreauthorizedResources(["news"], cache: false)) == [
+                "status(N130,error)", "preauthorizedResources()",
+            ])
         #expect(try await rig.run(.checkAuthentication).last == notAuthenticated)
         // Signing in again works.
         try await rig.logIn()
@@ -60,7 +67,9 @@ import Testing
     @Test(arguments: bothWires)
     func aDenialCarriesTheMVPDsOwnWords(wire: ScenarioRunner.Wire) async throws {
         let rig = try await Rig.loggedIn(wire)
-        #expect(try await rig.run(.checkAuthorization("premium")).last == "tokenRequestFailed(premium,\(USER_NOT_AUTHORIZED_ERROR))")
+        #expect(
+            try await rig.run(.checkAuthorization("premium")).last
+                == "tokenRequestFailed(premium,\(USER_NOT_AUTHORIZED_ERROR))")
         let failure = try #require(rig.lines("tokenRequestFailed").first)
         let status = try #require(rig.lines("status").first)
         let details = try #require(status["details"]?.stringValue)

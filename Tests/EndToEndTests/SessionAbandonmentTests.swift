@@ -48,7 +48,10 @@ import Testing
             ae.setSelectedProvider(nil)
         }
         let backedOut = "setAuthenticationStatus(0,\(PROVIDER_NOT_SELECTED_ERROR))"
-        #expect(signatures == ["sendTrackingData(2,NotBoarded)", "status(N005,info)", backedOut, "status(N005,info)", backedOut])
+        #expect(
+            signatures == [
+                "sendTrackingData(2,NotBoarded)", "status(N005,info)", backedOut, "status(N005,info)", backedOut,
+            ])
     }
 
     @Test(arguments: bothWires)
@@ -60,7 +63,8 @@ import Testing
         }
         #expect(
             signatures == [
-                "sendTrackingData(2,NotBoarded)", "status(N500,error)", "setAuthenticationStatus(0,\(GENERIC_AUTHENTICATION_ERROR))", regularDialog,
+                "sendTrackingData(2,NotBoarded)", "status(N500,error)",
+                "setAuthenticationStatus(0,\(GENERIC_AUTHENTICATION_ERROR))", regularDialog,
             ])
         // The new flow works: the next session answers at once. Whether the abandoned
         // request reached the sandbox before it was abandoned is the scheduler's choice (on a

@@ -15,7 +15,9 @@ import Testing
         func append(_ diagnostic: Diagnostic) { lock.withLock { entries.append(diagnostic) } }
         var all: [Diagnostic] { lock.withLock { entries } }
         var unusedOptions: [String] { all.compactMap { if case .unusedOption(let key, _) = $0 { key } else { nil } } }
-        var platformAdvice: [String] { all.compactMap { if case .defaultPlatform(let message) = $0 { message } else { nil } } }
+        var platformAdvice: [String] {
+            all.compactMap { if case .defaultPlatform(let message) = $0 { message } else { nil } }
+        }
         var missingDelegates: [(call: String, message: String)] {
             all.compactMap { if case .noDelegate(let call, let message) = $0 { (call, message) } else { nil } }
         }
@@ -80,7 +82,9 @@ import Testing
     }
 
     @Test(arguments: bothWires, [AccessEnablerConfiguration.Platform.iOS, .tvOS])
-    func aPlatformSetOnPurposeIsNotCalledOut(wire: ScenarioRunner.Wire, platform: AccessEnablerConfiguration.Platform) async throws {
+    func aPlatformSetOnPurposeIsNotCalledOut(wire: ScenarioRunner.Wire, platform: AccessEnablerConfiguration.Platform)
+        async throws
+    {
         let setup = try Setup(wire) { $0.platform = platform }
         defer { setup.stop() }
         #expect(await setup.call { $0.setRequestor("REF30") } == ["setRequestorComplete(1)"])
@@ -104,10 +108,13 @@ import Testing
                 $0.setOptions(["ap_vi": "visitor-7", "visitorId": "misspelt", "analytics": true, "handleSVC": false])
             } == [])
         #expect(setup.log.unusedOptions == ["analytics", "visitorId"])
-        let message = try #require(setup.log.all.compactMap { if case .unusedOption("visitorId", let message) = $0 { message } else { nil } }.first)
+        let message = try #require(
+            setup.log.all.compactMap { if case .unusedOption("visitorId", let message) = $0 { message } else { nil } }
+                .first)
         #expect(message.contains("visitorID") && message.contains("ap_vi") && message.contains("no effect"))
         // Options the SDK reads are never reported.
-        #expect(await setup.call { $0.setOptions(["applicationProfile": "tv", "visitorID": "v", "device_info": ""]) } == [])
+        #expect(
+            await setup.call { $0.setOptions(["applicationProfile": "tv", "visitorID": "v", "device_info": ""]) } == [])
         #expect(setup.log.unusedOptions.count == 2)
     }
 
@@ -121,7 +128,10 @@ import Testing
                 $0.setRequestor("REF30")
             } == ["setRequestorComplete(1)"])
         _ = await harness.call { $0.getAuthentication() }
-        #expect(await harness.call { $0.setSelectedProvider("NotBoarded") } == ["sendTrackingData(2,NotBoarded)", "navigateToUrl(authenticate)"])
+        #expect(
+            await harness.call { $0.setSelectedProvider("NotBoarded") } == [
+                "sendTrackingData(2,NotBoarded)", "navigateToUrl(authenticate)",
+            ])
         let session = try #require(harness.capture.requests.first { $0.line == "POST /api/v2/REF30/sessions" })
         #expect(session.header("AP-Visitor-Identifier") == "visitor-android")
         // visitorID, the iOS spelling, wins when both are given.
@@ -151,7 +161,9 @@ import Testing
         let ae = rig.accessEnabler
         let alice = ["email": "alice@example.com"]
         try await ae.configure(requestor: "REF30")
-        guard case .chooseProvider = try await ae.authenticate(withData: alice) else { Issue.record("expected the provider dialog"); return }
+        guard case .chooseProvider = try await ae.authenticate(withData: alice) else {
+            Issue.record("expected the provider dialog"); return
+        }
         #expect(try await ae.selectProvider("Promo") == .authenticated)
         let token = try await ae.authorize("news", withData: alice)
         #expect(token.resource == "news")
@@ -168,7 +180,9 @@ import Testing
         }
         let ae = rig.accessEnabler
         try await ae.configure(requestor: "REF30")
-        guard case .chooseProvider = try await ae.authenticate() else { Issue.record("expected the provider dialog"); return }
+        guard case .chooseProvider = try await ae.authenticate() else {
+            Issue.record("expected the provider dialog"); return
+        }
         // Adobe Pass refuses the promotional TempPass's profile without the person's identity.
         let refusal = await #expect(throws: AccessEnablerError.self) { try await ae.selectProvider("Promo") }
         #expect(refusal?.status?.enhancedError?.code == "invalid_header_identity_for_temporary_access")

@@ -17,7 +17,8 @@ struct SharedStorageTests {
         let recorder = CallbackRecorder(revealSecrets: true)
 
         init(_ configuration: AccessEnablerConfiguration) {
-            accessEnabler = AccessEnabler(storageCheck: .INTEGRITY_CHECK_ALL, softwareStatement: "STATEMENT", configuration: configuration)
+            accessEnabler = AccessEnabler(
+                storageCheck: .INTEGRITY_CHECK_ALL, softwareStatement: "STATEMENT", configuration: configuration)
             accessEnabler.delegate = recorder
             accessEnabler.statusDelegate = recorder
         }
@@ -35,10 +36,15 @@ struct SharedStorageTests {
         /// getAuthentication → setSelectedProvider(NotBoarded) → the login page → handleExternalURL.
         func signIn(through agent: SimulatedUserAgent) async throws {
             #expect(await call { $0.getAuthentication() } == [regularDialog])
-            #expect(await call { $0.setSelectedProvider("NotBoarded") } == ["sendTrackingData(2,NotBoarded)", "navigateToUrl(authenticate)"])
+            #expect(
+                await call { $0.setSelectedProvider("NotBoarded") } == [
+                    "sendTrackingData(2,NotBoarded)", "navigateToUrl(authenticate)",
+                ])
             let page = try #require(recorder.lastNavigationURL)
-            let landing = try await agent.login(startingAt: page, username: "alice", password: "alice123", redirectPrefix: "adobepass://ios.app")
-            #expect(await call { $0.handleExternalURL(landing) } == ["sendTrackingData(0,true,NotBoarded)", authenticated])
+            let landing = try await agent.login(
+                startingAt: page, username: "alice", password: "alice123", redirectPrefix: "adobepass://ios.app")
+            #expect(
+                await call { $0.handleExternalURL(landing) } == ["sendTrackingData(0,true,NotBoarded)", authenticated])
         }
     }
 
@@ -48,7 +54,8 @@ struct SharedStorageTests {
         let sandbox = PassSandbox(clock: .system)
         let server: LoopbackHTTPServer
         let baseURL: URL
-        let storage = FileManager.default.temporaryDirectory.appendingPathComponent("accessenabler-shared-\(UUID().uuidString)")
+        let storage = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "accessenabler-shared-\(UUID().uuidString)")
 
         init() throws {
             server = LoopbackHTTPServer(port: 0, handler: sandbox)
@@ -67,7 +74,8 @@ struct SharedStorageTests {
         }
 
         static func configuration(baseURL: URL, storage: URL) -> AccessEnablerConfiguration {
-            var configuration = AccessEnablerConfiguration(environment: .custom(baseURL), platform: .tvOS, storageDirectory: storage)
+            var configuration = AccessEnablerConfiguration(
+                environment: .custom(baseURL), platform: .tvOS, storageDirectory: storage)
             configuration.loginScreen = .thisDevice
             configuration.transport = CurlTransport()
             configuration.requestTimeout = SanitizerTiming.scaled(10)
@@ -81,24 +89,40 @@ struct SharedStorageTests {
         let second = App(world.configuration)
         #expect(await first.call { $0.setRequestor("REF30") } == ["setRequestorComplete(1)"])
         #expect(await second.call { $0.setRequestor("REF30") } == ["setRequestorComplete(1)"])
-        #expect(await second.call { $0.checkAuthentication() } == ["status(N000,info)", "sendTrackingData(0,false,)", notAuthenticated])
+        #expect(
+            await second.call { $0.checkAuthentication() } == [
+                "status(N000,info)", "sendTrackingData(0,false,)", notAuthenticated,
+            ])
 
         try await first.signIn(through: SimulatedUserAgent(httpBase: world.baseURL))
         // No setRequestor: the next call reads what the first one stored.
-        #expect(await second.call { $0.checkAuthentication() } == ["sendTrackingData(0,true,NotBoarded)", authenticated])
-        #expect(await second.call { $0.checkAuthorization("news") } == ["sendTrackingData(1,true,NotBoarded)", "setToken(news)"])
+        #expect(
+            await second.call { $0.checkAuthentication() } == ["sendTrackingData(0,true,NotBoarded)", authenticated])
+        #expect(
+            await second.call { $0.checkAuthorization("news") } == [
+                "sendTrackingData(1,true,NotBoarded)", "setToken(news)",
+            ])
 
         #expect(await first.call { $0.logout() } == [logoutPage, notAuthenticated])
-        #expect(await second.call { $0.checkAuthentication() } == ["status(N000,info)", "sendTrackingData(0,false,)", notAuthenticated])
+        #expect(
+            await second.call { $0.checkAuthentication() } == [
+                "status(N000,info)", "sendTrackingData(0,false,)", notAuthenticated,
+            ])
         // Neither saw anything it could not trust.
-        #expect(!(first.recorder.lines + second.recorder.lines).contains { $0.callback == "status" && $0["errorId"] == .string("SEC412") })
+        #expect(
+            !(first.recorder.lines + second.recorder.lines).contains {
+                $0.callback == "status" && $0["errorId"] == .string("SEC412")
+            })
     }
 
     @Test func anAccessEnablerInAnotherProcessSeesThisOnesSignInAndLogout() async throws {
         let world = try World()
         let app = App(world.configuration)
         #expect(await app.call { $0.setRequestor("REF30") } == ["setRequestorComplete(1)"])
-        #expect(await app.call { $0.checkAuthentication() } == ["status(N000,info)", "sendTrackingData(0,false,)", notAuthenticated])
+        #expect(
+            await app.call { $0.checkAuthentication() } == [
+                "status(N000,info)", "sendTrackingData(0,false,)", notAuthenticated,
+            ])
 
         // Another process (this test binary again) signs in over the same storage…
         let signIn = try await SharedStorageHelper.run(.signIn, world: world)
@@ -108,7 +132,10 @@ struct SharedStorageTests {
 
         let logout = try await SharedStorageHelper.run(.logout, world: world)
         #expect(logout.contains("HELPER signedIn=0"), "\(logout)")
-        #expect(await app.call { $0.checkAuthentication() } == ["status(N000,info)", "sendTrackingData(0,false,)", notAuthenticated])
+        #expect(
+            await app.call { $0.checkAuthentication() } == [
+                "status(N000,info)", "sendTrackingData(0,false,)", notAuthenticated,
+            ])
         #expect(!signIn.contains("SEC412") && !logout.contains("SEC412"), "no integrity failure in the other process")
 
         // And the other way round: a sign-in here is what the other process finds.
@@ -141,7 +168,8 @@ enum SharedStorageHelper {
             let child = try RunningCommand(
                 binary, ["--testing-library", "swift-testing", "--filter", "SharedStorageHelperProcess"],
                 environment: [
-                    actionVariable: action.rawValue, baseURLVariable: world.baseURL.absoluteString, storageVariable: world.storage.path,
+                    actionVariable: action.rawValue, baseURLVariable: world.baseURL.absoluteString,
+                    storageVariable: world.storage.path,
                     "SWIFT_BACKTRACE": "enable=no",
                 ])
             let status = try await child.waitForExit(timeout: SanitizerTiming.scaled(300))
@@ -157,7 +185,8 @@ enum SharedStorageHelper {
     @Test(.enabled(if: ProcessInfo.processInfo.environment[SharedStorageHelper.actionVariable] != nil))
     func act() async throws {
         let environment = ProcessInfo.processInfo.environment
-        let action = try #require(environment[SharedStorageHelper.actionVariable].flatMap(SharedStorageHelper.Action.init(rawValue:)))
+        let action = try #require(
+            environment[SharedStorageHelper.actionVariable].flatMap(SharedStorageHelper.Action.init(rawValue:)))
         let baseURL = try #require(environment[SharedStorageHelper.baseURLVariable].flatMap(URL.init(string:)))
         let storage = URL(fileURLWithPath: try #require(environment[SharedStorageHelper.storageVariable]))
         let app = SharedStorageTests.App(SharedStorageTests.World.configuration(baseURL: baseURL, storage: storage))

@@ -1,3 +1,5 @@
+// swift-format-ignore-file
+// The article's snippets, line for line as the article prints them.
 import AccessEnabler
 import Foundation
 import Testing

@@ -9,7 +9,9 @@ import Testing
 /// signed in at its setRequestor, the shared profile through the legacy callbacks, single
 /// logout, and a refused token.
 @Suite struct SingleSignOnTokenTests {
-    static var tokenSource: [String: Any] { [METADATA_OPCODE_KEY: Int(METADATA_USER_META), METADATA_USER_META_KEY: "tokenSource"] }
+    static var tokenSource: [String: Any] {
+        [METADATA_OPCODE_KEY: Int(METADATA_USER_META), METADATA_USER_META_KEY: "tokenSource"]
+    }
 
     /// The token an app's identity service currently gives; tests change it.
     final class TokenBox: Sendable {
@@ -22,7 +24,9 @@ import Testing
 
     /// App A (REF30, its own device) and app B (REF31, another device), both presenting
     /// `token`'s value in `header`.
-    static func twoApps(_ wire: ScenarioRunner.Wire, platformIdentity: Bool = false, secondOnATV: Bool = false) throws -> (RegularHarness, RegularHarness, TokenBox) {
+    static func twoApps(_ wire: ScenarioRunner.Wire, platformIdentity: Bool = false, secondOnATV: Bool = false) throws
+        -> (RegularHarness, RegularHarness, TokenBox)
+    {
         let box = TokenBox()
         let configure: @Sendable (inout AccessEnablerConfiguration) -> Void = { configuration in
             if platformIdentity {
@@ -37,35 +41,49 @@ import Testing
             // A TV signs in on a second screen: with the token it never needs a code.
             if secondOnATV { configuration.loginScreen = .secondScreen }
         }
-        box.token = try first.sandboxes[0].issueIdentityToken(subject: "jane", issuer: platformIdentity ? "sandbox-platform" : "sandbox-identity")
+        box.token = try first.sandboxes[0].issueIdentityToken(
+            subject: "jane", issuer: platformIdentity ? "sandbox-platform" : "sandbox-identity")
         return (first, second, box)
     }
 
     @Test(arguments: bothWires, [(false, false), (true, false), (false, true)])
-    func aSecondAppIsSignedInAtItsSetRequestorAndASingleLogoutEndsBoth(wire: ScenarioRunner.Wire, kind: (platformIdentity: Bool, secondOnATV: Bool)) async throws {
+    func aSecondAppIsSignedInAtItsSetRequestorAndASingleLogoutEndsBoth(
+        wire: ScenarioRunner.Wire, kind: (platformIdentity: Bool, secondOnATV: Bool)
+    ) async throws {
         let platformIdentity = kind.platformIdentity
-        let (first, second, _) = try Self.twoApps(wire, platformIdentity: platformIdentity, secondOnATV: kind.secondOnATV)
+        let (first, second, _) = try Self.twoApps(
+            wire, platformIdentity: platformIdentity, secondOnATV: kind.secondOnATV)
         defer { second.stop(); first.stop() }
         #expect(await first.call { $0.setRequestor("REF30") } == ["setRequestorComplete(1)"])
         try await first.logIn(mvpd: "NotBoarded", expectDialog: [regularDialog])
 
         // App B, on another device, presents a token of the same user: signed in with no login.
         #expect(await second.call { $0.setRequestor("REF31") } == ["setRequestorComplete(1)"])
-        #expect(await second.call { $0.checkAuthentication() } == ["sendTrackingData(0,true,NotBoarded)", authenticated])
+        #expect(
+            await second.call { $0.checkAuthentication() } == ["sendTrackingData(0,true,NotBoarded)", authenticated])
         #expect(second.restCalls.isEmpty, "checkAuthentication stays local")
         #expect(await second.call { $0.getAuthentication() } == ["sendTrackingData(0,true,NotBoarded)", authenticated])
         let issuer = platformIdentity ? "sandbox-platform" : "sandbox-identity"
         #expect(await second.call { $0.getMetadata(Self.tokenSource) } == [#"setMetadataStatus(3,false,"\#(issuer)")"#])
-        #expect(await second.call { $0.checkAuthorization("news") } == ["sendTrackingData(1,true,NotBoarded)", "setToken(news)"])
+        #expect(
+            await second.call { $0.checkAuthorization("news") } == [
+                "sendTrackingData(1,true,NotBoarded)", "setToken(news)",
+            ])
         #expect(await second.call { $0.getSelectedProvider() } == ["selectedProvider(NotBoarded)"])
 
         // A logout presenting the token is a single logout: app A is signed out too.
         #expect(await second.call { $0.logout() } == [logoutPage, notAuthenticated])
         #expect(second.restCalls == ["GET /api/v2/REF31/logout/NotBoarded"])
         #expect(await first.call { $0.setRequestor("REF30") } == ["setRequestorComplete(1)"])
-        #expect(await first.call { $0.checkAuthentication() } == ["status(N000,info)", "sendTrackingData(0,false,)", notAuthenticated])
+        #expect(
+            await first.call { $0.checkAuthentication() } == [
+                "status(N000,info)", "sendTrackingData(0,false,)", notAuthenticated,
+            ])
         #expect(await first.call { $0.getAuthentication() } == [regularDialog])
-        #expect(await first.call { $0.setSelectedProvider("NotBoarded") } == ["sendTrackingData(2,NotBoarded)", "navigateToUrl(authenticate)"])
+        #expect(
+            await first.call { $0.setSelectedProvider("NotBoarded") } == [
+                "sendTrackingData(2,NotBoarded)", "navigateToUrl(authenticate)",
+            ])
     }
 
     @Test(arguments: bothWires)
@@ -82,24 +100,32 @@ import Testing
         }
         #expect(await call { $0.setRequestor("REF30") } == ["setRequestorComplete(1)"])
         #expect(await call { $0.getAuthentication() } == [regularDialog])
-        #expect(await call { $0.setSelectedProvider("NotBoarded") } == ["sendTrackingData(2,NotBoarded)", "navigateToUrl(authenticate)"])
+        #expect(
+            await call { $0.setSelectedProvider("NotBoarded") } == [
+                "sendTrackingData(2,NotBoarded)", "navigateToUrl(authenticate)",
+            ])
         let page = try #require(first.recorder.lastNavigationURL)
-        let landing = try await first.userAgent(for: page).login(startingAt: page, username: "alice", password: "alice123", redirectPrefix: "adobepass://ios.app")
+        let landing = try await first.userAgent(for: page).login(
+            startingAt: page, username: "alice", password: "alice123", redirectPrefix: "adobepass://ios.app")
         #expect(await call { $0.handleExternalURL(landing) } == ["sendTrackingData(0,true,NotBoarded)", authenticated])
-        #expect(await call { $0.checkAuthorization("news") } == ["sendTrackingData(1,true,NotBoarded)", "setToken(news)"])
+        #expect(
+            await call { $0.checkAuthorization("news") } == ["sendTrackingData(1,true,NotBoarded)", "setToken(news)"])
         #expect(await call { $0.checkPreauthorizedResources(["news"]) } == ["preauthorizedResources(news)"])
         #expect(await call { $0.logout() } == [logoutPage, notAuthenticated])
         #expect(await call { $0.setRequestor("REF30") } == ["setRequestorComplete(1)"])
         // Everything app A sent carried the token exactly when its Adobe page lists the header.
         for request in requests {
-            #expect((request.header("AD-Service-Token") == token) == Self.pageListsTheHeader(request.line), "\(request.line)")
+            #expect(
+                (request.header("AD-Service-Token") == token) == Self.pageListsTheHeader(request.line),
+                "\(request.line)")
             #expect(request.header("Adobe-Subject-Token") == nil, "no platform identity configured: \(request.line)")
         }
         let lines = Set(requests.map(\.line))
         #expect(
             lines.isSuperset(of: [
                 "GET /api/v2/REF30/configuration", "GET /api/v2/REF30/profiles", "POST /api/v2/REF30/sessions",
-                "POST /api/v2/REF30/decisions/authorize/NotBoarded", "POST /api/v2/REF30/decisions/preauthorize/NotBoarded",
+                "POST /api/v2/REF30/decisions/authorize/NotBoarded",
+                "POST /api/v2/REF30/decisions/preauthorize/NotBoarded",
                 "GET /api/v2/REF30/logout/NotBoarded",
             ]), "\(lines.sorted())")
     }
@@ -149,7 +175,8 @@ import Testing
             let chosen = await first.call { $0.setSelectedProvider("NotBoarded") }
             #expect(
                 chosen == [
-                    "sendTrackingData(2,NotBoarded)", "status(N500,error)", "sendTrackingData(0,false,)", "setAuthenticationStatus(0,\(GENERIC_AUTHENTICATION_ERROR))",
+                    "sendTrackingData(2,NotBoarded)", "status(N500,error)", "sendTrackingData(0,false,)",
+                    "setAuthenticationStatus(0,\(GENERIC_AUTHENTICATION_ERROR))",
                 ], "\(chosen)")
             first.accessEnabler.statusDelegate = statuses
             _ = await first.call { $0.setRequestor("REF30") }
@@ -165,7 +192,11 @@ import Testing
         try await first.logIn(mvpd: "NotBoarded", expectDialog: [regularDialog])
         box.token = parts.joined(separator: ".")
         let authorization = await first.call { $0.checkAuthorization("news") }
-        #expect(authorization == ["status(Z500,error)", "sendTrackingData(1,false,NotBoarded)", "tokenRequestFailed(news,\(GENERIC_AUTHORIZATION_ERROR))"], "\(authorization)")
+        #expect(
+            authorization == [
+                "status(Z500,error)", "sendTrackingData(1,false,NotBoarded)",
+                "tokenRequestFailed(news,\(GENERIC_AUTHORIZATION_ERROR))",
+            ], "\(authorization)")
         #expect(await first.call { $0.logout() } == ["status(N500,error)", notAuthenticated])
     }
 

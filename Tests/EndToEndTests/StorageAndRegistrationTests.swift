@@ -40,11 +40,13 @@ import Testing
         let (server, baseURL) = try sandbox.serveOverLoopback()
         defer { server.shutdown() }
         // A file where the storage directory should be.
-        let blocked = FileManager.default.temporaryDirectory.appendingPathComponent("not-a-directory-\(UUID().uuidString)")
+        let blocked = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "not-a-directory-\(UUID().uuidString)")
         try Data("x".utf8).write(to: blocked)
         defer { try? FileManager.default.removeItem(at: blocked) }
         let diagnostics = DiagnosticsTests.Log()
-        var configuration = AccessEnablerConfiguration(environment: .custom(baseURL), platform: .iOS, storageDirectory: blocked)
+        var configuration = AccessEnablerConfiguration(
+            environment: .custom(baseURL), platform: .iOS, storageDirectory: blocked)
         configuration.clock = SandboxTimeSource(sandbox.clock)
         configuration.diagnostics = { diagnostics.append($0) }
         let recorder = CallbackRecorder()
@@ -54,7 +56,11 @@ import Testing
         try await ae.configure(requestor: "REF30")
         await ae.waitUntilIdle()
         let statuses = recorder.lines.filter { $0.callback == "status" }
-        #expect(statuses.contains { $0["errorId"]?.stringValue == "N500" && ($0["message"]?.stringValue?.contains(blocked.lastPathComponent) ?? false) })
+        #expect(
+            statuses.contains {
+                $0["errorId"]?.stringValue == "N500"
+                    && ($0["message"]?.stringValue?.contains(blocked.lastPathComponent) ?? false)
+            })
         let problems = diagnostics.all.compactMap { if case .storageProblem(let message) = $0 { message } else { nil } }
         #expect(!problems.isEmpty)
         #expect(problems.allSatisfy { $0.contains("storageDirectory") || $0.contains("Remove") })
@@ -63,11 +69,13 @@ import Testing
     }
     @Test func aStorageProblemFoundBeforeTheDelegateIsSetComesWithTheFirstCall() async throws {
         let sandbox = PassSandbox()
-        let blocked = FileManager.default.temporaryDirectory.appendingPathComponent("not-a-directory-\(UUID().uuidString)")
+        let blocked = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "not-a-directory-\(UUID().uuidString)")
         try Data("x".utf8).write(to: blocked)
         defer { try? FileManager.default.removeItem(at: blocked) }
         let diagnostics = DiagnosticsTests.Log()
-        var configuration = AccessEnablerConfiguration(environment: .custom(sandbox.baseURLForLinks), platform: .iOS, storageDirectory: blocked)
+        var configuration = AccessEnablerConfiguration(
+            environment: .custom(sandbox.baseURLForLinks), platform: .iOS, storageDirectory: blocked)
         configuration.transport = sandbox.inProcessTransport
         configuration.clock = SandboxTimeSource(sandbox.clock)
         configuration.diagnostics = { diagnostics.append($0) }
@@ -81,7 +89,9 @@ import Testing
         ae.statusDelegate = recorder
         ae.setRequestor("REF30")
         await ae.waitUntilIdle()
-        let names = recorder.lines.map { $0.callback == "status" ? "status(\($0["errorId"]?.stringValue ?? ""))" : $0.callback }
+        let names = recorder.lines.map {
+            $0.callback == "status" ? "status(\($0["errorId"]?.stringValue ?? ""))" : $0.callback
+        }
         #expect(names == ["status(N500)", "setRequestorComplete"])
     }
 }

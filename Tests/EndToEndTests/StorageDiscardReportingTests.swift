@@ -19,17 +19,23 @@ import Testing
 
     /// Signs in (TempPass: no login page), damages the store file, relaunches with `check`
     /// and returns the first call's callbacks and every storage diagnostic.
-    private func relaunch(after damage: Damage, check: IntegrityCheckType) async throws -> (signatures: [String], lines: [TranscriptLine], diagnostics: [String], file: URL) {
+    private func relaunch(after damage: Damage, check: IntegrityCheckType) async throws -> (
+        signatures: [String], lines: [TranscriptLine], diagnostics: [String], file: URL
+    ) {
         let sandbox = PassSandbox()
-        let storage = FileManager.default.temporaryDirectory.appendingPathComponent("accessenabler-discard-\(UUID().uuidString)")
+        let storage = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "accessenabler-discard-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: storage) }
         let diagnostics = NSLockedBox<[String]>()
         func configuration() -> AccessEnablerConfiguration {
             var configuration = AccessEnablerConfiguration(
-                environment: .custom(sandbox.baseURLForLinks), platform: .tvOS, storageDirectory: storage, transport: sandbox.transport,
+                environment: .custom(sandbox.baseURLForLinks), platform: .tvOS, storageDirectory: storage,
+                transport: sandbox.transport,
                 clock: SandboxTimeSource(sandbox.clock))
             configuration.diagnostics = { diagnostic in
-                if case .storageProblem(let message) = diagnostic { diagnostics.value = (diagnostics.value ?? []) + [message] }
+                if case .storageProblem(let message) = diagnostic {
+                    diagnostics.value = (diagnostics.value ?? []) + [message]
+                }
             }
             return configuration
         }
@@ -44,17 +50,20 @@ import Testing
         #expect(recorder.takeSignatures().last == authenticated)
         #expect(diagnostics.value == nil)
 
-        let file = try #require(RegularStorageTests.files(under: storage).first { $0.lastPathComponent == "store.json" })
+        let file = try #require(
+            RegularStorageTests.files(under: storage).first { $0.lastPathComponent == "store.json" })
         switch damage {
         case .corrupt:
             try Data("not json".utf8).write(to: file)
         case .tampered:
             let text = String(decoding: try Data(contentsOf: file), as: UTF8.self)
             #expect(text.contains(#""mvpd":"TempPass""#))
-            try Data(text.replacingOccurrences(of: #""mvpd":"TempPass""#, with: #""mvpd":"NotBoarded""#).utf8).write(to: file)
+            try Data(text.replacingOccurrences(of: #""mvpd":"TempPass""#, with: #""mvpd":"NotBoarded""#).utf8).write(
+                to: file)
         }
 
-        let relaunched = AccessEnabler(storageCheck: check, softwareStatement: "STATEMENT", configuration: configuration())
+        let relaunched = AccessEnabler(
+            storageCheck: check, softwareStatement: "STATEMENT", configuration: configuration())
         relaunched.delegate = recorder
         relaunched.statusDelegate = recorder
         relaunched.setRequestor("REF30")

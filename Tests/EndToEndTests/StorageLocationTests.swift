@@ -103,7 +103,8 @@ struct StorageLocationTests {
         let sent = harness.capture.requests.compactMap { $0.header("AP-Device-Identifier") }
         #expect(!sent.isEmpty)
         if let plantedIdentifier {
-            #expect(!sent.contains(DeviceIdentifier.headerValue(plantedIdentifier)), "the planted identity was not used")
+            #expect(
+                !sent.contains(DeviceIdentifier.headerValue(plantedIdentifier)), "the planted identity was not used")
         }
         // The status's sentence, as the diagnostics handler heard it too.
         let status = problems.all.first ?? "nothing was said"

@@ -19,7 +19,8 @@ import Glibc
 struct StorageProcessFaultTests {
     /// A scratch storage directory and a directory for the processes' signals.
     struct Scratch {
-        let root = FileManager.default.temporaryDirectory.appendingPathComponent("accessenabler-faults-\(UUID().uuidString)")
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "accessenabler-faults-\(UUID().uuidString)")
         var storage: URL { root.appendingPathComponent("storage") }
         var signals: URL { root.appendingPathComponent("signals") }
 
@@ -29,23 +30,32 @@ struct StorageProcessFaultTests {
 
         func remove() { try? FileManager.default.removeItem(at: root) }
 
-        func signal(_ name: String) { #expect(FileManager.default.createFile(atPath: signals.appendingPathComponent(name).path, contents: Data())) }
+        func signal(_ name: String) {
+            #expect(FileManager.default.createFile(atPath: signals.appendingPathComponent(name).path, contents: Data()))
+        }
 
-        func open(_ check: IntegrityCheckType = .INTEGRITY_CHECK_NONE, problems: NSLockedValue<[StorageProblem]>? = nil) -> TokenStore {
+        func open(_ check: IntegrityCheckType = .INTEGRITY_CHECK_NONE, problems: NSLockedValue<[StorageProblem]>? = nil)
+            -> TokenStore
+        {
             TokenStore(
                 directory: storage, softwareStatement: StorageFaultHelper.statement, integrityCheck: check,
                 onProblem: { problem in problems?.withLock { $0.append(problem) } }, now: { StorageFaultHelper.start })
         }
 
-        var statementDirectory: URL { StorageLayout.statementDirectory(in: storage, softwareStatement: StorageFaultHelper.statement) }
+        var statementDirectory: URL {
+            StorageLayout.statementDirectory(in: storage, softwareStatement: StorageFaultHelper.statement)
+        }
         var lockFile: URL { statementDirectory.appendingPathComponent(StorageDirectoryLock.fileName) }
         /// The lock file of the AccessEnablers' store (software statement `STATEMENT`).
         var appLockFile: URL {
-            StorageLayout.statementDirectory(in: storage, softwareStatement: "STATEMENT").appendingPathComponent(StorageDirectoryLock.fileName)
+            StorageLayout.statementDirectory(in: storage, softwareStatement: "STATEMENT").appendingPathComponent(
+                StorageDirectoryLock.fileName)
         }
     }
 
-    @Test("A store.lock truncated, deleted or replaced under a running process neither kills it nor splits it from the others")
+    @Test(
+        "A store.lock truncated, deleted or replaced under a running process neither kills it nor splits it from the others"
+    )
     func aDamagedLockFileUnderARunningProcess() async throws {
         let scratch = try Scratch()
         defer { scratch.remove() }
@@ -70,15 +80,21 @@ struct StorageProcessFaultTests {
                 try damage()
                 // The child's next call comes after the damage: it reads and writes on.
                 scratch.signal("go-\(round)")
-                _ = try await child.waitForOutput(containing: "HELPER wrote \(round)", timeout: SanitizerTiming.scaled(60))
+                _ = try await child.waitForOutput(
+                    containing: "HELPER wrote \(round)", timeout: SanitizerTiming.scaled(60))
                 let store = scratch.open(.INTEGRITY_CHECK_ALL)
-                #expect(store.profile(requestor: "CHILD-\(round)") != nil, "\(name): this process reads what the child wrote")
+                #expect(
+                    store.profile(requestor: "CHILD-\(round)") != nil,
+                    "\(name): this process reads what the child wrote")
                 store.setProfile(StorageFaultHelper.profile("PARENT-\(round)"))
             }
             scratch.signal("go-\(damages.count + 1)")
-            #expect(try await child.waitForExit(timeout: SanitizerTiming.scaled(60)) == 0, "\(child.output)\(child.errors)")
+            #expect(
+                try await child.waitForExit(timeout: SanitizerTiming.scaled(60)) == 0, "\(child.output)\(child.errors)")
             for round in 1...damages.count {
-                #expect(child.output.contains("HELPER sees PARENT-\(round)=1"), "the child reads what this process wrote: \(child.output)")
+                #expect(
+                    child.output.contains("HELPER sees PARENT-\(round)=1"),
+                    "the child reads what this process wrote: \(child.output)")
             }
         }
     }
@@ -96,7 +112,8 @@ struct StorageProcessFaultTests {
             let pid = StorageFaultHelper.absentProcessID()
             let child = try StorageFaultHelper.start(.holdTemporary, scratch: scratch, inNewPIDNamespaceAs: pid)
             defer { child.stopForcefully() }
-            let output = try await child.waitForOutput(containing: "HELPER holding", timeout: SanitizerTiming.scaled(60))
+            let output = try await child.waitForOutput(
+                containing: "HELPER holding", timeout: SanitizerTiming.scaled(60))
             let line = try #require(output.split(separator: "\n").first { $0.hasPrefix("HELPER holding ") })
             let fields = line.split(separator: " ")
             let temporary = String(fields[2])
@@ -107,22 +124,29 @@ struct StorageProcessFaultTests {
             }
             // Launches that write (and sweep leftovers) while the writer lives.
             for round in 0..<3 {
-                scratch.open().setAccessToken(StoredAccessToken(value: "token-\(round)", expiresAt: StorageFaultHelper.start + 60))
-                #expect(FileManager.default.fileExists(atPath: temporary), "round \(round): the write in progress is left alone")
+                scratch.open().setAccessToken(
+                    StoredAccessToken(value: "token-\(round)", expiresAt: StorageFaultHelper.start + 60))
+                #expect(
+                    FileManager.default.fileExists(atPath: temporary),
+                    "round \(round): the write in progress is left alone")
             }
             scratch.signal("release")
-            #expect(try await child.waitForExit(timeout: SanitizerTiming.scaled(60)) == 0, "\(child.output)\(child.errors)")
+            #expect(
+                try await child.waitForExit(timeout: SanitizerTiming.scaled(60)) == 0, "\(child.output)\(child.errors)")
             scratch.open().setAccessToken(StorageSamplesForProcesses.token)
             #expect(!FileManager.default.fileExists(atPath: temporary), "its writer is gone: swept")
         }
     }
 
-    @Test("A sign-in and a logout in another process are what this process's next call reads, right after their callbacks")
+    @Test(
+        "A sign-in and a logout in another process are what this process's next call reads, right after their callbacks"
+    )
     func anotherProcessesSignInIsReadRightAfterItsCallback() async throws {
         let scratch = try Scratch()
         defer { scratch.remove() }
         let world = try StorageFaultHelper.World()
-        let app = SharedStorageTests.App(StorageFaultHelper.World.configuration(baseURL: world.baseURL, storage: scratch.storage))
+        let app = SharedStorageTests.App(
+            StorageFaultHelper.World.configuration(baseURL: world.baseURL, storage: scratch.storage))
         #expect(await app.call { $0.setRequestor("REF30") } == ["setRequestorComplete(1)"])
         #expect(await app.call { $0.checkAuthentication() }.last == notAuthenticated)
         try await ChildProcessGate.shared.withGate {
@@ -131,16 +155,20 @@ struct StorageProcessFaultTests {
             // The child's delegate is inside its callback, and stays there until this
             // process has read: nothing the child does after the callback can help.
             _ = try await child.waitForOutput(containing: "HELPER callback 1", timeout: SanitizerTiming.scaled(60))
-            #expect(await app.call { $0.checkAuthentication() } == ["sendTrackingData(0,true,TempPass)", authenticated])
+            #expect(
+                await app.call { $0.checkAuthentication() } == ["sendTrackingData(0,true,TempPass)", authenticated])
             scratch.signal("read-1")
             _ = try await child.waitForOutput(containing: "HELPER callback 0", timeout: SanitizerTiming.scaled(60))
             #expect(await app.call { $0.checkAuthentication() }.last == notAuthenticated)
             scratch.signal("read-0")
-            #expect(try await child.waitForExit(timeout: SanitizerTiming.scaled(60)) == 0, "\(child.output)\(child.errors)")
+            #expect(
+                try await child.waitForExit(timeout: SanitizerTiming.scaled(60)) == 0, "\(child.output)\(child.errors)")
         }
     }
 
-    @Test("A process that holds the lock and never lets go delays a sign-in by at most a second, which is said; the sign-in lands once the lock is free")
+    @Test(
+        "A process that holds the lock and never lets go delays a sign-in by at most a second, which is said; the sign-in lands once the lock is free"
+    )
     func aStuckHolderOfTheLock() async throws {
         let scratch = try Scratch()
         defer { scratch.remove() }
@@ -151,7 +179,8 @@ struct StorageProcessFaultTests {
             if case .storageProblem(let message) = diagnostic { notices.withLock { $0.append(message) } }
         }
         let app = SharedStorageTests.App(configuration)
-        let reader = SharedStorageTests.App(StorageFaultHelper.World.configuration(baseURL: world.baseURL, storage: scratch.storage))
+        let reader = SharedStorageTests.App(
+            StorageFaultHelper.World.configuration(baseURL: world.baseURL, storage: scratch.storage))
         #expect(await app.call { $0.setRequestor("REF30") } == ["setRequestorComplete(1)"])
         #expect(await reader.call { $0.setRequestor("REF30") } == ["setRequestorComplete(1)"])
         try await ChildProcessGate.shared.withGate {
@@ -185,7 +214,8 @@ struct StorageProcessFaultTests {
             while !landed, Date() < deadline {
                 landed =
                     TokenStore(
-                        directory: scratch.storage, softwareStatement: "STATEMENT", integrityCheck: .INTEGRITY_CHECK_NONE, now: { Date() }
+                        directory: scratch.storage, softwareStatement: "STATEMENT",
+                        integrityCheck: .INTEGRITY_CHECK_NONE, now: { Date() }
                     ).profile(requestor: "REF30") != nil
                 if !landed { try await Task.sleep(for: .milliseconds(50)) }
             }
@@ -276,14 +306,17 @@ struct StorageProcessFaultTests {
         try await ChildProcessGate.shared.withGate {
             let child = try StorageFaultHelper.start(.onFullDisk, scratch: scratch)
             defer { child.stopForcefully() }
-            #expect(try await child.waitForExit(timeout: SanitizerTiming.scaled(60)) == 0, "\(child.output)\(child.errors)")
+            #expect(
+                try await child.waitForExit(timeout: SanitizerTiming.scaled(60)) == 0, "\(child.output)\(child.errors)")
             #expect(child.output.contains("HELPER filled=1"), "\(child.output)")
             #expect(child.output.contains("HELPER problems=diskFull"), "\(child.output)")
             #expect(child.output.contains("HELPER new device: setRequestorComplete(1), status 0"), "\(child.output)")
         }
         try FileManager.default.removeItem(at: filler)
         let problems = NSLockedValue<[StorageProblem]>([])
-        #expect(StorageSamplesForProcesses.isFilled(scratch.open(.INTEGRITY_CHECK_ALL, problems: problems)), "nothing was deleted")
+        #expect(
+            StorageSamplesForProcesses.isFilled(scratch.open(.INTEGRITY_CHECK_ALL, problems: problems)),
+            "nothing was deleted")
         #expect(problems.withLock { $0 }.isEmpty)
     }
 
@@ -315,9 +348,12 @@ struct StorageOpeningCostTests {
         let scratch = try StorageProcessFaultTests.Scratch()
         defer { scratch.remove() }
         try await ChildProcessGate.shared.withGate {
-            let child = try StorageFaultHelper.start(.measureOpening, scratch: scratch, environment: ["MALLOC_ARENA_MAX": "1"])
+            let child = try StorageFaultHelper.start(
+                .measureOpening, scratch: scratch, environment: ["MALLOC_ARENA_MAX": "1"])
             defer { child.stopForcefully() }
-            #expect(try await child.waitForExit(timeout: SanitizerTiming.scaled(120)) == 0, "\(child.output)\(child.errors)")
+            #expect(
+                try await child.waitForExit(timeout: SanitizerTiming.scaled(120)) == 0, "\(child.output)\(child.errors)"
+            )
             let line = try #require(child.output.split(separator: "\n").first { $0.hasPrefix("HELPER bytes ") })
             let fields = line.split(separator: " ")
             let perStore = try #require(Int(fields[4]))
@@ -347,7 +383,9 @@ extension TokenStore {
     /// Stores `profile` as a sign-in does.
     func setProfile(_ profile: StoredProfile) {
         apply(
-            ProfileSelection.signIn(profile, over: profiles(requestor: profile.requestor), now: StorageFaultHelper.start), requestor: profile.requestor)
+            ProfileSelection.signIn(
+                profile, over: profiles(requestor: profile.requestor), now: StorageFaultHelper.start),
+            requestor: profile.requestor)
     }
 }
 
@@ -387,13 +425,15 @@ enum StorageFaultHelper {
     /// Runs this test binary with the helper test only, told what to do; with
     /// `inNewPIDNamespaceAs`, in a new PID namespace (and its own /proc) as that process id.
     static func start(
-        _ action: Action, scratch: StorageProcessFaultTests.Scratch, baseURL: URL? = nil, inNewPIDNamespaceAs pid: pid_t? = nil,
+        _ action: Action, scratch: StorageProcessFaultTests.Scratch, baseURL: URL? = nil,
+        inNewPIDNamespaceAs pid: pid_t? = nil,
         environment extra: [String: String] = [:]
     ) throws -> RunningCommand {
         let binary = try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")
         let test = ["--testing-library", "swift-testing", "--filter", "StorageFaultHelperProcess"]
         var environment = [
-            actionVariable: action.rawValue, storageVariable: scratch.storage.path, signalsVariable: scratch.signals.path,
+            actionVariable: action.rawValue, storageVariable: scratch.storage.path,
+            signalsVariable: scratch.signals.path,
             "SWIFT_BACKTRACE": "enable=no",
         ]
         if let baseURL { environment[baseURLVariable] = baseURL.absoluteString }
@@ -402,13 +442,15 @@ enum StorageFaultHelper {
         // The shell is the namespace's first process; the next one it starts gets `pid`.
         let script = "echo \(pid - 1) > /proc/sys/kernel/ns_last_pid 2>/dev/null; \"$0\" \"$@\""
         return try RunningCommand(
-            URL(fileURLWithPath: "/usr/bin/unshare"), ["--pid", "--fork", "--mount-proc", "/bin/sh", "-c", script, binary] + test,
+            URL(fileURLWithPath: "/usr/bin/unshare"),
+            ["--pid", "--fork", "--mount-proc", "/bin/sh", "-c", script, binary] + test,
             environment: environment)
     }
 
     /// A process id no process of this namespace has.
     static func absentProcessID() -> pid_t {
-        for candidate in stride(from: pid_t(31_000), to: 20_000, by: -1) where kill(candidate, 0) == -1 && errno == ESRCH {
+        for candidate in stride(from: pid_t(31_000), to: 20_000, by: -1)
+        where kill(candidate, 0) == -1 && errno == ESRCH {
             return candidate
         }
         return 2
@@ -437,7 +479,8 @@ enum StorageFaultHelper {
 
     static let canMountTmpfs: Bool = {
         guard geteuid() == 0 else { return false }
-        let probe = FileManager.default.temporaryDirectory.appendingPathComponent("accessenabler-tmpfs-probe-\(UUID().uuidString)")
+        let probe = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "accessenabler-tmpfs-probe-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: probe) }
         guard (try? mountTmpfs(at: probe)) != nil else { return false }
         unmount(probe)
@@ -467,7 +510,9 @@ enum StorageFaultHelper {
     /// Mounts a 256 KiB tmpfs at `directory` (created when missing).
     static func mountTmpfs(at directory: URL) throws {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        guard run(["/usr/bin/mount", "-t", "tmpfs", "-o", "size=256k,mode=0700", "tmpfs", directory.path]) == 0 else { throw MountFailed() }
+        guard run(["/usr/bin/mount", "-t", "tmpfs", "-o", "size=256k,mode=0700", "tmpfs", directory.path]) == 0 else {
+            throw MountFailed()
+        }
     }
 
     static func remountReadOnly(_ directory: URL) throws {
@@ -538,13 +583,15 @@ enum StorageFaultHelper {
     @Test(.enabled(if: ProcessInfo.processInfo.environment[StorageFaultHelper.actionVariable] != nil))
     func act() async throws {
         let environment = ProcessInfo.processInfo.environment
-        let action = try #require(environment[StorageFaultHelper.actionVariable].flatMap(StorageFaultHelper.Action.init(rawValue:)))
+        let action = try #require(
+            environment[StorageFaultHelper.actionVariable].flatMap(StorageFaultHelper.Action.init(rawValue:)))
         let storage = URL(fileURLWithPath: try #require(environment[StorageFaultHelper.storageVariable]))
         let signals = URL(fileURLWithPath: try #require(environment[StorageFaultHelper.signalsVariable]))
         switch action {
         case .lockFileRounds:
             let store = TokenStore(
-                directory: storage, softwareStatement: StorageFaultHelper.statement, integrityCheck: .INTEGRITY_CHECK_ALL, writeBehind: true,
+                directory: storage, softwareStatement: StorageFaultHelper.statement,
+                integrityCheck: .INTEGRITY_CHECK_ALL, writeBehind: true,
                 now: { StorageFaultHelper.start })
             store.setProfile(StorageFaultHelper.profile("CHILD-0"))
             store.writeUrgentChanges()
@@ -553,7 +600,9 @@ enum StorageFaultHelper {
             for round in 1...4 {
                 try waitFor("go-\(round)", in: signals)
                 store.refreshIfChanged()
-                if round > 1 { say("sees PARENT-\(round - 1)=\(store.profile(requestor: "PARENT-\(round - 1)") == nil ? 0 : 1)") }
+                if round > 1 {
+                    say("sees PARENT-\(round - 1)=\(store.profile(requestor: "PARENT-\(round - 1)") == nil ? 0 : 1)")
+                }
                 guard round < 4 else { break }
                 store.setProfile(StorageFaultHelper.profile("CHILD-\(round)"))
                 store.writeUrgentChanges()
@@ -561,9 +610,12 @@ enum StorageFaultHelper {
                 say("wrote \(round)")
             }
         case .holdTemporary:
-            let storeFile = StorageLayout.statementDirectory(in: storage, softwareStatement: StorageFaultHelper.statement)
-                .appendingPathComponent(StorageLayout.storeFile)
-            let temporary = try StorageFileSystem.writeTemporary(Data(#"{"formatVersion":2,"kind":"st"#.utf8), beside: storeFile)
+            let storeFile = StorageLayout.statementDirectory(
+                in: storage, softwareStatement: StorageFaultHelper.statement
+            )
+            .appendingPathComponent(StorageLayout.storeFile)
+            let temporary = try StorageFileSystem.writeTemporary(
+                Data(#"{"formatVersion":2,"kind":"st"#.utf8), beside: storeFile)
             say("holding \(temporary.url.path) pid \(getpid())")
             try waitFor("release", in: signals)
             // The writer dies mid-write: its file stays, nobody holds it any more.
@@ -575,9 +627,13 @@ enum StorageFaultHelper {
                 try? waitFor("read-\(status)", in: signals)
             }
             let accessEnabler = AccessEnabler(
-                softwareStatement: "STATEMENT", configuration: StorageFaultHelper.World.configuration(baseURL: baseURL, storage: storage))
+                softwareStatement: "STATEMENT",
+                configuration: StorageFaultHelper.World.configuration(baseURL: baseURL, storage: storage))
             accessEnabler.delegate = delegate
-            for step in [{ $0.setRequestor("REF30") }, { $0.getAuthentication() }, { $0.setSelectedProvider("TempPass") }, { $0.logout() }] as [(AccessEnabler) -> Void] {
+            for step in [
+                { $0.setRequestor("REF30") }, { $0.getAuthentication() }, { $0.setSelectedProvider("TempPass") },
+                { $0.logout() },
+            ] as [(AccessEnabler) -> Void] {
                 step(accessEnabler)
                 await accessEnabler.waitUntilIdle()
             }
@@ -588,7 +644,8 @@ enum StorageFaultHelper {
             // Warm up what every store shares (the storage thread, caches), then measure.
             var stores = [
                 TokenStore(
-                    directory: storage.appendingPathComponent("warm"), softwareStatement: "STATEMENT", integrityCheck: .INTEGRITY_CHECK_NONE, writeBehind: true, now: { Date() })
+                    directory: storage.appendingPathComponent("warm"), softwareStatement: "STATEMENT",
+                    integrityCheck: .INTEGRITY_CHECK_NONE, writeBehind: true, now: { Date() })
             ]
             _ = stores[0].deviceIdentifier
             StorageSyncThread.shared.waitUntilEverythingIsWritten(timeout: 60)
@@ -596,14 +653,16 @@ enum StorageFaultHelper {
             for index in 0..<count {
                 stores.append(
                     TokenStore(
-                        directory: storage.appendingPathComponent("device-\(index)"), softwareStatement: "STATEMENT", integrityCheck: .INTEGRITY_CHECK_NONE,
+                        directory: storage.appendingPathComponent("device-\(index)"), softwareStatement: "STATEMENT",
+                        integrityCheck: .INTEGRITY_CHECK_NONE,
                         writeBehind: true, now: { Date() }))
             }
             StorageSyncThread.shared.waitUntilEverythingIsWritten(timeout: 60)
             let perStore = (heap() - before) / count
             let sandbox = PassSandbox()
             var configuration = AccessEnablerConfiguration(
-                environment: .custom(sandbox.baseURLForLinks), platform: .tvOS, storageDirectory: storage, transport: sandbox.inProcessTransport,
+                environment: .custom(sandbox.baseURLForLinks), platform: .tvOS, storageDirectory: storage,
+                transport: sandbox.inProcessTransport,
                 clock: SandboxTimeSource(sandbox.clock))
             var accessEnablers: [AccessEnabler] = []
             configuration.storageDirectory = storage.appendingPathComponent("ae-warm")
@@ -618,7 +677,9 @@ enum StorageFaultHelper {
             try await Task.sleep(for: .milliseconds(500))
             StorageSyncThread.shared.waitUntilEverythingIsWritten(timeout: 60)
             let perAccessEnabler = (heap() - beforeAccessEnablers) / count
-            say("bytes per store \(perStore) per AccessEnabler \(perAccessEnabler) (\(stores.count + accessEnablers.count) alive)")
+            say(
+                "bytes per store \(perStore) per AccessEnabler \(perAccessEnabler) (\(stores.count + accessEnablers.count) alive)"
+            )
         case .holdLock:
             let directory = StorageLayout.statementDirectory(in: storage, softwareStatement: "STATEMENT")
             // Before the device's first launch, the directory is not there yet.
@@ -631,7 +692,8 @@ enum StorageFaultHelper {
         case .onFullDisk:
             let problems = NSLockedValue<[StorageProblem]>([])
             let store = TokenStore(
-                directory: storage, softwareStatement: StorageFaultHelper.statement, integrityCheck: .INTEGRITY_CHECK_ALL, writeBehind: true,
+                directory: storage, softwareStatement: StorageFaultHelper.statement,
+                integrityCheck: .INTEGRITY_CHECK_ALL, writeBehind: true,
                 onProblem: { problem in problems.withLock { $0.append(problem) } }, now: { StorageFaultHelper.start })
             say("filled=\(StorageSamplesForProcesses.isFilled(store) ? 1 : 0)")
             store.setProfile(StorageFaultHelper.profile("ANOTHER"))
@@ -641,7 +703,8 @@ enum StorageFaultHelper {
             // A new device on the full disk: an AccessEnabler created and used there.
             let sandbox = PassSandbox()
             var configuration = AccessEnablerConfiguration(
-                environment: .custom(sandbox.baseURLForLinks), platform: .tvOS, storageDirectory: storage.appendingPathComponent("new-device"),
+                environment: .custom(sandbox.baseURLForLinks), platform: .tvOS,
+                storageDirectory: storage.appendingPathComponent("new-device"),
                 transport: sandbox.inProcessTransport, clock: SandboxTimeSource(sandbox.clock))
             configuration.loginScreen = .thisDevice
             let delegate = HandshakeDelegate { _ in }

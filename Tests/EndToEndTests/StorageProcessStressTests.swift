@@ -13,7 +13,8 @@ struct StorageProcessStressTests {
     static let rounds = 8
 
     @Test func processesLaunchingAndWritingAtOnceShareOneIdentityAndLoseNothing() async throws {
-        let root = FileManager.default.temporaryDirectory.appendingPathComponent("accessenabler-processes-\(UUID().uuidString)")
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "accessenabler-processes-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: root) }
         let start = root.appendingPathExtension("start")
         defer { try? FileManager.default.removeItem(at: start) }
@@ -24,7 +25,8 @@ struct StorageProcessStressTests {
                 try RunningCommand(
                     binary, ["--testing-library", "swift-testing", "--filter", "StorageProcessStressHelper"],
                     environment: [
-                        StorageProcessStressHelper.directoryVariable: root.path, StorageProcessStressHelper.writerVariable: "\(writer)",
+                        StorageProcessStressHelper.directoryVariable: root.path,
+                        StorageProcessStressHelper.writerVariable: "\(writer)",
                         StorageProcessStressHelper.startVariable: start.path, "SWIFT_BACKTRACE": "enable=no",
                     ])
             }
@@ -40,7 +42,9 @@ struct StorageProcessStressTests {
         }
 
         let identities = outputs.compactMap { output in
-            output.split(separator: "\n").first { $0.hasPrefix("HELPER identity=") }.map { String($0.dropFirst("HELPER identity=".count)) }
+            output.split(separator: "\n").first { $0.hasPrefix("HELPER identity=") }.map {
+                String($0.dropFirst("HELPER identity=".count))
+            }
         }
         #expect(identities.count == Self.writers)
         #expect(Set(identities).count == 1, "one device identity for the directory: \(identities)")
@@ -50,12 +54,16 @@ struct StorageProcessStressTests {
 
         let discards = NSLockedValue<[StorageDiscard]>([])
         let checked = TokenStore(
-            directory: root, softwareStatement: StorageProcessStressHelper.statement, integrityCheck: .INTEGRITY_CHECK_ALL,
-            onDiscard: { discard in discards.withLock { $0.append(discard) } }, now: { StorageProcessStressHelper.start })
+            directory: root, softwareStatement: StorageProcessStressHelper.statement,
+            integrityCheck: .INTEGRITY_CHECK_ALL,
+            onDiscard: { discard in discards.withLock { $0.append(discard) } },
+            now: { StorageProcessStressHelper.start })
         #expect(discards.withLock { $0 }.isEmpty, "\(discards.withLock { $0 })")
         for writer in 0..<Self.writers {
             for round in 0..<Self.rounds {
-                #expect(checked.profile(requestor: StorageProcessStressHelper.requestor(writer: writer, round: round)) != nil, "writer \(writer), round \(round)")
+                #expect(
+                    checked.profile(requestor: StorageProcessStressHelper.requestor(writer: writer, round: round))
+                        != nil, "writer \(writer), round \(round)")
             }
         }
         let names = try FileManager.default.contentsOfDirectory(atPath: checked.statementDirectory.path)
@@ -96,13 +104,16 @@ struct StorageProcessStressTests {
             // A new store each round: a launch, which reads the directory and sweeps
             // leftovers, while the other processes write.
             let store = TokenStore(
-                directory: root, softwareStatement: Self.statement, integrityCheck: .INTEGRITY_CHECK_ALL, writeBehind: true,
+                directory: root, softwareStatement: Self.statement, integrityCheck: .INTEGRITY_CHECK_ALL,
+                writeBehind: true,
                 onProblem: { _ in problems.withLock { $0 += 1 } }, onDiscard: { _ in discards.withLock { $0 += 1 } },
                 now: { StorageProcessStressHelper.start })
             if round == 0 { identity = store.deviceIdentifier }
             #expect(store.deviceIdentifier == identity, "the identity stays the same at every launch")
             let profile = Self.profile(Self.requestor(writer: writer, round: round))
-            store.apply(ProfileSelection.signIn(profile, over: store.profiles(requestor: profile.requestor), now: Self.start), requestor: profile.requestor)
+            store.apply(
+                ProfileSelection.signIn(profile, over: store.profiles(requestor: profile.requestor), now: Self.start),
+                requestor: profile.requestor)
             store.setAccessToken(StoredAccessToken(value: "token-\(writer)-\(round)", expiresAt: Self.start + 3600))
             store.flush()
         }

@@ -18,12 +18,15 @@ import Testing
         // Another writer (an earlier build) leaves a sign-in and a media token ending at `seconds`.
         await rig.accessEnabler.waitUntilIdle()
         let store = TokenStore(
-            directory: rig.storageDirectory, softwareStatement: Scenario().softwareStatement, integrityCheck: .INTEGRITY_CHECK_NONE,
+            directory: rig.storageDirectory, softwareStatement: Scenario().softwareStatement,
+            integrityCheck: .INTEGRITY_CHECK_NONE,
             now: { [clock = rig.sandbox.clock] in clock.now })
         var profiles = store.profiles(requestor: "REF30")
         let current = try #require(profiles.chosen)
         profiles.chosen?.notAfter = Date(timeIntervalSince1970: seconds)
-        store.apply(ProfileChange(profiles: profiles, keepingMediaTokensOf: nil, droppingPreauthorizations: false), requestor: "REF30")
+        store.apply(
+            ProfileChange(profiles: profiles, keepingMediaTokensOf: nil, droppingPreauthorizations: false),
+            requestor: "REF30")
         var token = try #require(store.authorization(requestor: "REF30", resource: "news"))
         token.notAfter = Date(timeIntervalSince1970: seconds)
         store.setAuthorization(token)
@@ -36,9 +39,18 @@ import Testing
             #expect(try await rig.run(.restart) == [])
             let launched = try await rig.run(.setRequestor("REF30", serviceProviders: nil))
             #expect(launched.last == "setRequestorComplete(1)")
-            #expect(try await rig.run(.getMetadata(opCode: "authentication", key: nil, resource: nil)) == ["setMetadataStatus(0,false,null)"])
-            #expect(try await rig.run(.getMetadata(opCode: "authorization", key: nil, resource: "news")) == ["setMetadataStatus(1,false,null)"])
-            #expect(try await rig.run(.checkAuthentication) == ["status(N000,info)", "sendTrackingData(0,false,)", notAuthenticated])
+            #expect(
+                try await rig.run(.getMetadata(opCode: "authentication", key: nil, resource: nil)) == [
+                    "setMetadataStatus(0,false,null)"
+                ])
+            #expect(
+                try await rig.run(.getMetadata(opCode: "authorization", key: nil, resource: "news")) == [
+                    "setMetadataStatus(1,false,null)"
+                ])
+            #expect(
+                try await rig.run(.checkAuthentication) == [
+                    "status(N000,info)", "sendTrackingData(0,false,)", notAuthenticated,
+                ])
         }
     }
 }

@@ -21,7 +21,9 @@ import Testing
             self.clock = clock
         }
 
-        func send(_ request: HTTPRequestMessage, timeout: TimeInterval) async throws(TransportFailure) -> HTTPResponseMessage {
+        func send(_ request: HTTPRequestMessage, timeout: TimeInterval) async throws(TransportFailure)
+            -> HTTPResponseMessage
+        {
             lock.withLock { stamps.append((request.url.path, clock.now)) }
             return try await inner.send(request, timeout: timeout)
         }
@@ -30,7 +32,10 @@ import Testing
         var count: Int { lock.withLock { stamps.count } }
     }
 
-    static func rig(_ wire: ScenarioRunner.Wire, world: SandboxWorld = .default, screen: AccessEnablerConfiguration.LoginScreen = .thisDevice) throws -> (Rig, SendTimes) {
+    static func rig(
+        _ wire: ScenarioRunner.Wire, world: SandboxWorld = .default,
+        screen: AccessEnablerConfiguration.LoginScreen = .thisDevice
+    ) throws -> (Rig, SendTimes) {
         let box = NSLockedBox<SendTimes>()
         let rig = try Rig(
             wire,
@@ -56,7 +61,10 @@ import Testing
         let (rig, times) = try Self.rig(wire)
         // setRequestor's one request (after registration) is GET profiles.
         rig.sandbox.inject(Self.throttled, into: .profiles)
-        #expect(try await rig.run(.setRequestor("REF30", serviceProviders: nil)) == ["status(CFG429,error)", "setRequestorComplete(0)"])
+        #expect(
+            try await rig.run(.setRequestor("REF30", serviceProviders: nil)) == [
+                "status(CFG429,error)", "setRequestorComplete(0)",
+            ])
         #expect(rig.lines("status").first?["message"]?.stringValue?.contains("429") == true)
         #expect(try await rig.run(.setRequestor("REF30", serviceProviders: nil)) == ["setRequestorComplete(1)"])
         let sent = times.times(of: Self.profiles)
@@ -73,7 +81,8 @@ import Testing
         #expect(
             try await rig.run(.checkAuthorization("news")) == [
                 // Z100 pairs with USER_NOT_AUTHORIZED_ERROR, throttling included.
-                "status(Z100,error)", "sendTrackingData(1,false,NotBoarded)", "tokenRequestFailed(news,\(USER_NOT_AUTHORIZED_ERROR))",
+                "status(Z100,error)", "sendTrackingData(1,false,NotBoarded)",
+                "tokenRequestFailed(news,\(USER_NOT_AUTHORIZED_ERROR))",
             ])
         #expect(try await rig.run(.checkAuthorization("news")).last == "setToken(news)")
         let sent = times.times(of: Self.authorize)
@@ -81,10 +90,15 @@ import Testing
         #expect(sent[1].timeIntervalSince(sent[0]) >= 1)
 
         rig.sandbox.inject(Self.throttled, into: .preauthorize)
-        #expect(try await rig.run(.checkPreauthorizedResources(["news"], cache: false)) == ["status(P100,error)", "preauthorizedResources()"])
+        #expect(
+            try await rig.run(.checkPreauthorizedResources(["news"], cache: false)) == [
+                "status(P100,error)", "preauthorizedResources()",
+            ])
         // Metadata never needs the network: it is answered from what the SDK stored.
         rig.sandbox.setThrottle(SandboxThrottle(requestsPerSecond: 0.001, burst: 0))
-        #expect(try await rig.run(.getMetadata(opCode: "userMeta", key: "zip", resource: nil)).first?.hasPrefix("setMetadataStatus(3,true,") == true)
+        #expect(
+            try await rig.run(.getMetadata(opCode: "userMeta", key: "zip", resource: nil)).first?.hasPrefix(
+                "setMetadataStatus(3,true,") == true)
         #expect(rig.restCalls.isEmpty)
     }
 
@@ -99,9 +113,15 @@ import Testing
         #expect(try await rig.run(.setRequestor("REF30", serviceProviders: nil)) == ["setRequestorComplete(1)"])
         #expect(try await rig.run(.getAuthentication(forceAuthn: false, filter: [], featured: [])) == [regularDialog])
         try await rig.run(.advanceClock(3))
-        #expect(try await rig.run(.setSelectedProvider("NotBoarded")) == ["sendTrackingData(2,NotBoarded)", "navigateToUrl(authenticate)"])
+        #expect(
+            try await rig.run(.setSelectedProvider("NotBoarded")) == [
+                "sendTrackingData(2,NotBoarded)", "navigateToUrl(authenticate)",
+            ])
         try await rig.run(.advanceClock(3))
-        #expect(try await rig.run(.login(username: "alice", password: "alice123")) == ["sendTrackingData(0,true,NotBoarded)", authenticated])
+        #expect(
+            try await rig.run(.login(username: "alice", password: "alice123")) == [
+                "sendTrackingData(0,true,NotBoarded)", authenticated,
+            ])
         try await rig.run(.advanceClock(3))
         var answers: [String] = []
         for _ in 0..<5 { answers.append(try await rig.run(.checkAuthorization("news")).last ?? "") }
@@ -109,7 +129,9 @@ import Testing
         let sent = times.times(of: Self.authorize)
         let refusedAt = try #require(answers.firstIndex { $0.hasPrefix("tokenRequestFailed") })
         try #require(sent.count > refusedAt + 1, "\(answers)")
-        #expect(sent[refusedAt + 1].timeIntervalSince(sent[refusedAt]) >= 3, "Retry-After: 3 makes the next request wait 3 s")
+        #expect(
+            sent[refusedAt + 1].timeIntervalSince(sent[refusedAt]) >= 3,
+            "Retry-After: 3 makes the next request wait 3 s")
         #expect(rig.sandbox.throttledResponseCount == 1, "no retry storm: one 429, then the SDK waited")
     }
 
@@ -124,8 +146,13 @@ import Testing
         for _ in 0..<4 { #expect(try await rig.run(.advanceClock(3)) == []) }
         let polls = times.times(of: "/api/v2/REF30/profiles/code/\(code)")
         try #require(polls.count == 2)
-        #expect(polls[1].timeIntervalSince(polls[0]) >= 6, "after a 429 the next poll waits one interval and at least 1 s more")
-        #expect(try await rig.run(.login(username: "alice", password: "alice123")) == ["sendTrackingData(0,true,NotBoarded)", authenticated])
+        #expect(
+            polls[1].timeIntervalSince(polls[0]) >= 6,
+            "after a 429 the next poll waits one interval and at least 1 s more")
+        #expect(
+            try await rig.run(.login(username: "alice", password: "alice123")) == [
+                "sendTrackingData(0,true,NotBoarded)", authenticated,
+            ])
     }
 
     @Test(arguments: bothWires)
@@ -137,7 +164,9 @@ import Testing
         #expect(try await rig.run(.setRequestor("REF30", serviceProviders: nil)) == ["setRequestorComplete(1)"])
         try await rig.logIn()
         #expect(try await rig.run(.checkAuthorization("news")).last == "setToken(news)")
-        #expect(try await rig.run(.checkPreauthorizedResources(["news", "sports"], cache: true)).last == "preauthorizedResources(news,sports)")
+        #expect(
+            try await rig.run(.checkPreauthorizedResources(["news", "sports"], cache: true)).last
+                == "preauthorizedResources(news,sports)")
         #expect(rig.sandbox.throttledResponseCount == 0)
 
         // A second screen polled for ten minutes before the person signs in.

@@ -12,7 +12,9 @@ import Testing
     static let unsendable = ["token\r\nX-Injected: yes", "tok\u{0}en", "\n", "", " ", "tok\u{7F}en", "tok\u{1B}en"]
 
     /// A signed-in rig whose service token and platform identity the test sets.
-    static func rig(_ wire: ScenarioRunner.Wire, serviceToken: NSLockedBox<String>, platformIdentity: NSLockedBox<String>) async throws -> Rig {
+    static func rig(
+        _ wire: ScenarioRunner.Wire, serviceToken: NSLockedBox<String>, platformIdentity: NSLockedBox<String>
+    ) async throws -> Rig {
         let rig = try Rig(
             wire,
             configuration: { settings in
@@ -45,12 +47,19 @@ import Testing
     static func expectEveryCallRefuses(_ rig: Rig, naming header: String) async throws {
         #expect(
             try await rig.run(.checkAuthorization("news")) == [
-                "status(N500,error)", "sendTrackingData(1,false,NotBoarded)", "tokenRequestFailed(news,\(GENERIC_AUTHORIZATION_ERROR))",
+                "status(N500,error)", "sendTrackingData(1,false,NotBoarded)",
+                "tokenRequestFailed(news,\(GENERIC_AUTHORIZATION_ERROR))",
             ])
         try Self.expectRefusal(rig, naming: header)
-        #expect(try await rig.run(.checkPreauthorizedResources(["news"], cache: false)) == ["status(N500,error)", "preauthorizedResources()"])
+        #expect(
+            try await rig.run(.checkPreauthorizedResources(["news"], cache: false)) == [
+                "status(N500,error)", "preauthorizedResources()",
+            ])
         try Self.expectRefusal(rig, naming: header)
-        #expect(try await rig.run(.setRequestor("REF30", serviceProviders: nil)) == ["status(N500,error)", "setRequestorComplete(1)"])
+        #expect(
+            try await rig.run(.setRequestor("REF30", serviceProviders: nil)) == [
+                "status(N500,error)", "setRequestorComplete(1)",
+            ])
         try Self.expectRefusal(rig, naming: header)
         #expect(try await rig.run(.logout) == ["status(N500,error)", notAuthenticated])
         try Self.expectRefusal(rig, naming: header)
@@ -66,6 +75,9 @@ import Testing
     private static func expectRefusal(_ rig: Rig, naming header: String) throws {
         let message = try #require(rig.lines("status").first?["message"]?.stringValue)
         #expect(message.contains(header), "\(message)")
-        #expect(!rig.restCalls.contains { $0.contains("/decisions/") || $0.contains("/sessions") || $0.contains("/profiles") }, "\(rig.restCalls)")
+        #expect(
+            !rig.restCalls.contains {
+                $0.contains("/decisions/") || $0.contains("/sessions") || $0.contains("/profiles")
+            }, "\(rig.restCalls)")
     }
 }

@@ -14,7 +14,8 @@ import Testing
     @Test func deniedPartnerStatusFallsBackToBasicAuthentication() async throws {
         let rig = try WireRig()
         let action = try await rig.client.partnerSession(
-            serviceProvider: requestor, partner: "Apple", domainName: WireRig.domainName, redirectURL: WireRig.redirectURL,
+            serviceProvider: requestor, partner: "Apple", domainName: WireRig.domainName,
+            redirectURL: WireRig.redirectURL,
             context: rig.partnerContext("denied"))
         #expect(action.actionName == .authenticate)
         #expect(action.actionType == .interactive)
@@ -30,15 +31,20 @@ import Testing
             startingAt: page.absoluteString,
             username: "alice", password: "alice123", redirectPrefix: WireRig.redirectURL)
         #expect(landed == WireRig.redirectURL)
-        #expect(try await rig.client.profile(serviceProvider: requestor, code: code, context: rig.context).map(\.type) == ["regular"])
+        #expect(
+            try await rig.client.profile(serviceProvider: requestor, code: code, context: rig.context).map(\.type) == [
+                "regular"
+            ])
     }
 
     @Test func missingPartnerStatusAsksForTheMVPD() async throws {
         let rig = try WireRig()
         let action = try await rig.client.partnerSession(
-            serviceProvider: requestor, partner: "Apple", domainName: WireRig.domainName, redirectURL: WireRig.redirectURL,
+            serviceProvider: requestor, partner: "Apple", domainName: WireRig.domainName,
+            redirectURL: WireRig.redirectURL,
             context: rig.context)
-        #expect(rig.recorder.last("POST", pathEnding: "/sessions/sso/Apple")?.header("AP-Partner-Framework-Status") == nil)
+        #expect(
+            rig.recorder.last("POST", pathEnding: "/sessions/sso/Apple")?.header("AP-Partner-Framework-Status") == nil)
         #expect(action.actionName == .resume)
         #expect(action.actionType == .direct)
         #expect(action.reasonType == .partnerFrameworkStatusFallback)
@@ -51,7 +57,8 @@ import Testing
     @Test func ssoDisabledIntegrationFallsBackWithConfigurationFallback() async throws {
         let rig = try WireRig()
         let action = try await rig.client.partnerSession(
-            serviceProvider: requestor, partner: "Apple", domainName: WireRig.domainName, redirectURL: WireRig.redirectURL,
+            serviceProvider: requestor, partner: "Apple", domainName: WireRig.domainName,
+            redirectURL: WireRig.redirectURL,
             context: rig.partnerContext(provider: "SSODisabled"))
         #expect(action.actionName == .authenticate)
         #expect(action.actionType == .interactive)
@@ -63,7 +70,8 @@ import Testing
 
     @Test func partnerSessionWithoutDomainAndRedirectFallsBackForMissingParameters() async throws {
         let rig = try WireRig()
-        let action = try await rig.client.partnerSession(serviceProvider: requestor, partner: "Apple", context: rig.partnerContext())
+        let action = try await rig.client.partnerSession(
+            serviceProvider: requestor, partner: "Apple", context: rig.partnerContext())
         #expect(formFields(rig.recorder.last("POST", pathEnding: "/sessions/sso/Apple")).isEmpty)
         #expect(action.actionName == .resume)
         #expect(action.actionType == .direct)
@@ -84,7 +92,8 @@ import Testing
     @Test func degradedIntegrationAnswersDirectlyEverywhere() async throws {
         let rig = try WireRig()
         let partner = try await rig.client.partnerSession(
-            serviceProvider: requestor, partner: "Apple", domainName: WireRig.domainName, redirectURL: WireRig.redirectURL,
+            serviceProvider: requestor, partner: "Apple", domainName: WireRig.domainName,
+            redirectURL: WireRig.redirectURL,
             context: rig.partnerContext(provider: "Degraded"))
         #expect(partner.actionName == .authorize)
         #expect(partner.actionType == .direct)
@@ -93,38 +102,51 @@ import Testing
         #expect(partner.url == "/api/v2/REF30/decisions/authorize/Degraded")
 
         let session = try await rig.client.createSession(
-            serviceProvider: requestor, mvpd: "Degraded", domainName: WireRig.domainName, redirectURL: WireRig.redirectURL,
+            serviceProvider: requestor, mvpd: "Degraded", domainName: WireRig.domainName,
+            redirectURL: WireRig.redirectURL,
             context: rig.context)
         #expect(session.actionName == .authorize)
         #expect(session.reasonType == .degraded)
 
-        let profile = try #require(try await rig.client.profile(serviceProvider: requestor, mvpd: "Degraded", context: rig.context).first)
+        let profile = try #require(
+            try await rig.client.profile(serviceProvider: requestor, mvpd: "Degraded", context: rig.context).first)
         #expect(profile.type == "degraded")
         #expect(profile.issuer == "Adobe")
         #expect(profile.attributes["userID"]?.value.stringValue?.hasPrefix("95cf93bcd183214a") == true)
 
-        let decision = try #require(try await rig.client.authorize(serviceProvider: requestor, mvpd: "Degraded", resources: ["anything"], context: rig.context).first)
+        let decision = try #require(
+            try await rig.client.authorize(
+                serviceProvider: requestor, mvpd: "Degraded", resources: ["anything"], context: rig.context
+            ).first)
         #expect(decision.authorized)
         #expect(decision.source == .degradation)
         #expect(decision.token != nil)
 
-        let logouts = try await rig.client.logout(serviceProvider: requestor, mvpd: "Degraded", redirectURL: WireRig.redirectURL, context: rig.context)
+        let logouts = try await rig.client.logout(
+            serviceProvider: requestor, mvpd: "Degraded", redirectURL: WireRig.redirectURL, context: rig.context)
         #expect(logouts == [LogoutAction(mvpd: "Degraded", actionName: .complete, actionType: .noStep)])
     }
 
     @Test func tempPassStartsATemporaryProfile() async throws {
         let rig = try WireRig()
         let session = try await rig.client.createSession(
-            serviceProvider: requestor, mvpd: "TempPass", domainName: WireRig.domainName, redirectURL: WireRig.redirectURL,
+            serviceProvider: requestor, mvpd: "TempPass", domainName: WireRig.domainName,
+            redirectURL: WireRig.redirectURL,
             context: rig.context)
         #expect(session.actionName == .authorize)
         #expect(session.actionType == .direct)
         #expect(session.reasonType == .temporary)
-        let profile = try #require(try await rig.client.profile(serviceProvider: requestor, mvpd: "TempPass", context: rig.context).first)
+        let profile = try #require(
+            try await rig.client.profile(serviceProvider: requestor, mvpd: "TempPass", context: rig.context).first)
         #expect(profile.type == "temporary")
         #expect(profile.notAfter == rig.now.addingTimeInterval(1_800))
-        #expect(profile.attributes["expiration_date"]?.value == .number(Double(Int64((rig.now.timeIntervalSince1970 + 1_800) * 1000))))
-        let decision = try #require(try await rig.client.authorize(serviceProvider: requestor, mvpd: "TempPass", resources: ["news"], context: rig.context).first)
+        #expect(
+            profile.attributes["expiration_date"]?.value
+                == .number(Double(Int64((rig.now.timeIntervalSince1970 + 1_800) * 1000))))
+        let decision = try #require(
+            try await rig.client.authorize(
+                serviceProvider: requestor, mvpd: "TempPass", resources: ["news"], context: rig.context
+            ).first)
         #expect(decision.source == .temppass)
         #expect(decision.authorized)
 
@@ -144,7 +166,8 @@ import Testing
         let rig = try WireRig()
         let error = await restError { () async throws(RESTClientError) in
             try await rig.client.createSession(
-                serviceProvider: requestor, mvpd: "Inactive", domainName: WireRig.domainName, redirectURL: WireRig.redirectURL,
+                serviceProvider: requestor, mvpd: "Inactive", domainName: WireRig.domainName,
+                redirectURL: WireRig.redirectURL,
                 context: rig.context)
         }
         guard case .server(let operation, let status, let enhanced?) = error else {
@@ -171,12 +194,15 @@ import Testing
             return (error?.httpStatus, error?.enhancedError?.code, error?.enhancedError?.action)
         }
         let missingProfile = await code { () async throws(RESTClientError) in
-            _ = try await rig.client.authorize(serviceProvider: requestor, mvpd: "NotBoarded", resources: ["news"], context: context)
+            _ = try await rig.client.authorize(
+                serviceProvider: requestor, mvpd: "NotBoarded", resources: ["news"], context: context)
         }
         #expect(missingProfile == (403, "authenticated_profile_missing", "authentication"))
 
         let tooMany = await code { () async throws(RESTClientError) in
-            _ = try await rig.client.preauthorize(serviceProvider: requestor, mvpd: "Degraded", resources: ["a", "b", "c", "d", "e", "f"], context: context)
+            _ = try await rig.client.preauthorize(
+                serviceProvider: requestor, mvpd: "Degraded", resources: ["a", "b", "c", "d", "e", "f"],
+                context: context)
         }
         #expect(tooMany == (403, "too_many_resources", "configuration"))
 
@@ -190,23 +216,30 @@ import Testing
         var invalidInput = context
         invalidInput.userAgent = "WireTests-InvalidInput/1.0"
         let badRedirect = await code { () async throws(RESTClientError) in
-            _ = try await rig.client.createSession(serviceProvider: requestor, mvpd: "NotBoarded", domainName: WireRig.domainName, redirectURL: "no-scheme", context: invalidInput)
+            _ = try await rig.client.createSession(
+                serviceProvider: requestor, mvpd: "NotBoarded", domainName: WireRig.domainName,
+                redirectURL: "no-scheme", context: invalidInput)
         }
         #expect(badRedirect == (400, "invalid_parameter_redirect_url", "none"))
 
         let badSAML = await code { () async throws(RESTClientError) in
-            _ = try await rig.client.partnerProfile(serviceProvider: requestor, partner: "Apple", samlResponse: "<Response>forged</Response>", context: rig.partnerContext())
+            _ = try await rig.client.partnerProfile(
+                serviceProvider: requestor, partner: "Apple", samlResponse: "<Response>forged</Response>",
+                context: rig.partnerContext())
         }
         #expect(badSAML == (400, "invalid_parameter_saml_response", "none"))
 
         let notGranted = await code { () async throws(RESTClientError) in
-            _ = try await rig.client.partnerProfile(serviceProvider: requestor, partner: "Apple", samlResponse: "c2FtbA==", context: rig.partnerContext("denied"))
+            _ = try await rig.client.partnerProfile(
+                serviceProvider: requestor, partner: "Apple", samlResponse: "c2FtbA==",
+                context: rig.partnerContext("denied"))
         }
         #expect(notGranted == (400, "invalid_header_pfs_permission_access_not_granted", "none"))
 
         let unknownPartner = await code { () async throws(RESTClientError) in
             _ = try await rig.client.partnerSession(
-                serviceProvider: requestor, partner: "Roku", domainName: WireRig.domainName, redirectURL: WireRig.redirectURL, context: rig.partnerContext())
+                serviceProvider: requestor, partner: "Roku", domainName: WireRig.domainName,
+                redirectURL: WireRig.redirectURL, context: rig.partnerContext())
         }
         #expect(unknownPartner == (400, "invalid_parameter_partner", "none"))
 
@@ -233,7 +266,8 @@ import Testing
         // made with it) stays.
         #expect(
             rig.sandbox.requestLog.map { "\($0.method) \($0.path) \($0.status)" } == [
-                "GET /api/v2/REF30/configuration 401", "POST /o/client/token 201", "GET /api/v2/REF30/configuration 200",
+                "GET /api/v2/REF30/configuration 401", "POST /o/client/token 201",
+                "GET /api/v2/REF30/configuration 200",
             ])
         #expect(rig.credentials.loadClientCredentials()?.clientID == firstClient)
     }
@@ -255,7 +289,11 @@ import Testing
         let error = await restError { () async throws(RESTClientError) in
             try await rig.client.configuration(serviceProvider: requestor, context: rig.context)
         }
-        #expect(error == .server(operation: .dcrRegister, httpStatus: 400, error: EnhancedError(code: "unapproved_software_statement")))
+        #expect(
+            error
+                == .server(
+                    operation: .dcrRegister, httpStatus: 400,
+                    error: EnhancedError(code: "unapproved_software_statement")))
         #expect(rig.recorder.lines == ["POST /o/client/register"])
     }
 }

@@ -33,14 +33,18 @@ import Testing
 
     // The action is the one the Enhanced Error Codes table lists for the code:
     // internal_server_error is under "none", network_received_error under "retry".
-    @Test(arguments: [(500, "internal_server_error", "none"), (503, "internal_server_error", "none"), (403, "network_received_error", "retry")])
+    @Test(arguments: [
+        (500, "internal_server_error", "none"), (503, "internal_server_error", "none"),
+        (403, "network_received_error", "retry"),
+    ])
     func forcedStatusCarriesItsEnhancedError(status: Int, code: String, action: String) async throws {
         let rig = try WireRig()
         try await rig.logIn()
         rig.sandbox.inject(SandboxFault(status: status), into: .authorize)
         let call = Task {
             await restError { () async throws(RESTClientError) in
-                try await rig.client.authorize(serviceProvider: requestor, mvpd: "NotBoarded", resources: ["news"], context: rig.context)
+                try await rig.client.authorize(
+                    serviceProvider: requestor, mvpd: "NotBoarded", resources: ["news"], context: rig.context)
             }
         }
         // A `retry` action is honoured twice, 1 s then 2 s later (± 20 %) on the client's clock
@@ -70,7 +74,10 @@ import Testing
         #expect(enhanced.action == action)
         #expect(enhanced.trace?.isEmpty == false)
         // The next request is answered normally.
-        #expect(try await rig.client.authorize(serviceProvider: requestor, mvpd: "NotBoarded", resources: ["news"], context: rig.context).first?.authorized == true)
+        #expect(
+            try await rig.client.authorize(
+                serviceProvider: requestor, mvpd: "NotBoarded", resources: ["news"], context: rig.context
+            ).first?.authorized == true)
     }
 
     @Test func forcedStatusOnTheTokenEndpointIsAnOAuthError() async throws {
@@ -107,7 +114,8 @@ import Testing
         let fresh = rig.client(timeout: SanitizerTiming.healthyRequestTimeout)
         let error = await restError { () async throws(RESTClientError) in
             try await fresh.createSession(
-                serviceProvider: requestor, mvpd: "NotBoarded", domainName: WireRig.domainName, redirectURL: WireRig.redirectURL,
+                serviceProvider: requestor, mvpd: "NotBoarded", domainName: WireRig.domainName,
+                redirectURL: WireRig.redirectURL,
                 context: rig.context)
         }
         guard case .transport(.createSession, .connectionLost) = error else {
@@ -138,7 +146,8 @@ import Testing
         // ends it. Either way the caller gets a transport failure, not a hang.
         let error = await restError { () async throws(RESTClientError) in
             try await client.createSession(
-                serviceProvider: requestor, mvpd: "NotBoarded", domainName: WireRig.domainName, redirectURL: WireRig.redirectURL,
+                serviceProvider: requestor, mvpd: "NotBoarded", domainName: WireRig.domainName,
+                redirectURL: WireRig.redirectURL,
                 context: rig.context)
         }
         switch error {
@@ -153,8 +162,10 @@ import Testing
         let baseURL = refusing.url
         let client = RESTClient(
             baseURL: baseURL, softwareStatement: WireRig.statement, transport: CurlTransport(), timeout: 5,
-            credentials: InMemoryClientCredentialsCache(), timeSource: SystemTimeSource(), userAgent: "AccessEnabler-Linux/WireTests")
-        let context = RequestContext(deviceIdentifier: WireRig.deviceIdentifier, deviceInfo: .linuxDefault(platform: .tvOS))
+            credentials: InMemoryClientCredentialsCache(), timeSource: SystemTimeSource(),
+            userAgent: "AccessEnabler-Linux/WireTests")
+        let context = RequestContext(
+            deviceIdentifier: WireRig.deviceIdentifier, deviceInfo: .linuxDefault(platform: .tvOS))
         let error = await restError { () async throws(RESTClientError) in
             try await client.configuration(serviceProvider: requestor, context: context)
         }

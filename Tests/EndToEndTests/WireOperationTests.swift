@@ -15,7 +15,10 @@ import Testing
         let rig = try WireRig()
         let configuration = try await rig.client.configuration(serviceProvider: requestor, context: rig.context)
         #expect(configuration.requestor.id == requestor)
-        #expect(rig.recorder.lines == ["POST /o/client/register", "POST /o/client/token", "GET /api/v2/REF30/configuration"])
+        #expect(
+            rig.recorder.lines == [
+                "POST /o/client/register", "POST /o/client/token", "GET /api/v2/REF30/configuration",
+            ])
 
         let register = rig.recorder.last("POST", pathEnding: "/o/client/register")
         expectShape(
@@ -23,7 +26,8 @@ import Testing
             WireShape(
                 method: "POST", path: "/o/client/register", contentType: "application/json",
                 required: ["X-Device-Info", "User-Agent"], absent: ["Authorization", "AP-Device-Identifier"]), rig: rig)
-        let registration = try #require(register.flatMap { try? JSONSerialization.jsonObject(with: Data($0.body)) as? [String: Any] })
+        let registration = try #require(
+            register.flatMap { try? JSONSerialization.jsonObject(with: Data($0.body)) as? [String: Any] })
         #expect(registration["software_statement"] as? String == WireRig.statement)
 
         let token = rig.recorder.last("POST", pathEnding: "/o/client/token")
@@ -36,12 +40,14 @@ import Testing
         let fields = formFields(token)
         #expect(fields["grant_type"] == "client_credentials")
         // Secrets are compared as Bools so a failure never prints them.
-        let sentCredentials = fields["client_id"] == credentials.clientID && fields["client_secret"] == credentials.clientSecret
+        let sentCredentials =
+            fields["client_id"] == credentials.clientID && fields["client_secret"] == credentials.clientSecret
         #expect(sentCredentials)
         // The registration answer decoded field by field.
         #expect(credentials.grantTypes == ["client_credentials"])
         #expect(credentials.scopes == ["api:client:v2"])
-        #expect(credentials.clientIDIssuedAt == Date(timeIntervalSince1970: rig.now.timeIntervalSince1970.rounded(.down)))
+        #expect(
+            credentials.clientIDIssuedAt == Date(timeIntervalSince1970: rig.now.timeIntervalSince1970.rounded(.down)))
         // The token answer: expires_in measured from now on the shared clock.
         let accessToken = try #require(rig.credentials.loadAccessToken())
         #expect(accessToken.expiresAt == rig.now.addingTimeInterval(86_400))
@@ -67,7 +73,10 @@ import Testing
         #expect(configuration.requestor.name == "Reference Requestor 30")
         #expect(configuration.requestor.domains.map(\.name) == ["adobe.com"])
         // Inactive integrations are absent; the rest keep the world's order.
-        #expect(configuration.mvpds.map(\.id) == ["AppleBoarded", "PickerOnly", "NotBoarded", "SSODisabled", "Degraded", "TempPass", "SVCProvider"])
+        #expect(
+            configuration.mvpds.map(\.id) == [
+                "AppleBoarded", "PickerOnly", "NotBoarded", "SSODisabled", "Degraded", "TempPass", "SVCProvider",
+            ])
         let byID = Dictionary(uniqueKeysWithValues: configuration.mvpds.map { ($0.id, $0) })
         let world = try #require(rig.sandbox.world.serviceProvider(requestor))
         for mvpd in configuration.mvpds {
@@ -95,15 +104,20 @@ import Testing
     @Test func sessionLoginPageAndProfiles() async throws {
         let rig = try WireRig()
         let action = try await rig.client.createSession(
-            serviceProvider: requestor, mvpd: "NotBoarded", domainName: WireRig.domainName, redirectURL: WireRig.redirectURL,
+            serviceProvider: requestor, mvpd: "NotBoarded", domainName: WireRig.domainName,
+            redirectURL: WireRig.redirectURL,
             context: rig.context)
         let create = rig.recorder.last("POST", pathEnding: "/sessions")
         expectShape(
             create,
             WireShape(
                 method: "POST", path: "/api/v2/REF30/sessions", contentType: "application/x-www-form-urlencoded",
-                required: WireShape.apiHeaders + WireShape.deviceHeaders, absent: ["AP-Partner-Framework-Status"]), rig: rig)
-        #expect(formFields(create) == ["mvpd": "NotBoarded", "domainName": WireRig.domainName, "redirectUrl": WireRig.redirectURL])
+                required: WireShape.apiHeaders + WireShape.deviceHeaders, absent: ["AP-Partner-Framework-Status"]),
+            rig: rig)
+        #expect(
+            formFields(create) == [
+                "mvpd": "NotBoarded", "domainName": WireRig.domainName, "redirectUrl": WireRig.redirectURL,
+            ])
 
         #expect(action.actionName == .authenticate)
         #expect(action.actionType == .interactive)
@@ -123,7 +137,8 @@ import Testing
         #expect(authenticate.absoluteString == rig.baseURL.absoluteString + "/api/v2/authenticate/REF30/\(code)")
 
         // Session information: the device headers too (the checklist: every REST API V2 request).
-        let information = try await rig.client.sessionInformation(serviceProvider: requestor, code: code, context: rig.context)
+        let information = try await rig.client.sessionInformation(
+            serviceProvider: requestor, code: code, context: rig.context)
         expectShape(
             rig.recorder.last("GET", pathEnding: "/sessions/\(code)"),
             WireShape(
@@ -148,7 +163,8 @@ import Testing
 
         // The login page, as a browser (the simulated user agent) uses it.
         let landed = try await SimulatedUserAgent(httpBase: rig.baseURL).login(
-            startingAt: authenticate.absoluteString, username: "alice", password: "alice123", redirectPrefix: WireRig.redirectURL)
+            startingAt: authenticate.absoluteString, username: "alice", password: "alice123",
+            redirectPrefix: WireRig.redirectURL)
         #expect(landed == WireRig.redirectURL)
         #expect(
             rig.recorder.lines.suffix(3) == [
@@ -191,7 +207,8 @@ import Testing
         #expect(forMVPD == byCode)
 
         // Another MVPD of the same requestor has no profile.
-        #expect(try await rig.client.profile(serviceProvider: requestor, mvpd: "SVCProvider", context: rig.context).isEmpty)
+        #expect(
+            try await rig.client.profile(serviceProvider: requestor, mvpd: "SVCProvider", context: rig.context).isEmpty)
     }
 
     @Test func resumeSessionSuppliesTheMissingParameters() async throws {
@@ -206,7 +223,8 @@ import Testing
         let code = try #require(created.code)
         #expect(created.url == "/api/v2/REF30/sessions/\(code)")
 
-        let information = try await rig.client.sessionInformation(serviceProvider: requestor, code: code, context: rig.context)
+        let information = try await rig.client.sessionInformation(
+            serviceProvider: requestor, code: code, context: rig.context)
         #expect(information.missingParameters == ["mvpd"])
         #expect(information.existingParameters["mvpd"] == nil)
 
@@ -217,9 +235,13 @@ import Testing
         expectShape(
             resume,
             WireShape(
-                method: "POST", path: "/api/v2/REF30/sessions/\(code)", contentType: "application/x-www-form-urlencoded",
+                method: "POST", path: "/api/v2/REF30/sessions/\(code)",
+                contentType: "application/x-www-form-urlencoded",
                 required: WireShape.apiHeaders + WireShape.deviceHeaders), rig: rig)
-        #expect(formFields(resume) == ["mvpd": "NotBoarded", "domainName": WireRig.domainName, "redirectUrl": WireRig.redirectURL])
+        #expect(
+            formFields(resume) == [
+                "mvpd": "NotBoarded", "domainName": WireRig.domainName, "redirectUrl": WireRig.redirectURL,
+            ])
         #expect(resumed.actionName == .authenticate)
         #expect(resumed.actionType == .interactive)
         #expect(resumed.code == code)
@@ -228,7 +250,8 @@ import Testing
         // After a login, a new session for the same MVPD needs no user agent.
         try await rig.logIn(mvpd: "NotBoarded")
         let again = try await rig.client.createSession(
-            serviceProvider: requestor, mvpd: "NotBoarded", domainName: WireRig.domainName, redirectURL: WireRig.redirectURL,
+            serviceProvider: requestor, mvpd: "NotBoarded", domainName: WireRig.domainName,
+            redirectURL: WireRig.redirectURL,
             context: rig.context)
         #expect(again.actionName == .authorize)
         #expect(again.actionType == .direct)
@@ -241,13 +264,15 @@ import Testing
         let rig = try WireRig()
         let context = rig.partnerContext()
         let action = try await rig.client.partnerSession(
-            serviceProvider: requestor, partner: "Apple", domainName: WireRig.domainName, redirectURL: WireRig.redirectURL,
+            serviceProvider: requestor, partner: "Apple", domainName: WireRig.domainName,
+            redirectURL: WireRig.redirectURL,
             context: context)
         let sessionRequest = rig.recorder.last("POST", pathEnding: "/sessions/sso/Apple")
         expectShape(
             sessionRequest,
             WireShape(
-                method: "POST", path: "/api/v2/REF30/sessions/sso/Apple", contentType: "application/x-www-form-urlencoded",
+                method: "POST", path: "/api/v2/REF30/sessions/sso/Apple",
+                contentType: "application/x-www-form-urlencoded",
                 required: WireShape.apiHeaders + WireShape.deviceHeaders + ["AP-Partner-Framework-Status"]), rig: rig)
         #expect(sessionRequest?.header("AP-Partner-Framework-Status") == context.partnerStatus?.headerValue)
         #expect(formFields(sessionRequest) == ["domainName": WireRig.domainName, "redirectUrl": WireRig.redirectURL])
@@ -264,7 +289,8 @@ import Testing
         // The simulated device answers the SAML request as the system-level provider.
         let device = SimulatedPartnerFramework(
             sandbox: rig.sandbox,
-            signedIn: SystemSignIn(provider: "AppleBoarded", username: "alice", expiresAt: rig.now.addingTimeInterval(86_400)))
+            signedIn: SystemSignIn(
+                provider: "AppleBoarded", username: "alice", expiresAt: rig.now.addingTimeInterval(86_400)))
         let metadata = try await device.accountMetadata(
             PartnerMetadataRequest(
                 isInterruptionAllowed: false, samlRequest: request.request, attributeNames: request.attributesNames))
@@ -276,7 +302,8 @@ import Testing
         expectShape(
             profileRequest,
             WireShape(
-                method: "POST", path: "/api/v2/REF30/profiles/sso/Apple", contentType: "application/x-www-form-urlencoded",
+                method: "POST", path: "/api/v2/REF30/profiles/sso/Apple",
+                contentType: "application/x-www-form-urlencoded",
                 required: WireShape.apiHeaders + WireShape.deviceHeaders + ["AP-Partner-Framework-Status"]), rig: rig)
         // Raw XML goes out Base64-encoded (then form-encoded), as the documentation asks.
         // Compared as a Bool so a failure never prints the SAML response.
@@ -297,27 +324,39 @@ import Testing
         #expect(forMVPD?.header("AP-Partner-Framework-Status") == context.partnerStatus?.headerValue)
 
         // Authorization of an appleSSO profile carries the status too.
-        let decisions = try await rig.client.authorize(serviceProvider: requestor, mvpd: "AppleBoarded", resources: ["sports"], context: context)
-        #expect(rig.recorder.last("POST", pathEnding: "/decisions/authorize/AppleBoarded")?.header("AP-Partner-Framework-Status") != nil)
+        let decisions = try await rig.client.authorize(
+            serviceProvider: requestor, mvpd: "AppleBoarded", resources: ["sports"], context: context)
+        #expect(
+            rig.recorder.last("POST", pathEnding: "/decisions/authorize/AppleBoarded")?.header(
+                "AP-Partner-Framework-Status") != nil)
         #expect(decisions.first?.authorized == true)
 
-        let logouts = try await rig.client.logout(serviceProvider: requestor, mvpd: "AppleBoarded", redirectURL: WireRig.redirectURL, context: context)
-        #expect(logouts == [LogoutAction(mvpd: "AppleBoarded", actionName: .partnerLogout, actionType: .partnerInteractive, url: nil)])
-        #expect(rig.recorder.last("GET", pathEnding: "/logout/AppleBoarded")?.header("AP-Partner-Framework-Status") == nil)
+        let logouts = try await rig.client.logout(
+            serviceProvider: requestor, mvpd: "AppleBoarded", redirectURL: WireRig.redirectURL, context: context)
+        #expect(
+            logouts == [
+                LogoutAction(
+                    mvpd: "AppleBoarded", actionName: .partnerLogout, actionType: .partnerInteractive, url: nil)
+            ])
+        #expect(
+            rig.recorder.last("GET", pathEnding: "/logout/AppleBoarded")?.header("AP-Partner-Framework-Status") == nil)
     }
 
     @Test func authorizeAndPreauthorizeDecisions() async throws {
         let rig = try WireRig()
         try await rig.logIn(mvpd: "NotBoarded", username: "bob", password: "bob123")
 
-        let authorized = try await rig.client.authorize(serviceProvider: requestor, mvpd: "NotBoarded", resources: ["news"], context: rig.context)
+        let authorized = try await rig.client.authorize(
+            serviceProvider: requestor, mvpd: "NotBoarded", resources: ["news"], context: rig.context)
         let request = rig.recorder.last("POST", pathEnding: "/decisions/authorize/NotBoarded")
         expectShape(
             request,
             WireShape(
                 method: "POST", path: "/api/v2/REF30/decisions/authorize/NotBoarded", contentType: "application/json",
-                required: WireShape.apiHeaders + WireShape.deviceHeaders, absent: ["AP-Partner-Framework-Status"]), rig: rig)
-        let body = try #require(request.flatMap { try? JSONSerialization.jsonObject(with: Data($0.body)) as? [String: Any] })
+                required: WireShape.apiHeaders + WireShape.deviceHeaders, absent: ["AP-Partner-Framework-Status"]),
+            rig: rig)
+        let body = try #require(
+            request.flatMap { try? JSONSerialization.jsonObject(with: Data($0.body)) as? [String: Any] })
         #expect(body["resources"] as? [String] == ["news"])
 
         let permit = try #require(authorized.first)
@@ -335,7 +374,8 @@ import Testing
         #expect(rig.sandbox.verifyMediaToken(token.serializedToken))
 
         // bob's package lacks sports: a deny with the item-level enhanced error.
-        let denied = try await rig.client.authorize(serviceProvider: requestor, mvpd: "NotBoarded", resources: ["sports"], context: rig.context)
+        let denied = try await rig.client.authorize(
+            serviceProvider: requestor, mvpd: "NotBoarded", resources: ["sports"], context: rig.context)
         let deny = try #require(denied.first)
         #expect(!deny.authorized)
         #expect(deny.token == nil)
@@ -354,9 +394,11 @@ import Testing
         expectShape(
             preRequest,
             WireShape(
-                method: "POST", path: "/api/v2/REF30/decisions/preauthorize/NotBoarded", contentType: "application/json",
+                method: "POST", path: "/api/v2/REF30/decisions/preauthorize/NotBoarded",
+                contentType: "application/json",
                 required: WireShape.apiHeaders + WireShape.deviceHeaders), rig: rig)
-        let preBody = try #require(preRequest.flatMap { try? JSONSerialization.jsonObject(with: Data($0.body)) as? [String: Any] })
+        let preBody = try #require(
+            preRequest.flatMap { try? JSONSerialization.jsonObject(with: Data($0.body)) as? [String: Any] })
         #expect(preBody["resources"] as? [String] == ["news", "sports"])
         #expect(preauthorized.map(\.resource) == ["news", "sports"])
         #expect(preauthorized.map(\.authorized) == [true, false])
@@ -368,7 +410,8 @@ import Testing
         let rig = try WireRig()
         try await rig.logIn(mvpd: "NotBoarded")
 
-        let logouts = try await rig.client.logout(serviceProvider: requestor, mvpd: "NotBoarded", redirectURL: WireRig.redirectURL, context: rig.context)
+        let logouts = try await rig.client.logout(
+            serviceProvider: requestor, mvpd: "NotBoarded", redirectURL: WireRig.redirectURL, context: rig.context)
         let request = rig.recorder.last("GET", pathEnding: "/logout/NotBoarded")
         expectShape(
             request,
@@ -385,12 +428,14 @@ import Testing
         let url = try #require(logout.url)
         #expect(url.hasPrefix(rig.baseURL.absoluteString + "/adobe-services/logout?"))
         // The MVPD logout page sends the browser back to the application.
-        let landed = try await SimulatedUserAgent(httpBase: rig.baseURL).follow(url, redirectPrefix: WireRig.redirectURL)
+        let landed = try await SimulatedUserAgent(httpBase: rig.baseURL).follow(
+            url, redirectPrefix: WireRig.redirectURL)
         #expect(landed == WireRig.redirectURL)
 
         // The profile is gone; a second logout has nothing left to do.
         #expect(try await rig.client.profiles(serviceProvider: requestor, context: rig.context).isEmpty)
-        let again = try await rig.client.logout(serviceProvider: requestor, mvpd: "NotBoarded", redirectURL: WireRig.redirectURL, context: rig.context)
+        let again = try await rig.client.logout(
+            serviceProvider: requestor, mvpd: "NotBoarded", redirectURL: WireRig.redirectURL, context: rig.context)
         #expect(again == [LogoutAction(mvpd: "NotBoarded", actionName: .invalid, actionType: .noStep)])
     }
 }

@@ -56,7 +56,8 @@ final class WireRig: @unchecked Sendable {
 
     /// Starts a sandbox serving `world` and a client with a `timeout`-second request timeout.
     init(
-        world: SandboxWorld = .default, statement: String = WireRig.statement, timeout: TimeInterval = SanitizerTiming.healthyRequestTimeout,
+        world: SandboxWorld = .default, statement: String = WireRig.statement,
+        timeout: TimeInterval = SanitizerTiming.healthyRequestTimeout,
         clientClock: (any TimeSource)? = nil
     ) throws {
         sandbox = PassSandbox(world: world)
@@ -67,10 +68,12 @@ final class WireRig: @unchecked Sendable {
         baseURL = base
         sandbox.baseURLForLinks = base
         context = RequestContext(
-            deviceIdentifier: Self.deviceIdentifier, deviceInfo: .linuxDefault(platform: .tvOS), userAgent: "AccessEnabler-Linux/WireTests")
+            deviceIdentifier: Self.deviceIdentifier, deviceInfo: .linuxDefault(platform: .tvOS),
+            userAgent: "AccessEnabler-Linux/WireTests")
         client = RESTClient(
             baseURL: base, softwareStatement: statement, transport: CurlTransport(), timeout: timeout,
-            credentials: credentials, timeSource: clientClock ?? sandbox.clock, userAgent: "AccessEnabler-Linux/WireTests")
+            credentials: credentials, timeSource: clientClock ?? sandbox.clock,
+            userAgent: "AccessEnabler-Linux/WireTests")
     }
 
     deinit { server.shutdown() }
@@ -90,15 +93,19 @@ final class WireRig: @unchecked Sendable {
     func partnerContext(_ accessStatus: String = "granted", provider: String? = "AppleBoarded") -> RequestContext {
         context.with(
             partnerStatus: PartnerFrameworkStatus(
-                accessStatus: accessStatus, providerID: provider, expirationDate: provider == nil ? nil : now.addingTimeInterval(86_400)))
+                accessStatus: accessStatus, providerID: provider,
+                expirationDate: provider == nil ? nil : now.addingTimeInterval(86_400)))
     }
 
     /// Creates a session for `mvpd`, logs `username` in through the login page as a browser
     /// would, and returns the session's code.
     @discardableResult
-    func logIn(mvpd: String = "NotBoarded", username: String = "alice", password: String = "alice123") async throws -> String {
+    func logIn(mvpd: String = "NotBoarded", username: String = "alice", password: String = "alice123") async throws
+        -> String
+    {
         let action = try await client.createSession(
-            serviceProvider: Self.requestor, mvpd: mvpd, domainName: Self.domainName, redirectURL: Self.redirectURL, context: context)
+            serviceProvider: Self.requestor, mvpd: mvpd, domainName: Self.domainName, redirectURL: Self.redirectURL,
+            context: context)
         let code = try #require(action.code)
         let landed = try await SimulatedUserAgent(httpBase: baseURL).login(
             startingAt: client.authenticateURL(serviceProvider: Self.requestor, code: code).absoluteString,
@@ -128,7 +135,9 @@ struct WireShape {
 }
 
 /// Checks `request` against `shape` and the values the rig's context sends.
-func expectShape(_ request: SandboxRequest?, _ shape: WireShape, rig: WireRig, sourceLocation: SourceLocation = #_sourceLocation) {
+func expectShape(
+    _ request: SandboxRequest?, _ shape: WireShape, rig: WireRig, sourceLocation: SourceLocation = #_sourceLocation
+) {
     guard let request else {
         Issue.record("No \(shape.method) \(shape.path) reached the sandbox.", sourceLocation: sourceLocation)
         return
@@ -149,11 +158,15 @@ func expectShape(_ request: SandboxRequest?, _ shape: WireShape, rig: WireRig, s
         #expect(accept == "application/json", sourceLocation: sourceLocation)
     }
     if let identifier = request.header("AP-Device-Identifier") {
-        #expect(identifier == "fingerprint " + Data(WireRig.deviceIdentifier.utf8).base64EncodedString(), sourceLocation: sourceLocation)
+        #expect(
+            identifier == "fingerprint " + Data(WireRig.deviceIdentifier.utf8).base64EncodedString(),
+            sourceLocation: sourceLocation)
     }
     if let info = request.header("X-Device-Info") {
         let object = Data(base64Encoded: info).flatMap { try? JSONSerialization.jsonObject(with: $0) as? [String: Any] }
-        #expect(object?["osName"] as? String != nil && object?["model"] as? String != nil, "X-Device-Info is not Base64 JSON", sourceLocation: sourceLocation)
+        #expect(
+            object?["osName"] as? String != nil && object?["model"] as? String != nil,
+            "X-Device-Info is not Base64 JSON", sourceLocation: sourceLocation)
     }
 }
 
@@ -161,7 +174,9 @@ func expectShape(_ request: SandboxRequest?, _ shape: WireShape, rig: WireRig, s
 func formFields(_ request: SandboxRequest?) -> [String: String] {
     guard let request else { return [:] }
     var fields: [String: String] = [:]
-    for (name, value) in SandboxRequest.decodeForm(String(decoding: request.body, as: UTF8.self)) { fields[name] = value }
+    for (name, value) in SandboxRequest.decodeForm(String(decoding: request.body, as: UTF8.self)) {
+        fields[name] = value
+    }
     return fields
 }
 

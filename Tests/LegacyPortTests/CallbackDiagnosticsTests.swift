@@ -20,7 +20,9 @@ import Testing
         private let lock = NSLock()
         private var reports: [CallbackDiagnostics.Report] = []
         func append(_ report: CallbackDiagnostics.Report) { lock.withLock { reports.append(report) } }
-        func about(_ delegateType: String) -> [CallbackDiagnostics.Report] { lock.withLock { reports.filter { $0.delegateType == delegateType } } }
+        func about(_ delegateType: String) -> [CallbackDiagnostics.Report] {
+            lock.withLock { reports.filter { $0.delegateType == delegateType } }
+        }
     }
 
     @Test func eachCallbackIsPrintedOnceHoweverOftenItIsReported() {

@@ -22,13 +22,17 @@ import Testing
         case .presentTVProviderDialog: .presentTVProviderDialog(dialog)
         case .dismissTVProviderDialog: .dismissTVProviderDialog(dialog)
         case .setToken: .setToken("token", resource: "news")
-        case .tokenRequestFailed: .tokenRequestFailed("news", errorCode: USER_NOT_AUTHORIZED_ERROR, description: "denied")
+        case .tokenRequestFailed:
+            .tokenRequestFailed("news", errorCode: USER_NOT_AUTHORIZED_ERROR, description: "denied")
         case .selectedProvider: .selectedProvider(nil)
-        case .setMetadataStatus: .setMetadataStatus(.string("value"), encrypted: false, key: 1, arguments: MetadataArguments(dictionary: [:]))
+        case .setMetadataStatus:
+            .setMetadataStatus(
+                .string("value"), encrypted: false, key: 1, arguments: MetadataArguments(dictionary: [:]))
         case .preauthorizedResources: .preauthorizedResources(["news"])
         case .sendTrackingData: .sendTrackingData(["data"], event: 0)
         case .status: .status(AdvancedStatus(errorId: .n000, level: .info, message: "m"))
-        case .preauthorizeResult: .preauthorizeResult(.decisions([]), AccessEnablerCallback(onResponse: { _ in }, onFailure: { _ in }))
+        case .preauthorizeResult:
+            .preauthorizeResult(.decisions([]), AccessEnablerCallback(onResponse: { _ in }, onFailure: { _ in }))
         }
     }
 

@@ -18,7 +18,8 @@ import FoundationNetworking
     }
 
     @Test func theStorageCheckInitialiserNeedsNoConfiguration() {
-        let accessEnabler = AccessEnabler(storageCheck: IntegrityCheckType.INTEGRITY_CHECK_ALL, softwareStatement: "STATEMENT")
+        let accessEnabler = AccessEnabler(
+            storageCheck: IntegrityCheckType.INTEGRITY_CHECK_ALL, softwareStatement: "STATEMENT")
         #expect(accessEnabler.configuration.environment == .production)
         #expect(accessEnabler.configuration.redirectURL == ADOBEPASS_REDIRECT_URL)
     }
@@ -76,12 +77,17 @@ import FoundationNetworking
         let rig = try LegacyPortRig(delegate: delegate, statusDelegate: delegate)
         await rig.run { $0.setRequestor("REF30", setSignedRequestorId: "c2lnbmVk") }
         #expect(delegate.log.take() == ["setRequestorComplete(1)"])
-        await rig.run { $0.setRequestor("REF30", setSignedRequestorId: "c2lnbmVk", secret: "secret", publicKey: "public_key") }
+        await rig.run {
+            $0.setRequestor("REF30", setSignedRequestorId: "c2lnbmVk", secret: "secret", publicKey: "public_key")
+        }
         #expect(delegate.log.take() == ["setRequestorComplete(1)"])
         let provider = rig.baseURL.absoluteString
         await rig.run { $0.setRequestor("REF30", setSignedRequestorId: "c2lnbmVk", serviceProviders: [provider]) }
         #expect(delegate.log.take() == ["setRequestorComplete(1)"])
-        await rig.run { $0.setRequestor("NOPE", setSignedRequestorId: "c2lnbmVk", serviceProviders: [provider], secret: "s", publicKey: "k") }
+        await rig.run {
+            $0.setRequestor(
+                "NOPE", setSignedRequestorId: "c2lnbmVk", serviceProviders: [provider], secret: "s", publicKey: "k")
+        }
         #expect(delegate.log.take().last == "setRequestorComplete(0)")
     }
 
@@ -92,7 +98,9 @@ import FoundationNetworking
         _ = delegate.log.take()
 
         // v2.4: a dictionary with TV_PROVIDERS (order kept) and FEATURED_TV_PROVIDERS.
-        let filter: [AnyHashable: Any] = [TV_PROVIDERS: ["Degraded", "AppleBoarded", 7], FEATURED_TV_PROVIDERS: ["AppleBoarded"]]
+        let filter: [AnyHashable: Any] = [
+            TV_PROVIDERS: ["Degraded", "AppleBoarded", 7], FEATURED_TV_PROVIDERS: ["AppleBoarded"],
+        ]
         await rig.run { $0.getAuthentication(filter) }
         #expect(delegate.log.take().first == "presentTVProviderDialog(Degraded,AppleBoarded)")
         let asked = try #require(rig.device.calls.compactMap(\.metadataRequest).last)

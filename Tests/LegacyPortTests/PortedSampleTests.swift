@@ -11,16 +11,21 @@ import Testing
     @Test func thePortedIntegrationRunsTheWholeFlow() async throws {
         let fixture = try SandboxFixture(picker: [.other, .cancel])
         let screen = SimulatedScreen()
-        let app = EntitlementController(softwareStatement: "STATEMENT", configuration: fixture.configuration, screen: screen)
+        let app = EntitlementController(
+            softwareStatement: "STATEMENT", configuration: fixture.configuration, screen: screen)
         func settle() async { await app.accessEnabler.waitUntilIdle() }
-        let providers = "Apple Boarded TV,Picker Only TV,Not Boarded Cable,SSO Disabled TV,Degraded TV,Temp Pass 30 min,Secure Browser Cable"
+        let providers =
+            "Apple Boarded TV,Picker Only TV,Not Boarded Cable,SSO Disabled TV,Degraded TV,Temp Pass 30 min,Secure Browser Cable"
 
         await settle()
         #expect(screen.take() == ["track(0)", "signedIn(false)"])
 
         app.signIn()
         await settle()
-        #expect(screen.take() == ["presentSystemPicker(4 providers)", "dismissSystemPicker", "providerPicker(\(providers))"])
+        #expect(
+            screen.take() == [
+                "presentSystemPicker(4 providers)", "dismissSystemPicker", "providerPicker(\(providers))",
+            ])
 
         app.choose(screen.offeredProviders.first { $0.ID == "NotBoarded" })
         await settle()
@@ -51,7 +56,10 @@ import Testing
         // The option handleSVC is on: this MVPD's page opens in a Safari View Controller.
         app.signIn()
         await settle()
-        #expect(screen.take() == ["presentSystemPicker(4 providers)", "dismissSystemPicker", "providerPicker(\(providers))"])
+        #expect(
+            screen.take() == [
+                "presentSystemPicker(4 providers)", "dismissSystemPicker", "providerPicker(\(providers))",
+            ])
         app.choose(screen.offeredProviders.first { $0.ID == "SVCProvider" })
         await settle()
         #expect(screen.take() == ["track(2)", "safariViewController"])
@@ -64,7 +72,8 @@ import Testing
     @Test func aPageThatIsNotTheRedirectURLLoadsNormally() async throws {
         let fixture = try SandboxFixture()
         let screen = SimulatedScreen()
-        let app = EntitlementController(softwareStatement: "STATEMENT", configuration: fixture.configuration, screen: screen)
+        let app = EntitlementController(
+            softwareStatement: "STATEMENT", configuration: fixture.configuration, screen: screen)
         #expect(app.browserWillLoad(fixture.baseURL))
         await app.accessEnabler.waitUntilIdle()
         #expect(!screen.take().contains("closeBrowser"))

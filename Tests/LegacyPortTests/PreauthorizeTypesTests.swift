@@ -10,7 +10,9 @@ import Testing
     private final class Outcomes: @unchecked Sendable {
         private let lock = NSLock()
         private var received: [(closure: String, response: PreauthorizeResponse)] = []
-        func append(_ closure: String, _ response: PreauthorizeResponse) { lock.withLock { received.append((closure, response)) } }
+        func append(_ closure: String, _ response: PreauthorizeResponse) {
+            lock.withLock { received.append((closure, response)) }
+        }
         var closures: [String] { lock.withLock { received.map(\.closure) } }
         var responses: [PreauthorizeResponse] { lock.withLock { received.map(\.response) } }
     }
@@ -27,7 +29,9 @@ import Testing
             ;
         func onResponseCallback(result: PreauthorizeResponse) { outcomes.append("onResponse", result) };
         func onFailureCallback(result: PreauthorizeResponse) { outcomes.append("onFailure", result) };
-        let callback: AccessEnablerCallback<PreauthorizeResponse> = AccessEnablerCallback<PreauthorizeResponse>(onResponse: onResponseCallback, onFailure: onFailureCallback);
+        let callback: AccessEnablerCallback<PreauthorizeResponse> = AccessEnablerCallback<PreauthorizeResponse>(
+            onResponse: onResponseCallback, onFailure: onFailureCallback)
+            ;
 
         #expect(request.resources == ["resource_1", "resource_2", "resource_3"])
         #expect(request.disabledFeatures == [.LOCAL_CACHE])
@@ -39,7 +43,8 @@ import Testing
 
     @Test func theBuilderChainsOnItselfAndBuildsANewRequestEachTime() {
         let builder = PreauthorizeRequest.Builder()
-        #expect(builder.build() == PreauthorizeRequest(resources: [], disabledFeatures: []), "every feature on by default")
+        #expect(
+            builder.build() == PreauthorizeRequest(resources: [], disabledFeatures: []), "every feature on by default")
         #expect(builder.setResources(resources: ["a"]) === builder)
         #expect(builder.disableFeatures(features: [.REMOTE_CACHE]) === builder)
         let first = builder.build()
@@ -50,7 +55,9 @@ import Testing
         // Java-style use without the result still sets, and replaces, what was set.
         builder.setResources(resources: ["b", "c"])
         builder.disableFeatures(features: [.LOCAL_CACHE, .REMOTE_CACHE])
-        #expect(builder.build() == PreauthorizeRequest(resources: ["b", "c"], disabledFeatures: [.LOCAL_CACHE, .REMOTE_CACHE]))
+        #expect(
+            builder.build()
+                == PreauthorizeRequest(resources: ["b", "c"], disabledFeatures: [.LOCAL_CACHE, .REMOTE_CACHE]))
         #expect(first.resources == ["a"], "a request built earlier does not change")
     }
 
@@ -88,21 +95,28 @@ import Testing
 
     @Test func aRESTDecisionKeepsItsResourceVerdictAndReason() {
         let error = EnhancedError(status: 403, code: "authorization_denied_by_mvpd")
-        let decision = PreauthorizeOutcome.ResourceDecision(Decision(resource: "sports", source: .mvpd, authorized: false, error: error))
+        let decision = PreauthorizeOutcome.ResourceDecision(
+            Decision(resource: "sports", source: .mvpd, authorized: false, error: error))
         #expect(decision == PreauthorizeOutcome.ResourceDecision(resource: "sports", authorized: false, error: error))
     }
 
     @Test func aServerErrorBecomesAnErrorResponseWithoutDecisions() {
-        let error = EnhancedError(code: "bad_request", message: "Missing required parameter : deviceId", details: "", trace: "9f115e1c", action: "none")
+        let error = EnhancedError(
+            code: "bad_request", message: "Missing required parameter : deviceId", details: "", trace: "9f115e1c",
+            action: "none")
         let outcome = PreauthorizeOutcome.serverError(httpStatus: 400, error)
         #expect(!outcome.isFailure, "an Adobe Pass error is a response, not a failure")
         #expect(
             outcome.response
                 == PreauthorizeResponse(
-                    status: PreauthorizeStatus(status: 400, code: "bad_request", message: "Missing required parameter : deviceId", details: "", trace: "9f115e1c", action: "none"),
+                    status: PreauthorizeStatus(
+                        status: 400, code: "bad_request", message: "Missing required parameter : deviceId", details: "",
+                        trace: "9f115e1c", action: "none"),
                     decisions: []))
         // An error that names its own status keeps it.
-        let own = PreauthorizeOutcome.serverError(httpStatus: 500, EnhancedError(status: 503, code: "service_unavailable")).response
+        let own = PreauthorizeOutcome.serverError(
+            httpStatus: 500, EnhancedError(status: 503, code: "service_unavailable")
+        ).response
         #expect(own.status?.status == 503)
     }
 
@@ -144,7 +158,8 @@ import Testing
         let group = DispatchGroup()
         for index in 0..<50 {
             queue.async(group: group) {
-                let response = PreauthorizeResponse(decisions: [PreauthorizeDecision(id: "r\(index)", authorized: true)])
+                let response = PreauthorizeResponse(decisions: [PreauthorizeDecision(id: "r\(index)", authorized: true)]
+                )
                 index.isMultiple(of: 2) ? callback.onResponse(result: response) : callback.onFailure(result: response)
             }
         }

@@ -38,7 +38,9 @@ public final class FakeLineServer: @unchecked Sendable {
             atPath: URL(fileURLWithPath: path).deletingLastPathComponent().path, withIntermediateDirectories: true)
         descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         let bound = Self.bind(descriptor, to: path)
-        guard bound == 0, listen(descriptor, 8) == 0 else { throw FakeLineServerError.cannotListen(path: path, errno: errno) }
+        guard bound == 0, listen(descriptor, 8) == 0 else {
+            throw FakeLineServerError.cannotListen(path: path, errno: errno)
+        }
         let thread = Thread { [self] in
             while true {
                 let connection = accept(descriptor, nil, nil)

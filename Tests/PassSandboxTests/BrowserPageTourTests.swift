@@ -28,14 +28,16 @@ struct BrowserPageTourTests {
             let visited = try await Self.tour(browser, rig, screen)
             #expect(
                 visited == [
-                    "activation", "activation-error", "expired-code", "provider-choice", "login", "login-error", "signed-in",
+                    "activation", "activation-error", "expired-code", "provider-choice", "login", "login-error",
+                    "signed-in",
                     "refused-used-code", "login-ending", "logout-ending", "service-unavailable", "checklist",
                 ])
         }
     }
 
     /// Walks through every page, checking each; returns their names in order.
-    private static func tour(_ browser: HeadlessBrowser, _ rig: LoopbackRig, _ screen: Screen) async throws -> [String] {
+    private static func tour(_ browser: HeadlessBrowser, _ rig: LoopbackRig, _ screen: Screen) async throws -> [String]
+    {
         var visited: [String] = []
         func check(_ name: String, _ kind: SandboxPageKind) async throws {
             try await Self.checkLayout(browser, name: name, kind: kind, screen: screen)
@@ -74,7 +76,8 @@ struct BrowserPageTourTests {
         try await check("signed-in", .signedIn)
 
         // The same code's authenticate URL, opened again.
-        try await browser.navigate(to: try #require(URL(string: rig.baseURL.absoluteString + "/api/v2/authenticate/REF30/\(code)")))
+        try await browser.navigate(
+            to: try #require(URL(string: rig.baseURL.absoluteString + "/api/v2/authenticate/REF30/\(code)")))
         try await check("refused-used-code", .refused)
 
         // Sign-in on the application's own device: the authenticate URL in a browser. The
@@ -113,7 +116,9 @@ struct BrowserPageTourTests {
 
         // What the checklist monitor saw of the tour's clients.
         try await browser.navigate(to: try #require(URL(string: rig.baseURL.absoluteString + "/checklist")))
-        #expect(try await browser.text(of: "#rule-poll-after-session-end").hasSuffix("1"), "the logout ending's check polled a finished code")
+        #expect(
+            try await browser.text(of: "#rule-poll-after-session-end").hasSuffix("1"),
+            "the logout ending's check polled a finished code")
         try await check("checklist", .checklist)
         return visited
     }
@@ -124,13 +129,17 @@ struct BrowserPageTourTests {
         // Only a bound on a hang: a browser on a machine at load 20 takes seconds.
         let deadline = Date().addingTimeInterval(120)
         while try await tv.profiles(forCode: code).isEmpty {
-            guard Date() < deadline else { throw TestFailure("the login form's submission did not sign in within 120 s") }
+            guard Date() < deadline else {
+                throw TestFailure("the login form's submission did not sign in within 120 s")
+            }
             try await Task.sleep(nanoseconds: 50_000_000)
         }
     }
 
     /// The page is `kind`, fits `screen`, and (when asked) is saved as a PNG.
-    private static func checkLayout(_ browser: HeadlessBrowser, name: String, kind: SandboxPageKind, screen: Screen) async throws {
+    private static func checkLayout(_ browser: HeadlessBrowser, name: String, kind: SandboxPageKind, screen: Screen)
+        async throws
+    {
         let shown = try await browser.evaluateString("document.querySelector('main').dataset.page")
         #expect(shown == kind.rawValue, "\(name): expected the \(kind.rawValue) page")
         let innerWidth = try await browser.evaluateNumber("window.innerWidth")

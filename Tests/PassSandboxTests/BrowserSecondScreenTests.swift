@@ -90,7 +90,8 @@ struct BrowserSecondScreenTests {
             try await browser.fill("#code", with: "nope123")
             try await browser.clickAndWaitForNewPage("#continue")
             #expect(try await browser.text(of: "h1") == "Activate your TV")
-            #expect(try await browser.text(of: "#activation-error").contains("No sign-in is waiting for the code NOPE123"))
+            #expect(
+                try await browser.text(of: "#activation-error").contains("No sign-in is waiting for the code NOPE123"))
             #expect(try await browser.evaluateString("document.querySelector('#code').value") == "nope123")
         }
     }

@@ -335,8 +335,10 @@ struct ChecklistRuleTests {
     @Test func aRESTRequestWithTheHeadersAndThePagesAndDCRWithoutThemKeepTheHeaderRules() {
         var sketch = Sketch()
         sketch.send("GET", "/api/v2/REF30/profiles")
-        sketch.send("GET", "/api/v2/authenticate/REF30/ABC1234", device: nil, headers: [], bearer: nil)  // the user agent's
-        sketch.send("POST", "/o/client/register", device: nil, headers: ["X-Device-Info"], bearer: nil)  // DCR, not REST API V2
+        // the user agent's
+        sketch.send("GET", "/api/v2/authenticate/REF30/ABC1234", device: nil, headers: [], bearer: nil)
+        // DCR, not REST API V2
+        sketch.send("POST", "/o/client/register", device: nil, headers: ["X-Device-Info"], bearer: nil)
         sketch.send("POST", "/mvpd/NotBoarded/login", device: nil, headers: [], bearer: nil)
         for rule in [
             ChecklistRules.authorizationHeaderMissing, ChecklistRules.deviceIdentifierHeaderMissing,
@@ -444,7 +446,8 @@ struct ChecklistRuleTests {
             if !permittedFirst { sketch.send("POST", preauthorize, after: 0.001) }
             sketch.send("POST", preauthorize, after: 0.001, facts: Sketch.facts { $0.denied = true })
             sketch.send("GET", "/api/v2/REF30/logout/NotBoarded", after: 0.1)
-            #expect(sketch.violations(of: ChecklistRules.logoutAfterDenial).isEmpty, "permitted first: \(permittedFirst)")
+            #expect(
+                sketch.violations(of: ChecklistRules.logoutAfterDenial).isEmpty, "permitted first: \(permittedFirst)")
         }
         // A rail denied in every batch is a denial; so is a batch denied long after.
         var denied = Sketch()

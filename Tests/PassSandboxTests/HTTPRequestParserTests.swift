@@ -5,7 +5,9 @@ import Testing
 
 /// Feeds `input` to a fresh parser in one piece and collects events until it needs
 /// more bytes or fails.
-private func parseAll(_ input: [UInt8], maxHeaderBytes: Int = 32 << 10, maxRequestBytes: Int = 1 << 20) -> (requests: [HTTPParsedRequest], error: HTTPParseError?) {
+private func parseAll(_ input: [UInt8], maxHeaderBytes: Int = 32 << 10, maxRequestBytes: Int = 1 << 20) -> (
+    requests: [HTTPParsedRequest], error: HTTPParseError?
+) {
     var parser = HTTPRequestParser(maxHeaderBytes: maxHeaderBytes, maxRequestBytes: maxRequestBytes)
     parser.append(input)
     var requests: [HTTPParsedRequest] = []
@@ -18,7 +20,9 @@ private func parseAll(_ input: [UInt8], maxHeaderBytes: Int = 32 << 10, maxReque
     }
 }
 
-private func parseAll(_ text: String, maxHeaderBytes: Int = 32 << 10, maxRequestBytes: Int = 1 << 20) -> (requests: [HTTPParsedRequest], error: HTTPParseError?) {
+private func parseAll(_ text: String, maxHeaderBytes: Int = 32 << 10, maxRequestBytes: Int = 1 << 20) -> (
+    requests: [HTTPParsedRequest], error: HTTPParseError?
+) {
     parseAll(Array(text.utf8), maxHeaderBytes: maxHeaderBytes, maxRequestBytes: maxRequestBytes)
 }
 
@@ -37,7 +41,9 @@ struct HTTPSeededGenerator: RandomNumberGenerator {
 @Suite("HTTP request parser")
 struct HTTPRequestParserTests {
     @Test func parsesRequestLineHeadersAndQuery() throws {
-        let result = parseAll("GET /api/v2/REF30/sessions?a=1&b=x%20y&c=p+q HTTP/1.1\r\nHost: localhost\r\nX-Trim: \t value \t\r\nAccept: */*\r\n\r\n")
+        let result = parseAll(
+            "GET /api/v2/REF30/sessions?a=1&b=x%20y&c=p+q HTTP/1.1\r\nHost: localhost\r\nX-Trim: \t value \t\r\nAccept: */*\r\n\r\n"
+        )
         #expect(result.error == nil)
         let request = try #require(result.requests.first)
         #expect(request.method == "GET")
@@ -82,7 +88,9 @@ struct HTTPRequestParserTests {
     }
 
     @Test func splitsPipelinedRequestsInOrder() throws {
-        let result = parseAll("GET /1 HTTP/1.1\r\nHost: h\r\n\r\nPOST /2 HTTP/1.1\r\nHost: h\r\nContent-Length: 2\r\n\r\nokGET /3 HTTP/1.1\r\nHost: h\r\n\r\nGET /4 HT")
+        let result = parseAll(
+            "GET /1 HTTP/1.1\r\nHost: h\r\n\r\nPOST /2 HTTP/1.1\r\nHost: h\r\nContent-Length: 2\r\n\r\nokGET /3 HTTP/1.1\r\nHost: h\r\n\r\nGET /4 HT"
+        )
         #expect(result.error == nil)
         #expect(result.requests.map(\.target) == ["/1", "/2", "/3"])
         try #require(result.requests.count == 3)
@@ -90,7 +98,9 @@ struct HTTPRequestParserTests {
     }
 
     @Test func sameRequestsWhateverTheSplitPoints() {
-        let input = Array("POST /a?x=1 HTTP/1.1\r\nHost: h\r\nContent-Length: 5\r\nX: y\r\n\r\n12345GET /b HTTP/1.1\r\nHost: h\r\n\r\n".utf8)
+        let input = Array(
+            "POST /a?x=1 HTTP/1.1\r\nHost: h\r\nContent-Length: 5\r\nX: y\r\n\r\n12345GET /b HTTP/1.1\r\nHost: h\r\n\r\n"
+                .utf8)
         let whole = parseAll(input).requests
         #expect(whole.count == 2)
         for split in 1..<input.count {
@@ -106,7 +116,8 @@ struct HTTPRequestParserTests {
     }
 
     @Test func reducesAbsoluteFormToOriginForm() {
-        #expect(parseAll("GET http://example.com:80/p?q=1 HTTP/1.1\r\nHost: h\r\n\r\n").requests.first?.target == "/p?q=1")
+        #expect(
+            parseAll("GET http://example.com:80/p?q=1 HTTP/1.1\r\nHost: h\r\n\r\n").requests.first?.target == "/p?q=1")
         #expect(parseAll("GET http://example.com HTTP/1.1\r\nHost: h\r\n\r\n").requests.first?.target == "/")
         #expect(parseAll("GET https://example.com?q=1 HTTP/1.1\r\nHost: h\r\n\r\n").requests.first?.target == "/?q=1")
         #expect(parseAll("OPTIONS * HTTP/1.1\r\nHost: h\r\n\r\n").requests.first?.target == "*")
@@ -171,12 +182,18 @@ struct HTTPRequestParserTests {
         #expect(result.requests[0].body == Array("hello world".utf8))
         #expect(result.requests[1].target == "/next")
         // Upper-case hex digits, bare line feeds and an empty body.
-        #expect(parseAll("POST / HTTP/1.1\nHost: h\nTransfer-Encoding: Chunked\n\nA\n0123456789\n0\n\n").requests.first?.body == Array("0123456789".utf8))
-        #expect(parseAll("POST / HTTP/1.1\r\nHost: h\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n").requests.first?.body == [])
+        #expect(
+            parseAll("POST / HTTP/1.1\nHost: h\nTransfer-Encoding: Chunked\n\nA\n0123456789\n0\n\n").requests.first?
+                .body == Array("0123456789".utf8))
+        #expect(
+            parseAll("POST / HTTP/1.1\r\nHost: h\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n").requests.first?.body
+                == [])
     }
 
     @Test func decodesTheSameChunkedBodyWhateverTheSplitPoints() {
-        let input = Array("POST /a HTTP/1.1\r\nHost: h\r\nTransfer-Encoding: chunked\r\n\r\n3\r\nabc\r\n2;x\r\nde\r\n0\r\nT: 1\r\n\r\nGET /b HTTP/1.1\r\nHost: h\r\n\r\n".utf8)
+        let input = Array(
+            "POST /a HTTP/1.1\r\nHost: h\r\nTransfer-Encoding: chunked\r\n\r\n3\r\nabc\r\n2;x\r\nde\r\n0\r\nT: 1\r\n\r\nGET /b HTTP/1.1\r\nHost: h\r\n\r\n"
+                .utf8)
         for split in 1..<input.count {
             var parser = HTTPRequestParser(maxHeaderBytes: 1024, maxRequestBytes: 4096)
             var requests: [HTTPParsedRequest] = []
@@ -241,11 +258,15 @@ struct HTTPRequestParserTests {
     }
 
     @Test func refusesExpectationsOtherThanContinue() {
-        #expect(parseAll("POST / HTTP/1.1\r\nHost: h\r\nExpect: 200-ok\r\nContent-Length: 1\r\n\r\nx").error == .expectationFailed("200-ok"))
+        #expect(
+            parseAll("POST / HTTP/1.1\r\nHost: h\r\nExpect: 200-ok\r\nContent-Length: 1\r\n\r\nx").error
+                == .expectationFailed("200-ok"))
         #expect(HTTPParseError.expectationFailed("x").status == 417)
         // HTTP/1.0 ignores Expect (RFC 9110 §10.1.1); the continue expectation is any case.
         #expect(parseAll("POST / HTTP/1.0\r\nExpect: 200-ok\r\nContent-Length: 1\r\n\r\nx").requests.count == 1)
-        #expect(parseAll("POST / HTTP/1.1\r\nHost: h\r\nExpect: 100-Continue\r\nContent-Length: 1\r\n\r\nx").requests.count == 1)
+        #expect(
+            parseAll("POST / HTTP/1.1\r\nHost: h\r\nExpect: 100-Continue\r\nContent-Length: 1\r\n\r\nx").requests.count
+                == 1)
     }
 
     @Test func refusesOversizedHeadBeforeItEnds() {
@@ -272,7 +293,9 @@ struct HTTPRequestParserTests {
         #expect(atLimit.error == nil)
         #expect(atLimit.requests.count == 1)
         #expect(parseAll(fitting, maxRequestBytes: fitting.utf8.count + 9).error == .requestTooLarge)
-        #expect(parseAll("POST / HTTP/1.1\r\nHost: h\r\nContent-Length: 99999999999999999999999\r\n\r\n").error == .requestTooLarge)
+        #expect(
+            parseAll("POST / HTTP/1.1\r\nHost: h\r\nContent-Length: 99999999999999999999999\r\n\r\n").error
+                == .requestTooLarge)
         #expect(HTTPParseError.requestTooLarge.status == 413)
     }
 
@@ -323,13 +346,17 @@ struct HTTPRequestParserTests {
         var random = HTTPSeededGenerator(state: 0x5EED)
         let valids = [
             Array("POST /p?q=1 HTTP/1.1\r\nHost: h\r\nContent-Length: 4\r\n\r\nbodyGET / HTTP/1.0\r\n\r\n".utf8),
-            Array("POST /c HTTP/1.1\r\nHost: h\r\nTransfer-Encoding: chunked\r\n\r\n4;e\r\nbody\r\n0\r\nT: 1\r\n\r\nGET / HTTP/1.1\r\nHost: h\r\n\r\n".utf8),
+            Array(
+                "POST /c HTTP/1.1\r\nHost: h\r\nTransfer-Encoding: chunked\r\n\r\n4;e\r\nbody\r\n0\r\nT: 1\r\n\r\nGET / HTTP/1.1\r\nHost: h\r\n\r\n"
+                    .utf8),
         ]
         for _ in 0..<2000 {
             var input: [UInt8]
             let valid = valids.randomElement(using: &random)!
             if Bool.random(using: &random) {
-                input = (0..<Int.random(in: 0...600, using: &random)).map { _ in UInt8.random(in: 0...255, using: &random) }
+                input = (0..<Int.random(in: 0...600, using: &random)).map { _ in
+                    UInt8.random(in: 0...255, using: &random)
+                }
             } else {
                 input = valid
                 for _ in 0..<Int.random(in: 1...6, using: &random) {
@@ -367,14 +394,18 @@ struct HTTPRequestParserTests {
 @Suite("HTTP response encoder")
 struct HTTPResponseEncoderTests {
     private func text(_ response: SandboxResponse, keepAlive: Bool = true) -> String {
-        String(decoding: HTTPResponseEncoder.encode(response, keepAlive: keepAlive, date: "Sun, 06 Nov 1994 08:49:37 GMT"), as: UTF8.self)
+        String(
+            decoding: HTTPResponseEncoder.encode(response, keepAlive: keepAlive, date: "Sun, 06 Nov 1994 08:49:37 GMT"),
+            as: UTF8.self)
     }
 
     @Test func writesFramingFields() {
-        let response = SandboxResponse(status: 201, headers: [("Content-Type", "application/json")], body: Array("{}".utf8))
+        let response = SandboxResponse(
+            status: 201, headers: [("Content-Type", "application/json")], body: Array("{}".utf8))
         #expect(
             text(response)
-                == "HTTP/1.1 201 Created\r\nContent-Type: application/json\r\nContent-Length: 2\r\nDate: Sun, 06 Nov 1994 08:49:37 GMT\r\nConnection: keep-alive\r\n\r\n{}")
+                == "HTTP/1.1 201 Created\r\nContent-Type: application/json\r\nContent-Length: 2\r\nDate: Sun, 06 Nov 1994 08:49:37 GMT\r\nConnection: keep-alive\r\n\r\n{}"
+        )
         #expect(text(response, keepAlive: false).contains("\r\nConnection: close\r\n\r\n"))
     }
 
@@ -406,7 +437,8 @@ struct HTTPResponseEncoderTests {
     }
 
     @Test func answersHeadWithoutTheBody() {
-        let bytes = HTTPResponseEncoder.encode(SandboxResponse(status: 200, body: Array("12345".utf8)), keepAlive: true, omittingBody: true, date: "D")
+        let bytes = HTTPResponseEncoder.encode(
+            SandboxResponse(status: 200, body: Array("12345".utf8)), keepAlive: true, omittingBody: true, date: "D")
         let encoded = String(decoding: bytes, as: UTF8.self)
         #expect(encoded.contains("Content-Length: 5\r\n"))
         #expect(encoded.hasSuffix("\r\n\r\n"))

@@ -9,7 +9,9 @@ struct HTTPServerHardeningTests {
     private func idleClient(port: Int) async throws -> HTTPTestClient {
         let client = try HTTPTestClient(port: port)
         client.send(httpGet("/warm-up"))
-        guard await client.readResponse()?.status == 200 else { throw TestFailure("the warm-up request was not answered") }
+        guard await client.readResponse()?.status == 200 else {
+            throw TestFailure("the warm-up request was not answered")
+        }
         return client
     }
 
@@ -62,7 +64,9 @@ struct HTTPServerHardeningTests {
 
     @Test func whenEveryConnectionIsBusyANewcomerIsClosed() async throws {
         let handler = HTTPTestHandler()
-        try await withHTTPTestServer(limits: .init(headerTimeout: 600, idleTimeout: 3_600, bodyTimeout: 600, maxConnections: 2), handler: handler) { server, port in
+        try await withHTTPTestServer(
+            limits: .init(headerTimeout: 600, idleTimeout: 3_600, bodyTimeout: 600, maxConnections: 2), handler: handler
+        ) { server, port in
             let busy = try (0..<2).map { _ in try HTTPTestClient(port: port) }
             for client in busy { client.send(httpGet("/gate")) }
             while await handler.gate.arrivals < 2 { try await Task.sleep(nanoseconds: 5_000_000) }
@@ -91,15 +95,21 @@ struct HTTPServerHardeningTests {
             #expect(response.header("Allow") == allow, "\(method) \(path)")
             #expect(response.header("Content-Type") == contentType, "\(method) \(path)")
         }
-        let apiError = try SandboxTestClient.object(await sandbox.respond(to: SandboxRequest(method: "DELETE", path: "/api/v2/REF30/sessions/ABC1234")))
+        let apiError = try SandboxTestClient.object(
+            await sandbox.respond(to: SandboxRequest(method: "DELETE", path: "/api/v2/REF30/sessions/ABC1234")))
         #expect(apiError.int("status") == 405)
         #expect(apiError.string("code") == "method_not_allowed")
         #expect(apiError.string("action") == "none")
-        #expect(apiError.string("details") == "DELETE is not served on /api/v2/REF30/sessions/ABC1234; use GET, HEAD or POST.")
-        let dcrError = try SandboxTestClient.object(await sandbox.respond(to: SandboxRequest(method: "GET", path: "/o/client/register")))
+        #expect(
+            apiError.string("details")
+                == "DELETE is not served on /api/v2/REF30/sessions/ABC1234; use GET, HEAD or POST.")
+        let dcrError = try SandboxTestClient.object(
+            await sandbox.respond(to: SandboxRequest(method: "GET", path: "/o/client/register")))
         #expect(dcrError.string("error") == "invalid_request")
         // GET is served on the session path: it is not a 405.
-        #expect(await sandbox.respond(to: SandboxRequest(method: "GET", path: "/api/v2/REF30/sessions/ABC1234")).status == 401)
+        #expect(
+            await sandbox.respond(to: SandboxRequest(method: "GET", path: "/api/v2/REF30/sessions/ABC1234")).status
+                == 401)
     }
 
     @Test func methodNotAllowedCrossesTheWireWithItsAllowField() async throws {
@@ -120,7 +130,8 @@ struct HTTPServerHardeningTests {
         #expect(HTTPHeadParser.parseContentLength("0005") == .success(5))
         #expect(HTTPHeadParser.parseContentLength("0") == .success(0))
         #expect(HTTPHeadParser.parseContentLength(String(repeating: "0", count: 40) + "12") == .success(12))
-        #expect(HTTPHeadParser.parseContentLength("1" + String(repeating: "0", count: 15)) == .failure(.requestTooLarge))
+        #expect(
+            HTTPHeadParser.parseContentLength("1" + String(repeating: "0", count: 15)) == .failure(.requestTooLarge))
         #expect(HTTPHeadParser.parseContentLength("+5") == .failure(.badRequest("invalid Content-Length")))
         try await withHTTPTestServer { _, port in
             let client = try HTTPTestClient(port: port)

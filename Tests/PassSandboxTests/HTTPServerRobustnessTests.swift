@@ -7,7 +7,9 @@ import Testing
 struct HTTPServerRobustnessTests {
     /// Sends `bytes` on a new connection and expects one refusal with `status`,
     /// `Connection: close` and a text body, then the end of the stream.
-    private func expectRefusal(_ bytes: [UInt8], status: Int, port: Int, sourceLocation: SourceLocation = #_sourceLocation) async throws {
+    private func expectRefusal(
+        _ bytes: [UInt8], status: Int, port: Int, sourceLocation: SourceLocation = #_sourceLocation
+    ) async throws {
         let client = try HTTPTestClient(port: port)
         client.send(bytes)
         let response = try #require(await client.readResponse(), sourceLocation: sourceLocation)
@@ -37,7 +39,9 @@ struct HTTPServerRobustnessTests {
     @Test func badContentLengthGets400() async throws {
         try await withHTTPTestServer { _, port in
             for value in ["abc", "-1", "1.5", "0x10"] {
-                try await expectRefusal(Array("POST / HTTP/1.1\r\nHost: h\r\nContent-Length: \(value)\r\n\r\n".utf8), status: 400, port: port)
+                try await expectRefusal(
+                    Array("POST / HTTP/1.1\r\nHost: h\r\nContent-Length: \(value)\r\n\r\n".utf8), status: 400,
+                    port: port)
             }
         }
     }
@@ -48,23 +52,29 @@ struct HTTPServerRobustnessTests {
             try await expectRefusal(Array(head.utf8) + [UInt8](repeating: 0x41, count: 5000), status: 413, port: port)
             // A body that fits is still served on a fresh connection.
             let client = try HTTPTestClient(port: port)
-            client.send("POST /ok HTTP/1.1\r\nHost: h\r\nContent-Length: 100\r\n\r\n" + String(repeating: "b", count: 100))
+            client.send(
+                "POST /ok HTTP/1.1\r\nHost: h\r\nContent-Length: 100\r\n\r\n" + String(repeating: "b", count: 100))
             #expect(await client.readResponse()?.status == 200)
         }
     }
 
     @Test func oversizedHeaderGets431() async throws {
         try await withHTTPTestServer(limits: .init(maxHeaderBytes: 1024)) { _, port in
-            try await expectRefusal(Array(httpGet("/", ["X-Big: " + String(repeating: "h", count: 4000)]).utf8), status: 431, port: port)
+            try await expectRefusal(
+                Array(httpGet("/", ["X-Big: " + String(repeating: "h", count: 4000)]).utf8), status: 431, port: port)
             // A single line that never ends.
-            try await expectRefusal(Array(("GET /" + String(repeating: "p", count: 4000)).utf8), status: 431, port: port)
+            try await expectRefusal(
+                Array(("GET /" + String(repeating: "p", count: 4000)).utf8), status: 431, port: port)
             try await expectHealthy(port: port)
         }
     }
 
     @Test func unknownTransferCodingGets501AndOtherVersions505() async throws {
         try await withHTTPTestServer { _, port in
-            try await expectRefusal(Array("POST / HTTP/1.1\r\nHost: h\r\nTransfer-Encoding: gzip, chunked\r\n\r\n5\r\nhello\r\n0\r\n\r\n".utf8), status: 501, port: port)
+            try await expectRefusal(
+                Array(
+                    "POST / HTTP/1.1\r\nHost: h\r\nTransfer-Encoding: gzip, chunked\r\n\r\n5\r\nhello\r\n0\r\n\r\n".utf8
+                ), status: 501, port: port)
             try await expectRefusal(Array("GET / HTTP/2.0\r\nHost: h\r\n\r\n".utf8), status: 505, port: port)
         }
     }
@@ -76,8 +86,12 @@ struct HTTPServerRobustnessTests {
         try await withHTTPTestServer { _, port in
             try await expectRefusal(Array("GET /no-host HTTP/1.1\r\nAccept: */*\r\n\r\n".utf8), status: 400, port: port)
             try await expectRefusal(Array("GET / HTTP/1.1\r\nHost: a\r\nHost: b\r\n\r\n".utf8), status: 400, port: port)
-            try await expectRefusal(Array("POST / HTTP/1.1\r\nHost: h\r\nContent-Length: 5\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n".utf8), status: 400, port: port)
-            try await expectRefusal(Array("POST / HTTP/1.0\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n".utf8), status: 400, port: port)
+            try await expectRefusal(
+                Array(
+                    "POST / HTTP/1.1\r\nHost: h\r\nContent-Length: 5\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n"
+                        .utf8), status: 400, port: port)
+            try await expectRefusal(
+                Array("POST / HTTP/1.0\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n".utf8), status: 400, port: port)
             try await expectHealthy(port: port)
         }
     }
@@ -85,7 +99,9 @@ struct HTTPServerRobustnessTests {
     /// RFC 9110 §10.1.1: an expectation other than 100-continue may be refused with 417.
     @Test func unmetExpectationGets417() async throws {
         try await withHTTPTestServer { _, port in
-            try await expectRefusal(Array("POST / HTTP/1.1\r\nHost: h\r\nExpect: 201-maybe\r\nContent-Length: 2\r\n\r\nok".utf8), status: 417, port: port)
+            try await expectRefusal(
+                Array("POST / HTTP/1.1\r\nHost: h\r\nExpect: 201-maybe\r\nContent-Length: 2\r\n\r\nok".utf8),
+                status: 417, port: port)
             try await expectHealthy(port: port)
         }
     }
@@ -94,7 +110,9 @@ struct HTTPServerRobustnessTests {
         try await withHTTPTestServer(limits: .init(maxRequestBytes: 1024)) { _, port in
             let chunk = "100\r\n" + String(repeating: "c", count: 256) + "\r\n"
             try await expectRefusal(
-                Array(("POST /big HTTP/1.1\r\nHost: h\r\nTransfer-Encoding: chunked\r\n\r\n" + String(repeating: chunk, count: 8)).utf8), status: 413, port: port)
+                Array(
+                    ("POST /big HTTP/1.1\r\nHost: h\r\nTransfer-Encoding: chunked\r\n\r\n"
+                        + String(repeating: chunk, count: 8)).utf8), status: 413, port: port)
             try await expectHealthy(port: port)
         }
     }
@@ -168,21 +186,29 @@ struct HTTPServerRobustnessTests {
     /// requests: whatever the server sends back is a well-formed response, every
     /// connection ends, and the server still serves afterwards.
     @Test func randomGarbageNeverBreaksTheServer() async throws {
-        try await withHTTPTestServer(limits: .init(maxRequestBytes: 4096, maxHeaderBytes: 1024, headerTimeout: 1, idleTimeout: 1, bodyTimeout: 1)) { _, port in
+        try await withHTTPTestServer(
+            limits: .init(maxRequestBytes: 4096, maxHeaderBytes: 1024, headerTimeout: 1, idleTimeout: 1, bodyTimeout: 1)
+        ) { _, port in
             var random = HTTPSeededGenerator(state: 20_260_101)
-            let template = Array("POST /x?y=1 HTTP/1.1\r\nHost: h\r\nContent-Length: 3\r\n\r\nabcGET / HTTP/1.1\r\nHost: h\r\n\r\n".utf8)
+            let template = Array(
+                "POST /x?y=1 HTTP/1.1\r\nHost: h\r\nContent-Length: 3\r\n\r\nabcGET / HTTP/1.1\r\nHost: h\r\n\r\n".utf8)
             for round in 0..<300 {
                 var bytes: [UInt8]
                 switch round % 3 {
                 case 0:
-                    bytes = (0..<Int.random(in: 1...3000, using: &random)).map { _ in UInt8.random(in: 0...255, using: &random) }
+                    bytes = (0..<Int.random(in: 1...3000, using: &random)).map { _ in
+                        UInt8.random(in: 0...255, using: &random)
+                    }
                 case 1:
                     let alphabet = Array("GET /HTTP1.0\r\n: \0\u{7F}".utf8)
-                    bytes = (0..<Int.random(in: 1...400, using: &random)).map { _ in alphabet.randomElement(using: &random)! }
+                    bytes = (0..<Int.random(in: 1...400, using: &random)).map { _ in
+                        alphabet.randomElement(using: &random)!
+                    }
                 default:
                     bytes = template
                     for _ in 0..<Int.random(in: 1...4, using: &random) {
-                        bytes[Int.random(in: 0..<bytes.count, using: &random)] = UInt8.random(in: 0...255, using: &random)
+                        bytes[Int.random(in: 0..<bytes.count, using: &random)] = UInt8.random(
+                            in: 0...255, using: &random)
                     }
                 }
                 let client = try HTTPTestClient(port: port)

@@ -82,7 +82,9 @@ struct HTTPServerTests {
     @Test func pipelinedRequestsAreAnsweredInOrder() async throws {
         try await withHTTPTestServer { _, port in
             let client = try HTTPTestClient(port: port)
-            let batch = httpGet("/first") + "POST /second HTTP/1.1\r\nHost: h\r\nContent-Length: 5\r\n\r\nhello" + httpGet("/third")
+            let batch =
+                httpGet("/first") + "POST /second HTTP/1.1\r\nHost: h\r\nContent-Length: 5\r\n\r\nhello"
+                + httpGet("/third")
             client.send(batch)
             var responses: [HTTPTestResponse] = []
             for _ in 0..<3 {
@@ -148,11 +150,14 @@ struct HTTPServerTests {
                 "POST /one HTTP/1.1\r\nHost: h\r\nTransfer-Encoding: chunked\r\n\r\n3\r\nabc\r\n0\r\n\r\n"
                     + "POST /two HTTP/1.1\r\nHost: h\r\nContent-Length: 3\r\n\r\ndef"
                     + "HEAD /three HTTP/1.1\r\nHost: h\r\n\r\n"
-                    + "POST /four HTTP/1.1\r\nHost: h\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n1\r\ng\r\n0\r\n\r\n")
+                    + "POST /four HTTP/1.1\r\nHost: h\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n1\r\ng\r\n0\r\n\r\n"
+            )
             let bytes = await client.readUntilClosed()
             #expect(bytes.closed, "Connection: close on the last request ends the connection")
             let text = String(decoding: bytes.bytes, as: UTF8.self)
-            let paths = text.components(separatedBy: "X-Echo-Path: ").dropFirst().map { $0.components(separatedBy: "\r\n")[0] }
+            let paths = text.components(separatedBy: "X-Echo-Path: ").dropFirst().map {
+                $0.components(separatedBy: "\r\n")[0]
+            }
             #expect(paths == ["/one", "/two", "/three", "/four"])
             #expect(text.contains("body\nabc") && text.contains("body\ndef") && text.hasSuffix("body\ng"))
         }
@@ -161,7 +166,8 @@ struct HTTPServerTests {
     @Test func expectContinueGets100BeforeAChunkedBody() async throws {
         try await withHTTPTestServer { _, port in
             let client = try HTTPTestClient(port: port)
-            client.send("POST /upload HTTP/1.1\r\nHost: h\r\nExpect: 100-continue\r\nTransfer-Encoding: chunked\r\n\r\n")
+            client.send(
+                "POST /upload HTTP/1.1\r\nHost: h\r\nExpect: 100-continue\r\nTransfer-Encoding: chunked\r\n\r\n")
             #expect(await client.readResponse()?.status == 100)
             client.send("4\r\ndata\r\n0\r\n\r\n")
             let response = await client.readResponse()

@@ -167,7 +167,8 @@ final class HTTPTestClient: @unchecked Sendable {
             guard let colon = line.firstIndex(of: ":") else { return nil }
             return (String(line[..<colon]), line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces))
         }
-        let length = headOnly ? 0 : headers.first { $0.name.lowercased() == "content-length" }.flatMap { Int($0.value) } ?? 0
+        let length =
+            headOnly ? 0 : headers.first { $0.name.lowercased() == "content-length" }.flatMap { Int($0.value) } ?? 0
         let bodyStart = headEnd.upperBound
         guard buffer.count - bodyStart >= length else { return nil }
         let body = Array(buffer[bodyStart..<(bodyStart + length)])

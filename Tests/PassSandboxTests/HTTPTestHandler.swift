@@ -47,7 +47,8 @@ struct HTTPTestHandler: SandboxRequestHandler {
             lines += request.headers.map { "header \($0.name): \($0.value)" }
             lines.append("body")
             let body = Array((lines.joined(separator: "\n") + "\n").utf8) + request.body
-            return SandboxResponse(status: 200, headers: [("Content-Type", "text/plain"), ("X-Echo-Path", request.path)], body: body)
+            return SandboxResponse(
+                status: 200, headers: [("Content-Type", "text/plain"), ("X-Echo-Path", request.path)], body: body)
         }
     }
 }

@@ -11,7 +11,8 @@ struct SandboxActivationTests {
 
     /// A browser's form POST to `/activate`.
     private func activate(_ sandbox: PassSandbox, _ fields: [(String, String)]) async -> SandboxResponse {
-        let body = fields.map { "\(SandboxEngine.formEncode($0.0))=\(SandboxEngine.formEncode($0.1))" }.joined(separator: "&")
+        let body = fields.map { "\(SandboxEngine.formEncode($0.0))=\(SandboxEngine.formEncode($0.1))" }.joined(
+            separator: "&")
         return await sandbox.respond(
             to: SandboxRequest(
                 method: "POST", path: "/activate",
@@ -22,7 +23,9 @@ struct SandboxActivationTests {
     private func html(_ response: SandboxResponse) -> String { String(decoding: response.body, as: UTF8.self) }
 
     /// The error paragraph of a page.
-    private func errorText(_ response: SandboxResponse) -> String? { SimulatedUserAgent.errorMessage(in: html(response)) }
+    private func errorText(_ response: SandboxResponse) -> String? {
+        SimulatedUserAgent.errorMessage(in: html(response))
+    }
 
     /// A session without an MVPD (and without the other parameters), as a TV that leaves
     /// the choice to the second screen opens it.
@@ -33,10 +36,14 @@ struct SandboxActivationTests {
     }
 
     /// Follows the activation's redirect to the login page and logs in; returns the final page.
-    private func logIn(_ sandbox: PassSandbox, after response: SandboxResponse, username: String = "alice", password: String = "alice123") async throws -> SandboxResponse {
+    private func logIn(
+        _ sandbox: PassSandbox, after response: SandboxResponse, username: String = "alice",
+        password: String = "alice123"
+    ) async throws -> SandboxResponse {
         #expect(response.status == 302)
         let authenticate = try #require(response.header("Location").flatMap(URL.init(string:)))
-        let toLogin = await sandbox.respond(to: SandboxRequest(method: "GET", path: authenticate.path, headers: [("Accept", "text/html")]))
+        let toLogin = await sandbox.respond(
+            to: SandboxRequest(method: "GET", path: authenticate.path, headers: [("Accept", "text/html")]))
         #expect(toLogin.status == 302)
         let login = try #require(toLogin.header("Location").flatMap { URLComponents(string: $0) })
         let code = try #require(login.queryItems?.first { $0.name == "code" }?.value)
@@ -86,7 +93,8 @@ struct SandboxActivationTests {
     @Test func aKnownCodeLeadsToTheLoginAndEndsOnTheGoBackToYourTVPage() async throws {
         let client = try await SandboxTestClient()
         client.sandbox.baseURLForLinks = URL(string: "http://127.0.0.1:7001")!
-        let code = try #require(try SandboxTestClient.object(await client.createSession(mvpd: "NotBoarded")).string("code"))
+        let code = try #require(
+            try SandboxTestClient.object(await client.createSession(mvpd: "NotBoarded")).string("code"))
 
         let started = await activate(client.sandbox, [("code", code)])
         #expect(started.status == 302)
@@ -99,7 +107,8 @@ struct SandboxActivationTests {
         #expect(html(done).contains("Go back to your TV"))
         #expect(html(done).contains(#"data-mvpd="NotBoarded""#))
 
-        let profiles = try SandboxTestClient.object(await client.get("/api/v2/REF30/profiles/code/\(code)")).object("profiles")
+        let profiles = try SandboxTestClient.object(await client.get("/api/v2/REF30/profiles/code/\(code)")).object(
+            "profiles")
         #expect(profiles.object("NotBoarded").string("type") == "regular")
         #expect(profiles.object("NotBoarded").object("attributes").object("userID").string("value") == "u-alice")
     }
@@ -107,12 +116,15 @@ struct SandboxActivationTests {
     @Test(arguments: ["  {code}  ", "{lower}", "\t{lower}\n", "{split}", "{twins}"])
     func codesAreMatchedAsAPersonTypesThem(_ typed: String) async throws {
         let client = try await SandboxTestClient()
-        let code = try #require(try SandboxTestClient.object(await client.createSession(mvpd: "NotBoarded")).string("code"))
+        let code = try #require(
+            try SandboxTestClient.object(await client.createSession(mvpd: "NotBoarded")).string("code"))
         // Spaces and a dash inside; each letter with a digit twin typed as that digit.
         let split = "\(code.prefix(3).lowercased()) \(code.dropFirst(3).prefix(2))-\(code.dropFirst(5).lowercased())"
         let twins = String(code.map { ["B": "8", "S": "5", "Z": "2", "G": "6"][$0] ?? $0 })
-        let entry = typed.replacingOccurrences(of: "{code}", with: code).replacingOccurrences(of: "{lower}", with: code.lowercased())
-            .replacingOccurrences(of: "{split}", with: split).replacingOccurrences(of: "{twins}", with: twins)
+        let entry = typed.replacingOccurrences(of: "{code}", with: code).replacingOccurrences(
+            of: "{lower}", with: code.lowercased()
+        )
+        .replacingOccurrences(of: "{split}", with: split).replacingOccurrences(of: "{twins}", with: twins)
         let started = await activate(client.sandbox, [("code", entry)])
         #expect(started.status == 302)
         #expect(started.header("Location")?.hasSuffix("/api/v2/authenticate/REF30/\(code)") == true)
@@ -142,7 +154,9 @@ struct SandboxActivationTests {
         let response = await activate(sandbox, [("code", " zz<9 ")])
         #expect(response.status == 200)
         #expect(SandboxPageKind(html: html(response)) == .activate)
-        #expect(errorText(response) == "No sign-in is waiting for the code ZZ<9. Check the code on your TV and type it again.")
+        #expect(
+            errorText(response)
+                == "No sign-in is waiting for the code ZZ<9. Check the code on your TV and type it again.")
         #expect(html(response).contains(#"value=" zz&lt;9 ""#))
 
         let empty = await activate(sandbox, [("code", "   ")])
@@ -163,13 +177,17 @@ struct SandboxActivationTests {
         let response = await activate(client.sandbox, [("code", code)])
         #expect(response.status == 200)
         #expect(SandboxPageKind(html: html(response)) == .activate)
-        #expect(errorText(response) == "The code \(code) has expired: a code lasts 30 minutes. Start the sign-in again from the application to get a new code.")
+        #expect(
+            errorText(response)
+                == "The code \(code) has expired: a code lasts 30 minutes. Start the sign-in again from the application to get a new code."
+        )
         #expect(html(response).contains(#"value="\#(code)""#))
     }
 
     @Test func aUsedCodeCannotSignInTwice() async throws {
         let client = try await SandboxTestClient()
-        let code = try #require(try SandboxTestClient.object(await client.createSession(mvpd: "NotBoarded")).string("code"))
+        let code = try #require(
+            try SandboxTestClient.object(await client.createSession(mvpd: "NotBoarded")).string("code"))
         _ = try await logIn(client.sandbox, after: await activate(client.sandbox, [("code", code)]))
 
         let again = await activate(client.sandbox, [("code", code)])
@@ -179,7 +197,8 @@ struct SandboxActivationTests {
 
     @Test func aSessionWhoseProviderWasTurnedOffIsRefused() async throws {
         let client = try await SandboxTestClient()
-        let code = try #require(try SandboxTestClient.object(await client.createSession(mvpd: "NotBoarded")).string("code"))
+        let code = try #require(
+            try SandboxTestClient.object(await client.createSession(mvpd: "NotBoarded")).string("code"))
         client.sandbox.updateMVPD("NotBoarded") { $0.integrationActive = false }
         let response = await activate(client.sandbox, [("code", code)])
         #expect(errorText(response)?.hasPrefix("Not Boarded Cable can no longer be used") == true)
@@ -198,7 +217,8 @@ struct SandboxActivationTests {
         #expect(form.hiddenFields.first { $0.0 == "code" }?.1 == code)
         #expect(
             form.buttons.map(\.label) == [
-                "Apple Boarded TV", "Degraded TV", "Not Boarded Cable", "Picker Only TV", "Secure Browser Cable", "SSO Disabled TV", "Temp Pass 30 min",
+                "Apple Boarded TV", "Degraded TV", "Not Boarded Cable", "Picker Only TV", "Secure Browser Cable",
+                "SSO Disabled TV", "Temp Pass 30 min",
             ])
         #expect(form.buttons.allSatisfy { $0.name == "mvpd" })
         #expect(!form.buttons.contains { $0.value == "Inactive" })
@@ -220,7 +240,8 @@ struct SandboxActivationTests {
 
         let done = try await logIn(client.sandbox, after: started, username: "bob", password: "bob123")
         #expect(SandboxPageKind(html: html(done)) == .signedIn)
-        let profiles = try SandboxTestClient.object(await client.get("/api/v2/REF30/profiles/code/\(code)")).object("profiles")
+        let profiles = try SandboxTestClient.object(await client.get("/api/v2/REF30/profiles/code/\(code)")).object(
+            "profiles")
         #expect(Array(profiles.keys) == ["NotBoarded"])
         #expect(profiles.object("NotBoarded").object("attributes").object("userID").string("value") == "u-bob")
     }
@@ -232,7 +253,9 @@ struct SandboxActivationTests {
         let response = await activate(client.sandbox, [("code", code), ("mvpd", mvpd)])
         #expect(response.status == 200)
         #expect(SandboxPageKind(html: html(response)) == .providerChoice)
-        #expect(errorText(response)?.hasSuffix("is not a TV provider of Reference Requestor 30. Choose one of the list.") == true)
+        #expect(
+            errorText(response)?.hasSuffix("is not a TV provider of Reference Requestor 30. Choose one of the list.")
+                == true)
         #expect(!html(response).contains("<script>"))
         let info = try SandboxTestClient.object(await client.get("/api/v2/REF30/sessions/\(code)"))
         #expect(info.object("existingParameters")["mvpd"] == nil, "a refused choice leaves the session as it was")
@@ -246,7 +269,8 @@ struct SandboxActivationTests {
         #expect(done.status == 200)
         #expect(SandboxPageKind(html: html(done)) == .signedIn)
         #expect(html(done).contains("The TV was already signed in with Not Boarded Cable"))
-        let profiles = try SandboxTestClient.object(await client.get("/api/v2/REF30/profiles/code/\(code)")).object("profiles")
+        let profiles = try SandboxTestClient.object(await client.get("/api/v2/REF30/profiles/code/\(code)")).object(
+            "profiles")
         #expect(profiles.object("NotBoarded").string("type") == "regular")
     }
 
@@ -256,13 +280,15 @@ struct SandboxActivationTests {
         let temporary = await activate(client.sandbox, [("code", first), ("mvpd", "TempPass")])
         #expect(SandboxPageKind(html: html(temporary)) == .signedIn)
         #expect(html(temporary).contains("Temporary access has started; it lasts 30 minutes"))
-        let byFirst = try SandboxTestClient.object(await client.get("/api/v2/REF30/profiles/code/\(first)")).object("profiles")
+        let byFirst = try SandboxTestClient.object(await client.get("/api/v2/REF30/profiles/code/\(first)")).object(
+            "profiles")
         #expect(byFirst.object("TempPass").string("type") == "temporary")
 
         let second = try await sessionWithoutProvider(client)
         let degraded = await activate(client.sandbox, [("code", second), ("mvpd", "Degraded")])
         #expect(SandboxPageKind(html: html(degraded)) == .signedIn)
-        let bySecond = try SandboxTestClient.object(await client.get("/api/v2/REF30/profiles/code/\(second)")).object("profiles")
+        let bySecond = try SandboxTestClient.object(await client.get("/api/v2/REF30/profiles/code/\(second)")).object(
+            "profiles")
         #expect(bySecond.object("Degraded").string("type") == "degraded")
     }
 
@@ -276,19 +302,25 @@ struct SandboxActivationTests {
         let response = await activate(client.sandbox, [("code", code), ("mvpd", "TempPass")])
         #expect(SandboxPageKind(html: html(response)) == .providerChoice)
         #expect(errorText(response)?.hasPrefix("Temp Pass 30 min cannot sign this TV in:") == true)
-        #expect(try SandboxTestClient.object(await client.get("/api/v2/REF30/profiles/code/\(code)")).object("profiles").isEmpty)
+        #expect(
+            try SandboxTestClient.object(await client.get("/api/v2/REF30/profiles/code/\(code)")).object("profiles")
+                .isEmpty)
     }
 
     // MARK: Login on the second screen
 
     @Test func aWrongPasswordShowsTheFormAgainAndSignsNothingIn() async throws {
         let client = try await SandboxTestClient()
-        let code = try #require(try SandboxTestClient.object(await client.createSession(mvpd: "NotBoarded")).string("code"))
-        let wrong = try await logIn(client.sandbox, after: await activate(client.sandbox, [("code", code)]), password: "nope")
+        let code = try #require(
+            try SandboxTestClient.object(await client.createSession(mvpd: "NotBoarded")).string("code"))
+        let wrong = try await logIn(
+            client.sandbox, after: await activate(client.sandbox, [("code", code)]), password: "nope")
         #expect(wrong.status == 200)
         #expect(SandboxPageKind(html: html(wrong)) == .login)
         #expect(errorText(wrong) == "The username or password is incorrect.")
-        #expect(try SandboxTestClient.object(await client.get("/api/v2/REF30/profiles/code/\(code)")).object("profiles").isEmpty)
+        #expect(
+            try SandboxTestClient.object(await client.get("/api/v2/REF30/profiles/code/\(code)")).object("profiles")
+                .isEmpty)
     }
 
     @Test func anInjectedFaultAnswersAPage() async {

@@ -20,7 +20,10 @@ struct SandboxConfigurationTests {
     @Test func listsActiveIntegrationsWithPlatformFlags() async throws {
         let client = try await SandboxTestClient()
         let list = try await mvpds(client)
-        #expect(Set(list.keys) == ["AppleBoarded", "PickerOnly", "NotBoarded", "SSODisabled", "Degraded", "TempPass", "SVCProvider"])
+        #expect(
+            Set(list.keys) == [
+                "AppleBoarded", "PickerOnly", "NotBoarded", "SSODisabled", "Degraded", "TempPass", "SVCProvider",
+            ])
         let boarded = try #require(list["AppleBoarded"])
         #expect(boarded.string("displayName") == "Apple Boarded TV")
         #expect(boarded.string("logoUrl")?.isEmpty == false)

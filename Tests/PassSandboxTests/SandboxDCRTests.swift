@@ -7,23 +7,28 @@ import Testing
 struct SandboxDCRTests {
     let info = SandboxTestClient.deviceInfo
 
-    private func register(_ sandbox: PassSandbox, body: String, headers: [(name: String, value: String)]? = nil) async -> SandboxResponse {
+    private func register(_ sandbox: PassSandbox, body: String, headers: [(name: String, value: String)]? = nil) async
+        -> SandboxResponse
+    {
         await sandbox.respond(
             to: SandboxRequest(
                 method: "POST", path: "/o/client/register",
-                headers: headers ?? [("Content-Type", "application/json"), ("X-Device-Info", info)], body: Array(body.utf8)))
+                headers: headers ?? [("Content-Type", "application/json"), ("X-Device-Info", info)],
+                body: Array(body.utf8)))
     }
 
     private func token(_ sandbox: PassSandbox, form: String) async -> SandboxResponse {
         await sandbox.respond(
             to: SandboxRequest(
                 method: "POST", path: "/o/client/token",
-                headers: [("Content-Type", "application/x-www-form-urlencoded"), ("X-Device-Info", info)], body: Array(form.utf8)))
+                headers: [("Content-Type", "application/x-www-form-urlencoded"), ("X-Device-Info", info)],
+                body: Array(form.utf8)))
     }
 
     @Test func registerAndTokenAnswerTheDocumentedShapes() async throws {
         let sandbox = PassSandbox()
-        let registered = await register(sandbox, body: #"{"software_statement":"STATEMENT","redirect_uri":"adobepass://ios.app"}"#)
+        let registered = await register(
+            sandbox, body: #"{"software_statement":"STATEMENT","redirect_uri":"adobepass://ios.app"}"#)
         #expect(registered.status == 201)
         let credentials = try SandboxTestClient.object(registered)
         let clientID = try #require(credentials.string("client_id"))
@@ -33,7 +38,8 @@ struct SandboxDCRTests {
         #expect(credentials["scopes"] as? [String] == ["api:client:v2"])
         #expect(credentials.int("client_id_issued_at") == Int64(sandbox.clock.now.timeIntervalSince1970))
 
-        let issued = await token(sandbox, form: "client_id=\(clientID)&client_secret=\(secret)&grant_type=client_credentials")
+        let issued = await token(
+            sandbox, form: "client_id=\(clientID)&client_secret=\(secret)&grant_type=client_credentials")
         #expect(issued.status == 201)
         let grant = try SandboxTestClient.object(issued)
         #expect(grant.string("access_token")?.isEmpty == false)
@@ -50,15 +56,18 @@ struct SandboxDCRTests {
         #expect(try SandboxTestClient.object(unknown).string("error") == "unapproved_software_statement")
         let missing = await register(sandbox, body: #"{"redirect_uri":"x://y"}"#)
         #expect(try SandboxTestClient.object(missing).string("error") == "invalid_request")
-        let noDeviceInfo = await register(sandbox, body: #"{"software_statement":"STATEMENT"}"#, headers: [("Content-Type", "application/json")])
+        let noDeviceInfo = await register(
+            sandbox, body: #"{"software_statement":"STATEMENT"}"#, headers: [("Content-Type", "application/json")])
         #expect(noDeviceInfo.status == 400)
     }
 
     @Test func tokenRefusesBadCredentialsAndGrantTypes() async throws {
         let sandbox = PassSandbox()
-        let credentials = try SandboxTestClient.object(await register(sandbox, body: #"{"software_statement":"STATEMENT"}"#))
+        let credentials = try SandboxTestClient.object(
+            await register(sandbox, body: #"{"software_statement":"STATEMENT"}"#))
         let clientID = try #require(credentials.string("client_id"))
-        let wrongSecret = await token(sandbox, form: "client_id=\(clientID)&client_secret=wrong&grant_type=client_credentials")
+        let wrongSecret = await token(
+            sandbox, form: "client_id=\(clientID)&client_secret=wrong&grant_type=client_credentials")
         #expect(wrongSecret.status == 400)
         #expect(try SandboxTestClient.object(wrongSecret).string("error") == "invalid_client")
         let wrongGrant = await token(sandbox, form: "client_id=\(clientID)&client_secret=x&grant_type=password")

@@ -14,7 +14,8 @@ struct SandboxDecisionTests {
     @Test func entitledResourcesArePermittedWithAMediaToken() async throws {
         let client = try await SandboxTestClient()
         _ = try await client.login(mvpd: "NotBoarded", username: "bob", password: "bob123")
-        let list = try decisions(await client.postJSON("/api/v2/REF30/decisions/authorize/NotBoarded", #"{"resources":["news","sports"]}"#))
+        let list = try decisions(
+            await client.postJSON("/api/v2/REF30/decisions/authorize/NotBoarded", #"{"resources":["news","sports"]}"#))
         try #require(list.count == 2)
         let now = client.sandbox.clock.now.epochMilliseconds
         let permit = list[0]
@@ -29,8 +30,11 @@ struct SandboxDecisionTests {
         #expect(token.int("notAfter") == now + 3_600_000)
         let serialized = try #require(token.string("serializedToken"))
         #expect(client.sandbox.verifyMediaToken(serialized))
-        #expect(String(decoding: try #require(Data(base64Encoded: serialized)), as: UTF8.self).hasPrefix("<signatureInfo>"))
-        #expect(!client.sandbox.verifyMediaToken(Data("<signatureInfo>00</signatureInfo><authToken/>".utf8).base64EncodedString()))
+        #expect(
+            String(decoding: try #require(Data(base64Encoded: serialized)), as: UTF8.self).hasPrefix("<signatureInfo>"))
+        #expect(
+            !client.sandbox.verifyMediaToken(
+                Data("<signatureInfo>00</signatureInfo><authToken/>".utf8).base64EncodedString()))
 
         let deny = list[1]
         #expect(deny["authorized"] as? Bool == false)
@@ -48,7 +52,8 @@ struct SandboxDecisionTests {
     @Test func mrssResourcesAreReadAndMalformedOnesRefused() async throws {
         let client = try await SandboxTestClient()
         _ = try await client.login(mvpd: "NotBoarded")
-        let mrss = #"<rss version=\"2.0\" xmlns:media=\"http://search.yahoo.com/mrss/\"><channel><title>sports</title><item><title>Final</title></item></channel></rss>"#
+        let mrss =
+            #"<rss version=\"2.0\" xmlns:media=\"http://search.yahoo.com/mrss/\"><channel><title>sports</title><item><title>Final</title></item></channel></rss>"#
         let body = #"{"resources":["\#(mrss)", "<rss><channel>", "  "]}"#
         let list = try decisions(await client.postJSON("/api/v2/REF30/decisions/authorize/NotBoarded", body))
         try #require(list.count == 3)
@@ -77,7 +82,8 @@ struct SandboxDecisionTests {
 
         _ = try await client.login(mvpd: "NotBoarded")
         client.sandbox.clock.advance(by: 86_400)
-        let expired = await client.postJSON("/api/v2/REF30/decisions/preauthorize/NotBoarded", #"{"resources":["news"]}"#)
+        let expired = await client.postJSON(
+            "/api/v2/REF30/decisions/preauthorize/NotBoarded", #"{"resources":["news"]}"#)
         #expect(expired.status == 403)
         #expect(try SandboxTestClient.object(expired).string("code") == "authenticated_profile_expired")
 
@@ -88,7 +94,9 @@ struct SandboxDecisionTests {
     @Test func preauthorizeAnswersWithoutTokensUpToFiveResources() async throws {
         let client = try await SandboxTestClient()
         _ = try await client.login(mvpd: "NotBoarded", username: "bob", password: "bob123")
-        let list = try decisions(await client.postJSON("/api/v2/REF30/decisions/preauthorize/NotBoarded", #"{"resources":["news","sports"]}"#))
+        let list = try decisions(
+            await client.postJSON(
+                "/api/v2/REF30/decisions/preauthorize/NotBoarded", #"{"resources":["news","sports"]}"#))
         try #require(list.count == 2)
         #expect(list[0]["authorized"] as? Bool == true)
         #expect(list[0]["token"] == nil)
@@ -101,12 +109,16 @@ struct SandboxDecisionTests {
         let error = try SandboxTestClient.object(tooMany)
         #expect(error.string("code") == "too_many_resources")
         #expect(error.string("action") == "configuration")
-        #expect(await client.postJSON("/api/v2/REF30/decisions/preauthorize/NotBoarded", #"{"resources":["a","b","c","d","e"]}"#).status == 200)
+        #expect(
+            await client.postJSON(
+                "/api/v2/REF30/decisions/preauthorize/NotBoarded", #"{"resources":["a","b","c","d","e"]}"#
+            ).status == 200)
     }
 
     @Test func degradationPermitsWithoutAProfile() async throws {
         let client = try await SandboxTestClient()
-        let list = try decisions(await client.postJSON("/api/v2/REF30/decisions/authorize/Degraded", #"{"resources":["anything","news"]}"#))
+        let list = try decisions(
+            await client.postJSON("/api/v2/REF30/decisions/authorize/Degraded", #"{"resources":["anything","news"]}"#))
         for decision in list {
             #expect(decision["authorized"] as? Bool == true)
             #expect(decision.string("source") == "degradation")
@@ -119,13 +131,15 @@ struct SandboxDecisionTests {
 
     @Test func tempPassPermitsUntilItsWindowEnds() async throws {
         let client = try await SandboxTestClient()
-        let first = try decisions(await client.postJSON("/api/v2/REF30/decisions/authorize/TempPass", #"{"resources":["news"]}"#))
+        let first = try decisions(
+            await client.postJSON("/api/v2/REF30/decisions/authorize/TempPass", #"{"resources":["news"]}"#))
         try #require(first.count == 1)
         #expect(first[0]["authorized"] as? Bool == true)
         #expect(first[0].string("source") == "temppass")
         #expect(first[0].int("notAfter") == client.sandbox.clock.now.epochMilliseconds + 300_000)
         client.sandbox.clock.advance(by: 1_800)
-        let later = try decisions(await client.postJSON("/api/v2/REF30/decisions/authorize/TempPass", #"{"resources":["news"]}"#))
+        let later = try decisions(
+            await client.postJSON("/api/v2/REF30/decisions/authorize/TempPass", #"{"resources":["news"]}"#))
         try #require(later.count == 1)
         #expect(later[0]["authorized"] as? Bool == false)
         #expect(later[0].object("error").string("code") == "temporary_access_duration_limit_exceeded")
@@ -136,23 +150,38 @@ struct SandboxDecisionTests {
         let now = client.sandbox.clock.now
         let pfs = SandboxTestClient.partnerStatus(expiresAt: now.addingTimeInterval(3_600))
         let device = SimulatedPartnerFramework(
-            sandbox: client.sandbox, signedIn: SystemSignIn(provider: "AppleBoarded", username: "alice", expiresAt: now.addingTimeInterval(3_600)))
-        let session = try SandboxTestClient.object(await client.postForm("/api/v2/REF30/sessions/sso/Apple", "domainName=adobe.com&redirectUrl=x%3A%2F%2Fy", partnerStatus: pfs))
+            sandbox: client.sandbox,
+            signedIn: SystemSignIn(
+                provider: "AppleBoarded", username: "alice", expiresAt: now.addingTimeInterval(3_600)))
+        let session = try SandboxTestClient.object(
+            await client.postForm(
+                "/api/v2/REF30/sessions/sso/Apple", "domainName=adobe.com&redirectUrl=x%3A%2F%2Fy", partnerStatus: pfs))
         let request = try #require(session.object("authenticationRequest").string("request"))
-        let saml = try #require(try await device.accountMetadata(PartnerMetadataRequest(isInterruptionAllowed: false, samlRequest: request)).samlResponse)
+        let saml = try #require(
+            try await device.accountMetadata(PartnerMetadataRequest(isInterruptionAllowed: false, samlRequest: request))
+                .samlResponse)
         #expect(
-            await client.postForm("/api/v2/REF30/profiles/sso/Apple", "SAMLResponse=" + SandboxEngine.formEncode(Data(saml.utf8).base64EncodedString()), partnerStatus: pfs).status
+            await client.postForm(
+                "/api/v2/REF30/profiles/sso/Apple",
+                "SAMLResponse=" + SandboxEngine.formEncode(Data(saml.utf8).base64EncodedString()), partnerStatus: pfs
+            ).status
                 == 201)
 
-        let permitted = try decisions(await client.postJSON("/api/v2/REF30/decisions/authorize/AppleBoarded", #"{"resources":["sports"]}"#, partnerStatus: pfs))
+        let permitted = try decisions(
+            await client.postJSON(
+                "/api/v2/REF30/decisions/authorize/AppleBoarded", #"{"resources":["sports"]}"#, partnerStatus: pfs))
         try #require(permitted.count == 1)
         #expect(permitted[0]["authorized"] as? Bool == true)
-        let withoutStatus = await client.postJSON("/api/v2/REF30/decisions/authorize/AppleBoarded", #"{"resources":["sports"]}"#)
+        let withoutStatus = await client.postJSON(
+            "/api/v2/REF30/decisions/authorize/AppleBoarded", #"{"resources":["sports"]}"#)
         #expect(withoutStatus.status == 400)
-        #expect(try SandboxTestClient.object(withoutStatus).string("code") == "invalid_header_pfs_permission_access_not_present")
+        #expect(
+            try SandboxTestClient.object(withoutStatus).string("code")
+                == "invalid_header_pfs_permission_access_not_present")
         let denied = await client.postJSON(
             "/api/v2/REF30/decisions/authorize/AppleBoarded", #"{"resources":["sports"]}"#,
             partnerStatus: SandboxTestClient.partnerStatus(access: "denied", expiresAt: now.addingTimeInterval(3_600)))
-        #expect(try SandboxTestClient.object(denied).string("code") == "invalid_header_pfs_permission_access_not_granted")
+        #expect(
+            try SandboxTestClient.object(denied).string("code") == "invalid_header_pfs_permission_access_not_granted")
     }
 }

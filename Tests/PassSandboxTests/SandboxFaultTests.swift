@@ -89,14 +89,16 @@ struct SandboxFaultTests {
         sandbox.inject(SandboxFault(status: 500), into: .dcrRegister)
         let response = await sandbox.respond(
             to: SandboxRequest(
-                method: "POST", path: "/o/client/register", headers: [("X-Device-Info", SandboxTestClient.deviceInfo)], body: Array(#"{"software_statement":"STATEMENT"}"#.utf8)))
+                method: "POST", path: "/o/client/register", headers: [("X-Device-Info", SandboxTestClient.deviceInfo)],
+                body: Array(#"{"software_statement":"STATEMENT"}"#.utf8)))
         #expect(response.status == 500)
         #expect(try SandboxTestClient.object(response).string("error") == "server_error")
         sandbox.clearFaults()
         #expect(
             await sandbox.respond(
                 to: SandboxRequest(
-                    method: "POST", path: "/o/client/register", headers: [("Content-Type", "application/json"), ("X-Device-Info", SandboxTestClient.deviceInfo)],
+                    method: "POST", path: "/o/client/register",
+                    headers: [("Content-Type", "application/json"), ("X-Device-Info", SandboxTestClient.deviceInfo)],
                     body: Array(#"{"software_statement":"STATEMENT"}"#.utf8))
             ).status == 201)
     }
@@ -138,12 +140,18 @@ struct SandboxFaultTests {
 
     @Test func theTimedTransportTimesOutOnLongLatency() async throws {
         let client = try await SandboxTestClient()
-        let request = HTTPRequestMessage(method: "GET", url: URL(string: "http://sandbox.invalid/api/v2/REF30/configuration")!, headers: client.headers())
+        let request = HTTPRequestMessage(
+            method: "GET", url: URL(string: "http://sandbox.invalid/api/v2/REF30/configuration")!,
+            headers: client.headers())
         #expect(try await client.sandbox.transport.send(request, timeout: 60).status == 200)
         client.sandbox.inject(SandboxFault(latency: 30), into: .configuration)
-        await #expect(throws: TransportFailure.timedOut) { try await client.sandbox.transport.send(request, timeout: 0.05) }
+        await #expect(throws: TransportFailure.timedOut) {
+            try await client.sandbox.transport.send(request, timeout: 0.05)
+        }
         client.sandbox.inject(SandboxFault(dropConnection: true), into: .configuration)
-        await #expect(throws: TransportFailure.connectionLost("The sandbox dropped the connection.")) { try await client.sandbox.transport.send(request, timeout: 60) }
+        await #expect(throws: TransportFailure.connectionLost("The sandbox dropped the connection.")) {
+            try await client.sandbox.transport.send(request, timeout: 60)
+        }
     }
 
     @Test func theRequestLogRecordsEndpointsAndStatuses() async throws {
@@ -157,8 +165,12 @@ struct SandboxFaultTests {
         let at = client.sandbox.clock.now
         #expect(
             client.sandbox.requestLog == [
-                SandboxLogEntry(method: "GET", path: "/api/v2/REF30/configuration", status: 200, endpoint: .configuration, at: at, device: device),
-                SandboxLogEntry(method: "GET", path: "/api/v2/REF30/profiles", status: 0, endpoint: .profiles, at: at, device: device),
+                SandboxLogEntry(
+                    method: "GET", path: "/api/v2/REF30/configuration", status: 200, endpoint: .configuration, at: at,
+                    device: device),
+                SandboxLogEntry(
+                    method: "GET", path: "/api/v2/REF30/profiles", status: 0, endpoint: .profiles, at: at,
+                    device: device),
                 SandboxLogEntry(method: "GET", path: "/nowhere", status: 404, endpoint: nil, at: at, device: device),
             ])
     }
@@ -170,7 +182,9 @@ struct SandboxFaultTests {
             for index in 0..<200 {
                 var device = client
                 device.deviceID = "device-\(index)"
-                group.addTask { try? SandboxTestClient.object(await device.createSession(mvpd: "NotBoarded")).string("code") }
+                group.addTask {
+                    try? SandboxTestClient.object(await device.createSession(mvpd: "NotBoarded")).string("code")
+                }
             }
             var codes: [String] = []
             for await code in group { if let code { codes.append(code) } }
@@ -186,7 +200,9 @@ struct SandboxFaultTests {
         let client = try await SandboxTestClient()
         let transport = client.sandbox.inProcessTransport
         let request = HTTPRequestMessage(
-            method: "GET", url: URL(string: "http://sandbox.invalid/api/v2/REF30/logout/NotBoarded?redirectUrl=adobepass%3A%2F%2Fios.app")!,
+            method: "GET",
+            url: URL(
+                string: "http://sandbox.invalid/api/v2/REF30/logout/NotBoarded?redirectUrl=adobepass%3A%2F%2Fios.app")!,
             headers: client.headers())
         let response = try await transport.send(request, timeout: 60)
         #expect(response.status == 200)

@@ -10,7 +10,8 @@ struct SandboxLifetimeTests {
         if let deviceInfo { headers.append(("X-Device-Info", deviceInfo)) }
         return await sandbox.respond(
             to: SandboxRequest(
-                method: "POST", path: "/o/client/register", headers: headers, body: Array(#"{"software_statement":"STATEMENT"}"#.utf8)))
+                method: "POST", path: "/o/client/register", headers: headers,
+                body: Array(#"{"software_statement":"STATEMENT"}"#.utf8)))
     }
 
     private static func base64(_ json: String) -> String { Data(json.utf8).base64EncodedString() }
@@ -62,11 +63,15 @@ struct SandboxLifetimeTests {
                 #"X-Device-Info: "osName" must be one of the documented values"#
             ),
             (
-                Self.base64(#"{"model":"PC","version":"1","osName":"Linux","osVersion":"6","connectionType":"LAN","primaryHardwareType":"Toaster"}"#),
+                Self.base64(
+                    #"{"model":"PC","version":"1","osName":"Linux","osVersion":"6","connectionType":"LAN","primaryHardwareType":"Toaster"}"#
+                ),
                 #"X-Device-Info: "primaryHardwareType" must be one of the documented values"#
             ),
             (
-                Self.base64(#"{"model":"PC","version":"1","osName":"Linux","osVersion":"6","connectionType":"LAN","connectionSecure":"maybe"}"#),
+                Self.base64(
+                    #"{"model":"PC","version":"1","osName":"Linux","osVersion":"6","connectionType":"LAN","connectionSecure":"maybe"}"#
+                ),
                 #"X-Device-Info: "connectionSecure" must be true or false, not "maybe"."#
             ),
         ]
@@ -75,9 +80,13 @@ struct SandboxLifetimeTests {
             #expect(response.status == 400)
             let body = try SandboxTestClient.object(response)
             #expect(body.string("error") == "invalid_request", "DCR's documented error shape")
-            #expect(body.string("error_description")?.hasPrefix(description) == true, "\(body.string("error_description") ?? "none")")
+            #expect(
+                body.string("error_description")?.hasPrefix(description) == true,
+                "\(body.string("error_description") ?? "none")")
         }
-        let minimal = Self.base64(#"{"model":"PC","version":"1","osName":"Linux","osVersion":"6","connectionType":"LAN","connectionSecure":true}"#)
+        let minimal = Self.base64(
+            #"{"model":"PC","version":"1","osName":"Linux","osVersion":"6","connectionType":"LAN","connectionSecure":true}"#
+        )
         #expect(await Self.register(sandbox, deviceInfo: minimal).status == 201)
         #expect(await Self.register(sandbox, deviceInfo: SandboxTestClient.deviceInfo).status == 201)
     }
@@ -113,10 +122,12 @@ struct SandboxLifetimeTests {
                 to: SandboxRequest(
                     method: "POST", path: "/o/client/token",
                     headers: [
-                        ("Content-Type", "application/x-www-form-urlencoded"), ("X-Device-Info", SandboxTestClient.deviceInfo),
+                        ("Content-Type", "application/x-www-form-urlencoded"),
+                        ("X-Device-Info", SandboxTestClient.deviceInfo),
                     ],
                     body: Array(
-                        "client_id=\(credentials.clientID)&client_secret=\(credentials.secret)&grant_type=client_credentials".utf8)))
+                        "client_id=\(credentials.clientID)&client_secret=\(credentials.secret)&grant_type=client_credentials"
+                            .utf8)))
         }
         #expect(await token().status == 201)
         sandbox.clock.advance(by: 599)
@@ -138,7 +149,11 @@ struct SandboxLifetimeTests {
         _ = await client.postForm(
             "/api/v2/REF30/sessions/sso/Apple", "domainName=adobe.com&redirectUrl=adobepass%3A%2F%2Fios.app",
             partnerStatus: SandboxTestClient.partnerStatus(expiresAt: sandbox.clock.now.addingTimeInterval(3_600)))
-        let tables = { sandbox.withEngine { ($0.accessTokens.count, $0.sessions.count, $0.pendingSAMLRequests.count, $0.registrations.count) } }
+        let tables = {
+            sandbox.withEngine {
+                ($0.accessTokens.count, $0.sessions.count, $0.pendingSAMLRequests.count, $0.registrations.count)
+            }
+        }
         #expect(tables() == (1, 1, 1, 1))
         sandbox.clock.advance(by: 1_800)  // sessions and SAML requests end
         _ = await client.get("/api/v2/REF30/configuration")
@@ -158,7 +173,9 @@ struct SandboxLifetimeTests {
             queue.append(key, expiresAt: start.addingTimeInterval(Double(key)))
         }
         // At second 50, entries 0…50 are due, but one sweep removes at most 8.
-        queue.sweep(now: start.addingTimeInterval(50), expiredBudget: 8, capacity: 1_000, tableCount: { table.count }) { table.remove($0) }
+        queue.sweep(now: start.addingTimeInterval(50), expiredBudget: 8, capacity: 1_000, tableCount: { table.count }) {
+            table.remove($0)
+        }
         #expect(table.count == 92 && table.min() == 8)
         // Over capacity, the oldest go even though they are not due.
         queue.sweep(now: start, expiredBudget: 8, capacity: 10, tableCount: { table.count }) { table.remove($0) }
@@ -178,7 +195,8 @@ struct SandboxLifetimeTests {
         _ = try await gone.login(mvpd: "NotBoarded")
         _ = await gone.createSession(mvpd: "TempPass")
         let goneDevice = Data("gone".utf8).base64EncodedString()
-        let goneClient = try #require(sandbox.withEngine { $0.profiles.keys.first { $0.deviceID == goneDevice }?.clientID })
+        let goneClient = try #require(
+            sandbox.withEngine { $0.profiles.keys.first { $0.deviceID == goneDevice }?.clientID })
         sandbox.withEngine { engine in
             // The client of "gone" is no longer registered; its profiles cannot be reached.
             engine.registrations[goneClient] = nil

@@ -6,8 +6,11 @@ import Testing
 
 @Suite("Logout")
 struct SandboxLogoutTests {
-    private func logout(_ client: SandboxTestClient, _ mvpd: String, partnerStatus: String? = nil) async throws -> [String: Any] {
-        let response = await client.get("/api/v2/REF30/logout/\(mvpd)?redirectUrl=adobepass%3A%2F%2Fios.app%2Flogout", partnerStatus: partnerStatus)
+    private func logout(_ client: SandboxTestClient, _ mvpd: String, partnerStatus: String? = nil) async throws
+        -> [String: Any]
+    {
+        let response = await client.get(
+            "/api/v2/REF30/logout/\(mvpd)?redirectUrl=adobepass%3A%2F%2Fios.app%2Flogout", partnerStatus: partnerStatus)
         #expect(response.status == 200)
         return try SandboxTestClient.object(response).object("logouts").object(mvpd)
     }
@@ -48,17 +51,28 @@ struct SandboxLogoutTests {
         let now = client.sandbox.clock.now
         let pfs = SandboxTestClient.partnerStatus(expiresAt: now.addingTimeInterval(3_600))
         let device = SimulatedPartnerFramework(
-            sandbox: client.sandbox, signedIn: SystemSignIn(provider: "AppleBoarded", username: "alice", expiresAt: now.addingTimeInterval(3_600)))
-        let session = try SandboxTestClient.object(await client.postForm("/api/v2/REF30/sessions/sso/Apple", "domainName=adobe.com&redirectUrl=x%3A%2F%2Fy", partnerStatus: pfs))
+            sandbox: client.sandbox,
+            signedIn: SystemSignIn(
+                provider: "AppleBoarded", username: "alice", expiresAt: now.addingTimeInterval(3_600)))
+        let session = try SandboxTestClient.object(
+            await client.postForm(
+                "/api/v2/REF30/sessions/sso/Apple", "domainName=adobe.com&redirectUrl=x%3A%2F%2Fy", partnerStatus: pfs))
         let request = try #require(session.object("authenticationRequest").string("request"))
-        let saml = try #require(try await device.accountMetadata(PartnerMetadataRequest(isInterruptionAllowed: false, samlRequest: request)).samlResponse)
-        _ = await client.postForm("/api/v2/REF30/profiles/sso/Apple", "SAMLResponse=" + SandboxEngine.formEncode(Data(saml.utf8).base64EncodedString()), partnerStatus: pfs)
+        let saml = try #require(
+            try await device.accountMetadata(PartnerMetadataRequest(isInterruptionAllowed: false, samlRequest: request))
+                .samlResponse)
+        _ = await client.postForm(
+            "/api/v2/REF30/profiles/sso/Apple",
+            "SAMLResponse=" + SandboxEngine.formEncode(Data(saml.utf8).base64EncodedString()), partnerStatus: pfs)
 
         let answer = try await logout(client, "AppleBoarded", partnerStatus: pfs)
         #expect(answer.string("actionName") == "partner_logout")
         #expect(answer.string("actionType") == "partner_interactive")
         #expect(answer["url"] == nil)
-        #expect(try SandboxTestClient.object(await client.get("/api/v2/REF30/profiles", partnerStatus: pfs)).object("profiles").isEmpty)
+        #expect(
+            try SandboxTestClient.object(await client.get("/api/v2/REF30/profiles", partnerStatus: pfs)).object(
+                "profiles"
+            ).isEmpty)
     }
 
     @Test func theRedirectURLIsRequired() async throws {

@@ -8,24 +8,37 @@ import Testing
 struct SandboxPartnerSSOTests {
     private let form = "domainName=adobe.com&redirectUrl=adobepass%3A%2F%2Fios.app"
 
-    private func status(_ client: SandboxTestClient, access: String = "granted", provider: String? = "AppleBoarded", expiresIn: TimeInterval? = 86_400) -> String {
-        SandboxTestClient.partnerStatus(access: access, provider: provider, expiresAt: expiresIn.map { client.sandbox.clock.now.addingTimeInterval($0) })
+    private func status(
+        _ client: SandboxTestClient, access: String = "granted", provider: String? = "AppleBoarded",
+        expiresIn: TimeInterval? = 86_400
+    ) -> String {
+        SandboxTestClient.partnerStatus(
+            access: access, provider: provider,
+            expiresAt: expiresIn.map { client.sandbox.clock.now.addingTimeInterval($0) })
     }
 
-    private func partnerSession(_ client: SandboxTestClient, status: String?, form: String? = nil) async throws -> [String: Any] {
-        let response = await client.postForm("/api/v2/REF30/sessions/sso/Apple", form ?? self.form, partnerStatus: status)
+    private func partnerSession(_ client: SandboxTestClient, status: String?, form: String? = nil) async throws
+        -> [String: Any]
+    {
+        let response = await client.postForm(
+            "/api/v2/REF30/sessions/sso/Apple", form ?? self.form, partnerStatus: status)
         #expect(response.status == 200)
         return try SandboxTestClient.object(response)
     }
 
     /// Runs the whole exchange the way the SDK does; returns the profiles/sso response.
-    private func exchange(_ client: SandboxTestClient, device: SimulatedPartnerFramework) async throws -> SandboxResponse {
+    private func exchange(_ client: SandboxTestClient, device: SimulatedPartnerFramework) async throws
+        -> SandboxResponse
+    {
         let pfs = status(client)
         let session = try await partnerSession(client, status: pfs)
         let request = try #require(session.object("authenticationRequest").string("request"))
-        let metadata = try await device.accountMetadata(PartnerMetadataRequest(isInterruptionAllowed: false, samlRequest: request))
+        let metadata = try await device.accountMetadata(
+            PartnerMetadataRequest(isInterruptionAllowed: false, samlRequest: request))
         let saml = try #require(metadata.samlResponse)
-        return await client.postForm("/api/v2/REF30/profiles/sso/Apple", "SAMLResponse=" + SandboxEngine.formEncode(Data(saml.utf8).base64EncodedString()), partnerStatus: pfs)
+        return await client.postForm(
+            "/api/v2/REF30/profiles/sso/Apple",
+            "SAMLResponse=" + SandboxEngine.formEncode(Data(saml.utf8).base64EncodedString()), partnerStatus: pfs)
     }
 
     @Test func aValidStatusGetsAPartnerAuthenticationRequest() async throws {
@@ -81,7 +94,8 @@ struct SandboxPartnerSSOTests {
             #expect(answer.string("mvpd") == provider)
         }
         client.sandbox.updateMVPD("AppleBoarded") { $0.ssoEnabled = false }
-        #expect(try await partnerSession(client, status: status(client)).string("reasonType") == "configuration_fallback")
+        #expect(
+            try await partnerSession(client, status: status(client)).string("reasonType") == "configuration_fallback")
     }
 
     @Test func missingParametersFallBackToResume() async throws {
@@ -103,7 +117,10 @@ struct SandboxPartnerSSOTests {
         #expect(degraded.string("url") == "/api/v2/REF30/decisions/authorize/Degraded")
 
         let device = SimulatedPartnerFramework(
-            sandbox: client.sandbox, signedIn: SystemSignIn(provider: "AppleBoarded", username: "alice", expiresAt: client.sandbox.clock.now.addingTimeInterval(3_600)))
+            sandbox: client.sandbox,
+            signedIn: SystemSignIn(
+                provider: "AppleBoarded", username: "alice",
+                expiresAt: client.sandbox.clock.now.addingTimeInterval(3_600)))
         #expect(try await exchange(client, device: device).status == 201)
         let again = try await partnerSession(client, status: status(client))
         #expect(again.string("actionName") == "authorize")
@@ -113,7 +130,9 @@ struct SandboxPartnerSSOTests {
     @Test func aVerifiedSAMLResponseCreatesAnAppleSSOProfile() async throws {
         let client = try await SandboxTestClient()
         let device = SimulatedPartnerFramework(
-            sandbox: client.sandbox, signedIn: SystemSignIn(provider: "AppleBoarded", username: "bob", expiresAt: client.sandbox.clock.now.addingTimeInterval(600)))
+            sandbox: client.sandbox,
+            signedIn: SystemSignIn(
+                provider: "AppleBoarded", username: "bob", expiresAt: client.sandbox.clock.now.addingTimeInterval(600)))
         let response = try await exchange(client, device: device)
         #expect(response.status == 201)
         let profile = try SandboxTestClient.object(response).object("profiles").object("AppleBoarded")
@@ -126,34 +145,46 @@ struct SandboxPartnerSSOTests {
         #expect(profile.object("attributes")["tokenSource"] == nil)
 
         // appleSSO profiles show only with a valid status for their MVPD.
-        #expect(try SandboxTestClient.object(await client.get("/api/v2/REF30/profiles", partnerStatus: status(client))).object("profiles").count == 1)
+        #expect(
+            try SandboxTestClient.object(await client.get("/api/v2/REF30/profiles", partnerStatus: status(client)))
+                .object("profiles").count == 1)
         #expect(try SandboxTestClient.object(await client.get("/api/v2/REF30/profiles")).object("profiles").isEmpty)
-        #expect(try SandboxTestClient.object(await client.get("/api/v2/REF30/profiles/AppleBoarded", partnerStatus: status(client, access: "denied"))).object("profiles").isEmpty)
+        #expect(
+            try SandboxTestClient.object(
+                await client.get("/api/v2/REF30/profiles/AppleBoarded", partnerStatus: status(client, access: "denied"))
+            ).object("profiles").isEmpty)
     }
 
     @Test func tamperedOrReplayedSAMLResponsesAreRefused() async throws {
         let client = try await SandboxTestClient()
         let device = SimulatedPartnerFramework(
-            sandbox: client.sandbox, signedIn: SystemSignIn(provider: "AppleBoarded", username: "bob", expiresAt: client.sandbox.clock.now.addingTimeInterval(600)))
+            sandbox: client.sandbox,
+            signedIn: SystemSignIn(
+                provider: "AppleBoarded", username: "bob", expiresAt: client.sandbox.clock.now.addingTimeInterval(600)))
         let pfs = status(client)
         let session = try await partnerSession(client, status: pfs)
         let request = try #require(session.object("authenticationRequest").string("request"))
-        let saml = try #require(try await device.accountMetadata(PartnerMetadataRequest(isInterruptionAllowed: false, samlRequest: request)).samlResponse)
+        let saml = try #require(
+            try await device.accountMetadata(PartnerMetadataRequest(isInterruptionAllowed: false, samlRequest: request))
+                .samlResponse)
         let tampered = saml.replacingOccurrences(of: "<saml:AttributeValue>bob<", with: "<saml:AttributeValue>alice<")
         #expect(tampered != saml)
 
         let refused = await client.postForm(
-            "/api/v2/REF30/profiles/sso/Apple", "SAMLResponse=" + SandboxEngine.formEncode(Data(tampered.utf8).base64EncodedString()), partnerStatus: pfs)
+            "/api/v2/REF30/profiles/sso/Apple",
+            "SAMLResponse=" + SandboxEngine.formEncode(Data(tampered.utf8).base64EncodedString()), partnerStatus: pfs)
         #expect(refused.status == 400)
         #expect(try SandboxTestClient.object(refused).string("code") == "invalid_parameter_saml_response")
         let missing = await client.postForm("/api/v2/REF30/profiles/sso/Apple", "", partnerStatus: pfs)
         #expect(try SandboxTestClient.object(missing).string("code") == "invalid_parameter_saml_response")
 
         let accepted = await client.postForm(
-            "/api/v2/REF30/profiles/sso/Apple", "SAMLResponse=" + SandboxEngine.formEncode(Data(saml.utf8).base64EncodedString()), partnerStatus: pfs)
+            "/api/v2/REF30/profiles/sso/Apple",
+            "SAMLResponse=" + SandboxEngine.formEncode(Data(saml.utf8).base64EncodedString()), partnerStatus: pfs)
         #expect(accepted.status == 201)
         let replayed = await client.postForm(
-            "/api/v2/REF30/profiles/sso/Apple", "SAMLResponse=" + SandboxEngine.formEncode(Data(saml.utf8).base64EncodedString()), partnerStatus: pfs)
+            "/api/v2/REF30/profiles/sso/Apple",
+            "SAMLResponse=" + SandboxEngine.formEncode(Data(saml.utf8).base64EncodedString()), partnerStatus: pfs)
         #expect(replayed.status == 400)
     }
 
@@ -167,7 +198,8 @@ struct SandboxPartnerSSOTests {
             (status(client, expiresIn: -10), "invalid_header_pfs_provider_info_expired"),
         ]
         for (header, code) in cases {
-            let response = await client.postForm("/api/v2/REF30/profiles/sso/Apple", "SAMLResponse=PHg%2BPC94Pg%3D%3D", partnerStatus: header)
+            let response = await client.postForm(
+                "/api/v2/REF30/profiles/sso/Apple", "SAMLResponse=PHg%2BPC94Pg%3D%3D", partnerStatus: header)
             #expect(response.status == 400)
             #expect(try SandboxTestClient.object(response).string("code") == code)
         }
@@ -179,13 +211,20 @@ struct SandboxPartnerSSOTests {
         let client = try await SandboxTestClient()
         client.sandbox.updateMVPD("SSODisabled") { $0.ssoEnabled = true }
         let device = SimulatedPartnerFramework(
-            sandbox: client.sandbox, signedIn: SystemSignIn(provider: "SSODisabled", username: "alice", expiresAt: client.sandbox.clock.now.addingTimeInterval(600)))
+            sandbox: client.sandbox,
+            signedIn: SystemSignIn(
+                provider: "SSODisabled", username: "alice", expiresAt: client.sandbox.clock.now.addingTimeInterval(600))
+        )
         let session = try await partnerSession(client, status: status(client))
         let request = try #require(session.object("authenticationRequest").string("request"))
         // The device is signed in to another provider than the request was made for.
-        let saml = try #require(try await device.accountMetadata(PartnerMetadataRequest(isInterruptionAllowed: false, samlRequest: request)).samlResponse)
+        let saml = try #require(
+            try await device.accountMetadata(PartnerMetadataRequest(isInterruptionAllowed: false, samlRequest: request))
+                .samlResponse)
         let response = await client.postForm(
-            "/api/v2/REF30/profiles/sso/Apple", "SAMLResponse=" + SandboxEngine.formEncode(Data(saml.utf8).base64EncodedString()), partnerStatus: status(client))
+            "/api/v2/REF30/profiles/sso/Apple",
+            "SAMLResponse=" + SandboxEngine.formEncode(Data(saml.utf8).base64EncodedString()),
+            partnerStatus: status(client))
         #expect(response.status == 400)
         #expect(try SandboxTestClient.object(response).string("code") == "invalid_parameter_saml_response")
     }

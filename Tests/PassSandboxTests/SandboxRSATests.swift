@@ -35,7 +35,8 @@ struct SandboxRSATests {
 
     @Test func modularPowerAndInverseMatchPython() throws {
         let modulus = SandboxBigUInt(hex: Numbers.modulus)
-        let power = SandboxMontgomery(modulus: modulus).power(SandboxBigUInt(hex: Numbers.a), SandboxBigUInt(hex: Numbers.exponent))
+        let power = SandboxMontgomery(modulus: modulus).power(
+            SandboxBigUInt(hex: Numbers.a), SandboxBigUInt(hex: Numbers.exponent))
         #expect(power == SandboxBigUInt(hex: Numbers.power))
         let inverse = try #require(SandboxBigUInt(hex: Numbers.b).inverse(modulo: modulus))
         #expect(inverse == SandboxBigUInt(hex: Numbers.inverse))
@@ -78,9 +79,16 @@ struct SandboxRSATests {
         // 256 − 3 − 19 (DigestInfo prefix) − 32 (digest) = 202 bytes of FF.
         #expect(encoded[2..<204].allSatisfy { $0 == 0xff })
         #expect(encoded[204] == 0x00)
-        #expect(Array(encoded[205..<224]) == [0x30, 0x31, 0x30, 0x0d, 0x06, 0x09, 0x60, 0x86, 0x48, 0x01, 0x65, 0x03, 0x04, 0x02, 0x01, 0x05, 0x00, 0x04, 0x20])
+        #expect(
+            Array(encoded[205..<224]) == [
+                0x30, 0x31, 0x30, 0x0d, 0x06, 0x09, 0x60, 0x86, 0x48, 0x01, 0x65, 0x03, 0x04, 0x02, 0x01, 0x05, 0x00,
+                0x04, 0x20,
+            ])
         // SHA-256("abc") from FIPS 180-2, appendix B.1.
-        #expect(SandboxBase64URL.encode(encoded[224...]) == SandboxBase64URL.encode(hexBytes("ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")))
+        #expect(
+            SandboxBase64URL.encode(encoded[224...])
+                == SandboxBase64URL.encode(hexBytes("ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"))
+        )
         #expect(SandboxPKCS1.encodedSHA256([], length: 61) == nil)
     }
 
@@ -102,13 +110,16 @@ struct SandboxRSATests {
         let claims = SandboxJWTClaims(
             issuer: "fixture-identity", subject: "jane", audiences: ["Adobe"],
             issuedAt: 1_767_225_600, expiresAt: 1_767_312_000, notBefore: nil)
-        #expect(SandboxJWS.sign(claims, keyID: "fixture-identity-2026", with: keys.privateKey) == IndependentFixtures.token)
+        #expect(
+            SandboxJWS.sign(claims, keyID: "fixture-identity-2026", with: keys.privateKey) == IndependentFixtures.token)
     }
 
     @Test func signingWithoutThePrimesGivesTheSameSignature() throws {
         let keys = try SandboxIndependentKeys.load()
         var withoutPrimes = IndependentFixtures.key
-        (withoutPrimes.p, withoutPrimes.q, withoutPrimes.dp, withoutPrimes.dq, withoutPrimes.qi) = (nil, nil, nil, nil, nil)
+        (withoutPrimes.p, withoutPrimes.q, withoutPrimes.dp, withoutPrimes.dq, withoutPrimes.qi) = (
+            nil, nil, nil, nil, nil
+        )
         let plain = try #require(try withoutPrimes.rsaKeys().get().privateKey)
         let message = Array("no Chinese remainder".utf8)
         #expect(plain.signRS256(message) == keys.privateKey.signRS256(message))
@@ -117,7 +128,8 @@ struct SandboxRSATests {
     @Test func anyChangeToTheTokenBreaksTheSignature() throws {
         let keys = try SandboxIndependentKeys.load()
         let parts = IndependentFixtures.token.split(separator: ".").map(String.init)
-        let otherPayload = SandboxBase64URL.encode(Array(#"{"iss":"fixture-identity","sub":"john","aud":"Adobe","iat":1767225600,"exp":1767312000}"#.utf8))
+        let otherPayload = SandboxBase64URL.encode(
+            Array(#"{"iss":"fixture-identity","sub":"john","aud":"Adobe","iat":1767225600,"exp":1767312000}"#.utf8))
         let otherHeader = SandboxBase64URL.encode(Array(#"{"alg":"RS256","typ":"JWT"}"#.utf8))
         var signature = try #require(SandboxBase64URL.decode(parts[2]))
         signature[100] ^= 0x01
@@ -134,7 +146,8 @@ struct SandboxRSATests {
     }
 
     @Test func onlyRS256IsAccepted() {
-        let payload = SandboxBase64URL.encode(Array(#"{"iss":"sandbox-identity","sub":"jane","aud":"Adobe","exp":1767312000}"#.utf8))
+        let payload = SandboxBase64URL.encode(
+            Array(#"{"iss":"sandbox-identity","sub":"jane","aud":"Adobe","exp":1767312000}"#.utf8))
         for header in [#"{"alg":"none"}"#, #"{"alg":"HS256","typ":"JWT"}"#, #"{"alg":"RS512"}"#, #"{"typ":"JWT"}"#] {
             let token = SandboxBase64URL.encode(Array(header.utf8)) + "." + payload + "."
             guard case .failure(.algorithm) = SandboxJWS.parse(token) else {
@@ -154,12 +167,20 @@ struct SandboxRSATests {
         #expect(problem("a.b.c.d") == .notCompact)
         #expect(problem(header + ".e30=.c2ln") == .notBase64URL(part: "payload"))
         #expect(problem(SandboxBase64URL.encode(Array("[]".utf8)) + ".e30.c2ln") == .headerNotJSON)
-        #expect(problem(header + "." + SandboxBase64URL.encode(Array(#"{"sub":"jane","aud":"Adobe","exp":1}"#.utf8)) + ".c2ln") == .claim("iss", "a non-empty string"))
         #expect(
-            problem(header + "." + SandboxBase64URL.encode(Array(#"{"iss":"i","sub":"jane","aud":"Adobe","exp":true}"#.utf8)) + ".c2ln")
+            problem(
+                header + "." + SandboxBase64URL.encode(Array(#"{"sub":"jane","aud":"Adobe","exp":1}"#.utf8)) + ".c2ln")
+                == .claim("iss", "a non-empty string"))
+        #expect(
+            problem(
+                header + "."
+                    + SandboxBase64URL.encode(Array(#"{"iss":"i","sub":"jane","aud":"Adobe","exp":true}"#.utf8))
+                    + ".c2ln")
                 == .claim("exp", "a number of seconds since 1970"))
         #expect(
-            problem(header + "." + SandboxBase64URL.encode(Array(#"{"iss":"i","sub":"jane","aud":7,"exp":1}"#.utf8)) + ".c2ln")
+            problem(
+                header + "." + SandboxBase64URL.encode(Array(#"{"iss":"i","sub":"jane","aud":7,"exp":1}"#.utf8))
+                    + ".c2ln")
                 == .claim("aud", "a string or an array of strings"))
     }
 

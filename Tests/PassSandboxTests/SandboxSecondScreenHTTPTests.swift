@@ -32,12 +32,14 @@ struct SandboxSecondScreenHTTPTests {
         #expect(SandboxPageKind(html: login.text) == .login)
         #expect(login.text.contains("<tr><td>alice</td><td>alice123</td></tr>"))
 
-        let wrong = try await rig.postPage("/mvpd/NotBoarded/login", [("code", code), ("username", "alice"), ("password", "x")])
+        let wrong = try await rig.postPage(
+            "/mvpd/NotBoarded/login", [("code", code), ("username", "alice"), ("password", "x")])
         #expect(wrong.status == 200)
         #expect(SimulatedUserAgent.errorMessage(in: wrong.text) == "The username or password is incorrect.")
         #expect(try await tv.profiles(forCode: code).isEmpty)
 
-        let done = try await rig.postPage("/mvpd/NotBoarded/login", [("code", code), ("username", "alice"), ("password", "alice123")])
+        let done = try await rig.postPage(
+            "/mvpd/NotBoarded/login", [("code", code), ("username", "alice"), ("password", "alice123")])
         #expect(done.status == 200)
         #expect(done.location == nil)
         #expect(SandboxPageKind(html: done.text) == .signedIn)
@@ -55,7 +57,9 @@ struct SandboxSecondScreenHTTPTests {
         defer { rig.shutdown() }
         let unknown = try await rig.postPage("/activate", [("code", "abc")])
         #expect(unknown.status == 200)
-        #expect(SimulatedUserAgent.errorMessage(in: unknown.text) == "No sign-in is waiting for the code ABC. Check the code on your TV and type it again.")
+        #expect(
+            SimulatedUserAgent.errorMessage(in: unknown.text)
+                == "No sign-in is waiting for the code ABC. Check the code on your TV and type it again.")
         #expect(unknown.text.contains(#"value="abc""#))
 
         let tv = try await rig.registerTV()
@@ -75,7 +79,8 @@ struct SandboxSecondScreenHTTPTests {
         let session = try await tv.createSession(mvpd: "NotBoarded")
         let code = try #require(session["code"] as? String)
 
-        let page = try await rig.postPage("/mvpd/NotBoarded/login", [("code", code), ("username", "bob"), ("password", "bob123")])
+        let page = try await rig.postPage(
+            "/mvpd/NotBoarded/login", [("code", code), ("username", "bob"), ("password", "bob123")])
         #expect(page.status == 302)
         #expect(page.location == "adobepass://tv.app")
 

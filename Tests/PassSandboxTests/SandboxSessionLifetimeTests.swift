@@ -13,12 +13,17 @@ struct SandboxSessionLifetimeTests {
 
     @Test func theWorldFileSetsItAndRefusesValuesOutOfRange() throws {
         #expect(try SandboxWorld.load(from: Data(Self.world("").utf8)).authenticationSessionTTL == 1_800)
-        #expect(try SandboxWorld.load(from: Data(Self.world(#""authenticationSessionTTL": 60, "#).utf8)).authenticationSessionTTL == 60)
+        #expect(
+            try SandboxWorld.load(from: Data(Self.world(#""authenticationSessionTTL": 60, "#).utf8))
+                .authenticationSessionTTL == 60)
         for (value, problem) in [
-            ("0", "authenticationSessionTTL: must be from 1 to 86400 seconds"), ("86401", "authenticationSessionTTL: must be from 1 to 86400 seconds"),
+            ("0", "authenticationSessionTTL: must be from 1 to 86400 seconds"),
+            ("86401", "authenticationSessionTTL: must be from 1 to 86400 seconds"),
             (#""60""#, "authenticationSessionTTL: expected a number"),
         ] {
-            #expect(throws: SandboxWorldError.self, "\(value)") { try SandboxWorld.load(from: Data(Self.world(#""authenticationSessionTTL": \#(value), "#).utf8)) }
+            #expect(throws: SandboxWorldError.self, "\(value)") {
+                try SandboxWorld.load(from: Data(Self.world(#""authenticationSessionTTL": \#(value), "#).utf8))
+            }
             do {
                 _ = try SandboxWorld.load(from: Data(Self.world(#""authenticationSessionTTL": \#(value), "#).utf8))
             } catch {
@@ -40,11 +45,13 @@ struct SandboxSessionLifetimeTests {
         #expect(await client.get("/api/v2/REF30/profiles/code/\(code)").status == 400)
         let activation = await client.sandbox.respond(
             to: SandboxRequest(
-                method: "POST", path: "/activate", headers: [("Content-Type", "application/x-www-form-urlencoded"), ("Accept", "text/html")],
+                method: "POST", path: "/activate",
+                headers: [("Content-Type", "application/x-www-form-urlencoded"), ("Accept", "text/html")],
                 body: Array("code=\(code)".utf8)))
         #expect(
             SimulatedUserAgent.errorMessage(in: String(decoding: activation.body, as: UTF8.self))
-                == "The code \(code) has expired: a code lasts 90 seconds. Start the sign-in again from the application to get a new code.")
+                == "The code \(code) has expired: a code lasts 90 seconds. Start the sign-in again from the application to get a new code."
+        )
         #expect(SignInRefusal.lifetime(60) == "1 minute")
         #expect(SignInRefusal.lifetime(1_800) == "30 minutes")
     }

@@ -26,7 +26,8 @@ struct SandboxSessionTests {
 
     @Test func missingParametersAskToResume() async throws {
         let client = try await SandboxTestClient()
-        let created = try SandboxTestClient.object(await client.postForm("/api/v2/REF30/sessions", "domainName=adobe.com"))
+        let created = try SandboxTestClient.object(
+            await client.postForm("/api/v2/REF30/sessions", "domainName=adobe.com"))
         let code = try #require(created.string("code"))
         #expect(created.string("actionName") == "resume")
         #expect(created.string("actionType") == "direct")
@@ -40,11 +41,13 @@ struct SandboxSessionTests {
         #expect(info.object("device").string("model") == "AppleTV")
         #expect(info.string("notAfter") != nil)
 
-        let retry = try SandboxTestClient.object(await client.postForm("/api/v2/REF30/sessions/\(code)", "mvpd=NotBoarded"))
+        let retry = try SandboxTestClient.object(
+            await client.postForm("/api/v2/REF30/sessions/\(code)", "mvpd=NotBoarded"))
         #expect(retry.string("actionName") == "retry")
         #expect(retry["missingParameters"] as? [String] == ["redirectUrl"])
 
-        let resumed = try SandboxTestClient.object(await client.postForm("/api/v2/REF30/sessions/\(code)", "redirectUrl=adobepass%3A%2F%2Fios.app"))
+        let resumed = try SandboxTestClient.object(
+            await client.postForm("/api/v2/REF30/sessions/\(code)", "redirectUrl=adobepass%3A%2F%2Fios.app"))
         #expect(resumed.string("actionName") == "authenticate")
         #expect(resumed.string("url") == "/api/v2/authenticate/REF30/\(code)")
         #expect(resumed.string("code") == code)
@@ -55,7 +58,9 @@ struct SandboxSessionTests {
         let noDevice = await client.sandbox.respond(
             to: SandboxRequest(
                 method: "POST", path: "/api/v2/REF30/sessions",
-                headers: [("Authorization", "Bearer \(client.bearer)"), ("X-Device-Info", SandboxTestClient.deviceInfo)],
+                headers: [
+                    ("Authorization", "Bearer \(client.bearer)"), ("X-Device-Info", SandboxTestClient.deviceInfo),
+                ],
                 body: Array("mvpd=NotBoarded&domainName=adobe.com&redirectUrl=x%3A%2F%2Fy".utf8)))
         #expect(noDevice.status == 400)
         #expect(try SandboxTestClient.object(noDevice).string("code") == "invalid_header_device_identifier")
@@ -63,19 +68,27 @@ struct SandboxSessionTests {
         let badDevice = await client.sandbox.respond(
             to: SandboxRequest(
                 method: "POST", path: "/api/v2/REF30/sessions",
-                headers: [("Authorization", "Bearer \(client.bearer)"), ("AP-Device-Identifier", "serial 1234"), ("X-Device-Info", SandboxTestClient.deviceInfo)]))
+                headers: [
+                    ("Authorization", "Bearer \(client.bearer)"), ("AP-Device-Identifier", "serial 1234"),
+                    ("X-Device-Info", SandboxTestClient.deviceInfo),
+                ]))
         #expect(try SandboxTestClient.object(badDevice).string("code") == "invalid_header_device_identifier")
 
         let noInfo = await client.sandbox.respond(
             to: SandboxRequest(
                 method: "POST", path: "/api/v2/REF30/sessions",
-                headers: [("Authorization", "Bearer \(client.bearer)"), ("AP-Device-Identifier", "fingerprint ZGV2aWNl"), ("X-Device-Info", "not base64 json")]))
+                headers: [
+                    ("Authorization", "Bearer \(client.bearer)"), ("AP-Device-Identifier", "fingerprint ZGV2aWNl"),
+                    ("X-Device-Info", "not base64 json"),
+                ]))
         #expect(try SandboxTestClient.object(noInfo).string("code") == "invalid_header_device_info")
 
         let inactive = await client.createSession(mvpd: "Inactive")
         #expect(inactive.status == 400)
         #expect(try SandboxTestClient.object(inactive).string("code") == "invalid_integration")
-        #expect(try SandboxTestClient.object(await client.createSession(mvpd: "Nobody")).string("code") == "invalid_integration")
+        #expect(
+            try SandboxTestClient.object(await client.createSession(mvpd: "Nobody")).string("code")
+                == "invalid_integration")
 
         let badRedirect = await client.createSession(mvpd: "NotBoarded", redirectUrl: "not a url")
         #expect(try SandboxTestClient.object(badRedirect).string("code") == "invalid_parameter_redirect_url")
@@ -94,7 +107,9 @@ struct SandboxSessionTests {
         // Another device of the same application has no profile.
         var other = client
         other.deviceID = "device-2"
-        #expect(try SandboxTestClient.object(await other.createSession(mvpd: "NotBoarded")).string("actionName") == "authenticate")
+        #expect(
+            try SandboxTestClient.object(await other.createSession(mvpd: "NotBoarded")).string("actionName")
+                == "authenticate")
     }
 
     @Test func tempPassAndDegradationAnswerDirectly() async throws {
@@ -103,7 +118,9 @@ struct SandboxSessionTests {
         #expect(temporary.string("actionName") == "authorize")
         #expect(temporary.string("actionType") == "direct")
         #expect(temporary.string("reasonType") == "temporary")
-        let tempProfile = try SandboxTestClient.object(await client.get("/api/v2/REF30/profiles/TempPass")).object("profiles").object("TempPass")
+        let tempProfile = try SandboxTestClient.object(await client.get("/api/v2/REF30/profiles/TempPass")).object(
+            "profiles"
+        ).object("TempPass")
         #expect(tempProfile.string("type") == "temporary")
         #expect(tempProfile.string("issuer") == "Adobe")
         #expect(tempProfile.int("notAfter") == client.sandbox.clock.now.epochMilliseconds + 1_800_000)
@@ -113,9 +130,13 @@ struct SandboxSessionTests {
         let degraded = try SandboxTestClient.object(await client.createSession(mvpd: "Degraded"))
         #expect(degraded.string("reasonType") == "degraded")
         #expect(degraded.string("actionName") == "authorize")
-        let degradedProfile = try SandboxTestClient.object(await client.get("/api/v2/REF30/profiles/Degraded")).object("profiles").object("Degraded")
+        let degradedProfile = try SandboxTestClient.object(await client.get("/api/v2/REF30/profiles/Degraded")).object(
+            "profiles"
+        ).object("Degraded")
         #expect(degradedProfile.string("type") == "degraded")
-        #expect(degradedProfile.object("attributes").object("userID").string("value")?.hasPrefix("95cf93bcd183214a") == true)
+        #expect(
+            degradedProfile.object("attributes").object("userID").string("value")?.hasPrefix("95cf93bcd183214a") == true
+        )
     }
 
     @Test func tempPassEndsForTheDevice() async throws {
@@ -136,14 +157,16 @@ struct SandboxSessionTests {
 
     @Test func sessionsExpireAfterThirtyMinutes() async throws {
         let client = try await SandboxTestClient()
-        let code = try #require(try SandboxTestClient.object(await client.createSession(mvpd: "NotBoarded")).string("code"))
+        let code = try #require(
+            try SandboxTestClient.object(await client.createSession(mvpd: "NotBoarded")).string("code"))
         client.sandbox.clock.advance(by: 1_800)
         let info = await client.get("/api/v2/REF30/sessions/\(code)")
         #expect(info.status == 400)
         #expect(try SandboxTestClient.object(info).string("code") == "invalid_authentication_session")
         let byCode = await client.get("/api/v2/REF30/profiles/code/\(code)")
         #expect(try SandboxTestClient.object(byCode).string("code") == "invalid_authentication_session")
-        let page = await client.sandbox.respond(to: SandboxRequest(method: "GET", path: "/api/v2/authenticate/REF30/\(code)"))
+        let page = await client.sandbox.respond(
+            to: SandboxRequest(method: "GET", path: "/api/v2/authenticate/REF30/\(code)"))
         #expect(page.status == 400)
         #expect(page.header("Content-Type")?.hasPrefix("text/html") == true)
         let malformed = await client.get("/api/v2/REF30/sessions/bad-code!")
@@ -152,7 +175,8 @@ struct SandboxSessionTests {
 
     @Test func documentationSpellingsOfPathsAreAccepted() async throws {
         let client = try await SandboxTestClient()
-        let code = try #require(try SandboxTestClient.object(await client.createSession(mvpd: "NotBoarded")).string("code"))
+        let code = try #require(
+            try SandboxTestClient.object(await client.createSession(mvpd: "NotBoarded")).string("code"))
         #expect(await client.get("/api/v2/sessions/REF30/\(code)").status == 200)
         #expect(await client.get("/api/v2/logout/REF30/NotBoarded?redirectUrl=x%3A%2F%2Fy").status == 200)
     }

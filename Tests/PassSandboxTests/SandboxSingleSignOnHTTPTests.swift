@@ -13,7 +13,8 @@ struct SandboxSingleSignOnHTTPTests {
     /// token for jane when `token` is set.
     private func twoApps(_ rig: LoopbackRig, token: String?) async throws -> (a: LoopbackApp, b: LoopbackApp) {
         let a = try await LoopbackApp.register(on: rig, deviceID: "living-room-tv", serviceToken: token)
-        let b = try await LoopbackApp.register(on: rig, statement: "STATEMENT2", requestor: "REF31", deviceID: "janes-phone", serviceToken: token)
+        let b = try await LoopbackApp.register(
+            on: rig, statement: "STATEMENT2", requestor: "REF31", deviceID: "janes-phone", serviceToken: token)
         return (a, b)
     }
 
@@ -71,7 +72,8 @@ struct SandboxSingleSignOnHTTPTests {
         let john = try await LoopbackApp.register(
             on: rig, statement: "STATEMENT2", requestor: "REF31", deviceID: "johns-phone",
             serviceToken: try rig.sandbox.issueIdentityToken(subject: "john"))
-        let noToken = try await LoopbackApp.register(on: rig, statement: "STATEMENT2", requestor: "REF31", deviceID: "janes-phone")
+        let noToken = try await LoopbackApp.register(
+            on: rig, statement: "STATEMENT2", requestor: "REF31", deviceID: "janes-phone")
         let platform = try await LoopbackApp.register(
             on: rig, statement: "STATEMENT2", requestor: "REF31", deviceID: "janes-phone",
             platformIdentity: try rig.sandbox.issueIdentityToken(subject: "jane", issuer: "sandbox-platform"))
@@ -89,7 +91,8 @@ struct SandboxSingleSignOnHTTPTests {
         defer { rig.shutdown() }
         let device = try rig.sandbox.issueIdentityToken(subject: "tv-platform-user-7", issuer: "sandbox-platform")
         let a = try await LoopbackApp.register(on: rig, deviceID: "living-room-tv", platformIdentity: device)
-        let b = try await LoopbackApp.register(on: rig, statement: "STATEMENT2", requestor: "REF31", deviceID: "living-room-tv", platformIdentity: device)
+        let b = try await LoopbackApp.register(
+            on: rig, statement: "STATEMENT2", requestor: "REF31", deviceID: "living-room-tv", platformIdentity: device)
         try await a.login(mvpd: "AppleBoarded", username: "bob", password: "bob123")
 
         let profile = try await b.profileMap().object("AppleBoarded")
@@ -97,7 +100,9 @@ struct SandboxSingleSignOnHTTPTests {
         #expect(profile.string("issuer") == "AppleBoarded")
         #expect(profile.object("attributes").object("upstreamUserID").string("value") == "u-bob")
         let decision = try await b.decide(mvpd: "AppleBoarded", resources: ["sports"])
-        #expect(try (decision.object()["decisions"] as? [[String: Any]])?.first?.object("error").string("code") == "authorization_denied_by_mvpd")
+        #expect(
+            try (decision.object()["decisions"] as? [[String: Any]])?.first?.object("error").string("code")
+                == "authorization_denied_by_mvpd")
     }
 
     @Test func anIntegrationWithSingleSignOnDisabledNeitherSharesNorFinds() async throws {
@@ -144,7 +149,9 @@ struct SandboxSingleSignOnHTTPTests {
         var withoutToken = a
         withoutToken.serviceToken = nil
         #expect(Array(try await withoutToken.profileMap().keys) == ["AppleBoarded"])
-        #expect(try await withoutToken.decide(mvpd: "NotBoarded").object().string("code") == "authenticated_profile_missing")
+        #expect(
+            try await withoutToken.decide(mvpd: "NotBoarded").object().string("code") == "authenticated_profile_missing"
+        )
         #expect(try await a.createSession(mvpd: "NotBoarded").object().string("actionName") == "authenticate")
 
         let again = try await b.logout(mvpd: "NotBoarded").object().object("logouts").object("NotBoarded")
@@ -178,19 +185,39 @@ struct SandboxSingleSignOnHTTPTests {
         try await a.login(mvpd: "NotBoarded")
 
         let parts = jane.split(separator: ".").map(String.init)
-        let otherPayload = SandboxBase64URL.encode(Array(#"{"iss":"sandbox-identity","sub":"mallory","aud":"Adobe","exp":1799999999}"#.utf8))
+        let otherPayload = SandboxBase64URL.encode(
+            Array(#"{"iss":"sandbox-identity","sub":"mallory","aud":"Adobe","exp":1799999999}"#.utf8))
         let key = try #require(try SandboxDefaultIdentityKeys.serviceToken.rsaKeys().get().privateKey)
         let now = sandbox.clock.now.timeIntervalSince1970
         func signed(_ claims: SandboxJWTClaims) -> String { SandboxJWS.sign(claims, keyID: nil, with: key) }
         let independent = IndependentFixtures.token  // a valid signature, by an issuer this world does not know
         let bad: [(token: String, details: String)] = [
             (parts[0] + "." + otherPayload + "." + parts[2], "signature does not verify"),
-            (signed(SandboxJWTClaims(issuer: "sandbox-identity", subject: "jane", audiences: ["Adobe"], issuedAt: now - 120, expiresAt: now - 60)), "expired"),
-            (signed(SandboxJWTClaims(issuer: "sandbox-identity", subject: "jane", audiences: ["Other"], issuedAt: now, expiresAt: now + 60)), "audience"),
+            (
+                signed(
+                    SandboxJWTClaims(
+                        issuer: "sandbox-identity", subject: "jane", audiences: ["Adobe"], issuedAt: now - 120,
+                        expiresAt: now - 60)), "expired"
+            ),
+            (
+                signed(
+                    SandboxJWTClaims(
+                        issuer: "sandbox-identity", subject: "jane", audiences: ["Other"], issuedAt: now,
+                        expiresAt: now + 60)), "audience"
+            ),
             (independent, "is not an identity service of this world"),
-            (try sandbox.issueIdentityToken(subject: "jane", issuer: "sandbox-platform"), "send its tokens in the Adobe-Subject-Token header"),
-            (SandboxBase64URL.encode(Array(#"{"alg":"none"}"#.utf8)) + "." + parts[1] + ".", "Adobe Pass accepts RS256"),
-            (SandboxBase64URL.encode(Array(#"{"alg":"HS256"}"#.utf8)) + "." + parts[1] + "." + parts[2], "Adobe Pass accepts RS256"),
+            (
+                try sandbox.issueIdentityToken(subject: "jane", issuer: "sandbox-platform"),
+                "send its tokens in the Adobe-Subject-Token header"
+            ),
+            (
+                SandboxBase64URL.encode(Array(#"{"alg":"none"}"#.utf8)) + "." + parts[1] + ".",
+                "Adobe Pass accepts RS256"
+            ),
+            (
+                SandboxBase64URL.encode(Array(#"{"alg":"HS256"}"#.utf8)) + "." + parts[1] + "." + parts[2],
+                "Adobe Pass accepts RS256"
+            ),
             ("not-a-token", "not a JWS in compact form"),
         ]
         for (token, details) in bad {
@@ -202,7 +229,9 @@ struct SandboxSingleSignOnHTTPTests {
             #expect(error.string("code") == "invalid_header_service_token")
             #expect(error.string("action") == "none")
             #expect(error.int("status") == 400)
-            #expect(error.string("details")?.contains(details) == true, "\(error.string("details") ?? "no details") lacks \(details)")
+            #expect(
+                error.string("details")?.contains(details) == true,
+                "\(error.string("details") ?? "no details") lacks \(details)")
             #expect(!answer.text.contains(token), "the refusal repeats the token")
         }
 
@@ -230,7 +259,9 @@ struct SandboxSingleSignOnHTTPTests {
         let platformRefusal = try await wrongHeader.profiles()
         #expect(platformRefusal.status == 400)
         #expect(try platformRefusal.object().string("code") == "invalid_header_subject_token")
-        #expect(try platformRefusal.object().string("details")?.contains("send its tokens in the AD-Service-Token header") == true)
+        #expect(
+            try platformRefusal.object().string("details")?.contains("send its tokens in the AD-Service-Token header")
+                == true)
     }
 
     @Test func anExpiredTokenIsRefusedEvenAfterItVerifiedOnce() async throws {
@@ -252,7 +283,9 @@ struct SandboxSingleSignOnHTTPTests {
         let now = rig.sandbox.clock.now.timeIntervalSince1970
         for audiences in [["adobe"], ["ADOBE"], ["partner", "Adobe"]] {
             let token = SandboxJWS.sign(
-                SandboxJWTClaims(issuer: "sandbox-identity", subject: "jane", audiences: audiences, issuedAt: now, expiresAt: now + 60),
+                SandboxJWTClaims(
+                    issuer: "sandbox-identity", subject: "jane", audiences: audiences, issuedAt: now,
+                    expiresAt: now + 60),
                 keyID: "sandbox-identity-2026", with: key)
             let app = try await LoopbackApp.register(on: rig, deviceID: "tv", serviceToken: token)
             #expect(try await app.profiles().status == 200, "audience \(audiences) was refused")
@@ -312,7 +345,8 @@ struct SandboxSingleSignOnHTTPTests {
         let rig = try LoopbackRig()
         defer { rig.shutdown() }
         let jane = try rig.sandbox.issueIdentityToken(subject: "jane")
-        let phone = try await LoopbackApp.register(on: rig, statement: "STATEMENT2", requestor: "REF31", deviceID: "janes-phone", serviceToken: jane)
+        let phone = try await LoopbackApp.register(
+            on: rig, statement: "STATEMENT2", requestor: "REF31", deviceID: "janes-phone", serviceToken: jane)
         try await phone.login(mvpd: "AppleBoarded")
         var tvApp = try await LoopbackApp.register(on: rig, deviceID: "den-tv")
         try await tvApp.login(mvpd: "NotBoarded")
@@ -351,7 +385,9 @@ struct SandboxSingleSignOnHTTPTests {
             return
         }
         #expect(offered.sorted() == active.sorted())
-        #expect(try await browser.activate(code: code, username: "bob", password: "bob123", mvpd: "SVCProvider") == "SVCProvider")
+        #expect(
+            try await browser.activate(code: code, username: "bob", password: "bob123", mvpd: "SVCProvider")
+                == "SVCProvider")
         let profile = try await tv.profile(code: code).object().object("profiles")
         #expect(Array(profile.keys) == ["SVCProvider"])
         #expect(profile.object("SVCProvider").object("attributes").object("userID").string("value") == "u-bob")
@@ -361,7 +397,8 @@ struct SandboxSingleSignOnHTTPTests {
         let rig = try LoopbackRig()
         defer { rig.shutdown() }
         let jane = try rig.sandbox.issueIdentityToken(subject: "jane")
-        let phone = try await LoopbackApp.register(on: rig, statement: "STATEMENT2", requestor: "REF31", deviceID: "janes-phone", serviceToken: jane)
+        let phone = try await LoopbackApp.register(
+            on: rig, statement: "STATEMENT2", requestor: "REF31", deviceID: "janes-phone", serviceToken: jane)
         try await phone.login(mvpd: "NotBoarded")
         let tv = try await LoopbackApp.register(on: rig, deviceID: "bedroom-tv", serviceToken: jane)
         let code = try #require(try await tv.createSession(mvpd: nil).object().string("code"))
@@ -370,7 +407,9 @@ struct SandboxSingleSignOnHTTPTests {
         #expect(chosen.status == 200)
         #expect(SandboxPageKind(html: chosen.text) == .signedIn)
         #expect(chosen.text.contains("already signed in with Not Boarded Cable in another application"))
-        #expect(try await tv.profile(code: code).object().object("profiles").object("NotBoarded").string("type") == "serviceTokenSSO")
+        #expect(
+            try await tv.profile(code: code).object().object("profiles").object("NotBoarded").string("type")
+                == "serviceTokenSSO")
     }
 
     @Test func aLoginOnTheSecondScreenIsSharedThroughTheTokenTheTVPresented() async throws {
@@ -380,10 +419,15 @@ struct SandboxSingleSignOnHTTPTests {
         let tv = try await LoopbackApp.register(on: rig, deviceID: "bedroom-tv", serviceToken: jane)
         let code = try #require(try await tv.createSession(mvpd: nil).object().string("code"))
         let browser = SimulatedUserAgent(httpBase: rig.baseURL)
-        #expect(try await browser.activate(code: code, username: "alice", password: "alice123", mvpd: "NotBoarded") == "NotBoarded")
-        #expect(try await tv.profile(code: code).object().object("profiles").object("NotBoarded").string("type") == "regular")
+        #expect(
+            try await browser.activate(code: code, username: "alice", password: "alice123", mvpd: "NotBoarded")
+                == "NotBoarded")
+        #expect(
+            try await tv.profile(code: code).object().object("profiles").object("NotBoarded").string("type")
+                == "regular")
 
-        let phone = try await LoopbackApp.register(on: rig, statement: "STATEMENT2", requestor: "REF31", deviceID: "janes-phone", serviceToken: jane)
+        let phone = try await LoopbackApp.register(
+            on: rig, statement: "STATEMENT2", requestor: "REF31", deviceID: "janes-phone", serviceToken: jane)
         #expect(try await phone.profileMap().object("NotBoarded").string("type") == "serviceTokenSSO")
     }
 }

@@ -15,13 +15,18 @@ struct SandboxTempPassResetTests {
         #expect(await client.get("/api/v2/REF30/profiles/TempPass").status == 403)
     }
 
-    private static func reset(_ client: SandboxTestClient, _ query: String, bearer: String? = nil) async -> SandboxResponse {
+    private static func reset(_ client: SandboxTestClient, _ query: String, bearer: String? = nil) async
+        -> SandboxResponse
+    {
         await client.sandbox.respond(
-            to: SandboxRequest(method: "DELETE", target: "/reset-tempass/v3/reset?\(query)", headers: [("Authorization", "Bearer \(bearer ?? client.bearer)")]))
+            to: SandboxRequest(
+                method: "DELETE", target: "/reset-tempass/v3/reset?\(query)",
+                headers: [("Authorization", "Bearer \(bearer ?? client.bearer)")]))
     }
 
     private static func authorized(_ client: SandboxTestClient) async throws -> Bool {
-        let answer = try SandboxTestClient.object(await client.postJSON("/api/v2/REF30/decisions/authorize/TempPass", #"{"resources":["news"]}"#))
+        let answer = try SandboxTestClient.object(
+            await client.postJSON("/api/v2/REF30/decisions/authorize/TempPass", #"{"resources":["news"]}"#))
         return (answer["decisions"] as? [[String: Any]])?.first?["authorized"] as? Bool == true
     }
 
@@ -39,7 +44,8 @@ struct SandboxTempPassResetTests {
 
         let session = try SandboxTestClient.object(await tv.createSession(mvpd: "TempPass"))
         #expect(session.string("reasonType") == "temporary")
-        let fresh = try SandboxTestClient.object(await tv.get("/api/v2/REF30/profiles/TempPass")).object("profiles").object("TempPass")
+        let fresh = try SandboxTestClient.object(await tv.get("/api/v2/REF30/profiles/TempPass")).object("profiles")
+            .object("TempPass")
         #expect(fresh.int("notAfter") == sandbox.clock.now.epochMilliseconds + 1_800_000, "a new 30-minute window")
         #expect(try await Self.authorized(tv))
         #expect(try await !Self.authorized(other), "another device keeps its used-up TempPass")
@@ -60,7 +66,10 @@ struct SandboxTempPassResetTests {
         let shown = Data("kitchen-tv".utf8).base64EncodedString()
         for device in [shown, "fingerprint " + shown] {
             try await Self.usedUp(other)
-            #expect(await Self.reset(tv, "requestor_id=REF30&mvpd_id=TempPass&device_id=\(SandboxEngine.formEncode(device))").status == 204)
+            #expect(
+                await Self.reset(
+                    tv, "requestor_id=REF30&mvpd_id=TempPass&device_id=\(SandboxEngine.formEncode(device))"
+                ).status == 204)
             #expect(try await Self.authorized(other), "\(device)")
         }
     }
@@ -85,12 +94,17 @@ struct SandboxTempPassResetTests {
             let body = try SandboxTestClient.object(response)
             #expect(body.string("error") == error, "\(query)")
             #expect(body.string("error_description")?.isEmpty == false, "\(query)")
-            if status == 401 || status == 403 { #expect(response.header("WWW-Authenticate")?.hasPrefix("Bearer realm=\"Adobe Pass\"") == true, "\(query)") }
+            if status == 401 || status == 403 {
+                #expect(
+                    response.header("WWW-Authenticate")?.hasPrefix("Bearer realm=\"Adobe Pass\"") == true, "\(query)")
+            }
         }
-        let anonymous = await sandbox.respond(to: SandboxRequest(method: "DELETE", target: "/reset-tempass/v3/reset?requestor_id=REF30&mvpd_id=TempPass"))
+        let anonymous = await sandbox.respond(
+            to: SandboxRequest(method: "DELETE", target: "/reset-tempass/v3/reset?requestor_id=REF30&mvpd_id=TempPass"))
         #expect(anonymous.status == 401)
         #expect(anonymous.header("WWW-Authenticate") == #"Bearer realm="Adobe Pass""#)
-        let wrongMethod = await sandbox.respond(to: SandboxRequest(method: "GET", target: "/reset-tempass/v3/reset?requestor_id=REF30&mvpd_id=TempPass"))
+        let wrongMethod = await sandbox.respond(
+            to: SandboxRequest(method: "GET", target: "/reset-tempass/v3/reset?requestor_id=REF30&mvpd_id=TempPass"))
         #expect(wrongMethod.status == 405)
         #expect(wrongMethod.header("Allow") == "DELETE")
         #expect(try SandboxTestClient.object(wrongMethod).string("error") == "invalid_request")
@@ -103,7 +117,8 @@ struct SandboxTempPassResetTests {
         let tv = try await rig.registerTV(deviceID: "living-room-tv")
         _ = try await tv.createSession(mvpd: "TempPass")
         let answer = try await rig.send(
-            "DELETE", "/reset-tempass/v3/reset?requestor_id=REF30&mvpd_id=TempPass&device_id=living-room-tv", headers: ["Authorization": "Bearer \(tv.bearer)"])
+            "DELETE", "/reset-tempass/v3/reset?requestor_id=REF30&mvpd_id=TempPass&device_id=living-room-tv",
+            headers: ["Authorization": "Bearer \(tv.bearer)"])
         #expect(answer.status == 204)
     }
 }

@@ -18,12 +18,16 @@ struct SandboxTempPassTests {
     /// `AP-TempPass-Identity` for a JSON text.
     private static func identity(_ json: String) -> String { Data(json.utf8).base64EncodedString() }
 
-    private func promoClient(deviceID: String = "device-1", sandbox: PassSandbox? = nil) async throws -> SandboxTestClient {
+    private func promoClient(deviceID: String = "device-1", sandbox: PassSandbox? = nil) async throws
+        -> SandboxTestClient
+    {
         try await SandboxTestClient(sandbox: sandbox ?? PassSandbox(world: Self.promotionalWorld), deviceID: deviceID)
     }
 
     /// Authorize or preauthorize decisions of `Promo` with an optional identity header.
-    private func decide(_ client: SandboxTestClient, _ resources: [String], identity: String?, authorize: Bool = true) async throws -> (status: Int, decisions: [[String: Any]]) {
+    private func decide(_ client: SandboxTestClient, _ resources: [String], identity: String?, authorize: Bool = true)
+        async throws -> (status: Int, decisions: [[String: Any]])
+    {
         var headers = client.headers(contentType: "application/json")
         if let identity { headers.append(("AP-TempPass-Identity", identity)) }
         let body = try JSONSerialization.data(withJSONObject: ["resources": resources])
@@ -38,7 +42,8 @@ struct SandboxTempPassTests {
     private func promoProfile(_ client: SandboxTestClient, identity: String?) async -> SandboxResponse {
         var headers = client.headers()
         if let identity { headers.append(("AP-TempPass-Identity", identity)) }
-        return await client.sandbox.respond(to: SandboxRequest(method: "GET", path: "/api/v2/REF30/profiles/Promo", headers: headers))
+        return await client.sandbox.respond(
+            to: SandboxRequest(method: "GET", path: "/api/v2/REF30/profiles/Promo", headers: headers))
     }
 
     private func errorCode(_ decision: [String: Any]) -> String? { decision.object("error").string("code") }
@@ -48,7 +53,8 @@ struct SandboxTempPassTests {
     @Test func basicTempPassDecisionsComeFromTempPassUntilTheWindowEnds() async throws {
         let client = try await SandboxTestClient()
         // The first decision starts the window.
-        let granted = try SandboxTestClient.object(await client.postJSON("/api/v2/REF30/decisions/authorize/TempPass", #"{"resources":["anything"]}"#))
+        let granted = try SandboxTestClient.object(
+            await client.postJSON("/api/v2/REF30/decisions/authorize/TempPass", #"{"resources":["anything"]}"#))
         let decision = try #require((granted["decisions"] as? [[String: Any]])?.first)
         #expect(decision.string("source") == "temppass")
         #expect(decision["authorized"] as? Bool == true)
@@ -68,18 +74,26 @@ struct SandboxTempPassTests {
         // Logging out does not give the device a new window; a reset does.
         _ = await client.get("/api/v2/REF30/logout/TempPass?redirectUrl=adobepass%3A%2F%2Fios.app")
         #expect(await client.get("/api/v2/REF30/profiles/TempPass").status == 403)
-        #expect(client.sandbox.resetTempPass(mvpd: "TempPass", deviceIdentifier: "fingerprint " + Data("device-1".utf8).base64EncodedString()) == 1)
+        #expect(
+            client.sandbox.resetTempPass(
+                mvpd: "TempPass", deviceIdentifier: "fingerprint " + Data("device-1".utf8).base64EncodedString()) == 1)
         _ = await client.createSession(mvpd: "TempPass")
-        let fresh = try SandboxTestClient.object(await client.get("/api/v2/REF30/profiles/TempPass")).object("profiles").object("TempPass")
+        let fresh = try SandboxTestClient.object(await client.get("/api/v2/REF30/profiles/TempPass")).object("profiles")
+            .object("TempPass")
         #expect(fresh.int("notAfter") == client.sandbox.clock.now.epochMilliseconds + 1_800_000)
     }
 
     @Test func aProfileRequestDoesNotStartTheWindow() async throws {
         let client = try await SandboxTestClient()
-        #expect(try SandboxTestClient.object(await client.get("/api/v2/REF30/profiles/TempPass")).object("profiles").isEmpty)
+        #expect(
+            try SandboxTestClient.object(await client.get("/api/v2/REF30/profiles/TempPass")).object("profiles").isEmpty
+        )
         client.sandbox.clock.advance(by: 3_600)
         _ = await client.createSession(mvpd: "TempPass")
-        #expect(try SandboxTestClient.object(await client.get("/api/v2/REF30/profiles/TempPass")).object("profiles").object("TempPass").string("type") == "temporary")
+        #expect(
+            try SandboxTestClient.object(await client.get("/api/v2/REF30/profiles/TempPass")).object("profiles").object(
+                "TempPass"
+            ).string("type") == "temporary")
     }
 
     @Test func aTempPassProfileSitsBesideARegularProfile() async throws {
@@ -92,11 +106,15 @@ struct SandboxTempPassTests {
         #expect(profiles.object("NotBoarded").string("type") == "regular")
         #expect(profiles.object("TempPass").string("type") == "temporary")
         // The regular profile still authorizes its own MVPD.
-        let regular = try SandboxTestClient.object(await client.postJSON("/api/v2/REF30/decisions/authorize/NotBoarded", #"{"resources":["news"]}"#))
+        let regular = try SandboxTestClient.object(
+            await client.postJSON("/api/v2/REF30/decisions/authorize/NotBoarded", #"{"resources":["news"]}"#))
         #expect((regular["decisions"] as? [[String: Any]])?.first?.string("source") == "mvpd")
         // Once the TempPass window is over only the regular profile is listed.
         client.sandbox.clock.advance(by: 1_800)
-        #expect(Array(try SandboxTestClient.object(await client.get("/api/v2/REF30/profiles")).object("profiles").keys) == ["NotBoarded"])
+        #expect(
+            Array(try SandboxTestClient.object(await client.get("/api/v2/REF30/profiles")).object("profiles").keys) == [
+                "NotBoarded"
+            ])
     }
 
     // MARK: Promotional
@@ -114,10 +132,13 @@ struct SandboxTempPassTests {
             #expect(decision.object("error").string("details")?.contains("AP-TempPass-Identity") == true)
             let profile = await promoProfile(client, identity: bad)
             #expect(profile.status == 400)
-            #expect(try SandboxTestClient.object(profile).string("code") == "invalid_header_identity_for_temporary_access")
+            #expect(
+                try SandboxTestClient.object(profile).string("code") == "invalid_header_identity_for_temporary_access")
         }
         // Refusals spent nothing and started nothing.
-        #expect(try SandboxTestClient.object(await promoProfile(client, identity: Self.identity(#"{"email":"a@b.c"}"#))).object("profiles").isEmpty)
+        #expect(
+            try SandboxTestClient.object(await promoProfile(client, identity: Self.identity(#"{"email":"a@b.c"}"#)))
+                .object("profiles").isEmpty)
     }
 
     @Test func eachDistinctResourceSpendsOneOfTheBudget() async throws {
@@ -130,7 +151,8 @@ struct SandboxTempPassTests {
         let (_, first) = try await decide(client, ["a", "a"], identity: alice)
         #expect(first.map { $0["authorized"] as? Bool } == [true, true])
         #expect(first.first?.string("source") == "temppass")
-        let profile = try SandboxTestClient.object(await promoProfile(client, identity: alice)).object("profiles").object("Promo")
+        let profile = try SandboxTestClient.object(await promoProfile(client, identity: alice)).object("profiles")
+            .object("Promo")
         #expect(profile.string("type") == "temporary")
         #expect(profile.object("attributes").object("remaining_resources").int("value") == 1)
         #expect(profile.object("attributes").object("used_assets")["value"] as? [String] == ["a"])
@@ -146,7 +168,8 @@ struct SandboxTempPassTests {
         let spent = await promoProfile(client, identity: alice)
         #expect(spent.status == 403)
         #expect(try SandboxTestClient.object(spent).string("code") == "temporary_access_resources_limit_exceeded")
-        #expect(try SandboxTestClient.object(await client.get("/api/v2/REF30/profiles")).object("profiles")["Promo"] == nil)
+        #expect(
+            try SandboxTestClient.object(await client.get("/api/v2/REF30/profiles")).object("profiles")["Promo"] == nil)
     }
 
     @Test func theTrialFollowsTheIdentityAndTheDevice() async throws {
@@ -159,13 +182,21 @@ struct SandboxTempPassTests {
         let bob = Self.identity(#"{"email":"bob@example.com"}"#)
         #expect(try await decide(first, ["a"], identity: alice).decisions.first?["authorized"] as? Bool == true)
         // A known identity on a new device continues the trial (key order and spacing do not matter).
-        #expect(try await decide(second, ["b"], identity: aliceReordered).decisions.first?["authorized"] as? Bool == true)
-        #expect(try errorCode(#require(await decide(second, ["c"], identity: alice).decisions.first)) == "temporary_access_resources_limit_exceeded")
+        #expect(
+            try await decide(second, ["b"], identity: aliceReordered).decisions.first?["authorized"] as? Bool == true)
+        #expect(
+            try errorCode(#require(await decide(second, ["c"], identity: alice).decisions.first))
+                == "temporary_access_resources_limit_exceeded")
         // A new identity on a known device continues the device's trial.
-        #expect(try errorCode(#require(await decide(first, ["d"], identity: bob).decisions.first)) == "temporary_access_resources_limit_exceeded")
+        #expect(
+            try errorCode(#require(await decide(first, ["d"], identity: bob).decisions.first))
+                == "temporary_access_resources_limit_exceeded")
         // A new identity on a new device starts a new trial.
         let carol = Self.identity(#"{"email":"carol@example.com"}"#)
-        #expect(try await decide(third, ["x", "y"], identity: carol).decisions.map { $0["authorized"] as? Bool } == [true, true])
+        #expect(
+            try await decide(third, ["x", "y"], identity: carol).decisions.map { $0["authorized"] as? Bool } == [
+                true, true,
+            ])
     }
 
     @Test func promotionalTempPassEndsWithItsWindowToo() async throws {
@@ -173,7 +204,9 @@ struct SandboxTempPassTests {
         let alice = Self.identity(#"{"email":"alice@example.com"}"#)
         _ = try await decide(client, ["a"], identity: alice)
         client.sandbox.clock.advance(by: 3_600)
-        #expect(try errorCode(#require(await decide(client, ["a"], identity: alice).decisions.first)) == "temporary_access_duration_limit_exceeded")
+        #expect(
+            try errorCode(#require(await decide(client, ["a"], identity: alice).decisions.first))
+                == "temporary_access_duration_limit_exceeded")
         let profile = await promoProfile(client, identity: alice)
         #expect(profile.status == 403)
         #expect(try SandboxTestClient.object(profile).string("code") == "temporary_access_duration_limit_exceeded")
@@ -181,7 +214,9 @@ struct SandboxTempPassTests {
 
     @Test func configurationStillShowsAPromotionalTempPassAsTempPass() async throws {
         let client = try await promoClient()
-        let mvpds = try SandboxTestClient.object(await client.get("/api/v2/REF30/configuration")).object("requestor")["mvpds"] as? [[String: Any]] ?? []
+        let mvpds =
+            try SandboxTestClient.object(await client.get("/api/v2/REF30/configuration")).object("requestor")["mvpds"]
+            as? [[String: Any]] ?? []
         #expect(mvpds.first { $0.string("id") == "Promo" }?["isTempPass"] as? Bool == true)
     }
 
@@ -192,10 +227,18 @@ struct SandboxTempPassTests {
         let world = try SandboxWorld.load(from: Data(mvpd(#""tempPass": true, "tempPassResourceLimit": 3"#).utf8))
         #expect(world.serviceProvider("R")?.mvpd("P")?.tempPassResourceLimit == 3)
         #expect(world.serviceProvider("R")?.mvpd("P")?.isPromotionalTempPass == true)
-        #expect(try SandboxWorld.load(from: Data(mvpd(#""tempPass": true"#).utf8)).serviceProvider("R")?.mvpd("P")?.isPromotionalTempPass == false)
+        #expect(
+            try SandboxWorld.load(from: Data(mvpd(#""tempPass": true"#).utf8)).serviceProvider("R")?.mvpd("P")?
+                .isPromotionalTempPass == false)
         for (fields, message) in [
-            (#""tempPassResourceLimit": 3"#, "serviceProviders[0].mvpds[0].tempPassResourceLimit: only a TempPass MVPD (\"tempPass\": true) has a resource limit"),
-            (#""tempPass": true, "tempPassResourceLimit": 0"#, "serviceProviders[0].mvpds[0].tempPassResourceLimit: must be positive"),
+            (
+                #""tempPassResourceLimit": 3"#,
+                "serviceProviders[0].mvpds[0].tempPassResourceLimit: only a TempPass MVPD (\"tempPass\": true) has a resource limit"
+            ),
+            (
+                #""tempPass": true, "tempPassResourceLimit": 0"#,
+                "serviceProviders[0].mvpds[0].tempPassResourceLimit: must be positive"
+            ),
         ] {
             do {
                 _ = try SandboxWorld.load(from: Data(mvpd(fields).utf8))
@@ -206,7 +249,9 @@ struct SandboxTempPassTests {
         }
         // A dashboard change is checked the same way.
         let sandbox = PassSandbox()
-        #expect(throws: SandboxWorldError.self) { try sandbox.updateMVPD("NotBoarded", settingJSON: ["tempPassResourceLimit": 2]) }
+        #expect(throws: SandboxWorldError.self) {
+            try sandbox.updateMVPD("NotBoarded", settingJSON: ["tempPassResourceLimit": 2])
+        }
         try sandbox.updateMVPD("TempPass", settingJSON: ["tempPassResourceLimit": 2])
         #expect(sandbox.world.serviceProvider("REF30")?.mvpd("TempPass")?.isPromotionalTempPass == true)
     }

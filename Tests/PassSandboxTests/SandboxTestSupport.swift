@@ -11,14 +11,19 @@ struct SandboxTestClient {
     var bearer = ""
     var deviceID = "device-1"
 
-    init(sandbox: PassSandbox = PassSandbox(), statement: String = "STATEMENT", deviceID: String = "device-1") async throws {
+    init(sandbox: PassSandbox = PassSandbox(), statement: String = "STATEMENT", deviceID: String = "device-1")
+        async throws
+    {
         self.sandbox = sandbox
         self.deviceID = deviceID
         bearer = try await Self.accessToken(sandbox, statement: statement)
     }
 
-    static let deviceInfo = Data(#"{"primaryHardwareType":"SetTopBox","model":"AppleTV","version":"5","osName":"tvOS","osVersion":"17.0","connectionType":"WiFi"}"#.utf8)
-        .base64EncodedString()
+    static let deviceInfo = Data(
+        #"{"primaryHardwareType":"SetTopBox","model":"AppleTV","version":"5","osName":"tvOS","osVersion":"17.0","connectionType":"WiFi"}"#
+            .utf8
+    )
+    .base64EncodedString()
 
     /// Registers a client for `statement` and returns an access token.
     static func accessToken(_ sandbox: PassSandbox, statement: String) async throws -> String {
@@ -62,7 +67,8 @@ struct SandboxTestClient {
     }
 
     func get(_ target: String, partnerStatus: String? = nil) async -> SandboxResponse {
-        await sandbox.respond(to: SandboxRequest(method: "GET", target: target, headers: headers(partnerStatus: partnerStatus)))
+        await sandbox.respond(
+            to: SandboxRequest(method: "GET", target: target, headers: headers(partnerStatus: partnerStatus)))
     }
 
     func postForm(_ path: String, _ form: String, partnerStatus: String? = nil) async -> SandboxResponse {
@@ -83,7 +89,9 @@ struct SandboxTestClient {
 
     /// `POST /sessions` with all parameters.
     func createSession(mvpd: String, redirectUrl: String = "adobepass://ios.app") async -> SandboxResponse {
-        await postForm("/api/v2/REF30/sessions", "mvpd=\(mvpd)&domainName=adobe.com&redirectUrl=\(SandboxEngine.formEncode(redirectUrl))")
+        await postForm(
+            "/api/v2/REF30/sessions",
+            "mvpd=\(mvpd)&domainName=adobe.com&redirectUrl=\(SandboxEngine.formEncode(redirectUrl))")
     }
 
     /// Creates a session and logs in at the MVPD login page; returns the session code.
@@ -101,18 +109,23 @@ struct SandboxTestClient {
 
     /// The JSON object of a response body.
     static func object(_ response: SandboxResponse) throws -> [String: Any] {
-        guard let object = try JSONSerialization.jsonObject(with: Data(response.body), options: []) as? [String: Any] else {
+        guard let object = try JSONSerialization.jsonObject(with: Data(response.body), options: []) as? [String: Any]
+        else {
             throw TestFailure("not a JSON object: \(String(decoding: response.body, as: UTF8.self))")
         }
         return object
     }
 
     /// A Base64 `AP-Partner-Framework-Status` value.
-    static func partnerStatus(access: String = "granted", provider: String? = "AppleBoarded", expiresAt: Date?) -> String {
+    static func partnerStatus(access: String = "granted", provider: String? = "AppleBoarded", expiresAt: Date?)
+        -> String
+    {
         var providerInfo: [String: Any] = [:]
         if let provider { providerInfo["id"] = provider }
         if let expiresAt { providerInfo["expirationDate"] = String(expiresAt.epochMilliseconds) }
-        let object: [String: Any] = ["frameworkPermissionInfo": ["accessStatus": access], "frameworkProviderInfo": providerInfo]
+        let object: [String: Any] = [
+            "frameworkPermissionInfo": ["accessStatus": access], "frameworkProviderInfo": providerInfo,
+        ]
         return (try! JSONSerialization.data(withJSONObject: object, options: [])).base64EncodedString()
     }
 }

@@ -13,7 +13,9 @@ struct SandboxThrottleTests {
     }
 
     /// A client whose registration and token were fetched before throttling was turned on.
-    private static func client(_ throttle: SandboxThrottle, clock: SandboxClock = SandboxClock(), deviceID: String = "device-1") async throws -> SandboxTestClient {
+    private static func client(
+        _ throttle: SandboxThrottle, clock: SandboxClock = SandboxClock(), deviceID: String = "device-1"
+    ) async throws -> SandboxTestClient {
         let sandbox = PassSandbox(world: .default, clock: clock)
         let client = try await SandboxTestClient(sandbox: sandbox, deviceID: deviceID)
         sandbox.setThrottle(throttle)
@@ -25,7 +27,8 @@ struct SandboxThrottleTests {
         // request, and whether the request succeeds.
         let table: [(Double, Bool)] = [
             (0, true), (0.3, true), (0.6, true), (0.9, true), (1.2, true), (1.3, true), (1.4, true), (1.5, true),
-            (1.6, true), (1.7, true), (1.8, true), (2.1, true), (2.2, true), (2.4, false), (2.6, false), (2.8, false), (3.1, true),
+            (1.6, true), (1.7, true), (1.8, true), (2.1, true), (2.2, true), (2.4, false), (2.6, false), (2.8, false),
+            (3.1, true),
         ]
         let start = Date(timeIntervalSince1970: 1_767_225_600)
         var bucket = TokenBucket(SandboxThrottle(requestsPerSecond: 1, burst: 10), now: start)
@@ -57,7 +60,8 @@ struct SandboxThrottleTests {
         #expect(refused.status == 429)
         #expect(refused.header("Content-Type") == "text/html")
         #expect(refused.header("Retry-After") == nil, "Adobe's sample sends no Retry-After")
-        #expect(String(decoding: refused.body, as: UTF8.self).contains("<head><title>429 Too Many Requests</title></head>"))
+        #expect(
+            String(decoding: refused.body, as: UTF8.self).contains("<head><title>429 Too Many Requests</title></head>"))
         // Real time passing does nothing: the manual clock stands still.
         try await Task.sleep(nanoseconds: 1_100_000_000)
         #expect(await client.get("/api/v2/REF30/profiles").status == 429)
@@ -116,12 +120,21 @@ struct SandboxThrottleTests {
                 headers: [("Content-Type", "application/json"), ("X-Device-Info", SandboxTestClient.deviceInfo)],
                 body: Array(#"{"software_statement":"STATEMENT"}"#.utf8)))
         #expect(second.status == 201)
-        let third = await sandbox.respond(to: SandboxRequest(method: "POST", path: "/o/client/register", body: Array(#"{"software_statement":"STATEMENT"}"#.utf8)))
+        let third = await sandbox.respond(
+            to: SandboxRequest(
+                method: "POST", path: "/o/client/register", body: Array(#"{"software_statement":"STATEMENT"}"#.utf8)))
         #expect(third.status == 429)
         // Token requests draw from the bucket of the client they name.
-        let form = Array("client_id=\(credentials.clientID)&client_secret=\(credentials.secret)&grant_type=client_credentials".utf8)
-        let formHeaders: [(name: String, value: String)] = [("Content-Type", "application/x-www-form-urlencoded"), ("X-Device-Info", SandboxTestClient.deviceInfo)]
-        let token = { await sandbox.respond(to: SandboxRequest(method: "POST", path: "/o/client/token", headers: formHeaders, body: form)).status }
+        let form = Array(
+            "client_id=\(credentials.clientID)&client_secret=\(credentials.secret)&grant_type=client_credentials".utf8)
+        let formHeaders: [(name: String, value: String)] = [
+            ("Content-Type", "application/x-www-form-urlencoded"), ("X-Device-Info", SandboxTestClient.deviceInfo),
+        ]
+        let token = {
+            await sandbox.respond(
+                to: SandboxRequest(method: "POST", path: "/o/client/token", headers: formHeaders, body: form)
+            ).status
+        }
         #expect(await token() == 201)
         #expect(await token() == 201)
         #expect(await token() == 429)
@@ -136,8 +149,14 @@ struct SandboxThrottleTests {
         #expect(await client.get("/api/v2/REF30/profiles").status == 200)
         #expect(await client.get("/api/v2/REF30/profiles").status == 429)
         for _ in 0..<5 {
-            #expect(await client.sandbox.respond(to: SandboxRequest(method: "GET", path: "/api/v2/authenticate/REF30/\(code)")).status == 302)
-            #expect(await client.sandbox.respond(to: SandboxRequest(method: "GET", target: "/mvpd/NotBoarded/login?code=\(code)")).status == 200)
+            #expect(
+                await client.sandbox.respond(
+                    to: SandboxRequest(method: "GET", path: "/api/v2/authenticate/REF30/\(code)")
+                ).status == 302)
+            #expect(
+                await client.sandbox.respond(
+                    to: SandboxRequest(method: "GET", target: "/mvpd/NotBoarded/login?code=\(code)")
+                ).status == 200)
         }
     }
 
@@ -148,7 +167,9 @@ struct SandboxThrottleTests {
         #expect(refused.status == 429)
         #expect(refused.header("Retry-After") == "2")
         client.sandbox.clock.advance(by: 1)
-        #expect(await client.get("/api/v2/REF30/profiles").status == 429, "half a request per second: one second is not enough")
+        #expect(
+            await client.get("/api/v2/REF30/profiles").status == 429,
+            "half a request per second: one second is not enough")
         client.sandbox.clock.advance(by: 1)
         #expect(await client.get("/api/v2/REF30/profiles").status == 200)
     }
@@ -180,11 +201,16 @@ struct SandboxThrottleTests {
         let start = Date(timeIntervalSince1970: 1_000)
         var gate = SandboxThrottleGate(settings: SandboxThrottle(requestsPerSecond: 1, burst: 0))
         var admitted = 0
-        for index in 0..<SandboxThrottleGate.minimumSweepSize where gate.admit("device \(index)", now: start) { admitted += 1 }
+        for index in 0..<SandboxThrottleGate.minimumSweepSize where gate.admit("device \(index)", now: start) {
+            admitted += 1
+        }
         #expect(admitted == SandboxThrottleGate.minimumSweepSize)
         #expect(gate.trackedKeyCount == SandboxThrottleGate.minimumSweepSize)
         // A second later every earlier bucket is full again; the next new device sweeps them.
-        let late = [gate.admit("late device", now: start.addingTimeInterval(1)), gate.admit("late device", now: start.addingTimeInterval(1))]
+        let late = [
+            gate.admit("late device", now: start.addingTimeInterval(1)),
+            gate.admit("late device", now: start.addingTimeInterval(1)),
+        ]
         #expect(late == [true, false])
         #expect(gate.trackedKeyCount == 1)
         #expect(gate.refusals == 1)
@@ -192,13 +218,20 @@ struct SandboxThrottleTests {
 
     @Test func theWorldFileTakesAThrottle() throws {
         let base = #""softwareStatements": {"S": ["R"]}, "serviceProviders": [{"id": "R"}]"#
-        let world = try SandboxWorld.load(from: Data(#"{\#(base), "throttle": {"requestsPerSecond": 1, "burst": 10}}"#.utf8))
+        let world = try SandboxWorld.load(
+            from: Data(#"{\#(base), "throttle": {"requestsPerSecond": 1, "burst": 10}}"#.utf8))
         #expect(world.throttle == SandboxThrottle(requestsPerSecond: 1, burst: 10, retryAfter: nil))
         #expect(try SandboxWorld.load(from: Data("{\(base)}".utf8)).throttle == nil)
         let problems: [(String, String)] = [
-            (#""throttle": {"requestsPerSecond": 0, "burst": 1}"#, "throttle.requestsPerSecond: must be a positive number"),
+            (
+                #""throttle": {"requestsPerSecond": 0, "burst": 1}"#,
+                "throttle.requestsPerSecond: must be a positive number"
+            ),
             (#""throttle": {"requestsPerSecond": 1, "burst": -1}"#, "throttle.burst: must not be negative"),
-            (#""throttle": {"requestsPerSecond": 1, "burst": 1, "retryAfter": 0}"#, "throttle.retryAfter: must be positive"),
+            (
+                #""throttle": {"requestsPerSecond": 1, "burst": 1, "retryAfter": 0}"#,
+                "throttle.retryAfter: must be positive"
+            ),
             (#""throttle": {"requestsPerSecond": 1, "burst": 1, "rate": 3}"#, "throttle.rate: unknown key"),
             (#""throttle": {"burst": 1}"#, "throttle.requestsPerSecond: required key is missing"),
         ]
@@ -213,7 +246,8 @@ struct SandboxThrottleTests {
     }
 
     @Test func throttledAnswersCrossTheWireAndEachConnectionHasItsOwnBucket() async throws {
-        let sandbox = PassSandbox(world: Self.throttledWorld(SandboxThrottle(requestsPerSecond: 1, burst: 0, retryAfter: 1)))
+        let sandbox = PassSandbox(
+            world: Self.throttledWorld(SandboxThrottle(requestsPerSecond: 1, burst: 0, retryAfter: 1)))
         let (server, _) = try sandbox.serveOverLoopback()
         defer { server.shutdown() }
         let port = try #require(server.port)

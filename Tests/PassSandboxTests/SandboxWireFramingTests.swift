@@ -32,11 +32,14 @@ struct SandboxWireFramingTests {
         for (target, headers, _) in targets {
             let get = try await wire.send("GET", target, headers: headers)
             let client = try HTTPTestClient(port: wire.port)
-            client.send(wire.requestBytes("HEAD", target, headers: headers) + wire.requestBytes("GET", "/api/v2/REF30/configuration", headers: api))
+            client.send(
+                wire.requestBytes("HEAD", target, headers: headers)
+                    + wire.requestBytes("GET", "/api/v2/REF30/configuration", headers: api))
             let head = try #require(await client.readResponseHead(), "HEAD \(target)")
             #expect(head.status == get.status, "HEAD \(target)")
             #expect(head.header("Content-Type") == get.header("Content-Type"), "HEAD \(target)")
-            #expect(head.header("Content-Length") == String(get.body.count), "HEAD \(target) announces the GET's length")
+            #expect(
+                head.header("Content-Length") == String(get.body.count), "HEAD \(target) announces the GET's length")
             #expect(head.header("Location") == get.header("Location"), "HEAD \(target)")
             // No body came: the next bytes are the answer to the request after the HEAD.
             let next = try #require(await client.readResponse(), "after HEAD \(target)")
@@ -45,7 +48,8 @@ struct SandboxWireFramingTests {
         }
         let log = wire.sandbox.requestLog.filter { $0.method == "HEAD" }
         #expect(log.count == targets.count)
-        #expect(Set(log.compactMap(\.endpoint)) == Set(targets.compactMap(\.endpoint)), "HEAD reaches the GET endpoints")
+        #expect(
+            Set(log.compactMap(\.endpoint)) == Set(targets.compactMap(\.endpoint)), "HEAD reaches the GET endpoints")
     }
 
     @Test func theAllowFieldListsHeadBesideGet() async throws {
@@ -60,7 +64,8 @@ struct SandboxWireFramingTests {
         let wire = try await WireExchange()
         defer { wire.shutdown() }
         let session = try await wire.send(
-            "POST", "/api/v2/REF30/sessions", headers: wire.deviceHeaders() + [("Content-Type", "application/x-www-form-urlencoded")],
+            "POST", "/api/v2/REF30/sessions",
+            headers: wire.deviceHeaders() + [("Content-Type", "application/x-www-form-urlencoded")],
             chunks: ["mvpd=Not", "Boarded&domainName=adobe.com", "&redirectUrl=adobepass%3A%2F%2Ftv.app"])
         #expect(session.status == 200)
         let answer = try WireExchange.object(session)
@@ -68,12 +73,14 @@ struct SandboxWireFramingTests {
         #expect(answer.string("mvpd") == "NotBoarded")
 
         let registered = try await wire.send(
-            "POST", "/o/client/register", headers: [("Content-Type", "application/json"), ("X-Device-Info", SandboxTestClient.deviceInfo)],
+            "POST", "/o/client/register",
+            headers: [("Content-Type", "application/json"), ("X-Device-Info", SandboxTestClient.deviceInfo)],
             chunks: [#"{"software_"#, #"statement":"STATEMENT"}"#])
         #expect(registered.status == 201)
 
         let decisions = try await wire.send(
-            "POST", "/api/v2/REF30/decisions/preauthorize/Degraded", headers: wire.deviceHeaders() + [("Content-Type", "application/json")],
+            "POST", "/api/v2/REF30/decisions/preauthorize/Degraded",
+            headers: wire.deviceHeaders() + [("Content-Type", "application/json")],
             chunks: [#"{"resources":"#, #"["news","sports"]}"#])
         #expect(decisions.status == 200)
         #expect((try WireExchange.object(decisions)["decisions"] as? [Any])?.count == 2)
@@ -87,9 +94,14 @@ struct SandboxWireFramingTests {
         // Open a session, ask for its information by a code the server has not answered yet
         // (it cannot be known), ask for configuration: three requests in one write.
         client.send(
-            wire.requestBytes("POST", "/api/v2/REF30/sessions", headers: api + [("Content-Type", "application/x-www-form-urlencoded")], body: "domainName=adobe.com")
+            wire.requestBytes(
+                "POST", "/api/v2/REF30/sessions",
+                headers: api + [("Content-Type", "application/x-www-form-urlencoded")], body: "domainName=adobe.com")
                 + wire.requestBytes("GET", "/api/v2/REF30/configuration", headers: api)
-                + wire.requestBytes("POST", "/api/v2/REF30/sessions", headers: api + [("Content-Type", "application/x-www-form-urlencoded")], chunks: ["mvpd=NotBoarded"]))
+                + wire.requestBytes(
+                    "POST", "/api/v2/REF30/sessions",
+                    headers: api + [("Content-Type", "application/x-www-form-urlencoded")], chunks: ["mvpd=NotBoarded"])
+        )
         let first = try #require(await client.readResponse())
         let second = try #require(await client.readResponse())
         let third = try #require(await client.readResponse())
@@ -106,7 +118,9 @@ struct SandboxWireFramingTests {
         let body = "mvpd=NotBoarded&domainName=adobe.com&redirectUrl=adobepass%3A%2F%2Ftv.app"
         var head = wire.requestBytes(
             "POST", "/api/v2/REF30/sessions",
-            headers: wire.deviceHeaders() + [("Content-Type", "application/x-www-form-urlencoded"), ("Expect", "100-continue")], body: body)
+            headers: wire.deviceHeaders() + [
+                ("Content-Type", "application/x-www-form-urlencoded"), ("Expect", "100-continue"),
+            ], body: body)
         head.removeLast(body.utf8.count)
         client.send(head)
         let interim = try #require(await client.readResponse())

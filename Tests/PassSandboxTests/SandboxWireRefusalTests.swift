@@ -56,20 +56,28 @@ struct SandboxWireRefusalTests {
         let path = "/api/v2/REF30/configuration"
         let none = try await wire.send("GET", path)
         #expect(none.status == 401)
-        #expect(none.header("WWW-Authenticate") == #"Bearer realm="Adobe Pass""#, "no token sent: no error code (RFC 6750 §3.1)")
+        #expect(
+            none.header("WWW-Authenticate") == #"Bearer realm="Adobe Pass""#,
+            "no token sent: no error code (RFC 6750 §3.1)")
         #expect(try WireExchange.object(none).string("code") == "invalid_access_token_client_application")
 
         let basic = try await wire.send("GET", path, headers: [("Authorization", "Basic dXNlcjpwYXNz")])
-        #expect(basic.header("WWW-Authenticate")?.hasPrefix(#"Bearer realm="Adobe Pass", error="invalid_request""#) == true)
+        #expect(
+            basic.header("WWW-Authenticate")?.hasPrefix(#"Bearer realm="Adobe Pass", error="invalid_request""#) == true)
 
         let unknown = try await wire.send("GET", path, headers: [("Authorization", "Bearer forged")])
-        #expect(unknown.header("WWW-Authenticate") == #"Bearer realm="Adobe Pass", error="invalid_token", error_description="The access token is unknown.""#)
+        #expect(
+            unknown.header("WWW-Authenticate")
+                == #"Bearer realm="Adobe Pass", error="invalid_token", error_description="The access token is unknown.""#
+        )
 
         wire.sandbox.clock.advance(by: 86_400)
         let expired = try await wire.send("GET", path, headers: [("Authorization", "Bearer \(wire.bearer)")])
         #expect(expired.status == 401)
         // An expired token is forgotten as it expires: it is then simply not known.
-        #expect(expired.header("WWW-Authenticate")?.hasPrefix(#"Bearer realm="Adobe Pass", error="invalid_token", error_description=""#) == true)
+        #expect(
+            expired.header("WWW-Authenticate")?.hasPrefix(
+                #"Bearer realm="Adobe Pass", error="invalid_token", error_description=""#) == true)
 
         // Every 401 carries a challenge, an injected one too.
         wire.sandbox.inject(SandboxFault(status: 401, remaining: 1), into: .profiles)
@@ -81,7 +89,8 @@ struct SandboxWireRefusalTests {
     @Test func aTokenOfAnotherStatementIsAnInvalidTokenToo() async throws {
         let wire = try await WireExchange()
         defer { wire.shutdown() }
-        let response = try await wire.send("GET", "/api/v2/REF31/configuration", headers: [("Authorization", "Bearer \(wire.bearer)")])
+        let response = try await wire.send(
+            "GET", "/api/v2/REF31/configuration", headers: [("Authorization", "Bearer \(wire.bearer)")])
         #expect(response.status == 401)
         #expect(try WireExchange.object(response).string("code") == "invalid_access_token_service_provider")
         #expect(response.header("WWW-Authenticate")?.contains(#"error="invalid_token""#) == true)
@@ -97,7 +106,10 @@ struct SandboxWireRefusalTests {
         let cases: [(path: String, expected: String, body: String)] = [
             ("/api/v2/REF30/sessions", "application/x-www-form-urlencoded", form),
             ("/api/v2/REF30/sessions/\(code)", "application/x-www-form-urlencoded", form),
-            ("/api/v2/REF30/sessions/sso/Apple", "application/x-www-form-urlencoded", "domainName=adobe.com&redirectUrl=adobepass%3A%2F%2Ftv.app"),
+            (
+                "/api/v2/REF30/sessions/sso/Apple", "application/x-www-form-urlencoded",
+                "domainName=adobe.com&redirectUrl=adobepass%3A%2F%2Ftv.app"
+            ),
             ("/api/v2/REF30/profiles/sso/Apple", "application/x-www-form-urlencoded", "SAMLResponse=PHNhbWw%2B"),
             ("/api/v2/REF30/decisions/authorize/NotBoarded", "application/json", #"{"resources":["news"]}"#),
             ("/api/v2/REF30/decisions/preauthorize/NotBoarded", "application/json", #"{"resources":["news"]}"#),
@@ -110,14 +122,22 @@ struct SandboxWireRefusalTests {
                 #expect(response.status == 400, "\(path) with \(contentType ?? "no Content-Type")")
                 let error = try WireExchange.object(response)
                 #expect(error.string("code") == "invalid_header_content_type", "\(path)")
-                #expect(error.string("details")?.contains(expected) == true, "\(path): \(error.string("details") ?? "")")
+                #expect(
+                    error.string("details")?.contains(expected) == true, "\(path): \(error.string("details") ?? "")")
             }
             // Without a body there is nothing to type: the parameters are missing instead.
             let bodiless = try await wire.send("POST", path, headers: wire.deviceHeaders(), body: "")
-            #expect((try? WireExchange.object(bodiless).string("code")) != "invalid_header_content_type", "\(path): \(bodiless.text)")
+            #expect(
+                (try? WireExchange.object(bodiless).string("code")) != "invalid_header_content_type",
+                "\(path): \(bodiless.text)")
             // Parameters and case do not matter.
-            let accepted = try await wire.send("POST", path, headers: wire.deviceHeaders() + [("Content-Type", expected.uppercased() + "; charset=UTF-8")], body: body)
-            #expect((try? WireExchange.object(accepted).string("code")) != "invalid_header_content_type", "\(path): \(accepted.text)")
+            let accepted = try await wire.send(
+                "POST", path,
+                headers: wire.deviceHeaders() + [("Content-Type", expected.uppercased() + "; charset=UTF-8")],
+                body: body)
+            #expect(
+                (try? WireExchange.object(accepted).string("code")) != "invalid_header_content_type",
+                "\(path): \(accepted.text)")
         }
     }
 
@@ -130,15 +150,22 @@ struct SandboxWireRefusalTests {
         let headers = wire.deviceHeaders() + [("Content-Type", "application/x-www-form-urlencoded")]
         let code = try await wire.openSession()
         for path in ["/api/v2/REF30/sessions", "/api/v2/REF30/sessions/\(code)"] {
-            let emptyRedirect = try WireExchange.object(try await wire.send("POST", path, headers: headers, body: "mvpd=NotBoarded&domainName=adobe.com&redirectUrl="))
+            let emptyRedirect = try WireExchange.object(
+                try await wire.send(
+                    "POST", path, headers: headers, body: "mvpd=NotBoarded&domainName=adobe.com&redirectUrl="))
             #expect(emptyRedirect.string("code") == "invalid_parameter_redirect_url", "\(path)")
             #expect(emptyRedirect.int("status") == 400, "\(path)")
         }
-        let emptyMVPD = try WireExchange.object(try await wire.send("POST", "/api/v2/REF30/sessions", headers: headers, body: "mvpd=&domainName=adobe.com&domainName="))
+        let emptyMVPD = try WireExchange.object(
+            try await wire.send(
+                "POST", "/api/v2/REF30/sessions", headers: headers, body: "mvpd=&domainName=adobe.com&domainName="))
         #expect(emptyMVPD.string("actionName") == "resume")
         #expect(emptyMVPD["missingParameters"] as? [String] == ["mvpd", "redirectUrl"])
-        let none = try WireExchange.object(try await wire.send("POST", "/api/v2/REF30/sessions", headers: wire.deviceHeaders()))
-        #expect(none["missingParameters"] as? [String] == ["mvpd", "domainName", "redirectUrl"], "no body, no Content-Type: every parameter is missing")
+        let none = try WireExchange.object(
+            try await wire.send("POST", "/api/v2/REF30/sessions", headers: wire.deviceHeaders()))
+        #expect(
+            none["missingParameters"] as? [String] == ["mvpd", "domainName", "redirectUrl"],
+            "no body, no Content-Type: every parameter is missing")
     }
 
     /// The partner authentication request's page: a missing *or invalid* parameter makes the
@@ -165,7 +192,9 @@ struct SandboxWireRefusalTests {
         #expect(unknown.header("Content-Type") == "text/html;charset=UTF-8")
         #expect(unknown.text.contains(SandboxPageKind.refused.marker))
 
-        let wrongMethod = try await wire.send("POST", "/api/v2/authenticate/REF30/NOPE123", headers: [("Content-Type", "application/x-www-form-urlencoded")], body: "")
+        let wrongMethod = try await wire.send(
+            "POST", "/api/v2/authenticate/REF30/NOPE123",
+            headers: [("Content-Type", "application/x-www-form-urlencoded")], body: "")
         #expect(wrongMethod.status == 405)
         #expect(wrongMethod.header("Allow") == "GET, HEAD")
         #expect(wrongMethod.header("Content-Type") == "text/html;charset=UTF-8")

@@ -47,13 +47,18 @@ struct SandboxWorldTests {
     @Test func errorsNameTheJSONPath() {
         let base = #""softwareStatements": {"S": ["REF30"]}"#
         #expect(
-            load(#"{\#(base), "serviceProviders": [{"id": "REF30", "mvpds": [{"id": "A"}, {"id": "B"}, {"id": "C", "authenticationTTL": "long"}]}]}"#)?.message
+            load(
+                #"{\#(base), "serviceProviders": [{"id": "REF30", "mvpds": [{"id": "A"}, {"id": "B"}, {"id": "C", "authenticationTTL": "long"}]}]}"#
+            )?.message
                 == "serviceProviders[0].mvpds[2].authenticationTTL: expected a number")
         #expect(
-            load(#"{\#(base), "serviceProviders": [{"id": "REF30", "mvpds": [{"id": "A", "ssoEnable": false}]}]}"#)?.message
+            load(#"{\#(base), "serviceProviders": [{"id": "REF30", "mvpds": [{"id": "A", "ssoEnable": false}]}]}"#)?
+                .message
                 == "serviceProviders[0].mvpds[0].ssoEnable: unknown key")
         #expect(
-            load(#"{\#(base), "serviceProviders": [{"id": "REF30", "mvpds": [{"id": "A", "users": [{"username": "u"}]}]}]}"#)?.message
+            load(
+                #"{\#(base), "serviceProviders": [{"id": "REF30", "mvpds": [{"id": "A", "users": [{"username": "u"}]}]}]}"#
+            )?.message
                 == "serviceProviders[0].mvpds[0].users[0].password: required key is missing")
         #expect(
             load(#"{"softwareStatements": {"S": ["REF30", "REF99"]}, "serviceProviders": [{"id": "REF30"}]}"#)?.message
@@ -62,15 +67,19 @@ struct SandboxWorldTests {
             load(#"{\#(base), "serviceProviders": [{"id": "REF30", "mvpds": [{"id": "A"}, {"id": "A"}]}]}"#)?.message
                 == "serviceProviders[0].mvpds[1].id: duplicate MVPD \"A\"")
         #expect(
-            load(#"{\#(base), "serviceProviders": [{"id": "REF30", "mvpds": [{"id": "A", "boardingStatus": "YES"}]}]}"#)?.path
+            load(
+                #"{\#(base), "serviceProviders": [{"id": "REF30", "mvpds": [{"id": "A", "boardingStatus": "YES"}]}]}"#)?
+                .path
                 == "serviceProviders[0].mvpds[0].boardingStatus")
         #expect(
-            load(#"{\#(base), "serviceProviders": [{"id": "REF30", "mvpds": [{"id": "A", "authorizationTTL": 0}]}]}"#)?.message
+            load(#"{\#(base), "serviceProviders": [{"id": "REF30", "mvpds": [{"id": "A", "authorizationTTL": 0}]}]}"#)?
+                .message
                 == "serviceProviders[0].mvpds[0].authorizationTTL: must be positive")
         #expect(
             load(#"{\#(base), "serviceProviders": [{"id": "REF30", "mvpds": [{"id": "A", "degraded": 1}]}]}"#)?.message
                 == "serviceProviders[0].mvpds[0].degraded: expected true or false")
-        #expect(load(#"{\#(base), "serviceProviders": {"id": "REF30"}}"#)?.message == "serviceProviders: expected an array")
+        #expect(
+            load(#"{\#(base), "serviceProviders": {"id": "REF30"}}"#)?.message == "serviceProviders: expected an array")
         #expect(load("[1]")?.message == "$: expected an object")
         #expect(load("{")?.message == "$: not valid JSON")
         #expect(load(#"{"serviceProviders": []}"#)?.message == "softwareStatements: required key is missing")

@@ -33,7 +33,10 @@ private struct AgentRig {
     func shutdown() { rig?.shutdown() }
 
     func code(mvpd: String?) async throws -> String {
-        let answer = if let mvpd { await client.createSession(mvpd: mvpd) } else { await client.postForm("/api/v2/REF30/sessions", "domainName=adobe.com") }
+        let answer =
+            if let mvpd { await client.createSession(mvpd: mvpd) } else {
+                await client.postForm("/api/v2/REF30/sessions", "domainName=adobe.com")
+            }
         return try #require(try SandboxTestClient.object(answer).string("code"))
     }
 
@@ -49,7 +52,8 @@ struct SimulatedUserAgentActivateTests {
         let rig = try await AgentRig(wire)
         defer { rig.shutdown() }
         let code = try await rig.code(mvpd: "NotBoarded")
-        let mvpd = try await rig.agent.activate(code: code.lowercased(), username: "alice", password: "alice123", mvpd: "SVCProvider")
+        let mvpd = try await rig.agent.activate(
+            code: code.lowercased(), username: "alice", password: "alice123", mvpd: "SVCProvider")
         #expect(mvpd == "NotBoarded", "the session's own MVPD wins over the one given for a choice")
         #expect(try await rig.profiles(code).object("NotBoarded").string("type") == "regular")
     }
@@ -61,7 +65,9 @@ struct SimulatedUserAgentActivateTests {
         let code = try await rig.code(mvpd: nil)
         let mvpd = try await rig.agent.activate(code: code, username: "bob", password: "bob123", mvpd: "SVCProvider")
         #expect(mvpd == "SVCProvider")
-        #expect(try await rig.profiles(code).object("SVCProvider").object("attributes").object("userID").string("value") == "u-bob")
+        #expect(
+            try await rig.profiles(code).object("SVCProvider").object("attributes").object("userID").string("value")
+                == "u-bob")
     }
 
     @Test(arguments: AgentWire.allCases)
@@ -79,7 +85,10 @@ struct SimulatedUserAgentActivateTests {
         defer { rig.shutdown() }
         let agent = rig.agent
 
-        await #expect(throws: SimulatedUserAgentError.activationRejected("No sign-in is waiting for the code NOPE123. Check the code on your TV and type it again.")) {
+        await #expect(
+            throws: SimulatedUserAgentError.activationRejected(
+                "No sign-in is waiting for the code NOPE123. Check the code on your TV and type it again.")
+        ) {
             try await agent.activate(code: "nope123", username: "alice", password: "alice123")
         }
 
@@ -110,7 +119,8 @@ struct SimulatedUserAgentActivateTests {
         try await agent.activate(code: code, username: "alice", password: "alice123")
         await #expect(
             throws: SimulatedUserAgentError.activationRejected(
-                "The code \(code) was already used to sign in. If that was you, go back to the application: it is signed in. Otherwise start the sign-in again there.")
+                "The code \(code) was already used to sign in. If that was you, go back to the application: it is signed in. Otherwise start the sign-in again there."
+            )
         ) {
             try await agent.activate(code: code, username: "alice", password: "alice123")
         }
@@ -132,7 +142,8 @@ struct SimulatedUserAgentActivateTests {
         defer { rig.shutdown() }
         let code = try await rig.code(mvpd: "NotBoarded")
         rig.client.sandbox.inject(SandboxFault(status: 503, remaining: 1), into: .login)
-        await #expect(throws: SimulatedUserAgentError.pageRefused(status: 503, message: "The service is unavailable.")) {
+        await #expect(throws: SimulatedUserAgentError.pageRefused(status: 503, message: "The service is unavailable."))
+        {
             try await rig.agent.activate(code: code, username: "alice", password: "alice123")
         }
     }
@@ -144,9 +155,12 @@ struct SimulatedUserAgentActivateTests {
         let code = try await rig.code(mvpd: "NotBoarded")
         // The agent asks for pages as a browser does, so it passes the page that stands in
         // for the custom-scheme redirect, and still lands on the redirect URL.
-        let landing = try await rig.agent.login(startingAt: "/api/v2/authenticate/REF30/\(code)", username: "alice", password: "alice123", redirectPrefix: "adobepass://")
+        let landing = try await rig.agent.login(
+            startingAt: "/api/v2/authenticate/REF30/\(code)", username: "alice", password: "alice123",
+            redirectPrefix: "adobepass://")
         #expect(landing == "adobepass://ios.app")
-        let logout = try SandboxTestClient.object(await rig.client.get("/api/v2/REF30/logout/NotBoarded?redirectUrl=adobepass%3A%2F%2Fios.app%2Fbye"))
+        let logout = try SandboxTestClient.object(
+            await rig.client.get("/api/v2/REF30/logout/NotBoarded?redirectUrl=adobepass%3A%2F%2Fios.app%2Fbye"))
         let url = try #require(logout.object("logouts").object("NotBoarded").string("url"))
         #expect(try await rig.agent.follow(url, redirectPrefix: "adobepass://") == "adobepass://ios.app/bye")
     }

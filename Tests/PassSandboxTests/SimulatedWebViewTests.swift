@@ -15,16 +15,21 @@ struct SimulatedWebViewTests {
         defer { rig?.shutdown() }
         let agent = rig.map { SimulatedUserAgent(httpBase: $0.baseURL) } ?? SimulatedUserAgent(sandbox: sandbox)
         let client = try await SandboxTestClient(sandbox: sandbox)
-        let session = try SandboxTestClient.object(await client.createSession(mvpd: "NotBoarded", redirectUrl: "adobepass://ios.app/done"))
+        let session = try SandboxTestClient.object(
+            await client.createSession(mvpd: "NotBoarded", redirectUrl: "adobepass://ios.app/done"))
         let code = try #require(session.string("code"))
 
         // No redirect prefix matches: the web view stops at the custom scheme all the same.
         let landing = try await agent.login(
-            startingAt: try #require(session.string("url")), username: "alice", password: "alice123", redirectPrefix: "https://never.example/")
+            startingAt: try #require(session.string("url")), username: "alice", password: "alice123",
+            redirectPrefix: "https://never.example/")
         #expect(landing == "adobepass://ios.app/done")
-        #expect(try SandboxTestClient.object(await client.get("/api/v2/REF30/profiles/code/\(code)")).object("profiles").count == 1)
+        #expect(
+            try SandboxTestClient.object(await client.get("/api/v2/REF30/profiles/code/\(code)")).object("profiles")
+                .count == 1)
 
-        let logout = try SandboxTestClient.object(await client.get("/api/v2/REF30/logout/NotBoarded?redirectUrl=adobepass%3A%2F%2Fios.app%2Flogout"))
+        let logout = try SandboxTestClient.object(
+            await client.get("/api/v2/REF30/logout/NotBoarded?redirectUrl=adobepass%3A%2F%2Fios.app%2Flogout"))
         let page = try #require(logout.object("logouts").object("NotBoarded").string("url"))
         #expect(try await agent.follow(page, redirectPrefix: "https://never.example/") == "adobepass://ios.app/logout")
     }
@@ -33,7 +38,10 @@ struct SimulatedWebViewTests {
         for address in ["adobepass://ios.app", "com.example.app:/callback", "x-app://a?b=c", "ADOBEPASS://ios.app"] {
             #expect(SimulatedUserAgent.isApplicationAddress(address), "\(address)")
         }
-        for address in ["http://127.0.0.1/x", "HTTPS://app.example/done", "/mvpd/NotBoarded/login?code=A", "login?code=a:b", "1abc:/x", ""] {
+        for address in [
+            "http://127.0.0.1/x", "HTTPS://app.example/done", "/mvpd/NotBoarded/login?code=A", "login?code=a:b",
+            "1abc:/x", "",
+        ] {
             #expect(!SimulatedUserAgent.isApplicationAddress(address), "\(address)")
         }
     }

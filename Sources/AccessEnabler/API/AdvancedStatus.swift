@@ -38,7 +38,10 @@ public struct AdvancedStatus: Sendable, Equatable {
     public var retryAfter: Int?
 
     /// Creates a status.
-    public init(errorId: StatusID, level: Level, message: String? = nil, details: String? = nil, resource: String? = nil, enhancedError: EnhancedError? = nil) {
+    public init(
+        errorId: StatusID, level: Level, message: String? = nil, details: String? = nil, resource: String? = nil,
+        enhancedError: EnhancedError? = nil
+    ) {
         self.errorId = errorId
         self.level = level
         self.message = message

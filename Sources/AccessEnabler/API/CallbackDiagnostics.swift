@@ -68,7 +68,9 @@ final class CallbackDiagnostics: Sendable {
             if inserted { state.printCounts[callback, default: 0] += 1 }
             return inserted
         }
-        let report = Report(callback: callback, delegateType: delegateType, printed: first, message: Self.message(for: callback, delegateType: delegateType))
+        let report = Report(
+            callback: callback, delegateType: delegateType, printed: first,
+            message: Self.message(for: callback, delegateType: delegateType))
         if first { print(report.message) }
         let current = state.withLock { Array($0.observers.values) }
         for observer in current { observer(report) }
@@ -95,7 +97,8 @@ final class CallbackDiagnostics: Sendable {
     /// The diagnostic: which callback, on which delegate, the accepted spellings, what to do.
     static func message(for callback: TerminalCallback, delegateType: String) -> String {
         let spellings = callback.acceptedSpellings
-        let choice = spellings.count == 1 ? "Implement it:" : "Implement exactly one of these \(spellings.count) spellings:"
+        let choice =
+            spellings.count == 1 ? "Implement it:" : "Implement exactly one of these \(spellings.count) spellings:"
         return """
             AccessEnabler: your delegate \(delegateType) did not receive the callback \(callback.name), \
             because it implements no method with an accepted spelling. This callback ends an AccessEnabler \

@@ -30,22 +30,30 @@ enum ConfigurationRanges {
     /// is inside.
     static func problems(in configuration: AccessEnablerConfiguration) -> [String] {
         var problems: [String] = []
-        func check(_ field: String, _ value: TimeInterval, _ range: ClosedRange<TimeInterval>, raisingFromZero: Bool = false) {
+        func check(
+            _ field: String, _ value: TimeInterval, _ range: ClosedRange<TimeInterval>, raisingFromZero: Bool = false
+        ) {
             let inside = range.contains(value) || (raisingFromZero && value >= 0 && value < range.lowerBound)
             if !inside {
                 problems.append(
-                    "AccessEnablerConfiguration.\(field) is \(value): it must be a number of seconds from \(describe(range.lowerBound)) to \(describe(range.upperBound)).")
+                    "AccessEnablerConfiguration.\(field) is \(value): it must be a number of seconds from \(describe(range.lowerBound)) to \(describe(range.upperBound))."
+                )
             }
         }
         check("requestTimeout", configuration.requestTimeout, requestTimeout)
         check("partnerInteractionTimeout", configuration.partnerInteractionTimeout, partnerInteractionTimeout)
-        check("secondScreenPollInterval", configuration.secondScreenPollInterval, secondScreenPollInterval, raisingFromZero: true)
+        check(
+            "secondScreenPollInterval", configuration.secondScreenPollInterval, secondScreenPollInterval,
+            raisingFromZero: true)
         if !maximumResponseBodySize.contains(configuration.maximumResponseBodySize) {
             problems.append(
-                "AccessEnablerConfiguration.maximumResponseBodySize is \(configuration.maximumResponseBodySize): it must be \(maximumResponseBodySize.lowerBound) bytes or more.")
+                "AccessEnablerConfiguration.maximumResponseBodySize is \(configuration.maximumResponseBodySize): it must be \(maximumResponseBodySize.lowerBound) bytes or more."
+            )
         }
         if let size = configuration.preauthorizationBatchSize, !preauthorizationBatchSize.contains(size) {
-            problems.append("AccessEnablerConfiguration.preauthorizationBatchSize is \(size): it must be 1 or more, or nil for one request.")
+            problems.append(
+                "AccessEnablerConfiguration.preauthorizationBatchSize is \(size): it must be 1 or more, or nil for one request."
+            )
         }
         return problems
     }
@@ -56,18 +64,27 @@ enum ConfigurationRanges {
     static func bounded(_ configuration: AccessEnablerConfiguration) -> AccessEnablerConfiguration {
         let defaults = AccessEnablerConfiguration()
         var bounded = configuration
-        bounded.requestTimeout = clamp(configuration.requestTimeout, to: requestTimeout, orElse: defaults.requestTimeout)
+        bounded.requestTimeout = clamp(
+            configuration.requestTimeout, to: requestTimeout, orElse: defaults.requestTimeout)
         bounded.partnerInteractionTimeout = clamp(
-            configuration.partnerInteractionTimeout, to: partnerInteractionTimeout, orElse: defaults.partnerInteractionTimeout)
+            configuration.partnerInteractionTimeout, to: partnerInteractionTimeout,
+            orElse: defaults.partnerInteractionTimeout)
         bounded.secondScreenPollInterval = clamp(
-            configuration.secondScreenPollInterval, to: secondScreenPollInterval, orElse: defaults.secondScreenPollInterval)
-        bounded.maximumResponseBodySize = min(max(configuration.maximumResponseBodySize, maximumResponseBodySize.lowerBound), maximumResponseBodySize.upperBound)
-        bounded.preauthorizationBatchSize = configuration.preauthorizationBatchSize.map { max($0, preauthorizationBatchSize.lowerBound) }
+            configuration.secondScreenPollInterval, to: secondScreenPollInterval,
+            orElse: defaults.secondScreenPollInterval)
+        bounded.maximumResponseBodySize = min(
+            max(configuration.maximumResponseBodySize, maximumResponseBodySize.lowerBound),
+            maximumResponseBodySize.upperBound)
+        bounded.preauthorizationBatchSize = configuration.preauthorizationBatchSize.map {
+            max($0, preauthorizationBatchSize.lowerBound)
+        }
         return bounded
     }
 
     /// `value` held to `range`; `fallback` when it is not a number.
-    static func clamp(_ value: TimeInterval, to range: ClosedRange<TimeInterval>, orElse fallback: TimeInterval) -> TimeInterval {
+    static func clamp(_ value: TimeInterval, to range: ClosedRange<TimeInterval>, orElse fallback: TimeInterval)
+        -> TimeInterval
+    {
         value.isNaN ? fallback : min(max(value, range.lowerBound), range.upperBound)
     }
 

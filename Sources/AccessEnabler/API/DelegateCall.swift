@@ -58,7 +58,8 @@ package enum DelegateCall: Sendable {
             case .selectedProvider: .selectedProvider
             case .setMetadataStatus: .setMetadataStatus
             case .preauthorizedResources: .preauthorizedResources
-            case .presentTVProviderDialog, .dismissTVProviderDialog, .sendTrackingData, .status, .preauthorizeResult: nil
+            case .presentTVProviderDialog, .dismissTVProviderDialog, .sendTrackingData, .status, .preauthorizeResult:
+                nil
             }
         }
 
@@ -131,7 +132,8 @@ package enum DelegateCall: Sendable {
             let receiver: (any SelectedProviderDelegate)? = delegate
             receiver?.selectedProvider(mvpd)
         case .setMetadataStatus(let value, let encrypted, let key, let arguments):
-            delegate?.setMetadataStatus(value?.foundationValue, encrypted: encrypted, forKey: key, andArguments: arguments.dictionary)
+            delegate?.setMetadataStatus(
+                value?.foundationValue, encrypted: encrypted, forKey: key, andArguments: arguments.dictionary)
         case .preauthorizedResources(let resources): delegate?.preauthorizedResources(resources)
         case .sendTrackingData(let data, let event): delegate?.sendTrackingData(data, forEventType: event)
         case .status(let status): statusDelegate?.status(status)

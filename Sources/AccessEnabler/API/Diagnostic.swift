@@ -93,7 +93,10 @@ public struct RESTExchangeRecord: Sendable, Equatable, CustomStringConvertible {
     public var duration: TimeInterval
 
     /// Creates a record.
-    public init(method: String, host: String, path: String, operation: String? = nil, status: Int?, failure: String? = nil, duration: TimeInterval) {
+    public init(
+        method: String, host: String, path: String, operation: String? = nil, status: Int?, failure: String? = nil,
+        duration: TimeInterval
+    ) {
         self.method = method
         self.host = host
         self.path = path

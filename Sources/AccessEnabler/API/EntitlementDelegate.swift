@@ -102,13 +102,17 @@ extension EntitlementDelegate {
 
     /// Forwards to `tokenRequestFailed(_:errorCode:errorDescription:)` with `String!`.
     public func tokenRequestFailed(_ resource: String, errorCode code: String, errorDescription description: String) {
-        legacy.tokenRequestFailed(Optional(resource), errorCode: Optional(code), errorDescription: Optional(description))
+        legacy.tokenRequestFailed(
+            Optional(resource), errorCode: Optional(code), errorDescription: Optional(description))
     }
 
     /// Forwards to `setMetadataStatus(_:encrypted:forKey:andArguments:)` with `Any!` and
     /// `[AnyHashable: Any]!`.
-    public func setMetadataStatus(_ metadata: Any?, encrypted: Bool, forKey key: Int32, andArguments arguments: [String: Any]) {
-        legacy.setMetadataStatus(metadata, encrypted: encrypted, forKey: key, andArguments: Optional(LegacyValues.dictionary(arguments)))
+    public func setMetadataStatus(
+        _ metadata: Any?, encrypted: Bool, forKey key: Int32, andArguments arguments: [String: Any]
+    ) {
+        legacy.setMetadataStatus(
+            metadata, encrypted: encrypted, forKey: key, andArguments: Optional(LegacyValues.dictionary(arguments)))
     }
 
     /// Forwards to `preauthorizedResources(_:)` with `[Any]!`.

@@ -43,7 +43,8 @@ public protocol EntitlementDelegateLegacySpellings: AnyObject {
     /// `- (void) selectedProvider:(MVPD *)mvpd;`
     func selectedProvider(_ mvpd: MVPD!)
     /// `- (void) setMetadataStatus:(id)metadata encrypted:(bool)encrypted forKey:(int)key andArguments:(NSDictionary *)arguments;`
-    func setMetadataStatus(_ metadata: Any!, encrypted: Bool, forKey key: Int32, andArguments arguments: [AnyHashable: Any]!)
+    func setMetadataStatus(
+        _ metadata: Any!, encrypted: Bool, forKey key: Int32, andArguments arguments: [AnyHashable: Any]!)
     /// `- (void) preauthorizedResources:(NSArray *)resources;` — the elements are `String`s.
     func preauthorizedResources(_ resources: [Any]!)
     /// `- (void) sendTrackingData:(NSArray *)data forEventType:(int)event;` — the elements are `String`s.
@@ -83,7 +84,8 @@ extension EntitlementDelegateLegacySpellings {
     }
 
     /// Reached only when neither spelling is implemented: reports it.
-    public func tokenRequestFailed(_ resource: String!, errorCode code: String!, errorDescription description: String!) {
+    public func tokenRequestFailed(_ resource: String!, errorCode code: String!, errorDescription description: String!)
+    {
         CallbackDiagnostics.unimplemented(.tokenRequestFailed, by: self)
     }
 
@@ -93,7 +95,9 @@ extension EntitlementDelegateLegacySpellings {
     }
 
     /// Reached only when neither spelling is implemented: reports it.
-    public func setMetadataStatus(_ metadata: Any!, encrypted: Bool, forKey key: Int32, andArguments arguments: [AnyHashable: Any]!) {
+    public func setMetadataStatus(
+        _ metadata: Any!, encrypted: Bool, forKey key: Int32, andArguments arguments: [AnyHashable: Any]!
+    ) {
         CallbackDiagnostics.unimplemented(.setMetadataStatus, by: self)
     }
 

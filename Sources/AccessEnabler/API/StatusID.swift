@@ -201,7 +201,8 @@ public struct StatusID: Sendable, Hashable, CustomStringConvertible, Expressible
                 .logoutPage:
                 .info
             case .n010, .n111, .n408, .z010, .cfg100, .reg404, .sec412: .warning
-            case .n130, .n500, .appl, .applError, .cfg400, .cfg404, .cfg429, .r400, .r401, .reg500, .z100, .z120, .z130, .z169, .z500,
+            case .n130, .n500, .appl, .applError, .cfg400, .cfg404, .cfg429, .r400, .r401, .reg500, .z100, .z120, .z130,
+                .z169, .z500,
                 .p100:
                 .error
             }

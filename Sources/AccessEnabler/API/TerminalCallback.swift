@@ -38,9 +38,11 @@ enum TerminalCallback: String, CaseIterable, Sendable {
         case .navigateToUrl: "func navigateToUrl(_ url: String)"
         case .navigateToUrlUsingSVC: "func navigateToUrl(_ url: String, useSVC: Bool)"
         case .setToken: "func setToken(_ token: String, forResource resource: String)"
-        case .tokenRequestFailed: "func tokenRequestFailed(_ resource: String, errorCode code: String, errorDescription description: String)"
+        case .tokenRequestFailed:
+            "func tokenRequestFailed(_ resource: String, errorCode code: String, errorDescription description: String)"
         case .selectedProvider: "func selectedProvider(_ mvpd: MVPD?)"
-        case .setMetadataStatus: "func setMetadataStatus(_ metadata: Any?, encrypted: Bool, forKey key: Int32, andArguments arguments: [String: Any])"
+        case .setMetadataStatus:
+            "func setMetadataStatus(_ metadata: Any?, encrypted: Bool, forKey key: Int32, andArguments arguments: [String: Any])"
         case .preauthorizedResources: "func preauthorizedResources(_ resources: [String])"
         }
     }
@@ -55,9 +57,11 @@ enum TerminalCallback: String, CaseIterable, Sendable {
         case .navigateToUrl: "func navigate(toUrl url: String!)"
         case .navigateToUrlUsingSVC: "func navigate(toUrl url: String!, useSVC: Bool)"
         case .setToken: "func setToken(_ token: String!, forResource resource: String!)"
-        case .tokenRequestFailed: "func tokenRequestFailed(_ resource: String!, errorCode code: String!, errorDescription description: String!)"
+        case .tokenRequestFailed:
+            "func tokenRequestFailed(_ resource: String!, errorCode code: String!, errorDescription description: String!)"
         case .selectedProvider: "func selectedProvider(_ mvpd: MVPD!)"
-        case .setMetadataStatus: "func setMetadataStatus(_ metadata: Any!, encrypted: Bool, forKey key: Int32, andArguments arguments: [AnyHashable: Any]!)"
+        case .setMetadataStatus:
+            "func setMetadataStatus(_ metadata: Any!, encrypted: Bool, forKey key: Int32, andArguments arguments: [AnyHashable: Any]!)"
         case .preauthorizedResources: "func preauthorizedResources(_ resources: [Any]!)"
         }
     }

@@ -10,14 +10,20 @@ enum AuthenticationCheck {
     /// permission then explains the "no": VSA403, VSA404, APPL_ERROR). `catalog` is the
     /// configuration, `nil` when the SDK has none: partner SSO then applies only to a
     /// profile it made.
-    static func needsPartner(profile: StoredProfile?, catalog: RequestorCatalog?, partnerConfigured: Bool, now: Date) -> Bool {
-        needsPartner(profile: profile, platformServices: catalog?.hasPlatformServices, mvpds: catalog?.mvpdsByID, partnerConfigured: partnerConfigured, now: now)
+    static func needsPartner(profile: StoredProfile?, catalog: RequestorCatalog?, partnerConfigured: Bool, now: Date)
+        -> Bool
+    {
+        needsPartner(
+            profile: profile, platformServices: catalog?.hasPlatformServices, mvpds: catalog?.mvpdsByID,
+            partnerConfigured: partnerConfigured, now: now)
     }
 
     /// ``needsPartner(profile:catalog:partnerConfigured:now:)`` from the two facts of the
     /// catalog it reads: whether an MVPD has platform services (`nil` with no
     /// configuration), and the MVPDs by id.
-    static func needsPartner(profile: StoredProfile?, platformServices: Bool?, mvpds: [String: MVPD]?, partnerConfigured: Bool, now: Date) -> Bool {
+    static func needsPartner(
+        profile: StoredProfile?, platformServices: Bool?, mvpds: [String: MVPD]?, partnerConfigured: Bool, now: Date
+    ) -> Bool {
         guard partnerConfigured else { return false }
         // A configuration with no partner SSO at all judges an `appleSSO` profile on its own.
         if profile?.type == .appleSSO { return platformServices ?? true }
@@ -27,20 +33,26 @@ enum AuthenticationCheck {
     }
 
     /// The valid profile, if any, and the status that explains a "no".
-    static func verdict(profile stored: StoredProfile?, catalog: RequestorCatalog?, snapshot: PartnerSnapshot?, now: Date) -> (profile: StoredProfile?, status: AdvancedStatus?) {
+    static func verdict(
+        profile stored: StoredProfile?, catalog: RequestorCatalog?, snapshot: PartnerSnapshot?, now: Date
+    ) -> (profile: StoredProfile?, status: AdvancedStatus?) {
         verdict(profile: stored, mvpds: catalog?.mvpdsByID, snapshot: snapshot, now: now)
     }
 
     /// ``verdict(profile:catalog:snapshot:now:)`` from the catalog's MVPDs by id (`nil`
     /// with no configuration).
-    static func verdict(profile stored: StoredProfile?, mvpds: [String: MVPD]?, snapshot: PartnerSnapshot?, now: Date) -> (profile: StoredProfile?, status: AdvancedStatus?) {
+    static func verdict(profile stored: StoredProfile?, mvpds: [String: MVPD]?, snapshot: PartnerSnapshot?, now: Date)
+        -> (profile: StoredProfile?, status: AdvancedStatus?)
+    {
         if let stored, ProfileValidity.evaluate(stored, configuredMVPDs: mvpds, partner: snapshot, now: now) == .valid {
             return (stored, nil)
         }
         var status = snapshot.flatMap { PartnerPermission.status($0.access, errorID: .applError) }
         if status == nil, let failure = snapshot?.metadataError {
             // Permission granted, but the account could not be read: a partner framework error.
-            status = StatusCatalog.status(.applError, message: "The TV provider account service could not be read.", details: "\(failure.code): \(failure.message)")
+            status = StatusCatalog.status(
+                .applError, message: "The TV provider account service could not be read.",
+                details: "\(failure.code): \(failure.message)")
         }
         return (nil, status)
     }
@@ -49,10 +61,13 @@ enum AuthenticationCheck {
     /// status, tracking and `setAuthenticationStatus(0, USER_NOT_AUTHENTICATED_ERROR)`.
     /// Without `tracking` (nobody listens to tracking events: see
     /// ``CallbackDispatcher/wantsTrackingData``) the tracking event is left out.
-    static func callbacks(profile: StoredProfile?, status: AdvancedStatus?, tracking: TrackingFields?) -> [DelegateCall] {
+    static func callbacks(profile: StoredProfile?, status: AdvancedStatus?, tracking: TrackingFields?) -> [DelegateCall]
+    {
         guard let profile else {
-            let explained = DelegateCall.status(status ?? StatusCatalog.status(.n000, message: "The user is not authenticated."))
-            let ended = DelegateCall.setAuthenticationStatus(ACCESS_ENABLER_STATUS_ERROR, errorCode: USER_NOT_AUTHENTICATED_ERROR)
+            let explained = DelegateCall.status(
+                status ?? StatusCatalog.status(.n000, message: "The user is not authenticated."))
+            let ended = DelegateCall.setAuthenticationStatus(
+                ACCESS_ENABLER_STATUS_ERROR, errorCode: USER_NOT_AUTHENTICATED_ERROR)
             guard let tracking else { return [explained, ended] }
             return [explained, tracking.authentication(succeeded: false, profile: nil, cached: false), ended]
         }
@@ -63,6 +78,9 @@ enum AuthenticationCheck {
 
     /// The callbacks when the requestor is not ready.
     static func callbacks(requestorProblem: AdvancedStatus) -> [DelegateCall] {
-        [.status(requestorProblem), .setAuthenticationStatus(ACCESS_ENABLER_STATUS_ERROR, errorCode: USER_NOT_AUTHENTICATED_ERROR)]
+        [
+            .status(requestorProblem),
+            .setAuthenticationStatus(ACCESS_ENABLER_STATUS_ERROR, errorCode: USER_NOT_AUTHENTICATED_ERROR),
+        ]
     }
 }

@@ -13,7 +13,9 @@ enum ErrorClassification {
         let message = error.message(serviceProvider: requestor)
         switch error {
         case .server(let operation, let httpStatus, let enhanced):
-            let status = { (id: StatusID) in StatusCatalog.status(id, message: message, details: enhanced?.details, enhancedError: enhanced) }
+            let status = { (id: StatusID) in
+                StatusCatalog.status(id, message: message, details: enhanced?.details, enhancedError: enhanced)
+            }
             // The servers' trouble is reported as such, whatever the operation: a passing
             // failure answered with a 4xx is still the service being unavailable.
             if httpStatus >= 500 { return status(.cfg5xx(httpStatus)) }
@@ -63,11 +65,14 @@ enum ErrorClassification {
         let gone: Bool
         switch enhanced?.advice {
         case .authenticationSessionGone?, .signInEnded?: gone = true
-        case .requestRefused?, .invalidResource?, .integrationUnavailable?, .tempPassUsedUp?, .deniedByMVPD?, .deniedByDegradationRule?,
-            .tooManyResources?, .configurationChanged?, .clientUnknown?, .authorizationNeeded?, .transient?, .serverFailure?, nil:
+        case .requestRefused?, .invalidResource?, .integrationUnavailable?, .tempPassUsedUp?, .deniedByMVPD?,
+            .deniedByDegradationRule?,
+            .tooManyResources?, .configurationChanged?, .clientUnknown?, .authorizationNeeded?, .transient?,
+            .serverFailure?, nil:
             gone = statusSaysGone(httpStatus)
         }
-        return StatusCatalog.status(gone ? .n130 : .n500, message: error.message, details: enhanced?.details, enhancedError: enhanced)
+        return StatusCatalog.status(
+            gone ? .n130 : .n500, message: error.message, details: enhanced?.details, enhancedError: enhanced)
     }
 
     /// When Adobe Pass refused the single sign-on token a request presented
@@ -86,7 +91,9 @@ enum ErrorClassification {
         }
         let reason = enhanced.details.map { " \($0)" } ?? ""
         return StatusCatalog.status(
-            .n500, message: "Adobe Pass refused \(header) the app presented for single sign-on.\(reason) Get a new token from the identity service, or present none.",
+            .n500,
+            message:
+                "Adobe Pass refused \(header) the app presented for single sign-on.\(reason) Get a new token from the identity service, or present none.",
             details: enhanced.details, enhancedError: enhanced)
     }
 
@@ -126,7 +133,8 @@ enum ErrorClassification {
         case .transient: .z120
         case .invalidResource: .z130
         case .deniedByDegradationRule: .z169
-        case .requestRefused, .integrationUnavailable, .authenticationSessionGone, .tooManyResources, .configurationChanged,
+        case .requestRefused, .integrationUnavailable, .authenticationSessionGone, .tooManyResources,
+            .configurationChanged,
             .clientUnknown, .authorizationNeeded, .serverFailure:
             .z500
         }
@@ -148,16 +156,21 @@ enum ErrorClassification {
         if let unsendable = unsendableToken(error) { return unsendable }
         if let refused = refusedAccessToken(error, resource: resource) { return refused }
         if let refused = refusedSingleSignOnToken(error) {
-            return StatusCatalog.status(.z500, message: refused.message, details: refused.details, resource: resource, enhancedError: refused.enhancedError)
+            return StatusCatalog.status(
+                .z500, message: refused.message, details: refused.details, resource: resource,
+                enhancedError: refused.enhancedError)
         }
         switch error {
         case .server(_, _, let enhanced?):
-            return StatusCatalog.status(decisionStatusID(for: enhanced.advice), message: error.message, details: enhanced.details, resource: resource, enhancedError: enhanced)
+            return StatusCatalog.status(
+                decisionStatusID(for: enhanced.advice), message: error.message, details: enhanced.details,
+                resource: resource, enhancedError: enhanced)
         case .throttled:
             // Adobe's throttling page: a throttled authorization reports Z100.
             let status = StatusCatalog.status(.z100, message: error.message, resource: resource)
             return ThrottleNotice.marking(status, for: error)
-        case .server, .undocumentedStatus, .malformedBody, .transport, .invalidDeviceInfo, .invalidRequest, .unsendableToken:
+        case .server, .undocumentedStatus, .malformedBody, .transport, .invalidDeviceInfo, .invalidRequest,
+            .unsendableToken:
             return StatusCatalog.status(.z500, message: error.message, resource: resource)
         }
     }

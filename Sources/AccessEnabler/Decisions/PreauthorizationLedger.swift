@@ -58,7 +58,9 @@ struct PreauthorizationLedger: Sendable, Equatable {
     /// The Preauthorize API's answer: one decision per requested resource that has one.
     var resourceDecisions: [PreauthorizeOutcome.ResourceDecision] {
         requested.compactMap { resource in
-            entries[resource].map { PreauthorizeOutcome.ResourceDecision(resource: resource, authorized: $0.authorized, error: $0.error) }
+            entries[resource].map {
+                PreauthorizeOutcome.ResourceDecision(resource: resource, authorized: $0.authorized, error: $0.error)
+            }
         }
     }
 
@@ -66,11 +68,14 @@ struct PreauthorizationLedger: Sendable, Equatable {
     var answeredFromCache: Bool { !requested.isEmpty && requested.allSatisfy { entries[$0]?.fromCache == true } }
 
     /// The new answers to cache, each until its decision's `notAfter` (or `defaultLifetime`).
-    func answersToCache(_ decisions: [Decision], now: Date, defaultLifetime: TimeInterval = 300) -> [String: StoredPreauthorization] {
+    func answersToCache(_ decisions: [Decision], now: Date, defaultLifetime: TimeInterval = 300) -> [String:
+        StoredPreauthorization]
+    {
         var result: [String: StoredPreauthorization] = [:]
         for decision in decisions {
             result[decision.resource] = StoredPreauthorization(
-                resource: decision.resource, authorized: decision.authorized, expiresAt: decision.notAfter ?? now.addingTimeInterval(defaultLifetime))
+                resource: decision.resource, authorized: decision.authorized,
+                expiresAt: decision.notAfter ?? now.addingTimeInterval(defaultLifetime))
         }
         return result
     }

@@ -39,7 +39,9 @@ enum ProfileSelection {
         }
         next.chosen = profile
         // A profile no longer chosen nor set aside is still held by Adobe Pass: a logout ends it too.
-        let replaced = [previous, profiles.standby].compactMap { $0 }.filter { $0.mvpd != next.standby?.mvpd && $0.notAfter > now }
+        let replaced = [previous, profiles.standby].compactMap { $0 }.filter {
+            $0.mvpd != next.standby?.mvpd && $0.notAfter > now
+        }
         next.others = (profiles.others + replaced).reduce(into: [StoredProfile]()) { kept, other in
             guard other.mvpd != profile.mvpd, other.mvpd != next.standby?.mvpd else { return }
             kept.removeAll { $0.mvpd == other.mvpd }

@@ -20,7 +20,9 @@ enum ProfileValidity {
     }
 
     /// `configuredMVPDs`: the configuration's MVPDs, `nil` when the SDK has no configuration.
-    static func evaluate(_ profile: StoredProfile, configuredMVPDs: [String: MVPD]?, partner: PartnerSnapshot?, now: Date) -> Verdict {
+    static func evaluate(
+        _ profile: StoredProfile, configuredMVPDs: [String: MVPD]?, partner: PartnerSnapshot?, now: Date
+    ) -> Verdict {
         guard profile.isValid(at: now) else { return .expired }
         let mvpd: MVPD?
         if let configuredMVPDs {

@@ -65,7 +65,9 @@ struct RequestorCatalog: Sendable, Equatable {
         mvpds = providers.map(\.facadeMVPD)
         mvpdsByID = Dictionary(uniqueKeysWithValues: mvpds.map { ($0.id, $0) })
         serviceProviderForMVPD = Dictionary(
-            uniqueKeysWithValues: providers.compactMap { provider in provider.serviceProviderURL.flatMap(URL.init(string:)).map { (provider.id, $0) } })
+            uniqueKeysWithValues: providers.compactMap { provider in
+                provider.serviceProviderURL.flatMap(URL.init(string:)).map { (provider.id, $0) }
+            })
         svcMVPDs = Set(providers.filter(\.requiresSVC).map(\.id))
         knownMappingIDs = Set(mvpds.compactMap(\.platformMappingId))
         sortedMappingIDs = knownMappingIDs.sorted()

@@ -18,7 +18,8 @@ enum ServiceProviderAddress {
         var written = text.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !written.isEmpty else { return nil }
         if !written.contains("://") { written = "https://" + written }
-        guard var components = URLComponents(string: written), let scheme = components.scheme?.lowercased(), ["http", "https"].contains(scheme),
+        guard var components = URLComponents(string: written), let scheme = components.scheme?.lowercased(),
+            ["http", "https"].contains(scheme),
             let host = components.host?.lowercased(), !host.isEmpty
         else { return nil }
         components.scheme = scheme

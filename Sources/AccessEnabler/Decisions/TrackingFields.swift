@@ -38,7 +38,9 @@ final class TrackingFields: Sendable {
 
     /// The MD5 of the profile's `userID`, hex, as the tracking events document; empty when unknown.
     func hashedUserID(_ profile: StoredProfile?) -> String {
-        guard let attribute = profile?.attributes["userID"], case .string(let userID) = attribute.value else { return "" }
+        guard let attribute = profile?.attributes["userID"], case .string(let userID) = attribute.value else {
+            return ""
+        }
         if let known = lastHash.withLock({ $0 }), known.userID == userID { return known.hex }
         let hex = MD5.hex(Array(userID.utf8))
         lastHash.withLock { $0 = (userID, hex) }
@@ -61,6 +63,8 @@ final class TrackingFields: Sendable {
     /// `sendTrackingData(…, TRACKING_AUTHORIZATION)`: success, MVPD, hashed user id, cached,
     /// error, details, then the device fields.
     func authorization(success: Bool, profile: StoredProfile, error: String, details: String) -> DelegateCall {
-        .sendTrackingData([success ? "true" : "false", profile.mvpd, hashedUserID(profile), "false", error, details] + deviceFields, event: TRACKING_AUTHORIZATION)
+        .sendTrackingData(
+            [success ? "true" : "false", profile.mvpd, hashedUserID(profile), "false", error, details] + deviceFields,
+            event: TRACKING_AUTHORIZATION)
     }
 }

@@ -12,8 +12,11 @@ struct TransportSecurityPolicy: Sendable {
     /// Why the SDK refuses `url` (a sentence naming the URL and what to do), or `nil` when
     /// it may use it.
     func refusal(for url: URL, role: String) -> String? {
-        guard url.scheme?.lowercased() == "http", !allowsInsecureHTTP, !Self.isLoopback(host: url.host ?? "") else { return nil }
-        return "\(role) \(url.absoluteString) uses plain http:// to a host that is not this machine: the client secret and "
+        guard url.scheme?.lowercased() == "http", !allowsInsecureHTTP, !Self.isLoopback(host: url.host ?? "") else {
+            return nil
+        }
+        return
+            "\(role) \(url.absoluteString) uses plain http:// to a host that is not this machine: the client secret and "
             + "access tokens would cross the network unencrypted. Use an https:// URL (plain http:// is accepted only for "
             + "loopback hosts), or, for a test rig on a trusted network, set AccessEnablerConfiguration.allowsInsecureHTTP."
     }
@@ -29,7 +32,9 @@ struct TransportSecurityPolicy: Sendable {
         if name == "::1" || name == "0:0:0:0:0:0:0:1" { return true }
         if name.hasPrefix("::ffff:") { name = String(name.dropFirst("::ffff:".count)) }
         let octets = name.split(separator: ".", omittingEmptySubsequences: false)
-        guard octets.count == 4, octets.allSatisfy({ !$0.isEmpty && $0.count <= 3 && $0.allSatisfy(\.isASCII) && UInt8($0) != nil }) else { return false }
+        guard octets.count == 4,
+            octets.allSatisfy({ !$0.isEmpty && $0.count <= 3 && $0.allSatisfy(\.isASCII) && UInt8($0) != nil })
+        else { return false }
         return octets[0] == "127"
     }
 }

@@ -15,7 +15,9 @@ extension AccessEnabler {
     /// default configuration: the Objective-C `initWithStorageCheck:softwareStatement:`
     /// (v3.8.3+).
     public convenience init(storageCheck: IntegrityCheckType, softwareStatement: String) {
-        self.init(storageCheck: storageCheck, softwareStatement: softwareStatement, configuration: AccessEnablerConfiguration())
+        self.init(
+            storageCheck: storageCheck, softwareStatement: softwareStatement,
+            configuration: AccessEnablerConfiguration())
     }
 
     /// The argument-less initialiser of SDKs before v3.0 cannot work: since v3.0 the
@@ -63,7 +65,10 @@ extension AccessEnabler {
 
     /// Replaced by ``handleExternalURL(_:)-(String)`` in v3.0: the SDK needs the URL the web
     /// view was redirected to.
-    @available(*, unavailable, renamed: "handleExternalURL(_:)", message: "Since v3.0 pass the URL the web view was redirected to: handleExternalURL(url).")
+    @available(
+        *, unavailable, renamed: "handleExternalURL(_:)",
+        message: "Since v3.0 pass the URL the web view was redirected to: handleExternalURL(url)."
+    )
     public func getAuthenticationToken() {}
 
     /// Sets the requestor, as SDKs before v3.0 did with a signed requestor id. The
@@ -74,18 +79,25 @@ extension AccessEnabler {
     }
 
     /// As ``setRequestor(_:setSignedRequestorId:)``, with service provider URLs.
-    public func setRequestor(_ requestorID: String, setSignedRequestorId signedRequestorID: String, serviceProviders: [String]) {
+    public func setRequestor(
+        _ requestorID: String, setSignedRequestorId signedRequestorID: String, serviceProviders: [String]
+    ) {
         setRequestor(requestorID, serviceProviders: serviceProviders)
     }
 
     /// The tvOS form of SDKs before v3.0: the secret and public key signed second-screen
     /// calls, which Dynamic Client Registration replaces; they are not needed and not sent.
-    public func setRequestor(_ requestorID: String, setSignedRequestorId signedRequestorID: String, secret: String, publicKey: String) {
+    public func setRequestor(
+        _ requestorID: String, setSignedRequestorId signedRequestorID: String, secret: String, publicKey: String
+    ) {
         setRequestor(requestorID)
     }
 
     /// As ``setRequestor(_:setSignedRequestorId:secret:publicKey:)``, with service provider URLs.
-    public func setRequestor(_ requestorID: String, setSignedRequestorId signedRequestorID: String, serviceProviders: [String], secret: String, publicKey: String) {
+    public func setRequestor(
+        _ requestorID: String, setSignedRequestorId signedRequestorID: String, serviceProviders: [String],
+        secret: String, publicKey: String
+    ) {
         setRequestor(requestorID, serviceProviders: serviceProviders)
     }
 

@@ -73,16 +73,21 @@ public final class AccessEnabler: Sendable {
     /// - Parameter softwareStatement: the software statement issued for the application in
     ///   the Adobe Pass dashboard; it is used for Dynamic Client Registration.
     public convenience init(softwareStatement: String) {
-        self.init(storageCheck: .INTEGRITY_CHECK_NONE, softwareStatement: softwareStatement, configuration: AccessEnablerConfiguration())
+        self.init(
+            storageCheck: .INTEGRITY_CHECK_NONE, softwareStatement: softwareStatement,
+            configuration: AccessEnablerConfiguration())
     }
 
     /// Creates an AccessEnabler with a configuration.
     public convenience init(softwareStatement: String, configuration: AccessEnablerConfiguration) {
-        self.init(storageCheck: .INTEGRITY_CHECK_NONE, softwareStatement: softwareStatement, configuration: configuration)
+        self.init(
+            storageCheck: .INTEGRITY_CHECK_NONE, softwareStatement: softwareStatement, configuration: configuration)
     }
 
     /// Creates an AccessEnabler whose storage is checked as `storageCheck` says.
-    public init(storageCheck: IntegrityCheckType, softwareStatement: String, configuration given: AccessEnablerConfiguration) {
+    public init(
+        storageCheck: IntegrityCheckType, softwareStatement: String, configuration given: AccessEnablerConfiguration
+    ) {
         // Numbers out of range never reach the SDK's parts; setRequestor refuses them.
         let configurationProblems = ConfigurationRanges.problems(in: given)
         let configuration = ConfigurationRanges.bounded(given)
@@ -96,7 +101,8 @@ public final class AccessEnabler: Sendable {
         self.serverClock = serverClock
         let problems = StorageProblemRelay()
         let store = TokenStore(
-            directory: configuration.storageDirectory, softwareStatement: softwareStatement, integrityCheck: storageCheck,
+            directory: configuration.storageDirectory, softwareStatement: softwareStatement,
+            integrityCheck: storageCheck,
             writeBehind: true, configuredDeviceIdentifier: configuration.deviceIdentifier,
             onProblem: { problems.report($0) }, onDiscard: { problems.report($0) }, onNotice: { problems.note($0) },
             now: { serverClock.adobeNow(clock) })
@@ -109,7 +115,8 @@ public final class AccessEnabler: Sendable {
         self.engine = engine
         if let partner = configuration.partnerFramework {
             partnerCheck = PartnerAuthenticationCheck.Context(
-                partner: partner, clock: clock, serverClock: serverClock, timeout: configuration.requestTimeout, tracking: tracking,
+                partner: partner, clock: clock, serverClock: serverClock, timeout: configuration.requestTimeout,
+                tracking: tracking,
                 dispatcher: dispatcher, mailbox: mailbox)
         } else {
             partnerCheck = nil
@@ -218,7 +225,8 @@ public final class AccessEnabler: Sendable {
         }
         let now = serverClock.adobeNow(clock)
         let stored = picture.standing.requestorID.flatMap { requestor in
-            ProfileSelection.current(chosen: store.profile(requestor: requestor), all: { store.profiles(requestor: requestor) }, now: now)
+            ProfileSelection.current(
+                chosen: store.profile(requestor: requestor), all: { store.profiles(requestor: requestor) }, now: now)
         }
         // The two facts of the catalog the answer reads, rather than a copy of it.
         // With no configuration (a warm launch asks for none), `nil`: partner single
@@ -226,17 +234,24 @@ public final class AccessEnabler: Sendable {
         let platformServices = picture.standing.catalog?.hasPlatformServices
         let mvpds = picture.standing.catalog?.mvpdsByID
         if let partnerCheck, let requestor = picture.standing.requestorID,
-            AuthenticationCheck.needsPartner(profile: stored, platformServices: platformServices, mvpds: mvpds, partnerConfigured: true, now: now)
+            AuthenticationCheck.needsPartner(
+                profile: stored, platformServices: platformServices, mvpds: mvpds, partnerConfigured: true, now: now)
         {
             // The providers the partner framework is asked about: the configuration's,
             // else the ones the device remembers.
-            let known = RequestorCatalog.known(configuration: picture.standing.catalog, requestor: requestor, profiles: store.profiles(requestor: requestor))
+            let known = RequestorCatalog.known(
+                configuration: picture.standing.catalog, requestor: requestor,
+                profiles: store.profiles(requestor: requestor))
             return .askPartner(
-                PartnerAuthenticationCheck(partnerCheck, profile: stored, supportedProviders: known.sortedMappingIDs, requestor: picture, call: call))
+                PartnerAuthenticationCheck(
+                    partnerCheck, profile: stored, supportedProviders: known.sortedMappingIDs, requestor: picture,
+                    call: call))
         }
         let verdict = AuthenticationCheck.verdict(profile: stored, mvpds: mvpds, snapshot: nil, now: now)
         return .answered(
-            AuthenticationCheck.callbacks(profile: verdict.profile, status: verdict.status, tracking: dispatcher.wantsTrackingData ? tracking : nil))
+            AuthenticationCheck.callbacks(
+                profile: verdict.profile, status: verdict.status,
+                tracking: dispatcher.wantsTrackingData ? tracking : nil))
     }
 
     /// Starts authentication unless the user is already authenticated.
@@ -264,12 +279,18 @@ public final class AccessEnabler: Sendable {
 
     /// Starts authentication with every option: force, data, and a picker filter.
     public func getAuthentication(_ forceAuthn: Bool, withData data: [String: Any]?, andFilter filter: [String]?) {
-        submit(.getAuthentication(forceAuthn: forceAuthn, data: Self.stringData(data), filter: filter.map { PickerFilter(providers: $0, featured: []) }))
+        submit(
+            .getAuthentication(
+                forceAuthn: forceAuthn, data: Self.stringData(data),
+                filter: filter.map { PickerFilter(providers: $0, featured: []) }))
     }
 
     /// Starts authentication with every option and a picker filter dictionary.
-    public func getAuthentication(_ forceAuthn: Bool, withData data: [String: Any]?, andFilter filter: [String: [String]]) {
-        submit(.getAuthentication(forceAuthn: forceAuthn, data: Self.stringData(data), filter: Self.pickerFilter(filter)))
+    public func getAuthentication(
+        _ forceAuthn: Bool, withData data: [String: Any]?, andFilter filter: [String: [String]]
+    ) {
+        submit(
+            .getAuthentication(forceAuthn: forceAuthn, data: Self.stringData(data), filter: Self.pickerFilter(filter)))
     }
 
     /// Continues authentication with the MVPD the user chose; `nil` means the user backed out.
@@ -322,7 +343,9 @@ public final class AccessEnabler: Sendable {
     /// requestor, not authenticated, network). With ``PreauthorizeRequest/Feature/LOCAL_CACHE``
     /// disabled the SDK's cache is bypassed; REST API V2 offers no control over Adobe Pass's
     /// own cache, so ``PreauthorizeRequest/Feature/REMOTE_CACHE`` has no effect.
-    public func preauthorize(_ request: PreauthorizeRequest, didCompleteWith callback: AccessEnablerCallback<PreauthorizeResponse>) {
+    public func preauthorize(
+        _ request: PreauthorizeRequest, didCompleteWith callback: AccessEnablerCallback<PreauthorizeResponse>
+    ) {
         submit(.preauthorize(request, callback))
     }
 
@@ -486,7 +509,8 @@ public final class AccessEnabler: Sendable {
             return
         }
         let message = MissingDelegateDiagnostics.shared.report(
-            call: command.legacyName, answer: answer, missing: missing, delegateType: delegate.map { String(reflecting: type(of: $0)) })
+            call: command.legacyName, answer: answer, missing: missing,
+            delegateType: delegate.map { String(reflecting: type(of: $0)) })
         configuration.diagnostics?(.noDelegate(call: command.legacyName, message: message))
     }
 

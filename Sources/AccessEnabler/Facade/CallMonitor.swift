@@ -27,7 +27,10 @@ final class CallMonitor: Sendable {
     private let installed = Atomic<Bool>(false)
 
     /// From now on, calls go to `calls`, callbacks to `callbacks` and takeovers to `takeovers`.
-    func install(calls: @escaping CallObserver, callbacks: @escaping CallbackObserver, takeovers: @escaping TakeoverObserver = { _, _ in }) {
+    func install(
+        calls: @escaping CallObserver, callbacks: @escaping CallbackObserver,
+        takeovers: @escaping TakeoverObserver = { _, _ in }
+    ) {
         observers.withLock { $0 = Observers(calls: calls, callbacks: callbacks, takeovers: takeovers) }
         installed.store(true, ordering: .releasing)
     }

@@ -33,7 +33,8 @@ final class PartnerAuthenticationCheck: DeadlineExpiring, Sendable {
         let watchdog: DeadlineWatchdog
 
         init(
-            partner: any PartnerFramework, clock: any TimeSource, serverClock: ServerClock, timeout: TimeInterval, tracking: TrackingFields,
+            partner: any PartnerFramework, clock: any TimeSource, serverClock: ServerClock, timeout: TimeInterval,
+            tracking: TrackingFields,
             dispatcher: CallbackDispatcher, mailbox: EngineMailbox, watchdog: DeadlineWatchdog = .shared
         ) {
             self.partner = partner
@@ -66,7 +67,10 @@ final class PartnerAuthenticationCheck: DeadlineExpiring, Sendable {
 
     /// A check of `profile` for `call`, in `context`, asking the partner framework about
     /// `supportedProviders`; `requestor` is the published picture.
-    init(_ context: Context, profile: StoredProfile?, supportedProviders: [String], requestor: PublishedRequestorState.Picture, call: CallID) {
+    init(
+        _ context: Context, profile: StoredProfile?, supportedProviders: [String],
+        requestor: PublishedRequestorState.Picture, call: CallID
+    ) {
         self.context = context
         self.profile = profile
         self.supportedProviders = supportedProviders
@@ -78,7 +82,8 @@ final class PartnerAuthenticationCheck: DeadlineExpiring, Sendable {
     /// gives back once it has answered.
     func start() {
         Task.immediate { [self] in
-            let snapshot = await PartnerSignIn.silentSnapshot(of: context.partner, supportedProviders: supportedProviders)
+            let snapshot = await PartnerSignIn.silentSnapshot(
+                of: context.partner, supportedProviders: supportedProviders)
             answer(with: snapshot)
         }
         // Here the task has either answered or suspended inside the partner framework.
@@ -107,9 +112,11 @@ final class PartnerAuthenticationCheck: DeadlineExpiring, Sendable {
         }
         guard first else { return }
         if let ticket { context.watchdog.cancel(ticket) }
-        let verdict = AuthenticationCheck.verdict(profile: profile, mvpds: requestor.standing.catalog?.mvpdsByID, snapshot: snapshot, now: context.adobeNow)
+        let verdict = AuthenticationCheck.verdict(
+            profile: profile, mvpds: requestor.standing.catalog?.mvpdsByID, snapshot: snapshot, now: context.adobeNow)
         let tracking = context.dispatcher.wantsTrackingData ? context.tracking : nil
-        let callbacks = AuthenticationCheck.callbacks(profile: verdict.profile, status: verdict.status, tracking: tracking)
+        let callbacks = AuthenticationCheck.callbacks(
+            profile: verdict.profile, status: verdict.status, tracking: tracking)
         // Queued under the mailbox's lock as the turn is given back: a later call's
         // callbacks cannot come first.
         let (call, dispatcher) = (call, context.dispatcher)

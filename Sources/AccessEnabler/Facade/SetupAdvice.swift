@@ -21,7 +21,8 @@ final class SetupAdvice: Sendable {
     private let ledger: OncePerProcess
 
     init(
-        configuration: AccessEnablerConfiguration, print: @escaping @Sendable (String) -> Void = SetupAdvice.writeToStandardError,
+        configuration: AccessEnablerConfiguration,
+        print: @escaping @Sendable (String) -> Void = SetupAdvice.writeToStandardError,
         ledger: OncePerProcess = .shared
     ) {
         diagnostics = configuration.diagnostics
@@ -78,7 +79,12 @@ final class SetupAdvice: Sendable {
         guard let diagnostics else { return }
         let used = SDKOptions.knownKeys.sorted().joined(separator: ", ")
         for key in SDKOptions.unusedKeys(options) {
-            diagnostics(.unusedOption(key: key, message: "setOptions was given \"\(key)\", which this SDK does not use: it has no effect. The options it reads are \(used)."))
+            diagnostics(
+                .unusedOption(
+                    key: key,
+                    message:
+                        "setOptions was given \"\(key)\", which this SDK does not use: it has no effect. The options it reads are \(used)."
+                ))
         }
     }
 

@@ -12,7 +12,9 @@ public struct PartnerAccountMetadata: Sendable, Equatable {
     public var samlResponse: String?
 
     /// Creates metadata.
-    public init(accountProviderIdentifier: String?, authenticationExpirationDate: Date? = nil, samlResponse: String? = nil) {
+    public init(
+        accountProviderIdentifier: String?, authenticationExpirationDate: Date? = nil, samlResponse: String? = nil
+    ) {
         self.accountProviderIdentifier = accountProviderIdentifier
         self.authenticationExpirationDate = authenticationExpirationDate
         self.samlResponse = samlResponse

@@ -20,5 +20,6 @@ public protocol PartnerFramework: Sendable {
 
     /// Reads the signed-in account, opening the system provider picker or the MVPD login
     /// when `request.isInterruptionAllowed` is `true` and nobody is signed in.
-    func accountMetadata(_ request: PartnerMetadataRequest) async throws(PartnerFrameworkError) -> PartnerAccountMetadata
+    func accountMetadata(_ request: PartnerMetadataRequest) async throws(PartnerFrameworkError)
+        -> PartnerAccountMetadata
 }

@@ -112,7 +112,9 @@ struct AuthorizationRound: Sendable {
     /// one resource whose answer names another takes the only decision there is.
     mutating func record(_ decisions: [Decision], for request: Request) {
         for resource in request.resources {
-            if let decision = decisions.first(where: { $0.resource == resource }) ?? (request.resources.count == 1 ? decisions.first : nil) {
+            if let decision = decisions.first(where: { $0.resource == resource })
+                ?? (request.resources.count == 1 ? decisions.first : nil)
+            {
                 outcomes[resource] = .decision(decision)
             } else {
                 outcomes[resource] = .missing

@@ -50,7 +50,8 @@ extension Command {
         case .setOptions, .preauthorize, .selectProfile: nil
         case .setRequestor: "setRequestorComplete"
         case .checkAuthentication, .logout: "setAuthenticationStatus"
-        case .getAuthentication, .setSelectedProvider, .handleExternalURL: "setAuthenticationStatus, or a hand-over such as displayProviderDialog"
+        case .getAuthentication, .setSelectedProvider, .handleExternalURL:
+            "setAuthenticationStatus, or a hand-over such as displayProviderDialog"
         case .checkAuthorization, .getAuthorization: "setToken or tokenRequestFailed"
         case .checkPreauthorizedResources: "preauthorizedResources"
         case .getSelectedProvider: "selectedProvider"

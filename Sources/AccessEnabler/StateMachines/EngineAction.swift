@@ -124,7 +124,10 @@ struct RESTTarget: Sendable, Equatable {
     /// the sign-in that follows replaces what it was to end).
     var logsOutFirst = false
 
-    init(requestor: String, mvpd: String? = nil, serviceProvider: URL? = nil, partnerStatus: PartnerFrameworkStatus? = nil, tempPassIdentity: Bool = false) {
+    init(
+        requestor: String, mvpd: String? = nil, serviceProvider: URL? = nil,
+        partnerStatus: PartnerFrameworkStatus? = nil, tempPassIdentity: Bool = false
+    ) {
         self.requestor = requestor
         self.mvpd = mvpd
         self.serviceProvider = serviceProvider

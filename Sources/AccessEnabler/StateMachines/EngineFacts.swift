@@ -102,7 +102,9 @@ struct EngineSettings: Sendable {
 
     /// Whether the partner framework signs the user in (else the app's provider dialog): one
     /// is configured and the requestor's configuration has an MVPD with platform services.
-    func partnerSignInApplies(_ facts: EngineFacts) -> Bool { partnerConfigured && facts.catalog?.hasPlatformServices == true }
+    func partnerSignInApplies(_ facts: EngineFacts) -> Bool {
+        partnerConfigured && facts.catalog?.hasPlatformServices == true
+    }
 
     /// At most this many resources per `decisions/authorize` request.
     var authorizationLimit: Int { max(1, resourceLimit ?? Self.defaultAuthorizationLimit) }

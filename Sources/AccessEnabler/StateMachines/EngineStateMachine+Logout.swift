@@ -12,7 +12,9 @@ extension EngineStateMachine {
     mutating func logout(call: CallID?, _ step: inout Step) {
         // Before any setRequestor, like every other call: CFG400, then its own terminal callback.
         if standing.state == .notSet, let problem = requestorProblem {
-            return forward(&step) { machine, _, step in machine.logoutRequested(by: call, request: nil, status: problem, &step) }
+            return forward(&step) { machine, _, step in
+                machine.logoutRequested(by: call, request: nil, status: problem, &step)
+            }
         }
         let profiles = step.facts.profiles
         let inForce = step.facts.currentProfile
@@ -24,7 +26,9 @@ extension EngineStateMachine {
             mvpds.append(pending.mvpd)
             logouts.append(pending)
         }
-        guard let requestor = standing.requestorID, let lead = ending.first ?? profiles.pendingLogouts.first.map(Self.placeholder) else {
+        guard let requestor = standing.requestorID,
+            let lead = ending.first ?? profiles.pendingLogouts.first.map(Self.placeholder)
+        else {
             return forward(&step) { machine, _, step in machine.logoutRequested(by: call, request: nil, &step) }
         }
         let ticket = newTicket()
@@ -34,9 +38,13 @@ extension EngineStateMachine {
         // Every MVPD the logout ends may have a page to open, the one in force first; an
         // `appleSSO` profile's is the system settings' (VSA203), never a page.
         let appleSSO = Set(ending.filter { $0.type == .appleSSO }.map(\.mvpd))
-        let request = AuthenticationStateMachine.LogoutRequest(ticket: ticket, lead: lead, opensPagesFor: mvpds.filter { !appleSSO.contains($0) })
+        let request = AuthenticationStateMachine.LogoutRequest(
+            ticket: ticket, lead: lead, opensPagesFor: mvpds.filter { !appleSSO.contains($0) })
         forward(&step) { machine, _, step in machine.logoutRequested(by: call, request: request, &step) }
-        step.store(ProfileChange(profiles: RequestorProfiles(pendingLogouts: logouts), keepingMediaTokensOf: [], droppingPreauthorizations: true), requestor: requestor)
+        step.store(
+            ProfileChange(
+                profiles: RequestorProfiles(pendingLogouts: logouts), keepingMediaTokensOf: [],
+                droppingPreauthorizations: true), requestor: requestor)
         step.actions.append(.logOut(ticket, requests))
     }
 
@@ -44,7 +52,8 @@ extension EngineStateMachine {
     /// page and names the MVPD.
     private static func placeholder(_ logout: PendingLogout) -> StoredProfile {
         StoredProfile(
-            requestor: "", mvpd: logout.mvpd, type: .regular, notBefore: .distantPast, notAfter: .distantPast, attributes: [:],
+            requestor: "", mvpd: logout.mvpd, type: .regular, notBefore: .distantPast, notAfter: .distantPast,
+            attributes: [:],
             tokenSource: nil, partnerProviderID: nil, serviceProviderURL: logout.serviceProviderURL)
     }
 }

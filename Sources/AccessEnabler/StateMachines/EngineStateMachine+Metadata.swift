@@ -11,7 +11,9 @@ extension EngineStateMachine {
             return
         }
         let facts = step.facts
-        let validProfile = standing.requestorID == nil ? nil : facts.currentProfile.flatMap { $0.isValid(at: facts.adobeNow) ? $0 : nil }
+        let validProfile =
+            standing.requestorID == nil
+            ? nil : facts.currentProfile.flatMap { $0.isValid(at: facts.adobeNow) ? $0 : nil }
         let answer: (value: JSONValue?, encrypted: Bool)
         switch query {
         case .authentication:
@@ -37,6 +39,8 @@ extension EngineStateMachine {
             step.deliver(.status(StatusCatalog.status(.n500, message: message)), to: call)
             answer = (nil, false)
         }
-        step.deliver(.setMetadataStatus(answer.value, encrypted: answer.encrypted, key: query.key, arguments: arguments), to: call)
+        step.deliver(
+            .setMetadataStatus(answer.value, encrypted: answer.encrypted, key: query.key, arguments: arguments),
+            to: call)
     }
 }

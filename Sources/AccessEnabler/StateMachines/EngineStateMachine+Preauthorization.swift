@@ -22,14 +22,18 @@ extension EngineStateMachine {
 
     /// A ledger for `resources`, with the cached answers when `useCache`.
     func ledger(_ resources: [String], useCache: Bool, _ facts: EngineFacts) -> PreauthorizationLedger {
-        PreauthorizationLedger(requested: resources, cached: facts.preauthorizations, useCache: useCache, now: facts.adobeNow)
+        PreauthorizationLedger(
+            requested: resources, cached: facts.preauthorizations, useCache: useCache, now: facts.adobeNow)
     }
 
     /// Starts a round of preauthorizations with `call`; calls that arrive while it gathers join it.
-    mutating func preauthorize(_ call: PreauthorizationRound.Call, profile: StoredProfile, snapshot: PartnerSnapshot?, _ step: inout Step) {
+    mutating func preauthorize(
+        _ call: PreauthorizationRound.Call, profile: StoredProfile, snapshot: PartnerSnapshot?, _ step: inout Step
+    ) {
         foreground = .preauthorizing(
             PreauthorizationRound(
-                first: call, profile: profile, partnerStatus: decisionPartnerStatus(for: profile, snapshot: snapshot, step.facts), snapshot: snapshot))
+                first: call, profile: profile,
+                partnerStatus: decisionPartnerStatus(for: profile, snapshot: snapshot, step.facts), snapshot: snapshot))
     }
 
     /// Asks the round's next batch, or answers every call when nothing is left to ask.
@@ -45,19 +49,23 @@ extension EngineStateMachine {
         foreground = .preauthorizing(round)
         step.actions.append(
             .requestDecisions(
-                ticket, .preauthorize, resources: resources, target(mvpd: round.profile.mvpd, partnerStatus: round.partnerStatus, step.facts),
+                ticket, .preauthorize, resources: resources,
+                target(mvpd: round.profile.mvpd, partnerStatus: round.partnerStatus, step.facts),
                 notBefore: notBefore))
     }
 
     /// A preauthorization request answered.
-    mutating func preauthorizationAnswered(_ ticket: RequestTicket, _ result: Result<[Decision], RESTClientError>, _ step: inout Step) {
+    mutating func preauthorizationAnswered(
+        _ ticket: RequestTicket, _ result: Result<[Decision], RESTClientError>, _ step: inout Step
+    ) {
         guard case .preauthorizing(var round)? = foreground, let request = round.answered(ticket) else { return }
         switch result {
         case .success(let decisions):
             let answered = round.record(decisions)
             let fresh = round.calls.first?.ledger.answersToCache(answered, now: step.facts.adobeNow) ?? [:]
             step.facts.preauthorizations.merge(fresh) { $1 }
-            step.actions.append(.storePreauthorizations(step.facts.preauthorizations, requestor: round.profile.requestor))
+            step.actions.append(
+                .storePreauthorizations(step.facts.preauthorizations, requestor: round.profile.requestor))
         case .failure(let error) where error.advice == .tooManyResources && request.resources.count > 1:
             // More resources than the integration allows: halves, and smaller requests from now on.
             if let limit = round.split(refused: request) {
@@ -69,7 +77,8 @@ extension EngineStateMachine {
             // A dashboard change the cached configuration does not know: fetch it, then ask once more.
             let refetch = newTicket()
             round.awaitRefetch(request, as: refetch)
-            step.actions.append(.fetchConfiguration(refetch, requestor: round.profile.requestor, serviceProviders: serviceProviders))
+            step.actions.append(
+                .fetchConfiguration(refetch, requestor: round.profile.requestor, serviceProviders: serviceProviders))
         case .failure(let error):
             round.stop(error)
         }
@@ -100,10 +109,15 @@ extension EngineStateMachine {
                     _ =
                         integrationEnded(error.enhancedError, mvpd: round.profile.mvpd, &step)
                         ?? signInEnded(error.enhancedError, signedOut: &signedOut, &step)
-                    if let unsendable = ErrorClassification.unsendableToken(error) { step.deliver(.status(unsendable), to: call.owner) }
-                    step.deliver(.preauthorizeResult(PreauthorizationRound.preauthorizeOutcome(for: error), callback), to: call.owner)
+                    if let unsendable = ErrorClassification.unsendableToken(error) {
+                        step.deliver(.status(unsendable), to: call.owner)
+                    }
+                    step.deliver(
+                        .preauthorizeResult(PreauthorizationRound.preauthorizeOutcome(for: error), callback),
+                        to: call.owner)
                 } else {
-                    step.deliver(.preauthorizeResult(.decisions(call.ledger.resourceDecisions), callback), to: call.owner)
+                    step.deliver(
+                        .preauthorizeResult(.decisions(call.ledger.resourceDecisions), callback), to: call.owner)
                 }
             }
         }

@@ -26,7 +26,8 @@ extension EngineStateMachine {
             for call in round.calls {
                 switch call.answer {
                 case .legacy: step.deliver(.preauthorizedResources([]), to: call.owner)
-                case .preauthorizeAPI(let callback): step.deliver(.preauthorizeResult(.sdkFailure(.accessEnablerReleased), callback), to: call.owner)
+                case .preauthorizeAPI(let callback):
+                    step.deliver(.preauthorizeResult(.sdkFailure(.accessEnablerReleased), callback), to: call.owner)
                 }
             }
         case nil:
@@ -47,9 +48,13 @@ extension EngineStateMachine {
     private func endUnrun(_ work: VerdictWork, _ step: inout Step) {
         switch work {
         case .checkAuthentication(let call), .reportAuthentication(let call):
-            step.deliver(.setAuthenticationStatus(ACCESS_ENABLER_STATUS_ERROR, errorCode: USER_NOT_AUTHENTICATED_ERROR), to: call)
+            step.deliver(
+                .setAuthenticationStatus(ACCESS_ENABLER_STATUS_ERROR, errorCode: USER_NOT_AUTHENTICATED_ERROR), to: call
+            )
         case .getAuthentication(_, _, let call):
-            step.deliver(.setAuthenticationStatus(ACCESS_ENABLER_STATUS_ERROR, errorCode: GENERIC_AUTHENTICATION_ERROR), to: call)
+            step.deliver(
+                .setAuthenticationStatus(ACCESS_ENABLER_STATUS_ERROR, errorCode: GENERIC_AUTHENTICATION_ERROR), to: call
+            )
         case .getAuthorization(let resource, _, let call), .checkAuthorization(let resource, let call):
             step.deliver(Self.releasedAuthorization(resource), to: call)
         case .authorizePending(let pending):
@@ -73,7 +78,9 @@ extension EngineStateMachine {
         case .checkAuthentication:
             endUnrun(.checkAuthentication(call: call), &step)
         case .getAuthentication, .setSelectedProvider, .handleExternalURL, .logout:
-            step.deliver(.setAuthenticationStatus(ACCESS_ENABLER_STATUS_ERROR, errorCode: GENERIC_AUTHENTICATION_ERROR), to: call)
+            step.deliver(
+                .setAuthenticationStatus(ACCESS_ENABLER_STATUS_ERROR, errorCode: GENERIC_AUTHENTICATION_ERROR), to: call
+            )
         case .checkAuthorization(let resource, _), .getAuthorization(let resource, _):
             step.deliver(Self.releasedAuthorization(resource), to: call)
         case .checkPreauthorizedResources:
@@ -88,6 +95,8 @@ extension EngineStateMachine {
     }
 
     private static func releasedAuthorization(_ resource: String) -> DelegateCall {
-        .tokenRequestFailed(resource, errorCode: GENERIC_AUTHORIZATION_ERROR, description: StatusSentences.releasedBeforeAuthorization(resource))
+        .tokenRequestFailed(
+            resource, errorCode: GENERIC_AUTHORIZATION_ERROR,
+            description: StatusSentences.releasedBeforeAuthorization(resource))
     }
 }

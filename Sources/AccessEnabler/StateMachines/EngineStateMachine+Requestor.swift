@@ -9,13 +9,17 @@ extension EngineStateMachine {
     mutating func setRequestor(_ id: String, serviceProviders named: [String]?, call: CallID?, _ step: inout Step) {
         let trimmed = id.trimmingCharacters(in: .whitespaces)
         guard !trimmed.isEmpty else {
-            return failRequestor(StatusCatalog.status(.cfg400, message: StatusSentences.emptyRequestorID), call: call, &step)
+            return failRequestor(
+                StatusCatalog.status(.cfg400, message: StatusSentences.emptyRequestorID), call: call, &step)
         }
         if !settings.configurationProblems.isEmpty {
-            let refusal = StatusCatalog.status(.cfg400, message: StatusSentences.configurationRefused(settings.configurationProblems))
+            let refusal = StatusCatalog.status(
+                .cfg400, message: StatusSentences.configurationRefused(settings.configurationProblems))
             return failRequestor(refusal, call: call, &step)
         }
-        if let refusal = settings.transportSecurity.refusal(for: settings.primaryServiceProvider, role: "The environment") {
+        if let refusal = settings.transportSecurity.refusal(
+            for: settings.primaryServiceProvider, role: "The environment")
+        {
             return failRequestor(StatusCatalog.status(.cfg400, message: refusal), call: call, &step)
         }
         var urls = [settings.primaryServiceProvider]
@@ -23,7 +27,9 @@ extension EngineStateMachine {
             var parsed: [URL] = []
             for text in named {
                 guard let url = ServiceProviderAddress.url(text) else {
-                    return failRequestor(StatusCatalog.status(.cfg404, message: StatusSentences.unreadableServiceProvider(text)), call: call, &step)
+                    return failRequestor(
+                        StatusCatalog.status(.cfg404, message: StatusSentences.unreadableServiceProvider(text)),
+                        call: call, &step)
                 }
                 if let refusal = settings.transportSecurity.refusal(for: url, role: "The service provider URL") {
                     return failRequestor(StatusCatalog.status(.cfg404, message: refusal), call: call, &step)
@@ -134,7 +140,9 @@ extension EngineStateMachine {
     /// whether a system-level sign-in can be exchanged silently. The answers `asked` before
     /// the profiles judge an `appleSSO` profile still in force (the partner is not asked twice).
     private mutating func checkPartner(call: CallID?, asked: PartnerSnapshot?, _ step: inout Step) {
-        guard settings.partnerConfigured, let requestor = standing.requestorID else { return completeRequestor(call: call, &step) }
+        guard settings.partnerConfigured, let requestor = standing.requestorID else {
+            return completeRequestor(call: call, &step)
+        }
         let now = step.facts.adobeNow
         if let current = step.facts.currentProfile, current.isValid(at: now) {
             guard current.type == .appleSSO else { return completeRequestor(call: call, &step) }
@@ -151,7 +159,8 @@ extension EngineStateMachine {
         guard step.facts.hasFreshConfiguration, let catalog = step.facts.catalog else {
             let ticket = newTicket()
             foreground = .requestor(.loadingConfiguration(ticket, call: call, next: next))
-            return step.actions.append(.fetchConfiguration(ticket, requestor: standing.requestorID ?? "", serviceProviders: serviceProviders))
+            return step.actions.append(
+                .fetchConfiguration(ticket, requestor: standing.requestorID ?? "", serviceProviders: serviceProviders))
         }
         switch next {
         case .askPartner:
@@ -192,17 +201,23 @@ extension EngineStateMachine {
         logouts.map { logout in
             RESTTarget(
                 requestor: standing.requestorID ?? "", mvpd: logout.mvpd,
-                serviceProvider: logout.serviceProviderURL.flatMap { knownServiceProviders.contains($0) ? URL(string: $0) : nil })
+                serviceProvider: logout.serviceProviderURL.flatMap {
+                    knownServiceProviders.contains($0) ? URL(string: $0) : nil
+                })
         }
     }
 
     /// Logouts Adobe Pass confirmed are no longer pending.
     mutating func forgetConfirmedLogouts(_ confirmed: [PendingLogout], requestor: String, _ step: inout Step) {
         let mvpds = Set(confirmed.map(\.mvpd))
-        guard !mvpds.isEmpty, step.facts.profiles.pendingLogouts.contains(where: { mvpds.contains($0.mvpd) }) else { return }
+        guard !mvpds.isEmpty, step.facts.profiles.pendingLogouts.contains(where: { mvpds.contains($0.mvpd) }) else {
+            return
+        }
         var profiles = step.facts.profiles
         profiles.pendingLogouts.removeAll { mvpds.contains($0.mvpd) }
-        step.store(ProfileChange(profiles: profiles, keepingMediaTokensOf: nil, droppingPreauthorizations: false), requestor: requestor)
+        step.store(
+            ProfileChange(profiles: profiles, keepingMediaTokensOf: nil, droppingPreauthorizations: false),
+            requestor: requestor)
     }
 
     /// The silent part of setRequestor with a partner framework: report a permission
@@ -215,7 +230,8 @@ extension EngineStateMachine {
             return completeRequestor(call: call, &step)
         }
         if let error = snapshot.metadataError {
-            let unreadable = StatusCatalog.status(.appl, message: StatusSentences.partnerAccountUnreadable, details: "\(error.code): \(error.message)")
+            let unreadable = StatusCatalog.status(
+                .appl, message: StatusSentences.partnerAccountUnreadable, details: "\(error.code): \(error.message)")
             step.deliver(.status(unreadable), to: call)
             return completeRequestor(call: call, &step)
         }
@@ -223,7 +239,8 @@ extension EngineStateMachine {
         let now = step.facts.adobeNow
         let configured = step.facts.catalog?.mvpdsByID
         if let stored = step.facts.currentProfile, stored.type == .appleSSO,
-            ProfileValidity.evaluate(stored, configuredMVPDs: configured, partner: snapshot, now: now) == .partnerSignInGone
+            ProfileValidity.evaluate(stored, configuredMVPDs: configured, partner: snapshot, now: now)
+                == .partnerSignInGone
         {
             step.removeProfiles(of: requestor)
         }
@@ -232,7 +249,9 @@ extension EngineStateMachine {
         {
             return completeRequestor(call: call, &step)
         }
-        guard let providerID = snapshot.signedInProvider(at: step.facts.now) else { return completeRequestor(call: call, &step) }
+        guard let providerID = snapshot.signedInProvider(at: step.facts.now) else {
+            return completeRequestor(call: call, &step)
+        }
         // A system-level sign-in with no profile in force: what the provider is for this
         // requestor is the configuration's to say.
         guard step.facts.hasFreshConfiguration, let catalog = step.facts.catalog else {
@@ -240,7 +259,8 @@ extension EngineStateMachine {
         }
         guard case .partnerExchange(let mvpd, _) = PickerOutcome.classify(providerID: providerID, mvpds: catalog.mvpds),
             let status = PartnerStatusValidation.validatedStatus(
-                access: snapshot.access, account: snapshot.account, knownMappingIDs: catalog.knownMappingIDs, now: step.facts.now)
+                access: snapshot.access, account: snapshot.account, knownMappingIDs: catalog.knownMappingIDs,
+                now: step.facts.now)
         else { return completeRequestor(call: call, &step) }
         let ticket = newTicket()
         foreground = .requestor(.signingInSilently(ticket, call: call))
@@ -268,8 +288,12 @@ extension EngineStateMachine {
     /// A configuration fetch of the machine's own (`ticket`) answered: setRequestor's partner
     /// check goes on, or an authorization that Adobe Pass advised to fetch it is sent again
     /// (with the cached copy when the fetch failed).
-    mutating func configurationFetched(_ ticket: RequestTicket, _ result: Result<RequestorCatalog, RESTClientError>, _ step: inout Step) {
-        if case .success(let catalog) = result, catalog.requestor == standing.requestorID { configurationArrived(catalog, &step) }
+    mutating func configurationFetched(
+        _ ticket: RequestTicket, _ result: Result<RequestorCatalog, RESTClientError>, _ step: inout Step
+    ) {
+        if case .success(let catalog) = result, catalog.requestor == standing.requestorID {
+            configurationArrived(catalog, &step)
+        }
         switch foreground {
         case .requestor(.loadingConfiguration(ticket, let call, let next))?:
             foreground = nil
@@ -299,7 +323,8 @@ extension EngineStateMachine {
     /// fetched it then.
     mutating func restoreStoredConfiguration(requestor: String, _ step: inout Step) {
         guard step.facts.configuration == nil, let stored = step.facts.storedConfiguration,
-            let cached = stored.cached(requestor: requestor, serviceProviders: serviceProviders), cached.isFresh(at: step.facts.now)
+            let cached = stored.cached(requestor: requestor, serviceProviders: serviceProviders),
+            cached.isFresh(at: step.facts.now)
         else { return }
         step.facts.configuration = cached
         step.actions.append(.cacheConfiguration(cached))

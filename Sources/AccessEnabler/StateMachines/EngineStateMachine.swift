@@ -160,7 +160,8 @@ struct EngineStateMachine: Sendable {
             forward(&step) { machine, context, step in machine.logoutPageTimedOut(ticket, context, &step) }
         case .signedOutByNewRegistration(let requestors):
             if let current = standing.requestorID, requestors.contains(current) {
-                step.deliver(.status(StatusCatalog.status(.n130, message: StatusSentences.signedOutByNewRegistration)), to: nil)
+                step.deliver(
+                    .status(StatusCatalog.status(.n130, message: StatusSentences.signedOutByNewRegistration)), to: nil)
             }
         case .mailboxDrained:
             awaitQuietWindow(&step)
@@ -278,7 +279,9 @@ struct EngineStateMachine: Sendable {
     /// Keeps the identity a call's data gives (promotional TempPass); calls without data
     /// keep the one given before.
     func rememberTempPassIdentity(_ data: [String: String]?, _ step: inout Step) {
-        if let data, let value = TempPassIdentity.headerValue(data) { step.actions.append(.rememberTempPassIdentity(value)) }
+        if let data, let value = TempPassIdentity.headerValue(data) {
+            step.actions.append(.rememberTempPassIdentity(value))
+        }
     }
 
     // MARK: The user's authentication
@@ -289,7 +292,8 @@ struct EngineStateMachine: Sendable {
     mutating func withVerdict(_ work: VerdictWork, _ step: inout Step) {
         if let requestor = standing.requestorID,
             AuthenticationCheck.needsPartner(
-                profile: step.facts.currentProfile, catalog: step.facts.catalog, partnerConfigured: settings.partnerConfigured, now: step.facts.adobeNow)
+                profile: step.facts.currentProfile, catalog: step.facts.catalog,
+                partnerConfigured: settings.partnerConfigured, now: step.facts.adobeNow)
         {
             let ticket = newTicket()
             foreground = .awaitingPartner(ticket, work)
@@ -317,70 +321,100 @@ struct EngineStateMachine: Sendable {
     /// Runs `work` with the user's authentication judged (`snapshot`: the partner
     /// framework's answer, when it was needed).
     private mutating func continueWithVerdict(_ work: VerdictWork, snapshot: PartnerSnapshot?, _ step: inout Step) {
-        let verdict = AuthenticationCheck.verdict(profile: step.facts.currentProfile, catalog: step.facts.catalog, snapshot: snapshot, now: step.facts.adobeNow)
+        let verdict = AuthenticationCheck.verdict(
+            profile: step.facts.currentProfile, catalog: step.facts.catalog, snapshot: snapshot,
+            now: step.facts.adobeNow)
         switch work {
         case .checkAuthentication(let call):
-            for callback in AuthenticationCheck.callbacks(profile: verdict.profile, status: verdict.status, tracking: settings.tracking) {
+            for callback in AuthenticationCheck.callbacks(
+                profile: verdict.profile, status: verdict.status, tracking: settings.tracking)
+            {
                 step.deliver(callback, to: call)
             }
         case .getAuthentication(let forced, let filter, let call):
             let authenticated = verdict.profile != nil
             forward(&step) { machine, context, step in
-                machine.authenticationRequested(by: .getAuthentication(call), authenticated: authenticated, forced: forced, filter: filter, context, &step)
+                machine.authenticationRequested(
+                    by: .getAuthentication(call), authenticated: authenticated, forced: forced, filter: filter, context,
+                    &step)
             }
         case .getAuthorization(let resource, let data, let call):
             if let profile = verdict.profile {
-                authorize(AuthorizationRound.Call(resource: resource, owner: call), profile: profile, snapshot: snapshot, &step)
+                authorize(
+                    AuthorizationRound.Call(resource: resource, owner: call), profile: profile, snapshot: snapshot,
+                    &step)
             } else {
                 let pending = PendingAuthorization(resource: resource, data: data, owner: call)
                 forward(&step) { machine, context, step in
-                    machine.authenticationRequested(by: .getAuthorization(pending), authenticated: false, forced: false, filter: nil, context, &step)
+                    machine.authenticationRequested(
+                        by: .getAuthorization(pending), authenticated: false, forced: false, filter: nil, context, &step
+                    )
                 }
             }
         case .checkAuthorization(let resource, let call):
             guard let profile = verdict.profile else {
-                step.deliver(.status(StatusCatalog.status(.n000, message: StatusSentences.notAuthenticatedSoCannotAuthorize(resource))), to: call)
-                step.deliver(.tokenRequestFailed(resource, errorCode: USER_NOT_AUTHENTICATED_ERROR, description: StatusSentences.notAuthenticated), to: call)
+                step.deliver(
+                    .status(
+                        StatusCatalog.status(
+                            .n000, message: StatusSentences.notAuthenticatedSoCannotAuthorize(resource))), to: call)
+                step.deliver(
+                    .tokenRequestFailed(
+                        resource, errorCode: USER_NOT_AUTHENTICATED_ERROR, description: StatusSentences.notAuthenticated
+                    ), to: call)
                 return
             }
-            authorize(AuthorizationRound.Call(resource: resource, owner: call), profile: profile, snapshot: snapshot, &step)
+            authorize(
+                AuthorizationRound.Call(resource: resource, owner: call), profile: profile, snapshot: snapshot, &step)
         case .authorizePending(let pending):
             guard let profile = verdict.profile else {
                 let failed = DelegateCall.tokenRequestFailed(
-                    pending.resource, errorCode: USER_NOT_AUTHENTICATED_ERROR, description: StatusSentences.notAuthenticated)
+                    pending.resource, errorCode: USER_NOT_AUTHENTICATED_ERROR,
+                    description: StatusSentences.notAuthenticated)
                 step.deliver(failed, to: pending.owner)
                 return
             }
-            authorize(AuthorizationRound.Call(resource: pending.resource, owner: pending.owner), profile: profile, snapshot: snapshot, &step)
+            authorize(
+                AuthorizationRound.Call(resource: pending.resource, owner: pending.owner), profile: profile,
+                snapshot: snapshot, &step)
         case .checkPreauthorizedResources(let resources, let cache, let call):
             guard let profile = verdict.profile else {
-                step.deliver(.status(StatusCatalog.status(.n000, message: StatusSentences.notAuthenticatedNothingPreauthorized)), to: call)
+                step.deliver(
+                    .status(StatusCatalog.status(.n000, message: StatusSentences.notAuthenticatedNothingPreauthorized)),
+                    to: call)
                 step.deliver(.preauthorizedResources([]), to: call)
                 return
             }
             preauthorize(
                 PreauthorizationRound.Call(
-                    owner: call, answer: .legacy, ledger: ledger(resources, useCache: cache, step.facts)), profile: profile, snapshot: snapshot, &step)
+                    owner: call, answer: .legacy, ledger: ledger(resources, useCache: cache, step.facts)),
+                profile: profile, snapshot: snapshot, &step)
         case .preauthorize(let request, let callback, let call):
             guard let profile = verdict.profile else {
                 let expired = step.facts.currentProfile != nil
-                step.deliver(.preauthorizeResult(.sdkFailure(expired ? .authenticationSessionExpired : .authenticationSessionMissing), callback), to: call)
+                step.deliver(
+                    .preauthorizeResult(
+                        .sdkFailure(expired ? .authenticationSessionExpired : .authenticationSessionMissing), callback),
+                    to: call)
                 return
             }
             // REST API V2 has no control over Adobe Pass's own cache: REMOTE_CACHE cannot be honoured.
             preauthorize(
                 PreauthorizationRound.Call(
-                    owner: call, answer: .preauthorizeAPI(callback), ledger: ledger(request.resources, useCache: request.isEnabled(.LOCAL_CACHE), step.facts)),
+                    owner: call, answer: .preauthorizeAPI(callback),
+                    ledger: ledger(request.resources, useCache: request.isEnabled(.LOCAL_CACHE), step.facts)),
                 profile: profile, snapshot: snapshot, &step)
         case .getSelectedProvider(let call):
             // What the store knows of the provider: no configuration is asked.
-            let provider = verdict.profile.map { profile in step.facts.knownProvider(profile.mvpd)?.facadeMVPD ?? MVPD(id: profile.mvpd, displayName: profile.mvpd) }
+            let provider = verdict.profile.map { profile in
+                step.facts.knownProvider(profile.mvpd)?.facadeMVPD ?? MVPD(id: profile.mvpd, displayName: profile.mvpd)
+            }
             step.deliver(.selectedProvider(provider), to: call)
         case .reportAuthentication(let call):
             step.deliver(
                 verdict.profile != nil
                     ? .setAuthenticationStatus(ACCESS_ENABLER_STATUS_SUCCESS, errorCode: USER_AUTHENTICATED)
-                    : .setAuthenticationStatus(ACCESS_ENABLER_STATUS_ERROR, errorCode: USER_NOT_AUTHENTICATED_ERROR), to: call)
+                    : .setAuthenticationStatus(ACCESS_ENABLER_STATUS_ERROR, errorCode: USER_NOT_AUTHENTICATED_ERROR),
+                to: call)
         }
     }
 
@@ -400,7 +434,8 @@ struct EngineStateMachine: Sendable {
     /// Where requests go, as the last setRequestor left things.
     var targets: RequestTargets {
         RequestTargets(
-            requestor: standing.requestorID, serviceProviders: serviceProviders, knownServiceProviders: knownServiceProviders,
+            requestor: standing.requestorID, serviceProviders: serviceProviders,
+            knownServiceProviders: knownServiceProviders,
             primaryServiceProvider: settings.primaryServiceProvider)
     }
 

@@ -77,7 +77,9 @@ struct PreauthorizationRound: Sendable {
             batches = [missing]
             return
         }
-        batches = stride(from: 0, to: missing.count, by: limit).map { Array(missing[$0..<min($0 + limit, missing.count)]) }
+        batches = stride(from: 0, to: missing.count, by: limit).map {
+            Array(missing[$0..<min($0 + limit, missing.count)])
+        }
     }
 
     /// The next resources to ask, once nothing is in flight and nothing failed.

@@ -24,7 +24,9 @@ struct LogoutAnswers: Sendable {
     var lead: Result<[LogoutAction], RESTClientError>? = nil
 
     /// Only the lead MVPD was asked, and it answered.
-    static func success(_ actions: [LogoutAction]) -> LogoutAnswers { LogoutAnswers(byMVPD: [:], lead: .success(actions)) }
+    static func success(_ actions: [LogoutAction]) -> LogoutAnswers {
+        LogoutAnswers(byMVPD: [:], lead: .success(actions))
+    }
     /// Only the lead MVPD was asked, and it failed.
     static func failure(_ error: RESTClientError) -> LogoutAnswers { LogoutAnswers(byMVPD: [:], lead: .failure(error)) }
 

@@ -13,6 +13,7 @@ extension StoredConfiguration {
     /// `serviceProviders` (a configuration of other service providers is not theirs).
     func cached(requestor: String, serviceProviders: [URL]) -> CachedConfiguration? {
         guard self.serviceProviders == serviceProviders.map(\.absoluteString) else { return nil }
-        return CachedConfiguration(catalog: RequestorCatalog(requestor: requestor, storedProviders: providers), fetchedAt: fetchedAt)
+        return CachedConfiguration(
+            catalog: RequestorCatalog(requestor: requestor, storedProviders: providers), fetchedAt: fetchedAt)
     }
 }

@@ -27,7 +27,8 @@ struct RequestorRecord: Codable, Sendable, Equatable {
 
     /// Whether nothing is left to store.
     var isEmpty: Bool {
-        profile == nil && standby == nil && (others ?? []).isEmpty && (pendingLogouts ?? []).isEmpty && rememberedProvider == nil
+        profile == nil && standby == nil && (others ?? []).isEmpty && (pendingLogouts ?? []).isEmpty
+            && rememberedProvider == nil
             && configuration == nil
             && authorizations.isEmpty && preauthorizations.isEmpty
     }

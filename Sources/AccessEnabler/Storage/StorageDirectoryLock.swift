@@ -88,7 +88,9 @@ enum StorageDirectoryLock {
             }
             // The path must still name the file locked: otherwise it was deleted or replaced
             // while this writer waited, and the others lock the one the path names now.
-            if let locked = FileSignature(descriptor: descriptor), let named = FileSignature(path: path), locked.isSameFile(as: named) {
+            if let locked = FileSignature(descriptor: descriptor), let named = FileSignature(path: path),
+                locked.isSameFile(as: named)
+            {
                 return .held(Held(descriptor: descriptor))
             }
             close(descriptor)

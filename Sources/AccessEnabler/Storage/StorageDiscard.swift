@@ -26,9 +26,11 @@ struct StorageDiscard: Sendable, Equatable, CustomStringConvertible {
     var message: String {
         switch scope {
         case .file:
-            return "Discarded \(subject) (\(path)): \(reason). What it held is gone, so the user may have to sign in again."
+            return
+                "Discarded \(subject) (\(path)): \(reason). What it held is gone, so the user may have to sign in again."
         case .everything:
-            return "The storage integrity check failed (\(reason)), so every stored value except the device identifier was cleared (\(path)). The user has to sign in again."
+            return
+                "The storage integrity check failed (\(reason)), so every stored value except the device identifier was cleared (\(path)). The user has to sign in again."
         }
     }
 
@@ -41,7 +43,8 @@ struct StorageDiscard: Sendable, Equatable, CustomStringConvertible {
         case StorageLayout.storeFile: "the stored sign-ins, client and token"
         case StorageLayout.Legacy.clientCredentialsFile: "the registered client (DCR client credentials)"
         case StorageLayout.Legacy.accessTokenFile: "the access token"
-        case _ where StorageLayout.Legacy.isRequestorFile(name): "a requestor's sign-in, media tokens and preauthorizations"
+        case _ where StorageLayout.Legacy.isRequestorFile(name):
+            "a requestor's sign-in, media tokens and preauthorizations"
         case _ where StorageLayout.Legacy.isServiceProviderFile(name): "the client registered at a service provider"
         default: "a stored file"
         }

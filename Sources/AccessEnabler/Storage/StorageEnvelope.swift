@@ -108,7 +108,8 @@ enum StorageEnvelope {
             let container = try decoder.singleValueContainer()
             let seconds = try container.decode(Double.self)
             guard PlausibleDate.contains(secondsSince1970: seconds) else {
-                throw DecodingError.dataCorruptedError(in: container, debugDescription: "A date outside 1970 through the year 9999.")
+                throw DecodingError.dataCorruptedError(
+                    in: container, debugDescription: "A date outside 1970 through the year 9999.")
             }
             return Date(timeIntervalSince1970: seconds)
         }

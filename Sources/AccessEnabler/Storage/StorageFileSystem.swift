@@ -51,7 +51,8 @@ enum StorageFileSystem {
         // Made on the path's text: URL's path operations cost tens of thousands of
         // instructions each.
         let (directory, name) = splitPath(file.path)
-        let temporaryPath = "\(directory)/\(StorageLayout.temporaryFileName(for: name, token: Hex.encode(randomBytes(count: 8))))"
+        let temporaryPath =
+            "\(directory)/\(StorageLayout.temporaryFileName(for: name, token: Hex.encode(randomBytes(count: 8))))"
         let descriptor = open(temporaryPath, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o600)
         guard descriptor >= 0 else {
             throw StorageIOError(operation: "open", path: temporaryPath, code: errno)
@@ -66,7 +67,8 @@ enum StorageFileSystem {
             close(descriptor)
             throw error
         }
-        return StorageTemporaryFile(url: URL(fileURLWithPath: temporaryPath, isDirectory: false), descriptor: descriptor)
+        return StorageTemporaryFile(
+            url: URL(fileURLWithPath: temporaryPath, isDirectory: false), descriptor: descriptor)
     }
 
     /// Gives the file open as `descriptor` a modification time later than `previous`'s (and
@@ -278,7 +280,8 @@ enum StorageFileSystem {
         let path = file.path
         var info = stat()
         if lstat(path, &info) == 0, info.st_mode & S_IFMT != S_IFREG {
-            return StorageIOError(operation: "create", path: path, code: info.st_mode & S_IFMT == S_IFDIR ? EISDIR : EEXIST)
+            return StorageIOError(
+                operation: "create", path: path, code: info.st_mode & S_IFMT == S_IFDIR ? EISDIR : EEXIST)
         }
         let directory = splitPath(path).directory
         guard stat(directory, &info) == 0 else {
@@ -324,7 +327,9 @@ enum StorageFileSystem {
         }
         var volume = statvfs()
         if statvfs(path, &volume) == 0 {
-            if volume.f_flag & UInt(ST_RDONLY) != 0 { return StorageIOError(operation: "statvfs", path: path, code: EROFS) }
+            if volume.f_flag & UInt(ST_RDONLY) != 0 {
+                return StorageIOError(operation: "statvfs", path: path, code: EROFS)
+            }
             // Room for a temporary copy of a small store and its directory entry.
             if UInt64(volume.f_bavail) * UInt64(volume.f_frsize) < 64 * 1024 {
                 return StorageIOError(operation: "statvfs", path: path, code: ENOSPC)

@@ -58,7 +58,8 @@ enum StorageLayout {
 
         /// Whether `name` is a record file of the old layout (anything but the identity).
         static func isRecordFile(_ name: String) -> Bool {
-            name == clientCredentialsFile || name == accessTokenFile || isRequestorFile(name) || isServiceProviderFile(name)
+            name == clientCredentialsFile || name == accessTokenFile || isRequestorFile(name)
+                || isServiceProviderFile(name)
         }
     }
 

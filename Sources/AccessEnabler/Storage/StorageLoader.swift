@@ -11,7 +11,8 @@ struct StorageSnapshot: Sendable, Equatable {
 
     /// Every record held, as keys.
     var recordKeys: Set<StoredRecordKey> {
-        var keys = Set(requestors.keys.map(StoredRecordKey.requestor)).union(serviceProviderClients.keys.map(StoredRecordKey.serviceProviderClient))
+        var keys = Set(requestors.keys.map(StoredRecordKey.requestor)).union(
+            serviceProviderClients.keys.map(StoredRecordKey.serviceProviderClient))
         if clientCredentials != nil { keys.insert(.clientCredentials) }
         if accessToken != nil { keys.insert(.accessToken) }
         return keys
@@ -152,7 +153,9 @@ struct StorageLoader {
                     Self.apply(contents, to: &snapshot)
                     for (record, problem) in contents.unusable {
                         notes.append("discarded \(record.subject) in \(StorageLayout.storeFile): \(problem)")
-                        discards.append(StorageDiscard(scope: .file, path: storePath, subject: record.subject, reason: problem.description))
+                        discards.append(
+                            StorageDiscard(
+                                scope: .file, path: storePath, subject: record.subject, reason: problem.description))
                         result.rewrite.insert(record)
                     }
                 }
@@ -165,7 +168,8 @@ struct StorageLoader {
                 onDisk = !result.legacyFiles.isEmpty
                 if integrityCheck != .INTEGRITY_CHECK_CLEAR {
                     loadLegacyFiles(
-                        result.legacyFiles, into: &snapshot, key: key, verify: verify, integrityFailures: &integrityFailures, notes: &notes,
+                        result.legacyFiles, into: &snapshot, key: key, verify: verify,
+                        integrityFailures: &integrityFailures, notes: &notes,
                         discards: &discards)
                 }
             }
@@ -174,7 +178,10 @@ struct StorageLoader {
                 integrityFailures.append("\(StorageLayout.storeFile): \(error)")
             } else {
                 notes.append("discarded corrupt storage file \(StorageLayout.storeFile): \(error)")
-                discards.append(StorageDiscard(scope: .file, path: storePath, subject: "the stored sign-ins, client and token", reason: error.description))
+                discards.append(
+                    StorageDiscard(
+                        scope: .file, path: storePath, subject: "the stored sign-ins, client and token",
+                        reason: error.description))
                 result.wipe = true
             }
         }
@@ -184,8 +191,11 @@ struct StorageLoader {
         } else if !integrityFailures.isEmpty {
             snapshot = StorageSnapshot(identity: identity)
             let failures = integrityFailures.joined(separator: "; ")
-            notes.append("storage integrity check failed (\(failures)); cleared all stored values except the device identifier")
-            discards.append(StorageDiscard(scope: .everything, path: directory.path, subject: "every stored value", reason: failures))
+            notes.append(
+                "storage integrity check failed (\(failures)); cleared all stored values except the device identifier")
+            discards.append(
+                StorageDiscard(
+                    scope: .everything, path: directory.path, subject: "every stored value", reason: failures))
             result.wipe = true
         } else if identifierChanged, !snapshot.requestors.isEmpty {
             notes.append("the device identifier changed, so the stored profiles no longer hold: removed them")
@@ -207,7 +217,11 @@ struct StorageLoader {
         do throws(StorageFileProblem) {
             guard let (data, signature) = try read(path) else { return nil }
             do throws(StorageFileProblem) {
-                return (.success(try StorageStoreFile.decode(data, key: key, verify: integrityCheck == .INTEGRITY_CHECK_ALL)), signature)
+                return (
+                    .success(
+                        try StorageStoreFile.decode(data, key: key, verify: integrityCheck == .INTEGRITY_CHECK_ALL)),
+                    signature
+                )
             } catch {
                 return (.failure(error), signature)
             }
@@ -228,14 +242,17 @@ struct StorageLoader {
     static func readIdentity(in directory: URL) -> IdentityFound {
         let data: Data
         do {
-            guard let read = try StorageFileSystem.read(directory.path + "/" + StorageLayout.identityFile) else { return .absent }
+            guard let read = try StorageFileSystem.read(directory.path + "/" + StorageLayout.identityFile) else {
+                return .absent
+            }
             data = read.data
         } catch {
             return .unusable
         }
         guard
             let identity = try? StorageEnvelope.decode(
-                StoredIdentity.self, from: data, kind: StorageLayout.Kind.identity, protection: .digest, verifyIntegrity: false),
+                StoredIdentity.self, from: data, kind: StorageLayout.Kind.identity, protection: .digest,
+                verifyIntegrity: false),
             identity.validationProblem == nil
         else { return .unusable }
         return .found(identity)
@@ -251,7 +268,9 @@ struct StorageLoader {
 
     // MARK: - Identity
 
-    private func loadIdentity(notes: inout [String], discards: inout [StorageDiscard]) -> (identity: StoredIdentity, isNew: Bool, tampered: Bool) {
+    private func loadIdentity(notes: inout [String], discards: inout [StorageDiscard]) -> (
+        identity: StoredIdentity, isNew: Bool, tampered: Bool
+    ) {
         let file = directory.appendingPathComponent(StorageLayout.identityFile, isDirectory: false)
         do throws(StorageFileProblem) {
             guard readsFiles, let (data, _) = try Self.read(file.path) else {
@@ -274,7 +293,9 @@ struct StorageLoader {
             }
             return (identity, false, tampered)
         } catch {
-            notes.append("discarded corrupt storage file \(StorageLayout.identityFile): \(error); created a new device identifier")
+            notes.append(
+                "discarded corrupt storage file \(StorageLayout.identityFile): \(error); created a new device identifier"
+            )
             discards.append(
                 StorageDiscard(
                     scope: .file, path: file.path, subject: StorageDiscard.subject(ofFile: StorageLayout.identityFile),
@@ -286,7 +307,8 @@ struct StorageLoader {
     // MARK: - The old layout
 
     private func loadLegacyFiles(
-        _ names: [String], into snapshot: inout StorageSnapshot, key: [UInt8], verify: Bool, integrityFailures: inout [String],
+        _ names: [String], into snapshot: inout StorageSnapshot, key: [UInt8], verify: Bool,
+        integrityFailures: inout [String],
         notes: inout [String], discards: inout [StorageDiscard]
     ) {
         let protection = StorageEnvelope.Protection.keyed(key)
@@ -300,7 +322,8 @@ struct StorageLoader {
                     notes.append("discarded corrupt storage file \(name): \(error)")
                     discards.append(
                         StorageDiscard(
-                            scope: .file, path: directory.path + "/" + name, subject: StorageDiscard.subject(ofFile: name),
+                            scope: .file, path: directory.path + "/" + name,
+                            subject: StorageDiscard.subject(ofFile: name),
                             reason: error.description))
                 }
             }
@@ -313,11 +336,14 @@ struct StorageLoader {
         guard let (data, _) = try Self.read(directory.path + "/" + name) else { return }
         switch name {
         case StorageLayout.Legacy.clientCredentialsFile:
-            snapshot.clientCredentials = try decode(StoredClientCredentials.self, data, StorageLayout.Kind.clientCredentials, protection, verify)
+            snapshot.clientCredentials = try decode(
+                StoredClientCredentials.self, data, StorageLayout.Kind.clientCredentials, protection, verify)
         case StorageLayout.Legacy.accessTokenFile:
-            snapshot.accessToken = try decode(StoredAccessToken.self, data, StorageLayout.Kind.accessToken, protection, verify)
+            snapshot.accessToken = try decode(
+                StoredAccessToken.self, data, StorageLayout.Kind.accessToken, protection, verify)
         case _ where StorageLayout.Legacy.isServiceProviderFile(name):
-            let client = try decode(StoredServiceProviderClient.self, data, StorageLayout.Kind.serviceProviderClient, protection, verify)
+            let client = try decode(
+                StoredServiceProviderClient.self, data, StorageLayout.Kind.serviceProviderClient, protection, verify)
             if verify, StorageLayout.Legacy.serviceProviderFile(client.baseURL) != name {
                 throw .invalidValue("client of another service provider")
             }
@@ -334,7 +360,8 @@ struct StorageLoader {
     private func decode<Record: Codable & StoredValueValidating>(
         _ type: Record.Type, _ data: Data, _ kind: String, _ protection: StorageEnvelope.Protection, _ verify: Bool
     ) throws(StorageFileProblem) -> Record {
-        let record = try StorageEnvelope.decode(type, from: data, kind: kind, protection: protection, verifyIntegrity: verify)
+        let record = try StorageEnvelope.decode(
+            type, from: data, kind: kind, protection: protection, verifyIntegrity: verify)
         if verify, let problem = record.validationProblem {
             throw .invalidValue(problem)
         }

@@ -86,19 +86,23 @@ struct StorageProblem: Sendable, Equatable, CustomStringConvertible {
         case .diskFull:
             reason = "the disk is full. Free some space on that file system"
         case .readOnly:
-            reason = "the file system is read-only. Set AccessEnablerConfiguration.storageDirectory to a directory on a writable file system"
+            reason =
+                "the file system is read-only. Set AccessEnablerConfiguration.storageDirectory to a directory on a writable file system"
         case .permissionDenied:
-            reason = "permission denied. Give the app's user write access to that directory, or set AccessEnablerConfiguration.storageDirectory to one it can write"
+            reason =
+                "permission denied. Give the app's user write access to that directory, or set AccessEnablerConfiguration.storageDirectory to one it can write"
         case .directoryInTheWay:
             reason = "a directory is in the way. Remove or rename it"
         case .fileInTheWay:
-            reason = "a file stands where a directory should be. Remove or rename it, or set AccessEnablerConfiguration.storageDirectory elsewhere"
+            reason =
+                "a file stands where a directory should be. Remove or rename it, or set AccessEnablerConfiguration.storageDirectory elsewhere"
         case .other(let text):
             reason = "\(text). Check that directory"
         case .untrustedLocation(let refusal):
             reason = refusal.message
         }
-        return "Could not \(verb) \(subject) (\(path)): \(reason). Until then the SDK keeps working from memory, and what it could not save is lost when the app quits."
+        return
+            "Could not \(verb) \(subject) (\(path)): \(reason). Until then the SDK keeps working from memory, and what it could not save is lost when the app quits."
     }
 
     var description: String { message }

@@ -70,13 +70,19 @@ enum StorageStoreFile {
             throw .notJSON
         }
         guard file.formatVersion == formatVersion else { throw .unsupportedFormatVersion(file.formatVersion) }
-        guard file.kind == StorageLayout.Kind.store else { throw .wrongKind(expected: StorageLayout.Kind.store, found: file.kind) }
+        guard file.kind == StorageLayout.Kind.store else {
+            throw .wrongKind(expected: StorageLayout.Kind.store, found: file.kind)
+        }
         guard let payload = file.payload else { throw .malformedPayload }
         if verify {
-            guard let stored = file.integrity.flatMap(Hex.decode), verifies(data, code: stored, key: key) else { throw .integrityMismatch }
+            guard let stored = file.integrity.flatMap(Hex.decode), verifies(data, code: stored, key: key) else {
+                throw .integrityMismatch
+            }
         }
         var contents = Contents()
-        func take<Record: StoredValueValidating>(_ entry: Lenient<Record>, as key: StoredRecordKey, matches: (Record) -> Bool) -> Record? {
+        func take<Record: StoredValueValidating>(
+            _ entry: Lenient<Record>, as key: StoredRecordKey, matches: (Record) -> Bool
+        ) -> Record? {
             guard let record = entry.value else {
                 contents.unusable.append((key, .malformedPayload))
                 return nil
@@ -93,13 +99,17 @@ enum StorageStoreFile {
             }
             return record
         }
-        contents.clientCredentials = payload.clientCredentials.flatMap { take($0, as: .clientCredentials) { _ in true } }
+        contents.clientCredentials = payload.clientCredentials.flatMap {
+            take($0, as: .clientCredentials) { _ in true }
+        }
         contents.accessToken = payload.accessToken.flatMap { take($0, as: .accessToken) { _ in true } }
         for (requestor, entry) in payload.requestors ?? [:] {
             contents.requestors[requestor] = take(entry, as: .requestor(requestor)) { $0.requestor == requestor }
         }
         for (baseURL, entry) in payload.serviceProviders ?? [:] {
-            contents.serviceProviderClients[baseURL] = take(entry, as: .serviceProviderClient(baseURL)) { $0.baseURL == baseURL }
+            contents.serviceProviderClients[baseURL] = take(entry, as: .serviceProviderClient(baseURL)) {
+                $0.baseURL == baseURL
+            }
         }
         // Under INTEGRITY_CHECK_ALL a file that verified but holds an ill-formed value is not
         // a store to trust.
@@ -119,7 +129,9 @@ enum StorageStoreFile {
     /// encoding of the values it holds, so unchanged values still verify while any changed
     /// one does not.
     private static func verifies(_ data: Data, code: [UInt8], key: [UInt8]) -> Bool {
-        if let bytes = payloadBytes(of: data), HMACSHA256.constantTimeEquals(HMACSHA256.authenticationCode(for: bytes, key: key), code) {
+        if let bytes = payloadBytes(of: data),
+            HMACSHA256.constantTimeEquals(HMACSHA256.authenticationCode(for: bytes, key: key), code)
+        {
             return true
         }
         guard let values = try? makeDecoder().decode(Canonical.self, from: data).payload,

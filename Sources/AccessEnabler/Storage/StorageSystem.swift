@@ -36,7 +36,8 @@ struct StorageSystem: Sendable {
         },
         creationObstacle: { StorageFileSystem.creationObstacle(at: $0) },
         machineID: { StorageFileSystem.machineID() },
-        writeTemporary: { (data, url) throws(StorageIOError) in try StorageFileSystem.writeTemporary(data, beside: url) },
+        writeTemporary: { (data, url) throws(StorageIOError) in try StorageFileSystem.writeTemporary(data, beside: url)
+        },
         replace: { (temporary, url) throws(StorageIOError) in try StorageFileSystem.move(temporary, over: url) },
         unlink: { (url) throws(StorageIOError) in try StorageFileSystem.unlinkFile(url) },
         syncFiles: { (urls) throws(StorageIOError) in try StorageFileSystem.syncFiles(urls) },

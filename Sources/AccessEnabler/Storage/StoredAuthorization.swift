@@ -12,7 +12,9 @@ struct StoredAuthorization: Codable, Sendable, Equatable {
 
 extension StoredAuthorization: StoredValueValidating, CustomStringConvertible, CustomDebugStringConvertible {
     var validationProblem: String? {
-        if requestor.isEmpty || mvpd.isEmpty || resource.isEmpty { return "authorization without requestor, MVPD or resource" }
+        if requestor.isEmpty || mvpd.isEmpty || resource.isEmpty {
+            return "authorization without requestor, MVPD or resource"
+        }
         if serializedToken.isEmpty { return "authorization without token" }
         if notAfter < notBefore { return "authorization ends before it starts" }
         return nil

@@ -29,8 +29,10 @@ struct StoredIdentity: Codable, Sendable, Equatable {
         let key = Array((machineID ?? ProcessInfo.processInfo.hostName).utf8)
         let scope = Array(statementDirectory.standardizedFileURL.path.utf8)
         return StoredIdentity(
-            deviceIdentifier: Hex.encode(HMACSHA256.authenticationCode(for: Array("device-identifier\n".utf8) + scope, key: key)),
-            integrityKey: Hex.encode(HMACSHA256.authenticationCode(for: Array("integrity-key\n".utf8) + scope, key: key)))
+            deviceIdentifier: Hex.encode(
+                HMACSHA256.authenticationCode(for: Array("device-identifier\n".utf8) + scope, key: key)),
+            integrityKey: Hex.encode(
+                HMACSHA256.authenticationCode(for: Array("integrity-key\n".utf8) + scope, key: key)))
     }
 
     /// The integrity key as bytes (empty when malformed, which ``validationProblem`` reports).
@@ -41,7 +43,9 @@ struct StoredIdentity: Codable, Sendable, Equatable {
 
 extension StoredIdentity: StoredValueValidating {
     var validationProblem: String? {
-        let identifierIsPrintable = deviceIdentifier.unicodeScalars.allSatisfy { $0.isASCII && $0.value > 0x20 && $0.value < 0x7f }
+        let identifierIsPrintable = deviceIdentifier.unicodeScalars.allSatisfy {
+            $0.isASCII && $0.value > 0x20 && $0.value < 0x7f
+        }
         if deviceIdentifier.isEmpty || deviceIdentifier.count > 512 || !identifierIsPrintable {
             return "malformed device identifier"
         }

@@ -42,7 +42,8 @@ struct StoredProvider: Codable, Sendable, Equatable {
     }
 
     init(
-        id: String, displayName: String?, logoURL: String?, serviceProviderURL: String?, enablePlatformServices: Bool, boardingStatus: String?,
+        id: String, displayName: String?, logoURL: String?, serviceProviderURL: String?, enablePlatformServices: Bool,
+        boardingStatus: String?,
         displayInPlatformPicker: Bool, platformMappingId: String?, isTempPass: Bool, isProxy: Bool, requiresSVC: Bool
     ) {
         self.id = id
@@ -59,7 +60,8 @@ struct StoredProvider: Codable, Sendable, Equatable {
     }
 
     private enum CodingKeys: String, CodingKey {
-        case id, displayName, logoURL, serviceProviderURL, enablePlatformServices, boardingStatus, displayInPlatformPicker, platformMappingId,
+        case id, displayName, logoURL, serviceProviderURL, enablePlatformServices, boardingStatus,
+            displayInPlatformPicker, platformMappingId,
             isTempPass, isProxy, requiresSVC
     }
 

@@ -16,7 +16,9 @@ import Synchronization
 /// Cancelling the caller cancels the operation; the caller still gets its answer, or the
 /// fallback at the deadline. A caller already cancelled starts the operation cancelled (in
 /// a task of its own, not on the calling thread).
-func withDeadline<T: Sendable>(seconds: TimeInterval, fallback: T, _ operation: @escaping @Sendable () async -> T) async -> T {
+func withDeadline<T: Sendable>(seconds: TimeInterval, fallback: T, _ operation: @escaping @Sendable () async -> T) async
+    -> T
+{
     let race = DeadlineRace<T>(fallback: fallback)
     return await withTaskCancellationHandler {
         await withCheckedContinuation { (continuation: CheckedContinuation<T, Never>) in

@@ -59,7 +59,8 @@ final class DeadlineWatchdog: @unchecked Sendable {
     /// Calls `target.deadlinePassed()` once `seconds` have passed, unless cancelled first.
     /// Durations are clamped to between a millisecond and about 31 years.
     func schedule(after seconds: TimeInterval, _ target: any DeadlineExpiring) -> Ticket {
-        let nanoseconds: UInt64 = WholeNumber.clamped(min(max(seconds.isNaN ? 0 : seconds, 0.001), 1_000_000_000) * 1_000_000_000)
+        let nanoseconds: UInt64 = WholeNumber.clamped(
+            min(max(seconds.isNaN ? 0 : seconds, 0.001), 1_000_000_000) * 1_000_000_000)
         let due = DispatchTime.now().uptimeNanoseconds &+ nanoseconds
         return lock.withLock {
             nextID &+= 1

@@ -52,7 +52,8 @@ public enum JSONValue: Codable, Sendable, Equatable, Hashable {
             self = .object(values)
             return
         }
-        throw DecodingError.dataCorrupted(DecodingError.Context(codingPath: decoder.codingPath, debugDescription: "Not a JSON value."))
+        throw DecodingError.dataCorrupted(
+            DecodingError.Context(codingPath: decoder.codingPath, debugDescription: "Not a JSON value."))
     }
 
     /// Encodes the value as it was received.

@@ -53,7 +53,8 @@ enum DispatchTimerWait {
                 let timer = DispatchSource.makeTimerSource(queue: queue)
                 // Clamped: a huge wait ("never") must not overflow the nanosecond count, and
                 // one that is not a number is none.
-                let nanoseconds: Int = WholeNumber.clamped(min(max(seconds.isNaN ? 0 : seconds, 0), 1_000_000_000) * 1_000_000_000)
+                let nanoseconds: Int = WholeNumber.clamped(
+                    min(max(seconds.isNaN ? 0 : seconds, 0), 1_000_000_000) * 1_000_000_000)
                 timer.schedule(deadline: .now() + .nanoseconds(nanoseconds), leeway: .milliseconds(1))
                 timer.setEventHandler { state.finish(true) }
                 timer.resume()

@@ -7,7 +7,8 @@
 enum WholeNumber {
     /// `value` rounded by `rule`, held to `Integer`'s range; 0 when it is not a number.
     static func clamped<Integer: FixedWidthInteger>(
-        _ value: Double, rounding rule: FloatingPointRoundingRule = .toNearestOrAwayFromZero, as type: Integer.Type = Integer.self
+        _ value: Double, rounding rule: FloatingPointRoundingRule = .toNearestOrAwayFromZero,
+        as type: Integer.Type = Integer.self
     ) -> Integer {
         guard !value.isNaN else { return 0 }
         let rounded = value.rounded(rule)

@@ -16,7 +16,8 @@ enum HTTPDate {
         guard time.count == 3, (1...31).contains(day), (1970...9999).contains(year),
             (0...23).contains(time[0]), (0...59).contains(time[1]), (0...60).contains(time[2])
         else { return nil }
-        let seconds = daysSince1970(year: year, month: month, day: day) * 86_400 + time[0] * 3_600 + time[1] * 60 + time[2]
+        let seconds =
+            daysSince1970(year: year, month: month, day: day) * 86_400 + time[0] * 3_600 + time[1] * 60 + time[2]
         return Date(timeIntervalSince1970: TimeInterval(seconds))
     }
 

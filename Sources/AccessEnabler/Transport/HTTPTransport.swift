@@ -26,7 +26,8 @@ public struct HTTPRequestMessage: Sendable, Equatable {
 
     /// Creates a request message.
     public init(
-        method: String, url: URL, headers: [(name: String, value: String)] = [], body: Data? = nil, operationName: String? = nil,
+        method: String, url: URL, headers: [(name: String, value: String)] = [], body: Data? = nil,
+        operationName: String? = nil,
         maximumResponseBodySize: Int? = nil
     ) {
         self.method = method
@@ -98,7 +99,8 @@ public enum TransportFailure: Error, Sendable, Equatable {
 public protocol HTTPTransport: Sendable {
     /// Sends `request` and returns the whole response, or throws a ``TransportFailure``
     /// no later than `timeout` seconds after the call.
-    func send(_ request: HTTPRequestMessage, timeout: TimeInterval) async throws(TransportFailure) -> HTTPResponseMessage
+    func send(_ request: HTTPRequestMessage, timeout: TimeInterval) async throws(TransportFailure)
+        -> HTTPResponseMessage
 
     /// Whether `send` is known to end on time by itself. When it is not (the default), the
     /// SDK also runs a backstop around each exchange, so a transport that overstays the
@@ -118,12 +120,16 @@ public struct InProcessTransport: HTTPTransport {
     private let handler: @Sendable (HTTPRequestMessage) async throws(TransportFailure) -> HTTPResponseMessage
 
     /// Creates a transport that answers every request with `handler`.
-    public init(_ handler: @escaping @Sendable (HTTPRequestMessage) async throws(TransportFailure) -> HTTPResponseMessage) {
+    public init(
+        _ handler: @escaping @Sendable (HTTPRequestMessage) async throws(TransportFailure) -> HTTPResponseMessage
+    ) {
         self.handler = handler
     }
 
     /// Hands `request` to the closure; `timeout` is the closure's to honour.
-    public func send(_ request: HTTPRequestMessage, timeout: TimeInterval) async throws(TransportFailure) -> HTTPResponseMessage {
+    public func send(_ request: HTTPRequestMessage, timeout: TimeInterval) async throws(TransportFailure)
+        -> HTTPResponseMessage
+    {
         try await handler(request)
     }
 }

@@ -43,11 +43,14 @@ enum KeepAliveReuse {
 
     /// Whether the response leaves no connection to reuse (`Connection: close`).
     static func closesConnection(_ header: String?) -> Bool {
-        header?.lowercased().split(separator: ",").contains { $0.trimmingCharacters(in: .whitespaces) == "close" } ?? false
+        header?.lowercased().split(separator: ",").contains { $0.trimmingCharacters(in: .whitespaces) == "close" }
+            ?? false
     }
 
     /// Whether a connection idle for `idle` seconds may be closed by its server by now.
-    static func mayBeClosed(idle: TimeInterval, advertisedTimeout: TimeInterval?, assumedTimeout: TimeInterval = assumedServerTimeout) -> Bool {
+    static func mayBeClosed(
+        idle: TimeInterval, advertisedTimeout: TimeInterval?, assumedTimeout: TimeInterval = assumedServerTimeout
+    ) -> Bool {
         let timeout = advertisedTimeout ?? assumedTimeout
         return idle >= timeout - min(1, timeout / 2)
     }

@@ -13,7 +13,9 @@ struct ResponseSizeLimit: HTTPTransport {
 
     var keepsItsDeadline: Bool { inner.keepsItsDeadline }
 
-    func send(_ request: HTTPRequestMessage, timeout: TimeInterval) async throws(TransportFailure) -> HTTPResponseMessage {
+    func send(_ request: HTTPRequestMessage, timeout: TimeInterval) async throws(TransportFailure)
+        -> HTTPResponseMessage
+    {
         var bounded = request
         bounded.maximumResponseBodySize = min(limit, request.maximumResponseBodySize ?? limit)
         let response = try await inner.send(bounded, timeout: timeout)

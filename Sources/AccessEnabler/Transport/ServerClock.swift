@@ -61,7 +61,9 @@ final class ServerClock: Sendable {
     /// The significant difference, until it has been reported (so the app hears of it once).
     var unreportedOffset: TimeInterval? {
         state.withLock { state in
-            guard !state.reported, let measured = state.measured, abs(measured) >= Self.significantOffset else { return nil }
+            guard !state.reported, let measured = state.measured, abs(measured) >= Self.significantOffset else {
+                return nil
+            }
             return measured
         }
     }

@@ -9,7 +9,9 @@ struct ServerDateTransport: HTTPTransport {
 
     var keepsItsDeadline: Bool { inner.keepsItsDeadline }
 
-    func send(_ request: HTTPRequestMessage, timeout: TimeInterval) async throws(TransportFailure) -> HTTPResponseMessage {
+    func send(_ request: HTTPRequestMessage, timeout: TimeInterval) async throws(TransportFailure)
+        -> HTTPResponseMessage
+    {
         let response = try await inner.send(request, timeout: timeout)
         if let header = response.header("Date"), let date = HTTPDate.parse(header) {
             serverClock.record(serverDate: date, deviceNow: clock.now, monotonic: clock.monotonicSeconds)

@@ -45,9 +45,12 @@ public struct URLSessionTransport: HTTPTransport {
 
     /// Sends `request` and returns the whole response (a 3xx included), or throws a
     /// ``TransportFailure`` no later than `timeout` seconds after the call.
-    public func send(_ request: HTTPRequestMessage, timeout: TimeInterval) async throws(TransportFailure) -> HTTPResponseMessage {
+    public func send(_ request: HTTPRequestMessage, timeout: TimeInterval) async throws(TransportFailure)
+        -> HTTPResponseMessage
+    {
         let boundedTimeout = max(0.001, timeout)
-        var urlRequest = URLRequest(url: request.url, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: boundedTimeout)
+        var urlRequest = URLRequest(
+            url: request.url, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: boundedTimeout)
         urlRequest.httpMethod = request.method
         urlRequest.httpShouldHandleCookies = false
         for header in request.headers {
@@ -59,7 +62,8 @@ public struct URLSessionTransport: HTTPTransport {
         let host = SessionHolder.key(for: request.url)
         let (session, delegate) = holder.session(for: request, host: host)
         let result: Result<HTTPResponseMessage, TransportFailure> = await withTaskCancellationHandler {
-            await withCheckedContinuation { (continuation: CheckedContinuation<Result<HTTPResponseMessage, TransportFailure>, Never>) in
+            await withCheckedContinuation {
+                (continuation: CheckedContinuation<Result<HTTPResponseMessage, TransportFailure>, Never>) in
                 exchange.install(continuation)
                 // No completion handler: the session's delegate hands the body over as it
                 // arrives, so the exchange can stop reading past its limit.
@@ -77,7 +81,9 @@ public struct URLSessionTransport: HTTPTransport {
     }
 
     /// Maps a data task's completion onto a response or a failure.
-    static func outcome(data: Data?, response: URLResponse?, error: (any Error)?) -> Result<HTTPResponseMessage, TransportFailure> {
+    static func outcome(data: Data?, response: URLResponse?, error: (any Error)?) -> Result<
+        HTTPResponseMessage, TransportFailure
+    > {
         if let error {
             return .failure(failure(for: error))
         }
@@ -113,7 +119,10 @@ public struct URLSessionTransport: HTTPTransport {
             // a reset, an empty reply) as an unknown error carrying only curl's message.
             let description = urlError.localizedDescription
             let lowered = description.lowercased()
-            let lostMarkers = ["transfer closed", "remaining to read", "connection reset", "recv failure", "empty reply", "partial file"]
+            let lostMarkers = [
+                "transfer closed", "remaining to read", "connection reset", "recv failure", "empty reply",
+                "partial file",
+            ]
             if lostMarkers.contains(where: lowered.contains) {
                 return .connectionLost(description)
             }
@@ -170,7 +179,8 @@ private final class SessionHolder: @unchecked Sendable {
             if !KeepAliveReuse.isRepeatableByTheHTTPStack(body: request.body), let connection = pooled[host],
                 connection.inFlight == 0,
                 KeepAliveReuse.mayBeClosed(
-                    idle: TimeInterval(now &- connection.idleSince) / 1_000_000_000, advertisedTimeout: connection.advertisedTimeout,
+                    idle: TimeInterval(now &- connection.idleSince) / 1_000_000_000,
+                    advertisedTimeout: connection.advertisedTimeout,
                     assumedTimeout: assumedServerTimeout)
             {
                 retired = current
@@ -335,7 +345,8 @@ private final class PendingExchange: DeadlineExpiring, @unchecked Sendable {
 
     func finish(_ result: Result<HTTPResponseMessage, TransportFailure>) {
         typealias Pending = (
-            continuation: CheckedContinuation<Result<HTTPResponseMessage, TransportFailure>, Never>?, task: URLSessionDataTask?,
+            continuation: CheckedContinuation<Result<HTTPResponseMessage, TransportFailure>, Never>?,
+            task: URLSessionDataTask?,
             deadline: DeadlineWatchdog.Ticket?
         )
         let pending: Pending? = lock.withLock {

@@ -90,20 +90,25 @@ struct BareSSOClient: Sendable {
         guard try await send("GET", "api/v2/\(requestor)/profiles", readHeaders)["profiles"] is [String: Any] else {
             throw Failure(description: "profiles answer without profiles")
         }
-        guard try await send("GET", "api/v2/\(requestor)/configuration", readHeaders)["requestor"] is [String: Any] else {
+        guard try await send("GET", "api/v2/\(requestor)/configuration", readHeaders)["requestor"] is [String: Any]
+        else {
             throw Failure(description: "configuration without requestor")
         }
 
         // What the SDK asks the device before the exchange: permission and current sign-in.
-        guard await device.accessStatus(prompt: false) == .granted else { throw Failure(description: "partner access not granted") }
+        guard await device.accessStatus(prompt: false) == .granted else {
+            throw Failure(description: "partner access not granted")
+        }
         let account = try await device.accountMetadata(PartnerMetadataRequest(isInterruptionAllowed: false))
         guard let provider = account.accountProviderIdentifier, let expiry = account.authenticationExpirationDate else {
             throw Failure(description: "device not signed in")
         }
         let partnerStatus = try Self.partnerStatusHeader(provider: provider, expiry: expiry)
         let partnerHeaders: [(String, String)] = [
-            ("Authorization", bearer), ("Content-Type", "application/x-www-form-urlencoded"), ("AP-Device-Identifier", deviceIdentifier),
-            ("X-Device-Info", deviceInfoHeader), ("AP-Partner-Framework-Status", partnerStatus), ("Accept", "application/json"), ("User-Agent", userAgent),
+            ("Authorization", bearer), ("Content-Type", "application/x-www-form-urlencoded"),
+            ("AP-Device-Identifier", deviceIdentifier),
+            ("X-Device-Info", deviceInfoHeader), ("AP-Partner-Framework-Status", partnerStatus),
+            ("Accept", "application/json"), ("User-Agent", userAgent),
         ]
         let partnerSession = try await send(
             "POST", "api/v2/\(requestor)/sessions/sso/Apple", partnerHeaders,
@@ -115,11 +120,17 @@ struct BareSSOClient: Sendable {
         let attributeNames = authenticationRequest["attributesNames"] as? [String] ?? []
         let answer = try await device.accountMetadata(
             PartnerMetadataRequest(
-                isInterruptionAllowed: false, supportedAccountProviderIdentifiers: [provider], samlRequest: samlRequest, attributeNames: attributeNames))
+                isInterruptionAllowed: false, supportedAccountProviderIdentifiers: [provider], samlRequest: samlRequest,
+                attributeNames: attributeNames))
         guard let samlResponse = answer.samlResponse else { throw Failure(description: "no SAML response") }
-        let encoded = Data(base64Encoded: samlResponse) != nil ? samlResponse : Data(samlResponse.utf8).base64EncodedString()
-        let (status, profiles) = try await exchange("POST", "api/v2/\(requestor)/profiles/sso/Apple", partnerHeaders, body: Self.form([("SAMLResponse", encoded)]))
-        guard status == 201, profiles["profiles"] != nil else { throw Failure(description: "profiles/sso answered \(status)") }
+        let encoded =
+            Data(base64Encoded: samlResponse) != nil ? samlResponse : Data(samlResponse.utf8).base64EncodedString()
+        let (status, profiles) = try await exchange(
+            "POST", "api/v2/\(requestor)/profiles/sso/Apple", partnerHeaders,
+            body: Self.form([("SAMLResponse", encoded)]))
+        guard status == 201, profiles["profiles"] != nil else {
+            throw Failure(description: "profiles/sso answered \(status)")
+        }
     }
 
     /// The first request of a sign-in, DCR's registration, as the SDK sends it: what the
@@ -136,26 +147,38 @@ struct BareSSOClient: Sendable {
     func accessToken() async throws -> String {
         let request = registration
         let registration = try await send(request.method, request.path, request.headers, body: request.body)
-        guard let clientID = registration["client_id"] as? String, let clientSecret = registration["client_secret"] as? String else {
+        guard let clientID = registration["client_id"] as? String,
+            let clientSecret = registration["client_secret"] as? String
+        else {
             throw Failure(description: "registration without credentials")
         }
         let token = try await send(
             "POST", "o/client/token",
             [
-                ("Content-Type", "application/x-www-form-urlencoded"), ("X-Device-Info", deviceInfoHeader), ("Accept", "application/json"), ("User-Agent", userAgent),
-            ], body: Self.form([("client_id", clientID), ("client_secret", clientSecret), ("grant_type", "client_credentials")]))
-        guard let accessToken = token["access_token"] as? String else { throw Failure(description: "token response without a token") }
+                ("Content-Type", "application/x-www-form-urlencoded"), ("X-Device-Info", deviceInfoHeader),
+                ("Accept", "application/json"), ("User-Agent", userAgent),
+            ],
+            body: Self.form([
+                ("client_id", clientID), ("client_secret", clientSecret), ("grant_type", "client_credentials"),
+            ]))
+        guard let accessToken = token["access_token"] as? String else {
+            throw Failure(description: "token response without a token")
+        }
         return accessToken
     }
 
     /// Sends one request and returns its JSON object; a status other than 2xx throws.
-    private func send(_ method: String, _ path: String, _ headers: [(String, String)], body: Data? = nil) async throws -> [String: Any] {
+    private func send(_ method: String, _ path: String, _ headers: [(String, String)], body: Data? = nil) async throws
+        -> [String: Any]
+    {
         let (status, object) = try await exchange(method, path, headers, body: body)
         guard (200..<300).contains(status) else { throw Failure(description: "\(method) \(path) answered \(status)") }
         return object
     }
 
-    private func exchange(_ method: String, _ path: String, _ headers: [(String, String)], body: Data?) async throws -> (Int, [String: Any]) {
+    private func exchange(_ method: String, _ path: String, _ headers: [(String, String)], body: Data?) async throws
+        -> (Int, [String: Any])
+    {
         let (status, data) = try await http.exchange(
             method, baseURL.appendingPathComponent(path), headers, body: body, timeout: 10)
         let object = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any] ?? [:]
@@ -166,7 +189,9 @@ struct BareSSOClient: Sendable {
     private static func partnerStatusHeader(provider: String, expiry: Date) throws -> String {
         let document: [String: Any] = [
             "frameworkPermissionInfo": ["accessStatus": "granted"],
-            "frameworkProviderInfo": ["id": provider, "expirationDate": String(Int64((expiry.timeIntervalSince1970 * 1000).rounded()))],
+            "frameworkProviderInfo": [
+                "id": provider, "expirationDate": String(Int64((expiry.timeIntervalSince1970 * 1000).rounded())),
+            ],
         ]
         return try JSONSerialization.data(withJSONObject: document, options: [.sortedKeys]).base64EncodedString()
     }
@@ -179,7 +204,8 @@ struct BareSSOClient: Sendable {
 
     private static func form(_ pairs: [(String, String)]) -> Data {
         let text = pairs.map { name, value in
-            (name.addingPercentEncoding(withAllowedCharacters: formAllowed) ?? name) + "=" + (value.addingPercentEncoding(withAllowedCharacters: formAllowed) ?? value)
+            (name.addingPercentEncoding(withAllowedCharacters: formAllowed) ?? name) + "="
+                + (value.addingPercentEncoding(withAllowedCharacters: formAllowed) ?? value)
         }.joined(separator: "&")
         return Data(text.utf8)
     }

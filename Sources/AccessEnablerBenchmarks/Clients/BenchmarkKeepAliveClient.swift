@@ -40,7 +40,9 @@ final class KeepAliveClient {
         address.sin_port = port.bigEndian
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
         let result = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(socketDescriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                Glibc.connect(socketDescriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
         }
         guard result == 0 else {
             let code = errno
@@ -61,7 +63,9 @@ final class KeepAliveClient {
     func exchange(_ request: [UInt8]) throws(Failure) -> (status: Int, keepAlive: Bool) {
         var sent = 0
         while sent < request.count {
-            let written = request.withUnsafeBytes { send(descriptor, $0.baseAddress! + sent, request.count - sent, Int32(MSG_NOSIGNAL)) }
+            let written = request.withUnsafeBytes {
+                send(descriptor, $0.baseAddress! + sent, request.count - sent, Int32(MSG_NOSIGNAL))
+            }
             guard written > 0 else { throw .closed }
             sent += written
         }
@@ -81,7 +85,9 @@ final class KeepAliveClient {
             if Self.hasPrefixIgnoringCase(line, "content-length:") {
                 guard let value = Self.number(in: line.dropFirst(15).drop { $0 == 32 }) else { throw .malformed }
                 length = value
-            } else if Self.hasPrefixIgnoringCase(line, "connection:"), Self.containsIgnoringCase(line.dropFirst(11), "close") {
+            } else if Self.hasPrefixIgnoringCase(line, "connection:"),
+                Self.containsIgnoringCase(line.dropFirst(11), "close")
+            {
                 keepAlive = false
             }
             lineStart = lineEnd + 2
@@ -119,7 +125,9 @@ final class KeepAliveClient {
             if buffer.count >= 4 {
                 var index = searchFrom
                 while index + 3 < buffer.count {
-                    if buffer[index] == 13, buffer[index + 1] == 10, buffer[index + 2] == 13, buffer[index + 3] == 10 { return index }
+                    if buffer[index] == 13, buffer[index + 1] == 10, buffer[index + 2] == 13, buffer[index + 3] == 10 {
+                        return index
+                    }
                     index += 1
                 }
                 searchFrom = max(0, buffer.count - 3)

@@ -94,7 +94,9 @@ struct BenchmarkClientFactory: Sendable {
     let clock: any TimeSource
     let requestTimeout: TimeInterval
 
-    func make(storage: URL, partner: (any PartnerFramework)?, transport: any HTTPTransport, observer: BenchmarkObserver) -> AccessEnabler {
+    func make(storage: URL, partner: (any PartnerFramework)?, transport: any HTTPTransport, observer: BenchmarkObserver)
+        -> AccessEnabler
+    {
         var configuration = AccessEnablerConfiguration()
         configuration.environment = .custom(baseURL)
         configuration.platform = .tvOS
@@ -161,7 +163,9 @@ private final class DeadlineGate: @unchecked Sendable {
     private let lock = NSLock()
     private var continuation: CheckedContinuation<Bool, Never>?
 
-    func install(_ continuation: CheckedContinuation<Bool, Never>) { lock.withLock { self.continuation = continuation } }
+    func install(_ continuation: CheckedContinuation<Bool, Never>) {
+        lock.withLock { self.continuation = continuation }
+    }
 
     func finish(_ completed: Bool) {
         let pending: CheckedContinuation<Bool, Never>? = lock.withLock {

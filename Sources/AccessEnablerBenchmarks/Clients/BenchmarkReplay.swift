@@ -76,7 +76,9 @@ final class ReplayTape: @unchecked Sendable {
     }
 
     func keep(_ answer: Result<HTTPResponseMessage, TransportFailure>, for request: String) {
-        lock.withLock { if mode == .recording { reels[flow, default: Reel()].http[request, default: []].append(answer) } }
+        lock.withLock {
+            if mode == .recording { reels[flow, default: Reel()].http[request, default: []].append(answer) }
+        }
     }
 
     func keep(_ answer: PartnerAccessResult) {
@@ -93,7 +95,9 @@ struct ReplayingTransport: HTTPTransport {
     let live: any HTTPTransport
     let tape: ReplayTape
 
-    func send(_ request: HTTPRequestMessage, timeout: TimeInterval) async throws(TransportFailure) -> HTTPResponseMessage {
+    func send(_ request: HTTPRequestMessage, timeout: TimeInterval) async throws(TransportFailure)
+        -> HTTPResponseMessage
+    {
         let key = "\(request.method) \(request.url.path)"
         if tape.currentMode == .replaying {
             guard let answer = tape.nextHTTP(for: key) else { throw TransportFailure.other("no recorded response") }
@@ -130,7 +134,9 @@ final class ReplayingPartnerFramework: PartnerFramework, @unchecked Sendable {
         return answer
     }
 
-    func accountMetadata(_ request: PartnerMetadataRequest) async throws(PartnerFrameworkError) -> PartnerAccountMetadata {
+    func accountMetadata(_ request: PartnerMetadataRequest) async throws(PartnerFrameworkError)
+        -> PartnerAccountMetadata
+    {
         if tape.currentMode == .replaying {
             guard let answer = tape.nextMetadata() else { throw PartnerFrameworkError.serviceTemporarilyUnavailable }
             return try answer.get()

@@ -29,7 +29,8 @@ final class CheckAuthenticationFloor: Sendable {
     let callbackQueue: DispatchQueue
 
     init(
-        published: Published, partner: any PartnerFramework, supportedProviders: [String], clock: @escaping @Sendable () -> Date,
+        published: Published, partner: any PartnerFramework, supportedProviders: [String],
+        clock: @escaping @Sendable () -> Date,
         callbackQueue: DispatchQueue = DispatchQueue(label: "accessenabler.bench.floor-callbacks")
     ) {
         self.published = Mutex(published)
@@ -47,7 +48,8 @@ final class CheckAuthenticationFloor: Sendable {
             var signedIn = false
             if await partner.accessStatus(prompt: false) == .granted,
                 let account = try? await partner.accountMetadata(
-                    PartnerMetadataRequest(isInterruptionAllowed: false, supportedAccountProviderIdentifiers: supported))
+                    PartnerMetadataRequest(isInterruptionAllowed: false, supportedAccountProviderIdentifiers: supported)
+                )
             {
                 signedIn = account.accountProviderIdentifier == profile.provider && clock() < profile.expiresAt
             }

@@ -17,7 +17,9 @@ final class CountingTransport: HTTPTransport, @unchecked Sendable {
 
     var keepsItsDeadline: Bool { inner.keepsItsDeadline }
 
-    func send(_ request: HTTPRequestMessage, timeout: TimeInterval) async throws(TransportFailure) -> HTTPResponseMessage {
+    func send(_ request: HTTPRequestMessage, timeout: TimeInterval) async throws(TransportFailure)
+        -> HTTPResponseMessage
+    {
         lock.withLock { sent += 1 }
         return try await inner.send(request, timeout: timeout)
     }

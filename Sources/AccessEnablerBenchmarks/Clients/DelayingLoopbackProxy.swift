@@ -35,7 +35,9 @@ final class DelayingLoopbackProxy: @unchecked Sendable {
         guard socketFD >= 0 else { throw Failure(description: "socket: errno \(errno)") }
         var address = Self.loopback(port: 0)
         let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(socketFD, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(socketFD, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
         }
         guard bound == 0, listen(socketFD, 64) == 0 else {
             close(socketFD)
@@ -147,7 +149,9 @@ final class DelayingLoopbackProxy: @unchecked Sendable {
         guard socketFD >= 0 else { return nil }
         var address = Self.loopback(port: upstreamPort)
         let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(socketFD, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(socketFD, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
         }
         guard connected == 0 else {
             close(socketFD)
@@ -172,7 +176,9 @@ final class DelayingLoopbackProxy: @unchecked Sendable {
     private static func writeAll(_ socketFD: Int32, _ bytes: [UInt8]) -> Bool {
         var sent = 0
         while sent < bytes.count {
-            let count = bytes.withUnsafeBytes { send(socketFD, $0.baseAddress! + sent, bytes.count - sent, Int32(MSG_NOSIGNAL)) }
+            let count = bytes.withUnsafeBytes {
+                send(socketFD, $0.baseAddress! + sent, bytes.count - sent, Int32(MSG_NOSIGNAL))
+            }
             if count < 0, errno == EINTR { continue }
             if count <= 0 { return false }
             sent += count

@@ -75,7 +75,9 @@ final class SlottedTransport: HTTPTransport, @unchecked Sendable {
     /// that keeps its deadline needs no backstop task around each request.
     var keepsItsDeadline: Bool { inner.keepsItsDeadline }
 
-    func send(_ request: HTTPRequestMessage, timeout: TimeInterval) async throws(TransportFailure) -> HTTPResponseMessage {
+    func send(_ request: HTTPRequestMessage, timeout: TimeInterval) async throws(TransportFailure)
+        -> HTTPResponseMessage
+    {
         let mustWait = lock.withLock {
             guard turn == .notYet else { return false }
             turn = .waiting

@@ -27,9 +27,13 @@ final class SilentLoopbackServer: @unchecked Sendable {
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
         address.sin_port = 0
         var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, length) } }
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, length) }
+        }
         guard bound == 0, listen(descriptor, 64) == 0,
-            withUnsafeMutablePointer(to: &address, { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(descriptor, $0, &length) } }) == 0
+            withUnsafeMutablePointer(
+                to: &address,
+                { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(descriptor, $0, &length) } }) == 0
         else {
             close(descriptor)
             throw SilentServerError(reason: "bind or listen: errno \(errno)")
@@ -93,7 +97,9 @@ final class SilentLoopbackServer: @unchecked Sendable {
                     answering = false
                     break
                 }
-                let answer = Array("HTTP/1.1 200 OK\r\nContent-Length: 2\r\nKeep-Alive: timeout=60\r\nContent-Type: application/json\r\n\r\n{}".utf8)
+                let answer = Array(
+                    "HTTP/1.1 200 OK\r\nContent-Length: 2\r\nKeep-Alive: timeout=60\r\nContent-Type: application/json\r\n\r\n{}"
+                        .utf8)
                 _ = answer.withUnsafeBytes { write(connection, $0.baseAddress, $0.count) }
             }
         }
@@ -102,7 +108,8 @@ final class SilentLoopbackServer: @unchecked Sendable {
     /// Where the first request head ends (the index of its blank line), if it has arrived.
     private static func headEnd(in bytes: [UInt8]) -> Int? {
         guard bytes.count >= 4 else { return nil }
-        for index in 0...(bytes.count - 4) where bytes[index] == 13 && bytes[index + 1] == 10 && bytes[index + 2] == 13 && bytes[index + 3] == 10 {
+        for index in 0...(bytes.count - 4)
+        where bytes[index] == 13 && bytes[index + 1] == 10 && bytes[index + 2] == 13 && bytes[index + 3] == 10 {
             return index
         }
         return nil

@@ -23,10 +23,13 @@ public enum BareSignInDriver {
             let device = SimulatedPartnerFramework(
                 sandbox: sandbox,
                 signedIn: SystemSignIn(
-                    provider: "AppleBoarded", username: "alice", expiresAt: sandbox.clock.now.addingTimeInterval(86_400)))
+                    provider: "AppleBoarded", username: "alice", expiresAt: sandbox.clock.now.addingTimeInterval(86_400)
+                ))
             if (try? await client.signIn(device: device)) != nil { succeeded += 1 }
         }
-        report("\(flow): \(succeeded) of \(count) as expected in \(String(format: "%.3f", Date().timeIntervalSince(start))) s")
+        report(
+            "\(flow): \(succeeded) of \(count) as expected in \(String(format: "%.3f", Date().timeIntervalSince(start))) s"
+        )
         return succeeded
     }
 }

@@ -17,14 +17,19 @@ public enum FloorDriver {
         let sandbox = PassSandbox()
         let clock = sandbox.clock
         let device = SimulatedPartnerFramework(
-            sandbox: sandbox, signedIn: SystemSignIn(provider: "AppleBoarded", username: "alice", expiresAt: clock.now.addingTimeInterval(86_400)))
+            sandbox: sandbox,
+            signedIn: SystemSignIn(
+                provider: "AppleBoarded", username: "alice", expiresAt: clock.now.addingTimeInterval(86_400)))
         let floor = CheckAuthenticationFloor(
-            published: .init(provider: "AppleBoarded", expiresAt: clock.now.addingTimeInterval(86_400)), partner: device,
+            published: .init(provider: "AppleBoarded", expiresAt: clock.now.addingTimeInterval(86_400)),
+            partner: device,
             supportedProviders: ["AppleBoarded"], clock: { clock.now })
         let start = Date()
         var succeeded = 0
         for _ in 0..<count where await floor.checkAndWait() == 1 { succeeded += 1 }
-        report("\(flow): \(succeeded) of \(count) as expected in \(String(format: "%.3f", Date().timeIntervalSince(start))) s")
+        report(
+            "\(flow): \(succeeded) of \(count) as expected in \(String(format: "%.3f", Date().timeIntervalSince(start))) s"
+        )
         return succeeded
     }
 }

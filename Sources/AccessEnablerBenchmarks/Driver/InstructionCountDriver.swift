@@ -33,14 +33,16 @@ public enum InstructionCountDriver {
     /// `report` hears one line of summary.
     public static func run(flow: String, count: Int, report: @Sendable (String) -> Void) async -> Int {
         let sandbox = PassSandbox()
-        let root = FileManager.default.temporaryDirectory.appendingPathComponent("accessenabler-driver-\(UUID().uuidString)")
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "accessenabler-driver-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: root) }
         let start = Date()
         let succeeded: Int
         switch flow {
         case "checkAuthentication", "checkAuthenticationTracked":
             succeeded = await checkAuthentications(
-                count, sandbox: sandbox, storage: root.appendingPathComponent("check"), tracked: flow == "checkAuthenticationTracked")
+                count, sandbox: sandbox, storage: root.appendingPathComponent("check"),
+                tracked: flow == "checkAuthenticationTracked")
         case "signInLoopback":
             guard let (server, baseURL) = try? sandbox.serveOverLoopback() else { return 0 }
             defer { server.shutdown() }
@@ -48,11 +50,15 @@ public enum InstructionCountDriver {
         default:
             succeeded = await signIns(count, sandbox: sandbox, root: root)
         }
-        report("\(flow): \(succeeded) of \(count) as expected in \(String(format: "%.3f", Date().timeIntervalSince(start))) s")
+        report(
+            "\(flow): \(succeeded) of \(count) as expected in \(String(format: "%.3f", Date().timeIntervalSince(start))) s"
+        )
         return succeeded
     }
 
-    private static func checkAuthentications(_ count: Int, sandbox: PassSandbox, storage: URL, tracked: Bool) async -> Int {
+    private static func checkAuthentications(_ count: Int, sandbox: PassSandbox, storage: URL, tracked: Bool) async
+        -> Int
+    {
         let observer = DriverObserver()
         let tracking = TrackingDriverObserver(observer)
         let client = makeClient(sandbox: sandbox, storage: storage, observer: observer)
@@ -67,11 +73,15 @@ public enum InstructionCountDriver {
         return succeeded
     }
 
-    private static func signIns(_ count: Int, sandbox: PassSandbox, root: URL, over wire: (URL, any HTTPTransport)? = nil) async -> Int {
+    private static func signIns(
+        _ count: Int, sandbox: PassSandbox, root: URL, over wire: (URL, any HTTPTransport)? = nil
+    ) async -> Int {
         var succeeded = 0
         for index in 0..<count {
             let observer = DriverObserver()
-            let client = makeClient(sandbox: sandbox, storage: root.appendingPathComponent("device-\(index)"), observer: observer, wire: wire)
+            let client = makeClient(
+                sandbox: sandbox, storage: root.appendingPathComponent("device-\(index)"), observer: observer,
+                wire: wire)
             let status = await observer.waitForRequestor { client.setRequestor("REF30") }
             await client.waitUntilIdle()
             if status == 1 { succeeded += 1 }
@@ -79,7 +89,9 @@ public enum InstructionCountDriver {
         return succeeded
     }
 
-    private static func makeClient(sandbox: PassSandbox, storage: URL, observer: DriverObserver, wire: (URL, any HTTPTransport)? = nil) -> AccessEnabler {
+    private static func makeClient(
+        sandbox: PassSandbox, storage: URL, observer: DriverObserver, wire: (URL, any HTTPTransport)? = nil
+    ) -> AccessEnabler {
         var configuration = AccessEnablerConfiguration()
         configuration.environment = .custom(wire?.0 ?? sandbox.baseURLForLinks)
         configuration.platform = .tvOS
@@ -145,6 +157,8 @@ private final class TrackingDriverObserver: EntitlementDelegate, @unchecked Send
     init(_ inner: DriverObserver) { self.inner = inner }
 
     func setRequestorComplete(_ status: Int32) { inner.setRequestorComplete(status) }
-    func setAuthenticationStatus(_ status: Int32, errorCode code: String) { inner.setAuthenticationStatus(status, errorCode: code) }
+    func setAuthenticationStatus(_ status: Int32, errorCode code: String) {
+        inner.setAuthenticationStatus(status, errorCode: code)
+    }
     func sendTrackingData(_ data: [String], forEventType event: Int32) { lock.withLock { events += 1 } }
 }

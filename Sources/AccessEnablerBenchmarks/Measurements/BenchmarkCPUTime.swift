@@ -46,7 +46,8 @@ final class CPUTimeMeasurement: @unchecked Sendable {
     private var floor: CheckAuthenticationFloor!
 
     init() {
-        factory = BenchmarkClientFactory(baseURL: sandbox.baseURLForLinks, clock: SandboxTimeSource(sandbox.clock), requestTimeout: 5)
+        factory = BenchmarkClientFactory(
+            baseURL: sandbox.baseURLForLinks, clock: SandboxTimeSource(sandbox.clock), requestTimeout: 5)
         ssoDevice = SimulatedPartnerFramework(sandbox: sandbox)
         warmStorage = scratch.storage("warm")
     }
@@ -74,9 +75,13 @@ final class CPUTimeMeasurement: @unchecked Sendable {
     }
 
     private func prepare() async {
-        ssoClient = factory.make(storage: scratch.storage("sso"), partner: partner(ssoDevice), transport: transport, observer: ssoObserver)
-        loginClient = factory.make(storage: scratch.storage("login"), partner: nil, transport: transport, observer: loginObserver)
-        let warm = factory.make(storage: warmStorage, partner: partner(SimulatedPartnerFramework(sandbox: sandbox)), transport: transport, observer: BenchmarkObserver())
+        ssoClient = factory.make(
+            storage: scratch.storage("sso"), partner: partner(ssoDevice), transport: transport, observer: ssoObserver)
+        loginClient = factory.make(
+            storage: scratch.storage("login"), partner: nil, transport: transport, observer: loginObserver)
+        let warm = factory.make(
+            storage: warmStorage, partner: partner(SimulatedPartnerFramework(sandbox: sandbox)), transport: transport,
+            observer: BenchmarkObserver())
         tape.begin("prepare", .live)
         for client in [ssoClient!, loginClient!, warm] {
             client.setRequestor("REF30")
@@ -84,7 +89,8 @@ final class CPUTimeMeasurement: @unchecked Sendable {
         }
         let clock = sandbox.clock
         floor = CheckAuthenticationFloor(
-            published: .init(provider: "AppleBoarded", expiresAt: clock.now.addingTimeInterval(86_400)), partner: partner(ssoDevice),
+            published: .init(provider: "AppleBoarded", expiresAt: clock.now.addingTimeInterval(86_400)),
+            partner: partner(ssoDevice),
             supportedProviders: ["AppleBoarded"], clock: { clock.now })
     }
 
@@ -94,7 +100,9 @@ final class CPUTimeMeasurement: @unchecked Sendable {
         coldCounter += 1
         let coldStorage = scratch.storage("cold-\(coldCounter)")
         let coldObserver = BenchmarkObserver()
-        let cold = factory.make(storage: coldStorage, partner: partner(SimulatedPartnerFramework(sandbox: sandbox)), transport: transport, observer: coldObserver)
+        let cold = factory.make(
+            storage: coldStorage, partner: partner(SimulatedPartnerFramework(sandbox: sandbox)), transport: transport,
+            observer: coldObserver)
         await measure(.coldRequestor, mode, timed, cold, coldObserver) {
             $0.setRequestor("REF30")
         } check: {
@@ -104,7 +112,9 @@ final class CPUTimeMeasurement: @unchecked Sendable {
 
         // Warm: a relaunch over storage that already holds the DCR credentials and token.
         let warmObserver = BenchmarkObserver()
-        let warm = factory.make(storage: warmStorage, partner: partner(SimulatedPartnerFramework(sandbox: sandbox)), transport: transport, observer: warmObserver)
+        let warm = factory.make(
+            storage: warmStorage, partner: partner(SimulatedPartnerFramework(sandbox: sandbox)), transport: transport,
+            observer: warmObserver)
         await measure(.warmRequestor, mode, timed, warm, warmObserver) {
             $0.setRequestor("REF30")
         } check: {
@@ -166,7 +176,9 @@ final class CPUTimeMeasurement: @unchecked Sendable {
             tape.begin(Flow.checkAuthentication.rawValue, mode)
             ssoObserver.reset()
             let cpu = await cpuTime(ssoClient) { $0.checkAuthentication() }
-            record(.checkAuthenticationBackToBack, mode, true, cpu, succeeded: ssoObserver.snapshot.authenticationStatus == 1)
+            record(
+                .checkAuthenticationBackToBack, mode, true, cpu,
+                succeeded: ssoObserver.snapshot.authenticationStatus == 1)
         }
         for _ in 0..<count { await measureFloor(.checkAuthenticationFloorBackToBack, mode, true) }
         await measure(.logout, mode, false, ssoClient, ssoObserver) {
@@ -190,7 +202,8 @@ final class CPUTimeMeasurement: @unchecked Sendable {
             landing = recordedLanding
         } else if let url = loginObserver.snapshot.navigation {
             landing = try? await SimulatedUserAgent(sandbox: sandbox).login(
-                startingAt: url, username: "alice", password: "alice123", redirectPrefix: loginClient.configuration.redirectURL)
+                startingAt: url, username: "alice", password: "alice123",
+                redirectPrefix: loginClient.configuration.redirectURL)
             if mode == .recording { recordedLanding = landing }
         }
         if let landing {
@@ -240,7 +253,9 @@ final class CPUTimeMeasurement: @unchecked Sendable {
             let replayed = samples[.replaying]?[flow]
             var notes: [String] = []
             for (mode, name) in [(ReplayTape.Mode.live, "live"), (.recording, "recording"), (.replaying, "replayed")] {
-                if let wrong = wrongOutcomes[mode]?[flow], wrong > 0 { notes.append("\(wrong) \(name) run(s) ended wrongly") }
+                if let wrong = wrongOutcomes[mode]?[flow], wrong > 0 {
+                    notes.append("\(wrong) \(name) run(s) ended wrongly")
+                }
             }
             var row = Benchmark.Row(
                 flow.rawValue,
@@ -265,24 +280,34 @@ final class CPUTimeMeasurement: @unchecked Sendable {
             "checkAuthentication floor: a program doing only what such a check cannot avoid (read the published state under a lock, ask the partner framework's two silent questions through the same tape, deliver one callback on a serial callback queue to a waiting caller), timed the same way (interleaved: one per cycle, before the SDK's check in every other cycle and after it in the others; back-to-back: \(cycles) in a row after the SDK's); the goals hold the SDK-only median as a multiple of the floor's.",
             "The login-page row adds getAuthentication + setSelectedProvider + handleExternalURL; the simulated user agent's page loads are not counted.",
         ]
-        if tape.misses > 0 { notes.append("replay misses: \(tape.misses) (a replayed flow asked for something not recorded)") }
+        if tape.misses > 0 {
+            notes.append("replay misses: \(tape.misses) (a replayed flow asked for something not recorded)")
+        }
         let goals = [Flow.checkAuthenticationBackToBack, .checkAuthentication].compactMap { flow -> Benchmark.Goal? in
             guard let floorFlow = Self.floors[flow] else { return nil }
             let ratio = ratio(flow, to: floorFlow)
-            return Benchmark.Goal(flow.rawValue, Benchmark.Figure("SDK-only median / floor's", ratio), goal: "≤ \(Self.floorMultiple)", met: met(flow, ratio))
+            return Benchmark.Goal(
+                flow.rawValue, Benchmark.Figure("SDK-only median / floor's", ratio), goal: "≤ \(Self.floorMultiple)",
+                met: met(flow, ratio))
         }
-        return Benchmark.Section(key: "cpuPerFlow", title: "2. CPU time per flow (in-process transport)", rows: rows, notes: notes, goals: goals)
+        return Benchmark.Section(
+            key: "cpuPerFlow", title: "2. CPU time per flow (in-process transport)", rows: rows, notes: notes,
+            goals: goals)
     }
 
     /// The flows held against a floor, with their floor.
-    static let floors: [Flow: Flow] = [.checkAuthenticationBackToBack: .checkAuthenticationFloorBackToBack, .checkAuthentication: .checkAuthenticationFloor]
+    static let floors: [Flow: Flow] = [
+        .checkAuthenticationBackToBack: .checkAuthenticationFloorBackToBack,
+        .checkAuthentication: .checkAuthenticationFloor,
+    ]
 
     /// The most the SDK-only median may be, as a multiple of its floor's.
     static let floorMultiple = 1.3
 
     /// The SDK-only median of `flow` over the replayed median of `floor`.
     private func ratio(_ flow: Flow, to floor: Flow) -> Double? {
-        guard let sdk = samples[.replaying]?[flow]?.median, let least = samples[.replaying]?[floor]?.median, least > 0 else { return nil }
+        guard let sdk = samples[.replaying]?[flow]?.median, let least = samples[.replaying]?[floor]?.median, least > 0
+        else { return nil }
         return sdk / least
     }
 
@@ -290,7 +315,9 @@ final class CPUTimeMeasurement: @unchecked Sendable {
     /// floor ending as expected.
     private func met(_ flow: Flow, _ ratio: Double?) -> Bool {
         guard let ratio, let floor = Self.floors[flow] else { return false }
-        let wrong = [ReplayTape.Mode.live, .recording, .replaying].reduce(0) { $0 + (wrongOutcomes[$1]?[flow] ?? 0) + (wrongOutcomes[$1]?[floor] ?? 0) }
+        let wrong = [ReplayTape.Mode.live, .recording, .replaying].reduce(0) {
+            $0 + (wrongOutcomes[$1]?[flow] ?? 0) + (wrongOutcomes[$1]?[floor] ?? 0)
+        }
         return ratio <= Self.floorMultiple && wrong == 0
     }
 }

@@ -93,7 +93,9 @@ enum ManyDevicesMeasurement {
         }
         let times = outcome.completionTimes
         let spreadMet: Bool = {
-            guard let half = times.percentile(50), let all = times.percentile(100), outcome.allCompleted else { return false }
+            guard let half = times.percentile(50), let all = times.percentile(100), outcome.allCompleted else {
+                return false
+            }
             return half <= 0.6 * all
         }()
         let perDevice = outcome.perDeviceKiB(count)
@@ -101,41 +103,56 @@ enum ManyDevicesMeasurement {
             Benchmark.Row(
                 "completed / started",
                 figures: [
-                    Benchmark.Figure("completed", Double(outcome.completed)), Benchmark.Figure("authenticated after", Double(outcome.authenticated)),
+                    Benchmark.Figure("completed", Double(outcome.completed)),
+                    Benchmark.Figure("authenticated after", Double(outcome.authenticated)),
                     Benchmark.Figure("devices", Double(count)),
-                ], goal: "all \(count) complete and authenticated", met: outcome.completed == count && outcome.authenticated == count,
+                ], goal: "all \(count) complete and authenticated",
+                met: outcome.completed == count && outcome.authenticated == count,
                 note: outcome.allCompleted ? nil : "deadline of \(Int(settings.deadline)) s reached first"),
             Benchmark.Row(
                 "sign-ins per second",
                 figures: [
-                    Benchmark.Figure("rate", outcome.perSecond(), "/s"), Benchmark.Figure("wall", outcome.lastCompletion, "s"),
-                    Benchmark.Figure("CPU per sign-in", outcome.completed > 0 ? outcome.cpu / Double(outcome.completed) * 1e3 : nil, "ms"),
+                    Benchmark.Figure("rate", outcome.perSecond(), "/s"),
+                    Benchmark.Figure("wall", outcome.lastCompletion, "s"),
+                    Benchmark.Figure(
+                        "CPU per sign-in", outcome.completed > 0 ? outcome.cpu / Double(outcome.completed) * 1e3 : nil,
+                        "ms"),
                     Benchmark.Figure("cores busy", outcome.lastCompletion.flatMap { $0 > 0 ? outcome.cpu / $0 : nil }),
                     Benchmark.Figure("share of the bare wave's rate", rateShare),
                     Benchmark.Figure("share of the bare URLSession wave's rate", urlSessionShare),
-                ], goal: "≥ \(rateShareGoal) × the bare wave's", met: outcome.allCompleted && bare.allCompleted && (rateShare.map { $0 >= rateShareGoal } ?? false)),
+                ], goal: "≥ \(rateShareGoal) × the bare wave's",
+                met: outcome.allCompleted && bare.allCompleted && (rateShare.map { $0 >= rateShareGoal } ?? false)),
             Benchmark.Row(
                 "completed by (from the wave's start)",
                 figures: [
-                    Benchmark.Figure("10 %", times.percentile(10), "s"), Benchmark.Figure("50 %", times.percentile(50), "s"),
-                    Benchmark.Figure("90 %", times.percentile(90), "s"), Benchmark.Figure("100 %", times.percentile(100), "s"),
+                    Benchmark.Figure("10 %", times.percentile(10), "s"),
+                    Benchmark.Figure("50 %", times.percentile(50), "s"),
+                    Benchmark.Figure("90 %", times.percentile(90), "s"),
+                    Benchmark.Figure("100 %", times.percentile(100), "s"),
                 ], goal: "finish as served: 50 % by 60 % of the wave", met: spreadMet),
             Benchmark.Row(
                 "peak memory per device",
                 figures: [
-                    Benchmark.Figure("per device", perDevice, "KiB"), Benchmark.Figure("RSS before", outcome.rssBefore, "KiB"),
+                    Benchmark.Figure("per device", perDevice, "KiB"),
+                    Benchmark.Figure("RSS before", outcome.rssBefore, "KiB"),
                     Benchmark.Figure("VmHWM after", outcome.peak, "KiB"),
                     Benchmark.Figure(
-                        "created, before the first call", outcome.rssCreated.flatMap { created in outcome.rssBefore.map { max(0, created - $0) / Double(count) } },
+                        "created, before the first call",
+                        outcome.rssCreated.flatMap { created in
+                            outcome.rssBefore.map { max(0, created - $0) / Double(count) }
+                        },
                         "KiB"),
                 ], goal: "≤ \(Int(memoryGoalKiB)) KiB", met: perDevice.map { $0 <= memoryGoalKiB } ?? false),
             Benchmark.Row(
                 "bare client wave",
                 figures: [
-                    Benchmark.Figure("rate", bareRate, "/s"), Benchmark.Figure("per device", bare.perDeviceKiB(count), "KiB"),
-                    Benchmark.Figure("completed", Double(bare.completed)), Benchmark.Figure("wall", bare.lastCompletion, "s"),
+                    Benchmark.Figure("rate", bareRate, "/s"),
+                    Benchmark.Figure("per device", bare.perDeviceKiB(count), "KiB"),
+                    Benchmark.Figure("completed", Double(bare.completed)),
+                    Benchmark.Figure("wall", bare.lastCompletion, "s"),
                     Benchmark.Figure("RSS before", bare.rssBefore, "KiB"),
-                    Benchmark.Figure("CPU per sign-in", bare.completed > 0 ? bare.cpu / Double(bare.completed) * 1e3 : nil, "ms"),
+                    Benchmark.Figure(
+                        "CPU per sign-in", bare.completed > 0 ? bare.cpu / Double(bare.completed) * 1e3 : nil, "ms"),
                 ], note: bare.allCompleted ? nil : "deadline of \(Int(settings.deadline)) s reached first"),
             Benchmark.Row(
                 "bare client wave (URLSession)",
@@ -170,7 +187,9 @@ enum ManyDevicesMeasurement {
             "At most \(settings.slots) devices sign in at once: a device's first request waits for a slot, which it keeps until its sign-in completes (a shared first-come-first-served client queue would otherwise finish every device at the end of the wave). The wait counts in the completion times; the SDK's request timeout is the wave's deadline, \(Int(settings.deadline)) s, so waiting for a slot cannot time a request out.",
             "Proof that each completion is a sign-in: afterwards every device answers checkAuthentication with status 1.",
             "Memory per device = (VmHWM after − VmRSS before) / devices, from /proc/self/status"
-                + (outcome.peakResetWorked ? " (VmHWM reset through /proc/self/clear_refs before)" : " (VmHWM could not be reset: it may hold an earlier peak)")
+                + (outcome.peakResetWorked
+                    ? " (VmHWM reset through /proc/self/clear_refs before)"
+                    : " (VmHWM could not be reset: it may hold an earlier peak)")
                 + "; it includes the sandbox's state for each device (DCR client, token, profile) and the stored profiles waiting to be written.",
             "CPU per sign-in and cores busy count the whole process until the last completion: SDK, libcurl, the "
                 + "sandbox's server and handlers, the simulated devices.",
@@ -190,18 +209,25 @@ enum ManyDevicesMeasurement {
         let halfShare = times.percentile(50).flatMap { half in times.percentile(100).map { half / $0 * 100 } }
         let goals = [
             Benchmark.Goal(
-                "\(count) devices: completed and authenticated", Benchmark.Figure("devices", Double(min(outcome.completed, outcome.authenticated))),
+                "\(count) devices: completed and authenticated",
+                Benchmark.Figure("devices", Double(min(outcome.completed, outcome.authenticated))),
                 goal: "= \(count)", met: completedAll),
             Benchmark.Goal(
-                "\(count) devices: sign-ins per second", Benchmark.Figure("share of the bare wave's rate", rateShare), goal: "≥ \(rateShareGoal)",
+                "\(count) devices: sign-ins per second", Benchmark.Figure("share of the bare wave's rate", rateShare),
+                goal: "≥ \(rateShareGoal)",
                 met: rateMet),
-            Benchmark.Goal("\(count) devices: half of them done by", Benchmark.Figure("share of the wave", halfShare, "%"), goal: "≤ 60 %", met: spreadMet),
             Benchmark.Goal(
-                "\(count) devices: peak memory per device", Benchmark.Figure("per device", perDevice, "KiB"), goal: "≤ \(Int(memoryGoalKiB)) KiB",
+                "\(count) devices: half of them done by", Benchmark.Figure("share of the wave", halfShare, "%"),
+                goal: "≤ 60 %", met: spreadMet),
+            Benchmark.Goal(
+                "\(count) devices: peak memory per device", Benchmark.Figure("per device", perDevice, "KiB"),
+                goal: "≤ \(Int(memoryGoalKiB)) KiB",
                 met: perDevice.map { $0 <= memoryGoalKiB } ?? false),
         ]
         return Benchmark.Section(
-            key: "manyDevices", title: "4. \(count) simulated devices signing in through SSO at once (one sandbox, loopback HTTP)", rows: rows, notes: notes,
+            key: "manyDevices",
+            title: "4. \(count) simulated devices signing in through SSO at once (one sandbox, loopback HTTP)",
+            rows: rows, notes: notes,
             goals: goals)
     }
 
@@ -215,11 +241,14 @@ enum ManyDevicesMeasurement {
         let scratch = BenchmarkScratch("devices")
         defer { scratch.remove() }
         let shared = CurlTransport()
-        let factory = BenchmarkClientFactory(baseURL: baseURL, clock: SandboxTimeSource(sandbox.clock), requestTimeout: settings.deadline)
+        let factory = BenchmarkClientFactory(
+            baseURL: baseURL, clock: SandboxTimeSource(sandbox.clock), requestTimeout: settings.deadline)
 
         // Warm the process (the transport's thread, the server's first connection) so the memory
         // figure is the devices' and not one-time set-up.
-        let warm = factory.make(storage: scratch.storage("warm"), partner: signedInDevice(sandbox), transport: shared, observer: BenchmarkObserver())
+        let warm = factory.make(
+            storage: scratch.storage("warm"), partner: signedInDevice(sandbox), transport: shared,
+            observer: BenchmarkObserver())
         warm.setRequestor("REF30")
         await warm.waitUntilIdle()
 
@@ -238,7 +267,9 @@ enum ManyDevicesMeasurement {
                 transport.finish()
                 tally.add()
             }
-            let client = factory.make(storage: scratch.storage("device-\(index)"), partner: signedInDevice(sandbox), transport: transport, observer: observer)
+            let client = factory.make(
+                storage: scratch.storage("device-\(index)"), partner: signedInDevice(sandbox), transport: transport,
+                observer: observer)
             devices.append(Device(client: client, observer: observer))
         }
         outcome.creation = ProcessMetrics.wallSeconds() - creationStart

@@ -20,7 +20,10 @@ enum RoundTripMeasurement {
         var roundTrips: Int
         var succeeded: ([TranscriptLine]) -> Bool
 
-        init(label: String, steps: [Scenario.Step], minimum: Int, roundTrips: Int? = nil, succeeded: @escaping ([TranscriptLine]) -> Bool) {
+        init(
+            label: String, steps: [Scenario.Step], minimum: Int, roundTrips: Int? = nil,
+            succeeded: @escaping ([TranscriptLine]) -> Bool
+        ) {
             self.label = label
             self.steps = steps
             self.minimum = minimum
@@ -42,9 +45,11 @@ enum RoundTripMeasurement {
         rows += try await count(loginPageFlows(), device: nil)
         rows += try await secondScreenRows()
         let burst = await authorizationBurst()
-        let expected = secondScreenDelays.map { "\($0) s: \(SecondScreenSignIn.expectedPolls(personDoneAfter: $0))" }.joined(separator: ", ")
+        let expected = secondScreenDelays.map { "\($0) s: \(SecondScreenSignIn.expectedPolls(personDoneAfter: $0))" }
+            .joined(separator: ", ")
         return Benchmark.Section(
-            key: "roundTrips", title: "1. REST round trips per flow (SDK's calls only; goal: equal to the minimum)", rows: rows + [burst.row],
+            key: "roundTrips", title: "1. REST round trips per flow (SDK's calls only; goal: equal to the minimum)",
+            rows: rows + [burst.row],
             notes: [
                 "Minimum (requests, and the round trips of latency they need when the requests that can overlap do): cold setRequestor = DCR register + DCR token + profiles (3, 3); warm (signed in) = profiles (1, 1) — setRequestor asks no configuration; SSO = sessions/sso + profiles/sso (2, 2), the configuration the partner framework needs having come with the cold setRequestor of a device with no profile; login page = configuration (the provider list) + sessions + profiles/code; second screen with the provider chosen on the TV = configuration + sessions + the polls of profiles/code/{code}; authorization = decisions/authorize; preauthorization = decisions/preauthorize, then cached; logout = one logout per MVPD the device holds, all at once (two profiles: 2, 1).",
                 "Burst: \(burstSize) checkAuthorization calls for \(burstSize) resources issued together on a signed-in device; REST V2 takes a list of resources per decisions request, so they need ⌈\(burstSize) / limit⌉ requests (limit: \(burst.limit) resources per request, the SDK's default). Each call must still end in its own callback (setToken or tokenRequestFailed).",
@@ -53,10 +58,13 @@ enum RoundTripMeasurement {
             ],
             goals: [
                 Benchmark.Goal(
-                    "REST round trips at the minimum in every flow", Benchmark.Figure("flows at minimum", Double(rows.filter { $0.met == true }.count), "of \(rows.count)"),
+                    "REST round trips at the minimum in every flow",
+                    Benchmark.Figure(
+                        "flows at minimum", Double(rows.filter { $0.met == true }.count), "of \(rows.count)"),
                     goal: "all \(rows.count)", met: rows.allSatisfy { $0.met == true }),
                 Benchmark.Goal(
-                    "\(burstSize) checkAuthorization calls together: decisions requests", Benchmark.Figure("requests", burst.row.figures.first?.value),
+                    "\(burstSize) checkAuthorization calls together: decisions requests",
+                    Benchmark.Figure("requests", burst.row.figures.first?.value),
                     goal: "= \(burst.expected)", met: burst.row.met == true),
             ])
     }
@@ -71,25 +79,34 @@ enum RoundTripMeasurement {
             defer { runner.stop() }
             let outcome = try await SecondScreenSignIn.run(on: runner, wire: .inProcess, personDoneAfter: delay)
             let expectedPolls = SecondScreenSignIn.expectedPolls(personDoneAfter: delay)
-            let note = outcome.authenticated ? nil : "flow did not end as expected" + (outcome.activated ? "" : " (the second screen refused the sign-in)")
+            let note =
+                outcome.authenticated
+                ? nil
+                : "flow did not end as expected" + (outcome.activated ? "" : " (the second screen refused the sign-in)")
             pollRows.append(
                 Benchmark.Row(
                     "second screen, person done after \(delay) s: polls",
                     figures: [
-                        Benchmark.Figure("calls", Double(outcome.polls)), Benchmark.Figure("minimum", Double(expectedPolls)),
+                        Benchmark.Figure("calls", Double(outcome.polls)),
+                        Benchmark.Figure("minimum", Double(expectedPolls)),
                         Benchmark.Figure("round trips", Double(expectedPolls)),
-                    ], goal: "= \(expectedPolls)", met: outcome.authenticated && outcome.polls == expectedPolls, note: note))
+                    ], goal: "= \(expectedPolls)", met: outcome.authenticated && outcome.polls == expectedPolls,
+                    note: note))
             if delay == 12 {
                 // The provider list (configuration), the session, the polls.
                 let minimum = 2 + expectedPolls
                 var notes = note.map { [$0] } ?? []
-                if outcome.calls.count != minimum { notes.append("calls: " + outcome.calls.map(pathShape).joined(separator: ", ")) }
+                if outcome.calls.count != minimum {
+                    notes.append("calls: " + outcome.calls.map(pathShape).joined(separator: ", "))
+                }
                 roundTripRow = Benchmark.Row(
                     "getAuthentication via second screen, done after \(delay) s",
                     figures: [
-                        Benchmark.Figure("calls", Double(outcome.calls.count)), Benchmark.Figure("minimum", Double(minimum)),
+                        Benchmark.Figure("calls", Double(outcome.calls.count)),
+                        Benchmark.Figure("minimum", Double(minimum)),
                         Benchmark.Figure("round trips", Double(minimum)),
-                    ], goal: "= \(minimum)", met: outcome.authenticated && outcome.calls.count == minimum && outcome.sessions == 1,
+                    ], goal: "= \(minimum)",
+                    met: outcome.authenticated && outcome.calls.count == minimum && outcome.sessions == 1,
                     note: notes.isEmpty ? nil : notes.joined(separator: "; "))
             }
         }
@@ -107,9 +124,12 @@ enum RoundTripMeasurement {
         [
             // A first launch with a partner framework and no profile: registration, the
             // profiles, then the configuration the partner framework's questions need.
-            Flow(label: "(set-up) setRequestor with a partner framework", steps: [.setRequestor("REF30", serviceProviders: nil)], minimum: -1, succeeded: { _ in true }),
             Flow(
-                label: "getAuthentication via partner SSO (picker)", steps: [.getAuthentication(forceAuthn: false, filter: [], featured: [])], minimum: 2,
+                label: "(set-up) setRequestor with a partner framework",
+                steps: [.setRequestor("REF30", serviceProviders: nil)], minimum: -1, succeeded: { _ in true }),
+            Flow(
+                label: "getAuthentication via partner SSO (picker)",
+                steps: [.getAuthentication(forceAuthn: false, filter: [], featured: [])], minimum: 2,
                 succeeded: { has($0, "setAuthenticationStatus", status: 1) }),
             Flow(
                 label: "checkAuthentication", steps: [.checkAuthentication], minimum: 0,
@@ -118,10 +138,12 @@ enum RoundTripMeasurement {
                 label: "checkAuthorization", steps: [.checkAuthorization("news")], minimum: 1,
                 succeeded: { $0.contains { $0.callback == "setToken" } }),
             Flow(
-                label: "checkPreauthorizedResources, first", steps: [.checkPreauthorizedResources(["news", "sports", "movies"], cache: true)], minimum: 1,
+                label: "checkPreauthorizedResources, first",
+                steps: [.checkPreauthorizedResources(["news", "sports", "movies"], cache: true)], minimum: 1,
                 succeeded: { $0.contains { $0.callback == "preauthorizedResources" } }),
             Flow(
-                label: "checkPreauthorizedResources, repeated", steps: [.checkPreauthorizedResources(["news", "sports", "movies"], cache: true)], minimum: 0,
+                label: "checkPreauthorizedResources, repeated",
+                steps: [.checkPreauthorizedResources(["news", "sports", "movies"], cache: true)], minimum: 0,
                 succeeded: { $0.contains { $0.callback == "preauthorizedResources" } }),
             Flow(
                 label: "logout", steps: [.logout], minimum: 1,
@@ -134,7 +156,8 @@ enum RoundTripMeasurement {
     static func loginPageFlows() -> [Flow] {
         [
             Flow(
-                label: "setRequestor, cold (empty storage)", steps: [.setRequestor("REF30", serviceProviders: nil)], minimum: 3, roundTrips: 3,
+                label: "setRequestor, cold (empty storage)", steps: [.setRequestor("REF30", serviceProviders: nil)],
+                minimum: 3, roundTrips: 3,
                 succeeded: { has($0, "setRequestorComplete", status: 1) }),
             Flow(
                 label: "getAuthentication via login page",
@@ -144,11 +167,13 @@ enum RoundTripMeasurement {
                     .login(username: "alice", password: "alice123"),
                 ], minimum: 3,
                 succeeded: { lines in
-                    lines.contains { $0.callback == "displayProviderDialog" } && has(lines, "setAuthenticationStatus", status: 1)
+                    lines.contains { $0.callback == "displayProviderDialog" }
+                        && has(lines, "setAuthenticationStatus", status: 1)
                 }),
             // A relaunch while signed in: the profiles, nothing else.
             Flow(
-                label: "setRequestor, warm (after relaunch)", steps: [.restart, .setRequestor("REF30", serviceProviders: nil)], minimum: 1, roundTrips: 1,
+                label: "setRequestor, warm (after relaunch)",
+                steps: [.restart, .setRequestor("REF30", serviceProviders: nil)], minimum: 1, roundTrips: 1,
                 succeeded: { has($0, "setRequestorComplete", status: 1) }),
             Flow(
                 label: "(set-up) a second MVPD's sign-in",
@@ -184,7 +209,8 @@ enum RoundTripMeasurement {
                 Benchmark.Row(
                     flow.label,
                     figures: [
-                        Benchmark.Figure("calls", Double(calls.count)), Benchmark.Figure("minimum", Double(flow.minimum)),
+                        Benchmark.Figure("calls", Double(calls.count)),
+                        Benchmark.Figure("minimum", Double(flow.minimum)),
                         Benchmark.Figure("round trips", Double(flow.roundTrips)),
                     ],
                     goal: "= \(flow.minimum)", met: succeeded && calls.count == flow.minimum,
@@ -200,7 +226,8 @@ enum RoundTripMeasurement {
         let expected = (burstSize + limit - 1) / limit
         let sandbox = PassSandbox(world: .default, clock: SandboxClock())
         let transport = CountingTransport(sandbox.inProcessTransport)
-        let factory = BenchmarkClientFactory(baseURL: sandbox.baseURLForLinks, clock: SandboxTimeSource(sandbox.clock), requestTimeout: 10)
+        let factory = BenchmarkClientFactory(
+            baseURL: sandbox.baseURLForLinks, clock: SandboxTimeSource(sandbox.clock), requestTimeout: 10)
         let scratch = BenchmarkScratch("burst")
         defer { scratch.remove() }
         let device = SimulatedPartnerFramework(
@@ -208,7 +235,8 @@ enum RoundTripMeasurement {
             signedIn: SystemSignIn(
                 provider: "AppleBoarded", username: "alice", expiresAt: sandbox.clock.now.addingTimeInterval(86_400)))
         let observer = BenchmarkObserver()
-        let client = factory.make(storage: scratch.storage("device"), partner: device, transport: transport, observer: observer)
+        let client = factory.make(
+            storage: scratch.storage("device"), partner: device, transport: transport, observer: observer)
         client.setRequestor("REF30")
         await client.waitUntilIdle()
         let signedIn = observer.snapshot.requestorStatus == 1
@@ -229,8 +257,10 @@ enum RoundTripMeasurement {
         let row = Benchmark.Row(
             "\(burstSize) checkAuthorization calls together",
             figures: [
-                Benchmark.Figure("calls", Double(requests)), Benchmark.Figure("minimum", Double(expected)), Benchmark.Figure("round trips", 1),
-            ], goal: "= ⌈\(burstSize) / \(limit)⌉ = \(expected)", met: signedIn && answered == burstSize && requests == expected,
+                Benchmark.Figure("calls", Double(requests)), Benchmark.Figure("minimum", Double(expected)),
+                Benchmark.Figure("round trips", 1),
+            ], goal: "= ⌈\(burstSize) / \(limit)⌉ = \(expected)",
+            met: signedIn && answered == burstSize && requests == expected,
             note: notes.isEmpty ? nil : notes.joined(separator: "; "))
         return (row, expected, limit)
     }

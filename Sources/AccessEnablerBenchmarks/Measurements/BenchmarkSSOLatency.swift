@@ -35,7 +35,11 @@ enum SSOLatencyMeasurement {
         var missing = 0
         if let first = ratio(of: section) { ratios.add(first) } else { missing += 1 }
         for _ in 1..<repeats {
-            if let next = ratio(of: try await measure(rounds: rounds, warmups: warmups)) { ratios.add(next) } else { missing += 1 }
+            if let next = ratio(of: try await measure(rounds: rounds, warmups: warmups)) {
+                ratios.add(next)
+            } else {
+                missing += 1
+            }
         }
         let median = ratios.median
         let met = missing == 0 && (median.map { $0 <= goal } ?? false)
@@ -44,8 +48,10 @@ enum SSOLatencyMeasurement {
                 "ratio over \(repeats) runs",
                 figures: [
                     Benchmark.Figure("lowest", ratios.percentile(0)), Benchmark.Figure("median", median),
-                    Benchmark.Figure("highest", ratios.percentile(100)), Benchmark.Figure("runs within goal", Double(ratios.values.filter { $0 <= goal }.count)),
-                ], goal: "≤ \(goal) (median of runs)", met: met, note: missing > 0 ? "\(missing) run(s) gave no ratio" : nil), at: 3)
+                    Benchmark.Figure("highest", ratios.percentile(100)),
+                    Benchmark.Figure("runs within goal", Double(ratios.values.filter { $0 <= goal }.count)),
+                ], goal: "≤ \(goal) (median of runs)", met: met,
+                note: missing > 0 ? "\(missing) run(s) gave no ratio" : nil), at: 3)
         section.notes.append(
             "--repeat \(repeats): the measurement ran \(repeats) times in a row (each with its own server and warm-up); the rows above the range are the first run's, and the goal holds the median of the \(repeats) ratios."
         )
@@ -79,14 +85,16 @@ enum SSOLatencyMeasurement {
         defer { libcurl.shutdown() }
         let bare = BareSSOClient(http: .libcurl(libcurl), baseURL: baseURL, requestor: "REF30")
         let bareURLSession = BareSSOClient(http: .urlSession(session), baseURL: baseURL, requestor: "REF30")
-        let factory = BenchmarkClientFactory(baseURL: baseURL, clock: SandboxTimeSource(sandbox.clock), requestTimeout: 10)
+        let factory = BenchmarkClientFactory(
+            baseURL: baseURL, clock: SandboxTimeSource(sandbox.clock), requestTimeout: 10)
 
         var index = 0
         func signedInDevice() -> SimulatedPartnerFramework {
             SimulatedPartnerFramework(
                 sandbox: sandbox,
                 signedIn: SystemSignIn(
-                    provider: "AppleBoarded", username: "alice", expiresAt: sandbox.clock.now.addingTimeInterval(86_400)))
+                    provider: "AppleBoarded", username: "alice", expiresAt: sandbox.clock.now.addingTimeInterval(86_400)
+                ))
         }
         /// Seconds until the app holds `setRequestorComplete(1)`, and until the profile is
         /// also durably on disk (`waitUntilIdle()` waits for the store's writes).
@@ -109,7 +117,8 @@ enum SSOLatencyMeasurement {
             client.checkAuthentication()
             await client.waitUntilIdle()
             let state = observer.snapshot
-            return state.requestorStatus == 1 && state.authenticationStatus == 1 ? (completedAt - start, durable, cpu) : nil
+            return state.requestorStatus == 1 && state.authenticationStatus == 1
+                ? (completedAt - start, durable, cpu) : nil
         }
         func bareRun(_ client: BareSSOClient) async -> (wall: Double, cpu: Double)? {
             let device = signedInDevice()
@@ -172,7 +181,8 @@ enum SSOLatencyMeasurement {
             return Benchmark.Row(
                 label,
                 figures: [
-                    Benchmark.Figure("median", sample.median, "ms"), Benchmark.Figure("p90", sample.percentile(90), "ms"),
+                    Benchmark.Figure("median", sample.median, "ms"),
+                    Benchmark.Figure("p90", sample.percentile(90), "ms"),
                     Benchmark.Figure("runs", Double(sample.count)),
                 ], note: failures[contender].map { "\($0) run(s) failed" })
         }
@@ -213,10 +223,15 @@ enum SSOLatencyMeasurement {
                     Benchmark.Figure("CPU ratio", ratio(.sdkURLSessionCPU, to: .bareURLSessionCPU)),
                 ]))
         rows.append(timingRow("SDK until the profile is also on disk (diagnostic)", .sdkDurable))
-        rows.append(Benchmark.Row("ratio SDK on disk / bare (diagnostic)", figures: [Benchmark.Figure("ratio", ratio(.sdkDurable))]))
+        rows.append(
+            Benchmark.Row(
+                "ratio SDK on disk / bare (diagnostic)", figures: [Benchmark.Figure("ratio", ratio(.sdkDurable))]))
         if memoryScratch != nil {
             rows.append(timingRow("SDK, storage on /dev/shm (diagnostic)", .sdkMemory))
-            rows.append(Benchmark.Row("ratio SDK on /dev/shm / bare (diagnostic)", figures: [Benchmark.Figure("ratio", ratio(.sdkMemory))]))
+            rows.append(
+                Benchmark.Row(
+                    "ratio SDK on /dev/shm / bare (diagnostic)", figures: [Benchmark.Figure("ratio", ratio(.sdkMemory))]
+                ))
         }
         let notes = [
             "\(rounds) rounds after \(warmups) warm-up rounds, contenders alternating in rotating order; one "
@@ -245,7 +260,9 @@ enum SSOLatencyMeasurement {
                 Benchmark.Goal(
                     "partner SSO sign-in, SDK / bare libcurl", Benchmark.Figure("ratio of medians", ratio(.sdk)),
                     goal: "≤ \(goal)", met: ratioMet),
-                Benchmark.Goal("partner SSO sign-in, CPU SDK / bare", Benchmark.Figure("ratio of medians", cpuRatio), goal: "≤ \(cpuGoal)", met: cpuMet),
+                Benchmark.Goal(
+                    "partner SSO sign-in, CPU SDK / bare", Benchmark.Figure("ratio of medians", cpuRatio),
+                    goal: "≤ \(cpuGoal)", met: cpuMet),
             ])
     }
 }

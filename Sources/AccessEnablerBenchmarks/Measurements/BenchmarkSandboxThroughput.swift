@@ -18,8 +18,10 @@ enum SandboxThroughputMeasurement {
         let dcr = BareSSOClient(http: .urlSession(session), baseURL: baseURL, requestor: "REF30")
         let token = try await dcr.accessToken()
         let request = Array(
-            ("GET /api/v2/REF30/configuration HTTP/1.1\r\n" + "Host: 127.0.0.1:\(port)\r\n" + "Authorization: Bearer \(token)\r\n"
-                + "AP-Device-Identifier: fingerprint \(Data("benchmark-device".utf8).base64EncodedString())\r\n" + "X-Device-Info: \(dcr.deviceInfoHeader)\r\n"
+            ("GET /api/v2/REF30/configuration HTTP/1.1\r\n" + "Host: 127.0.0.1:\(port)\r\n"
+                + "Authorization: Bearer \(token)\r\n"
+                + "AP-Device-Identifier: fingerprint \(Data("benchmark-device".utf8).base64EncodedString())\r\n"
+                + "X-Device-Info: \(dcr.deviceInfoHeader)\r\n"
                 + "Accept: application/json\r\n" + "User-Agent: \(dcr.userAgent)\r\n\r\n").utf8)
 
         let tally = Tally()
@@ -47,10 +49,13 @@ enum SandboxThroughputMeasurement {
             "\(connections) client threads, one kept-alive connection each, \(String(format: "%.1f", seconds)) s; every answer read completely (head + Content-Length body) before the next request.",
             "Client and server share the same cores: the client's CPU is part of the figure. Process CPU during the run: \(String(format: "%.2f", cpu)) s over \(String(format: "%.2f", elapsed)) s wall.",
         ]
-        if counts.failed > 0 || counts.reconnects > 0 { notes.append("non-200 answers: \(counts.failed); reconnects: \(counts.reconnects)") }
+        if counts.failed > 0 || counts.reconnects > 0 {
+            notes.append("non-200 answers: \(counts.failed); reconnects: \(counts.reconnects)")
+        }
         let met = rate.map { $0 > 20_000 && counts.failed == 0 } ?? false
         return Benchmark.Section(
-            key: "sandboxThroughput", title: "5. Sandbox requests per second on keep-alive connections (GET configuration)",
+            key: "sandboxThroughput",
+            title: "5. Sandbox requests per second on keep-alive connections (GET configuration)",
             rows: [
                 Benchmark.Row(
                     "requests per second",
@@ -60,7 +65,9 @@ enum SandboxThroughputMeasurement {
                     ], goal: "> 20000 /s on 2 cores", met: met)
             ], notes: notes,
             goals: [
-                Benchmark.Goal("sandbox on \(connections) keep-alive connections", Benchmark.Figure("rate", rate, "/s"), goal: "> 20000 /s", met: met)
+                Benchmark.Goal(
+                    "sandbox on \(connections) keep-alive connections", Benchmark.Figure("rate", rate, "/s"),
+                    goal: "> 20000 /s", met: met)
             ])
     }
 

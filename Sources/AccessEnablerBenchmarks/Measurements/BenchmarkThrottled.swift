@@ -35,7 +35,8 @@ enum ThrottledMeasurement {
         defer { partner.stop() }
         rows.append(
             try await flowRow(
-                "cold sign-in through partner SSO (setRequestor)", partner, .setRequestor("REF30", serviceProviders: nil),
+                "cold sign-in through partner SSO (setRequestor)", partner,
+                .setRequestor("REF30", serviceProviders: nil),
                 succeeded: { $0.contains { $0.callback == "setRequestorComplete" && $0["status"] == .number(1) } }))
         rows.append(
             try await flowRow(
@@ -47,13 +48,15 @@ enum ThrottledMeasurement {
         defer { secondScreen.stop() }
         let setUp = secondScreen.meter.requests.count
         let refusedBefore = secondScreen.sandbox.throttledResponseCount
-        let outcome = try await SecondScreenSignIn.run(on: secondScreen, wire: .loopbackHTTP, personDoneAfter: secondScreenDelay)
+        let outcome = try await SecondScreenSignIn.run(
+            on: secondScreen, wire: .loopbackHTTP, personDoneAfter: secondScreenDelay)
         let refused = secondScreen.sandbox.throttledResponseCount
         rows.append(
             Benchmark.Row(
                 "setRequestor, then a second-screen sign-in done after \(secondScreenDelay) s",
                 figures: [
-                    Benchmark.Figure("requests", Double(setUp + outcome.calls.count)), Benchmark.Figure("429s", Double(refused)),
+                    Benchmark.Figure("requests", Double(setUp + outcome.calls.count)),
+                    Benchmark.Figure("429s", Double(refused)),
                 ], goal: "0 × 429, signed in", met: refused == 0 && outcome.authenticated,
                 note: outcome.authenticated
                     ? "\(outcome.polls) polls over \(outcome.polls * SecondScreenSignIn.pollInterval) s; \(refused - refusedBefore) refused while polling"
@@ -66,13 +69,16 @@ enum ThrottledMeasurement {
                 "control: \(controlRequests) requests from one device at one instant",
                 figures: [
                     Benchmark.Figure("requests", Double(controlRequests)), Benchmark.Figure("429s", Double(control)),
-                ], goal: "= \(controlRequests - adobeLimits.burst - 1) (the throttle is on)", met: control == controlRequests - adobeLimits.burst - 1))
+                ], goal: "= \(controlRequests - adobeLimits.burst - 1) (the throttle is on)",
+                met: control == controlRequests - adobeLimits.burst - 1))
 
         let flows = rows.dropLast()
         let refusals = flows.compactMap { $0.figures.first { $0.name == "429s" }?.value }.reduce(0, +)
         let allMet = rows.allSatisfy { $0.met == true }
         return Benchmark.Section(
-            key: "throttled", title: "6. Adobe's throttling on (1 request/s per device after a burst of 10): no sign-in refused", rows: rows,
+            key: "throttled",
+            title: "6. Adobe's throttling on (1 request/s per device after a burst of 10): no sign-in refused",
+            rows: rows,
             notes: [
                 "The sandbox's world option throttle = {requestsPerSecond 1, burst 10}: a token bucket per device (AP-Device-Identifier; a DCR request without one counts against its client or connection) holding 11 tokens and refilling one per second; a refused request gets 429 with Adobe's HTML body. 429s = what the sandbox's throttle refused.",
                 "Loopback HTTP, the manual scenario clock: requests within a step are at the same instant (no refill), and the clock moves only with the second screen's polling (1 s steps), so every figure is the worst case of a device acting as fast as it can.",
@@ -80,7 +86,8 @@ enum ThrottledMeasurement {
             ],
             goals: [
                 Benchmark.Goal(
-                    "throttled: sign-in, authorization, second screen", Benchmark.Figure("429s", refusals), goal: "0, every flow done and the control refused",
+                    "throttled: sign-in, authorization, second screen", Benchmark.Figure("429s", refusals),
+                    goal: "0, every flow done and the control refused",
                     met: allMet)
             ])
     }
@@ -98,7 +105,8 @@ enum ThrottledMeasurement {
         return Benchmark.Row(
             label,
             figures: [
-                Benchmark.Figure("requests", Double(runner.meter.requests.count)), Benchmark.Figure("429s", Double(refused)),
+                Benchmark.Figure("requests", Double(runner.meter.requests.count)),
+                Benchmark.Figure("429s", Double(refused)),
             ], goal: "0 × 429, signed in", met: refused == 0 && ok, note: ok ? nil : "flow did not end as expected")
     }
 

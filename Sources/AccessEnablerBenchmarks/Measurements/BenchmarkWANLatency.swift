@@ -38,7 +38,9 @@ enum WANLatencyMeasurement {
         let sandbox = PassSandbox(world: .default, clock: SandboxClock())
         let (server, serverURL) = try sandbox.serveOverLoopback()
         defer { server.shutdown() }
-        guard let port = serverURL.port.flatMap(UInt16.init(exactly:)) else { throw DelayingLoopbackProxy.Failure(description: "no server port") }
+        guard let port = serverURL.port.flatMap(UInt16.init(exactly:)) else {
+            throw DelayingLoopbackProxy.Failure(description: "no server port")
+        }
         let proxy = try DelayingLoopbackProxy(upstreamPort: port)
         defer { proxy.shutdownAll() }
         let scratch = BenchmarkScratch("wan")
@@ -46,7 +48,8 @@ enum WANLatencyMeasurement {
         // One transport for every client: its kept-alive connections stay open through the
         // proxy between flows, as in an app.
         let transport = CountingTransport(CurlTransport())
-        let factory = BenchmarkClientFactory(baseURL: proxy.baseURL, clock: SandboxTimeSource(sandbox.clock), requestTimeout: 10)
+        let factory = BenchmarkClientFactory(
+            baseURL: proxy.baseURL, clock: SandboxTimeSource(sandbox.clock), requestTimeout: 10)
         let run = RoundRunner(sandbox: sandbox, proxy: proxy, transport: transport, factory: factory, scratch: scratch)
 
         for _ in 0..<warmups { _ = await run.round(delay: 0) }
@@ -71,7 +74,11 @@ enum WANLatencyMeasurement {
             let counted = requests[flow.label] ?? []
             var notes: [String] = []
             if let failed = failures[flow.label] { notes.append("\(failed) run(s) did not end as expected") }
-            if counted != [flow.requests] { notes.append("requests: \(counted.sorted().map(String.init).joined(separator: ", ")) (expected \(flow.requests))") }
+            if counted != [flow.requests] {
+                notes.append(
+                    "requests: \(counted.sorted().map(String.init).joined(separator: ", ")) (expected \(flow.requests))"
+                )
+            }
             rows.append(
                 Benchmark.Row(
                     flow.label,
@@ -87,7 +94,8 @@ enum WANLatencyMeasurement {
         let within = rows.filter { $0.met == true }.count
         return Benchmark.Section(
             key: "wanLatency",
-            title: "7. Latency with \(Int(addedDelay * 1e3)) ms added to every round trip (goal: RTTs ≤ minimum + \(slack))",
+            title:
+                "7. Latency with \(Int(addedDelay * 1e3)) ms added to every round trip (goal: RTTs ≤ minimum + \(slack))",
             rows: rows,
             notes: [
                 "A delaying TCP proxy on loopback holds every byte the client sends for \(Int(addedDelay * 1e3)) ms "
@@ -99,7 +107,8 @@ enum WANLatencyMeasurement {
             ],
             goals: [
                 Benchmark.Goal(
-                    "WAN latency: round trips within \(slack) of the minimum", Benchmark.Figure("flows within", Double(within), "of \(rows.count)"),
+                    "WAN latency: round trips within \(slack) of the minimum",
+                    Benchmark.Figure("flows within", Double(within), "of \(rows.count)"),
                     goal: "all \(rows.count)", met: within == rows.count)
             ])
     }
@@ -143,7 +152,9 @@ private struct RoundRunner {
             signedIn: SystemSignIn(
                 provider: "AppleBoarded", username: "alice", expiresAt: sandbox.clock.now.addingTimeInterval(86_400)))
         let sso = await timed(delay) { observer in
-            let client = factory.make(storage: scratch.storage("sso-\(UUID().uuidString)"), partner: device, transport: transport, observer: observer)
+            let client = factory.make(
+                storage: scratch.storage("sso-\(UUID().uuidString)"), partner: device, transport: transport,
+                observer: observer)
             client.setRequestor("REF30")
             return client
         } end: {
@@ -167,18 +178,24 @@ private struct RoundRunner {
     /// its logout.
     private func logoutOfTwoProfiles(delay: Double) async -> Outcome {
         let observer = BenchmarkObserver()
-        let client = factory.make(storage: scratch.storage("logout-\(UUID().uuidString)"), partner: nil, transport: transport, observer: observer)
+        let client = factory.make(
+            storage: scratch.storage("logout-\(UUID().uuidString)"), partner: nil, transport: transport,
+            observer: observer)
         client.setRequestor("REF30")
         await client.waitUntilIdle()
         let person = SimulatedUserAgent(sandbox: sandbox)
-        for (index, (mvpd, username, password)) in [("NotBoarded", "alice", "alice123"), ("SVCProvider", "bob", "bob123")].enumerated() {
+        for (index, (mvpd, username, password)) in [
+            ("NotBoarded", "alice", "alice123"), ("SVCProvider", "bob", "bob123"),
+        ].enumerated() {
             observer.reset()
             client.getAuthentication(index > 0, withData: nil)
             await client.waitUntilIdle()
             client.setSelectedProvider(mvpd)
             await client.waitUntilIdle()
             guard let page = observer.snapshot.navigation,
-                let landing = try? await person.login(startingAt: page, username: username, password: password, redirectPrefix: client.configuration.redirectURL)
+                let landing = try? await person.login(
+                    startingAt: page, username: username, password: password,
+                    redirectPrefix: client.configuration.redirectURL)
             else { return Outcome(seconds: nil, requests: 0) }
             client.handleExternalURL(landing)
             await client.waitUntilIdle()

@@ -66,9 +66,13 @@ enum WaitingMeasurement {
                 + "until a socket, a timer or a new request wakes it.",
         ]
         let goals = [
-            Benchmark.Goal("CPU while one request waits", Benchmark.Figure("cores", newConnection?.cores), goal: "≤ \(goal)", met: newConnection.map { $0.cores <= goal } ?? false)
+            Benchmark.Goal(
+                "CPU while one request waits", Benchmark.Figure("cores", newConnection?.cores), goal: "≤ \(goal)",
+                met: newConnection.map { $0.cores <= goal } ?? false)
         ]
-        return Benchmark.Section(key: "waiting", title: "8. CPU while a request waits for a server that never answers", rows: rows, notes: notes, goals: goals)
+        return Benchmark.Section(
+            key: "waiting", title: "8. CPU while a request waits for a server that never answers", rows: rows,
+            notes: notes, goals: goals)
     }
 
     /// One wait: CPU seconds, wall seconds, and their ratio.
@@ -90,7 +94,8 @@ enum WaitingMeasurement {
         }
         let completed = RequestorCompletion()
         let observer = BenchmarkObserver { status in completed.finish(status) }
-        let factory = BenchmarkClientFactory(baseURL: server.baseURL, clock: SystemTimeSource(), requestTimeout: seconds)
+        let factory = BenchmarkClientFactory(
+            baseURL: server.baseURL, clock: SystemTimeSource(), requestTimeout: seconds)
         let client = factory.make(storage: storage, partner: nil, transport: transport, observer: observer)
         let cpuStart = ProcessMetrics.cpuSeconds()
         let start = ProcessMetrics.wallSeconds()

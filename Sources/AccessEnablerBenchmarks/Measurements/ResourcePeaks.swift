@@ -61,7 +61,8 @@ final class ResourcePeaks: @unchecked Sendable {
         if let entries = try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd") {
             counts.descriptors = entries.count
             for entry in entries {
-                let target = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/\(entry)")) ?? ""
+                let target =
+                    (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/\(entry)")) ?? ""
                 if target.hasPrefix("socket:") { counts.sockets += 1 }
             }
         }

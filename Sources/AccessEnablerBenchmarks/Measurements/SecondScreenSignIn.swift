@@ -38,7 +38,8 @@ enum SecondScreenSignIn {
     /// Runs the sign-in on `runner`, whose sandbox answers over `wire` (see the type's
     /// description); gives up on the polling after `limit` seconds of scenario time.
     static func run(
-        on runner: ScenarioRunner, wire: ScenarioRunner.Wire, personDoneAfter seconds: Int, mvpd: String = "NotBoarded", limit: Int = 600
+        on runner: ScenarioRunner, wire: ScenarioRunner.Wire, personDoneAfter seconds: Int, mvpd: String = "NotBoarded",
+        limit: Int = 600
     ) async throws -> Outcome {
         runner.recorder.reset()
         runner.meter.reset()
@@ -52,8 +53,11 @@ enum SecondScreenSignIn {
         var elapsed = 0
         while elapsed <= limit {
             if elapsed == seconds {
-                let person = wire == .inProcess ? SimulatedUserAgent(sandbox: runner.sandbox) : SimulatedUserAgent(httpBase: runner.baseURL)
-                outcome.activated = (try? await person.activate(code: code, username: "alice", password: "alice123")) != nil
+                let person =
+                    wire == .inProcess
+                    ? SimulatedUserAgent(sandbox: runner.sandbox) : SimulatedUserAgent(httpBase: runner.baseURL)
+                outcome.activated =
+                    (try? await person.activate(code: code, username: "alice", password: "alice123")) != nil
             }
             if runner.recorder.authenticationStatusCount > 0 { break }
             try await runner.step(.advanceClock(1))

@@ -30,13 +30,15 @@ extension Benchmark {
             let build = "release"
             #endif
             return Machine(
-                processors: ProcessInfo.processInfo.activeProcessorCount, architecture: unameMachine(), cpuModel: cpuModelName(),
+                processors: ProcessInfo.processInfo.activeProcessorCount, architecture: unameMachine(),
+                cpuModel: cpuModelName(),
                 memoryGiB: totalMemoryGiB(), build: build, loadAverage: oneMinuteLoad())
         }
 
         /// One line: `2 × x86_64 (AMD EPYC), 24 GiB, release build, load 0.52 at start`.
         public var summary: String {
-            "\(processors) × \(architecture) (\(cpuModel))" + (memoryGiB.map { String(format: ", %.0f GiB", $0) } ?? "") + ", \(build) build"
+            "\(processors) × \(architecture) (\(cpuModel))" + (memoryGiB.map { String(format: ", %.0f GiB", $0) } ?? "")
+                + ", \(build) build"
                 + (loadAverage.map { String(format: ", load %.2f at start", $0) } ?? "")
         }
 
@@ -108,7 +110,8 @@ enum ProcessMetrics {
     static func statusNumber(_ field: String) -> Double? {
         guard let text = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return nil }
         for line in text.split(separator: "\n") where line.hasPrefix(field + ":") {
-            let digits = line.dropFirst(field.count + 1).trimmingCharacters(in: .whitespaces).split(separator: " ").first
+            let digits = line.dropFirst(field.count + 1).trimmingCharacters(in: .whitespaces).split(separator: " ")
+                .first
             return digits.flatMap { Double($0) }
         }
         return nil

@@ -179,7 +179,10 @@ enum BenchmarkTableRenderer {
             out += layout(
                 [["goal", "measured", "target", "met"]]
                     + goals.map { entry in
-                        [entry.goal.name, "\(entry.goal.figure.name) \(format(entry.goal.figure))", entry.goal.goal, entry.goal.met ? "met" : "NOT MET"]
+                        [
+                            entry.goal.name, "\(entry.goal.figure.name) \(format(entry.goal.figure))", entry.goal.goal,
+                            entry.goal.met ? "met" : "NOT MET",
+                        ]
                     })
         }
         for section in report.sections {
@@ -198,13 +201,18 @@ enum BenchmarkTableRenderer {
             let figureNames = nameLists.first ?? []
             lines = [["flow / measure"] + figureNames + ["goal", "met", "note"]]
             for row in rows {
-                lines.append([row.label] + row.figures.map(format) + [row.goal ?? "", row.met.map { $0 ? "met" : "NOT MET" } ?? "", row.note ?? ""])
+                lines.append(
+                    [row.label] + row.figures.map(format) + [
+                        row.goal ?? "", row.met.map { $0 ? "met" : "NOT MET" } ?? "", row.note ?? "",
+                    ])
             }
         } else {
             lines = [["measure", "figures", "goal", "met", "note"]]
             for row in rows {
                 let figures = row.figures.map { "\($0.name) \(format($0))" }.joined(separator: ", ")
-                lines.append([row.label, figures, row.goal ?? "", row.met.map { $0 ? "met" : "NOT MET" } ?? "", row.note ?? ""])
+                lines.append([
+                    row.label, figures, row.goal ?? "", row.met.map { $0 ? "met" : "NOT MET" } ?? "", row.note ?? "",
+                ])
             }
         }
         return layout(lines)
@@ -216,7 +224,9 @@ enum BenchmarkTableRenderer {
         guard let header = lines.first else { return "" }
         var widths = Array(repeating: 0, count: header.count)
         for line in lines {
-            for (index, cell) in line.enumerated() where index < widths.count { widths[index] = max(widths[index], cell.count) }
+            for (index, cell) in line.enumerated() where index < widths.count {
+                widths[index] = max(widths[index], cell.count)
+            }
         }
         var out = ""
         for (lineIndex, line) in lines.enumerated() {
@@ -225,7 +235,10 @@ enum BenchmarkTableRenderer {
             }
             out += "  " + cells.joined(separator: "  ").trimmingTrailingSpaces() + "\n"
             if lineIndex == 0 {
-                out += "  " + widths.map { String(repeating: "-", count: $0) }.joined(separator: "  ").trimmingTrailingSpaces() + "\n"
+                out +=
+                    "  "
+                    + widths.map { String(repeating: "-", count: $0) }.joined(separator: "  ").trimmingTrailingSpaces()
+                    + "\n"
             }
         }
         return out
@@ -276,7 +289,8 @@ enum BenchmarkJSON {
         case .bool(let value): return value ? "true" : "false"
         case .null: return "null"
         case .array(let values): return "[" + values.map(\.text).joined(separator: ",") + "]"
-        case .object(let fields): return "{" + fields.map { JSONValue.quote($0.0) + ":" + $0.1.text }.joined(separator: ",") + "}"
+        case .object(let fields):
+            return "{" + fields.map { JSONValue.quote($0.0) + ":" + $0.1.text }.joined(separator: ",") + "}"
         }
     }
 }

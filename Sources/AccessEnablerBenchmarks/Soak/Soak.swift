@@ -94,7 +94,8 @@ public struct Soak: Sendable {
             let served = try PassSandbox().serveOverLoopback()
             (server, baseURL) = (served.0, served.1)
         }
-        let storage = FileManager.default.temporaryDirectory.appendingPathComponent("accessenabler-soak-\(UUID().uuidString)")
+        let storage = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "accessenabler-soak-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: storage) }
 
         let counter = SoakCounter()
@@ -116,7 +117,9 @@ public struct Soak: Sendable {
         }
         app = nil
         let samples = sampler.stop()
-        return Result(samples: samples, calls: counter.calls, requests: counter.requests, roundsAsExpected: asExpected, rounds: rounds)
+        return Result(
+            samples: samples, calls: counter.calls, requests: counter.requests, roundsAsExpected: asExpected,
+            rounds: rounds)
     }
 
     /// This process's resident set size in bytes, from `/proc/self/statm` (0 where there is none).
@@ -184,9 +187,13 @@ private final class SoakSampler: @unchecked Sendable {
             condition.unlock()
         }
         while true {
-            let reading = Soak.Sample(seconds: Date().timeIntervalSince(started), residentBytes: Soak.residentBytes(), calls: calls())
+            let reading = Soak.Sample(
+                seconds: Date().timeIntervalSince(started), residentBytes: Soak.residentBytes(), calls: calls())
             samples.append(reading)
-            report(String(format: "soak: %5.0f s  resident %6.1f MB  %d calls", reading.seconds, Double(reading.residentBytes) / 1_048_576, reading.calls))
+            report(
+                String(
+                    format: "soak: %5.0f s  resident %6.1f MB  %d calls", reading.seconds,
+                    Double(reading.residentBytes) / 1_048_576, reading.calls))
             if stopped { return }
             next = next.addingTimeInterval(interval)
             while !stopped && Date() < next { _ = condition.wait(until: next) }
@@ -234,7 +241,8 @@ private final class SoakApp: EntitlementDelegate, @unchecked Sendable {
         await call { $0.getAuthentication() }
         await call { $0.setSelectedProvider("NotBoarded") }
         guard let login = takeNavigation(),
-            let landing = try? await userAgent.login(startingAt: login, username: "alice", password: "alice123", redirectPrefix: Self.redirect)
+            let landing = try? await userAgent.login(
+                startingAt: login, username: "alice", password: "alice123", redirectPrefix: Self.redirect)
         else { return false }
         await call { $0.handleExternalURL(landing) }
         let signedIn = lock.withLock { authenticated } == ACCESS_ENABLER_STATUS_SUCCESS
@@ -248,7 +256,9 @@ private final class SoakApp: EntitlementDelegate, @unchecked Sendable {
         await call { $0.getMetadata([METADATA_OPCODE_KEY: METADATA_USER_META, METADATA_USER_META_KEY: "zip"]) }
         await call { $0.getSelectedProvider() }
         await call { $0.logout() }
-        if let logoutPage = takeNavigation(), let landing = try? await userAgent.follow(logoutPage, redirectPrefix: Self.redirect) {
+        if let logoutPage = takeNavigation(),
+            let landing = try? await userAgent.follow(logoutPage, redirectPrefix: Self.redirect)
+        {
             await call { $0.handleExternalURL(landing) }
         }
         let signedOut = lock.withLock { authenticated } == ACCESS_ENABLER_STATUS_ERROR
@@ -269,7 +279,8 @@ private final class SoakApp: EntitlementDelegate, @unchecked Sendable {
     func setToken(_ token: String, forResource resource: String) {}
     func tokenRequestFailed(_ resource: String, errorCode code: String, errorDescription description: String) {}
     func preauthorizedResources(_ resources: [String]) {}
-    func setMetadataStatus(_ metadata: Any?, encrypted: Bool, forKey key: Int32, andArguments arguments: [String: Any]) {}
+    func setMetadataStatus(_ metadata: Any?, encrypted: Bool, forKey key: Int32, andArguments arguments: [String: Any])
+    {}
     func selectedProvider(_ mvpd: MVPD?) {}
     func sendTrackingData(_ data: [String], forEventType event: Int32) {}
 }

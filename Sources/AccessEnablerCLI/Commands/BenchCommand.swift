@@ -7,16 +7,28 @@ import Foundation
 enum BenchCommand {
     static let synopsis = CommandSynopsis(
         name: "bench", argument: nil,
-        summary: "Measure round trips, CPU time, latency, scale, throughput, throttling, WAN latency and CPU while waiting against an embedded sandbox.",
+        summary:
+            "Measure round trips, CPU time, latency, scale, throughput, throttling, WAN latency and CPU while waiting against an embedded sandbox.",
         options: [
             .init(name: "--json", value: nil, summary: "print machine-readable figures"),
             .init(name: "--quick", value: nil, summary: "fewer iterations (for smoke tests)"),
-            .init(name: "--devices", value: "N", summary: "devices in the wave that signs in at once (default \(Benchmark.defaultDevices))"),
-            .init(name: "--repeat", value: "N", summary: "run the SSO latency measurement N times and report the range of its ratio (default 1)"),
-            .init(name: "--only", value: "KEY", summary: "run one measurement (\(Benchmark.measurementKeys.joined(separator: ", ")))"),
-            .init(name: "--driver", value: "FLOW", summary: "only run FLOW --count times, for callgrind or perf (\(driverFlows.joined(separator: ", ")))"),
+            .init(
+                name: "--devices", value: "N",
+                summary: "devices in the wave that signs in at once (default \(Benchmark.defaultDevices))"),
+            .init(
+                name: "--repeat", value: "N",
+                summary: "run the SSO latency measurement N times and report the range of its ratio (default 1)"),
+            .init(
+                name: "--only", value: "KEY",
+                summary: "run one measurement (\(Benchmark.measurementKeys.joined(separator: ", ")))"),
+            .init(
+                name: "--driver", value: "FLOW",
+                summary: "only run FLOW --count times, for callgrind or perf (\(driverFlows.joined(separator: ", ")))"),
             .init(name: "--count", value: "N", summary: "rounds of the --driver flow (default 1000)"),
-            .init(name: "--soak", value: "MINUTES", summary: "only run one app against the sandbox over loopback HTTP for MINUTES, sampling resident memory"),
+            .init(
+                name: "--soak", value: "MINUTES",
+                summary: "only run one app against the sandbox over loopback HTTP for MINUTES, sampling resident memory"
+            ),
         ])
 
     /// What `--driver` runs: the SDK's flows, the bare yardsticks, the floor and the
@@ -70,7 +82,9 @@ enum BenchCommand {
         var devices: Int?
         if let text = parsed.values["--devices"] {
             guard let number = Int(text), number >= 1 else {
-                printError("accessenabler bench: --devices needs a whole number of devices, 1 or more; '\(text)' is not one.\n\n\(help)")
+                printError(
+                    "accessenabler bench: --devices needs a whole number of devices, 1 or more; '\(text)' is not one.\n\n\(help)"
+                )
                 return 2
             }
             devices = number
@@ -78,17 +92,23 @@ enum BenchCommand {
         var repeats = 1
         if let text = parsed.values["--repeat"] {
             guard let number = Int(text), number >= 1 else {
-                printError("accessenabler bench: --repeat needs a whole number of runs, 1 or more; '\(text)' is not one.\n\n\(help)")
+                printError(
+                    "accessenabler bench: --repeat needs a whole number of runs, 1 or more; '\(text)' is not one.\n\n\(help)"
+                )
                 return 2
             }
             repeats = number
         }
         if let only, !Benchmark.measurementKeys.contains(only) {
-            printError("accessenabler bench: unknown measurement '\(only)'; expected one of \(Benchmark.measurementKeys.joined(separator: ", ")).\n\n\(help)")
+            printError(
+                "accessenabler bench: unknown measurement '\(only)'; expected one of \(Benchmark.measurementKeys.joined(separator: ", ")).\n\n\(help)"
+            )
             return 2
         }
         do {
-            let report = try await Benchmark(quick: parsed.flags.contains("--quick"), devices: devices, repeats: repeats).run(only: only) { progress in
+            let report = try await Benchmark(
+                quick: parsed.flags.contains("--quick"), devices: devices, repeats: repeats
+            ).run(only: only) { progress in
                 if !parsed.flags.contains("--json") { printError(progress) }
             }
             print(parsed.flags.contains("--json") ? report.json : report.table)
@@ -104,7 +124,9 @@ enum BenchCommand {
     /// healthy round does.
     private static func runSoak(minutes text: String) async -> Int32 {
         guard let minutes = Double(text), minutes > 0, minutes <= 24 * 60 else {
-            printError("accessenabler bench: --soak needs a number of minutes above 0, at most a day; '\(text)' is not one.\n\n\(help)")
+            printError(
+                "accessenabler bench: --soak needs a number of minutes above 0, at most a day; '\(text)' is not one.\n\n\(help)"
+            )
             return 2
         }
         do {
@@ -123,11 +145,15 @@ enum BenchCommand {
     /// and ``BareSignInDriver``).
     private static func runDriver(flow: String, count text: String?) async -> Int32 {
         guard driverFlows.contains(flow) else {
-            printError("accessenabler bench: unknown driver flow '\(flow)'; expected one of \(driverFlows.joined(separator: ", ")).\n\n\(help)")
+            printError(
+                "accessenabler bench: unknown driver flow '\(flow)'; expected one of \(driverFlows.joined(separator: ", ")).\n\n\(help)"
+            )
             return 2
         }
         guard let count = Int(text ?? "1000"), count >= 0 else {
-            printError("accessenabler bench: --count needs a whole number of rounds, 0 or more; '\(text ?? "")' is not one.\n\n\(help)")
+            printError(
+                "accessenabler bench: --count needs a whole number of rounds, 0 or more; '\(text ?? "")' is not one.\n\n\(help)"
+            )
             return 2
         }
         let report: @Sendable (String) -> Void = { printError($0) }

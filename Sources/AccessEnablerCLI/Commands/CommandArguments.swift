@@ -11,7 +11,8 @@ enum CommandArguments {
     /// arguments prints the problem and `help` to standard error (exit 2).
     init(_ arguments: [String], synopsis: CommandSynopsis, help: String) {
         let command = synopsis.name
-        let (parsed, problem) = ParsedArguments.parse(arguments, flags: synopsis.flags.union(["--help", "-h"]), options: synopsis.valueOptions)
+        let (parsed, problem) = ParsedArguments.parse(
+            arguments, flags: synopsis.flags.union(["--help", "-h"]), options: synopsis.valueOptions)
         guard let parsed else {
             printError("accessenabler \(command): \(problem ?? "bad arguments")\n\n\(help)")
             self = .exit(2)

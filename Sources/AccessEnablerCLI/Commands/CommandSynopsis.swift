@@ -28,7 +28,8 @@ struct CommandSynopsis: Sendable {
 
     /// `accessenabler sandbox [--port N] [--world FILE]`.
     var usageLine: String {
-        (["accessenabler", name] + (argument.map { [$0] } ?? []) + options.map { "[\($0.usage)]" }).joined(separator: " ")
+        (["accessenabler", name] + (argument.map { [$0] } ?? []) + options.map { "[\($0.usage)]" }).joined(
+            separator: " ")
     }
 
     /// The options that take no value.

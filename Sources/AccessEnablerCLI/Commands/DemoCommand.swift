@@ -87,7 +87,8 @@ enum DemoCommand {
             print("against PassSandbox, an offline Adobe Pass embedded in this command. Requestor REF30.")
             print("▶ the app calls the SDK   ← the SDK calls the app back   ⓘ an advanced status (the status callback)")
             print("• what the person or the device does   ↳ a note on what the callbacks alone do not say")
-            print("sendTrackingData is the SDK's analytics event (0 authentication, 1 authorization, 2 provider chosen).")
+            print(
+                "sendTrackingData is the SDK's analytics event (0 authentication, 1 authorization, 2 provider chosen).")
         }
         var chapter = 0
         for offset in chosen {
@@ -107,7 +108,11 @@ enum DemoCommand {
                 try runner.start()
                 defer { runner.stop() }
                 if json {
-                    print(TranscriptLine([("act", .number(Double(offset + 1))), ("title", .string(act.title)), ("platform", .string(act.scenario.platform.rawValue))]).json)
+                    print(
+                        TranscriptLine([
+                            ("act", .number(Double(offset + 1))), ("title", .string(act.title)),
+                            ("platform", .string(act.scenario.platform.rawValue)),
+                        ]).json)
                 } else {
                     narrator.opening(act, number: offset + 1, of: count, sandbox: runner.baseURL).forEach { print($0) }
                 }
@@ -122,7 +127,9 @@ enum DemoCommand {
                         for line in produced where traceHTTP || line["http"] == nil { print(line.json) }
                     } else {
                         let handOver = runner.recorder(ofApp: app)?.lastHandOver
-                        narrator.afterStep(step, produced: produced, activation: runner.sandbox.activationURL, handOver: handOver).forEach { print($0) }
+                        narrator.afterStep(
+                            step, produced: produced, activation: runner.sandbox.activationURL, handOver: handOver
+                        ).forEach { print($0) }
                     }
                 }
                 let seen = runner.recorder.lines.count
@@ -138,7 +145,8 @@ enum DemoCommand {
             }
         }
         if !json {
-            print("\nDone: every callback above came from the SDK talking REST API V2 to the sandbox over loopback HTTP.")
+            print(
+                "\nDone: every callback above came from the SDK talking REST API V2 to the sandbox over loopback HTTP.")
             print("--trace-http shows each REST call; --json prints the transcript format.")
         }
         return 0

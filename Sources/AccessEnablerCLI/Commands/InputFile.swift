@@ -36,7 +36,9 @@ enum InputFile {
     }
 
     /// The content is JSON but not a valid `of`: `jsonPath` (from the file's root, `$…`) is at fault.
-    static func invalid(_ path: String, _ kind: Kind, of content: Kind, at jsonPath: String, _ reason: String) -> Problem {
+    static func invalid(_ path: String, _ kind: Kind, of content: Kind, at jsonPath: String, _ reason: String)
+        -> Problem
+    {
         problem(path, kind, "invalid \(content.rawValue) at \(jsonPath): \(reason)")
     }
 

@@ -16,7 +16,9 @@ enum SandboxCommand {
         options: [
             .init(name: "--port", value: "N", summary: "listen on port N (0, the default, picks a free port)"),
             .init(name: "--world", value: "FILE", summary: "serve the world in FILE instead of the built-in one"),
-            .init(name: "--log-requests", value: nil, summary: "print one line per request answered (time, method, path, status, device)"),
+            .init(
+                name: "--log-requests", value: nil,
+                summary: "print one line per request answered (time, method, path, status, device)"),
             .init(
                 name: "--checklist-strict", value: nil,
                 summary: """
@@ -65,7 +67,9 @@ enum SandboxCommand {
     static func run(_ arguments: [String]) async -> Int32 {
         // The help names the requestors of the world the command would serve.
         var helpWorld = (SandboxWorld.default, "the built-in world")
-        if let index = arguments.firstIndex(of: "--world"), index + 1 < arguments.count, case .success(let world) = loadWorld(arguments[index + 1]) {
+        if let index = arguments.firstIndex(of: "--world"), index + 1 < arguments.count,
+            case .success(let world) = loadWorld(arguments[index + 1])
+        {
             helpWorld = (world, arguments[index + 1])
         }
         let parsed: ParsedArguments
@@ -109,11 +113,15 @@ enum SandboxCommand {
             return 1
         }
         print("PassSandbox is serving at \(base.absoluteString)")
-        print("  point an app at it (Swift): AccessEnablerConfiguration(environment: .custom(URL(string: \"\(base.absoluteString)\")!))")
+        print(
+            "  point an app at it (Swift): AccessEnablerConfiguration(environment: .custom(URL(string: \"\(base.absoluteString)\")!))"
+        )
         print("  software statements: \(world.softwareStatements.keys.sorted().joined(separator: ", "))")
         print("  requestors: \(world.serviceProviders.map(\.id).joined(separator: ", "))")
         // Registration requires X-Device-Info (Base64 JSON), so the hint carries one.
-        let deviceInfo = Data(#"{"model":"PC","version":"1","osName":"Linux","osVersion":"6","connectionType":"LAN"}"#.utf8).base64EncodedString()
+        let deviceInfo = Data(
+            #"{"model":"PC","version":"1","osName":"Linux","osVersion":"6","connectionType":"LAN"}"#.utf8
+        ).base64EncodedString()
         print(
             "  try: curl -s -X POST \(base.absoluteString)/o/client/register -H 'Content-Type: application/json' -H 'X-Device-Info: \(deviceInfo)' -d '{\"software_statement\":\"\(world.softwareStatements.keys.sorted().first ?? "STATEMENT")\"}'"
         )
@@ -123,7 +131,8 @@ enum SandboxCommand {
             print("    --checklist-strict: stopping exits with status \(strictFailureStatus) on a mandatory violation")
         }
         print("  second screen: \(sandbox.activationURL.absoluteString)")
-        print("    a TV shows a code; type it there in a browser (this computer only: the sandbox listens on 127.0.0.1)")
+        print(
+            "    a TV shows a code; type it there in a browser (this computer only: the sandbox listens on 127.0.0.1)")
         print("  authentication sessions (codes) last \(world.authenticationSessionTTL) s")
         print("  test users (username / password):")
         for line in testUserLines(world) { print("    \(line)") }
@@ -220,7 +229,9 @@ enum SandboxCommand {
         world.serviceProviders.flatMap { provider in
             provider.mvpds.map { mvpd in
                 let users =
-                    mvpd.users.isEmpty ? (mvpd.tempPass ? "no login (temporary access)" : "no users") : mvpd.users.map { "\($0.username) / \($0.password)" }.joined(separator: ", ")
+                    mvpd.users.isEmpty
+                    ? (mvpd.tempPass ? "no login (temporary access)" : "no users")
+                    : mvpd.users.map { "\($0.username) / \($0.password)" }.joined(separator: ", ")
                 let inactive = mvpd.integrationActive ? "" : " (integration inactive)"
                 return "\(provider.id) · \(mvpd.displayName) (\(mvpd.id))\(inactive): \(users)"
             }

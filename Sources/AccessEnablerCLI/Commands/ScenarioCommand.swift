@@ -10,7 +10,9 @@ enum ScenarioCommand {
         summary: "Run a scenario file against a fresh embedded sandbox and print its transcript (JSON lines).",
         options: [
             .init(name: "--trace-http", value: nil, summary: "also print every REST/DCR call as it completes"),
-            .init(name: "--in-process", value: nil, summary: "talk to the sandbox in-process instead of over loopback HTTP"),
+            .init(
+                name: "--in-process", value: nil,
+                summary: "talk to the sandbox in-process instead of over loopback HTTP"),
         ])
 
     static let help = """
@@ -51,7 +53,8 @@ enum ScenarioCommand {
                 scenario = try ScenarioParser.parse(data)
             } catch {
                 // The world inside a scenario is worded as a world file's would be.
-                let inWorld = error.path == "$.world" || error.path.hasPrefix("$.world.") || error.path.hasPrefix("$.world[")
+                let inWorld =
+                    error.path == "$.world" || error.path.hasPrefix("$.world.") || error.path.hasPrefix("$.world[")
                 throw InputFile.invalid(path, .scenario, of: inWorld ? .world : .scenario, at: error.path, error.reason)
             }
         } catch {
@@ -68,7 +71,9 @@ enum ScenarioCommand {
         } catch let error as ScenarioError {
             // Found only as the run reached it (a second-screen login that needs an `mvpd`):
             // worded as the file's other faults are.
-            printError("accessenabler scenario: \(InputFile.invalid(path, .scenario, of: .scenario, at: error.path, error.reason).message)")
+            printError(
+                "accessenabler scenario: \(InputFile.invalid(path, .scenario, of: .scenario, at: error.path, error.reason).message)"
+            )
             return 2
         } catch {
             printError("accessenabler scenario: the scenario could not run: \(error)")

@@ -39,13 +39,17 @@ struct DemoNarrator {
     /// Lines after `step` ran: each transcript line it produced, then the notes.
     /// `activation` is the sandbox's second-screen page; `handOver` where the SDK last
     /// sent the person to sign in (polling is told only for a second-screen code).
-    func afterStep(_ step: Scenario.Step, produced lines: [TranscriptLine], activation: URL, handOver: CallbackRecorder.HandOver?) -> [String] {
+    func afterStep(
+        _ step: Scenario.Step, produced lines: [TranscriptLine], activation: URL, handOver: CallbackRecorder.HandOver?
+    ) -> [String] {
         var out: [String] = []
         for line in lines where line["step"] == nil {
             if line["http"] != nil && !traceHTTP { continue }
             out.append(HumanTranscriptFormatter.render(line))
             if let note = HumanTranscriptFormatter.note(for: line) { out.append("      ↳ \(note)") }
-            if line.callback == "status", line["errorId"]?.stringValue.map({ StatusID($0) }) == .regcode, let code = line["details"]?.stringValue {
+            if line.callback == "status", line["errorId"]?.stringValue.map({ StatusID($0) }) == .regcode,
+                let code = line["details"]?.stringValue
+            {
                 out.append("      ↳ the TV shows: On your phone, open \(activation.absoluteString) and enter \(code)")
             }
         }
@@ -82,7 +86,9 @@ struct DemoNarrator {
     /// For a question the app asks (authentication, authorization, metadata, …) that made
     /// no REST call: where the answer came from.
     static func cacheNote(_ step: Scenario.Step, _ lines: [TranscriptLine]) -> String? {
-        guard lines.contains(where: { $0.callback != nil }), !lines.contains(where: { $0["http"] != nil }) else { return nil }
+        guard lines.contains(where: { $0.callback != nil }), !lines.contains(where: { $0["http"] != nil }) else {
+            return nil
+        }
         switch step {
         case .checkAuthentication:
             return "no REST call: checkAuthentication only looks at what the SDK has stored; it never asks the server."

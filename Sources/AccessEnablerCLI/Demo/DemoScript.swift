@@ -33,7 +33,8 @@ enum DemoScript {
 
     static func iPhoneWithAppleSSO() -> DemoAct {
         let firstLaunch = device(permission: "notDetermined")
-        var act = DemoActBuilder(title: "An iPhone app with Apple single sign-on (platform iOS)", platform: .iOS, device: firstLaunch)
+        var act = DemoActBuilder(
+            title: "An iPhone app with Apple single sign-on (platform iOS)", platform: .iOS, device: firstLaunch)
         let anyProvider = Scenario.Step.getAuthentication(forceAuthn: false, filter: [], featured: [])
 
         act.chapter(
@@ -52,7 +53,8 @@ enum DemoScript {
             system TV provider picker; she chooses Apple Boarded TV, a provider boarded for single sign-on. \
             The SDK silently exchanges that sign-in for an Adobe profile (sessions/sso/Apple, then \
             profiles/sso/Apple): no login page, no provider list of the app's own.
-            """, device: device(permission: "notDetermined", picker: [.select(provider: "AppleBoarded", user: "alice")]))
+            """, device: device(permission: "notDetermined", picker: [.select(provider: "AppleBoarded", user: "alice")])
+        )
         act.call(anyProvider)
 
         act.chapter(
@@ -141,7 +143,9 @@ enum DemoScript {
             """, device: device(permission: "denied"))
         act.call(anyProvider)
         act.call(.setSelectedProvider("NotBoarded"))
-        act.happens("Alice signs in on Not Boarded Cable's login page as alice", .login(username: "alice", password: "alice123"))
+        act.happens(
+            "Alice signs in on Not Boarded Cable's login page as alice", .login(username: "alice", password: "alice123")
+        )
 
         act.chapter(
             """
@@ -170,7 +174,8 @@ enum DemoScript {
             then names it.
             """, device: device(picker: [.select(provider: "PickerOnly", user: "alice")]))
         act.call(anyProvider)
-        act.happens("Alice signs in on Picker Only TV's login page as alice", .login(username: "alice", password: "alice123"))
+        act.happens(
+            "Alice signs in on Picker Only TV's login page as alice", .login(username: "alice", password: "alice123"))
         act.call(.getSelectedProvider)
         return act.build()
     }
@@ -178,7 +183,9 @@ enum DemoScript {
     // MARK: Act 2
 
     static func setTopBoxWithSecondScreen() -> DemoAct {
-        var act = DemoActBuilder(title: "A set-top box with no browser (platform tvOS): sign-in on a second screen", platform: .tvOS, device: nil)
+        var act = DemoActBuilder(
+            title: "A set-top box with no browser (platform tvOS): sign-in on a second screen", platform: .tvOS,
+            device: nil)
         act.chapter(
             """
             A TV set-top box has no browser and no TV provider sign-in of its own. getAuthentication shows \
@@ -197,7 +204,9 @@ enum DemoScript {
             the SDK finds the profile and ends getAuthentication with setAuthenticationStatus(1). \
             Authorization then works as on any device.
             """)
-        act.happens("on her phone, Alice opens the address, enters the code and signs in to Not Boarded Cable as alice", .login(username: "alice", password: "alice123"))
+        act.happens(
+            "on her phone, Alice opens the address, enters the code and signs in to Not Boarded Cable as alice",
+            .login(username: "alice", password: "alice123"))
         act.call(.checkAuthorization("news"))
 
         act.chapter(
@@ -218,7 +227,8 @@ enum DemoScript {
 
     static func twoAppsShareASignInThroughAServiceToken() -> DemoAct {
         var act = DemoActBuilder(
-            title: "Two apps on one Linux TV (platform tvOS): one sign-in shared through a service token, then a single logout",
+            title:
+                "Two apps on one Linux TV (platform tvOS): one sign-in shared through a service token, then a single logout",
             platform: .tvOS, device: nil)
         var appB = Scenario.App()
         appB.softwareStatement = "STATEMENT2"

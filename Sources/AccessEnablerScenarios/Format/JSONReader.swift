@@ -40,7 +40,9 @@ struct JSONReader {
     func requireNumber(in range: ClosedRange<Double>) throws(ScenarioError) -> Double {
         let number = try requireNumber()
         guard number.isFinite, range.contains(number) else {
-            throw fail("expected a number from \(Self.spelling(range.lowerBound)) to \(Self.spelling(range.upperBound)), found \(number)")
+            throw fail(
+                "expected a number from \(Self.spelling(range.lowerBound)) to \(Self.spelling(range.upperBound)), found \(number)"
+            )
         }
         return number
     }
@@ -85,7 +87,9 @@ struct JSONReader {
     func allowOnly(_ allowed: Set<String>) throws(ScenarioError) {
         let object = try requireObject()
         if let unknown = object.keys.sorted().first(where: { !allowed.contains($0) }) {
-            throw ScenarioError(path: "\(path).\(unknown)", reason: "is not a known key (expected one of: \(allowed.sorted().joined(separator: ", ")))")
+            throw ScenarioError(
+                path: "\(path).\(unknown)",
+                reason: "is not a known key (expected one of: \(allowed.sorted().joined(separator: ", ")))")
         }
     }
 }

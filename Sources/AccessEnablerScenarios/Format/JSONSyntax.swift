@@ -53,7 +53,9 @@ public enum JSONSyntax {
         mutating func checkDocument() -> JSONSyntaxProblem? {
             do {
                 skipWhitespace()
-                guard offset < bytes.count else { throw Failure(offset: offset, problem: "the text is empty: expected a JSON value") }
+                guard offset < bytes.count else {
+                    throw Failure(offset: offset, problem: "the text is empty: expected a JSON value")
+                }
                 try value(depth: 0)
                 skipWhitespace()
                 if offset < bytes.count {
@@ -74,7 +76,9 @@ public enum JSONSyntax {
             guard depth < JSONSyntax.maximumDepth else {
                 throw Failure(offset: offset, problem: "nested more than \(JSONSyntax.maximumDepth) levels deep")
             }
-            guard let byte = peek() else { throw Failure(offset: offset, problem: "unexpected end of the text: expected a value") }
+            guard let byte = peek() else {
+                throw Failure(offset: offset, problem: "unexpected end of the text: expected a value")
+            }
             switch byte {
             case UInt8(ascii: "{"): try object(depth: depth)
             case UInt8(ascii: "["): try array(depth: depth)
@@ -85,7 +89,8 @@ public enum JSONSyntax {
             case UInt8(ascii: "n"): try literal("null")
             default:
                 let isLetter = (byte | 0x20) >= UInt8(ascii: "a") && (byte | 0x20) <= UInt8(ascii: "z")
-                throw Failure(offset: offset, problem: "expected a value, found \(isLetter ? foundWord(at: offset) : found())")
+                throw Failure(
+                    offset: offset, problem: "expected a value, found \(isLetter ? foundWord(at: offset) : found())")
             }
         }
 
@@ -102,7 +107,9 @@ public enum JSONSyntax {
                 }
                 try string()
                 skipWhitespace()
-                guard peek() == UInt8(ascii: ":") else { throw Failure(offset: offset, problem: "expected ':' after a member name, found \(found())") }
+                guard peek() == UInt8(ascii: ":") else {
+                    throw Failure(offset: offset, problem: "expected ':' after a member name, found \(found())")
+                }
                 offset += 1
                 skipWhitespace()
                 try value(depth: depth + 1)
@@ -158,17 +165,24 @@ public enum JSONSyntax {
                         offset += 1
                         for _ in 0..<4 {
                             guard let digit = peek(), Self.isHexDigit(digit) else {
-                                throw Failure(offset: offset, problem: "expected four hexadecimal digits after \\u, found \(found())")
+                                throw Failure(
+                                    offset: offset,
+                                    problem: "expected four hexadecimal digits after \\u, found \(found())")
                             }
                             offset += 1
                         }
                     } else if Array("\"\\/bfnrt".utf8).contains(escaped) {
                         offset += 1
                     } else {
-                        throw Failure(offset: offset - 1, problem: "unknown escape \\\(Self.printable(escaped)) in a string")
+                        throw Failure(
+                            offset: offset - 1, problem: "unknown escape \\\(Self.printable(escaped)) in a string")
                     }
                 case 0..<0x20:
-                    throw Failure(offset: offset, problem: "a control character (U+\(String(format: "%04X", byte))) inside a string: write it as an escape")
+                    throw Failure(
+                        offset: offset,
+                        problem:
+                            "a control character (U+\(String(format: "%04X", byte))) inside a string: write it as an escape"
+                    )
                 case 0x80...:
                     try utf8Sequence()
                 default:
@@ -180,7 +194,9 @@ public enum JSONSyntax {
 
         mutating func number() throws {
             if peek() == UInt8(ascii: "-") { offset += 1 }
-            guard let first = peek(), Self.isDigit(first) else { throw Failure(offset: offset, problem: "expected a digit, found \(found())") }
+            guard let first = peek(), Self.isDigit(first) else {
+                throw Failure(offset: offset, problem: "expected a digit, found \(found())")
+            }
             offset += 1
             if first == UInt8(ascii: "0"), let next = peek(), Self.isDigit(next) {
                 throw Failure(offset: offset - 1, problem: "a number may not start with 0")
@@ -188,13 +204,17 @@ public enum JSONSyntax {
             skipDigits()
             if peek() == UInt8(ascii: ".") {
                 offset += 1
-                guard let digit = peek(), Self.isDigit(digit) else { throw Failure(offset: offset, problem: "expected a digit after the decimal point, found \(found())") }
+                guard let digit = peek(), Self.isDigit(digit) else {
+                    throw Failure(offset: offset, problem: "expected a digit after the decimal point, found \(found())")
+                }
                 skipDigits()
             }
             if peek() == UInt8(ascii: "e") || peek() == UInt8(ascii: "E") {
                 offset += 1
                 if peek() == UInt8(ascii: "+") || peek() == UInt8(ascii: "-") { offset += 1 }
-                guard let digit = peek(), Self.isDigit(digit) else { throw Failure(offset: offset, problem: "expected a digit in the exponent, found \(found())") }
+                guard let digit = peek(), Self.isDigit(digit) else {
+                    throw Failure(offset: offset, problem: "expected a digit in the exponent, found \(found())")
+                }
                 skipDigits()
             }
         }
@@ -217,11 +237,16 @@ public enum JSONSyntax {
             case 0xC2...0xDF: length = 2
             case 0xE0...0xEF: length = 3
             case 0xF0...0xF4: length = 4
-            default: throw Failure(offset: offset, problem: "the text is not UTF-8 (byte 0x\(String(format: "%02X", lead)))")
+            default:
+                throw Failure(offset: offset, problem: "the text is not UTF-8 (byte 0x\(String(format: "%02X", lead)))")
             }
             for index in 1..<length {
                 guard offset + index < bytes.count, bytes[offset + index] & 0xC0 == 0x80 else {
-                    throw Failure(offset: offset, problem: "the text is not UTF-8 (byte 0x\(String(format: "%02X", lead)) starts an incomplete character)")
+                    throw Failure(
+                        offset: offset,
+                        problem:
+                            "the text is not UTF-8 (byte 0x\(String(format: "%02X", lead)) starts an incomplete character)"
+                    )
                 }
             }
             offset += length
@@ -254,7 +279,10 @@ public enum JSONSyntax {
 
         /// The bare word at `start` (`tru`, `hello`), for a misspelt literal.
         func foundWord(at start: Int) -> String {
-            let word = bytes[start...].prefix { ($0 >= 0x41 && $0 <= 0x5A) || ($0 >= 0x61 && $0 <= 0x7A) || ($0 >= 0x30 && $0 <= 0x39) || $0 == UInt8(ascii: "_") }
+            let word = bytes[start...].prefix {
+                ($0 >= 0x41 && $0 <= 0x5A) || ($0 >= 0x61 && $0 <= 0x7A) || ($0 >= 0x30 && $0 <= 0x39)
+                    || $0 == UInt8(ascii: "_")
+            }
             guard !word.isEmpty else { return "'\(Self.printable(bytes[start]))'" }
             return "'\(String(decoding: word.prefix(40), as: UTF8.self))'"
         }

@@ -62,7 +62,10 @@ public struct Scenario: Sendable {
         public var failure: String??
 
         /// A change of the keys given; `signedIn: .some(nil)` signs out, `failure: .some(nil)` clears it.
-        public init(accessStatus: String? = nil, promptAnswer: String? = nil, signedIn: SignIn?? = nil, picker: [PickerEntry]? = nil, failure: String?? = nil) {
+        public init(
+            accessStatus: String? = nil, promptAnswer: String? = nil, signedIn: SignIn?? = nil,
+            picker: [PickerEntry]? = nil, failure: String?? = nil
+        ) {
             self.accessStatus = accessStatus
             self.promptAnswer = promptAnswer
             self.signedIn = signedIn
@@ -129,7 +132,8 @@ public struct Scenario: Sendable {
             func quoted(_ s: String) -> String { "\"\(s)\"" }
             switch self {
             case .setRequestor(let id, let providers):
-                return providers.map { "setRequestor(\(quoted(id)), serviceProviders: \($0))" } ?? "setRequestor(\(quoted(id)))"
+                return providers.map { "setRequestor(\(quoted(id)), serviceProviders: \($0))" }
+                    ?? "setRequestor(\(quoted(id)))"
             case .checkAuthentication: return "checkAuthentication()"
             case .getAuthentication(let force, let filter, let featured):
                 var arguments: [String] = []
@@ -138,18 +142,25 @@ public struct Scenario: Sendable {
                 if !featured.isEmpty { arguments.append("featured: \(featured)") }
                 return "getAuthentication(\(arguments.joined(separator: ", ")))"
             case .setSelectedProvider(let id): return "setSelectedProvider(\(id.map(quoted) ?? "nil"))"
-            case .login(let username, _, nil): return "the user signs in as \(username): on the MVPD page, or on a second screen with the registration code"
+            case .login(let username, _, nil):
+                return
+                    "the user signs in as \(username): on the MVPD page, or on a second screen with the registration code"
             case .login(let username, _, let mvpd?):
-                return "the user signs in as \(username): on the MVPD page, or on a second screen with the registration code, choosing \(mvpd)"
+                return
+                    "the user signs in as \(username): on the MVPD page, or on a second screen with the registration code, choosing \(mvpd)"
             case .handleExternalURL(let url): return "handleExternalURL(\(quoted(url)))"
             case .checkAuthorization(let resource): return "checkAuthorization(\(quoted(resource)))"
             case .getAuthorization(let resource): return "getAuthorization(\(quoted(resource)))"
             case .checkPreauthorizedResources(let resources, let cache):
-                return cache ? "checkPreauthorizedResources(\(resources))" : "checkPreauthorizedResources(\(resources), cache: false)"
+                return cache
+                    ? "checkPreauthorizedResources(\(resources))"
+                    : "checkPreauthorizedResources(\(resources), cache: false)"
             case .preauthorize(let resources, let disable):
-                return "preauthorize(\(resources)\(disable.isEmpty ? "" : ", disabling \(disable.joined(separator: ", "))"))"
+                return
+                    "preauthorize(\(resources)\(disable.isEmpty ? "" : ", disabling \(disable.joined(separator: ", "))"))"
             case .getMetadata(let opCode, let key, let resource):
-                return "getMetadata(\(opCode)\(key.map { ", \(quoted($0))" } ?? "")\(resource.map { ", resource: \(quoted($0))" } ?? ""))"
+                return
+                    "getMetadata(\(opCode)\(key.map { ", \(quoted($0))" } ?? "")\(resource.map { ", resource: \(quoted($0))" } ?? ""))"
             case .getSelectedProvider: return "getSelectedProvider()"
             case .logout: return "logout()"
             case .openLogoutPages: return "the person opens the logout pages the app showed, on a phone"
@@ -159,7 +170,9 @@ public struct Scenario: Sendable {
                 var parts: [String] = []
                 if let v = change.accessStatus { parts.append("permission \(v)") }
                 if let v = change.promptAnswer { parts.append("prompt answer \(v)") }
-                if let v = change.signedIn { parts.append(v.map { "signed in to \($0.provider) as \($0.user)" } ?? "signed out at system level") }
+                if let v = change.signedIn {
+                    parts.append(v.map { "signed in to \($0.provider) as \($0.user)" } ?? "signed out at system level")
+                }
                 if let v = change.picker {
                     let entries = v.map { entry -> String in
                         switch entry {
@@ -170,15 +183,23 @@ public struct Scenario: Sendable {
                     }
                     parts.append("picker will answer \(entries.joined(separator: ", "))")
                 }
-                if let v = change.failure { parts.append(v.map { "account service fails with \($0)" } ?? "account service healthy") }
+                if let v = change.failure {
+                    parts.append(v.map { "account service fails with \($0)" } ?? "account service healthy")
+                }
                 return "device: " + parts.joined(separator: "; ")
             case .world(let mvpd, let changes):
-                return "dashboard: \(mvpd) " + changes.keys.sorted().map { "\($0) = \(changes[$0]!.compactText)" }.joined(separator: ", ")
-            case .advanceClock(let seconds): return "time passes: \(Int(exactly: seconds.rounded()).map(String.init) ?? String(seconds)) s"
+                return "dashboard: \(mvpd) "
+                    + changes.keys.sorted().map { "\($0) = \(changes[$0]!.compactText)" }.joined(separator: ", ")
+            case .advanceClock(let seconds):
+                return "time passes: \(Int(exactly: seconds.rounded()).map(String.init) ?? String(seconds)) s"
             case .throttle(let throttle):
-                return throttle.map { "Adobe Pass throttles: \($0.requestsPerSecond) request/s after a burst of \($0.burst)" } ?? "Adobe Pass stops throttling"
-            case .invalidateProfiles(let mvpd): return "Adobe Pass invalidates the device's \(mvpd.map { "\($0) " } ?? "")profiles"
-            case .resetTempPass(let mvpd): return "Adobe Pass resets the device's \(mvpd.map { "\($0) " } ?? "")TempPass"
+                return throttle.map {
+                    "Adobe Pass throttles: \($0.requestsPerSecond) request/s after a burst of \($0.burst)"
+                } ?? "Adobe Pass stops throttling"
+            case .invalidateProfiles(let mvpd):
+                return "Adobe Pass invalidates the device's \(mvpd.map { "\($0) " } ?? "")profiles"
+            case .resetTempPass(let mvpd):
+                return "Adobe Pass resets the device's \(mvpd.map { "\($0) " } ?? "")TempPass"
             case .restart: return "the app is relaunched (new AccessEnabler over the same storage)"
             case .jumpDeviceClock(let seconds):
                 let whole = Int(exactly: abs(seconds).rounded()).map(String.init) ?? String(abs(seconds))
@@ -187,10 +208,15 @@ public struct Scenario: Sendable {
             case .fault(let endpoint, _): return "fault injected on \(endpoint.rawValue)"
             case .clearFaults: return "faults cleared"
             case .serviceToken(let token):
-                return token.map { "the app presents a service token for \($0.subject)\($0.issuer.map { " from \($0)" } ?? "")" } ?? "the app presents no service token"
+                return token.map {
+                    "the app presents a service token for \($0.subject)\($0.issuer.map { " from \($0)" } ?? "")"
+                } ?? "the app presents no service token"
             case .platformIdentity(let token):
-                return token.map { "the app presents a platform identity for \($0.subject)\($0.issuer.map { " from \($0)" } ?? "")" } ?? "the app presents no platform identity"
-            case .serverLogout(let mvpd): return "Adobe Pass ends every \(mvpd) sign-in on every device (a single logout from elsewhere)"
+                return token.map {
+                    "the app presents a platform identity for \($0.subject)\($0.issuer.map { " from \($0)" } ?? "")"
+                } ?? "the app presents no platform identity"
+            case .serverLogout(let mvpd):
+                return "Adobe Pass ends every \(mvpd) sign-in on every device (a single logout from elsewhere)"
             }
         }
 

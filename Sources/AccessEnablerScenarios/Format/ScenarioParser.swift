@@ -18,7 +18,8 @@ public enum ScenarioParser {
         }
         let reader = JSONReader(JSONValue(foundation: root))
         try reader.allowOnly([
-            "platform", "loginScreen", "providerChoice", "world", "softwareStatement", "device", "options", "serviceToken",
+            "platform", "loginScreen", "providerChoice", "world", "softwareStatement", "device", "options",
+            "serviceToken",
             "platformIdentity", "apps", "steps", "expect",
         ])
         var scenario = Scenario()
@@ -29,14 +30,18 @@ public enum ScenarioParser {
             scenario.world = try parseWorld(world)
         }
         let world = scenario.world
-        if let statement = reader.member("softwareStatement") { scenario.softwareStatement = try statement.requireString() }
+        if let statement = reader.member("softwareStatement") {
+            scenario.softwareStatement = try statement.requireString()
+        }
         if let object = reader.object, object["device"] == .null {
             scenario.device.present = false
         } else if let device = reader.member("device") {
             scenario.device = try parseDevice(device)
         }
         if let options = reader.member("options") { scenario.options = try options.requireObject() }
-        if let token = reader.member("serviceToken") { scenario.serviceToken = try parseIdentityToken(token, kind: .serviceToken, world: world) }
+        if let token = reader.member("serviceToken") {
+            scenario.serviceToken = try parseIdentityToken(token, kind: .serviceToken, world: world)
+        }
         if let token = reader.member("platformIdentity") {
             scenario.platformIdentity = try parseIdentityToken(token, kind: .platformIdentity, world: world)
         }
@@ -53,13 +58,18 @@ public enum ScenarioParser {
         return scenario
     }
 
-    private static func parsePlatform(_ reader: JSONReader) throws(ScenarioError) -> AccessEnablerConfiguration.Platform {
+    private static func parsePlatform(_ reader: JSONReader) throws(ScenarioError) -> AccessEnablerConfiguration.Platform
+    {
         let text = try reader.requireString()
-        guard let value = AccessEnablerConfiguration.Platform(rawValue: text) else { throw reader.fail("expected \"iOS\" or \"tvOS\", found \"\(text)\"") }
+        guard let value = AccessEnablerConfiguration.Platform(rawValue: text) else {
+            throw reader.fail("expected \"iOS\" or \"tvOS\", found \"\(text)\"")
+        }
         return value
     }
 
-    private static func parseLoginScreen(_ reader: JSONReader) throws(ScenarioError) -> AccessEnablerConfiguration.LoginScreen {
+    private static func parseLoginScreen(_ reader: JSONReader) throws(ScenarioError)
+        -> AccessEnablerConfiguration.LoginScreen
+    {
         let text = try reader.requireString()
         guard let value = AccessEnablerConfiguration.LoginScreen(rawValue: text) else {
             throw reader.fail("expected \"thisDevice\" or \"secondScreen\", found \"\(text)\"")
@@ -78,25 +88,33 @@ public enum ScenarioParser {
     /// `{"sub": …, "issuer"?: …}`: the issuer must be an identity service of the world, of
     /// the kind the token is presented as, whose private key the sandbox holds (it signs
     /// the token when the run starts).
-    private static func parseIdentityToken(_ reader: JSONReader, kind: SandboxIdentityKind, world: SandboxWorld) throws(ScenarioError) -> Scenario.IdentityToken {
+    private static func parseIdentityToken(_ reader: JSONReader, kind: SandboxIdentityKind, world: SandboxWorld)
+        throws(ScenarioError) -> Scenario.IdentityToken
+    {
         try reader.allowOnly(["sub", "issuer"])
         let subjectReader = try reader.requireMember("sub")
         let subject = try subjectReader.requireString()
         guard !subject.isEmpty else { throw subjectReader.fail("the subject must not be empty") }
         let issuerReader = reader.member("issuer")
         let issuer = try issuerReader?.requireString()
-        let name = issuer ?? (kind == .serviceToken ? SandboxIdentityService.defaultServiceTokenIssuer : SandboxIdentityService.defaultPlatformIssuer)
+        let name =
+            issuer
+            ?? (kind == .serviceToken
+                ? SandboxIdentityService.defaultServiceTokenIssuer : SandboxIdentityService.defaultPlatformIssuer)
         let place = issuerReader ?? reader
         let services = world.identityServicesInForce
         guard let service = services.first(where: { $0.issuer == name }) else {
-            throw place.fail("the world has no identity service \"\(name)\" (it has \(services.map(\.issuer).joined(separator: ", ")))")
+            throw place.fail(
+                "the world has no identity service \"\(name)\" (it has \(services.map(\.issuer).joined(separator: ", ")))"
+            )
         }
         guard service.kind == kind else {
             let wanted = kind == .serviceToken ? "a service token" : "a platform identity"
             throw place.fail("\"\(name)\" issues \(service.kind.headerName) tokens, not \(wanted)")
         }
         if let key = service.key, key.d == nil {
-            throw place.fail("the world gives only the public key of \"\(name)\", so the sandbox cannot sign a token for it")
+            throw place.fail(
+                "the world gives only the public key of \"\(name)\", so the sandbox cannot sign a token for it")
         }
         return Scenario.IdentityToken(subject: subject, issuer: issuer)
     }
@@ -106,10 +124,13 @@ public enum ScenarioParser {
     private static let century: Double = 100 * 365 * 86_400
 
     private static let appKeys: Set<String> = [
-        "platform", "loginScreen", "providerChoice", "softwareStatement", "device", "options", "serviceToken", "platformIdentity", "storage",
+        "platform", "loginScreen", "providerChoice", "softwareStatement", "device", "options", "serviceToken",
+        "platformIdentity", "storage",
     ]
 
-    private static func parseApps(_ reader: JSONReader, world: SandboxWorld) throws(ScenarioError) -> [String: Scenario.App] {
+    private static func parseApps(_ reader: JSONReader, world: SandboxWorld) throws(ScenarioError) -> [String: Scenario
+        .App]
+    {
         let object = try reader.requireObject()
         var apps: [String: Scenario.App] = [:]
         for name in object.keys.sorted() {
@@ -132,7 +153,9 @@ public enum ScenarioParser {
                 parsed.device = try parseDevice(value)
             }
             if let value = app.member("options") { parsed.options = try value.requireObject() }
-            if let value = app.member("serviceToken") { parsed.serviceToken = try parseIdentityToken(value, kind: .serviceToken, world: world) }
+            if let value = app.member("serviceToken") {
+                parsed.serviceToken = try parseIdentityToken(value, kind: .serviceToken, world: world)
+            }
             if let value = app.member("platformIdentity") {
                 parsed.platformIdentity = try parseIdentityToken(value, kind: .platformIdentity, world: world)
             }
@@ -141,9 +164,12 @@ public enum ScenarioParser {
                 if text != "own" {
                     guard text == Scenario.topLevelApp || object.keys.contains(text) else {
                         throw value.fail(
-                            "expected \"own\" or the name of another app (\(([Scenario.topLevelApp] + object.keys.sorted()).joined(separator: ", "))), found \"\(text)\"")
+                            "expected \"own\" or the name of another app (\(([Scenario.topLevelApp] + object.keys.sorted()).joined(separator: ", "))), found \"\(text)\""
+                        )
                     }
-                    guard text != name else { throw value.fail("an app cannot share its own storage; \"own\" gives it a directory of its own") }
+                    guard text != name else {
+                        throw value.fail("an app cannot share its own storage; \"own\" gives it a directory of its own")
+                    }
                     parsed.storage = .sharedWith(text)
                 }
             }
@@ -156,7 +182,10 @@ public enum ScenarioParser {
             while case .sharedWith(let next)? = apps[current]?.storage {
                 guard !seen.contains(next) else {
                     throw ScenarioError(
-                        path: "\(reader.path).\(name).storage", reason: "the apps share storage in a loop (\((seen + [next]).joined(separator: " → "))): one of them needs \"own\"")
+                        path: "\(reader.path).\(name).storage",
+                        reason:
+                            "the apps share storage in a loop (\((seen + [next]).joined(separator: " → "))): one of them needs \"own\""
+                    )
                 }
                 seen.append(next)
                 current = next
@@ -167,7 +196,9 @@ public enum ScenarioParser {
 
     private static func parseWorld(_ reader: JSONReader) throws(ScenarioError) -> SandboxWorld {
         if case .string(let name) = reader.value {
-            guard name == "default" else { throw reader.fail("expected \"default\" or a world object, found \"\(name)\"") }
+            guard name == "default" else {
+                throw reader.fail("expected \"default\" or a world object, found \"\(name)\"")
+            }
             return .default
         }
         _ = try reader.requireObject()
@@ -196,12 +227,18 @@ public enum ScenarioParser {
         var change = Scenario.DeviceChange()
         if let status = reader.member("accessStatus") {
             let text = try status.requireString()
-            guard accessStatuses.contains(text) else { throw status.fail("expected one of \(accessStatuses.sorted().joined(separator: ", ")), found \"\(text)\"") }
+            guard accessStatuses.contains(text) else {
+                throw status.fail(
+                    "expected one of \(accessStatuses.sorted().joined(separator: ", ")), found \"\(text)\"")
+            }
             change.accessStatus = text
         }
         if let answer = reader.member("promptAnswer") {
             let text = try answer.requireString()
-            guard promptAnswers.contains(text) else { throw answer.fail("expected one of \(promptAnswers.sorted().joined(separator: ", ")), found \"\(text)\"") }
+            guard promptAnswers.contains(text) else {
+                throw answer.fail(
+                    "expected one of \(promptAnswers.sorted().joined(separator: ", ")), found \"\(text)\"")
+            }
             change.promptAnswer = text
         }
         let object = try reader.requireObject()
@@ -210,7 +247,8 @@ public enum ScenarioParser {
                 try signIn.allowOnly(["provider", "user", "expiresIn"])
                 let provider = try signIn.requireMember("provider").requireString()
                 let user = try signIn.requireMember("user").requireString()
-                let expiresIn = try signIn.member("expiresIn")?.requireNumber(in: -Self.century...Self.century) ?? 86_400
+                let expiresIn =
+                    try signIn.member("expiresIn")?.requireNumber(in: -Self.century...Self.century) ?? 86_400
                 change.signedIn = .some(Scenario.SignIn(provider: provider, user: user, expiresIn: expiresIn))
             } else {
                 change.signedIn = .some(nil)
@@ -222,17 +260,23 @@ public enum ScenarioParser {
                     switch word {
                     case "other": return .other
                     case "cancel": return .cancel
-                    default: throw entry.fail("expected \"other\", \"cancel\" or {\"select\": ID, \"user\": NAME}, found \"\(word)\"")
+                    default:
+                        throw entry.fail(
+                            "expected \"other\", \"cancel\" or {\"select\": ID, \"user\": NAME}, found \"\(word)\"")
                     }
                 }
                 try entry.allowOnly(["select", "user"])
-                return .select(provider: try entry.requireMember("select").requireString(), user: try entry.requireMember("user").requireString())
+                return .select(
+                    provider: try entry.requireMember("select").requireString(),
+                    user: try entry.requireMember("user").requireString())
             }
         }
         if object.keys.contains("failure") {
             if let failure = reader.member("failure") {
                 let name = try failure.requireString()
-                guard PartnerFrameworkError(caseName: name) != nil else { throw failure.fail("\"\(name)\" is not a PartnerFrameworkError case") }
+                guard PartnerFrameworkError(caseName: name) != nil else {
+                    throw failure.fail("\"\(name)\" is not a PartnerFrameworkError case")
+                }
                 change.failure = .some(name)
             } else {
                 change.failure = .some(nil)
@@ -243,41 +287,55 @@ public enum ScenarioParser {
 
     private static let stepNames: Set<String> = [
         "setRequestor", "checkAuthentication", "getAuthentication", "setSelectedProvider", "login", "handleExternalURL",
-        "checkAuthorization", "getAuthorization", "checkPreauthorizedResources", "preauthorize", "getMetadata", "getSelectedProvider",
+        "checkAuthorization", "getAuthorization", "checkPreauthorizedResources", "preauthorize", "getMetadata",
+        "getSelectedProvider",
         "logout", "openLogoutPages", "profiles", "selectProfile", "device", "throttle", "invalidateProfiles",
         "resetTempPass", "world", "advanceClock", "jumpDeviceClock", "restart", "setOptions", "fault", "clearFaults",
         "serviceToken", "platformIdentity", "serverLogout",
     ]
 
     /// A step and the app it names (`nil`: none given, so `A`).
-    private static func parseStep(_ reader: JSONReader, world: SandboxWorld, apps: Set<String>) throws(ScenarioError) -> (Scenario.Step, String?) {
+    private static func parseStep(_ reader: JSONReader, world: SandboxWorld, apps: Set<String>) throws(ScenarioError)
+        -> (Scenario.Step, String?)
+    {
         let object = try reader.requireObject()
         var app: String?
         if let appReader = reader.member("app") {
             let name = try appReader.requireString()
-            guard apps.contains(name) else { throw appReader.fail("no app \"\(name)\" in the scenario (it has \(apps.sorted().joined(separator: ", ")))") }
+            guard apps.contains(name) else {
+                throw appReader.fail(
+                    "no app \"\(name)\" in the scenario (it has \(apps.sorted().joined(separator: ", ")))")
+            }
             app = name
         } else if object["app"] == .null {
             throw ScenarioError(path: "\(reader.path).app", reason: "expected the name of an app, found null")
         }
         let calls = object.keys.filter { $0 != "app" }
         guard calls.count == 1, let name = calls.first else {
-            throw reader.fail("a step is an object with exactly one key (the call), and optionally \"app\"; found \(calls.count) keys besides \"app\"")
+            throw reader.fail(
+                "a step is an object with exactly one key (the call), and optionally \"app\"; found \(calls.count) keys besides \"app\""
+            )
         }
         return (try parseCall(name, of: reader, world: world), app)
     }
 
-    private static func parseCall(_ name: String, of reader: JSONReader, world: SandboxWorld) throws(ScenarioError) -> Scenario.Step {
+    private static func parseCall(_ name: String, of reader: JSONReader, world: SandboxWorld) throws(ScenarioError)
+        -> Scenario.Step
+    {
         let object = try reader.requireObject()
         guard stepNames.contains(name) else {
-            throw ScenarioError(path: "\(reader.path).\(name)", reason: "is not a known step (expected one of: \(stepNames.sorted().joined(separator: ", ")))")
+            throw ScenarioError(
+                path: "\(reader.path).\(name)",
+                reason: "is not a known step (expected one of: \(stepNames.sorted().joined(separator: ", ")))")
         }
         let argument = JSONReader(object[name]!, path: "\(reader.path).\(name)")
         switch name {
         case "setRequestor":
             if case .string(let id) = argument.value { return .setRequestor(id, serviceProviders: nil) }
             try argument.allowOnly(["requestor", "serviceProviders"])
-            return .setRequestor(try argument.requireMember("requestor").requireString(), serviceProviders: try argument.member("serviceProviders")?.requireStrings())
+            return .setRequestor(
+                try argument.requireMember("requestor").requireString(),
+                serviceProviders: try argument.member("serviceProviders")?.requireStrings())
         case "checkAuthentication": return .checkAuthentication
         case "getAuthentication":
             if argument.value == .null { return .getAuthentication(forceAuthn: false, filter: [], featured: []) }
@@ -291,21 +349,30 @@ public enum ScenarioParser {
             return .setSelectedProvider(try argument.requireString())
         case "login":
             try argument.allowOnly(["username", "password", "mvpd"])
-            let mvpd = try argument.member("mvpd").map { reader throws(ScenarioError) in try requireMVPD(reader, in: world) }
+            let mvpd = try argument.member("mvpd").map { reader throws(ScenarioError) in
+                try requireMVPD(reader, in: world)
+            }
             return .login(
-                username: try argument.requireMember("username").requireString(), password: try argument.requireMember("password").requireString(), mvpd: mvpd)
+                username: try argument.requireMember("username").requireString(),
+                password: try argument.requireMember("password").requireString(), mvpd: mvpd)
         case "handleExternalURL": return .handleExternalURL(try argument.requireString())
         case "checkAuthorization": return .checkAuthorization(try argument.requireString())
         case "getAuthorization": return .getAuthorization(try argument.requireString())
         case "checkPreauthorizedResources":
-            if case .array = argument.value { return .checkPreauthorizedResources(try argument.requireStrings(), cache: true) }
+            if case .array = argument.value {
+                return .checkPreauthorizedResources(try argument.requireStrings(), cache: true)
+            }
             try argument.allowOnly(["resources", "cache"])
-            return .checkPreauthorizedResources(try argument.requireMember("resources").requireStrings(), cache: try argument.member("cache")?.requireBool() ?? true)
+            return .checkPreauthorizedResources(
+                try argument.requireMember("resources").requireStrings(),
+                cache: try argument.member("cache")?.requireBool() ?? true)
         case "preauthorize":
             try argument.allowOnly(["resources", "disable"])
             let disabled = try argument.member("disable")?.requireStrings() ?? []
             for (index, feature) in disabled.enumerated() where PreauthorizeRequest.Feature(rawValue: feature) == nil {
-                throw ScenarioError(path: "\(argument.path).disable[\(index)]", reason: "expected \"LOCAL_CACHE\" or \"REMOTE_CACHE\", found \"\(feature)\"")
+                throw ScenarioError(
+                    path: "\(argument.path).disable[\(index)]",
+                    reason: "expected \"LOCAL_CACHE\" or \"REMOTE_CACHE\", found \"\(feature)\"")
             }
             return .preauthorize(resources: try argument.requireMember("resources").requireStrings(), disable: disabled)
         case "getMetadata":
@@ -315,7 +382,9 @@ public enum ScenarioParser {
             guard ["authentication", "authorization", "deviceId", "userMeta"].contains(text) else {
                 throw opCode.fail("expected authentication, authorization, deviceId or userMeta, found \"\(text)\"")
             }
-            return .getMetadata(opCode: text, key: try argument.member("key")?.requireString(), resource: try argument.member("resource")?.requireString())
+            return .getMetadata(
+                opCode: text, key: try argument.member("key")?.requireString(),
+                resource: try argument.member("resource")?.requireString())
         case "getSelectedProvider": return .getSelectedProvider
         case "logout": return .logout
         case "openLogoutPages": return .openLogoutPages
@@ -363,7 +432,9 @@ public enum ScenarioParser {
             let endpoint = try argument.requireMember("endpoint")
             let endpointName = try endpoint.requireString()
             guard let sandboxEndpoint = SandboxEndpoint(rawValue: endpointName) else {
-                throw endpoint.fail("unknown endpoint \"\(endpointName)\" (expected one of: \(SandboxEndpoint.allCases.map(\.rawValue).joined(separator: ", ")))")
+                throw endpoint.fail(
+                    "unknown endpoint \"\(endpointName)\" (expected one of: \(SandboxEndpoint.allCases.map(\.rawValue).joined(separator: ", ")))"
+                )
             }
             var fault = SandboxFault()
             for member in faultMembers {

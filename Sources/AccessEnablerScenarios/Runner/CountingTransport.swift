@@ -17,7 +17,9 @@ public final class CountingTransport: HTTPTransport, @unchecked Sendable {
     public func reset() { lock.withLock { calls.removeAll() } }
 
     /// Counts the call, then sends it through the wrapped transport.
-    public func send(_ request: HTTPRequestMessage, timeout: TimeInterval) async throws(TransportFailure) -> HTTPResponseMessage {
+    public func send(_ request: HTTPRequestMessage, timeout: TimeInterval) async throws(TransportFailure)
+        -> HTTPResponseMessage
+    {
         lock.withLock { calls.append("\(request.method) \(request.url.path)") }
         return try await inner.send(request, timeout: timeout)
     }

@@ -65,7 +65,10 @@ final class ScenarioApp: @unchecked Sendable {
     /// The AccessEnabler under test (replaced by a `restart` of this app).
     var accessEnabler: AccessEnabler?
 
-    init(name: String, settings: Settings, storage: URL, ownsStorage: Bool, recorder: CallbackRecorder, device: SimulatedPartnerFramework?) {
+    init(
+        name: String, settings: Settings, storage: URL, ownsStorage: Bool, recorder: CallbackRecorder,
+        device: SimulatedPartnerFramework?
+    ) {
         self.name = name
         self.settings = settings
         self.storage = storage

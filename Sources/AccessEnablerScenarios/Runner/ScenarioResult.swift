@@ -29,7 +29,8 @@ public struct ScenarioResult: Sendable {
         let (unmet, cursor) = Self.match(expectations, in: lines)
         unmetExpectation = unmet
         closestLine = unmet.flatMap { unmet in
-            Self.closest(to: unmet.expectation, in: lines[cursor...]) ?? Self.closest(to: unmet.expectation, in: lines[...])
+            Self.closest(to: unmet.expectation, in: lines[cursor...])
+                ?? Self.closest(to: unmet.expectation, in: lines[...])
         }
     }
 
@@ -50,7 +51,9 @@ public struct ScenarioResult: Sendable {
     /// Matches `expectations` in order, each against a line after the previous match. An
     /// expectation naming `checklistViolations` is matched against the run's count (its
     /// last line), wherever it stands in the list.
-    public static func firstUnmet(_ expectations: [[String: JSONValue]], in lines: [TranscriptLine]) -> (index: Int, expectation: [String: JSONValue])? {
+    public static func firstUnmet(_ expectations: [[String: JSONValue]], in lines: [TranscriptLine]) -> (
+        index: Int, expectation: [String: JSONValue]
+    )? {
         match(expectations, in: lines).unmet
     }
 
@@ -74,7 +77,9 @@ public struct ScenarioResult: Sendable {
 
     /// The line with the most keys of `expectation` at their expected values, then the most
     /// of its keys at all (the first of equals), or `nil` when no line has any of its keys.
-    private static func closest(to expectation: [String: JSONValue], in lines: ArraySlice<TranscriptLine>) -> TranscriptLine? {
+    private static func closest(to expectation: [String: JSONValue], in lines: ArraySlice<TranscriptLine>)
+        -> TranscriptLine?
+    {
         var best: (score: Int, line: TranscriptLine)?
         for line in lines {
             let present = expectation.keys.filter { line[$0] != nil }

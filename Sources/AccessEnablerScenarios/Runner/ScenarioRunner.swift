@@ -61,7 +61,10 @@ public final class ScenarioRunner: @unchecked Sendable {
     /// lines reach it only with `traceHTTP`, but they are always recorded, so expectations
     /// may name REST calls either way. Media tokens are redacted in the transcript unless
     /// `revealSecrets` (for test rigs that verify them).
-    public init(scenario: Scenario, wire: Wire = .loopbackHTTP, traceHTTP: Bool = false, revealSecrets: Bool = false, observer: (@Sendable (TranscriptLine) -> Void)? = nil) {
+    public init(
+        scenario: Scenario, wire: Wire = .loopbackHTTP, traceHTTP: Bool = false, revealSecrets: Bool = false,
+        observer: (@Sendable (TranscriptLine) -> Void)? = nil
+    ) {
         self.scenario = scenario
         self.wire = wire
 
@@ -72,7 +75,8 @@ public final class ScenarioRunner: @unchecked Sendable {
             }
         }
         // With several apps every app's lines name it, the top-level app's (`A`) included.
-        self.recorder = CallbackRecorder(observer: filtered, revealSecrets: revealSecrets, app: scenario.apps.isEmpty ? nil : Scenario.topLevelApp)
+        self.recorder = CallbackRecorder(
+            observer: filtered, revealSecrets: revealSecrets, app: scenario.apps.isEmpty ? nil : Scenario.topLevelApp)
     }
 
     /// Runs every step, ends the transcript with what the checklist monitor found
@@ -97,7 +101,8 @@ public final class ScenarioRunner: @unchecked Sendable {
             finished = true
             let checklist = sandbox.checklist
             for violation in checklist.violations {
-                recorder.appendRunLine(.checklist(rule: violation.rule, request: violation.request, detail: violation.detail))
+                recorder.appendRunLine(
+                    .checklist(rule: violation.rule, request: violation.request, detail: violation.detail))
             }
             for notice in checklist.notices {
                 recorder.appendRunLine(
@@ -115,7 +120,9 @@ public final class ScenarioRunner: @unchecked Sendable {
     /// `mvpd`, an identity token the sandbox cannot sign).
     public func step(_ step: Scenario.Step, app name: String = Scenario.topLevelApp) async throws {
         guard let app = apps[name] else {
-            throw ScenarioError(path: "$.steps[\(stepIndex)].app", reason: "no app \"\(name)\" in the scenario (it has \(scenario.appNames.joined(separator: ", ")))")
+            throw ScenarioError(
+                path: "$.steps[\(stepIndex)].app",
+                reason: "no app \"\(name)\" in the scenario (it has \(scenario.appNames.joined(separator: ", ")))")
         }
         app.recorder.append(.step(stepIndex, name: step.name))
         currentStep = (stepIndex, step.name)
@@ -165,7 +172,9 @@ public final class ScenarioRunner: @unchecked Sendable {
         settling: while true {
             var earliestWake: Date?
             for accessEnabler in running {
-                let waited = await unlessStalled(for: bound, progress: progress, done: { accessEnabler.quiescenceNow != nil }) {
+                let waited = await unlessStalled(
+                    for: bound, progress: progress, done: { accessEnabler.quiescenceNow != nil }
+                ) {
                     await accessEnabler.waitUntilQuiescent()
                 }
                 guard let quiescence = waited else { return false }
@@ -196,7 +205,9 @@ public final class ScenarioRunner: @unchecked Sendable {
         // The transcript's HTTP lines are queued on the callback queue as exchanges end
         // (one whose flow was abandoned meanwhile ends no event): let them land too.
         let queue = callbackQueue
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in queue.async { continuation.resume() } }
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            queue.async { continuation.resume() }
+        }
         return true
     }
 
@@ -234,7 +245,9 @@ public final class ScenarioRunner: @unchecked Sendable {
         // Apps with storage of their own first: the others take the directory of the app
         // their chain of sharing ends at.
         var directories: [String: URL] = [:]
-        for name in scenario.appNames where settings[name]?.storage == .own { directories[name] = ScenarioScratch.makeDirectory() }
+        for name in scenario.appNames where settings[name]?.storage == .own {
+            directories[name] = ScenarioScratch.makeDirectory()
+        }
         for name in scenario.appNames {
             guard let settings = settings[name] else { continue }
             var owner = name
@@ -246,11 +259,14 @@ public final class ScenarioRunner: @unchecked Sendable {
             guard let storage = directories[owner] else { continue }
             let device = settings.device.present ? SimulatedPartnerFramework(sandbox: sandbox) : nil
             let recorder = name == Scenario.topLevelApp ? self.recorder : self.recorder.recorder(forApp: name)
-            let app = ScenarioApp(name: name, settings: settings, storage: storage, ownsStorage: owner == name, recorder: recorder, device: device)
+            let app = ScenarioApp(
+                name: name, settings: settings, storage: storage, ownsStorage: owner == name, recorder: recorder,
+                device: device)
             apply(settings.device, to: device)
             let place = name == Scenario.topLevelApp ? "$" : "$.apps.\(name)"
             app.tokens.serviceToken = try mint(settings.serviceToken, kind: .serviceToken, at: "\(place).serviceToken")
-            app.tokens.platformIdentity = try mint(settings.platformIdentity, kind: .platformIdentity, at: "\(place).platformIdentity")
+            app.tokens.platformIdentity = try mint(
+                settings.platformIdentity, kind: .platformIdentity, at: "\(place).platformIdentity")
             apps[name] = app
         }
         for name in scenario.appNames {
@@ -296,7 +312,12 @@ public final class ScenarioRunner: @unchecked Sendable {
         // The `--trace-http` lines come from the SDK's diagnostics hook, as an app's log would.
         configuration.diagnostics = { diagnostic in
             guard case .restExchange(let exchange) = diagnostic else { return }
-            queue.async { recorder.append(.http(method: exchange.method, path: exchange.path.isEmpty ? "/" : exchange.path, status: exchange.status)) }
+            queue.async {
+                recorder.append(
+                    .http(
+                        method: exchange.method, path: exchange.path.isEmpty ? "/" : exchange.path,
+                        status: exchange.status))
+            }
         }
         // The providers read the app's current tokens, so a `serviceToken` /
         // `platformIdentity` step counts from the app's next request.
@@ -313,9 +334,14 @@ public final class ScenarioRunner: @unchecked Sendable {
 
     /// The JWS the sandbox signs for `token` (`nil`: none), valid until 24 hours after the
     /// run started; `path` names where the scenario asked for it, for the error.
-    private func mint(_ token: Scenario.IdentityToken?, kind: SandboxIdentityKind, at path: String) throws(ScenarioError) -> String? {
+    private func mint(_ token: Scenario.IdentityToken?, kind: SandboxIdentityKind, at path: String)
+        throws(ScenarioError) -> String?
+    {
         guard let token else { return nil }
-        let issuer = token.issuer ?? (kind == .serviceToken ? SandboxIdentityService.defaultServiceTokenIssuer : SandboxIdentityService.defaultPlatformIssuer)
+        let issuer =
+            token.issuer
+            ?? (kind == .serviceToken
+                ? SandboxIdentityService.defaultServiceTokenIssuer : SandboxIdentityService.defaultPlatformIssuer)
         let validFor = startedAt.addingTimeInterval(86_400).timeIntervalSince(sandbox.clock.now)
         do {
             return try sandbox.issueIdentityToken(subject: token.subject, issuer: issuer, validFor: validFor)
@@ -334,7 +360,9 @@ public final class ScenarioRunner: @unchecked Sendable {
     }
 
     private func systemSignIn(_ signIn: Scenario.SignIn) -> SystemSignIn {
-        SystemSignIn(provider: signIn.provider, username: signIn.user, expiresAt: sandbox.clock.now.addingTimeInterval(signIn.expiresIn))
+        SystemSignIn(
+            provider: signIn.provider, username: signIn.user,
+            expiresAt: sandbox.clock.now.addingTimeInterval(signIn.expiresIn))
     }
 
     private static func accessStatus(_ text: String) -> SimulatedAccessStatus {
@@ -377,13 +405,18 @@ public final class ScenarioRunner: @unchecked Sendable {
         let device = app.device
         switch step {
         case .setRequestor(let id, let serviceProviders):
-            if let serviceProviders { ae.setRequestor(id, serviceProviders: serviceProviders) } else { ae.setRequestor(id) }
+            if let serviceProviders {
+                ae.setRequestor(id, serviceProviders: serviceProviders)
+            } else {
+                ae.setRequestor(id)
+            }
         case .checkAuthentication: ae.checkAuthentication()
         case .getAuthentication(let force, let filter, let featured):
             if filter.isEmpty && featured.isEmpty {
                 force ? ae.getAuthentication(true, withData: nil) : ae.getAuthentication()
             } else {
-                ae.getAuthentication(force, withData: nil, andFilter: [TV_PROVIDERS: filter, FEATURED_TV_PROVIDERS: featured])
+                ae.getAuthentication(
+                    force, withData: nil, andFilter: [TV_PROVIDERS: filter, FEATURED_TV_PROVIDERS: featured])
             }
         case .setSelectedProvider(let id): ae.setSelectedProvider(id)
         case .login(let username, let password, let mvpd):
@@ -393,7 +426,9 @@ public final class ScenarioRunner: @unchecked Sendable {
                 // The app's web view: it follows every redirect and hands the redirect URL
                 // (a custom scheme) to the app, with no tap.
                 do {
-                    let landing = try await userAgent().login(startingAt: url, username: username, password: password, redirectPrefix: ae.configuration.redirectURL)
+                    let landing = try await userAgent().login(
+                        startingAt: url, username: username, password: password,
+                        redirectPrefix: ae.configuration.redirectURL)
                     ae.handleExternalURL(landing)
                 } catch {
                     // The person stays on the page: nothing to hand over.
@@ -402,12 +437,16 @@ public final class ScenarioRunner: @unchecked Sendable {
             case .registrationCode(let code):
                 try await signInOnSecondScreen(app, code: code, username: username, password: password, mvpd: mvpd)
             case nil:
-                recorder.append(.loginRefused("Nothing to log in to: the app has shown no login page (navigateToUrl) and no registration code (REGCODE)."))
+                recorder.append(
+                    .loginRefused(
+                        "Nothing to log in to: the app has shown no login page (navigateToUrl) and no registration code (REGCODE)."
+                    ))
             }
         case .handleExternalURL(let url): ae.handleExternalURL(url)
         case .checkAuthorization(let resource): ae.checkAuthorization(resource)
         case .getAuthorization(let resource): ae.getAuthorization(resource)
-        case .checkPreauthorizedResources(let resources, let cache): ae.checkPreauthorizedResources(resources, cache: cache)
+        case .checkPreauthorizedResources(let resources, let cache):
+            ae.checkPreauthorizedResources(resources, cache: cache)
         case .preauthorize(let resources, let disable):
             let request = PreauthorizeRequest.Builder()
                 .setResources(resources: resources)
@@ -422,7 +461,9 @@ public final class ScenarioRunner: @unchecked Sendable {
             var query: [String: Any] = [:]
             switch opCode {
             case "authentication": query[METADATA_OPCODE_KEY] = METADATA_AUTHENTICATION
-            case "authorization": query[METADATA_OPCODE_KEY] = METADATA_AUTHORIZATION; query[METADATA_RESOURCE_ID_KEY] = resource ?? key ?? ""
+            case "authorization":
+                query[METADATA_OPCODE_KEY] = METADATA_AUTHORIZATION;
+                query[METADATA_RESOURCE_ID_KEY] = resource ?? key ?? ""
             case "deviceId": query[METADATA_OPCODE_KEY] = METADATA_DEVICE_ID
             default: query[METADATA_OPCODE_KEY] = METADATA_USER_META; query[METADATA_USER_META_KEY] = key ?? ""
             }
@@ -493,9 +534,11 @@ public final class ScenarioRunner: @unchecked Sendable {
         case .clearFaults:
             sandbox.clearFaults()
         case .serviceToken(let token):
-            app.tokens.serviceToken = try mint(token, kind: .serviceToken, at: "$.steps[\(currentStep.index)].serviceToken")
+            app.tokens.serviceToken = try mint(
+                token, kind: .serviceToken, at: "$.steps[\(currentStep.index)].serviceToken")
         case .platformIdentity(let token):
-            app.tokens.platformIdentity = try mint(token, kind: .platformIdentity, at: "$.steps[\(currentStep.index)].platformIdentity")
+            app.tokens.platformIdentity = try mint(
+                token, kind: .platformIdentity, at: "$.steps[\(currentStep.index)].platformIdentity")
         case .serverLogout(let mvpd):
             sandbox.serverLogout(mvpd: mvpd)
         }
@@ -507,7 +550,9 @@ public final class ScenarioRunner: @unchecked Sendable {
     /// ended the authentication. A page that asks for a provider the step does not give (or
     /// does not offer the one it gives) is a fault of the scenario: ``ScenarioError``. Any
     /// other refusal (a wrong password, an expired code) is a `{"login": "refused"}` line.
-    private func signInOnSecondScreen(_ app: ScenarioApp, code: String, username: String, password: String, mvpd: String?) async throws {
+    private func signInOnSecondScreen(
+        _ app: ScenarioApp, code: String, username: String, password: String, mvpd: String?
+    ) async throws {
         guard let ae = app.accessEnabler else { return }
         let recorder = app.recorder
         let before = recorder.authenticationStatusCount
@@ -516,11 +561,14 @@ public final class ScenarioRunner: @unchecked Sendable {
         } catch .providerChoiceRequired(let offered) {
             throw ScenarioError(
                 path: "$.steps[\(currentStep.index)].login.mvpd",
-                reason: "is required: the /activate page asks the person to choose a provider (it offers \(offered.joined(separator: ", ")))")
+                reason:
+                    "is required: the /activate page asks the person to choose a provider (it offers \(offered.joined(separator: ", ")))"
+            )
         } catch .providerNotOffered(let chosen, let offered) {
             throw ScenarioError(
                 path: "$.steps[\(currentStep.index)].login.mvpd",
-                reason: "the /activate page does not offer \"\(chosen)\" (it offers \(offered.joined(separator: ", ")))")
+                reason: "the /activate page does not offer \"\(chosen)\" (it offers \(offered.joined(separator: ", ")))"
+            )
         } catch {
             // A rejected sign-in leaves the person on the page: the SDK keeps polling.
             recorder.append(.loginRefused(error.description))

@@ -18,7 +18,8 @@ public enum ScenarioScratch {
     /// A new directory for one run, registered for removal.
     static func makeDirectory() -> URL {
         removeOrphans()
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("\(prefix)\(getpid())-\(UUID().uuidString)")
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "\(prefix)\(getpid())-\(UUID().uuidString)")
         live.insert(url)
         return url
     }

@@ -27,7 +27,8 @@ public final class CallbackRecorder: EntitlementDelegate, EntitlementStatus, @un
     ///     tokens with a marker that gives only their length; test rigs that verify the token
     ///     itself pass `true`.
     ///   - app: the name its lines carry as `"app"` (`nil`, the default: none).
-    public init(observer: (@Sendable (TranscriptLine) -> Void)? = nil, revealSecrets: Bool = false, app: String? = nil) {
+    public init(observer: (@Sendable (TranscriptLine) -> Void)? = nil, revealSecrets: Bool = false, app: String? = nil)
+    {
         self.transcript = SharedTranscript(observer: observer)
         self.revealSecrets = revealSecrets
         self.app = app
@@ -195,7 +196,9 @@ public final class CallbackRecorder: EntitlementDelegate, EntitlementStatus, @un
     public func setRequestorComplete(_ status: Int32) { record(.setRequestorComplete(status)) }
 
     /// Records `setAuthenticationStatus` as a transcript line.
-    public func setAuthenticationStatus(_ status: Int32, errorCode code: String) { record(.setAuthenticationStatus(status, errorCode: code)) }
+    public func setAuthenticationStatus(_ status: Int32, errorCode code: String) {
+        record(.setAuthenticationStatus(status, errorCode: code))
+    }
 
     /// Records `displayProviderDialog` as a transcript line.
     public func displayProviderDialog(_ mvpds: [MVPD]) { record(.displayProviderDialog(mvpds)) }
@@ -224,16 +227,22 @@ public final class CallbackRecorder: EntitlementDelegate, EntitlementStatus, @un
     public func selectedProvider(_ mvpd: MVPD?) { record(.selectedProvider(mvpd)) }
 
     /// Records `setMetadataStatus` as a transcript line.
-    public func setMetadataStatus(_ metadata: Any?, encrypted: Bool, forKey key: Int32, andArguments arguments: [String: Any]) {
+    public func setMetadataStatus(
+        _ metadata: Any?, encrypted: Bool, forKey key: Int32, andArguments arguments: [String: Any]
+    ) {
         record(
-            .setMetadataStatus(metadata.map { JSONValue(foundation: $0) }, encrypted: encrypted, key: key, arguments: MetadataArguments(dictionary: arguments)))
+            .setMetadataStatus(
+                metadata.map { JSONValue(foundation: $0) }, encrypted: encrypted, key: key,
+                arguments: MetadataArguments(dictionary: arguments)))
     }
 
     /// Records `preauthorizedResources` as a transcript line.
     public func preauthorizedResources(_ resources: [String]) { record(.preauthorizedResources(resources)) }
 
     /// Records `sendTrackingData` as a transcript line.
-    public func sendTrackingData(_ data: [String], forEventType event: Int32) { record(.sendTrackingData(data, event: event)) }
+    public func sendTrackingData(_ data: [String], forEventType event: Int32) {
+        record(.sendTrackingData(data, event: event))
+    }
 
     // MARK: Preauthorize API
 
@@ -247,7 +256,9 @@ public final class CallbackRecorder: EntitlementDelegate, EntitlementStatus, @un
                 "resources",
                 .array(
                     response.decisions.map { decision in
-                        var entry: [String: JSONValue] = ["id": .string(decision.id), "authorized": .bool(decision.authorized)]
+                        var entry: [String: JSONValue] = [
+                            "id": .string(decision.id), "authorized": .bool(decision.authorized),
+                        ]
                         if let code = decision.error?.code { entry["error"] = .object(["code": .string(code)]) }
                         return .object(entry)
                     })

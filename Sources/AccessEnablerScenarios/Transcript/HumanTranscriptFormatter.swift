@@ -41,7 +41,9 @@ public enum HumanTranscriptFormatter {
             }
             return rendered
         }
-        let arguments = line.fields.filter { $0.key != "callback" && $0.key != "app" }.map { "\($0.key): \(text($0.value))" }.joined(separator: ", ")
+        let arguments = line.fields.filter { $0.key != "callback" && $0.key != "app" }.map {
+            "\($0.key): \(text($0.value))"
+        }.joined(separator: ", ")
         return "    ← \(app)\(callback)(\(arguments))"
     }
 
@@ -51,7 +53,8 @@ public enum HumanTranscriptFormatter {
     /// MVPD sent it.
     public static func note(for line: TranscriptLine) -> String? {
         if line.callback == "setMetadataStatus", line["encrypted"] == .bool(true) {
-            return "encrypted: true — the MVPD sent this value encrypted; the SDK passes it on as it came, for the app's server to decrypt."
+            return
+                "encrypted: true — the MVPD sent this value encrypted; the SDK passes it on as it came, for the app's server to decrypt."
         }
         return nil
     }

@@ -29,7 +29,8 @@ public struct TranscriptLine: Sendable, Equatable, CustomStringConvertible {
 
     /// The line as compact JSON with keys in order.
     public var json: String {
-        "{" + fields.map { "\(JSONValue.string($0.key).compactJSON):\($0.value.compactJSON)" }.joined(separator: ",") + "}"
+        "{" + fields.map { "\(JSONValue.string($0.key).compactJSON):\($0.value.compactJSON)" }.joined(separator: ",")
+            + "}"
     }
 
     /// The line as compact JSON.
@@ -96,7 +97,9 @@ public struct TranscriptLine: Sendable, Equatable, CustomStringConvertible {
 
     /// An HTTP trace line: `{"http":"POST /api/v2/REF30/sessions","status":200}`.
     public static func http(method: String, path: String, status: Int?) -> TranscriptLine {
-        TranscriptLine([("http", .string("\(method) \(path)")), ("status", status.map { .number(Double($0)) } ?? .null)])
+        TranscriptLine([
+            ("http", .string("\(method) \(path)")), ("status", status.map { .number(Double($0)) } ?? .null),
+        ])
     }
 }
 
@@ -122,7 +125,9 @@ extension JSONValue {
             return String(n)
         case .string(let s): return JSONValue.quote(s)
         case .array(let a): return "[" + a.map(\.compactJSON).joined(separator: ",") + "]"
-        case .object(let o): return "{" + o.keys.sorted().map { "\(JSONValue.quote($0)):\(o[$0]!.compactJSON)" }.joined(separator: ",") + "}"
+        case .object(let o):
+            return "{" + o.keys.sorted().map { "\(JSONValue.quote($0)):\(o[$0]!.compactJSON)" }.joined(separator: ",")
+                + "}"
         }
     }
 

@@ -127,7 +127,9 @@ struct SandboxDeviceDescription {
             let afterDigits = rest.dropFirst(digits.count)
             numbers.append(Int64(number))
             rest = afterDigits
-            guard numbers.count < 3, afterDigits.first == ".", afterDigits.dropFirst().first?.isNumber == true else { break }
+            guard numbers.count < 3, afterDigits.first == ".", afterDigits.dropFirst().first?.isNumber == true else {
+                break
+            }
             rest = afterDigits.dropFirst()
         }
         while let first = rest.first, "-+_. ".contains(first) { rest = rest.dropFirst() }

@@ -15,12 +15,24 @@ enum SandboxDeviceInfoRules {
             "GeolocationTracker", "Glasses", "MediaPlayer", "MobilePhone", "PaymentTerminal", "PluginModem",
             "SetTopBox", "TV", "Tablet", "WirelessHotspot", "Wristwatch", "Unknown",
         ],
-        "osName": ["Android", "Chrome OS", "Linux", "Mac OS", "OS X", "OpenBSD", "Roku OS", "Windows", "iOS", "tvOS", "webOS"],
-        "osFamily": ["Android", "BSD", "Linux", "PlayStation OS", "Roku OS", "Symbian", "Tizen", "Windows", "iOS", "tvOS", "macOS", "webOS"],
-        "osVendor": ["Amazon", "Apple", "Google", "LG", "Microsoft", "Mozilla", "Nintendo", "Nokia", "Roku", "Samsung", "Sony", "Tizen Project"],
-        "browserName": ["Android Browser", "Chrome", "Edge", "Firefox", "Internet Explorer", "Opera", "Safari", "SeaMonkey", "Symbian Browser"],
+        "osName": [
+            "Android", "Chrome OS", "Linux", "Mac OS", "OS X", "OpenBSD", "Roku OS", "Windows", "iOS", "tvOS", "webOS",
+        ],
+        "osFamily": [
+            "Android", "BSD", "Linux", "PlayStation OS", "Roku OS", "Symbian", "Tizen", "Windows", "iOS", "tvOS",
+            "macOS", "webOS",
+        ],
+        "osVendor": [
+            "Amazon", "Apple", "Google", "LG", "Microsoft", "Mozilla", "Nintendo", "Nokia", "Roku", "Samsung", "Sony",
+            "Tizen Project",
+        ],
+        "browserName": [
+            "Android Browser", "Chrome", "Edge", "Firefox", "Internet Explorer", "Opera", "Safari", "SeaMonkey",
+            "Symbian Browser",
+        ],
         "browserVendor": [
-            "Amazon", "Apple", "Google", "Microsoft", "Motorola", "Mozilla", "Netscape", "Nintendo", "Nokia", "Samsung", "Sony Ericsson",
+            "Amazon", "Apple", "Google", "Microsoft", "Motorola", "Mozilla", "Netscape", "Nintendo", "Nokia", "Samsung",
+            "Sony Ericsson",
         ],
     ]
 
@@ -43,7 +55,8 @@ enum SandboxDeviceInfoRules {
         for key in restrictedValues.keys.sorted() {
             guard let value = object[key] else { continue }
             guard let text = value as? String, restrictedValues[key]?.contains(text) == true else {
-                return "\"\(key)\" must be one of the documented values (\(restrictedValues[key]?.sorted().joined(separator: ", ") ?? "")), not \(describe(value))."
+                return
+                    "\"\(key)\" must be one of the documented values (\(restrictedValues[key]?.sorted().joined(separator: ", ") ?? "")), not \(describe(value))."
             }
         }
         if let secure = object["connectionSecure"] {

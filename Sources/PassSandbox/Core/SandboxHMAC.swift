@@ -15,18 +15,24 @@ enum SandboxHMAC {
 
     /// The SHA-256 digest of `message`.
     static func sha256(_ message: [UInt8]) -> [UInt8] {
-        var state: [UInt32] = [0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19]
+        var state: [UInt32] = [
+            0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19,
+        ]
         var padded = message
         padded.append(0x80)
         while padded.count % 64 != 56 { padded.append(0) }
         let bitLength = UInt64(message.count) &* 8
-        for shift in stride(from: 56, through: 0, by: -8) { padded.append(UInt8(truncatingIfNeeded: bitLength >> UInt64(shift))) }
+        for shift in stride(from: 56, through: 0, by: -8) {
+            padded.append(UInt8(truncatingIfNeeded: bitLength >> UInt64(shift)))
+        }
 
         var words = [UInt32](repeating: 0, count: 64)
         for chunkStart in stride(from: 0, to: padded.count, by: 64) {
             for index in 0..<16 {
                 let base = chunkStart + index * 4
-                words[index] = UInt32(padded[base]) << 24 | UInt32(padded[base + 1]) << 16 | UInt32(padded[base + 2]) << 8 | UInt32(padded[base + 3])
+                words[index] =
+                    UInt32(padded[base]) << 24 | UInt32(padded[base + 1]) << 16 | UInt32(padded[base + 2]) << 8
+                    | UInt32(padded[base + 3])
             }
             for index in 16..<64 {
                 let s0 = rotate(words[index - 15], 7) ^ rotate(words[index - 15], 18) ^ (words[index - 15] >> 3)
@@ -48,7 +54,12 @@ enum SandboxHMAC {
             state[0] &+= a; state[1] &+= b; state[2] &+= c; state[3] &+= d
             state[4] &+= e; state[5] &+= f; state[6] &+= g; state[7] &+= h
         }
-        return state.flatMap { word in [UInt8(word >> 24), UInt8(truncatingIfNeeded: word >> 16), UInt8(truncatingIfNeeded: word >> 8), UInt8(truncatingIfNeeded: word)] }
+        return state.flatMap { word in
+            [
+                UInt8(word >> 24), UInt8(truncatingIfNeeded: word >> 16), UInt8(truncatingIfNeeded: word >> 8),
+                UInt8(truncatingIfNeeded: word),
+            ]
+        }
     }
 
     /// HMAC-SHA256 of `message` under `key`.

@@ -59,7 +59,9 @@ struct SandboxIdentityKeyring: Sendable {
     /// Verifies a token presented in `kind`'s header at `now`, in the order that gives the
     /// most useful answer: its form and algorithm, its issuer, the kind of that issuer, the
     /// key id, the signature, then (trusting the claims only now) audience and validity.
-    func verify(_ compact: String, presentedAs kind: SandboxIdentityKind, now: Date) -> Result<(identity: VerifiedIdentity, claims: SandboxJWTClaims), SandboxJWSProblem> {
+    func verify(_ compact: String, presentedAs kind: SandboxIdentityKind, now: Date) -> Result<
+        (identity: VerifiedIdentity, claims: SandboxJWTClaims), SandboxJWSProblem
+    > {
         let token: SandboxJWS
         switch SandboxJWS.parse(compact) {
         case .failure(let problem): return .failure(problem)

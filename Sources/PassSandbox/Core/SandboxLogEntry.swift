@@ -17,7 +17,9 @@ public struct SandboxLogEntry: Sendable, Equatable {
     public var device: String?
 
     /// Creates a log entry.
-    public init(method: String, path: String, status: Int, endpoint: SandboxEndpoint?, at: Date? = nil, device: String? = nil) {
+    public init(
+        method: String, path: String, status: Int, endpoint: SandboxEndpoint?, at: Date? = nil, device: String? = nil
+    ) {
         self.method = method
         self.path = path
         self.status = status

@@ -64,10 +64,14 @@ enum SandboxRoute: Equatable, Sendable {
     /// head of its `GET` answer (RFC 9110 §9.3.2).
     var allowedMethods: [String] {
         switch self {
-        case .dcrRegister, .dcrToken, .createSession, .resumeSession, .partnerSession, .partnerProfile, .authorize, .preauthorize: ["POST"]
+        case .dcrRegister, .dcrToken, .createSession, .resumeSession, .partnerSession, .partnerProfile, .authorize,
+            .preauthorize:
+            ["POST"]
         case .householdDeviceCode, .householdToken, .householdSAML, .householdRevoke: ["POST"]
         case .login, .activate, .householdSignIn: ["GET", "HEAD", "POST"]
-        case .sessionInformation, .configuration, .authenticate, .profiles, .profileForMVPD, .profileForCode, .logout, .mvpdLogout: ["GET", "HEAD"]
+        case .sessionInformation, .configuration, .authenticate, .profiles, .profileForMVPD, .profileForCode, .logout,
+            .mvpdLogout:
+            ["GET", "HEAD"]
         case .resetTempPass: ["DELETE"]
         case .checklist: ["GET", "HEAD", "DELETE"]
         }
@@ -127,7 +131,9 @@ enum SandboxRoute: Equatable, Sendable {
             self = route
             return
         }
-        if segments.count == 3, segments[0] == "mvpd", segments[2] == "login" { self = .login(mvpd: segments[1]); return }
+        if segments.count == 3, segments[0] == "mvpd", segments[2] == "login" {
+            self = .login(mvpd: segments[1]); return
+        }
         guard segments.count >= 3, segments[0] == "api", segments[1] == "v2" else { return nil }
         segments.removeFirst(2)
         switch segments.count {
@@ -141,7 +147,8 @@ enum SandboxRoute: Equatable, Sendable {
         case 3:
             let (first, second, third) = (segments[0], segments[1], segments[2])
             switch second {
-            case "sessions" where method == "GET" || method == "HEAD": self = .sessionInformation(serviceProvider: first, code: third)
+            case "sessions" where method == "GET" || method == "HEAD":
+                self = .sessionInformation(serviceProvider: first, code: third)
             case "sessions": self = .resumeSession(serviceProvider: first, code: third)
             case "profiles": self = .profileForMVPD(serviceProvider: first, mvpd: third)
             case "logout": self = .logout(serviceProvider: first, mvpd: third)

@@ -29,7 +29,9 @@ enum SandboxStrictJSON {
             reader.skipWhitespace()
             try reader.value(depth: 0)
             reader.skipWhitespace()
-            guard reader.index == bytes.count else { throw Problem.malformed("text after the value at byte \(reader.index)") }
+            guard reader.index == bytes.count else {
+                throw Problem.malformed("text after the value at byte \(reader.index)")
+            }
             return nil
         } catch {
             return error
@@ -77,7 +79,9 @@ enum SandboxStrictJSON {
             while true {
                 guard current == UInt8(ascii: "\"") else { throw malformed("a member name expected") }
                 let name = try string()
-                guard names.insert(name).inserted else { throw Problem.duplicateMember(String(decoding: name, as: UTF8.self)) }
+                guard names.insert(name).inserted else {
+                    throw Problem.duplicateMember(String(decoding: name, as: UTF8.self))
+                }
                 skipWhitespace()
                 guard current == UInt8(ascii: ":") else { throw malformed("':' expected") }
                 index += 1
@@ -178,7 +182,8 @@ enum SandboxStrictJSON {
 
         private mutating func literal(_ word: String) throws(Problem) {
             let expected = Array(word.utf8)
-            guard index + expected.count <= bytes.count, bytes[index..<(index + expected.count)].elementsEqual(expected) else {
+            guard index + expected.count <= bytes.count, bytes[index..<(index + expected.count)].elementsEqual(expected)
+            else {
                 throw malformed("invalid literal")
             }
             index += expected.count

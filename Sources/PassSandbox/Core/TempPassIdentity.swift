@@ -19,14 +19,22 @@ struct TempPassIdentity: Hashable, Sendable {
     /// JSON object.
     static func parse(_ header: String?) -> Result<TempPassIdentity, SandboxEnhancedError> {
         guard let header else {
-            return .failure(.invalidTempPassIdentity.with(details: "The \(headerName) header is missing; a promotional TempPass needs the user's identity."))
+            return .failure(
+                .invalidTempPassIdentity.with(
+                    details: "The \(headerName) header is missing; a promotional TempPass needs the user's identity."))
         }
         guard let data = Data(base64Encoded: HTTPASCII.trimmingSpaces(header)) else {
             return .failure(.invalidTempPassIdentity.with(details: "The \(headerName) header is not Base64."))
         }
-        guard let object = try? JSONSerialization.jsonObject(with: data, options: []) as? [String: Any], !object.isEmpty else {
-            return .failure(.invalidTempPassIdentity.with(details: "The \(headerName) header must be Base64 of a non-empty JSON object, such as {\"email\": \"…\"}."))
+        guard let object = try? JSONSerialization.jsonObject(with: data, options: []) as? [String: Any], !object.isEmpty
+        else {
+            return .failure(
+                .invalidTempPassIdentity.with(
+                    details:
+                        "The \(headerName) header must be Base64 of a non-empty JSON object, such as {\"email\": \"…\"}."
+                ))
         }
-        return .success(TempPassIdentity(canonical: String(decoding: SandboxJSON(foundation: object).bytes, as: UTF8.self)))
+        return .success(
+            TempPassIdentity(canonical: String(decoding: SandboxJSON(foundation: object).bytes, as: UTF8.self)))
     }
 }

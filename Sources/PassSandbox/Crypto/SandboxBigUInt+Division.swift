@@ -1,7 +1,9 @@
 extension SandboxBigUInt {
     /// Long division (Knuth, The Art of Computer Programming vol. 2, 4.3.1, algorithm D,
     /// on 64-bit limbs). `divisor` must not be zero.
-    func quotientAndRemainder(dividingBy divisor: SandboxBigUInt) -> (quotient: SandboxBigUInt, remainder: SandboxBigUInt) {
+    func quotientAndRemainder(dividingBy divisor: SandboxBigUInt) -> (
+        quotient: SandboxBigUInt, remainder: SandboxBigUInt
+    ) {
         precondition(!divisor.isZero, "division by zero")
         if self < divisor { return (SandboxBigUInt(), self) }
         if divisor.limbs.count == 1 { return shortDivision(by: divisor.limbs[0]) }
@@ -30,7 +32,10 @@ extension SandboxBigUInt {
             }
             while !remainderOverflowed {
                 let product = estimate.multipliedFullWidth(by: vNext)
-                guard product.high > remainderEstimate || (product.high == remainderEstimate && product.low > u[j + n - 2]) else { break }
+                guard
+                    product.high > remainderEstimate
+                        || (product.high == remainderEstimate && product.low > u[j + n - 2])
+                else { break }
                 estimate -= 1
                 (remainderEstimate, remainderOverflowed) = remainderEstimate.addingReportingOverflow(vTop)
             }

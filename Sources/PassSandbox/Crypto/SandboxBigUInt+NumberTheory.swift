@@ -11,7 +11,9 @@ extension SandboxBigUInt {
     func inverse(modulo modulus: SandboxBigUInt) -> SandboxBigUInt? {
         guard modulus > SandboxBigUInt(1) else { return nil }
         var (remainder, nextRemainder) = (modulus, self % modulus)
-        var (coefficient, nextCoefficient) = ((magnitude: SandboxBigUInt(), negative: false), (magnitude: SandboxBigUInt(1), negative: false))
+        var (coefficient, nextCoefficient) = (
+            (magnitude: SandboxBigUInt(), negative: false), (magnitude: SandboxBigUInt(1), negative: false)
+        )
         while !nextRemainder.isZero {
             let (quotient, rest) = remainder.quotientAndRemainder(dividingBy: nextRemainder)
             // coefficient − quotient × nextCoefficient, with signs.

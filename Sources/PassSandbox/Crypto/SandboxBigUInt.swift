@@ -123,7 +123,8 @@ struct SandboxBigUInt: Sendable, Hashable, Comparable, CustomStringConvertible {
         var result = lhs.limbs
         var borrow: UInt64 = 0
         for index in 0..<result.count {
-            let (difference, underflow1) = result[index].subtractingReportingOverflow(index < rhs.limbs.count ? rhs.limbs[index] : 0)
+            let (difference, underflow1) = result[index].subtractingReportingOverflow(
+                index < rhs.limbs.count ? rhs.limbs[index] : 0)
             let (total, underflow2) = difference.subtractingReportingOverflow(borrow)
             result[index] = total
             borrow = (underflow1 ? 1 : 0) + (underflow2 ? 1 : 0)
@@ -179,7 +180,9 @@ struct SandboxBigUInt: Sendable, Hashable, Comparable, CustomStringConvertible {
         for index in 0..<result.count {
             let source = index + limbShift
             result[index] = value.limbs[source] >> bitShift
-            if bitShift != 0, source + 1 < value.limbs.count { result[index] |= value.limbs[source + 1] << (64 - bitShift) }
+            if bitShift != 0, source + 1 < value.limbs.count {
+                result[index] |= value.limbs[source + 1] << (64 - bitShift)
+            }
         }
         return SandboxBigUInt(limbs: result)
     }

@@ -2,15 +2,26 @@ extension SandboxJWK {
     /// The RSA keys this JWK holds: the public key always, the private key when `d` is
     /// present. Refuses another key type, algorithm or use, numbers that are not Base64URL,
     /// keys outside 2048…8192 bits, and private numbers that do not match the public ones.
-    func rsaKeys() -> Result<(publicKey: SandboxRSAPublicKey, privateKey: SandboxRSAPrivateKey?), SandboxRSAKeyProblem> {
+    func rsaKeys() -> Result<(publicKey: SandboxRSAPublicKey, privateKey: SandboxRSAPrivateKey?), SandboxRSAKeyProblem>
+    {
         do throws(SandboxRSAKeyProblem) {
-            guard kty == "RSA" else { throw SandboxRSAKeyProblem(member: "kty", text: "expected \"RSA\", found \"\(kty)\"") }
-            if let alg, alg != SandboxJWS.algorithm { throw SandboxRSAKeyProblem(member: "alg", text: "expected \"RS256\", found \"\(alg)\"") }
-            if let use, use != "sig" { throw SandboxRSAKeyProblem(member: "use", text: "expected \"sig\", found \"\(use)\"") }
-            let publicKey = try SandboxRSAPublicKey(modulus: try Self.number(n, member: "n"), publicExponent: try Self.number(e, member: "e"))
+            guard kty == "RSA" else {
+                throw SandboxRSAKeyProblem(member: "kty", text: "expected \"RSA\", found \"\(kty)\"")
+            }
+            if let alg, alg != SandboxJWS.algorithm {
+                throw SandboxRSAKeyProblem(member: "alg", text: "expected \"RS256\", found \"\(alg)\"")
+            }
+            if let use, use != "sig" {
+                throw SandboxRSAKeyProblem(member: "use", text: "expected \"sig\", found \"\(use)\"")
+            }
+            let publicKey = try SandboxRSAPublicKey(
+                modulus: try Self.number(n, member: "n"), publicExponent: try Self.number(e, member: "e"))
             guard let d else {
-                if let member = [("p", p), ("q", q), ("dp", dp), ("dq", dq), ("qi", qi)].first(where: { $0.1 != nil })?.0 {
-                    throw SandboxRSAKeyProblem(member: member, text: "a private key member needs the private exponent \"d\"")
+                if let member = [("p", p), ("q", q), ("dp", dp), ("dq", dq), ("qi", qi)].first(where: { $0.1 != nil })?
+                    .0
+                {
+                    throw SandboxRSAKeyProblem(
+                        member: member, text: "a private key member needs the private exponent \"d\"")
                 }
                 return .success((publicKey, nil))
             }

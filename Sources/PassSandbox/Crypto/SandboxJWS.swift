@@ -79,10 +79,17 @@ struct SandboxJWS: Sendable {
     static func parse(_ compact: String) -> Result<SandboxJWS, SandboxJWSProblem> {
         let parts = compact.split(separator: ".", omittingEmptySubsequences: false)
         guard parts.count == 3, !parts[0].isEmpty, !parts[1].isEmpty else { return .failure(.notCompact) }
-        guard let headerBytes = SandboxBase64URL.decode(parts[0]) else { return .failure(.notBase64URL(part: "header")) }
-        guard let payloadBytes = SandboxBase64URL.decode(parts[1]) else { return .failure(.notBase64URL(part: "payload")) }
-        guard let signature = SandboxBase64URL.decode(parts[2]) else { return .failure(.notBase64URL(part: "signature")) }
-        guard let header = (try? JSONSerialization.jsonObject(with: Data(headerBytes), options: [])) as? [String: Any] else {
+        guard let headerBytes = SandboxBase64URL.decode(parts[0]) else {
+            return .failure(.notBase64URL(part: "header"))
+        }
+        guard let payloadBytes = SandboxBase64URL.decode(parts[1]) else {
+            return .failure(.notBase64URL(part: "payload"))
+        }
+        guard let signature = SandboxBase64URL.decode(parts[2]) else {
+            return .failure(.notBase64URL(part: "signature"))
+        }
+        guard let header = (try? JSONSerialization.jsonObject(with: Data(headerBytes), options: [])) as? [String: Any]
+        else {
             return .failure(.headerNotJSON)
         }
         guard let algorithm = header["alg"] as? String, algorithm == Self.algorithm else {
@@ -95,7 +102,9 @@ struct SandboxJWS: Sendable {
         default: return .failure(.claim("kid", "a string"))
         }
         return SandboxJWTClaims.parse(payloadBytes).map { claims in
-            SandboxJWS(keyID: keyID, claims: claims, signingInput: Array(parts[0].utf8) + [UInt8(ascii: ".")] + Array(parts[1].utf8), signature: signature)
+            SandboxJWS(
+                keyID: keyID, claims: claims,
+                signingInput: Array(parts[0].utf8) + [UInt8(ascii: ".")] + Array(parts[1].utf8), signature: signature)
         }
     }
 
@@ -107,7 +116,8 @@ struct SandboxJWS: Sendable {
     /// A compact JWS of `claims` signed with `key` (header `{"alg":"RS256","typ":"JWT"}`,
     /// plus `kid` when given).
     static func sign(_ claims: SandboxJWTClaims, keyID: String?, with key: SandboxRSAPrivateKey) -> String {
-        let header = SandboxJSON.object(("alg", .string(algorithm)), ("typ", .string("JWT")), ("kid", keyID.map(SandboxJSON.string)))
+        let header = SandboxJSON.object(
+            ("alg", .string(algorithm)), ("typ", .string("JWT")), ("kid", keyID.map(SandboxJSON.string)))
         let signingInput = SandboxBase64URL.encode(header.bytes) + "." + SandboxBase64URL.encode(claims.json)
         return signingInput + "." + SandboxBase64URL.encode(key.signRS256(Array(signingInput.utf8)))
     }

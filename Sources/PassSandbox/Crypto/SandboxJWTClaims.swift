@@ -36,25 +36,38 @@ struct SandboxJWTClaims: Sendable, Equatable {
 
     /// Reads a JWT payload, or says which claim is missing or of the wrong type.
     static func parse(_ payload: [UInt8]) -> Result<SandboxJWTClaims, SandboxJWSProblem> {
-        guard let object = (try? JSONSerialization.jsonObject(with: Data(payload), options: [])) as? [String: Any] else {
+        guard let object = (try? JSONSerialization.jsonObject(with: Data(payload), options: [])) as? [String: Any]
+        else {
             return .failure(.payloadNotJSON)
         }
-        guard let issuer = object["iss"] as? String, !issuer.isEmpty else { return .failure(.claim("iss", "a non-empty string")) }
-        guard let subject = object["sub"] as? String, !subject.isEmpty else { return .failure(.claim("sub", "a non-empty string")) }
+        guard let issuer = object["iss"] as? String, !issuer.isEmpty else {
+            return .failure(.claim("iss", "a non-empty string"))
+        }
+        guard let subject = object["sub"] as? String, !subject.isEmpty else {
+            return .failure(.claim("sub", "a non-empty string"))
+        }
         let audiences: [String]
         switch object["aud"] {
         case let single as String: audiences = [single]
-        case let list as [Any] where !list.isEmpty && list.allSatisfy({ $0 is String }): audiences = list.compactMap { $0 as? String }
+        case let list as [Any] where !list.isEmpty && list.allSatisfy({ $0 is String }):
+            audiences = list.compactMap { $0 as? String }
         default: return .failure(.claim("aud", "a string or an array of strings"))
         }
-        guard let expiresAt = number(object["exp"]) else { return .failure(.claim("exp", "a number of seconds since 1970")) }
-        var claims = SandboxJWTClaims(issuer: issuer, subject: subject, audiences: audiences, issuedAt: nil, expiresAt: expiresAt, notBefore: nil)
+        guard let expiresAt = number(object["exp"]) else {
+            return .failure(.claim("exp", "a number of seconds since 1970"))
+        }
+        var claims = SandboxJWTClaims(
+            issuer: issuer, subject: subject, audiences: audiences, issuedAt: nil, expiresAt: expiresAt, notBefore: nil)
         if let issuedAt = object["iat"] {
-            guard let seconds = number(issuedAt) else { return .failure(.claim("iat", "a number of seconds since 1970")) }
+            guard let seconds = number(issuedAt) else {
+                return .failure(.claim("iat", "a number of seconds since 1970"))
+            }
             claims.issuedAt = seconds
         }
         if let notBefore = object["nbf"] {
-            guard let seconds = number(notBefore) else { return .failure(.claim("nbf", "a number of seconds since 1970")) }
+            guard let seconds = number(notBefore) else {
+                return .failure(.claim("nbf", "a number of seconds since 1970"))
+            }
             claims.notBefore = seconds
         }
         return .success(claims)

@@ -12,7 +12,8 @@ enum SandboxRSAKeyDerivation {
 
     /// The key pair derived from `name`.
     static func keyPair(named name: String) -> SandboxRSAPrivateKey {
-        var stream = DeterministicStream(seed: SandboxHMAC.sha256(Array("PassSandbox derived RSA key v1\u{0}\(name)".utf8)))
+        var stream = DeterministicStream(
+            seed: SandboxHMAC.sha256(Array("PassSandbox derived RSA key v1\u{0}\(name)".utf8)))
         let one = SandboxBigUInt(1)
         while true {
             let p = prime(bits: 1024, from: &stream)
@@ -21,7 +22,8 @@ enum SandboxRSAKeyDerivation {
             let lambda = ((p - one) * (q - one)) / SandboxBigUInt.gcd(p - one, q - one)
             guard let d = publicExponent.inverse(modulo: lambda),
                 let publicKey = try? SandboxRSAPublicKey(modulus: p * q, publicExponent: publicExponent),
-                let privateKey = try? SandboxRSAPrivateKey(publicKey: publicKey, privateExponent: d, p: max(p, q), q: min(p, q))
+                let privateKey = try? SandboxRSAPrivateKey(
+                    publicKey: publicKey, privateExponent: d, p: max(p, q), q: min(p, q))
             else { continue }
             return privateKey
         }
@@ -45,14 +47,17 @@ enum SandboxRSAKeyDerivation {
             for step in stride(from: UInt64(0), to: 1 << 16, by: 2) {
                 var survives = (baseModExponent + step) % exponent != 1
                 if survives {
-                    for (index, small) in zip(residues.indices, smallPrimes) where (residues[index] + step) % small == 0 {
+                    for (index, small) in zip(residues.indices, smallPrimes) where (residues[index] + step) % small == 0
+                    {
                         survives = false
                         break
                     }
                 }
                 guard survives else { continue }
                 let candidate = base + SandboxBigUInt(step)
-                guard candidate.bitWidth == bits, candidate.passesMillerRabin(bases: [SandboxBigUInt(2)]) else { continue }
+                guard candidate.bitWidth == bits, candidate.passesMillerRabin(bases: [SandboxBigUInt(2)]) else {
+                    continue
+                }
                 let bases = (0..<millerRabinRounds).map { _ in randomBase(below: candidate, from: &stream) }
                 if candidate.passesMillerRabin(bases: bases) { return candidate }
             }

@@ -20,11 +20,13 @@ struct SandboxRSAPublicKey: Sendable {
     /// below the modulus.
     init(modulus: SandboxBigUInt, publicExponent: SandboxBigUInt) throws(SandboxRSAKeyProblem) {
         guard Self.bitWidths.contains(modulus.bitWidth) else {
-            throw SandboxRSAKeyProblem(member: "n", text: "an RS256 key needs a modulus of 2048 to 8192 bits, found \(modulus.bitWidth)")
+            throw SandboxRSAKeyProblem(
+                member: "n", text: "an RS256 key needs a modulus of 2048 to 8192 bits, found \(modulus.bitWidth)")
         }
         guard modulus.isOdd else { throw SandboxRSAKeyProblem(member: "n", text: "an RSA modulus is odd") }
         guard publicExponent.isOdd, publicExponent >= SandboxBigUInt(3), publicExponent < modulus else {
-            throw SandboxRSAKeyProblem(member: "e", text: "the public exponent must be odd, at least 3 and below the modulus")
+            throw SandboxRSAKeyProblem(
+                member: "e", text: "the public exponent must be odd, at least 3 and below the modulus")
         }
         self.modulus = modulus
         self.publicExponent = publicExponent
@@ -69,7 +71,8 @@ struct SandboxRSAPrivateKey: Sendable {
         dp: SandboxBigUInt? = nil, dq: SandboxBigUInt? = nil, qi: SandboxBigUInt? = nil
     ) throws(SandboxRSAKeyProblem) {
         guard !d.isZero, d < publicKey.modulus else {
-            throw SandboxRSAKeyProblem(member: "d", text: "the private exponent must be above zero and below the modulus")
+            throw SandboxRSAKeyProblem(
+                member: "d", text: "the private exponent must be above zero and below the modulus")
         }
         self.publicKey = publicKey
         privateExponent = d
@@ -91,7 +94,9 @@ struct SandboxRSAPrivateKey: Sendable {
             }
             if let dp, dp != expectedDP { throw SandboxRSAKeyProblem(member: "dp", text: "dp must be d mod (p − 1)") }
             if let dq, dq != expectedDQ { throw SandboxRSAKeyProblem(member: "dq", text: "dq must be d mod (q − 1)") }
-            if let qi, qi != expectedQI { throw SandboxRSAKeyProblem(member: "qi", text: "qi must be the inverse of q modulo p") }
+            if let qi, qi != expectedQI {
+                throw SandboxRSAKeyProblem(member: "qi", text: "qi must be the inverse of q modulo p")
+            }
             factors = PrimeFactors(
                 p: p, q: q, dp: expectedDP, dq: expectedDQ, qi: expectedQI,
                 pArithmetic: SandboxMontgomery(modulus: p), qArithmetic: SandboxMontgomery(modulus: q))
@@ -100,7 +105,8 @@ struct SandboxRSAPrivateKey: Sendable {
         }
         let probe = Array("PassSandbox key check".utf8)
         guard publicKey.verifiesRS256(signature: signRS256(probe), of: probe) else {
-            throw SandboxRSAKeyProblem(member: "d", text: "the private key does not match the public key (n, e): its signatures do not verify")
+            throw SandboxRSAKeyProblem(
+                member: "d", text: "the private key does not match the public key (n, e): its signatures do not verify")
         }
     }
 

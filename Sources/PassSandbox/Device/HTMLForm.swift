@@ -88,7 +88,9 @@ struct HTMLForm {
 
     /// The unescaped value of `name="…"` in a tag.
     static func attribute(_ name: String, in tag: String) -> String? {
-        guard let start = tag.range(of: " \(name)=\"")?.upperBound, let end = tag[start...].firstIndex(of: "\"") else { return nil }
+        guard let start = tag.range(of: " \(name)=\"")?.upperBound, let end = tag[start...].firstIndex(of: "\"") else {
+            return nil
+        }
         return SandboxEngine.unescape(String(tag[start..<end]))
     }
 }

@@ -9,7 +9,8 @@ import FoundationNetworking
 enum HTTPPageLoader {
     private final class NoRedirects: NSObject, URLSessionTaskDelegate, @unchecked Sendable {
         func urlSession(
-            _ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse, newRequest request: URLRequest,
+            _ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
+            newRequest request: URLRequest,
             completionHandler: @escaping (URLRequest?) -> Void
         ) {
             completionHandler(nil)
@@ -22,9 +23,11 @@ enum HTTPPageLoader {
         var body: Data
     }
 
-    static func send(method: String, url: URL, body: [UInt8], contentType: String?, accept: String) async throws(SimulatedUserAgentError) -> (
-        status: Int, location: String?, body: String
-    ) {
+    static func send(method: String, url: URL, body: [UInt8], contentType: String?, accept: String)
+        async throws(SimulatedUserAgentError) -> (
+            status: Int, location: String?, body: String
+        )
+    {
         var request = URLRequest(url: url, timeoutInterval: 10)
         request.httpMethod = method
         request.setValue("PassSandbox SimulatedUserAgent", forHTTPHeaderField: "User-Agent")
@@ -40,7 +43,11 @@ enum HTTPPageLoader {
                 if let error {
                     continuation.resume(returning: .failure(.transport(error.localizedDescription)))
                 } else if let http = response as? HTTPURLResponse {
-                    continuation.resume(returning: .success(Outcome(status: http.statusCode, location: http.value(forHTTPHeaderField: "Location"), body: data ?? Data())))
+                    continuation.resume(
+                        returning: .success(
+                            Outcome(
+                                status: http.statusCode, location: http.value(forHTTPHeaderField: "Location"),
+                                body: data ?? Data())))
                 } else {
                     continuation.resume(returning: .failure(.transport("No HTTP response.")))
                 }

@@ -21,7 +21,10 @@ public enum SimulatedAccessStatus: String, Sendable, CaseIterable {
         case .denied: .denied
         case .restricted: .restricted
         case .notDetermined: .notDetermined
-        case .error: .error(code: "serviceTemporarilyUnavailable", message: "The TV provider account service could not read the permission.")
+        case .error:
+            .error(
+                code: "serviceTemporarilyUnavailable",
+                message: "The TV provider account service could not read the permission.")
         }
     }
 }

@@ -29,11 +29,14 @@ public final class SimulatedPartnerFramework: PartnerFramework, @unchecked Senda
     ///   - picker: the picker script, consumed one entry per interactive request.
     ///   - failure: when set, every metadata request fails with it.
     public init(
-        sandbox: PassSandbox, accessStatus: SimulatedAccessStatus = .granted, promptAnswer: SimulatedAccessStatus = .granted,
+        sandbox: PassSandbox, accessStatus: SimulatedAccessStatus = .granted,
+        promptAnswer: SimulatedAccessStatus = .granted,
         signedIn: SystemSignIn? = nil, picker: [PickerChoice] = [], failure: PartnerFrameworkError? = nil
     ) {
         self.sandbox = sandbox
-        state = State(accessStatus: accessStatus, promptAnswer: promptAnswer, signedIn: signedIn, picker: picker, failure: failure)
+        state = State(
+            accessStatus: accessStatus, promptAnswer: promptAnswer, signedIn: signedIn, picker: picker, failure: failure
+        )
     }
 
     /// The permission state.
@@ -102,7 +105,9 @@ public final class SimulatedPartnerFramework: PartnerFramework, @unchecked Senda
     /// whose MVPD is only in the picker (`boardingStatus` not `SUPPORTED`) answers its id
     /// without a lasting system-level sign-in, as the real picker hands such a choice back
     /// to the application.
-    public func accountMetadata(_ request: PartnerMetadataRequest) async throws(PartnerFrameworkError) -> PartnerAccountMetadata {
+    public func accountMetadata(_ request: PartnerMetadataRequest) async throws(PartnerFrameworkError)
+        -> PartnerAccountMetadata
+    {
         let now = sandbox.clock.now
         let signIn: SystemSignIn
         let outcome: Result<SystemSignIn?, PartnerFrameworkError> = lock.withLock {
@@ -122,7 +127,8 @@ public final class SimulatedPartnerFramework: PartnerFramework, @unchecked Senda
             case .other: return .failure(.otherProviderSelected)
             case .cancel: return .failure(.userCancelled)
             case .select(let provider, let user):
-                let choice = SystemSignIn(provider: provider, username: user, expiresAt: now.addingTimeInterval(signInLifetime(provider)))
+                let choice = SystemSignIn(
+                    provider: provider, username: user, expiresAt: now.addingTimeInterval(signInLifetime(provider)))
                 if boarded(provider) { state.signedIn = choice }
                 return .success(choice)
             }
@@ -134,7 +140,9 @@ public final class SimulatedPartnerFramework: PartnerFramework, @unchecked Senda
         }
         var samlResponse: String?
         if let samlRequest = request.samlRequest {
-            switch sandbox.mintSAMLResponse(samlRequest: samlRequest, providerMappingID: signIn.provider, username: signIn.username) {
+            switch sandbox.mintSAMLResponse(
+                samlRequest: samlRequest, providerMappingID: signIn.provider, username: signIn.username)
+            {
             case .success(let response): samlResponse = response
             case .failure(let error): throw error
             }

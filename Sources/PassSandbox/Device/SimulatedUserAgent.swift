@@ -32,13 +32,16 @@ public enum SimulatedUserAgentError: Error, Sendable, Equatable, CustomStringCon
     public var description: String {
         switch self {
         case .loginRejected(let message): "The MVPD login page refused the credentials: \(message)"
-        case .unexpectedResponse(let status, let url): "\(url) answered HTTP \(status), which a browser cannot continue from."
+        case .unexpectedResponse(let status, let url):
+            "\(url) answered HTTP \(status), which a browser cannot continue from."
         case .noLoginForm(let url): "\(url) shows no login form."
         case .tooManyRedirects: "More than ten redirects in a row."
         case .transport(let reason): "The request could not be sent: \(reason)"
         case .activationRejected(let message): "The activation page refused the code: \(message)"
-        case .providerChoiceRequired(let offered): "The session has no TV provider: choose one of \(offered.joined(separator: ", "))."
-        case .providerNotOffered(let mvpd, let offered): "\(mvpd) is not offered; the choice lists \(offered.joined(separator: ", "))."
+        case .providerChoiceRequired(let offered):
+            "The session has no TV provider: choose one of \(offered.joined(separator: ", "))."
+        case .providerNotOffered(let mvpd, let offered):
+            "\(mvpd) is not offered; the choice lists \(offered.joined(separator: ", "))."
         case .pageRefused(let status, let message): "The page refused to go on (HTTP \(status)): \(message)"
         case .unexpectedPage(let url): "\(url) is not a page the second-screen sign-in expects here."
         }
@@ -76,8 +79,11 @@ public struct SimulatedUserAgent: Sendable {
     /// Opens `url` (absolute, or relative to the sandbox), follows redirects to the MVPD
     /// login form, submits `username`/`password`, and follows redirects until one leads to
     /// `redirectPrefix` or to a custom scheme; returns that URL.
-    public func login(startingAt url: String, username: String, password: String, redirectPrefix: String) async throws(SimulatedUserAgentError) -> String {
-        var page = try await load(.init(method: "GET", url: try resolve(url, against: nil)), redirectPrefix: redirectPrefix)
+    public func login(startingAt url: String, username: String, password: String, redirectPrefix: String)
+        async throws(SimulatedUserAgentError) -> String
+    {
+        var page = try await load(
+            .init(method: "GET", url: try resolve(url, against: nil)), redirectPrefix: redirectPrefix)
         var submitted = false
         while true {
             switch page {
@@ -87,7 +93,9 @@ public struct SimulatedUserAgent: Sendable {
                 if submitted, let message = Self.errorMessage(in: html) { throw .loginRejected(message) }
                 guard !submitted, let form = HTMLForm(html: html) else { throw .noLoginForm(url: url.absoluteString) }
                 submitted = true
-                page = try await submit(form, on: url, adding: [("username", username), ("password", password)], redirectPrefix: redirectPrefix)
+                page = try await submit(
+                    form, on: url, adding: [("username", username), ("password", password)],
+                    redirectPrefix: redirectPrefix)
             }
         }
     }
@@ -95,7 +103,8 @@ public struct SimulatedUserAgent: Sendable {
     /// Opens `url` and follows redirects until one leads to `redirectPrefix` or to a custom
     /// scheme (an MVPD logout page in a hidden web view); returns that URL.
     public func follow(_ url: String, redirectPrefix: String) async throws(SimulatedUserAgentError) -> String {
-        let page = try await load(.init(method: "GET", url: try resolve(url, against: nil)), redirectPrefix: redirectPrefix)
+        let page = try await load(
+            .init(method: "GET", url: try resolve(url, against: nil)), redirectPrefix: redirectPrefix)
         switch page {
         case .landed(let landing): return landing
         case .page(let url, let status, _): throw .unexpectedResponse(status: status, url: url.absoluteString)
@@ -115,13 +124,19 @@ public struct SimulatedUserAgent: Sendable {
     /// ``SimulatedUserAgentError/loginRejected(_:)`` for wrong credentials, and
     /// ``SimulatedUserAgentError/pageRefused(status:message:)`` when a page refuses.
     @discardableResult
-    public func activate(code: String, username: String, password: String, mvpd: String? = nil) async throws(SimulatedUserAgentError) -> String {
-        var page = try await load(.init(method: "GET", url: try resolve(SandboxRoute.activatePath, against: nil)), redirectPrefix: nil)
+    public func activate(code: String, username: String, password: String, mvpd: String? = nil)
+        async throws(SimulatedUserAgentError) -> String
+    {
+        var page = try await load(
+            .init(method: "GET", url: try resolve(SandboxRoute.activatePath, against: nil)), redirectPrefix: nil)
         var done: Set<SandboxPageKind> = []
         while true {
-            guard case .page(let url, let status, let html) = page else { throw .unexpectedPage(url: "a redirect into the application") }
+            guard case .page(let url, let status, let html) = page else {
+                throw .unexpectedPage(url: "a redirect into the application")
+            }
             guard status == 200 else {
-                throw .pageRefused(status: status, message: Self.errorMessage(in: html) ?? "HTTP \(status) from \(url.absoluteString)")
+                throw .pageRefused(
+                    status: status, message: Self.errorMessage(in: html) ?? "HTTP \(status) from \(url.absoluteString)")
             }
             let kind = SandboxPageKind(html: html)
             if let kind, done.contains(kind) {
@@ -131,19 +146,26 @@ public struct SimulatedUserAgent: Sendable {
             let forms = HTMLForm.forms(in: html)
             switch kind {
             case .activate?:
-                guard let form = forms.first(where: { $0.id == "activate-form" }) else { throw .unexpectedPage(url: url.absoluteString) }
+                guard let form = forms.first(where: { $0.id == "activate-form" }) else {
+                    throw .unexpectedPage(url: url.absoluteString)
+                }
                 page = try await submit(form, on: url, adding: [("code", code)], redirectPrefix: nil)
             case .providerChoice?:
-                guard let form = forms.first(where: { $0.id == "provider-choice" }) else { throw .unexpectedPage(url: url.absoluteString) }
+                guard let form = forms.first(where: { $0.id == "provider-choice" }) else {
+                    throw .unexpectedPage(url: url.absoluteString)
+                }
                 let offered = form.buttons.filter { $0.name == "mvpd" }.map(\.value)
                 guard let mvpd else { throw .providerChoiceRequired(offered: offered) }
                 guard offered.contains(mvpd) else { throw .providerNotOffered(mvpd, offered: offered) }
                 page = try await submit(form, on: url, adding: [("mvpd", mvpd)], redirectPrefix: nil)
             case .login?:
                 guard let form = HTMLForm(html: html) else { throw .noLoginForm(url: url.absoluteString) }
-                page = try await submit(form, on: url, adding: [("username", username), ("password", password)], redirectPrefix: nil)
+                page = try await submit(
+                    form, on: url, adding: [("username", username), ("password", password)], redirectPrefix: nil)
             case .signedIn?:
-                guard let marker = html.range(of: "data-mvpd=\""), let end = html[marker.upperBound...].firstIndex(of: "\"") else {
+                guard let marker = html.range(of: "data-mvpd=\""),
+                    let end = html[marker.upperBound...].firstIndex(of: "\"")
+                else {
                     throw .unexpectedPage(url: url.absoluteString)
                 }
                 return SandboxEngine.unescape(String(html[marker.upperBound..<end]))
@@ -184,7 +206,9 @@ public struct SimulatedUserAgent: Sendable {
         for _ in 0...Self.maximumRedirects {
             let response = try await send(request)
             if (300..<400).contains(response.status), let location = response.location {
-                if let redirectPrefix, location.hasPrefix(redirectPrefix) || Self.isApplicationAddress(location) { return .landed(location) }
+                if let redirectPrefix, location.hasPrefix(redirectPrefix) || Self.isApplicationAddress(location) {
+                    return .landed(location)
+                }
                 request = PageRequest(method: "GET", url: try resolve(location, against: request.url))
                 continue
             }
@@ -194,10 +218,16 @@ public struct SimulatedUserAgent: Sendable {
     }
 
     /// Submits `form` as found on the page at `url`: its hidden fields, then `fields`.
-    func submit(_ form: HTMLForm, on url: URL, adding fields: [(String, String)], redirectPrefix: String?) async throws(SimulatedUserAgentError) -> Page {
-        let body = (form.hiddenFields + fields).map { "\(Self.formEncode($0.0))=\(Self.formEncode($0.1))" }.joined(separator: "&")
+    func submit(_ form: HTMLForm, on url: URL, adding fields: [(String, String)], redirectPrefix: String?)
+        async throws(SimulatedUserAgentError) -> Page
+    {
+        let body = (form.hiddenFields + fields).map { "\(Self.formEncode($0.0))=\(Self.formEncode($0.1))" }.joined(
+            separator: "&")
         let action = try resolve(form.action.isEmpty ? url.absoluteString : form.action, against: url)
-        return try await load(.init(method: form.method, url: action, body: Array(body.utf8), contentType: "application/x-www-form-urlencoded"), redirectPrefix: redirectPrefix)
+        return try await load(
+            .init(
+                method: form.method, url: action, body: Array(body.utf8),
+                contentType: "application/x-www-form-urlencoded"), redirectPrefix: redirectPrefix)
     }
 
     private func send(_ request: PageRequest) async throws(SimulatedUserAgentError) -> RawResponse {
@@ -205,7 +235,9 @@ public struct SimulatedUserAgent: Sendable {
         case .inProcess(let sandbox):
             let components = URLComponents(url: request.url, resolvingAgainstBaseURL: false)
             let path = components?.percentEncodedPath ?? request.url.path
-            var headers: [(name: String, value: String)] = [("User-Agent", "PassSandbox SimulatedUserAgent"), ("Accept", Self.accept)]
+            var headers: [(name: String, value: String)] = [
+                ("User-Agent", "PassSandbox SimulatedUserAgent"), ("Accept", Self.accept),
+            ]
             if let type = request.contentType { headers.append(("Content-Type", type)) }
             let response = await sandbox.respond(
                 to: SandboxRequest(
@@ -213,9 +245,13 @@ public struct SimulatedUserAgent: Sendable {
                     query: components?.percentEncodedQuery.map(SandboxRequest.decodeForm) ?? [],
                     headers: headers, body: request.body))
             if response.dropConnection { throw .transport("The connection was dropped.") }
-            return RawResponse(status: response.status, location: response.header("Location"), body: String(decoding: response.body, as: UTF8.self))
+            return RawResponse(
+                status: response.status, location: response.header("Location"),
+                body: String(decoding: response.body, as: UTF8.self))
         case .http:
-            let response = try await HTTPPageLoader.send(method: request.method, url: request.url, body: request.body, contentType: request.contentType, accept: Self.accept)
+            let response = try await HTTPPageLoader.send(
+                method: request.method, url: request.url, body: request.body, contentType: request.contentType,
+                accept: Self.accept)
             return RawResponse(status: response.status, location: response.location, body: response.body)
         }
     }

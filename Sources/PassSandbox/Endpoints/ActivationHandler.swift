@@ -40,7 +40,8 @@ extension SandboxEngine {
             return .html(Self.activationPage(code: typed, error: refusal + advice))
         }
         switch sessionForPage(code: session.code, serviceProvider: nil, now: now) {
-        case .failure(let refusal): return .html(Self.activationPage(code: typed, error: refusal.message + " " + refusal.advice))
+        case .failure(let refusal):
+            return .html(Self.activationPage(code: typed, error: refusal.message + " " + refusal.advice))
         case .success: break
         }
 
@@ -54,13 +55,17 @@ extension SandboxEngine {
         } else {
             let offered = Self.providerChoices(provider)
             guard let id = form["mvpd"] else {
-                return .html(Self.providerChoicePage(code: session.code, requestorName: provider.name, mvpds: offered, error: nil))
+                return .html(
+                    Self.providerChoicePage(
+                        code: session.code, requestorName: provider.name, mvpds: offered, error: nil))
             }
             guard let mvpd = offered.first(where: { $0.id == id }) else {
                 return .html(
                     Self.providerChoicePage(
                         code: session.code, requestorName: provider.name, mvpds: offered,
-                        error: "\(SignInRefusal.shown(id)) is not a TV provider of \(provider.name). Choose one of the list."))
+                        error:
+                            "\(SignInRefusal.shown(id)) is not a TV provider of \(provider.name). Choose one of the list."
+                    ))
             }
             chosen = mvpd
         }
@@ -74,14 +79,21 @@ extension SandboxEngine {
         if choseNow, let owner = session.owner {
             // The Sessions endpoints never refuse a used-up TempPass (its profile request
             // does): on the second screen the person is told at once and chooses again.
-            if chosen.tempPass, case .durationExceeded = tempPassStanding(owner: owner, mvpd: chosen, identity: nil, start: false, now: now) {
+            if chosen.tempPass,
+                case .durationExceeded = tempPassStanding(
+                    owner: owner, mvpd: chosen, identity: nil, start: false, now: now)
+            {
                 return .html(
                     Self.providerChoicePage(
                         code: session.code, requestorName: provider.name, mvpds: Self.providerChoices(provider),
-                        error: "\(chosen.displayName) cannot sign this TV in: the temporary access time of this device is used up."))
+                        error:
+                            "\(chosen.displayName) cannot sign this TV in: the temporary access time of this device is used up."
+                    ))
             }
             do {
-                if try directAnswer(owner: owner, mvpd: chosen, provider: provider, identities: session.identities, now: now) != nil {
+                if try directAnswer(
+                    owner: owner, mvpd: chosen, provider: provider, identities: session.identities, now: now) != nil
+                {
                     session.authenticated = true
                     sessions[session.code] = session
                     let kind =
@@ -98,7 +110,9 @@ extension SandboxEngine {
             }
         }
         sessions[session.code] = session
-        return .redirect(to: absoluteURL("/api/v2/authenticate/\(Self.formEncode(session.serviceProvider))/\(Self.formEncode(session.code))"))
+        return .redirect(
+            to: absoluteURL(
+                "/api/v2/authenticate/\(Self.formEncode(session.serviceProvider))/\(Self.formEncode(session.code))"))
     }
 
     /// A typed code as sessions are keyed (``SandboxRegistrationCode/normalized(_:)``: upper
@@ -118,7 +132,8 @@ extension SandboxEngine {
     static func directSignInDetail(_ kind: ProfileKind?, mvpd: SandboxMVPDConfig) -> String? {
         switch kind {
         case .regular?, .appleSSO?: "The TV was already signed in with \(mvpd.displayName); no login was needed."
-        case .serviceTokenSSO?, .platformSSO?: "You are already signed in with \(mvpd.displayName) in another application, so the TV is too; no login was needed."
+        case .serviceTokenSSO?, .platformSSO?:
+            "You are already signed in with \(mvpd.displayName) in another application, so the TV is too; no login was needed."
         case .temporary?: "Temporary access has started; it lasts \(mvpd.authenticationTTL / 60) minutes on this TV."
         case .degraded?: "\(mvpd.displayName) cannot check accounts right now, so access was granted without a login."
         case nil: nil

@@ -3,12 +3,18 @@ import Foundation
 /// `GET /api/v2/{serviceProvider}/configuration`: the device type, the requestor and its
 /// active MVPD integrations with the platform (single sign-on) flags, and the server time.
 extension SandboxEngine {
-    func configuration(_ request: SandboxRequest, serviceProvider: String) throws(SandboxEnhancedError) -> SandboxResponse {
+    func configuration(_ request: SandboxRequest, serviceProvider: String) throws(SandboxEnhancedError)
+        -> SandboxResponse
+    {
         let now = clock.now
         let caller = try authorizeCaller(request, serviceProvider: serviceProvider, now: now)
         if request.header("AP-Device-Identifier") != nil {
-            let owner = ProfileOwner(clientID: caller.grant.clientID, deviceID: try deviceIdentifier(request), serviceProvider: serviceProvider)
-            observed.heldProfile = (profiles[owner] ?? [:]).values.contains { isUsable($0, provider: caller.provider, now: now) }
+            let owner = ProfileOwner(
+                clientID: caller.grant.clientID, deviceID: try deviceIdentifier(request),
+                serviceProvider: serviceProvider)
+            observed.heldProfile = (profiles[owner] ?? [:]).values.contains {
+                isUsable($0, provider: caller.provider, now: now)
+            }
         }
         let info = try deviceInfo(request, required: false)
         // The requestor depends on the world alone: encoded once, until the world changes.
@@ -22,7 +28,11 @@ extension SandboxEngine {
                 SandboxJSON.object(
                     ("id", .string(provider.id)),
                     ("name", .string(provider.name)),
-                    ("domains", .array(provider.domains.map { .object([("name", .string($0)), ("mvpdInitiated", .bool(false))]) })),
+                    (
+                        "domains",
+                        .array(
+                            provider.domains.map { .object([("name", .string($0)), ("mvpdInitiated", .bool(false))]) })
+                    ),
                     ("mvpds", .array(mvpds))
                 ).bytes
             configurationCache[provider.id] = requestor

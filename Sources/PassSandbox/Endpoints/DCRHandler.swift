@@ -10,7 +10,9 @@ import Foundation
 /// `invalid_request`, and a parameter of the wrong type is refused, never dropped.
 extension SandboxEngine {
     static func oauthError(_ code: String, status: Int = 400, description: String? = nil) -> SandboxResponse {
-        .json(.object(("error", .string(code)), ("error_description", description.map(SandboxJSON.string))), status: status)
+        .json(
+            .object(("error", .string(code)), ("error_description", description.map(SandboxJSON.string))),
+            status: status)
     }
 
     /// The checks both DCR endpoints share: `X-Device-Info`, then the body's media type (a
@@ -35,28 +37,40 @@ extension SandboxEngine {
         if let problem = SandboxStrictJSON.problem(in: request.body) {
             return Self.oauthError("invalid_request", description: problem.text)
         }
-        guard let object = try? JSONSerialization.jsonObject(with: Data(request.body), options: []) as? [String: Any] else {
-            return Self.oauthError("invalid_request", description: "The body must be a JSON object with software_statement and, optionally, redirect_uri.")
+        guard let object = try? JSONSerialization.jsonObject(with: Data(request.body), options: []) as? [String: Any]
+        else {
+            return Self.oauthError(
+                "invalid_request",
+                description: "The body must be a JSON object with software_statement and, optionally, redirect_uri.")
         }
         guard let statementValue = object["software_statement"] else {
             return Self.oauthError("invalid_request", description: "The software_statement parameter is missing.")
         }
         guard let statement = statementValue as? String, !statement.isEmpty else {
-            return Self.oauthError("invalid_software_statement", description: "software_statement must be the software statement text (a non-empty string).")
+            return Self.oauthError(
+                "invalid_software_statement",
+                description: "software_statement must be the software statement text (a non-empty string).")
         }
         var redirectURI: String?
         if let value = object["redirect_uri"] {
-            guard let text = value as? String, let url = URL(string: text), let scheme = url.scheme, !scheme.isEmpty else {
-                return Self.oauthError("invalid_redirect_uri", description: "redirect_uri must be an absolute URI (a string with a scheme, such as adobepass://ios.app).")
+            guard let text = value as? String, let url = URL(string: text), let scheme = url.scheme, !scheme.isEmpty
+            else {
+                return Self.oauthError(
+                    "invalid_redirect_uri",
+                    description:
+                        "redirect_uri must be an absolute URI (a string with a scheme, such as adobepass://ios.app).")
             }
             redirectURI = text
         }
-        guard world.softwareStatements[statement] != nil else { return Self.oauthError("unapproved_software_statement") }
+        guard world.softwareStatements[statement] != nil else {
+            return Self.oauthError("unapproved_software_statement")
+        }
         let registration = ClientRegistration(
             clientID: newSecret(byteCount: 12), clientSecret: newSecret(), statement: statement,
             expiresAt: now.addingTimeInterval(TimeInterval(world.registrationTTL)))
         remember(registration)
-        observed.issuedRegistration = ObservedFacts.IssuedRegistration(clientID: registration.clientID, statement: statement, expiresAt: registration.expiresAt)
+        observed.issuedRegistration = ObservedFacts.IssuedRegistration(
+            clientID: registration.clientID, statement: statement, expiresAt: registration.expiresAt)
         return .json(
             .object(
                 ("client_id", .string(registration.clientID)),
@@ -78,7 +92,8 @@ extension SandboxEngine {
         if let refusal = dcrRefusal(request, bodyType: .form) { return refusal }
         // The page lists body parameters; credentials in a URL end up in logs (RFC 6749 §2.3.1).
         if let named = request.query.first(where: { Self.tokenParameters.contains($0.name) }) {
-            return Self.oauthError("invalid_request", description: "\(named.name) must be sent in the form body, not in the URL.")
+            return Self.oauthError(
+                "invalid_request", description: "\(named.name) must be sent in the form body, not in the URL.")
         }
         var parameters: [String: String] = [:]
         // Parameters the endpoint does not define are ignored; a parameter without a value
@@ -91,30 +106,43 @@ extension SandboxEngine {
             parameters[name] = value
         }
         observed.clientID = parameters["client_id"]
-        guard let clientID = parameters["client_id"], let secret = parameters["client_secret"], let grantType = parameters["grant_type"] else {
+        guard let clientID = parameters["client_id"], let secret = parameters["client_secret"],
+            let grantType = parameters["grant_type"]
+        else {
             let missing = Self.tokenParameters.filter { parameters[$0] == nil }
             return Self.oauthError(
-                "invalid_request", description: "\(missing.joined(separator: ", ")) \(missing.count == 1 ? "is" : "are") required (client_id, client_secret and grant_type).")
+                "invalid_request",
+                description:
+                    "\(missing.joined(separator: ", ")) \(missing.count == 1 ? "is" : "are") required (client_id, client_secret and grant_type)."
+            )
         }
         if request.header("Authorization") != nil {
-            return Self.oauthError("invalid_request", description: "Send the client credentials once, in the form body, without an Authorization header.")
+            return Self.oauthError(
+                "invalid_request",
+                description: "Send the client credentials once, in the form body, without an Authorization header.")
         }
         guard grantType == "client_credentials" else { return Self.oauthError("unsupported_grant_type") }
         guard let registration = registrations[clientID], registration.clientSecret == secret else {
             observed.clientRefused = true
-            return Self.oauthError("invalid_client", description: "The client credentials are unknown, wrong, or their registration expired; register again.")
+            return Self.oauthError(
+                "invalid_client",
+                description: "The client credentials are unknown, wrong, or their registration expired; register again."
+            )
         }
         guard now < registration.expiresAt else {
             registrations[clientID] = nil
             observed.clientRefused = true
-            return Self.oauthError("invalid_client", description: "The client registration has expired; register again.")
+            return Self.oauthError(
+                "invalid_client", description: "The client registration has expired; register again.")
         }
         let token = newSecret(byteCount: 32)
         let expiresAt = now.addingTimeInterval(TimeInterval(world.accessTokenTTL))
-        remember(AccessTokenGrant(clientID: clientID, statement: registration.statement, expiresAt: expiresAt), token: token)
+        remember(
+            AccessTokenGrant(clientID: clientID, statement: registration.statement, expiresAt: expiresAt), token: token)
         observed.statement = registration.statement
         observed.issuedToken = ObservedFacts.IssuedToken(
-            token: ObservedRequest.hash(token: token), clientID: clientID, lifetime: TimeInterval(world.accessTokenTTL), expiresAt: expiresAt)
+            token: ObservedRequest.hash(token: token), clientID: clientID, lifetime: TimeInterval(world.accessTokenTTL),
+            expiresAt: expiresAt)
         return .json(
             .object(
                 ("id", .string(newIdentifier())),

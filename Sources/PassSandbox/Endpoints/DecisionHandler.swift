@@ -6,7 +6,9 @@ extension SandboxEngine {
     /// Where a decision comes from (`source`).
     private enum DecisionSource: String { case mvpd, degradation, temppass }
 
-    func decisions(_ request: SandboxRequest, serviceProvider: String, mvpd mvpdID: String, authorize: Bool, now: Date) throws(SandboxEnhancedError) -> SandboxResponse {
+    func decisions(_ request: SandboxRequest, serviceProvider: String, mvpd mvpdID: String, authorize: Bool, now: Date)
+        throws(SandboxEnhancedError) -> SandboxResponse
+    {
         let caller = try authorizeCaller(request, serviceProvider: serviceProvider, now: now)
         let deviceID = try deviceIdentifier(request)
         try deviceInfo(request, required: true)
@@ -27,7 +29,8 @@ extension SandboxEngine {
         var itemError: SandboxEnhancedError?
         if mvpd.authzNone {
             source = .degradation
-            itemError = SandboxEnhancedError.deniedByDegradationRule.with(details: "An AuthZNone degradation rule is applied to \(mvpd.id).")
+            itemError = SandboxEnhancedError.deniedByDegradationRule.with(
+                details: "An AuthZNone degradation rule is applied to \(mvpd.id).")
         } else if mvpd.degraded {
             source = .degradation
         } else if mvpd.tempPass {
@@ -42,7 +45,9 @@ extension SandboxEngine {
                 case .durationExceeded:
                     itemError = .tempPassDurationExceeded
                 case .active(_, let trialID?):
-                    entitled = { resource in self.promotionalAllows(resource, trialID: trialID, mvpd: mvpd, consume: authorize) }
+                    entitled = { resource in
+                        self.promotionalAllows(resource, trialID: trialID, mvpd: mvpd, consume: authorize)
+                    }
                     deniedError = SandboxEnhancedError.tempPassResourcesExceeded
                 case .active(_, nil), .unused:
                     break
@@ -50,7 +55,8 @@ extension SandboxEngine {
             }
         } else {
             source = .mvpd
-            let profile = try requireProfile(request, owner: owner, mvpd: mvpd, provider: caller.provider, identities: identities, now: now)
+            let profile = try requireProfile(
+                request, owner: owner, mvpd: mvpd, provider: caller.provider, identities: identities, now: now)
             let user = profile.username.flatMap(mvpd.user)
             entitled = { resource in user?.resources.contains(resource) == true }
         }
@@ -62,12 +68,14 @@ extension SandboxEngine {
                 if let resourceID = Self.resourceID(resource) {
                     if !entitled(resourceID) {
                         error =
-                            deniedError?.with(details: "The promotional TempPass has no resources left for \"\(resourceID)\".")
+                            deniedError?.with(
+                                details: "The promotional TempPass has no resources left for \"\(resourceID)\".")
                             ?? (authorize ? SandboxEnhancedError.deniedByMVPD : .preauthorizationDeniedByMVPD)
                             .with(details: "Your subscription package does not include \"\(resourceID)\".")
                     }
                 } else {
-                    error = SandboxEnhancedError.invalidResources.with(details: "The resource is empty or not a valid MRSS item.")
+                    error = SandboxEnhancedError.invalidResources.with(
+                        details: "The resource is empty or not a valid MRSS item.")
                 }
             }
             if let error { observed.errorActions.append(error.action) }
@@ -78,7 +86,10 @@ extension SandboxEngine {
                     ("notAfter", .int(decisionEnd.epochMilliseconds)),
                     (
                         "serializedToken",
-                        .string(mediaToken(serviceProvider: serviceProvider, mvpd: mvpd.id, resource: resource, deviceID: deviceID, now: now, notAfter: decisionEnd))
+                        .string(
+                            mediaToken(
+                                serviceProvider: serviceProvider, mvpd: mvpd.id, resource: resource, deviceID: deviceID,
+                                now: now, notAfter: decisionEnd))
                     ))
                 : nil
             return .object(
@@ -110,14 +121,17 @@ extension SandboxEngine {
     ) throws(SandboxEnhancedError) -> StoredProfile {
         if let own = profiles[owner]?[mvpd.id], isUsable(own, provider: provider, now: now) {
             if own.kind == .appleSSO {
-                let named = try PartnerFrameworkStatus.validate(header: request.header("AP-Partner-Framework-Status"), provider: provider, now: now).get()
+                let named = try PartnerFrameworkStatus.validate(
+                    header: request.header("AP-Partner-Framework-Status"), provider: provider, now: now
+                ).get()
                 guard named.id == mvpd.id else { throw SandboxEnhancedError.pfsProviderMismatch }
             }
             return own
         }
         if let shared = sharedProfile(identities: identities, mvpd: mvpd, now: now) { return shared }
         // Nothing usable: say why, of the device's own profile first, else of the shared one.
-        guard let stored = profiles[owner]?[mvpd.id] ?? singleSignOnRecord(identities: identities, mvpd: mvpd)?.profile else {
+        guard let stored = profiles[owner]?[mvpd.id] ?? singleSignOnRecord(identities: identities, mvpd: mvpd)?.profile
+        else {
             throw SandboxEnhancedError.profileMissing
         }
         if !stored.isValid(at: now) { throw SandboxEnhancedError.profileExpired }
@@ -129,7 +143,9 @@ extension SandboxEngine {
     static func requestedResources(_ request: SandboxRequest) throws(SandboxEnhancedError) -> [String] {
         guard let object = try? JSONSerialization.jsonObject(with: Data(request.body), options: []) as? [String: Any],
             let list = object["resources"] as? [Any], !list.isEmpty
-        else { throw SandboxEnhancedError.invalidResources.with(details: "Expected a JSON body {\"resources\": [\"…\"]}.") }
+        else {
+            throw SandboxEnhancedError.invalidResources.with(details: "Expected a JSON body {\"resources\": [\"…\"]}.")
+        }
         var resources: [String] = []
         for item in list {
             guard let resource = item as? String else { throw SandboxEnhancedError.invalidResources }
@@ -150,13 +166,16 @@ extension SandboxEngine {
             let titleStart = trimmed.range(of: "<title>", range: channel.upperBound..<trimmed.endIndex),
             let titleEnd = trimmed.range(of: "</title>", range: titleStart.upperBound..<trimmed.endIndex)
         else { return nil }
-        let title = unescape(String(trimmed[titleStart.upperBound..<titleEnd.lowerBound])).trimmingCharacters(in: .whitespaces)
+        let title = unescape(String(trimmed[titleStart.upperBound..<titleEnd.lowerBound])).trimmingCharacters(
+            in: .whitespaces)
         return title.isEmpty ? nil : title
     }
 
     /// A Base64-encoded media token: `<signatureInfo>` (HMAC) followed by the
     /// `<authToken>` it signs.
-    func mediaToken(serviceProvider: String, mvpd: String, resource: String, deviceID: String, now: Date, notAfter: Date) -> String {
+    func mediaToken(
+        serviceProvider: String, mvpd: String, resource: String, deviceID: String, now: Date, notAfter: Date
+    ) -> String {
         let body =
             "<authToken><sessionGUID>\(newIdentifier())</sessionGUID><requestorID>\(Self.escape(serviceProvider))</requestorID>"
             + "<resourceID>\(Self.escape(resource))</resourceID><ttl>\(notAfter.epochMilliseconds - now.epochMilliseconds)</ttl>"
@@ -172,6 +191,7 @@ extension SandboxEngine {
             let signature = Self.value(in: text, after: "<signatureInfo>", until: "<"),
             let bodyStart = text.range(of: "</signatureInfo>")?.upperBound
         else { return false }
-        return Self.constantTimeEqual(signature, SandboxHMAC.hexAuthenticationCode(key: secret, text: String(text[bodyStart...])))
+        return Self.constantTimeEqual(
+            signature, SandboxHMAC.hexAuthenticationCode(key: secret, text: String(text[bodyStart...])))
     }
 }

@@ -32,7 +32,9 @@ extension SandboxEngine {
     }
 
     /// Verifies `token`, the signature only the first time it is seen.
-    private func verify(_ token: String, presentedAs kind: SandboxIdentityKind, now: Date) -> Result<VerifiedIdentity, SandboxJWSProblem> {
+    private func verify(_ token: String, presentedAs kind: SandboxIdentityKind, now: Date) -> Result<
+        VerifiedIdentity, SandboxJWSProblem
+    > {
         let key = VerifiedTokenKey(kind: kind, token: token)
         if let known = verifiedTokens[key] {
             return SandboxIdentityKeyring.checkTimesAndAudience(known.claims, now: now).map { known.identity }

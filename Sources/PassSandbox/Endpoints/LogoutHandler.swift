@@ -13,7 +13,9 @@ extension SandboxEngine {
     /// - `appleSSO` profile → `partner_logout`/`partner_interactive`, no URL;
     /// - temporary or degraded access (or the MVPD is degraded) → `complete`/`none`;
     /// - no valid profile → `invalid`/`none`.
-    func logout(_ request: SandboxRequest, serviceProvider: String, mvpd mvpdID: String, now: Date) throws(SandboxEnhancedError) -> SandboxResponse {
+    func logout(_ request: SandboxRequest, serviceProvider: String, mvpd mvpdID: String, now: Date)
+        throws(SandboxEnhancedError) -> SandboxResponse
+    {
         let caller = try authorizeCaller(request, serviceProvider: serviceProvider, now: now)
         let deviceID = try deviceIdentifier(request)
         try deviceInfo(request, required: true)

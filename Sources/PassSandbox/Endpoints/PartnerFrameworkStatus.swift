@@ -36,7 +36,9 @@ struct PartnerFrameworkStatus: Sendable {
 
     /// Checks the status the way the partner endpoints do and returns the MVPD it names,
     /// or the documented `invalid_header_pfs_*` error.
-    static func validate(header: String?, provider: SandboxServiceProvider, now: Date) -> Result<SandboxMVPDConfig, SandboxEnhancedError> {
+    static func validate(header: String?, provider: SandboxServiceProvider, now: Date) -> Result<
+        SandboxMVPDConfig, SandboxEnhancedError
+    > {
         guard let status = PartnerFrameworkStatus(header: header), let access = status.accessStatus else {
             return .failure(.pfsAccessNotPresent)
         }

@@ -16,7 +16,9 @@ extension SandboxEngine {
     /// - MVPD without partner single sign-on (platform services off, "Enable Single Sign On"
     ///   off, or not onboarded) → `authenticate`/`interactive`/`configuration_fallback`;
     /// - otherwise `partner_profile`/`direct`/`none` with a SAML `authenticationRequest`.
-    func partnerSession(_ request: SandboxRequest, serviceProvider: String, partner: String, now: Date) throws(SandboxEnhancedError) -> SandboxResponse {
+    func partnerSession(_ request: SandboxRequest, serviceProvider: String, partner: String, now: Date)
+        throws(SandboxEnhancedError) -> SandboxResponse
+    {
         let caller = try authorizeCaller(request, serviceProvider: serviceProvider, now: now)
         let deviceID = try deviceIdentifier(request)
         let info = try deviceInfo(request, required: true)
@@ -40,9 +42,13 @@ extension SandboxEngine {
                 domainName: form["domainName"], redirectUrl: redirectUrl, now: now)
         }
         if form["domainName"] == nil || redirectUrl == nil {
-            return .json(Self.resumeAnswer(fallbackSession(), actionName: "resume", reasonType: "missing_parameters_fallback"))
+            return .json(
+                Self.resumeAnswer(fallbackSession(), actionName: "resume", reasonType: "missing_parameters_fallback"))
         }
-        guard case .success(let validMVPD) = PartnerFrameworkStatus.validate(header: statusHeader, provider: caller.provider, now: now) else {
+        guard
+            case .success(let validMVPD) = PartnerFrameworkStatus.validate(
+                header: statusHeader, provider: caller.provider, now: now)
+        else {
             let session = fallbackSession()
             return .json(
                 mvpd == nil
@@ -80,13 +86,17 @@ extension SandboxEngine {
     ///
     /// The profile lasts the integration's authentication TTL, whatever the system-level
     /// sign-in's expiry: the Apple SSO overview's TTL table keeps the Adobe Pass TTL.
-    func partnerProfile(_ request: SandboxRequest, serviceProvider: String, partner: String, now: Date) throws(SandboxEnhancedError) -> SandboxResponse {
+    func partnerProfile(_ request: SandboxRequest, serviceProvider: String, partner: String, now: Date)
+        throws(SandboxEnhancedError) -> SandboxResponse
+    {
         let caller = try authorizeCaller(request, serviceProvider: serviceProvider, now: now)
         let deviceID = try deviceIdentifier(request)
         try deviceInfo(request, required: true)
         try requireBody(.form, request)
         guard Self.supportedPartners.contains(partner) else { throw SandboxEnhancedError.invalidPartner }
-        let mvpd = try PartnerFrameworkStatus.validate(header: request.header("AP-Partner-Framework-Status"), provider: caller.provider, now: now).get()
+        let mvpd = try PartnerFrameworkStatus.validate(
+            header: request.header("AP-Partner-Framework-Status"), provider: caller.provider, now: now
+        ).get()
         guard mvpd.integrationActive else { throw SandboxEnhancedError.invalidIntegration }
         let owner = ProfileOwner(clientID: caller.grant.clientID, deviceID: deviceID, serviceProvider: serviceProvider)
         if mvpd.degraded {

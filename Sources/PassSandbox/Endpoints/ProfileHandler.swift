@@ -9,7 +9,9 @@ extension SandboxEngine {
     /// (a TempPass profile beside a regular one: REST API V2 keeps several), and for each
     /// other MVPD the profile the request's identity tokens share, if any. Expired,
     /// invalidated and used-up profiles are left out.
-    func allProfiles(_ request: SandboxRequest, serviceProvider: String, now: Date) throws(SandboxEnhancedError) -> SandboxResponse {
+    func allProfiles(_ request: SandboxRequest, serviceProvider: String, now: Date) throws(SandboxEnhancedError)
+        -> SandboxResponse
+    {
         let caller = try authorizeCaller(request, serviceProvider: serviceProvider, now: now)
         let deviceID = try deviceIdentifier(request)
         try deviceInfo(request, required: true)
@@ -20,19 +22,23 @@ extension SandboxEngine {
             guard isUsable(profile, provider: caller.provider, now: now),
                 partnerStatusShows(profile, request: request, provider: caller.provider, now: now)
             else { continue }
-            guard profile.kind == .temporary, let mvpd = caller.provider.mvpd(profile.mvpd), mvpd.isPromotionalTempPass else {
+            guard profile.kind == .temporary, let mvpd = caller.provider.mvpd(profile.mvpd), mvpd.isPromotionalTempPass
+            else {
                 visible.append((profile, nil))
                 continue
             }
             // A promotional trial is found by the identity when the request names one.
             let identity = (try? tempPassIdentity(request, mvpd: mvpd).get()) ?? nil
-            guard case .active(let current, let trialID) = tempPassStanding(owner: owner, mvpd: mvpd, identity: identity, start: false, now: now),
+            guard
+                case .active(let current, let trialID) = tempPassStanding(
+                    owner: owner, mvpd: mvpd, identity: identity, start: false, now: now),
                 let promotion = promotionalAttributes(trialID: trialID, mvpd: mvpd), promotion.remaining > 0
             else { continue }
             visible.append((current, promotion))
         }
         let shown = Set(visible.map(\.0.mvpd))
-        for shared in sharedProfiles(identities: identities, provider: caller.provider, now: now) where !shown.contains(shared.mvpd) {
+        for shared in sharedProfiles(identities: identities, provider: caller.provider, now: now)
+        where !shown.contains(shared.mvpd) {
             visible.append((shared, nil))
         }
         return Self.profilesResponse(withBudgets: visible.sorted { $0.0.mvpd < $1.0.mvpd })
@@ -48,7 +54,9 @@ extension SandboxEngine {
     ///   device first used it); `403 temporary_access_duration_limit_exceeded` after, and
     ///   for a promotional TempPass `403 temporary_access_resources_limit_exceeded` once
     ///   the budget is spent, or `400 invalid_header_identity_for_temporary_access`.
-    func profileForMVPD(_ request: SandboxRequest, serviceProvider: String, mvpd mvpdID: String, now: Date) throws(SandboxEnhancedError) -> SandboxResponse {
+    func profileForMVPD(_ request: SandboxRequest, serviceProvider: String, mvpd mvpdID: String, now: Date)
+        throws(SandboxEnhancedError) -> SandboxResponse
+    {
         let caller = try authorizeCaller(request, serviceProvider: serviceProvider, now: now)
         let deviceID = try deviceIdentifier(request)
         try deviceInfo(request, required: true)
@@ -63,7 +71,8 @@ extension SandboxEngine {
             case .active(let profile, let trialID):
                 let promotion = promotionalAttributes(trialID: trialID, mvpd: mvpd)
                 if let promotion, promotion.remaining == 0 {
-                    throw SandboxEnhancedError.tempPassResourcesExceeded.with(details: "All \(promotion.used.count) resources of this promotional TempPass were used.")
+                    throw SandboxEnhancedError.tempPassResourcesExceeded.with(
+                        details: "All \(promotion.used.count) resources of this promotional TempPass were used.")
                 }
                 return Self.profilesResponse(withBudgets: [(profile, promotion)])
             }
@@ -95,7 +104,9 @@ extension SandboxEngine {
     /// identity tokens, that one); an empty map while the user has not logged in yet;
     /// `403 authenticated_profile_invalidated` when Adobe Pass invalidated it since. The
     /// page lists no identity token header: the session's own identities are used.
-    func profileForCode(_ request: SandboxRequest, serviceProvider: String, code: String, now: Date) throws(SandboxEnhancedError) -> SandboxResponse {
+    func profileForCode(_ request: SandboxRequest, serviceProvider: String, code: String, now: Date)
+        throws(SandboxEnhancedError) -> SandboxResponse
+    {
         let caller = try authorizeCaller(request, serviceProvider: serviceProvider, now: now)
         switch sessions[code] {
         case nil: observed.codeState = .unknown
@@ -103,12 +114,16 @@ extension SandboxEngine {
         default: observed.codeState = .pending
         }
         let session = try openSession(code: code, serviceProvider: serviceProvider, now: now)
-        guard session.authenticated, let owner = session.owner, let mvpdID = session.mvpd else { return Self.profilesResponse([]) }
+        guard session.authenticated, let owner = session.owner, let mvpdID = session.mvpd else {
+            return Self.profilesResponse([])
+        }
         if let profile = usableProfile(owner: owner, mvpd: mvpdID, provider: caller.provider, now: now) {
             observed.codeState = .authenticated
             return Self.profilesResponse([profile])
         }
-        if let mvpd = caller.provider.mvpd(mvpdID), let shared = sharedProfile(identities: session.identities, mvpd: mvpd, now: now) {
+        if let mvpd = caller.provider.mvpd(mvpdID),
+            let shared = sharedProfile(identities: session.identities, mvpd: mvpd, now: now)
+        {
             observed.codeState = .authenticated
             return Self.profilesResponse([shared])
         }
@@ -131,15 +146,20 @@ extension SandboxEngine {
     }
 
     /// `{"profiles": {mvpd: profile, …}}`, promotional TempPass profiles with their budget.
-    static func profilesResponse(withBudgets list: [(StoredProfile, promotion: (remaining: Int, used: [String])?)], status: Int = 200) -> SandboxResponse {
-        .json(.object([("profiles", .object(list.map { ($0.0.mvpd, profileJSON($0.0, promotion: $0.promotion)) }))]), status: status)
+    static func profilesResponse(
+        withBudgets list: [(StoredProfile, promotion: (remaining: Int, used: [String])?)], status: Int = 200
+    ) -> SandboxResponse {
+        .json(
+            .object([("profiles", .object(list.map { ($0.0.mvpd, profileJSON($0.0, promotion: $0.promotion)) }))]),
+            status: status)
     }
 
     /// One profile as the samples show it: epoch-millisecond bounds, issuer, type and
     /// attributes `{value, state}` (`zip` encrypted). A promotional TempPass profile adds
     /// `remaining_resources` and `used_assets`, and a profile shared through identity tokens
     /// `upstreamUserID` and `mvpd`, as their samples do.
-    static func profileJSON(_ profile: StoredProfile, promotion: (remaining: Int, used: [String])? = nil) -> SandboxJSON {
+    static func profileJSON(_ profile: StoredProfile, promotion: (remaining: Int, used: [String])? = nil) -> SandboxJSON
+    {
         var attributes: [(String, SandboxJSON)] = []
         func plain(_ value: SandboxJSON) -> SandboxJSON { .object([("value", value), ("state", .string("plain"))]) }
         if let promotion {
@@ -160,7 +180,8 @@ extension SandboxEngine {
         }
         if let household = profile.householdID { attributes.append(("householdID", plain(.string(household)))) }
         if let zip = profile.zip {
-            attributes.append(("zip", .object([("value", .string(SandboxMetadataCipher.encrypt(zip))), ("state", .string("enc"))])))
+            attributes.append(
+                ("zip", .object([("value", .string(SandboxMetadataCipher.encrypt(zip))), ("state", .string("enc"))])))
         }
         return .object(
             ("notBefore", .int(profile.notBefore.epochMilliseconds)),
@@ -176,7 +197,9 @@ extension SandboxEngine {
     /// (for a partner single sign-on profile) the dashboard's single sign-on is still on.
     /// A dashboard change counts from the next request: the world is read each time.
     func isUsable(_ profile: StoredProfile, provider: SandboxServiceProvider, now: Date) -> Bool {
-        guard profile.isValid(at: now), !profile.invalidated, let mvpd = provider.mvpd(profile.mvpd), mvpd.integrationActive else { return false }
+        guard profile.isValid(at: now), !profile.invalidated, let mvpd = provider.mvpd(profile.mvpd),
+            mvpd.integrationActive
+        else { return false }
         switch profile.kind {
         case .degraded: return mvpd.degraded
         case .appleSSO: return mvpd.ssoEnabled
@@ -184,7 +207,8 @@ extension SandboxEngine {
         }
     }
 
-    func usableProfile(owner: ProfileOwner, mvpd: String, provider: SandboxServiceProvider, now: Date) -> StoredProfile? {
+    func usableProfile(owner: ProfileOwner, mvpd: String, provider: SandboxServiceProvider, now: Date) -> StoredProfile?
+    {
         guard let profile = profiles[owner]?[mvpd], isUsable(profile, provider: provider, now: now) else { return nil }
         return profile
     }
@@ -192,9 +216,14 @@ extension SandboxEngine {
     /// An `appleSSO` profile is shown only to a request carrying a valid partner framework
     /// status for its MVPD (the cookbook: "such that the response may include an appleSSO
     /// type profile"); other profiles always.
-    func partnerStatusShows(_ profile: StoredProfile, request: SandboxRequest, provider: SandboxServiceProvider, now: Date) -> Bool {
+    func partnerStatusShows(
+        _ profile: StoredProfile, request: SandboxRequest, provider: SandboxServiceProvider, now: Date
+    ) -> Bool {
         guard profile.kind == .appleSSO else { return true }
-        guard case .success(let mvpd) = PartnerFrameworkStatus.validate(header: request.header("AP-Partner-Framework-Status"), provider: provider, now: now) else {
+        guard
+            case .success(let mvpd) = PartnerFrameworkStatus.validate(
+                header: request.header("AP-Partner-Framework-Status"), provider: provider, now: now)
+        else {
             return false
         }
         return mvpd.id == profile.mvpd
@@ -202,9 +231,12 @@ extension SandboxEngine {
 
     /// Stores (replacing any previous one) and returns a profile for a user of `mvpd`.
     @discardableResult
-    func storeUserProfile(_ kind: ProfileKind, owner: ProfileOwner, mvpd: SandboxMVPDConfig, user: SandboxUser, now: Date) -> StoredProfile {
+    func storeUserProfile(
+        _ kind: ProfileKind, owner: ProfileOwner, mvpd: SandboxMVPDConfig, user: SandboxUser, now: Date
+    ) -> StoredProfile {
         let profile = StoredProfile(
-            mvpd: mvpd.id, kind: kind, notBefore: now, notAfter: now.addingTimeInterval(TimeInterval(mvpd.authenticationTTL)),
+            mvpd: mvpd.id, kind: kind, notBefore: now,
+            notAfter: now.addingTimeInterval(TimeInterval(mvpd.authenticationTTL)),
             username: user.username, userID: user.userID, householdID: user.householdID, zip: user.zip)
         profiles[owner, default: [:]][mvpd.id] = profile
         return profile
@@ -215,7 +247,8 @@ extension SandboxEngine {
     @discardableResult
     func storeDegradedProfile(owner: ProfileOwner, mvpd: SandboxMVPDConfig, now: Date) -> StoredProfile {
         let profile = StoredProfile(
-            mvpd: mvpd.id, kind: .degraded, notBefore: now, notAfter: now.addingTimeInterval(TimeInterval(mvpd.authenticationTTL)),
+            mvpd: mvpd.id, kind: .degraded, notBefore: now,
+            notAfter: now.addingTimeInterval(TimeInterval(mvpd.authenticationTTL)),
             username: nil, userID: "95cf93bcd183214a" + Self.deviceDigest(owner.deviceID), householdID: nil, zip: nil)
         profiles[owner, default: [:]][mvpd.id] = profile
         return profile

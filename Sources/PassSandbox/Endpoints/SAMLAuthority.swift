@@ -34,7 +34,9 @@ extension SandboxEngine {
 
     /// Answers a SAML request for the user `username` of the MVPD whose platform mapping id
     /// is `providerMappingID` (what the partner framework does after the MVPD login).
-    func mintSAMLResponse(samlRequest: String, providerMappingID: String, username: String, now: Date) -> Result<String, PartnerFrameworkError> {
+    func mintSAMLResponse(samlRequest: String, providerMappingID: String, username: String, now: Date) -> Result<
+        String, PartnerFrameworkError
+    > {
         guard let requestXML = Self.decodeSAML(samlRequest),
             let requestID = Self.value(in: requestXML, after: " ID=\"", until: "\""),
             let pending = pendingSAMLRequests[requestID], now < pending.expiresAt,
@@ -44,7 +46,9 @@ extension SandboxEngine {
             let user = mvpd.user(username)
         else { return .failure(.providerRejected) }
         let notOnOrAfter = now.addingTimeInterval(Self.samlRequestTTL).epochMilliseconds
-        let signature = signAssertion(requestID: requestID, mvpd: mvpd.id, username: user.username, userID: user.userID, notOnOrAfter: notOnOrAfter)
+        let signature = signAssertion(
+            requestID: requestID, mvpd: mvpd.id, username: user.username, userID: user.userID,
+            notOnOrAfter: notOnOrAfter)
         let xml = """
             <samlp:Response xmlns:samlp="urn:oasis:names:tc:SAML:2.0:protocol" xmlns:saml="urn:oasis:names:tc:SAML:2.0:assertion" \
             ID="_\(newIdentifier())" InResponseTo="\(requestID)" Version="2.0" IssueInstant="\(Self.isoTime(now))">\
@@ -74,13 +78,15 @@ extension SandboxEngine {
         guard let xml = Self.decodeSAML(value),
             let requestID = Self.value(in: xml, after: "InResponseTo=\"", until: "\""),
             let mvpdID = Self.value(in: xml, after: "<saml:Attribute Name=\"mvpd\"><saml:AttributeValue>", until: "<"),
-            let username = Self.value(in: xml, after: "<saml:Attribute Name=\"username\"><saml:AttributeValue>", until: "<"),
+            let username = Self.value(
+                in: xml, after: "<saml:Attribute Name=\"username\"><saml:AttributeValue>", until: "<"),
             let userID = Self.value(in: xml, after: "<saml:NameID>", until: "<"),
             let notOnOrAfterText = Self.value(in: xml, after: "NotOnOrAfter=\"", until: "\""),
             let notOnOrAfter = Int64(notOnOrAfterText),
             let signature = Self.value(in: xml, after: "<ds:SignatureValue>", until: "<")
         else { return nil }
-        let expected = signAssertion(requestID: requestID, mvpd: mvpdID, username: username, userID: userID, notOnOrAfter: notOnOrAfter)
+        let expected = signAssertion(
+            requestID: requestID, mvpd: mvpdID, username: username, userID: userID, notOnOrAfter: notOnOrAfter)
         guard Self.constantTimeEqual(expected, signature),
             now.epochMilliseconds < notOnOrAfter,
             let pending = pendingSAMLRequests[requestID], now < pending.expiresAt,
@@ -90,15 +96,19 @@ extension SandboxEngine {
         return VerifiedAssertion(requestID: requestID, mvpd: mvpd, user: user)
     }
 
-    private func signAssertion(requestID: String, mvpd: String, username: String, userID: String, notOnOrAfter: Int64) -> String {
-        SandboxHMAC.hexAuthenticationCode(key: secret, text: "saml|\(requestID)|\(mvpd)|\(username)|\(userID)|\(notOnOrAfter)")
+    private func signAssertion(requestID: String, mvpd: String, username: String, userID: String, notOnOrAfter: Int64)
+        -> String
+    {
+        SandboxHMAC.hexAuthenticationCode(
+            key: secret, text: "saml|\(requestID)|\(mvpd)|\(username)|\(userID)|\(notOnOrAfter)")
     }
 
     /// Base64 (spaces read as `+`, in case a form decoder turned them) or raw XML.
     static func decodeSAML(_ value: String) -> String? {
         let trimmed = value.trimmingCharacters(in: .whitespacesAndNewlines)
         if trimmed.hasPrefix("<") { return trimmed }
-        let repaired = trimmed.utf8.contains(UInt8(ascii: " ")) ? trimmed.replacingOccurrences(of: " ", with: "+") : trimmed
+        let repaired =
+            trimmed.utf8.contains(UInt8(ascii: " ")) ? trimmed.replacingOccurrences(of: " ", with: "+") : trimmed
         guard let data = Data(base64Encoded: repaired) else { return nil }
         return String(data: data, encoding: .utf8)
     }
@@ -140,6 +150,7 @@ extension SandboxEngine {
         var parts = tm()
         gmtime_r(&seconds, &parts)
         func two(_ value: Int32) -> String { value < 10 ? "0\(value)" : "\(value)" }
-        return "\(parts.tm_year + 1900)-\(two(parts.tm_mon + 1))-\(two(parts.tm_mday))T\(two(parts.tm_hour)):\(two(parts.tm_min)):\(two(parts.tm_sec))Z"
+        return
+            "\(parts.tm_year + 1900)-\(two(parts.tm_mon + 1))-\(two(parts.tm_mday))T\(two(parts.tm_hour)):\(two(parts.tm_min)):\(two(parts.tm_sec))Z"
     }
 }

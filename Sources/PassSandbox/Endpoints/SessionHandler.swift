@@ -8,18 +8,23 @@ extension SandboxEngine {
     /// `AD-Service-Token` and `Adobe-Subject-Token` optional). The session keeps the
     /// identities its tokens vouch for: they find shared profiles, and its login is shared
     /// through them.
-    func createSession(_ request: SandboxRequest, serviceProvider: String, now: Date) throws(SandboxEnhancedError) -> SandboxResponse {
+    func createSession(_ request: SandboxRequest, serviceProvider: String, now: Date) throws(SandboxEnhancedError)
+        -> SandboxResponse
+    {
         let caller = try authorizeCaller(request, serviceProvider: serviceProvider, now: now)
         let deviceID = try deviceIdentifier(request)
         let info = try deviceInfo(request, required: true)
         let identities = try presentedIdentities(request, now: now)
         try requireBody(.form, request)
         let form = try sessionParameters(request)
-        let mvpd = try form["mvpd"].map { (id: String) throws(SandboxEnhancedError) in try activeIntegration(caller.provider, id) }
+        let mvpd = try form["mvpd"].map { (id: String) throws(SandboxEnhancedError) in
+            try activeIntegration(caller.provider, id)
+        }
         let redirectUrl = try form["redirectUrl"].map(Self.checkedRedirectURL)
         let owner = ProfileOwner(clientID: caller.grant.clientID, deviceID: deviceID, serviceProvider: serviceProvider)
         if let mvpd, form["domainName"] != nil, redirectUrl != nil,
-            let direct = try directAnswer(owner: owner, mvpd: mvpd, provider: caller.provider, identities: identities, now: now)
+            let direct = try directAnswer(
+                owner: owner, mvpd: mvpd, provider: caller.provider, identities: identities, now: now)
         {
             return .json(direct)
         }
@@ -33,7 +38,9 @@ extension SandboxEngine {
     }
 
     /// `POST /api/v2/{sp}/sessions/{code}`: adds the missing parameters.
-    func resumeSession(_ request: SandboxRequest, serviceProvider: String, code: String, now: Date) throws(SandboxEnhancedError) -> SandboxResponse {
+    func resumeSession(_ request: SandboxRequest, serviceProvider: String, code: String, now: Date)
+        throws(SandboxEnhancedError) -> SandboxResponse
+    {
         let caller = try authorizeCaller(request, serviceProvider: serviceProvider, now: now)
         try requireBody(.form, request)
         var session = try openSession(code: code, serviceProvider: serviceProvider, now: now)
@@ -47,7 +54,8 @@ extension SandboxEngine {
         }
         let mvpd = try activeIntegration(caller.provider, mvpdID)
         if let owner = session.owner,
-            let direct = try directAnswer(owner: owner, mvpd: mvpd, provider: caller.provider, identities: session.identities, now: now)
+            let direct = try directAnswer(
+                owner: owner, mvpd: mvpd, provider: caller.provider, identities: session.identities, now: now)
         {
             sessions[session.code] = nil
             return .json(direct)
@@ -57,7 +65,9 @@ extension SandboxEngine {
 
     /// `GET /api/v2/{sp}/sessions/{code}`: the parameters given so far and the device that
     /// opened the session (``SandboxDeviceDescription``).
-    func sessionInformation(_ request: SandboxRequest, serviceProvider: String, code: String, now: Date) throws(SandboxEnhancedError) -> SandboxResponse {
+    func sessionInformation(_ request: SandboxRequest, serviceProvider: String, code: String, now: Date)
+        throws(SandboxEnhancedError) -> SandboxResponse
+    {
         _ = try authorizeCaller(request, serviceProvider: serviceProvider, now: now)
         let session = try openSession(code: code, serviceProvider: serviceProvider, now: now)
         let missing = session.missingParameters
@@ -83,11 +93,13 @@ extension SandboxEngine {
 
     /// Opens a session valid for the world's `authenticationSessionTTL` (30 minutes by default).
     func openNewSession(
-        caller: Caller, deviceID: String, deviceInfo: SandboxJSON?, mvpd: String?, domainName: String?, redirectUrl: String?,
+        caller: Caller, deviceID: String, deviceInfo: SandboxJSON?, mvpd: String?, domainName: String?,
+        redirectUrl: String?,
         identities: [VerifiedIdentity] = [], now: Date
     ) -> AuthenticationSession {
         var session = AuthenticationSession(
-            code: newCode(), sessionID: newIdentifier(), serviceProvider: caller.provider.id, clientID: caller.grant.clientID,
+            code: newCode(), sessionID: newIdentifier(), serviceProvider: caller.provider.id,
+            clientID: caller.grant.clientID,
             deviceID: deviceID, deviceInfo: deviceInfo, mvpd: mvpd, domainName: domainName, redirectUrl: redirectUrl,
             notBefore: now, notAfter: now.addingTimeInterval(TimeInterval(world.authenticationSessionTTL)))
         session.identities = identities
@@ -97,13 +109,19 @@ extension SandboxEngine {
 
     /// The open session with `code` for `serviceProvider`, or `invalid_parameter_code` /
     /// `invalid_authentication_session`.
-    func openSession(code: String, serviceProvider: String, now: Date) throws(SandboxEnhancedError) -> AuthenticationSession {
-        guard !code.isEmpty, code.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber) }) else { throw SandboxEnhancedError.invalidCode }
+    func openSession(code: String, serviceProvider: String, now: Date) throws(SandboxEnhancedError)
+        -> AuthenticationSession
+    {
+        guard !code.isEmpty, code.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber) }) else {
+            throw SandboxEnhancedError.invalidCode
+        }
         guard let session = sessions[code], session.serviceProvider == serviceProvider else {
-            throw SandboxEnhancedError.invalidAuthenticationSession.with(details: "No authentication session has the code \(code).")
+            throw SandboxEnhancedError.invalidAuthenticationSession.with(
+                details: "No authentication session has the code \(code).")
         }
         guard session.isOpen(at: now) else {
-            throw SandboxEnhancedError.invalidAuthenticationSession.with(details: "The authentication session \(code) has expired.")
+            throw SandboxEnhancedError.invalidAuthenticationSession.with(
+                details: "The authentication session \(code) has expired.")
         }
         return session
     }
@@ -113,7 +131,8 @@ extension SandboxEngine {
     /// `identities` find), degradation (`degraded`, a degraded profile is created) or
     /// TempPass (`temporary`, the device's TempPass starts). `nil` when the user must log in.
     func directAnswer(
-        owner: ProfileOwner, mvpd: SandboxMVPDConfig, provider: SandboxServiceProvider, identities: [VerifiedIdentity] = [],
+        owner: ProfileOwner, mvpd: SandboxMVPDConfig, provider: SandboxServiceProvider,
+        identities: [VerifiedIdentity] = [],
         now: Date
     ) throws(SandboxEnhancedError) -> SandboxJSON? {
         let reasonType: String
@@ -188,7 +207,8 @@ extension SandboxEngine {
     /// empty `mvpd` is "no MVPD chosen yet"), except `redirectUrl`: an empty one is not a URL
     /// (`invalid_parameter_redirect_url`).
     func sessionParameters(_ request: SandboxRequest) throws(SandboxEnhancedError) -> [String: String] {
-        for (name, value) in SandboxRequest.decodeForm(String(decoding: request.body, as: UTF8.self)) where name == "redirectUrl" && value.isEmpty {
+        for (name, value) in SandboxRequest.decodeForm(String(decoding: request.body, as: UTF8.self))
+        where name == "redirectUrl" && value.isEmpty {
             throw SandboxEnhancedError.invalidRedirectURL.with(details: "The redirectUrl parameter is empty.")
         }
         return formParameters(request)

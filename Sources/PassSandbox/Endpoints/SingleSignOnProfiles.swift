@@ -26,7 +26,8 @@ extension SandboxEngine {
         for identity in identities {
             let key = identity.singleSignOnKey(mvpd: mvpd.id)
             let shared = StoredProfile(
-                mvpd: profile.mvpd, kind: .sharedThrough(identity.kind), notBefore: profile.notBefore, notAfter: profile.notAfter,
+                mvpd: profile.mvpd, kind: .sharedThrough(identity.kind), notBefore: profile.notBefore,
+                notAfter: profile.notAfter,
                 username: profile.username, userID: profile.userID, householdID: profile.householdID, zip: profile.zip)
             let origins = singleSignOnProfiles[key]?.origins ?? []
             singleSignOnProfiles[key] = SingleSignOnRecord(profile: shared, origins: origins.union([owner]))
@@ -60,7 +61,8 @@ extension SandboxEngine {
 
     /// Every usable shared profile `identities` find among `provider`'s integrations, one
     /// per MVPD.
-    func sharedProfiles(identities: [VerifiedIdentity], provider: SandboxServiceProvider, now: Date) -> [StoredProfile] {
+    func sharedProfiles(identities: [VerifiedIdentity], provider: SandboxServiceProvider, now: Date) -> [StoredProfile]
+    {
         guard !identities.isEmpty else { return [] }
         return provider.mvpds.compactMap { sharedProfile(identities: identities, mvpd: $0, now: now) }
     }
@@ -106,7 +108,9 @@ extension SandboxEngine {
     func invalidateSharedProfiles(mvpd: String?, deviceID: String?) -> Int {
         var count = 0
         for (key, record) in singleSignOnProfiles where mvpd == nil || key.mvpd == mvpd {
-            guard !record.profile.invalidated, deviceID == nil || record.origins.contains(where: { $0.deviceID == deviceID }) else { continue }
+            guard !record.profile.invalidated,
+                deviceID == nil || record.origins.contains(where: { $0.deviceID == deviceID })
+            else { continue }
             singleSignOnProfiles[key]?.profile.invalidated = true
             count += 1
         }

@@ -27,7 +27,9 @@ extension SandboxEngine {
     /// The device's standing with `mvpd`, starting its TempPass now when `start` is set and
     /// it was never used. For a promotional MVPD `identity` (when known) finds or joins
     /// the trial. Stores the temporary profile while the window lasts.
-    func tempPassStanding(owner: ProfileOwner, mvpd: SandboxMVPDConfig, identity: TempPassIdentity?, start: Bool, now: Date) -> TempPassStanding {
+    func tempPassStanding(
+        owner: ProfileOwner, mvpd: SandboxMVPDConfig, identity: TempPassIdentity?, start: Bool, now: Date
+    ) -> TempPassStanding {
         let windowStart: Date
         var trialID: Int?
         if mvpd.isPromotionalTempPass {
@@ -62,9 +64,13 @@ extension SandboxEngine {
 
     /// The promotional trial of `identity` or, failing that, of `device`; a new one when
     /// neither has one and `create` is set. Whoever asked is linked to the trial found.
-    func promotionalTrial(device: String, serviceProvider: String, mvpd: String, identity: TempPassIdentity?, create: Bool, now: Date) -> Int? {
+    func promotionalTrial(
+        device: String, serviceProvider: String, mvpd: String, identity: TempPassIdentity?, create: Bool, now: Date
+    ) -> Int? {
         let deviceKey = PromotionalTrialKey(holder: .device(device), serviceProvider: serviceProvider, mvpd: mvpd)
-        let identityKey = identity.map { PromotionalTrialKey(holder: .identity($0.canonical), serviceProvider: serviceProvider, mvpd: mvpd) }
+        let identityKey = identity.map {
+            PromotionalTrialKey(holder: .identity($0.canonical), serviceProvider: serviceProvider, mvpd: mvpd)
+        }
         let found = identityKey.flatMap { promotionalTrialHolders[$0] } ?? promotionalTrialHolders[deviceKey]
         let id: Int
         if let found {
@@ -107,7 +113,9 @@ extension SandboxEngine {
 
     /// The identity of a promotional TempPass request (`nil` for a basic TempPass), or
     /// `invalid_header_identity_for_temporary_access`.
-    func tempPassIdentity(_ request: SandboxRequest, mvpd: SandboxMVPDConfig) -> Result<TempPassIdentity?, SandboxEnhancedError> {
+    func tempPassIdentity(_ request: SandboxRequest, mvpd: SandboxMVPDConfig) -> Result<
+        TempPassIdentity?, SandboxEnhancedError
+    > {
         guard mvpd.isPromotionalTempPass else { return .success(nil) }
         return TempPassIdentity.parse(request.header(TempPassIdentity.headerName)).map { $0 }
     }
@@ -118,12 +126,15 @@ extension SandboxEngine {
     func resetTempPass(mvpd: String?, deviceID: String?, serviceProvider: String? = nil) -> Int {
         var reset = 0
         for key in tempPassStarts.keys
-        where (mvpd == nil || key.mvpd == mvpd) && (deviceID == nil || key.deviceID == deviceID) && (serviceProvider == nil || key.serviceProvider == serviceProvider) {
+        where (mvpd == nil || key.mvpd == mvpd) && (deviceID == nil || key.deviceID == deviceID)
+            && (serviceProvider == nil || key.serviceProvider == serviceProvider)
+        {
             tempPassStarts[key] = nil
             reset += 1
         }
         var trials = Set<Int>()
-        for (key, id) in promotionalTrialHolders where (mvpd == nil || key.mvpd == mvpd) && (serviceProvider == nil || key.serviceProvider == serviceProvider) {
+        for (key, id) in promotionalTrialHolders
+        where (mvpd == nil || key.mvpd == mvpd) && (serviceProvider == nil || key.serviceProvider == serviceProvider) {
             switch (key.holder, deviceID) {
             case (.device, nil): trials.insert(id)
             case (.device(let holder), let device?) where holder == device: trials.insert(id)
@@ -133,7 +144,10 @@ extension SandboxEngine {
         promotionalTrialHolders = promotionalTrialHolders.filter { !trials.contains($0.value) }
         for id in trials { promotionalTrials[id] = nil }
         reset += trials.count
-        for owner in profiles.keys where (deviceID == nil || owner.deviceID == deviceID) && (serviceProvider == nil || owner.serviceProvider == serviceProvider) {
+        for owner in profiles.keys
+        where (deviceID == nil || owner.deviceID == deviceID)
+            && (serviceProvider == nil || owner.serviceProvider == serviceProvider)
+        {
             profiles[owner] = profiles[owner]?.filter { $0.value.kind != .temporary || (mvpd != nil && $0.key != mvpd) }
         }
         return reset

@@ -41,7 +41,9 @@ extension SandboxEngine {
         case .success(let found): session = found
         }
         guard session.mvpd == mvpdID else { return Self.refusalPage(.unknownCode(session.code)) }
-        guard let provider = world.serviceProvider(session.serviceProvider), let mvpd = provider.mvpd(mvpdID), mvpd.integrationActive else {
+        guard let provider = world.serviceProvider(session.serviceProvider), let mvpd = provider.mvpd(mvpdID),
+            mvpd.integrationActive
+        else {
             return Self.refusalPage(.providerUnavailable(mvpdID))
         }
         guard let redirectUrl = session.redirectUrl, let owner = session.owner else {
@@ -50,11 +52,15 @@ extension SandboxEngine {
         // Where the sign-in ends, when it ends in the application rather than on a page.
         let handOver = session.activatedOnSecondScreen ? nil : redirectUrl
         guard isPost else {
-            return .html(Self.loginForm(mvpd: mvpd, requestorName: provider.name, code: session.code, error: nil, redirectURL: handOver))
+            return .html(
+                Self.loginForm(
+                    mvpd: mvpd, requestorName: provider.name, code: session.code, error: nil, redirectURL: handOver))
         }
         guard let user = mvpd.user(form["username"] ?? ""), user.password == form["password"] else {
             return .html(
-                Self.loginForm(mvpd: mvpd, requestorName: provider.name, code: session.code, error: "The username or password is incorrect.", redirectURL: handOver))
+                Self.loginForm(
+                    mvpd: mvpd, requestorName: provider.name, code: session.code,
+                    error: "The username or password is incorrect.", redirectURL: handOver))
         }
         storeLoginProfile(.regular, owner: owner, mvpd: mvpd, user: user, identities: session.identities, now: now)
         sessions[session.code]?.authenticated = true
@@ -84,11 +90,15 @@ extension SandboxEngine {
 
     /// The session with `code` a page may continue (for `serviceProvider`, when given), or
     /// why not: unknown, expired, or already signed in.
-    func sessionForPage(code: String, serviceProvider: String?, now: Date) -> Result<AuthenticationSession, SignInRefusal> {
+    func sessionForPage(code: String, serviceProvider: String?, now: Date) -> Result<
+        AuthenticationSession, SignInRefusal
+    > {
         guard let session = sessions[code], serviceProvider == nil || session.serviceProvider == serviceProvider else {
             return .failure(.unknownCode(code))
         }
-        guard session.isOpen(at: now) else { return .failure(.expired(code, lifetime: session.notAfter.timeIntervalSince(session.notBefore))) }
+        guard session.isOpen(at: now) else {
+            return .failure(.expired(code, lifetime: session.notAfter.timeIntervalSince(session.notBefore)))
+        }
         guard !session.authenticated else { return .failure(.alreadyUsed(code)) }
         return .success(session)
     }

@@ -35,7 +35,9 @@ extension PassSandbox {
         case "GET", "HEAD":
             let report = checklist
             if request.header("Accept")?.lowercased().contains("application/json") == true {
-                return SandboxResponse(status: 200, headers: [("Content-Type", SandboxResponse.jsonContentType)], body: Array(report.json.utf8))
+                return SandboxResponse(
+                    status: 200, headers: [("Content-Type", SandboxResponse.jsonContentType)],
+                    body: Array(report.json.utf8))
             }
             return .html(ChecklistPage.html(report, base: baseURLForLinks.absoluteString))
         default:

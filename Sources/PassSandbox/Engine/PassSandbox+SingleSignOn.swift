@@ -31,20 +31,30 @@ extension PassSandbox {
     /// key the world gives without its private half, an empty subject, or a `validFor`
     /// that is not a finite number. A negative `validFor` makes a token that has already
     /// expired.
-    public func issueIdentityToken(subject: String, issuer: String = "sandbox-identity", validFor: TimeInterval = 86_400) throws -> String {
+    public func issueIdentityToken(
+        subject: String, issuer: String = "sandbox-identity", validFor: TimeInterval = 86_400
+    ) throws -> String {
         let keyring = withEngine { $0.identityKeyring }
         guard let found = keyring.entry(issuer: issuer) else {
-            throw SandboxIdentityError(issuer: issuer, problem: "the world has no identity service with this issuer (it has \(keyring.issuers.joined(separator: ", ")))")
+            throw SandboxIdentityError(
+                issuer: issuer,
+                problem:
+                    "the world has no identity service with this issuer (it has \(keyring.issuers.joined(separator: ", ")))"
+            )
         }
         let entry: SandboxIdentityKeyring.Entry
         switch found {
-        case .failure(let problem): throw SandboxIdentityError(issuer: issuer, problem: "its key is unusable: \(problem.text)")
+        case .failure(let problem):
+            throw SandboxIdentityError(issuer: issuer, problem: "its key is unusable: \(problem.text)")
         case .success(let usable): entry = usable
         }
         guard let privateKey = entry.privateKey else {
-            throw SandboxIdentityError(issuer: issuer, problem: "the world gives only its public key, so the sandbox cannot sign for it")
+            throw SandboxIdentityError(
+                issuer: issuer, problem: "the world gives only its public key, so the sandbox cannot sign for it")
         }
-        guard !subject.isEmpty else { throw SandboxIdentityError(issuer: issuer, problem: "the subject must not be empty") }
+        guard !subject.isEmpty else {
+            throw SandboxIdentityError(issuer: issuer, problem: "the subject must not be empty")
+        }
         guard validFor.isFinite, abs(validFor) < 1e12 else {
             throw SandboxIdentityError(issuer: issuer, problem: "validFor must be a finite number of seconds")
         }

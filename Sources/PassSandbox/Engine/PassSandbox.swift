@@ -82,7 +82,8 @@ public final class PassSandbox: SandboxImmediateHandler, @unchecked Sendable {
     /// HTTP server's fast path; ``respond(to:)`` for everyone else).
     func answerAtOnce(_ request: SandboxRequest) -> SandboxStagedAnswer {
         let route = SandboxRoute(method: HTTPASCII.uppercasedToken(request.method), path: request.path)
-        let subjectToThrottle = route?.isThrottled ?? (request.path.hasPrefix("/api/v2/") || request.path.hasPrefix("/o/client/"))
+        let subjectToThrottle =
+            route?.isThrottled ?? (request.path.hasPrefix("/api/v2/") || request.path.hasPrefix("/o/client/"))
         let admission: Admission = controls.withLock { controls in
             if subjectToThrottle, let settings = controls.throttle.settings {
                 let key = SandboxThrottleGate.key(for: request) { token in
@@ -95,7 +96,8 @@ public final class PassSandbox: SandboxImmediateHandler, @unchecked Sendable {
         let fault: SandboxFault?
         switch admission {
         case .throttled(let retryAfter):
-            return .ready(finish(SandboxThrottleGate.tooManyRequests(retryAfter: retryAfter), ObservedFacts(), request, route))
+            return .ready(
+                finish(SandboxThrottleGate.tooManyRequests(retryAfter: retryAfter), ObservedFacts(), request, route))
         case .admitted(let injected):
             fault = injected
         }
@@ -115,7 +117,9 @@ public final class PassSandbox: SandboxImmediateHandler, @unchecked Sendable {
     /// saw of the sandbox's state (for the checklist monitor). The fault's effects apply in
     /// their order (``SandboxFault``); each `switch` below names every effect, so a new one is
     /// a compiler error here until it is applied.
-    private func answer(_ route: SandboxRoute?, _ request: SandboxRequest, fault: SandboxFault?) -> (SandboxResponse, ObservedFacts) {
+    private func answer(_ route: SandboxRoute?, _ request: SandboxRequest, fault: SandboxFault?) -> (
+        SandboxResponse, ObservedFacts
+    ) {
         guard let route else { return (SandboxEngine.notFound(path: request.path), ObservedFacts()) }
         let effects = fault?.effects ?? []
         // Effects that answer in the endpoint's place: the endpoint does nothing.
@@ -183,15 +187,21 @@ public final class PassSandbox: SandboxImmediateHandler, @unchecked Sendable {
     /// `response` (a decisions answer) with the decisions of `resources` (all when empty)
     /// turned into `network_received_error` denials, how many authorized ones it turned, and
     /// how many decisions the answer has; any other answer unchanged.
-    private static func withRetryableDecisionErrors(_ response: SandboxResponse, resources: Set<String>) -> (SandboxResponse, Int, Int) {
-        guard response.status == 200, var object = try? JSONSerialization.jsonObject(with: Data(response.body)) as? [String: Any],
+    private static func withRetryableDecisionErrors(_ response: SandboxResponse, resources: Set<String>) -> (
+        SandboxResponse, Int, Int
+    ) {
+        guard response.status == 200,
+            var object = try? JSONSerialization.jsonObject(with: Data(response.body)) as? [String: Any],
             let decisions = object["decisions"] as? [[String: Any]]
         else { return (response, 0, 0) }
         var injected = 0
         let error = SandboxEnhancedError.networkReceivedError
-        let errorObject: [String: Any] = ["status": error.status, "code": error.code, "message": error.message, "action": error.action]
+        let errorObject: [String: Any] = [
+            "status": error.status, "code": error.code, "message": error.message, "action": error.action,
+        ]
         object["decisions"] = decisions.map { decision -> [String: Any] in
-            guard let resource = decision["resource"] as? String, resources.isEmpty || resources.contains(resource) else { return decision }
+            guard let resource = decision["resource"] as? String, resources.isEmpty || resources.contains(resource)
+            else { return decision }
             if decision["error"] == nil || decision["error"] is NSNull { injected += 1 }
             var denied = decision
             denied["authorized"] = false
@@ -214,14 +224,20 @@ public final class PassSandbox: SandboxImmediateHandler, @unchecked Sendable {
     /// Dates the answer by the sandbox clock, logs it, hands it to the checklist monitor (all
     /// but the monitor's own page), tells the request observer, and records it when
     /// `PASS_SANDBOX_RECORD` asks for it (see ``SandboxRequestRecorder``).
-    private func finish(_ response: SandboxResponse, _ facts: ObservedFacts, _ request: SandboxRequest, _ route: SandboxRoute?) -> SandboxResponse {
+    private func finish(
+        _ response: SandboxResponse, _ facts: ObservedFacts, _ request: SandboxRequest, _ route: SandboxRoute?
+    ) -> SandboxResponse {
         var dated = response
         let now = clock.now
         let second = Int(now.timeIntervalSince1970.rounded(.down))
         let status = response.dropConnection ? 0 : response.status
         let device = request.header("AP-Device-Identifier").flatMap(SandboxEngine.fingerprint(in:))
-        let entry = SandboxLogEntry(method: request.method, path: request.path, status: status, endpoint: route?.endpoint, at: now, device: device)
-        let observed = route == .checklist ? nil : Self.observation(of: request, route: route, status: status, device: device, facts: facts, at: now)
+        let entry = SandboxLogEntry(
+            method: request.method, path: request.path, status: status, endpoint: route?.endpoint, at: now,
+            device: device)
+        let observed =
+            route == .checklist
+            ? nil : Self.observation(of: request, route: route, status: status, device: device, facts: facts, at: now)
         let (date, observer): (String, (@Sendable (SandboxLogEntry) -> Void)?) = journal.withLock { journal in
             if journal.log.count >= Self.logCapacity { journal.log.removeFirst(Self.logCapacity / 2) }
             journal.log.append(entry)
@@ -240,11 +256,14 @@ public final class PassSandbox: SandboxImmediateHandler, @unchecked Sendable {
 
     /// The checklist monitor's record of `request`, given its sequence number.
     private static func observation(
-        of request: SandboxRequest, route: SandboxRoute?, status: Int, device: String?, facts: ObservedFacts, at now: Date
+        of request: SandboxRequest, route: SandboxRoute?, status: Int, device: String?, facts: ObservedFacts,
+        at now: Date
     ) -> (Int) -> ObservedRequest {
         let authorization = request.header("Authorization")
         let bearer = authorization.flatMap { value -> Int? in
-            guard let parts = HTTPASCII.splitOnce(value, at: HTTPByte.space), HTTPASCII.equalIgnoringCase(String(parts.head), "bearer") else { return nil }
+            guard let parts = HTTPASCII.splitOnce(value, at: HTTPByte.space),
+                HTTPASCII.equalIgnoringCase(String(parts.head), "bearer")
+            else { return nil }
             return ObservedRequest.hash(token: HTTPASCII.trimmingSpaces(String(parts.tail)))
         }
         let deviceInfo = request.header("X-Device-Info")
@@ -294,10 +313,16 @@ public final class PassSandbox: SandboxImmediateHandler, @unchecked Sendable {
     }
 
     /// The fault for `endpoint`, counting one use.
-    private static func takeFault(for endpoint: SandboxEndpoint, from faults: inout [SandboxEndpoint: SandboxFault]) -> SandboxFault? {
+    private static func takeFault(for endpoint: SandboxEndpoint, from faults: inout [SandboxEndpoint: SandboxFault])
+        -> SandboxFault?
+    {
         guard var fault = faults[endpoint] else { return nil }
         if let remaining = fault.remaining {
-            if remaining <= 1 { faults[endpoint] = nil } else { fault.remaining = remaining - 1; faults[endpoint] = fault }
+            if remaining <= 1 {
+                faults[endpoint] = nil
+            } else {
+                fault.remaining = remaining - 1; faults[endpoint] = fault
+            }
             if remaining <= 0 { return nil }
         }
         return fault
@@ -370,11 +395,15 @@ public final class PassSandbox: SandboxImmediateHandler, @unchecked Sendable {
     /// `integrationActive`, `degraded`, …), in `requestor` or, when `nil`, in every service
     /// provider integrating that MVPD. Returns `false` when there is no such MVPD.
     @discardableResult
-    public func updateMVPD(_ mvpdID: String, requestor: String? = nil, _ change: (inout SandboxMVPDConfig) -> Void) -> Bool {
+    public func updateMVPD(_ mvpdID: String, requestor: String? = nil, _ change: (inout SandboxMVPDConfig) -> Void)
+        -> Bool
+    {
         engineLock.withLock {
             var found = false
-            for providerIndex in engine.world.serviceProviders.indices where requestor == nil || engine.world.serviceProviders[providerIndex].id == requestor {
-                for mvpdIndex in engine.world.serviceProviders[providerIndex].mvpds.indices where engine.world.serviceProviders[providerIndex].mvpds[mvpdIndex].id == mvpdID {
+            for providerIndex in engine.world.serviceProviders.indices
+            where requestor == nil || engine.world.serviceProviders[providerIndex].id == requestor {
+                for mvpdIndex in engine.world.serviceProviders[providerIndex].mvpds.indices
+                where engine.world.serviceProviders[providerIndex].mvpds[mvpdIndex].id == mvpdID {
                     change(&engine.world.serviceProviders[providerIndex].mvpds[mvpdIndex])
                     found = true
                 }
@@ -385,7 +414,9 @@ public final class PassSandbox: SandboxImmediateHandler, @unchecked Sendable {
 
     /// Sets world-file fields of one MVPD integration (`{"ssoEnabled": false}`), checked as
     /// the world file is: an unknown MVPD, unknown key or wrong type throws, naming the key.
-    public func updateMVPD(_ mvpdID: String, requestor: String? = nil, settingJSON changes: [String: Any]) throws(SandboxWorldError) {
+    public func updateMVPD(_ mvpdID: String, requestor: String? = nil, settingJSON changes: [String: Any])
+        throws(SandboxWorldError)
+    {
         let candidates = world.serviceProviders.filter { requestor == nil || $0.id == requestor }.flatMap(\.mvpds)
         guard let first = candidates.first(where: { $0.id == mvpdID }) else {
             throw SandboxWorldError(path: "mvpd", problem: "unknown MVPD \"\(mvpdID)\"")
@@ -417,8 +448,13 @@ public final class PassSandbox: SandboxImmediateHandler, @unchecked Sendable {
     // MARK: Partner single sign-on (for the simulated device)
 
     /// Answers a SAML request as the MVPD mapped to `providerMappingID` would for `username`.
-    func mintSAMLResponse(samlRequest: String, providerMappingID: String, username: String) -> Result<String, PartnerFrameworkError> {
-        engineLock.withLock { engine.mintSAMLResponse(samlRequest: samlRequest, providerMappingID: providerMappingID, username: username, now: clock.now) }
+    func mintSAMLResponse(samlRequest: String, providerMappingID: String, username: String) -> Result<
+        String, PartnerFrameworkError
+    > {
+        engineLock.withLock {
+            engine.mintSAMLResponse(
+                samlRequest: samlRequest, providerMappingID: providerMappingID, username: username, now: clock.now)
+        }
     }
 
     /// Runs `body` on the endpoints' state under its lock: for tests that look inside.
@@ -438,6 +474,8 @@ extension SandboxRequest {
         let components = URLComponents(url: message.url, resolvingAgainstBaseURL: false)
         let path = components?.percentEncodedPath ?? message.url.path
         let query = components?.percentEncodedQuery.map(SandboxRequest.decodeForm) ?? []
-        self.init(method: message.method, path: path.isEmpty ? "/" : path, query: query, headers: message.headers, body: message.body.map(Array.init) ?? [])
+        self.init(
+            method: message.method, path: path.isEmpty ? "/" : path, query: query, headers: message.headers,
+            body: message.body.map(Array.init) ?? [])
     }
 }

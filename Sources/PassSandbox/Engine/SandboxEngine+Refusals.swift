@@ -34,7 +34,8 @@ extension SandboxEngine {
         switch errorShape(forPath: path) {
         case .enhancedError: return SandboxEnhancedError.resourceNotFound.with(details: explanation).response
         case .oauth: return oauthError("invalid_request", status: 404, description: explanation)
-        case .page: return notServedPage(title: "Page not found", message: "There is no page at this address.", status: 404)
+        case .page:
+            return notServedPage(title: "Page not found", message: "There is no page at this address.", status: 404)
         case .text: return .text("Not Found", status: 404)
         }
     }
@@ -43,13 +44,16 @@ extension SandboxEngine {
     static func methodNotAllowed(method: String, path: String) -> SandboxResponse {
         let allowed = SandboxRoute.allowedMethods(forPath: path)
         let allow: (name: String, value: String) = ("Allow", allowed.joined(separator: ", "))
-        let choices = allowed.count > 1 ? allowed.dropLast().joined(separator: ", ") + " or " + allowed[allowed.count - 1] : allowed.joined()
+        let choices =
+            allowed.count > 1
+            ? allowed.dropLast().joined(separator: ", ") + " or " + allowed[allowed.count - 1] : allowed.joined()
         let explanation = "\(method) is not served on \(path); use \(choices)."
         var response: SandboxResponse
         switch errorShape(forPath: path) {
         case .enhancedError: response = SandboxEnhancedError.methodNotAllowed.with(details: explanation).response
         case .oauth: response = oauthError("invalid_request", status: 405, description: explanation)
-        case .page: response = notServedPage(title: "This page cannot be opened this way", message: explanation, status: 405)
+        case .page:
+            response = notServedPage(title: "This page cannot be opened this way", message: explanation, status: 405)
         case .text: response = .text("Method Not Allowed", status: 405)
         }
         response.headers.append(allow)

@@ -86,17 +86,25 @@ final class SandboxEngine {
             case .dcrToken: return issueAccessToken(request, now: now)
             case .configuration(let sp): return try configuration(request, serviceProvider: sp)
             case .createSession(let sp): return try createSession(request, serviceProvider: sp, now: now)
-            case .resumeSession(let sp, let code): return try resumeSession(request, serviceProvider: sp, code: code, now: now)
-            case .sessionInformation(let sp, let code): return try sessionInformation(request, serviceProvider: sp, code: code, now: now)
+            case .resumeSession(let sp, let code):
+                return try resumeSession(request, serviceProvider: sp, code: code, now: now)
+            case .sessionInformation(let sp, let code):
+                return try sessionInformation(request, serviceProvider: sp, code: code, now: now)
             case .authenticate(let sp, let code): return startAuthentication(serviceProvider: sp, code: code, now: now)
             case .login(let mvpd): return loginPage(request, mvpd: mvpd, now: now)
             case .profiles(let sp): return try allProfiles(request, serviceProvider: sp, now: now)
-            case .profileForMVPD(let sp, let mvpd): return try profileForMVPD(request, serviceProvider: sp, mvpd: mvpd, now: now)
-            case .profileForCode(let sp, let code): return try profileForCode(request, serviceProvider: sp, code: code, now: now)
-            case .partnerSession(let sp, let partner): return try partnerSession(request, serviceProvider: sp, partner: partner, now: now)
-            case .partnerProfile(let sp, let partner): return try partnerProfile(request, serviceProvider: sp, partner: partner, now: now)
-            case .authorize(let sp, let mvpd): return try decisions(request, serviceProvider: sp, mvpd: mvpd, authorize: true, now: now)
-            case .preauthorize(let sp, let mvpd): return try decisions(request, serviceProvider: sp, mvpd: mvpd, authorize: false, now: now)
+            case .profileForMVPD(let sp, let mvpd):
+                return try profileForMVPD(request, serviceProvider: sp, mvpd: mvpd, now: now)
+            case .profileForCode(let sp, let code):
+                return try profileForCode(request, serviceProvider: sp, code: code, now: now)
+            case .partnerSession(let sp, let partner):
+                return try partnerSession(request, serviceProvider: sp, partner: partner, now: now)
+            case .partnerProfile(let sp, let partner):
+                return try partnerProfile(request, serviceProvider: sp, partner: partner, now: now)
+            case .authorize(let sp, let mvpd):
+                return try decisions(request, serviceProvider: sp, mvpd: mvpd, authorize: true, now: now)
+            case .preauthorize(let sp, let mvpd):
+                return try decisions(request, serviceProvider: sp, mvpd: mvpd, authorize: false, now: now)
             case .logout(let sp, let mvpd): return try logout(request, serviceProvider: sp, mvpd: mvpd, now: now)
             case .mvpdLogout: return mvpdLogoutPage(request)
             case .activate: return activation(request, now: now)
@@ -128,9 +136,15 @@ final class SandboxEngine {
     /// statement covers `serviceProvider`. A refusal is a `401` whose `WWW-Authenticate`
     /// challenge says what was wrong, as RFC 6750 §3 has it: no error code when no token was
     /// sent, `invalid_request` for another scheme, `invalid_token` for a token refused.
-    func authorizeCaller(_ request: SandboxRequest, serviceProvider: String, now: Date) throws(SandboxEnhancedError) -> Caller {
-        func refused(_ details: String, error: String?, _ base: SandboxEnhancedError = .invalidAccessTokenClientApplication) -> SandboxEnhancedError {
-            base.with(details: details).with(challenge: SandboxEnhancedError.bearerChallenge(error: error, description: error == nil ? nil : details))
+    func authorizeCaller(_ request: SandboxRequest, serviceProvider: String, now: Date) throws(SandboxEnhancedError)
+        -> Caller
+    {
+        func refused(
+            _ details: String, error: String?, _ base: SandboxEnhancedError = .invalidAccessTokenClientApplication
+        ) -> SandboxEnhancedError {
+            base.with(details: details).with(
+                challenge: SandboxEnhancedError.bearerChallenge(error: error, description: error == nil ? nil : details)
+            )
         }
         let grant: AccessTokenGrant
         switch bearerGrant(request, now: now) {
@@ -142,7 +156,8 @@ final class SandboxEngine {
         }
         guard world.softwareStatements[grant.statement]?.contains(serviceProvider) == true else {
             throw refused(
-                "The access token's software statement does not cover the service provider \(serviceProvider).", error: "invalid_token", .invalidAccessTokenServiceProvider)
+                "The access token's software statement does not cover the service provider \(serviceProvider).",
+                error: "invalid_token", .invalidAccessTokenServiceProvider)
         }
         return Caller(grant: grant, provider: provider)
     }
@@ -160,8 +175,11 @@ final class SandboxEngine {
         guard let header = request.header("Authorization") else {
             return .failure(BearerProblem(details: "The Authorization header is missing.", error: nil))
         }
-        guard let parts = HTTPASCII.splitOnce(header, at: HTTPByte.space), HTTPASCII.equalIgnoringCase(String(parts.head), "bearer") else {
-            return .failure(BearerProblem(details: "The Authorization header is not a Bearer token.", error: "invalid_request"))
+        guard let parts = HTTPASCII.splitOnce(header, at: HTTPByte.space),
+            HTTPASCII.equalIgnoringCase(String(parts.head), "bearer")
+        else {
+            return .failure(
+                BearerProblem(details: "The Authorization header is not a Bearer token.", error: "invalid_request"))
         }
         guard let grant = accessTokens[HTTPASCII.trimmingSpaces(String(parts.tail))] else {
             return .failure(BearerProblem(details: "The access token is unknown.", error: "invalid_token"))
@@ -177,10 +195,12 @@ final class SandboxEngine {
     /// The device identifier from `AP-Device-Identifier: fingerprint <base64>`.
     func deviceIdentifier(_ request: SandboxRequest) throws(SandboxEnhancedError) -> String {
         guard let header = request.header("AP-Device-Identifier") else {
-            throw SandboxEnhancedError.invalidDeviceIdentifier.with(details: "The AP-Device-Identifier header is missing.")
+            throw SandboxEnhancedError.invalidDeviceIdentifier.with(
+                details: "The AP-Device-Identifier header is missing.")
         }
         guard let identifier = Self.fingerprint(in: header) else {
-            throw SandboxEnhancedError.invalidDeviceIdentifier.with(details: "Expected \"fingerprint <Base64-encoded identifier>\".")
+            throw SandboxEnhancedError.invalidDeviceIdentifier.with(
+                details: "Expected \"fingerprint <Base64-encoded identifier>\".")
         }
         return identifier
     }
@@ -188,7 +208,9 @@ final class SandboxEngine {
     /// The Base64 identifier of an `AP-Device-Identifier` value (`fingerprint <Base64>`),
     /// or `nil` when the value is not of that form.
     static func fingerprint(in header: String) -> String? {
-        guard let parts = HTTPASCII.splitOnce(header, at: HTTPByte.space), parts.head == "fingerprint" else { return nil }
+        guard let parts = HTTPASCII.splitOnce(header, at: HTTPByte.space), parts.head == "fingerprint" else {
+            return nil
+        }
         let identifier = HTTPASCII.trimmingSpaces(String(parts.tail))
         return HTTPASCII.isBase64(identifier) ? identifier : nil
     }
@@ -198,7 +220,9 @@ final class SandboxEngine {
     @discardableResult
     func deviceInfo(_ request: SandboxRequest, required: Bool) throws(SandboxEnhancedError) -> SandboxJSON? {
         guard let header = request.header("X-Device-Info") else {
-            if required { throw SandboxEnhancedError.invalidDeviceInfo.with(details: "The X-Device-Info header is missing.") }
+            if required {
+                throw SandboxEnhancedError.invalidDeviceInfo.with(details: "The X-Device-Info header is missing.")
+            }
             return nil
         }
         if let known = acceptedDeviceInfo[header] { return known }
@@ -215,10 +239,13 @@ final class SandboxEngine {
 
     /// The MVPD integration `mvpdID` of `provider`, refused with `invalid_integration`
     /// when unknown or inactive.
-    func activeIntegration(_ provider: SandboxServiceProvider, _ mvpdID: String) throws(SandboxEnhancedError) -> SandboxMVPDConfig {
+    func activeIntegration(_ provider: SandboxServiceProvider, _ mvpdID: String) throws(SandboxEnhancedError)
+        -> SandboxMVPDConfig
+    {
         guard !mvpdID.isEmpty else { throw SandboxEnhancedError.invalidMVPD }
         guard let mvpd = provider.mvpd(mvpdID), mvpd.integrationActive else {
-            throw SandboxEnhancedError.invalidIntegration.with(details: "No active integration between \(provider.id) and \(mvpdID).")
+            throw SandboxEnhancedError.invalidIntegration.with(
+                details: "No active integration between \(provider.id) and \(mvpdID).")
         }
         return mvpd
     }
@@ -227,7 +254,8 @@ final class SandboxEngine {
     /// empty values count as missing.
     func formParameters(_ request: SandboxRequest) -> [String: String] {
         var parameters: [String: String] = [:]
-        for (name, value) in SandboxRequest.decodeForm(String(decoding: request.body, as: UTF8.self)) where !value.isEmpty && parameters[name] == nil {
+        for (name, value) in SandboxRequest.decodeForm(String(decoding: request.body, as: UTF8.self))
+        where !value.isEmpty && parameters[name] == nil {
             parameters[name] = value
         }
         return parameters
@@ -286,16 +314,25 @@ final class SandboxEngine {
     /// Also keeps every table within its limit.
     func sweepExpired(now: Date) {
         let budget = Self.sweepBudget
-        registrationExpiries.sweep(now: now, expiredBudget: budget, capacity: Self.maximumRegistrations, tableCount: { registrations.count }) {
+        registrationExpiries.sweep(
+            now: now, expiredBudget: budget, capacity: Self.maximumRegistrations, tableCount: { registrations.count }
+        ) {
             registrations[$0] = nil
         }
-        accessTokenExpiries.sweep(now: now, expiredBudget: budget, capacity: Self.maximumAccessTokens, tableCount: { accessTokens.count }) {
+        accessTokenExpiries.sweep(
+            now: now, expiredBudget: budget, capacity: Self.maximumAccessTokens, tableCount: { accessTokens.count }
+        ) {
             accessTokens[$0] = nil
         }
-        sessionExpiries.sweep(now: now, expiredBudget: budget, capacity: Self.maximumSessions, tableCount: { sessions.count }) {
+        sessionExpiries.sweep(
+            now: now, expiredBudget: budget, capacity: Self.maximumSessions, tableCount: { sessions.count }
+        ) {
             sessions[$0] = nil
         }
-        samlRequestExpiries.sweep(now: now, expiredBudget: budget, capacity: Self.maximumPendingSAMLRequests, tableCount: { pendingSAMLRequests.count }) {
+        samlRequestExpiries.sweep(
+            now: now, expiredBudget: budget, capacity: Self.maximumPendingSAMLRequests,
+            tableCount: { pendingSAMLRequests.count }
+        ) {
             pendingSAMLRequests[$0] = nil
         }
         if profiles.count > profileSweepAt { sweepProfiles(now: now) }
@@ -331,7 +368,8 @@ final class SandboxEngine {
     /// Records a new authentication session and queues its end.
     func remember(_ session: AuthenticationSession) {
         observed.issuedCode = ObservedFacts.IssuedCode(
-            code: session.code, deviceID: session.deviceID, serviceProvider: session.serviceProvider, expiresAt: session.notAfter)
+            code: session.code, deviceID: session.deviceID, serviceProvider: session.serviceProvider,
+            expiresAt: session.notAfter)
         sessions[session.code] = session
         // Ended sessions are kept a day, so a late code is told "expired" rather than "unknown".
         sessionExpiries.append(session.code, expiresAt: session.notAfter.addingTimeInterval(Self.endedSessionRetention))

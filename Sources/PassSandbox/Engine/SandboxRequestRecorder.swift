@@ -24,7 +24,8 @@ final class SandboxRequestRecorder: @unchecked Sendable {
     static let shared: SandboxRequestRecorder? = {
         guard let path = ProcessInfo.processInfo.environment[environmentVariable], !path.isEmpty else { return nil }
         guard let recorder = SandboxRequestRecorder(appendingTo: path) else {
-            FileHandle.standardError.write(Data("PassSandbox: cannot record requests to \(path): \(String(cString: strerror(errno)))\n".utf8))
+            FileHandle.standardError.write(
+                Data("PassSandbox: cannot record requests to \(path): \(String(cString: strerror(errno)))\n".utf8))
             return nil
         }
         return recorder
@@ -127,7 +128,9 @@ final class SandboxRequestRecorder: @unchecked Sendable {
             for key in object.keys where secretParameters.contains(key) { object[key] = redacted }
             // Only top-level members are replaced: a body nesting objects is replaced whole.
             let flat = object.values.allSatisfy { !($0 is [Any] || $0 is [String: Any]) }
-            if flat, let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]) { return Array(data) }
+            if flat, let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]) {
+                return Array(data)
+            }
         }
         return Array(redacted.utf8)
     }

@@ -11,9 +11,13 @@ public struct SandboxTransport: HTTPTransport {
     public init(sandbox: PassSandbox) { self.sandbox = sandbox }
 
     /// Answers `request` in-process, failing with `.timedOut` after `timeout` seconds.
-    public func send(_ request: HTTPRequestMessage, timeout: TimeInterval) async throws(TransportFailure) -> HTTPResponseMessage {
+    public func send(_ request: HTTPRequestMessage, timeout: TimeInterval) async throws(TransportFailure)
+        -> HTTPResponseMessage
+    {
         let sandbox = self.sandbox
-        let outcome: Result<HTTPResponseMessage, TransportFailure> = await withTaskGroup(of: Result<HTTPResponseMessage, TransportFailure>?.self) { group in
+        let outcome: Result<HTTPResponseMessage, TransportFailure> = await withTaskGroup(
+            of: Result<HTTPResponseMessage, TransportFailure>?.self
+        ) { group in
             group.addTask {
                 let response = await sandbox.respond(to: SandboxRequest(message: request))
                 if response.dropConnection { return .failure(.connectionLost("The sandbox dropped the connection.")) }

@@ -43,7 +43,9 @@ enum HTTPASCII {
         else { return text }
         var start = bytes.startIndex
         var end = bytes.endIndex
-        while start < end, bytes[start] == HTTPByte.space || bytes[start] == HTTPByte.tab { start = bytes.index(after: start) }
+        while start < end, bytes[start] == HTTPByte.space || bytes[start] == HTTPByte.tab {
+            start = bytes.index(after: start)
+        }
         while end > start {
             let before = bytes.index(before: end)
             guard bytes[before] == HTTPByte.space || bytes[before] == HTTPByte.tab else { break }

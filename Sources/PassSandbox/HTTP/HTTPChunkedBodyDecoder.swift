@@ -88,7 +88,9 @@ struct HTTPChunkedBodyDecoder {
                     start += 1
                 } else if buffer[start] == HTTPByte.cr {
                     guard start + 1 < buffer.count else { return .needMoreBytes }
-                    guard buffer[start + 1] == HTTPByte.lf else { return .failure(.badRequest("chunk data not followed by a line end")) }
+                    guard buffer[start + 1] == HTTPByte.lf else {
+                        return .failure(.badRequest("chunk data not followed by a line end"))
+                    }
                     start += 2
                 } else {
                     return .failure(.badRequest("chunk data longer than its chunk size"))
@@ -152,8 +154,12 @@ struct HTTPChunkedBodyDecoder {
         guard index > line.startIndex else { return .failure(.badRequest("malformed chunk size")) }
         var rest = line[index...]
         while let first = rest.first, first == HTTPByte.space || first == HTTPByte.tab { rest = rest.dropFirst() }
-        guard rest.isEmpty || rest.first == UInt8(ascii: ";") else { return .failure(.badRequest("malformed chunk size")) }
-        guard rest.allSatisfy(HTTPByte.isFieldValueByte) else { return .failure(.badRequest("control character in a chunk extension")) }
+        guard rest.isEmpty || rest.first == UInt8(ascii: ";") else {
+            return .failure(.badRequest("malformed chunk size"))
+        }
+        guard rest.allSatisfy(HTTPByte.isFieldValueByte) else {
+            return .failure(.badRequest("control character in a chunk extension"))
+        }
         return .success(size)
     }
 

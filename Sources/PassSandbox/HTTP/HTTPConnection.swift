@@ -127,7 +127,8 @@ final class HTTPConnection: TaskExecutor, @unchecked Sendable {
                 guard let response = answer(sandboxRequest) else { return }
                 if response.dropConnection { return }
                 let keepAlive = keepAliveRequested && !HTTPResponseEncoder.asksToClose(response)
-                let bytes = HTTPResponseEncoder.encode(response, keepAlive: keepAlive, omittingBody: request.method == "HEAD")
+                let bytes = HTTPResponseEncoder.encode(
+                    response, keepAlive: keepAlive, omittingBody: request.method == "HEAD")
                 // Idle from the moment the answer goes out, read before the client can have
                 // it: a client that has its answer and opens another connection finds this
                 // one idle since earlier, however late this thread runs again.
@@ -154,7 +155,9 @@ final class HTTPConnection: TaskExecutor, @unchecked Sendable {
                     trackedPhase = phase
                     phaseStartedAt = DispatchTime.now().uptimeNanoseconds
                 }
-                let deadline = self.deadline(for: phase, servedRequests: servedRequests, lastResponseAt: lastResponseAt, phaseStartedAt: phaseStartedAt)
+                let deadline = self.deadline(
+                    for: phase, servedRequests: servedRequests, lastResponseAt: lastResponseAt,
+                    phaseStartedAt: phaseStartedAt)
                 if phase == .awaitingRequest {
                     guard setIdle(since: servedRequests == 0 ? acceptedAt : lastResponseAt) else { return }
                 }
@@ -176,7 +179,9 @@ final class HTTPConnection: TaskExecutor, @unchecked Sendable {
     }
 
     /// When the wait for the next bytes must end, uptime nanoseconds.
-    private func deadline(for phase: HTTPRequestParser.Phase, servedRequests: Int, lastResponseAt: UInt64, phaseStartedAt: UInt64) -> UInt64 {
+    private func deadline(
+        for phase: HTTPRequestParser.Phase, servedRequests: Int, lastResponseAt: UInt64, phaseStartedAt: UInt64
+    ) -> UInt64 {
         switch phase {
         case .awaitingRequest where servedRequests == 0, .readingHead where servedRequests == 0:
             // The first head must be complete within headerTimeout of the connection's start.

@@ -38,9 +38,13 @@ enum HTTPHeadParser {
     ///
     /// One pass over the bytes, without splitting into arrays of lines: this runs for
     /// every request the server answers.
-    static func parse(_ head: ArraySlice<UInt8>) -> Result<(request: HTTPParsedRequest, framing: HTTPBodyFraming), HTTPParseError> {
+    static func parse(_ head: ArraySlice<UInt8>) -> Result<
+        (request: HTTPParsedRequest, framing: HTTPBodyFraming), HTTPParseError
+    > {
         var lineStart = head.startIndex
-        guard let requestLine = nextLine(head, from: &lineStart) else { return .failure(.badRequest("empty request line")) }
+        guard let requestLine = nextLine(head, from: &lineStart) else {
+            return .failure(.badRequest("empty request line"))
+        }
         let method: String, target: String, minorVersion: Int
         switch parseRequestLine(requestLine) {
         case .success(let line): (method, target, minorVersion) = line
@@ -80,20 +84,28 @@ enum HTTPHeadParser {
                 }
             case 17 where HTTPASCII.equalIgnoringCase(field.name, "Transfer-Encoding"):
                 sawTransferEncoding = true
-                transferCodings += field.value.split(separator: ",").map { HTTPASCII.trimmingSpaces(String($0)).lowercased() }
+                transferCodings += field.value.split(separator: ",").map {
+                    HTTPASCII.trimmingSpaces(String($0)).lowercased()
+                }
             default:
                 break
             }
             headers.append(field)
         }
         if minorVersion >= 1, hostCount != 1 {
-            return .failure(.badRequest(hostCount == 0 ? "an HTTP/1.1 request needs a Host header field" : "more than one Host header field"))
+            return .failure(
+                .badRequest(
+                    hostCount == 0 ? "an HTTP/1.1 request needs a Host header field" : "more than one Host header field"
+                ))
         }
         if hostCount > 1 { return .failure(.badRequest("more than one Host header field")) }
         if !hostIsValid { return .failure(.badRequest("invalid Host header field")) }
         let framing: HTTPBodyFraming
         if sawTransferEncoding {
-            switch transferFraming(transferCodings, minorVersion: minorVersion, hasContentLength: contentLength != nil || lengthError != nil) {
+            switch transferFraming(
+                transferCodings, minorVersion: minorVersion,
+                hasContentLength: contentLength != nil || lengthError != nil)
+            {
             case .success(let chunked): framing = chunked
             case .failure(let error): return .failure(error)
             }
@@ -104,7 +116,8 @@ enum HTTPHeadParser {
         }
         // An expectation the server cannot meet (RFC 9110 §10.1.1); HTTP/1.0 ignores Expect.
         if minorVersion >= 1, let unmetExpectation { return .failure(.expectationFailed(unmetExpectation)) }
-        let request = HTTPParsedRequest(method: method, target: target, minorVersion: minorVersion, headers: headers, body: [])
+        let request = HTTPParsedRequest(
+            method: method, target: target, minorVersion: minorVersion, headers: headers, body: [])
         return .success((request, framing))
     }
 
@@ -112,11 +125,16 @@ enum HTTPHeadParser {
     /// must be the last coding (else the length cannot be known: 400), other codings before
     /// it are not implemented (501), and the field may not come with `Content-Length` or in
     /// an HTTP/1.0 request (a smuggling attempt or faulty framing: 400).
-    private static func transferFraming(_ codings: [String], minorVersion: Int, hasContentLength: Bool) -> Result<HTTPBodyFraming, HTTPParseError> {
+    private static func transferFraming(_ codings: [String], minorVersion: Int, hasContentLength: Bool) -> Result<
+        HTTPBodyFraming, HTTPParseError
+    > {
         guard minorVersion >= 1 else { return .failure(.badRequest("Transfer-Encoding in an HTTP/1.0 request")) }
         guard !hasContentLength else { return .failure(.badRequest("both Transfer-Encoding and Content-Length")) }
         guard codings.last == "chunked" else {
-            return .failure(.badRequest(codings.isEmpty || codings.contains("") ? "empty Transfer-Encoding" : "chunked is not the final transfer coding"))
+            return .failure(
+                .badRequest(
+                    codings.isEmpty || codings.contains("")
+                        ? "empty Transfer-Encoding" : "chunked is not the final transfer coding"))
         }
         if let other = codings.dropLast().first(where: { $0 != "chunked" }) {
             return .failure(.transferCodingNotImplemented(other))
@@ -131,7 +149,8 @@ enum HTTPHeadParser {
     private static func isValidHost(_ value: String) -> Bool {
         value.utf8.allSatisfy { byte in
             switch byte {
-            case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"):
+            case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "a")...UInt8(ascii: "z"),
+                UInt8(ascii: "A")...UInt8(ascii: "Z"):
                 true
             default:
                 "-._~%!$&'()*+,;=:[]".utf8.contains(byte)

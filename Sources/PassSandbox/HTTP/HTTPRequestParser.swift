@@ -117,7 +117,8 @@ struct HTTPRequestParser {
                 pendingBody = .length(length)
                 continueOwed = length > 0 && parsed.request.expectsContinue
             case .chunked:
-                pendingBody = .chunked(HTTPChunkedBodyDecoder(maxBodyBytes: maxBodyBytes, maxTrailerBytes: maxHeaderBytes))
+                pendingBody = .chunked(
+                    HTTPChunkedBodyDecoder(maxBodyBytes: maxBodyBytes, maxTrailerBytes: maxHeaderBytes))
                 continueOwed = parsed.request.expectsContinue
             }
             start = head.bodyStart

@@ -18,14 +18,19 @@ enum HTTPResponseEncoder {
     static func asksToClose(_ response: SandboxResponse) -> Bool {
         response.headers.contains { field in
             HTTPASCII.equalIgnoringCase(field.name, "Connection")
-                && field.value.split(separator: ",").contains { HTTPASCII.equalIgnoringCase(HTTPASCII.trimmingSpaces(String($0)), "close") }
+                && field.value.split(separator: ",").contains {
+                    HTTPASCII.equalIgnoringCase(HTTPASCII.trimmingSpaces(String($0)), "close")
+                }
         }
     }
 
     /// The bytes of `response`, announcing `Connection: keep-alive` or `close`.
     /// `omittingBody` answers a HEAD request: the head announces the body's length
     /// but the body is not sent. `date` is used when the response carries no `Date`.
-    static func encode(_ response: SandboxResponse, keepAlive: Bool, omittingBody: Bool = false, date: @autoclosure () -> String = HTTPDate.now()) -> [UInt8] {
+    static func encode(
+        _ response: SandboxResponse, keepAlive: Bool, omittingBody: Bool = false,
+        date: @autoclosure () -> String = HTTPDate.now()
+    ) -> [UInt8] {
         let status = (200...999).contains(response.status) ? response.status : 500
         let bodyless = status == 204 || status == 304
         var bytes: [UInt8] = []
@@ -61,7 +66,9 @@ enum HTTPResponseEncoder {
 
     /// The plain-text answer to a request the parser refused.
     static func errorResponse(status: Int, message: String) -> SandboxResponse {
-        SandboxResponse(status: status, headers: [("Content-Type", "text/plain; charset=utf-8")], body: Array((message + "\n").utf8))
+        SandboxResponse(
+            status: status, headers: [("Content-Type", "text/plain; charset=utf-8")], body: Array((message + "\n").utf8)
+        )
     }
 
     @inline(__always)
@@ -82,7 +89,9 @@ enum HTTPResponseEncoder {
         switch field.name.utf8.count {
         case 4 where HTTPASCII.equalIgnoringCase(field.name, "Date"):
             return field.value.isEmpty ? .drop : .date
-        case 10 where HTTPASCII.equalIgnoringCase(field.name, "Connection") || HTTPASCII.equalIgnoringCase(field.name, "Keep-Alive"),
+        case 10
+        where HTTPASCII.equalIgnoringCase(field.name, "Connection")
+            || HTTPASCII.equalIgnoringCase(field.name, "Keep-Alive"),
             14 where HTTPASCII.equalIgnoringCase(field.name, "Content-Length"),
             17 where HTTPASCII.equalIgnoringCase(field.name, "Transfer-Encoding"):
             return .drop
@@ -147,7 +156,8 @@ enum HTTPDate {
         var parts = tm()
         gmtime_r(&seconds, &parts)
         func twoDigits(_ value: Int32) -> String { value < 10 ? "0\(value)" : "\(value)" }
-        return "\(weekdays[Int(parts.tm_wday)]), \(twoDigits(parts.tm_mday)) \(months[Int(parts.tm_mon)]) \(parts.tm_year + 1900) "
+        return
+            "\(weekdays[Int(parts.tm_wday)]), \(twoDigits(parts.tm_mday)) \(months[Int(parts.tm_mon)]) \(parts.tm_year + 1900) "
             + "\(twoDigits(parts.tm_hour)):\(twoDigits(parts.tm_min)):\(twoDigits(parts.tm_sec)) GMT"
     }
 }

@@ -62,7 +62,10 @@ public final class LoopbackHTTPServer: Sendable {
     ///   - port: Port to bind; 0 picks a free one.
     ///   - limits: Size limits and timeouts applied to every client.
     ///   - handler: Answers every request.
-    public init(host: String = "127.0.0.1", port: Int = 0, limits: LoopbackHTTPServerLimits = .init(), handler: any SandboxRequestHandler) {
+    public init(
+        host: String = "127.0.0.1", port: Int = 0, limits: LoopbackHTTPServerLimits = .init(),
+        handler: any SandboxRequestHandler
+    ) {
         self.host = host
         self.requestedPort = port
         self.limits = limits
@@ -82,7 +85,8 @@ public final class LoopbackHTTPServer: Sendable {
                 close(listener.descriptor)
                 throw LoopbackHTTPServerError.listenFailed("pipe: \(reason)")
             }
-            state.lifecycle = .running(listener: listener.descriptor, wakeRead: wake.read, wakeWrite: wake.write, port: listener.port)
+            state.lifecycle = .running(
+                listener: listener.descriptor, wakeRead: wake.read, wakeWrite: wake.write, port: listener.port)
             workers.enter()
             let thread = Thread { [self] in
                 acceptConnections(listener: listener.descriptor, wake: wake.read)
@@ -157,7 +161,9 @@ public final class LoopbackHTTPServer: Sendable {
             }
             if errno == EMFILE || errno == ENFILE || errno == ENOBUFS || errno == ENOMEM {
                 // Out of descriptors: back off instead of spinning on a listener that stays readable.
-                if HTTPSocket.waitReadable([wake], until: DispatchTime.now().uptimeNanoseconds + 100_000_000) == [0] { return }
+                if HTTPSocket.waitReadable([wake], until: DispatchTime.now().uptimeNanoseconds + 100_000_000) == [0] {
+                    return
+                }
             }
         }
     }
@@ -181,7 +187,8 @@ public final class LoopbackHTTPServer: Sendable {
                 guard Self.evictLongestIdle(from: &state) else { return nil }
             }
             state.accepted += 1
-            let connection = HTTPConnection(descriptor: descriptor, serial: state.accepted, limits: limits, handler: handler)
+            let connection = HTTPConnection(
+                descriptor: descriptor, serial: state.accepted, limits: limits, handler: handler)
             state.connections[ObjectIdentifier(connection)] = connection
             workers.enter()
             return connection

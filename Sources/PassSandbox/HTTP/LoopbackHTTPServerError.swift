@@ -15,7 +15,8 @@ public enum LoopbackHTTPServerError: Error, Equatable, Sendable, CustomStringCon
     public var description: String {
         switch self {
         case .invalidHost(let host): "\(host) is not a numeric IPv4 or IPv6 address (or localhost)."
-        case .portInUse(let host, let port): "Port \(port) on \(host) is already in use: another program (perhaps another sandbox) listens there."
+        case .portInUse(let host, let port):
+            "Port \(port) on \(host) is already in use: another program (perhaps another sandbox) listens there."
         case .bindFailed(let reason): "The server's socket could not be bound: \(reason)."
         case .listenFailed(let reason): "The server's socket could not listen: \(reason)."
         case .alreadyStarted: "The server has already started; a server starts once."

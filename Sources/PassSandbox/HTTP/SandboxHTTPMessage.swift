@@ -20,7 +20,8 @@ public struct SandboxRequest: Sendable {
 
     /// Creates a request.
     public init(
-        method: String, path: String, query: [(name: String, value: String)] = [], headers: [(name: String, value: String)] = [], body: [UInt8] = [], connection: String? = nil
+        method: String, path: String, query: [(name: String, value: String)] = [],
+        headers: [(name: String, value: String)] = [], body: [UInt8] = [], connection: String? = nil
     ) {
         self.method = method
         self.path = path
@@ -31,11 +32,16 @@ public struct SandboxRequest: Sendable {
     }
 
     /// Creates a request from a request target (`/path?query`), splitting and decoding the query.
-    public init(method: String, target: String, headers: [(name: String, value: String)] = [], body: [UInt8] = [], connection: String? = nil) {
+    public init(
+        method: String, target: String, headers: [(name: String, value: String)] = [], body: [UInt8] = [],
+        connection: String? = nil
+    ) {
         let parts = HTTPASCII.splitOnce(target, at: UInt8(ascii: "?"))
         let path = parts.map { String($0.head) } ?? target
         let query = parts.map { SandboxRequest.decodeForm(String($0.tail)) } ?? []
-        self.init(method: method, path: path.isEmpty ? "/" : path, query: query, headers: headers, body: body, connection: connection)
+        self.init(
+            method: method, path: path.isEmpty ? "/" : path, query: query, headers: headers, body: body,
+            connection: connection)
     }
 
     /// The first value of a header, matched case-insensitively.
@@ -114,7 +120,9 @@ public struct SandboxResponse: Sendable {
     public var dropConnection: Bool
 
     /// Creates a response.
-    public init(status: Int, headers: [(name: String, value: String)] = [], body: [UInt8] = [], dropConnection: Bool = false) {
+    public init(
+        status: Int, headers: [(name: String, value: String)] = [], body: [UInt8] = [], dropConnection: Bool = false
+    ) {
         self.status = status
         self.headers = headers
         self.body = body

@@ -19,7 +19,9 @@ extension SandboxEngine {
 
     /// The TV provider choice for a session without an MVPD: one button per active MVPD of
     /// the requestor, labelled with its display name.
-    static func providerChoicePage(code: String, requestorName: String, mvpds: [SandboxMVPDConfig], error: String?) -> String {
+    static func providerChoicePage(code: String, requestorName: String, mvpds: [SandboxMVPDConfig], error: String?)
+        -> String
+    {
         let errorLine = error.map { "<p class=\"error\" id=\"choice-error\">\(escape($0))</p>\n" } ?? ""
         let buttons = mvpds.map {
             "<button type=\"submit\" class=\"choice\" name=\"mvpd\" value=\"\(escape($0.id))\">\(escape($0.displayName))</button>"

@@ -20,7 +20,8 @@ extension SandboxEngine {
         return escaped
     }
 
-    private static let unreserved = CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
+    private static let unreserved = CharacterSet(
+        charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
 
     /// Percent-encodes a query or form value (everything but unreserved characters).
     static func formEncode(_ text: String) -> String {

@@ -6,7 +6,9 @@ extension SandboxEngine {
     /// `error` is shown above the form when the last attempt failed. `redirectURL`, where the
     /// sign-in hands over to the application, is announced when a browser cannot open it
     /// (a custom scheme): the person learns beforehand that the page will not change.
-    static func loginForm(mvpd: SandboxMVPDConfig, requestorName: String?, code: String, error: String?, redirectURL: String? = nil) -> String {
+    static func loginForm(
+        mvpd: SandboxMVPDConfig, requestorName: String?, code: String, error: String?, redirectURL: String? = nil
+    ) -> String {
         let name = escape(mvpd.displayName)
         let errorLine = error.map { "<p class=\"error\" id=\"login-error\">\(escape($0))</p>\n" } ?? ""
         let purpose = requestorName.map { "<p class=\"lead\">to watch on \(escape($0))</p>\n" } ?? ""
@@ -16,7 +18,8 @@ extension SandboxEngine {
         } else {
             users =
                 "<table><tr><th>username</th><th>password</th></tr>\n"
-                + mvpd.users.map { "<tr><td>\(escape($0.username))</td><td>\(escape($0.password))</td></tr>" }.joined(separator: "\n")
+                + mvpd.users.map { "<tr><td>\(escape($0.username))</td><td>\(escape($0.password))</td></tr>" }.joined(
+                    separator: "\n")
                 + "\n</table>"
         }
         var handOver = ""

@@ -59,7 +59,9 @@ enum PageStyle {
     /// A complete page: `<head>` with charset, viewport, title and the stylesheet, the
     /// sandbox bar, then `content` inside `<main data-page="kind">` (with `tone` as its
     /// class: `done`, `refused`, `failed` or none; `wide` for a report with tables).
-    static func document(title: String, kind: SandboxPageKind, tone: String? = nil, wide: Bool = false, content: String) -> String {
+    static func document(title: String, kind: SandboxPageKind, tone: String? = nil, wide: Bool = false, content: String)
+        -> String
+    {
         let classes = [tone, wide ? "wide" : nil].compactMap { $0 }
         let toneClass = classes.isEmpty ? "" : " class=\"\(classes.joined(separator: " "))\""
         return """

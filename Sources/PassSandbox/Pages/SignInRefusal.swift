@@ -29,9 +29,11 @@ enum SignInRefusal: Error, Equatable, Sendable {
         switch self {
         case .unknownCode(let code) where code.isEmpty: "The link carries no sign-in code."
         case .unknownCode(let code): "No sign-in is waiting for the code \(Self.shown(code))."
-        case .expired(let code, let lifetime): "The code \(Self.shown(code)) has expired: a code lasts \(Self.lifetime(lifetime))."
+        case .expired(let code, let lifetime):
+            "The code \(Self.shown(code)) has expired: a code lasts \(Self.lifetime(lifetime))."
         case .alreadyUsed(let code): "The code \(Self.shown(code)) was already used to sign in."
-        case .incomplete(let code): "The sign-in with the code \(Self.shown(code)) still misses parameters the application must give first."
+        case .incomplete(let code):
+            "The sign-in with the code \(Self.shown(code)) still misses parameters the application must give first."
         case .providerUnavailable(let name): "\(Self.shown(name)) can no longer be used to sign in to this application."
         }
     }
@@ -52,7 +54,8 @@ enum SignInRefusal: Error, Equatable, Sendable {
     /// What the person can do next.
     var advice: String {
         switch self {
-        case .alreadyUsed: "If that was you, go back to the application: it is signed in. Otherwise start the sign-in again there."
+        case .alreadyUsed:
+            "If that was you, go back to the application: it is signed in. Otherwise start the sign-in again there."
         default: "Start the sign-in again from the application to get a new code."
         }
     }

@@ -60,8 +60,10 @@ public struct SandboxIdentityService: Codable, Sendable, Equatable {
 
     /// The two identity services every world has, with their fixed test key pairs.
     public static let defaults: [SandboxIdentityService] = [
-        SandboxIdentityService(issuer: defaultServiceTokenIssuer, kind: .serviceToken, key: SandboxDefaultIdentityKeys.serviceToken),
-        SandboxIdentityService(issuer: defaultPlatformIssuer, kind: .platformIdentity, key: SandboxDefaultIdentityKeys.platformIdentity),
+        SandboxIdentityService(
+            issuer: defaultServiceTokenIssuer, kind: .serviceToken, key: SandboxDefaultIdentityKeys.serviceToken),
+        SandboxIdentityService(
+            issuer: defaultPlatformIssuer, kind: .platformIdentity, key: SandboxDefaultIdentityKeys.platformIdentity),
     ]
 }
 

@@ -25,7 +25,9 @@ public struct SandboxThrottle: Codable, Sendable, Equatable {
 
     /// The problem with these values, or `nil` when they are usable.
     var problem: (key: String, text: String)? {
-        if !(requestsPerSecond > 0) || !requestsPerSecond.isFinite { return ("requestsPerSecond", "must be a positive number") }
+        if !(requestsPerSecond > 0) || !requestsPerSecond.isFinite {
+            return ("requestsPerSecond", "must be a positive number")
+        }
         if burst < 0 { return ("burst", "must not be negative") }
         if let retryAfter, retryAfter <= 0 { return ("retryAfter", "must be positive") }
         return nil

@@ -22,7 +22,8 @@ extension SandboxWorld {
                         id: "SSODisabled", displayName: "SSO Disabled TV", platformMappingId: "SSODisabled",
                         enablePlatformServices: true, displayInPlatformPicker: true, boardingStatus: "SUPPORTED",
                         ssoEnabled: false, users: demoUsers),
-                    SandboxMVPDConfig(id: "Inactive", displayName: "Inactive Cable", integrationActive: false, users: demoUsers),
+                    SandboxMVPDConfig(
+                        id: "Inactive", displayName: "Inactive Cable", integrationActive: false, users: demoUsers),
                     SandboxMVPDConfig(
                         id: "Degraded", displayName: "Degraded TV", platformMappingId: "Degraded",
                         enablePlatformServices: true, displayInPlatformPicker: true, boardingStatus: "SUPPORTED",
@@ -30,7 +31,8 @@ extension SandboxWorld {
                     SandboxMVPDConfig(
                         id: "TempPass", displayName: "Temp Pass 30 min", tempPass: true,
                         authenticationTTL: 1_800, authorizationTTL: 300),
-                    SandboxMVPDConfig(id: "SVCProvider", displayName: "Secure Browser Cable", requiresSVC: true, users: demoUsers),
+                    SandboxMVPDConfig(
+                        id: "SVCProvider", displayName: "Secure Browser Cable", requiresSVC: true, users: demoUsers),
                 ]),
             SandboxServiceProvider(
                 id: "REF31", name: "Reference Requestor 31", domains: ["adobe.com"],
@@ -46,7 +48,11 @@ extension SandboxWorld {
 
     /// alice subscribes to news and sports, bob to news only.
     private static let demoUsers = [
-        SandboxUser(username: "alice", password: "alice123", userID: "u-alice", householdID: "h-1", zip: ["10001"], resources: ["news", "sports"]),
-        SandboxUser(username: "bob", password: "bob123", userID: "u-bob", householdID: "h-2", zip: ["94105"], resources: ["news"]),
+        SandboxUser(
+            username: "alice", password: "alice123", userID: "u-alice", householdID: "h-1", zip: ["10001"],
+            resources: ["news", "sports"]),
+        SandboxUser(
+            username: "bob", password: "bob123", userID: "u-bob", householdID: "h-2", zip: ["94105"],
+            resources: ["news"]),
     ]
 }

@@ -39,7 +39,8 @@ public struct SandboxWorld: Codable, Sendable, Equatable {
     public init(
         accessTokenTTL: Int = 86_400, registrationTTL: Int = SandboxWorld.defaultRegistrationTTL,
         authenticationSessionTTL: Int = SandboxWorld.defaultAuthenticationSessionTTL,
-        softwareStatements: [String: [String]], serviceProviders: [SandboxServiceProvider], throttle: SandboxThrottle? = nil,
+        softwareStatements: [String: [String]], serviceProviders: [SandboxServiceProvider],
+        throttle: SandboxThrottle? = nil,
         identityServices: [SandboxIdentityService] = []
     ) {
         self.accessTokenTTL = accessTokenTTL
@@ -52,7 +53,8 @@ public struct SandboxWorld: Codable, Sendable, Equatable {
     }
 
     enum CodingKeys: String, CodingKey, CaseIterable {
-        case accessTokenTTL, registrationTTL, authenticationSessionTTL, softwareStatements, serviceProviders, throttle, identityServices
+        case accessTokenTTL, registrationTTL, authenticationSessionTTL, softwareStatements, serviceProviders, throttle,
+            identityServices
     }
 
     /// Decodes; `accessTokenTTL` defaults to 86400 seconds, `registrationTTL` to 365 days,
@@ -60,8 +62,11 @@ public struct SandboxWorld: Codable, Sendable, Equatable {
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         accessTokenTTL = try container.decodeIfPresent(Int.self, forKey: .accessTokenTTL) ?? 86_400
-        registrationTTL = try container.decodeIfPresent(Int.self, forKey: .registrationTTL) ?? Self.defaultRegistrationTTL
-        authenticationSessionTTL = try container.decodeIfPresent(Int.self, forKey: .authenticationSessionTTL) ?? Self.defaultAuthenticationSessionTTL
+        registrationTTL =
+            try container.decodeIfPresent(Int.self, forKey: .registrationTTL) ?? Self.defaultRegistrationTTL
+        authenticationSessionTTL =
+            try container.decodeIfPresent(Int.self, forKey: .authenticationSessionTTL)
+            ?? Self.defaultAuthenticationSessionTTL
         softwareStatements = try container.decode([String: [String]].self, forKey: .softwareStatements)
         serviceProviders = try container.decode([SandboxServiceProvider].self, forKey: .serviceProviders)
         throttle = try container.decodeIfPresent(SandboxThrottle.self, forKey: .throttle)
@@ -171,8 +176,10 @@ public struct SandboxMVPDConfig: Codable, Sendable, Equatable {
     public init(
         id: String, displayName: String? = nil, logoUrl: String? = nil, platformMappingId: String? = nil,
         enablePlatformServices: Bool = false, displayInPlatformPicker: Bool = false, boardingStatus: String? = nil,
-        ssoEnabled: Bool = true, integrationActive: Bool = true, degraded: Bool = false, authzNone: Bool = false, tempPass: Bool = false,
-        tempPassResourceLimit: Int? = nil, requiresSVC: Bool = false, authenticationTTL: Int = 86_400, authorizationTTL: Int = 3_600,
+        ssoEnabled: Bool = true, integrationActive: Bool = true, degraded: Bool = false, authzNone: Bool = false,
+        tempPass: Bool = false,
+        tempPassResourceLimit: Int? = nil, requiresSVC: Bool = false, authenticationTTL: Int = 86_400,
+        authorizationTTL: Int = 3_600,
         authorizationResourceLimit: Int = 5, preauthorizationResourceLimit: Int = 5, users: [SandboxUser] = []
     ) {
         self.id = id
@@ -197,7 +204,8 @@ public struct SandboxMVPDConfig: Codable, Sendable, Equatable {
     }
 
     enum CodingKeys: String, CodingKey, CaseIterable {
-        case id, displayName, logoUrl, platformMappingId, enablePlatformServices, displayInPlatformPicker, boardingStatus
+        case id, displayName, logoUrl, platformMappingId, enablePlatformServices, displayInPlatformPicker,
+            boardingStatus
         case ssoEnabled, integrationActive, degraded, authzNone, tempPass, tempPassResourceLimit, requiresSVC
         case authenticationTTL, authorizationTTL, authorizationResourceLimit, preauthorizationResourceLimit, users
     }
@@ -212,7 +220,8 @@ public struct SandboxMVPDConfig: Codable, Sendable, Equatable {
             logoUrl: try container.decodeIfPresent(String.self, forKey: .logoUrl),
             platformMappingId: try container.decodeIfPresent(String.self, forKey: .platformMappingId),
             enablePlatformServices: try container.decodeIfPresent(Bool.self, forKey: .enablePlatformServices) ?? false,
-            displayInPlatformPicker: try container.decodeIfPresent(Bool.self, forKey: .displayInPlatformPicker) ?? false,
+            displayInPlatformPicker: try container.decodeIfPresent(Bool.self, forKey: .displayInPlatformPicker)
+                ?? false,
             boardingStatus: try container.decodeIfPresent(String.self, forKey: .boardingStatus),
             ssoEnabled: try container.decodeIfPresent(Bool.self, forKey: .ssoEnabled) ?? true,
             integrationActive: try container.decodeIfPresent(Bool.self, forKey: .integrationActive) ?? true,
@@ -265,7 +274,10 @@ public struct SandboxUser: Codable, Sendable, Equatable {
     public var resources: [String]
 
     /// Creates a user.
-    public init(username: String, password: String, userID: String? = nil, householdID: String? = nil, zip: [String]? = nil, resources: [String] = []) {
+    public init(
+        username: String, password: String, userID: String? = nil, householdID: String? = nil, zip: [String]? = nil,
+        resources: [String] = []
+    ) {
         self.username = username
         self.password = password
         self.userID = userID ?? "u-\(username)"

@@ -52,16 +52,23 @@ extension SandboxWorld {
         if accessTokenTTL <= 0 { throw SandboxWorldError(path: "accessTokenTTL", problem: "must be positive") }
         if registrationTTL <= 0 { throw SandboxWorldError(path: "registrationTTL", problem: "must be positive") }
         if !(1...Self.maximumAuthenticationSessionTTL).contains(authenticationSessionTTL) {
-            throw SandboxWorldError(path: "authenticationSessionTTL", problem: "must be from 1 to \(Self.maximumAuthenticationSessionTTL) seconds")
+            throw SandboxWorldError(
+                path: "authenticationSessionTTL",
+                problem: "must be from 1 to \(Self.maximumAuthenticationSessionTTL) seconds")
         }
-        if let problem = throttle?.problem { throw SandboxWorldError(path: "throttle.\(problem.key)", problem: problem.text) }
-        if softwareStatements.isEmpty { throw SandboxWorldError(path: "softwareStatements", problem: "at least one software statement is needed") }
+        if let problem = throttle?.problem {
+            throw SandboxWorldError(path: "throttle.\(problem.key)", problem: problem.text)
+        }
+        if softwareStatements.isEmpty {
+            throw SandboxWorldError(path: "softwareStatements", problem: "at least one software statement is needed")
+        }
         var providerIDs = Set<String>()
         for (providerIndex, provider) in serviceProviders.enumerated() {
             let providerPath = "serviceProviders[\(providerIndex)]"
             if provider.id.isEmpty { throw SandboxWorldError(path: "\(providerPath).id", problem: "must not be empty") }
             if !providerIDs.insert(provider.id).inserted {
-                throw SandboxWorldError(path: "\(providerPath).id", problem: "duplicate service provider \"\(provider.id)\"")
+                throw SandboxWorldError(
+                    path: "\(providerPath).id", problem: "duplicate service provider \"\(provider.id)\"")
             }
             var mvpdIDs = Set<String>()
             for (mvpdIndex, mvpd) in provider.mvpds.enumerated() {
@@ -70,21 +77,32 @@ extension SandboxWorld {
                 if !mvpdIDs.insert(mvpd.id).inserted {
                     throw SandboxWorldError(path: "\(mvpdPath).id", problem: "duplicate MVPD \"\(mvpd.id)\"")
                 }
-                if let problem = mvpd.problem { throw SandboxWorldError(path: "\(mvpdPath).\(problem.key)", problem: problem.text) }
+                if let problem = mvpd.problem {
+                    throw SandboxWorldError(path: "\(mvpdPath).\(problem.key)", problem: problem.text)
+                }
                 if let status = mvpd.boardingStatus, !["SUPPORTED", "PICKER", "NOT_SUPPORTED"].contains(status) {
-                    throw SandboxWorldError(path: "\(mvpdPath).boardingStatus", problem: "expected SUPPORTED, PICKER or NOT_SUPPORTED, found \"\(status)\"")
+                    throw SandboxWorldError(
+                        path: "\(mvpdPath).boardingStatus",
+                        problem: "expected SUPPORTED, PICKER or NOT_SUPPORTED, found \"\(status)\"")
                 }
                 var usernames = Set<String>()
                 for (userIndex, user) in mvpd.users.enumerated() where !usernames.insert(user.username).inserted {
-                    throw SandboxWorldError(path: "\(mvpdPath).users[\(userIndex)].username", problem: "duplicate user \"\(user.username)\"")
+                    throw SandboxWorldError(
+                        path: "\(mvpdPath).users[\(userIndex)].username", problem: "duplicate user \"\(user.username)\""
+                    )
                 }
             }
         }
         try validateIdentityServices()
         for statement in softwareStatements.keys.sorted() {
-            if statement.isEmpty { throw SandboxWorldError(path: "softwareStatements", problem: "a software statement must not be empty") }
-            for (index, requestor) in softwareStatements[statement, default: []].enumerated() where !providerIDs.contains(requestor) {
-                throw SandboxWorldError(path: "softwareStatements.\(statement)[\(index)]", problem: "unknown service provider \"\(requestor)\"")
+            if statement.isEmpty {
+                throw SandboxWorldError(path: "softwareStatements", problem: "a software statement must not be empty")
+            }
+            for (index, requestor) in softwareStatements[statement, default: []].enumerated()
+            where !providerIDs.contains(requestor) {
+                throw SandboxWorldError(
+                    path: "softwareStatements.\(statement)[\(index)]",
+                    problem: "unknown service provider \"\(requestor)\"")
             }
         }
     }
@@ -99,11 +117,13 @@ extension SandboxWorld {
             let path = "identityServices[\(index)]"
             if service.issuer.isEmpty { throw SandboxWorldError(path: "\(path).issuer", problem: "must not be empty") }
             if !issuers.insert(service.issuer).inserted {
-                throw SandboxWorldError(path: "\(path).issuer", problem: "duplicate identity service \"\(service.issuer)\"")
+                throw SandboxWorldError(
+                    path: "\(path).issuer", problem: "duplicate identity service \"\(service.issuer)\"")
             }
             guard let key = service.key else { continue }
             if case .failure(let problem) = SandboxIdentityKeyCache.shared.keys(for: key) {
-                throw SandboxWorldError(path: "\(path).key" + (problem.member.map { ".\($0)" } ?? ""), problem: problem.text)
+                throw SandboxWorldError(
+                    path: "\(path).key" + (problem.member.map { ".\($0)" } ?? ""), problem: problem.text)
             }
         }
     }
@@ -121,9 +141,13 @@ enum WorldKeyChecker {
     static let jwkKeys = Set(SandboxJWK.CodingKeys.allCases.map(\.rawValue))
 
     static func check(_ document: Any) throws(SandboxWorldError) {
-        guard let world = document as? [String: Any] else { throw SandboxWorldError(path: "$", problem: "expected an object") }
+        guard let world = document as? [String: Any] else {
+            throw SandboxWorldError(path: "$", problem: "expected an object")
+        }
         try refuseUnknown(world, allowed: worldKeys, path: nil)
-        if let throttle = world["throttle"] as? [String: Any] { try refuseUnknown(throttle, allowed: throttleKeys, path: "throttle") }
+        if let throttle = world["throttle"] as? [String: Any] {
+            try refuseUnknown(throttle, allowed: throttleKeys, path: "throttle")
+        }
         try checkIdentityServices(world["identityServices"])
         guard let providers = world["serviceProviders"] as? [Any] else { return }
         for (providerIndex, providerValue) in providers.enumerated() {
@@ -156,11 +180,15 @@ enum WorldKeyChecker {
                 let expected = SandboxIdentityKind.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: " or ")
                 throw SandboxWorldError(path: "\(path).kind", problem: "expected \(expected), found \"\(kind)\"")
             }
-            if let key = service["key"] as? [String: Any] { try refuseUnknown(key, allowed: jwkKeys, path: "\(path).key") }
+            if let key = service["key"] as? [String: Any] {
+                try refuseUnknown(key, allowed: jwkKeys, path: "\(path).key")
+            }
         }
     }
 
-    private static func refuseUnknown(_ object: [String: Any], allowed: Set<String>, path: String?) throws(SandboxWorldError) {
+    private static func refuseUnknown(_ object: [String: Any], allowed: Set<String>, path: String?)
+        throws(SandboxWorldError)
+    {
         if let unknown = object.keys.sorted().first(where: { !allowed.contains($0) }) {
             throw SandboxWorldError(path: path.map { "\($0).\(unknown)" } ?? unknown, problem: "unknown key")
         }
@@ -171,7 +199,8 @@ enum WorldKeyChecker {
         case .typeMismatch(let type, let context):
             return SandboxWorldError(path: render(context.codingPath), problem: "expected \(describe(type))")
         case .valueNotFound(let type, let context):
-            return SandboxWorldError(path: render(context.codingPath), problem: "expected \(describe(type)), found null")
+            return SandboxWorldError(
+                path: render(context.codingPath), problem: "expected \(describe(type)), found null")
         case .keyNotFound(let key, let context):
             return SandboxWorldError(path: render(context.codingPath + [key]), problem: "required key is missing")
         case .dataCorrupted(let context):
@@ -187,7 +216,8 @@ enum WorldKeyChecker {
         case is Int.Type, is Double.Type: "a number"
         case is Bool.Type: "true or false"
         case is String.Type: "a string"
-        case is [Any].Type, is [String].Type, is [SandboxServiceProvider].Type, is [SandboxMVPDConfig].Type, is [SandboxUser].Type,
+        case is [Any].Type, is [String].Type, is [SandboxServiceProvider].Type, is [SandboxMVPDConfig].Type,
+            is [SandboxUser].Type,
             is [SandboxIdentityService].Type:
             "an array"
         default: "an object"
@@ -218,7 +248,8 @@ extension SandboxMVPDConfig {
         }
         let merged: Data
         do {
-            var object = try JSONSerialization.jsonObject(with: JSONEncoder().encode(self), options: []) as? [String: Any] ?? [:]
+            var object =
+                try JSONSerialization.jsonObject(with: JSONEncoder().encode(self), options: []) as? [String: Any] ?? [:]
             for (key, value) in changes { object[key] = value }
             merged = try JSONSerialization.data(withJSONObject: object, options: [])
         } catch {
@@ -244,7 +275,9 @@ extension SandboxMVPDConfig {
         if preauthorizationResourceLimit <= 0 { return ("preauthorizationResourceLimit", "must be positive") }
         if let limit = tempPassResourceLimit {
             if limit <= 0 { return ("tempPassResourceLimit", "must be positive") }
-            if !tempPass { return ("tempPassResourceLimit", "only a TempPass MVPD (\"tempPass\": true) has a resource limit") }
+            if !tempPass {
+                return ("tempPassResourceLimit", "only a TempPass MVPD (\"tempPass\": true) has a resource limit")
+            }
         }
         return nil
     }

@@ -22,7 +22,9 @@ struct APIConfigurationDefaultsTests {
         chosen.deviceIdentifier = "serial-0042"
         #expect(chosen.storageDirectory == directory)
         #expect(chosen.deviceIdentifier == "serial-0042")
-        #expect(AccessEnablerConfiguration().storageDirectory == TokenStore.defaultDirectory(), "a choice stays with its value")
+        #expect(
+            AccessEnablerConfiguration().storageDirectory == TokenStore.defaultDirectory(),
+            "a choice stays with its value")
 
         let given = AccessEnablerConfiguration(environment: .staging, storageDirectory: directory)
         #expect(given.storageDirectory == directory)

@@ -12,9 +12,11 @@ import Testing
     }
 
     @Test func aStatusNamesItsDetailsResourceAndEnhancedErrorWhenItHasThem() {
-        let enhanced = EnhancedError(status: 403, code: "authorization_denied_by_mvpd", details: "Not in your package.", trace: "4f1c-88")
+        let enhanced = EnhancedError(
+            status: 403, code: "authorization_denied_by_mvpd", details: "Not in your package.", trace: "4f1c-88")
         let status = AdvancedStatus(
-            errorId: .z100, level: .error, message: "The MVPD denied sports.", details: "Not in your package.", resource: "sports",
+            errorId: .z100, level: .error, message: "The MVPD denied sports.", details: "Not in your package.",
+            resource: "sports",
             enhancedError: enhanced)
         #expect(
             "\(Diagnostic.status(status))"
@@ -27,22 +29,31 @@ import Testing
     }
 
     @Test func theOtherDiagnosticsReadAsTheirKindAndSentence() {
-        let exchange = RESTExchangeRecord(method: "POST", host: "api.auth.adobe.com", path: "/api/v2/REF30/sessions", status: 200, duration: 0.012)
+        let exchange = RESTExchangeRecord(
+            method: "POST", host: "api.auth.adobe.com", path: "/api/v2/REF30/sessions", status: 200, duration: 0.012)
         #expect("\(Diagnostic.restExchange(exchange))" == "POST /api/v2/REF30/sessions → 200 (12 ms)")
-        #expect("\(Diagnostic.storageProblem(message: "The directory is read-only."))" == "storage problem: The directory is read-only.")
+        #expect(
+            "\(Diagnostic.storageProblem(message: "The directory is read-only."))"
+                == "storage problem: The directory is read-only.")
         #expect(
             "\(Diagnostic.unimplementedCallback(name: "setToken", message: "Implement setToken."))"
                 == "unimplemented callback setToken: Implement setToken.")
-        #expect("\(Diagnostic.unusedOption(key: "visitorId", message: "Did you mean visitorID?"))" == "unused option visitorId: Did you mean visitorID?")
+        #expect(
+            "\(Diagnostic.unusedOption(key: "visitorId", message: "Did you mean visitorID?"))"
+                == "unused option visitorId: Did you mean visitorID?")
         #expect("\(Diagnostic.defaultPlatform(message: "Set the platform."))" == "default platform: Set the platform.")
-        #expect("\(Diagnostic.noDelegate(call: "getAuthentication", message: "Set the delegate."))" == "no delegate for getAuthentication: Set the delegate.")
+        #expect(
+            "\(Diagnostic.noDelegate(call: "getAuthentication", message: "Set the delegate."))"
+                == "no delegate for getAuthentication: Set the delegate.")
     }
 
     @Test func noDiagnosticPrintsTheRawValue() {
         let status = AdvancedStatus(errorId: .n130, level: .error, message: "The code expired.", details: "ABC1234")
         for diagnostic in [Diagnostic.status(status), .storageProblem(message: "m"), .defaultPlatform(message: "m")] {
             let line = "\(diagnostic)"
-            #expect(!line.contains("AdvancedStatus(") && !line.contains("message:") && !line.contains("errorId:"), "\(line)")
+            #expect(
+                !line.contains("AdvancedStatus(") && !line.contains("message:") && !line.contains("errorId:"), "\(line)"
+            )
         }
     }
 }

@@ -12,7 +12,9 @@ import Testing
     @Test func theDefaultsAreInsideEveryRange() {
         #expect(ConfigurationRanges.problems(in: AccessEnablerConfiguration()).isEmpty)
         let bounded = ConfigurationRanges.bounded(AccessEnablerConfiguration())
-        #expect(bounded.requestTimeout == 30 && bounded.partnerInteractionTimeout == 600 && bounded.secondScreenPollInterval == 5)
+        #expect(
+            bounded.requestTimeout == 30 && bounded.partnerInteractionTimeout == 600
+                && bounded.secondScreenPollInterval == 5)
         #expect(bounded.maximumResponseBodySize == 4 * 1024 * 1024 && bounded.preauthorizationBatchSize == 5)
     }
 
@@ -20,12 +22,20 @@ import Testing
     func aTimeoutThatIsNoNumberOfSecondsIsNamedAndHeldInside(value: Double) {
         for field in ["requestTimeout", "partnerInteractionTimeout"] {
             var configuration = AccessEnablerConfiguration()
-            if field == "requestTimeout" { configuration.requestTimeout = value } else { configuration.partnerInteractionTimeout = value }
+            if field == "requestTimeout" {
+                configuration.requestTimeout = value
+            } else {
+                configuration.partnerInteractionTimeout = value
+            }
             let problems = ConfigurationRanges.problems(in: configuration)
-            #expect(problems.count == 1 && problems.first?.contains("AccessEnablerConfiguration.\(field) is ") == true, "\(problems)")
+            #expect(
+                problems.count == 1 && problems.first?.contains("AccessEnablerConfiguration.\(field) is ") == true,
+                "\(problems)")
             let bounded = ConfigurationRanges.bounded(configuration)
             let held = field == "requestTimeout" ? bounded.requestTimeout : bounded.partnerInteractionTimeout
-            let range = field == "requestTimeout" ? ConfigurationRanges.requestTimeout : ConfigurationRanges.partnerInteractionTimeout
+            let range =
+                field == "requestTimeout"
+                ? ConfigurationRanges.requestTimeout : ConfigurationRanges.partnerInteractionTimeout
             #expect(range.contains(held), "\(field) \(value) held as \(held)")
         }
     }
@@ -35,7 +45,9 @@ import Testing
         var configuration = AccessEnablerConfiguration()
         configuration.secondScreenPollInterval = value
         #expect(ConfigurationRanges.problems(in: configuration).first?.contains("secondScreenPollInterval") == true)
-        #expect(ConfigurationRanges.secondScreenPollInterval.contains(ConfigurationRanges.bounded(configuration).secondScreenPollInterval))
+        #expect(
+            ConfigurationRanges.secondScreenPollInterval.contains(
+                ConfigurationRanges.bounded(configuration).secondScreenPollInterval))
     }
 
     @Test(arguments: [0.0, 1, 2.9, 3, 60])
@@ -60,7 +72,8 @@ import Testing
         for count in [Int.min, -1, 0] {
             var configuration = AccessEnablerConfiguration()
             configuration.preauthorizationBatchSize = count
-            #expect(ConfigurationRanges.problems(in: configuration).first?.contains("preauthorizationBatchSize") == true)
+            #expect(
+                ConfigurationRanges.problems(in: configuration).first?.contains("preauthorizationBatchSize") == true)
             #expect(ConfigurationRanges.bounded(configuration).preauthorizationBatchSize == 1)
         }
     }

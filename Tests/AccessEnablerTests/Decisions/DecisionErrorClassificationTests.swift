@@ -6,7 +6,9 @@ import Testing
 /// REST failures → the legacy advanced status codes, per flow.
 @Suite struct DecisionErrorClassificationTests {
     static func server(_ operation: RESTOperation, _ status: Int, _ code: String? = nil) -> RESTClientError {
-        .server(operation: operation, httpStatus: status, error: code.map { EnhancedError(status: status, code: $0, message: "m", details: "d") })
+        .server(
+            operation: operation, httpStatus: status,
+            error: code.map { EnhancedError(status: status, code: $0, message: "m", details: "d") })
     }
 
     @Test func setRequestorStatuses() {
@@ -48,16 +50,29 @@ import Testing
     }
 
     @Test func authenticationStatuses() {
-        #expect(ErrorClassification.authenticationStatus(Self.server(.profileForCode, 400, "invalid_authentication_session")).errorId == "N130")
-        #expect(ErrorClassification.authenticationStatus(Self.server(.profileForCode, 400, "invalid_parameter_code")).errorId == "N130")
-        #expect(ErrorClassification.authenticationStatus(Self.server(.profileForCode, 403, "authenticated_profile_missing")).errorId == "N130")
+        #expect(
+            ErrorClassification.authenticationStatus(
+                Self.server(.profileForCode, 400, "invalid_authentication_session")
+            ).errorId == "N130")
+        #expect(
+            ErrorClassification.authenticationStatus(Self.server(.profileForCode, 400, "invalid_parameter_code"))
+                .errorId == "N130")
+        #expect(
+            ErrorClassification.authenticationStatus(Self.server(.profileForCode, 403, "authenticated_profile_missing"))
+                .errorId == "N130")
         #expect(ErrorClassification.authenticationStatus(Self.server(.profileForCode, 404)).errorId == "N130")
         // A bare 410 is gone to the status as it is to polling (one rule: it was N500 here).
         #expect(ErrorClassification.authenticationStatus(Self.server(.profileForCode, 410)).errorId == "N130")
         #expect(ErrorClassification.isSessionGone(Self.server(.profileForCode, 410)))
-        #expect(ErrorClassification.authenticationStatus(Self.server(.createSession, 500, "internal_server_error")).errorId == "N500")
-        #expect(ErrorClassification.authenticationStatus(.transport(operation: .createSession, .timedOut)).errorId == "N500")
-        #expect(ErrorClassification.authenticationStatus(.malformedBody(operation: .profileForCode, reason: "x")).errorId == "N500")
+        #expect(
+            ErrorClassification.authenticationStatus(Self.server(.createSession, 500, "internal_server_error")).errorId
+                == "N500")
+        #expect(
+            ErrorClassification.authenticationStatus(.transport(operation: .createSession, .timedOut)).errorId == "N500"
+        )
+        #expect(
+            ErrorClassification.authenticationStatus(.malformedBody(operation: .profileForCode, reason: "x")).errorId
+                == "N500")
     }
 
     @Test func decisionStatuses() {
@@ -67,7 +82,10 @@ import Testing
             (EnhancedError(status: 403, code: "authorization_denied_by_mvpd", action: "none"), "Z100"),
             (EnhancedError(status: 403, code: "authorization_denied_by_parental_controls", action: "none"), "Z100"),
             (EnhancedError(status: 403, code: "preauthorization_denied_by_mvpd", action: "none"), "Z100"),
-            (EnhancedError(status: 403, code: "temporary_access_resources_limit_exceeded", action: "authentication"), "Z100"),
+            (
+                EnhancedError(status: 403, code: "temporary_access_resources_limit_exceeded", action: "authentication"),
+                "Z100"
+            ),
             (EnhancedError(status: 403, code: "network_received_error", action: "retry"), "Z120"),
             (EnhancedError(status: 403, code: "network_connection_timeout", action: "retry"), "Z120"),
             (EnhancedError(status: 403, code: "maximum_execution_time_exceeded", action: "retry"), "Z120"),
@@ -85,12 +103,21 @@ import Testing
     }
 
     @Test func wholeRequestAuthorizationFailures() {
-        #expect(ErrorClassification.authorizationStatus(Self.server(.authorize, 403, "network_received_error"), resource: "news").errorId == "Z120")
-        #expect(ErrorClassification.authorizationStatus(Self.server(.authorize, 400, "invalid_parameter_resources"), resource: "news").errorId == "Z130")
-        let failed = ErrorClassification.authorizationStatus(.transport(operation: .authorize, .connectionLost("x")), resource: "news")
+        #expect(
+            ErrorClassification.authorizationStatus(
+                Self.server(.authorize, 403, "network_received_error"), resource: "news"
+            ).errorId == "Z120")
+        #expect(
+            ErrorClassification.authorizationStatus(
+                Self.server(.authorize, 400, "invalid_parameter_resources"), resource: "news"
+            ).errorId == "Z130")
+        let failed = ErrorClassification.authorizationStatus(
+            .transport(operation: .authorize, .connectionLost("x")), resource: "news")
         #expect(failed.errorId == "Z500")
         #expect(failed.resource == "news")
-        #expect(ErrorClassification.authorizationStatus(.malformedBody(operation: .authorize, reason: "x"), resource: "r").errorId == "Z500")
+        #expect(
+            ErrorClassification.authorizationStatus(.malformedBody(operation: .authorize, reason: "x"), resource: "r")
+                .errorId == "Z500")
     }
 
     @Test func documentedLevelsOfEveryID() {
@@ -118,10 +145,12 @@ import Testing
             #expect(StatusID(id.description).kind == id.kind, "\(id)")
         }
         let source = try String(
-            contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+                .deletingLastPathComponent().deletingLastPathComponent()
                 .appendingPathComponent("Sources/AccessEnabler/API/StatusID.swift"), encoding: .utf8)
         let members = source.split(separator: "\n").compactMap { line -> String? in
-            guard let match = line.firstMatch(of: /public static let (\w+) = StatusID\(kind: \.reported\(\.(\w+)\)\)/) else { return nil }
+            guard let match = line.firstMatch(of: /public static let (\w+) = StatusID\(kind: \.reported\(\.(\w+)\)\)/)
+            else { return nil }
             #expect(match.1 == match.2, "\(line)")
             return String(match.2)
         }

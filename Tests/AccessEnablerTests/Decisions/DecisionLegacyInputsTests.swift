@@ -45,7 +45,8 @@ import Testing
             plain,
             plain.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!,
             wrapped.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!,
-            plain.replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: ""),
+            plain.replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
+                .replacingOccurrences(of: "=", with: ""),
         ]
         for form in forms {
             let info = try DeviceInfoOption.read(form, over: Self.fallback).get()
@@ -58,8 +59,11 @@ import Testing
 
     @Test func aDeviceInfoThatCannotBeReadSaysWhy() {
         #expect(DeviceInfoOption.problem("%%% not base64 %%%")?.reason.contains("not Base64") == true)
-        #expect(DeviceInfoOption.problem(Data("[1,2]".utf8).base64EncodedString())?.reason.contains("JSON object") == true)
-        #expect(DeviceInfoOption.problem(Data(#"{"model":7}"#.utf8).base64EncodedString())?.reason.contains("model") == true)
+        #expect(
+            DeviceInfoOption.problem(Data("[1,2]".utf8).base64EncodedString())?.reason.contains("JSON object") == true)
+        #expect(
+            DeviceInfoOption.problem(Data(#"{"model":7}"#.utf8).base64EncodedString())?.reason.contains("model") == true
+        )
         #expect(DeviceInfoOption.problem("") == nil, "an empty option gives nothing to read")
     }
 
@@ -77,9 +81,13 @@ import Testing
         advice.optionsGiven(["device_info": 42])
         #expect(reported.all == ["device_info", "device_info", "device_info"])
         #expect(printed.all.count == 1)
-        #expect(printed.all.first?.hasPrefix("AccessEnabler: setOptions was given a device_info the SDK cannot read") == true)
+        #expect(
+            printed.all.first?.hasPrefix("AccessEnabler: setOptions was given a device_info the SDK cannot read")
+                == true)
         // A second AccessEnabler of the same process prints nothing more.
-        SetupAdvice(configuration: configuration, print: printed.append, ledger: ledger).optionsGiven(["device_info": "%%%"])
+        SetupAdvice(configuration: configuration, print: printed.append, ledger: ledger).optionsGiven([
+            "device_info": "%%%"
+        ])
         #expect(printed.all.count == 1)
     }
 
@@ -89,7 +97,9 @@ import Testing
         let first = ledger.report(call: "setRequestor(_:)", answer: "setRequestorComplete", missing: .delegate)
         ledger.report(call: "setRequestor(_:)", answer: "setRequestorComplete", missing: .delegate)
         ledger.report(call: "getAuthentication()", answer: "setAuthenticationStatus", missing: .delegate)
-        ledger.report(call: "getAuthentication()", answer: "setAuthenticationStatus", missing: .statusDelegate, delegateType: "App.Player")
+        ledger.report(
+            call: "getAuthentication()", answer: "setAuthenticationStatus", missing: .statusDelegate,
+            delegateType: "App.Player")
         #expect(printed.all.count == 3)
         #expect(printed.all.first == first)
         #expect(first.hasPrefix("AccessEnabler: setRequestor(_:) was called while AccessEnabler.delegate is nil"))

@@ -9,13 +9,17 @@ import Testing
 struct DecisionPreauthorizationLedgerTests {
     let now = Date(timeIntervalSince1970: 1_767_225_600)
 
-    func cached(_ resource: String, _ authorized: Bool, expiresIn seconds: TimeInterval = 60) -> StoredPreauthorization {
+    func cached(_ resource: String, _ authorized: Bool, expiresIn seconds: TimeInterval = 60) -> StoredPreauthorization
+    {
         StoredPreauthorization(resource: resource, authorized: authorized, expiresAt: now.addingTimeInterval(seconds))
     }
 
     @Test func unexpiredCachedAnswersCountAndOnlyTheRestIsAsked() {
-        let cache = ["news": cached("news", true), "old": cached("old", true, expiresIn: -1), "movies": cached("movies", false)]
-        let ledger = PreauthorizationLedger(requested: ["news", "old", "sports", "news", "movies"], cached: cache, useCache: true, now: now)
+        let cache = [
+            "news": cached("news", true), "old": cached("old", true, expiresIn: -1), "movies": cached("movies", false),
+        ]
+        let ledger = PreauthorizationLedger(
+            requested: ["news", "old", "sports", "news", "movies"], cached: cache, useCache: true, now: now)
         #expect(ledger.requested == ["news", "old", "sports", "movies"])
         #expect(ledger.missing == ["old", "sports"])
         #expect(ledger.permitted == ["news"])
@@ -25,7 +29,8 @@ struct DecisionPreauthorizationLedgerTests {
     }
 
     @Test func batchesHoldAtMostTheLimit() {
-        let ledger = PreauthorizationLedger(requested: ["a", "b", "c", "d", "e", "f", "g"], cached: [:], useCache: true, now: now)
+        let ledger = PreauthorizationLedger(
+            requested: ["a", "b", "c", "d", "e", "f", "g"], cached: [:], useCache: true, now: now)
         #expect(ledger.batches(limit: nil) == [["a", "b", "c", "d", "e", "f", "g"]])
         #expect(ledger.batches(limit: 5) == [["a", "b", "c", "d", "e"], ["f", "g"]])
         #expect(ledger.batches(limit: 3) == [["a", "b", "c"], ["d", "e", "f"], ["g"]])
@@ -35,10 +40,16 @@ struct DecisionPreauthorizationLedgerTests {
     }
 
     @Test func bothProjectionsComeFromTheSameAnswers() {
-        var ledger = PreauthorizationLedger(requested: ["news", "premium", "sports"], cached: ["sports": cached("sports", true)], useCache: true, now: now)
-        let denial = EnhancedError(status: 403, code: "authorization_denied_by_mvpd", message: "User not authorized", details: "Not in your package.")
+        var ledger = PreauthorizationLedger(
+            requested: ["news", "premium", "sports"], cached: ["sports": cached("sports", true)], useCache: true,
+            now: now)
+        let denial = EnhancedError(
+            status: 403, code: "authorization_denied_by_mvpd", message: "User not authorized",
+            details: "Not in your package.")
         ledger.record([
-            Decision(resource: "premium", serviceProvider: "REF30", mvpd: "M", source: .mvpd, authorized: false, error: denial),
+            Decision(
+                resource: "premium", serviceProvider: "REF30", mvpd: "M", source: .mvpd, authorized: false,
+                error: denial),
             Decision(resource: "news", serviceProvider: "REF30", mvpd: "M", source: .mvpd, authorized: true),
         ])
         #expect(ledger.permitted == ["news", "sports"])

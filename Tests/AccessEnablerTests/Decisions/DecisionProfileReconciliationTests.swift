@@ -7,14 +7,18 @@ import Testing
 @Suite struct DecisionProfileReconciliationTests {
     let now = Date(timeIntervalSince1970: 1_767_225_600)
 
-    func profile(_ mvpd: String, _ type: StoredProfileType = .regular, lasting seconds: TimeInterval = 86_400) -> StoredProfile {
+    func profile(_ mvpd: String, _ type: StoredProfileType = .regular, lasting seconds: TimeInterval = 86_400)
+        -> StoredProfile
+    {
         StoredProfile(
-            requestor: "REF30", mvpd: mvpd, type: type, notBefore: now.addingTimeInterval(-60), notAfter: now.addingTimeInterval(seconds),
+            requestor: "REF30", mvpd: mvpd, type: type, notBefore: now.addingTimeInterval(-60),
+            notAfter: now.addingTimeInterval(seconds),
             attributes: [:], tokenSource: nil, partnerProviderID: nil, serviceProviderURL: "https://sp.example")
     }
 
     @Test func aProfileAdobePassNoLongerListsIsDropped() {
-        let change = ProfileReconciliation.reconcile(RequestorProfiles(chosen: profile("Plain1")), answered: [], now: now)
+        let change = ProfileReconciliation.reconcile(
+            RequestorProfiles(chosen: profile("Plain1")), answered: [], now: now)
         #expect(change.profiles == .none)
         #expect(change.keepingMediaTokensOf == [])
         #expect(change.droppingPreauthorizations)
@@ -24,13 +28,19 @@ import Testing
         let stored = RequestorProfiles(chosen: profile("Plain1", lasting: 100))
         let answered = [profile("Plain2", lasting: 9_000), profile("Plain1", lasting: 100)]
         let change = ProfileReconciliation.reconcile(stored, answered: answered, now: now)
-        #expect(change.profiles == RequestorProfiles(chosen: profile("Plain1", lasting: 100), others: [profile("Plain2", lasting: 9_000)]))
+        #expect(
+            change.profiles
+                == RequestorProfiles(
+                    chosen: profile("Plain1", lasting: 100), others: [profile("Plain2", lasting: 9_000)]))
         #expect(change.keepingMediaTokensOf == ["Plain1"])
         #expect(!change.droppingPreauthorizations)
     }
 
     @Test func withoutTheOneUsedLastTheLatestNotAfterWinsTempPassLast() {
-        let answered = [profile("TempPass", .temporary, lasting: 90_000), profile("Plain1", lasting: 100), profile("Plain2", lasting: 200)]
+        let answered = [
+            profile("TempPass", .temporary, lasting: 90_000), profile("Plain1", lasting: 100),
+            profile("Plain2", lasting: 200),
+        ]
         let change = ProfileReconciliation.reconcile(.none, answered: answered, now: now)
         #expect(change.profiles.chosen == profile("Plain2", lasting: 200))
         #expect(change.profiles.others.map(\.mvpd) == ["TempPass", "Plain1"])
@@ -45,8 +55,10 @@ import Testing
     }
 
     @Test func aTempPassInForceKeepsTheRegularProfileSetAside() {
-        let stored = RequestorProfiles(chosen: profile("TempPass", .temporary, lasting: 1_800), standby: profile("Plain1"))
-        let change = ProfileReconciliation.reconcile(stored, answered: [profile("Plain1"), profile("TempPass", .temporary, lasting: 1_800)], now: now)
+        let stored = RequestorProfiles(
+            chosen: profile("TempPass", .temporary, lasting: 1_800), standby: profile("Plain1"))
+        let change = ProfileReconciliation.reconcile(
+            stored, answered: [profile("Plain1"), profile("TempPass", .temporary, lasting: 1_800)], now: now)
         #expect(change.profiles == stored)
         #expect(change.keepingMediaTokensOf == ["TempPass", "Plain1"])
     }
@@ -66,7 +78,9 @@ import Testing
         let partner = profile("AppleBoarded", .appleSSO)
         let change = ProfileReconciliation.reconcile(RequestorProfiles(chosen: partner), answered: [], now: now)
         #expect(change.profiles == RequestorProfiles(chosen: partner))
-        let ending = ProfileReconciliation.reconcile(RequestorProfiles(chosen: partner, pendingLogouts: [PendingLogout(mvpd: "AppleBoarded")]), answered: [], now: now)
+        let ending = ProfileReconciliation.reconcile(
+            RequestorProfiles(chosen: partner, pendingLogouts: [PendingLogout(mvpd: "AppleBoarded")]), answered: [],
+            now: now)
         #expect(ending.profiles.chosen == nil)
     }
 }

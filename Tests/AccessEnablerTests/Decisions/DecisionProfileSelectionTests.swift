@@ -8,9 +8,12 @@ import Testing
 @Suite struct DecisionProfileSelectionTests {
     let now = Date(timeIntervalSince1970: 1_767_225_600)
 
-    func profile(_ mvpd: String, _ type: StoredProfileType = .regular, lasting seconds: TimeInterval = 86_400) -> StoredProfile {
+    func profile(_ mvpd: String, _ type: StoredProfileType = .regular, lasting seconds: TimeInterval = 86_400)
+        -> StoredProfile
+    {
         StoredProfile(
-            requestor: "REF30", mvpd: mvpd, type: type, notBefore: now.addingTimeInterval(-60), notAfter: now.addingTimeInterval(seconds),
+            requestor: "REF30", mvpd: mvpd, type: type, notBefore: now.addingTimeInterval(-60),
+            notAfter: now.addingTimeInterval(seconds),
             attributes: [:], tokenSource: nil, partnerProviderID: nil, serviceProviderURL: nil)
     }
 
@@ -29,18 +32,24 @@ import Testing
         let aside = RequestorProfiles(chosen: profile("TempPass", .temporary), standby: profile("Plain1"))
         let change = ProfileSelection.signIn(profile("Plain2"), over: aside, now: now)
         // Adobe Pass still holds the other two: not in force, but a logout ends them too.
-        #expect(change.profiles == RequestorProfiles(chosen: profile("Plain2"), standby: nil, others: [profile("TempPass", .temporary), profile("Plain1")]))
+        #expect(
+            change.profiles
+                == RequestorProfiles(
+                    chosen: profile("Plain2"), standby: nil,
+                    others: [profile("TempPass", .temporary), profile("Plain1")]))
         #expect(change.keepingMediaTokensOf == ["Plain2"])
     }
 
     @Test func anotherRegularSignInKeepsTheEarlierOneAmongTheOthersUntilItEnds() {
-        let change = ProfileSelection.signIn(profile("Plain2"), over: RequestorProfiles(chosen: profile("Plain1")), now: now)
+        let change = ProfileSelection.signIn(
+            profile("Plain2"), over: RequestorProfiles(chosen: profile("Plain1")), now: now)
         #expect(change.profiles.others == [profile("Plain1")])
         // Signing in with Plain1 again takes it out of the others, and Plain2 joins them.
         let back = ProfileSelection.signIn(profile("Plain1", lasting: 50), over: change.profiles, now: now)
         #expect(back.profiles == RequestorProfiles(chosen: profile("Plain1", lasting: 50), others: [profile("Plain2")]))
         // An ended one is not kept.
-        let ended = ProfileSelection.signIn(profile("Plain2"), over: RequestorProfiles(chosen: profile("Plain1", lasting: -1)), now: now)
+        let ended = ProfileSelection.signIn(
+            profile("Plain2"), over: RequestorProfiles(chosen: profile("Plain1", lasting: -1)), now: now)
         #expect(ended.profiles.others.isEmpty)
     }
 
@@ -51,7 +60,8 @@ import Testing
     }
 
     @Test func theSameMVPDAgainKeepsItsMediaTokensAndPreauthorizations() {
-        let change = ProfileSelection.signIn(profile("Plain1", lasting: 100), over: RequestorProfiles(chosen: profile("Plain1")), now: now)
+        let change = ProfileSelection.signIn(
+            profile("Plain1", lasting: 100), over: RequestorProfiles(chosen: profile("Plain1")), now: now)
         #expect(change.profiles.chosen == profile("Plain1", lasting: 100))
         #expect(change.keepingMediaTokensOf == nil)
         #expect(!change.droppingPreauthorizations)
@@ -59,7 +69,8 @@ import Testing
 
     @Test func anExpiredRegularSignInIsNotSetAsideForATempPass() {
         let expired = profile("Plain1", lasting: -1)
-        let change = ProfileSelection.signIn(profile("TempPass", .temporary), over: RequestorProfiles(chosen: expired), now: now)
+        let change = ProfileSelection.signIn(
+            profile("TempPass", .temporary), over: RequestorProfiles(chosen: expired), now: now)
         #expect(change.profiles.standby == nil)
         #expect(change.keepingMediaTokensOf == ["TempPass"])
     }

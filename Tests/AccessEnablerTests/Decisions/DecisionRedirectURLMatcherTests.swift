@@ -16,7 +16,8 @@ import Testing
     }
 
     @Test(arguments: [
-        "", "not a url", "https://ios.app", "adobepass://ios.app.evil.com", "adobepass://other.app", "adobepass:ios.app",
+        "", "not a url", "https://ios.app", "adobepass://ios.app.evil.com", "adobepass://other.app",
+        "adobepass:ios.app",
         "https://evil.example/?r=adobepass://ios.app", "adobepass://",
     ])
     func refusesEverythingElse(url: String) {

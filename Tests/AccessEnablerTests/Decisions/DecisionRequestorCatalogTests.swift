@@ -9,7 +9,8 @@ import Testing
     static let primary = URL(string: "https://primary.example")!
     static let secondary = URL(string: "https://secondary.example")!
 
-    static func configuration(_ mvpds: [(id: String, services: Bool, picker: Bool, svc: Bool)]) -> ServiceConfiguration {
+    static func configuration(_ mvpds: [(id: String, services: Bool, picker: Bool, svc: Bool)]) -> ServiceConfiguration
+    {
         let entries = mvpds.map { mvpd in
             """
             {"id":"\(mvpd.id)","displayName":"\(mvpd.id) TV","enablePlatformServices":\(mvpd.services),"displayInPlatformPicker":\(mvpd.picker),\
@@ -23,14 +24,23 @@ import Testing
     static let catalog = RequestorCatalog(
         requestor: "REF30",
         merging: [
-            .init(serviceProvider: primary, configuration: configuration([("A", true, true, false), ("B", false, false, true), ("C", false, true, false)])),
-            .init(serviceProvider: secondary, configuration: configuration([("B", true, true, false), ("D", true, false, false)])),
+            .init(
+                serviceProvider: primary,
+                configuration: configuration([
+                    ("A", true, true, false), ("B", false, false, true), ("C", false, true, false),
+                ])),
+            .init(
+                serviceProvider: secondary,
+                configuration: configuration([("B", true, true, false), ("D", true, false, false)])),
         ])
 
     @Test func theFirstServiceProviderToNameAnMVPDWinsIt() {
         let catalog = Self.catalog
         #expect(catalog.mvpds.map(\.id) == ["A", "B", "C", "D"])
-        #expect(catalog.serviceProviderForMVPD == ["A": Self.primary, "B": Self.primary, "C": Self.primary, "D": Self.secondary])
+        #expect(
+            catalog.serviceProviderForMVPD == [
+                "A": Self.primary, "B": Self.primary, "C": Self.primary, "D": Self.secondary,
+            ])
         #expect(catalog.mvpdsByID["B"]?.enablePlatformServices == false, "the primary's B, not the secondary's")
         #expect(catalog.svcMVPDs == ["B"])
         #expect(catalog.knownMappingIDs == ["map-A", "map-B", "map-C", "map-D"])
@@ -42,14 +52,18 @@ import Testing
     /// back, through JSON as the store writes it, and only for the service providers it came from.
     @Test func aStoredConfigurationGivesTheSameCatalogBackForItsServiceProvidersOnly() throws {
         let fetchedAt = Date(timeIntervalSince1970: 1_767_225_600)
-        let stored = StoredConfiguration(CachedConfiguration(catalog: Self.catalog, fetchedAt: fetchedAt), serviceProviders: [Self.primary, Self.secondary])
+        let stored = StoredConfiguration(
+            CachedConfiguration(catalog: Self.catalog, fetchedAt: fetchedAt),
+            serviceProviders: [Self.primary, Self.secondary])
         let read = try JSONDecoder().decode(StoredConfiguration.self, from: JSONEncoder().encode(stored))
         #expect(read == stored)
         #expect(read.validationProblem == nil)
         let cached = try #require(read.cached(requestor: "REF30", serviceProviders: [Self.primary, Self.secondary]))
         #expect(cached.catalog == Self.catalog)
         #expect(cached.fetchedAt == fetchedAt)
-        #expect(read.cached(requestor: "REF30", serviceProviders: [Self.primary]) == nil, "another list of service providers")
+        #expect(
+            read.cached(requestor: "REF30", serviceProviders: [Self.primary]) == nil,
+            "another list of service providers")
         var damaged = read
         damaged.providers[1].id = ""
         #expect(damaged.validationProblem == "provider without id")
@@ -62,7 +76,9 @@ import Testing
 
     @Test func thePickerShowsTheFiltersEligibleProvidersInItsOrder() {
         let catalog = Self.catalog
-        #expect(catalog.pickerProviders(filter: nil).map(\.id) == ["A", "C"], "without a filter: those shown in the platform picker")
+        #expect(
+            catalog.pickerProviders(filter: nil).map(\.id) == ["A", "C"],
+            "without a filter: those shown in the platform picker")
         let filter = PickerFilter(providers: ["D", "B", "D", "X", "A"], featured: ["A", "B", "X"])
         let shown = catalog.pickerProviders(filter: filter)
         #expect(shown.map(\.id) == ["D", "A"], "order kept, duplicates, unknown and ineligible providers dropped")

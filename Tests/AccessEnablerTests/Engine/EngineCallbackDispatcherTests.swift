@@ -34,7 +34,8 @@ import Testing
         dispatcher.dispatch(.status(StatusCatalog.status(.n000, message: "m")))
         dispatcher.dispatch([.setToken("t", resource: "a"), .setToken("t", resource: "b")])
         await dispatcher.flush()
-        #expect(recorder.log.withLock { $0 } == ["setRequestorComplete(1)", "status(N000)", "setToken(a)", "setToken(b)"])
+        #expect(
+            recorder.log.withLock { $0 } == ["setRequestorComplete(1)", "status(N000)", "setToken(a)", "setToken(b)"])
     }
 
     @Test func theObserverSeesEachCallbackOnceWithEveryCallItBelongsTo() async {
@@ -69,7 +70,8 @@ import Testing
         let recorder = Recorder()
         dispatcher.setDelegate(recorder)
         let afterwards = NSLockedValue<[String]?>(nil)
-        dispatcher.dispatch([.setRequestorComplete(1)], then: { afterwards.withLock { $0 = recorder.log.withLock { $0 } } })
+        dispatcher.dispatch(
+            [.setRequestorComplete(1)], then: { afterwards.withLock { $0 = recorder.log.withLock { $0 } } })
         await dispatcher.flush()
         #expect(afterwards.withLock { $0 } == ["setRequestorComplete(1)"])
     }

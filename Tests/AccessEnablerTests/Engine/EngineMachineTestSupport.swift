@@ -74,7 +74,9 @@ struct MachineHarness {
         self.now = now
     }
 
-    static func settings(partner: Bool = false, loginScreen: AuthenticationStateMachine.LoginScreen = .thisDevice, limit: Int? = 5) -> EngineSettings {
+    static func settings(
+        partner: Bool = false, loginScreen: AuthenticationStateMachine.LoginScreen = .thisDevice, limit: Int? = 5
+    ) -> EngineSettings {
         var settings = EngineSettings()
         settings.partnerConfigured = partner
         settings.loginScreen = loginScreen
@@ -144,7 +146,8 @@ struct MachineHarness {
         case .setLogoutPageTimer(let ticket, let until):
             children.removeAll { if case .logoutPageTimer(ticket, _) = $0 { true } else { false } }
             children.append(.logoutPageTimer(ticket, until: until))
-        case .cancelLogoutPageTimer(let ticket): children.removeAll { if case .logoutPageTimer(ticket, _) = $0 { true } else { false } }
+        case .cancelLogoutPageTimer(let ticket):
+            children.removeAll { if case .logoutPageTimer(ticket, _) = $0 { true } else { false } }
         case .awaitQuietWindow:
             quietWindowOpen = true
             quietWindowStarts += 1
@@ -160,15 +163,21 @@ struct MachineHarness {
             children.removeAll { if case .pollTimer(flow, _) = $0 { true } else { false } }
             children.append(.pollTimer(flow, until: until))
         case .fetchProfileForCode(let flow, _, _): children.append(.poll(flow))
-        case .stopPolling(let flow): children.removeAll { $0 == .poll(flow) || { if case .pollTimer(flow, _) = $0 { true } else { false } }($0) }
-        case .requestDecisions(let ticket, let kind, let resources, _, _): children.append(.decisions(ticket, kind, resources: resources))
+        case .stopPolling(let flow):
+            children.removeAll { $0 == .poll(flow) || { if case .pollTimer(flow, _) = $0 { true } else { false } }($0) }
+        case .requestDecisions(let ticket, let kind, let resources, _, _):
+            children.append(.decisions(ticket, kind, resources: resources))
         case .logOut(let ticket, _): children.append(.logout(ticket))
         case .storeProfiles(let change, let requestor):
             profiles[requestor] = change.profiles
-            if let kept = change.keepingMediaTokensOf { mediaTokens[requestor] = mediaTokens[requestor]?.filter { kept.contains($0.value.mvpd) } }
+            if let kept = change.keepingMediaTokensOf {
+                mediaTokens[requestor] = mediaTokens[requestor]?.filter { kept.contains($0.value.mvpd) }
+            }
             if change.droppingPreauthorizations { preauthorizations[requestor] = [:] }
         case .removeProfiles(let requestor):
-            profiles[requestor] = profiles[requestor].map { RequestorProfiles(pendingLogouts: $0.pendingLogouts, remembered: $0.remembered) }
+            profiles[requestor] = profiles[requestor].map {
+                RequestorProfiles(pendingLogouts: $0.pendingLogouts, remembered: $0.remembered)
+            }
             mediaTokens[requestor] = nil
             preauthorizations[requestor] = nil
         case .storeMediaToken(let token): mediaTokens[token.requestor, default: [:]][token.resource] = token
@@ -222,7 +231,9 @@ struct MachineHarness {
             ]}}
             """
         let configuration = try! JSONDecoder().decode(ServiceConfiguration.self, from: Data(json.utf8))
-        return RequestorCatalog(requestor: "REF30", merging: [.init(serviceProvider: URL(string: "https://api.auth.adobe.com")!, configuration: configuration)])
+        return RequestorCatalog(
+            requestor: "REF30",
+            merging: [.init(serviceProvider: URL(string: "https://api.auth.adobe.com")!, configuration: configuration)])
     }()
 
     /// A profile of `mvpd` valid for a day from `now`.
@@ -236,16 +247,21 @@ struct MachineHarness {
 
     /// The same profile as stored.
     func stored(_ mvpd: String, type: StoredProfileType = .regular) -> StoredProfile {
-        StoredProfile(profile(mvpd, type: type), requestor: "REF30", tokenSource: nil, partnerProviderID: nil, serviceProvider: URL(string: "https://api.auth.adobe.com")!)
+        StoredProfile(
+            profile(mvpd, type: type), requestor: "REF30", tokenSource: nil, partnerProviderID: nil,
+            serviceProvider: URL(string: "https://api.auth.adobe.com")!)
     }
 
     /// A machine whose requestor REF30 is set and whose user is signed in to `mvpd` (a warm
     /// launch: no configuration asked); with `configuration`, the machine also holds a
     /// fresh configuration (a flow needed it a moment ago).
-    static func signedIn(_ mvpd: String = "Plain1", settings: EngineSettings = settings(), configuration: Bool = true) -> MachineHarness {
+    static func signedIn(_ mvpd: String = "Plain1", settings: EngineSettings = settings(), configuration: Bool = true)
+        -> MachineHarness
+    {
         var harness = MachineHarness(settings: settings)
         harness.call(.setRequestor("REF30", serviceProviders: nil))
-        guard case .loadRequestor(let ticket)? = harness.take({ if case .loadRequestor = $0 { true } else { false } }) else { return harness }
+        guard case .loadRequestor(let ticket)? = harness.take({ if case .loadRequestor = $0 { true } else { false } })
+        else { return harness }
         harness.send(.requestorLoaded(ticket, .success([])))
         harness.drain()
         harness.profiles["REF30"] = RequestorProfiles(chosen: harness.stored(mvpd))
@@ -256,8 +272,11 @@ struct MachineHarness {
 
     /// Answers the configuration `flow` waits for with ``catalog`` (`false` when none was asked).
     @discardableResult
-    mutating func answerFlowConfiguration(_ result: Result<RequestorCatalog, RESTClientError> = .success(catalog)) -> Bool {
-        guard case .flowConfiguration(let flow)? = take({ if case .flowConfiguration = $0 { true } else { false } }) else { return false }
+    mutating func answerFlowConfiguration(_ result: Result<RequestorCatalog, RESTClientError> = .success(catalog))
+        -> Bool
+    {
+        guard case .flowConfiguration(let flow)? = take({ if case .flowConfiguration = $0 { true } else { false } })
+        else { return false }
         send(.flowConfigurationFetched(flow, result))
         return true
     }
@@ -265,8 +284,12 @@ struct MachineHarness {
     /// A decision for `resource`: permitted with a token, or denied by the MVPD.
     static func decision(_ resource: String, permitted: Bool) -> Decision {
         permitted
-            ? Decision(resource: resource, source: .mvpd, authorized: true, token: DecisionToken(serializedToken: "token-\(resource)"))
+            ? Decision(
+                resource: resource, source: .mvpd, authorized: true,
+                token: DecisionToken(serializedToken: "token-\(resource)"))
             : Decision(
-                resource: resource, source: .mvpd, authorized: false, error: EnhancedError(status: 403, code: "authorization_denied_by_mvpd", message: "Denied", action: "none"))
+                resource: resource, source: .mvpd, authorized: false,
+                error: EnhancedError(
+                    status: 403, code: "authorization_denied_by_mvpd", message: "Denied", action: "none"))
     }
 }

@@ -6,7 +6,9 @@ import Testing
 /// The engine's inbox: order, a parked reader, the facade's claim and the engine's held
 /// turn, closing — and that every event is counted until it is handled.
 @Suite struct EngineMailboxTests {
-    static func command(_ resource: String) -> EngineEvent { .command(.checkAuthorization(resource, data: nil), call: nil) }
+    static func command(_ resource: String) -> EngineEvent {
+        .command(.checkAuthorization(resource, data: nil), call: nil)
+    }
 
     static func resource(of event: EngineEvent?) -> String? {
         if case .command(.checkAuthorization(let resource, _), _)? = event { return resource }

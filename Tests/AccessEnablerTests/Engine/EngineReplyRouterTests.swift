@@ -33,7 +33,9 @@ import Testing
         let call = router.newCall()
         router.expect(call, until: Self.untilToken)
         router.deliver(.tokenRequestFailed("news", errorCode: USER_NOT_AUTHORIZED_ERROR, description: "d"), for: call)
-        #expect(await router.reply(for: call).terminal.map(MachineHarness.signature) == "tokenRequestFailed(news,\(USER_NOT_AUTHORIZED_ERROR))")
+        #expect(
+            await router.reply(for: call).terminal.map(MachineHarness.signature)
+                == "tokenRequestFailed(news,\(USER_NOT_AUTHORIZED_ERROR))")
     }
 
     @Test func aHandOverOpensTheNextStage() async {

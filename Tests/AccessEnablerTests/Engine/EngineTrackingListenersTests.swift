@@ -28,7 +28,8 @@ import Testing
         func sendTrackingData(_ data: [Any]!, forEventType event: Int32) { lock.withLock { events += 1 } }
     }
 
-    private static let event = DelegateCall.sendTrackingData(["true", "Plain1", "", "true", "unknown", "ios", "Linux (tvOS)"], event: TRACKING_AUTHENTICATION)
+    private static let event = DelegateCall.sendTrackingData(
+        ["true", "Plain1", "", "true", "unknown", "ios", "Linux (tvOS)"], event: TRACKING_AUTHENTICATION)
 
     @Test func aDelegateDeafToTrackingIsRecognisedAfterItsFirstEvent() async {
         let dispatcher = CallbackDispatcher(queue: DispatchQueue(label: "tracking-deaf"))

@@ -52,8 +52,12 @@ import Testing
             return .granted
         }
 
-        func accountMetadata(_ request: PartnerMetadataRequest) async throws(PartnerFrameworkError) -> PartnerAccountMetadata {
-            PartnerAccountMetadata(accountProviderIdentifier: "AppleBoarded", authenticationExpirationDate: MachineHarness.start.addingTimeInterval(86_400))
+        func accountMetadata(_ request: PartnerMetadataRequest) async throws(PartnerFrameworkError)
+            -> PartnerAccountMetadata
+        {
+            PartnerAccountMetadata(
+                accountProviderIdentifier: "AppleBoarded",
+                authenticationExpirationDate: MachineHarness.start.addingTimeInterval(86_400))
         }
 
         func release() {
@@ -81,7 +85,8 @@ import Testing
             dispatcher.setDelegate(recorder)
             dispatcher.setStatusDelegate(recorder)
             context = PartnerAuthenticationCheck.Context(
-                partner: partner, clock: FixedClock(), serverClock: ServerClock(), timeout: timeout, tracking: TrackingFields(platform: .tvOS),
+                partner: partner, clock: FixedClock(), serverClock: ServerClock(), timeout: timeout,
+                tracking: TrackingFields(platform: .tvOS),
                 dispatcher: dispatcher, mailbox: mailbox, watchdog: watchdog)
         }
 
@@ -89,8 +94,12 @@ import Testing
         func check() {
             #expect(mailbox.claimIfIdle())
             let profile = MachineHarness().stored("AppleBoarded", type: .appleSSO)
-            let requestor = PublishedRequestorState.Picture(RequestorStanding(requestorID: "REF30", state: .ready, catalog: MachineHarness.catalog))
-            PartnerAuthenticationCheck(context, profile: profile, supportedProviders: MachineHarness.catalog.sortedMappingIDs, requestor: requestor, call: CallID(value: 1)).start()
+            let requestor = PublishedRequestorState.Picture(
+                RequestorStanding(requestorID: "REF30", state: .ready, catalog: MachineHarness.catalog))
+            PartnerAuthenticationCheck(
+                context, profile: profile, supportedProviders: MachineHarness.catalog.sortedMappingIDs,
+                requestor: requestor, call: CallID(value: 1)
+            ).start()
         }
 
         /// Waits (bounded generously: it only guards against a hang) for the check's end.
@@ -130,7 +139,11 @@ import Testing
         rig.check()
         #expect(rig.waitForAnswer())
         await rig.dispatcher.flush()
-        #expect(rig.recorder.callbacks == ["status(APPL_ERROR)", "sendTrackingData(0,false)", "setAuthenticationStatus(0,User Not Authenticated Error)"])
+        #expect(
+            rig.recorder.callbacks == [
+                "status(APPL_ERROR)", "sendTrackingData(0,false)",
+                "setAuthenticationStatus(0,User Not Authenticated Error)",
+            ])
         // The late answer is dropped.
         partner.release()
         try? await Task.sleep(nanoseconds: 50_000_000)

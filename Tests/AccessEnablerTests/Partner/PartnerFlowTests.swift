@@ -9,11 +9,14 @@ import Testing
 @Suite struct PartnerFlowTests {
     static let now = Date(timeIntervalSince1970: 1_800_000_000)
     static let boarded = MVPD(
-        id: "Boarded", displayName: "Boarded", enablePlatformServices: true, boardingStatus: "SUPPORTED", displayInPlatformPicker: true, platformMappingId: "boarded-map")
+        id: "Boarded", displayName: "Boarded", enablePlatformServices: true, boardingStatus: "SUPPORTED",
+        displayInPlatformPicker: true, platformMappingId: "boarded-map")
     static let pickerOnly = MVPD(
-        id: "PickerOnly", displayName: "Picker Only", enablePlatformServices: true, boardingStatus: "PICKER", displayInPlatformPicker: true, platformMappingId: "picker-map")
+        id: "PickerOnly", displayName: "Picker Only", enablePlatformServices: true, boardingStatus: "PICKER",
+        displayInPlatformPicker: true, platformMappingId: "picker-map")
     static let ssoOff = MVPD(
-        id: "SSOOff", displayName: "SSO Off", enablePlatformServices: false, boardingStatus: "SUPPORTED", displayInPlatformPicker: true, platformMappingId: "off-map")
+        id: "SSOOff", displayName: "SSO Off", enablePlatformServices: false, boardingStatus: "SUPPORTED",
+        displayInPlatformPicker: true, platformMappingId: "off-map")
     static let mvpds = [boarded, pickerOnly, ssoOff]
     static let byID = Dictionary(uniqueKeysWithValues: mvpds.map { ($0.id, $0) })
 
@@ -40,7 +43,10 @@ import Testing
     }
 
     @Test func aFailedMetadataRequestGivesItsContextInTheMessage() {
-        guard case .fallBack(_, let message, let details) = PickerOutcome.classify(.failure(.other(code: "-7", message: "the framework broke")), mvpds: Self.mvpds) else {
+        guard
+            case .fallBack(_, let message, let details) = PickerOutcome.classify(
+                .failure(.other(code: "-7", message: "the framework broke")), mvpds: Self.mvpds)
+        else {
             Issue.record("expected a fallback")
             return
         }
@@ -49,31 +55,53 @@ import Testing
     }
 
     @Test func aPickerClosedWithoutAProviderIsCancelled() {
-        #expect(statusID(PickerOutcome.classify(.success(PartnerAccountMetadata(accountProviderIdentifier: nil)), mvpds: Self.mvpds)) == "N005")
-        #expect(statusID(PickerOutcome.classify(.success(PartnerAccountMetadata(accountProviderIdentifier: "")), mvpds: Self.mvpds)) == "N005")
+        #expect(
+            statusID(
+                PickerOutcome.classify(
+                    .success(PartnerAccountMetadata(accountProviderIdentifier: nil)), mvpds: Self.mvpds)) == "N005")
+        #expect(
+            statusID(
+                PickerOutcome.classify(
+                    .success(PartnerAccountMetadata(accountProviderIdentifier: "")), mvpds: Self.mvpds)) == "N005")
     }
 
     @Test func providersAreClassifiedByMappingID() {
-        #expect(PickerOutcome.classify(providerID: "boarded-map", mvpds: Self.mvpds) == .partnerExchange(Self.boarded, providerID: "boarded-map"))
+        #expect(
+            PickerOutcome.classify(providerID: "boarded-map", mvpds: Self.mvpds)
+                == .partnerExchange(Self.boarded, providerID: "boarded-map"))
         #expect(PickerOutcome.classify(providerID: "picker-map", mvpds: Self.mvpds) == .regularLogin(Self.pickerOnly))
         #expect(statusID(PickerOutcome.classify(providerID: "off-map", mvpds: Self.mvpds)) == "N004", "SSO disabled")
-        #expect(statusID(PickerOutcome.classify(providerID: "nobody-map", mvpds: Self.mvpds)) == "N004", "no active integration")
-        #expect(statusID(PickerOutcome.classify(providerID: "Boarded", mvpds: Self.mvpds)) == "N004", "the MVPD id is not its mapping id")
         #expect(
-            PickerOutcome.classify(.success(PartnerAccountMetadata(accountProviderIdentifier: "boarded-map")), mvpds: Self.mvpds)
+            statusID(PickerOutcome.classify(providerID: "nobody-map", mvpds: Self.mvpds)) == "N004",
+            "no active integration")
+        #expect(
+            statusID(PickerOutcome.classify(providerID: "Boarded", mvpds: Self.mvpds)) == "N004",
+            "the MVPD id is not its mapping id")
+        #expect(
+            PickerOutcome.classify(
+                .success(PartnerAccountMetadata(accountProviderIdentifier: "boarded-map")), mvpds: Self.mvpds)
                 == .partnerExchange(Self.boarded, providerID: "boarded-map"))
     }
 
     // MARK: PartnerStatusValidation
 
-    private func validated(_ access: PartnerAccessResult, _ id: String?, expiresIn: TimeInterval?) -> PartnerFrameworkStatus? {
-        let account = PartnerAccountMetadata(accountProviderIdentifier: id, authenticationExpirationDate: expiresIn.map { Self.now.addingTimeInterval($0) })
-        return PartnerStatusValidation.validatedStatus(access: access, account: account, knownMappingIDs: ["boarded-map", "picker-map"], now: Self.now)
+    private func validated(_ access: PartnerAccessResult, _ id: String?, expiresIn: TimeInterval?)
+        -> PartnerFrameworkStatus?
+    {
+        let account = PartnerAccountMetadata(
+            accountProviderIdentifier: id,
+            authenticationExpirationDate: expiresIn.map { Self.now.addingTimeInterval($0) })
+        return PartnerStatusValidation.validatedStatus(
+            access: access, account: account, knownMappingIDs: ["boarded-map", "picker-map"], now: Self.now)
     }
 
     @Test func onlyAGrantedKnownUnexpiredProviderIsEncoded() {
         let status = validated(.granted, "boarded-map", expiresIn: 60)
-        #expect(status == PartnerFrameworkStatus(accessStatus: "granted", providerID: "boarded-map", expirationDate: Self.now.addingTimeInterval(60)))
+        #expect(
+            status
+                == PartnerFrameworkStatus(
+                    accessStatus: "granted", providerID: "boarded-map", expirationDate: Self.now.addingTimeInterval(60))
+        )
         #expect(validated(.denied, "boarded-map", expiresIn: 60) == nil)
         #expect(validated(.restricted, "boarded-map", expiresIn: 60) == nil)
         #expect(validated(.notDetermined, "boarded-map", expiresIn: 60) == nil)
@@ -82,11 +110,15 @@ import Testing
         #expect(validated(.granted, "unknown-map", expiresIn: 60) == nil, "provider unknown to the configuration")
         #expect(validated(.granted, "boarded-map", expiresIn: 0) == nil, "expires now")
         #expect(validated(.granted, "boarded-map", expiresIn: -1) == nil, "expired")
-        #expect(PartnerStatusValidation.validatedStatus(access: .granted, account: nil, knownMappingIDs: ["boarded-map"], now: Self.now) == nil)
+        #expect(
+            PartnerStatusValidation.validatedStatus(
+                access: .granted, account: nil, knownMappingIDs: ["boarded-map"], now: Self.now) == nil)
     }
 
     @Test func anExpirationIsOptional() {
-        #expect(validated(.granted, "boarded-map", expiresIn: nil)?.providerID == "boarded-map", "the expiration is checked only when available")
+        #expect(
+            validated(.granted, "boarded-map", expiresIn: nil)?.providerID == "boarded-map",
+            "the expiration is checked only when available")
     }
 
     @Test func theEncodedHeaderCarriesTheValidatedValues() throws {
@@ -106,47 +138,69 @@ import Testing
     @Test func theSignedInProviderNeedsPermissionAndAnUnexpiredSignIn() {
         func snapshot(_ access: PartnerAccessResult, _ id: String?, _ expiresIn: TimeInterval?) -> PartnerSnapshot {
             PartnerSnapshot(
-                access: access, account: PartnerAccountMetadata(accountProviderIdentifier: id, authenticationExpirationDate: expiresIn.map { Self.now.addingTimeInterval($0) }),
+                access: access,
+                account: PartnerAccountMetadata(
+                    accountProviderIdentifier: id,
+                    authenticationExpirationDate: expiresIn.map { Self.now.addingTimeInterval($0) }),
                 metadataError: nil)
         }
         #expect(snapshot(.granted, "boarded-map", 60).signedInProvider(at: Self.now) == "boarded-map")
         #expect(snapshot(.granted, "boarded-map", nil).signedInProvider(at: Self.now) == "boarded-map")
         #expect(snapshot(.granted, "boarded-map", -60).signedInProvider(at: Self.now) == nil)
-        #expect(snapshot(.granted, "boarded-map", -60).accountProviderID == "boarded-map", "the expired device token's account is still there")
+        #expect(
+            snapshot(.granted, "boarded-map", -60).accountProviderID == "boarded-map",
+            "the expired device token's account is still there")
         #expect(snapshot(.denied, "boarded-map", 60).signedInProvider(at: Self.now) == nil)
         #expect(snapshot(.denied, "boarded-map", 60).accountProviderID == nil)
         #expect(snapshot(.granted, "", 60).signedInProvider(at: Self.now) == nil)
         #expect(snapshot(.granted, nil, 60).accountProviderID == nil)
-        #expect(PartnerSnapshot(access: .granted, account: nil, metadataError: .rejected).signedInProvider(at: Self.now) == nil)
+        #expect(
+            PartnerSnapshot(access: .granted, account: nil, metadataError: .rejected).signedInProvider(at: Self.now)
+                == nil)
     }
 
     // MARK: ProfileValidity
 
-    private func profile(_ type: StoredProfileType, mvpd: String = "Boarded", expiresIn: TimeInterval = 3_600) -> StoredProfile {
+    private func profile(_ type: StoredProfileType, mvpd: String = "Boarded", expiresIn: TimeInterval = 3_600)
+        -> StoredProfile
+    {
         StoredProfile(
-            requestor: "REF", mvpd: mvpd, type: type, notBefore: Self.now.addingTimeInterval(-60), notAfter: Self.now.addingTimeInterval(expiresIn),
-            attributes: [:], tokenSource: type == .appleSSO ? "Apple" : nil, partnerProviderID: type == .appleSSO ? "boarded-map" : nil, serviceProviderURL: nil)
+            requestor: "REF", mvpd: mvpd, type: type, notBefore: Self.now.addingTimeInterval(-60),
+            notAfter: Self.now.addingTimeInterval(expiresIn),
+            attributes: [:], tokenSource: type == .appleSSO ? "Apple" : nil,
+            partnerProviderID: type == .appleSSO ? "boarded-map" : nil, serviceProviderURL: nil)
     }
 
-    private func partner(_ access: PartnerAccessResult = .granted, _ id: String? = "boarded-map", expiresIn: TimeInterval = 600) -> PartnerSnapshot {
+    private func partner(
+        _ access: PartnerAccessResult = .granted, _ id: String? = "boarded-map", expiresIn: TimeInterval = 600
+    ) -> PartnerSnapshot {
         PartnerSnapshot(
-            access: access, account: PartnerAccountMetadata(accountProviderIdentifier: id, authenticationExpirationDate: Self.now.addingTimeInterval(expiresIn)), metadataError: nil
+            access: access,
+            account: PartnerAccountMetadata(
+                accountProviderIdentifier: id, authenticationExpirationDate: Self.now.addingTimeInterval(expiresIn)),
+            metadataError: nil
         )
     }
 
-    private func verdict(_ profile: StoredProfile, _ partner: PartnerSnapshot?, mvpds: [String: MVPD] = Self.byID) -> ProfileValidity.Verdict {
+    private func verdict(_ profile: StoredProfile, _ partner: PartnerSnapshot?, mvpds: [String: MVPD] = Self.byID)
+        -> ProfileValidity.Verdict
+    {
         ProfileValidity.evaluate(profile, configuredMVPDs: mvpds, partner: partner, now: Self.now)
     }
 
     @Test func anAppleSSOProfileNeedsTheSameAccountGrantedAndSSOEnabled() {
         #expect(verdict(profile(.appleSSO), partner()) == .valid)
-        #expect(verdict(profile(.appleSSO), partner(expiresIn: -60)) == .valid, "Apple token expired, Adobe TTL valid: still authenticated")
+        #expect(
+            verdict(profile(.appleSSO), partner(expiresIn: -60)) == .valid,
+            "Apple token expired, Adobe TTL valid: still authenticated")
         #expect(verdict(profile(.appleSSO, expiresIn: -1), partner()) == .expired, "Adobe TTL passed")
         #expect(verdict(profile(.appleSSO), partner(.denied)) == .partnerSignInGone)
         #expect(verdict(profile(.appleSSO), partner(.notDetermined)) == .partnerSignInGone)
         #expect(verdict(profile(.appleSSO), partner(.error(code: "x", message: "y"))) == .partnerSignInGone)
         #expect(verdict(profile(.appleSSO), partner(.granted, nil)) == .partnerSignInGone, "signed out at system level")
-        #expect(verdict(profile(.appleSSO), partner(.granted, "picker-map")) == .partnerSignInGone, "another provider signed in")
+        #expect(
+            verdict(profile(.appleSSO), partner(.granted, "picker-map")) == .partnerSignInGone,
+            "another provider signed in")
         #expect(verdict(profile(.appleSSO), nil) == .partnerSignInGone, "no partner answer")
         #expect(verdict(profile(.appleSSO), partner(), mvpds: [:]) == .integrationInactive)
         var ssoDisabled = Self.byID

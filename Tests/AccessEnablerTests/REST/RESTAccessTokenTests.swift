@@ -129,7 +129,9 @@ struct RESTAccessTokenTests {
 
     @Test func secondUnauthorizedIsReturnedWithoutLooping() async throws {
         let server = FakeAdobePass()
-        server.answer(status: 401, json: #"{"status":401,"code":"invalid_access_token_service_provider","action":"configuration"}"#)
+        server.answer(
+            status: 401,
+            json: #"{"status":401,"code":"invalid_access_token_service_provider","action":"configuration"}"#)
         let client = RESTFixtures.client(server)
         do {
             _ = try await client.profiles(serviceProvider: "SPX", context: RESTFixtures.context())
@@ -150,7 +152,10 @@ struct RESTAccessTokenTests {
         let answered = Counter()
         server.answer { _ in
             answered.increment() == 1
-                ? .json(401, #"{"status":401,"code":"invalid_access_token_client_application","action":"application-registration"}"#)
+                ? .json(
+                    401,
+                    #"{"status":401,"code":"invalid_access_token_client_application","action":"application-registration"}"#
+                )
                 : .json(200, #"{"profiles":{}}"#)
         }
         let client = RESTFixtures.client(server)
@@ -176,7 +181,8 @@ struct RESTAccessTokenTests {
                 return .json(200, #"{"profiles":{}}"#)
             }
         }
-        let cache = InMemoryClientCredentialsCache(credentials: DCRClientCredentials(clientID: "stale", clientSecret: "old"))
+        let cache = InMemoryClientCredentialsCache(
+            credentials: DCRClientCredentials(clientID: "stale", clientSecret: "old"))
         let client = RESTClient(
             baseURL: FakeAdobePass.baseURL, softwareStatement: "s", transport: transport, timeout: 30,
             credentials: cache, timeSource: ManualTimeSource(), userAgent: "UA")

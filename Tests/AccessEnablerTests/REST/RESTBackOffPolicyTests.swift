@@ -9,7 +9,9 @@ struct RESTBackOffPolicyTests {
     private let policy = BackOffPolicy()
     private let now = Date(timeIntervalSince1970: 1_767_225_600)
 
-    private func next(_ status: Int, advice: ServerAdvice? = nil, retryAfter: TimeInterval? = nil, attempt: Int = 1) -> BackOffPolicy.Decision {
+    private func next(_ status: Int, advice: ServerAdvice? = nil, retryAfter: TimeInterval? = nil, attempt: Int = 1)
+        -> BackOffPolicy.Decision
+    {
         policy.next(.response(status: status, advice: advice, retryAfter: retryAfter), attempt: attempt, now: now)
     }
 

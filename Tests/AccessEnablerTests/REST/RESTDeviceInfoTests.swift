@@ -10,16 +10,19 @@ import Testing
 struct RESTDeviceInfoTests {
     /// A scratch root with the files the SDK reads, removed by ``remove()``.
     private struct FakeRoot {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("device-root-\(UUID().uuidString)", isDirectory: true)
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "device-root-\(UUID().uuidString)", isDirectory: true)
 
         func write(_ path: String, _ text: String) throws {
             let file = url.appendingPathComponent(path)
-            try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(
+                at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
             try Data(text.utf8).write(to: file)
         }
 
         func directory(_ path: String) throws {
-            try FileManager.default.createDirectory(at: url.appendingPathComponent(path), withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(
+                at: url.appendingPathComponent(path), withIntermediateDirectories: true)
         }
 
         func facts() -> LinuxMachineFacts {
@@ -29,7 +32,8 @@ struct RESTDeviceInfoTests {
         func remove() { try? FileManager.default.removeItem(at: url) }
     }
 
-    private static let routeHeader = "Iface\tDestination\tGateway \tFlags\tRefCnt\tUse\tMetric\tMask\t\tMTU\tWindow\tIRTT\n"
+    private static let routeHeader =
+        "Iface\tDestination\tGateway \tFlags\tRefCnt\tUse\tMetric\tMask\t\tMTU\tWindow\tIRTT\n"
 
     @Test func aDesktopOnWiFiIsDescribedAsItIs() throws {
         let root = FakeRoot()
@@ -39,7 +43,8 @@ struct RESTDeviceInfoTests {
         try root.write("sys/class/dmi/id/sys_vendor", "LENOVO\n")
         try root.write("sys/class/dmi/id/board_vendor", "LENOVO\n")
         try root.write("sys/class/dmi/id/chassis_type", "35\n")
-        try root.write("etc/os-release", "PRETTY_NAME=\"Ubuntu 24.04.1 LTS\"\nNAME=\"Ubuntu\"\nVERSION_ID=\"24.04\"\nID=ubuntu\n")
+        try root.write(
+            "etc/os-release", "PRETTY_NAME=\"Ubuntu 24.04.1 LTS\"\nNAME=\"Ubuntu\"\nVERSION_ID=\"24.04\"\nID=ubuntu\n")
         try root.write(
             "proc/net/route",
             Self.routeHeader
@@ -69,7 +74,8 @@ struct RESTDeviceInfoTests {
         defer { root.remove() }
         try root.write("sys/firmware/devicetree/base/model", "Raspberry Pi 4 Model B Rev 1.4\0")
         try root.write("usr/lib/os-release", "ID=debian\n")
-        try root.write("proc/net/route", Self.routeHeader + "eth0\t00000000\t0101A8C0\t0003\t0\t0\t0\t00000000\t0\t0\t0\n")
+        try root.write(
+            "proc/net/route", Self.routeHeader + "eth0\t00000000\t0101A8C0\t0003\t0\t0\t0\t00000000\t0\t0\t0\n")
         try root.directory("sys/class/net/eth0")
 
         let info = DeviceInfo(machine: root.facts())
@@ -175,7 +181,8 @@ struct RESTDeviceInfoTests {
         #expect(
             DeviceIdentifier.headerValue("ba23d141-d715-561c-94f4-e9e4c966b1eb")
                 == "fingerprint YmEyM2QxNDEtZDcxNS01NjFjLTk0ZjQtZTllNGM5NjZiMWVi")
-        let context = RequestContext(deviceIdentifier: "ba23d141-d715-561c-94f4-e9e4c966b1eb", deviceInfo: RESTFixtures.deviceInfo)
+        let context = RequestContext(
+            deviceIdentifier: "ba23d141-d715-561c-94f4-e9e4c966b1eb", deviceInfo: RESTFixtures.deviceInfo)
         #expect(context.deviceIdentifierHeaderValue == "fingerprint YmEyM2QxNDEtZDcxNS01NjFjLTk0ZjQtZTllNGM5NjZiMWVi")
     }
 
@@ -183,7 +190,9 @@ struct RESTDeviceInfoTests {
         // SHA-256 test vector (FIPS 180-2): "abc".
         #expect(DeviceIdentifier.hashed("abc") == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
         let hashed = DeviceIdentifier.hashed("ba23d141-d715-561c-94f4-e9e4c966b1eb")
-        #expect(hashed.count == 64 && Hex.decode(hashed) == SHA256.digest(Array("ba23d141-d715-561c-94f4-e9e4c966b1eb".utf8)))
+        #expect(
+            hashed.count == 64
+                && Hex.decode(hashed) == SHA256.digest(Array("ba23d141-d715-561c-94f4-e9e4c966b1eb".utf8)))
         #expect(DeviceIdentifier.headerValue(hashed) == "fingerprint " + Data(hashed.utf8).base64EncodedString())
     }
 }

@@ -69,11 +69,13 @@ struct RESTErrorTests {
     @Test func serverErrorWithHTMLBodyHasNoEnhancedError() async throws {
         let server = FakeAdobePass()
         server.answer { _ in
-            HTTPResponseMessage(status: 502, headers: [("Content-Type", "text/html")], body: Data("<html>Bad gateway</html>".utf8))
+            HTTPResponseMessage(
+                status: 502, headers: [("Content-Type", "text/html")], body: Data("<html>Bad gateway</html>".utf8))
         }
         let client = RESTFixtures.client(server)
         let error = await failure { () async throws(RESTClientError) in
-            try await client.authorize(serviceProvider: "SPX", mvpd: "CableCo", resources: ["r"], context: RESTFixtures.context())
+            try await client.authorize(
+                serviceProvider: "SPX", mvpd: "CableCo", resources: ["r"], context: RESTFixtures.context())
         }
         #expect(error == .server(operation: .authorize, httpStatus: 502, error: nil))
     }
@@ -95,7 +97,9 @@ struct RESTErrorTests {
         server.answer(status: 418, json: #"{"status":418,"code":"teapot"}"#)
         let client = RESTFixtures.client(server)
         let error = await failure { () async throws(RESTClientError) in
-            try await client.logout(serviceProvider: "SPX", mvpd: "CableCo", redirectURL: "adobepass://ios.app", context: RESTFixtures.context())
+            try await client.logout(
+                serviceProvider: "SPX", mvpd: "CableCo", redirectURL: "adobepass://ios.app",
+                context: RESTFixtures.context())
         }
         #expect(error == .undocumentedStatus(operation: .logout, httpStatus: 418))
         #expect(error?.message.contains("418") == true)
@@ -107,15 +111,22 @@ struct RESTErrorTests {
     /// failure — reported at setRequestor as CFG503, not as a refused registration.
     @Test func aPassingServerFailureFromDCRIsAServerError() async throws {
         let body = #"{"status":403,"code":"network_received_error","action":"retry"}"#
-        let transport = InProcessTransport { request async throws(TransportFailure) -> HTTPResponseMessage in .json(403, body) }
+        let transport = InProcessTransport { request async throws(TransportFailure) -> HTTPResponseMessage in
+            .json(403, body)
+        }
         let gate = ThrottleGate(clock: ManualTimeSource(), sleeper: ImmediateSleeper())
         let client = RESTClient(
             baseURL: FakeAdobePass.baseURL, softwareStatement: "s", transport: transport, timeout: 30,
-            credentials: InMemoryClientCredentialsCache(), timeSource: ManualTimeSource(), userAgent: "UA", throttleGate: gate)
+            credentials: InMemoryClientCredentialsCache(), timeSource: ManualTimeSource(), userAgent: "UA",
+            throttleGate: gate)
         let error = await failure { () async throws(RESTClientError) in
             try await client.configuration(serviceProvider: "SPX", context: RESTFixtures.context())
         }
-        #expect(error == .server(operation: .dcrRegister, httpStatus: 403, error: EnhancedError(status: 403, code: "network_received_error", action: "retry")))
+        #expect(
+            error
+                == .server(
+                    operation: .dcrRegister, httpStatus: 403,
+                    error: EnhancedError(status: 403, code: "network_received_error", action: "retry")))
         #expect(error.map { ErrorClassification.requestorStatus($0) }?.errorId == .cfg5xx(503))
     }
 
@@ -131,7 +142,10 @@ struct RESTErrorTests {
 
     @Test func nonJSONSuccessBodyIsMalformed() async throws {
         let server = FakeAdobePass()
-        server.answer { _ in HTTPResponseMessage(status: 200, headers: [("Content-Type", "text/html")], body: Data("<html>hello</html>".utf8)) }
+        server.answer { _ in
+            HTTPResponseMessage(
+                status: 200, headers: [("Content-Type", "text/html")], body: Data("<html>hello</html>".utf8))
+        }
         let client = RESTFixtures.client(server)
         let error = await failure { () async throws(RESTClientError) in
             try await client.profiles(serviceProvider: "SPX", context: RESTFixtures.context())
@@ -150,7 +164,8 @@ struct RESTErrorTests {
         server.answer(json: #"{"decisions":[{"resource":"r1","authorized":tr"#)
         let client = RESTFixtures.client(server)
         let error = await failure { () async throws(RESTClientError) in
-            try await client.preauthorize(serviceProvider: "SPX", mvpd: "CableCo", resources: ["r1"], context: RESTFixtures.context())
+            try await client.preauthorize(
+                serviceProvider: "SPX", mvpd: "CableCo", resources: ["r1"], context: RESTFixtures.context())
         }
         guard case .malformedBody(.preauthorize, _)? = error else {
             Issue.record("expected malformedBody for preauthorize, got \(String(describing: error))")
@@ -187,7 +202,10 @@ struct RESTErrorTests {
 
     @Test func badTimestampIsMalformed() async throws {
         let server = FakeAdobePass()
-        server.answer(json: #"{"profiles":{"CableCo":{"notBefore":"yesterday","notAfter":1,"type":"regular","issuer":"x","attributes":{}}}}"#)
+        server.answer(
+            json:
+                #"{"profiles":{"CableCo":{"notBefore":"yesterday","notAfter":1,"type":"regular","issuer":"x","attributes":{}}}}"#
+        )
         let client = RESTFixtures.client(server)
         let error = await failure { () async throws(RESTClientError) in
             try await client.profiles(serviceProvider: "SPX", context: RESTFixtures.context())
@@ -223,7 +241,8 @@ struct RESTErrorTests {
             baseURL: FakeAdobePass.baseURL, softwareStatement: "s", transport: transport, timeout: 30,
             credentials: InMemoryClientCredentialsCache(), timeSource: ManualTimeSource(), userAgent: "UA")
         let error = await failure { () async throws(RESTClientError) in
-            try await client.authorize(serviceProvider: "SPX", mvpd: "CableCo", resources: ["r"], context: RESTFixtures.context())
+            try await client.authorize(
+                serviceProvider: "SPX", mvpd: "CableCo", resources: ["r"], context: RESTFixtures.context())
         }
         #expect(error == .transport(operation: .authorize, .timedOut))
     }
@@ -238,7 +257,10 @@ struct RESTErrorTests {
         let error = await failure { () async throws(RESTClientError) in
             try await client.profiles(serviceProvider: "SPX", context: RESTFixtures.context())
         }
-        #expect(error == .server(operation: .dcrRegister, httpStatus: 400, error: EnhancedError(code: "invalid_software_statement")))
+        #expect(
+            error
+                == .server(
+                    operation: .dcrRegister, httpStatus: 400, error: EnhancedError(code: "invalid_software_statement")))
         #expect(error?.message.contains("bad") == false)
     }
 
@@ -262,7 +284,8 @@ struct RESTErrorTests {
         let server = FakeAdobePass()
         let client = RESTFixtures.client(server)
         let noResources = await failure { () async throws(RESTClientError) in
-            try await client.authorize(serviceProvider: "SPX", mvpd: "CableCo", resources: [], context: RESTFixtures.context())
+            try await client.authorize(
+                serviceProvider: "SPX", mvpd: "CableCo", resources: [], context: RESTFixtures.context())
         }
         #expect(noResources?.operation == .authorize)
         let emptyMVPD = await failure { () async throws(RESTClientError) in

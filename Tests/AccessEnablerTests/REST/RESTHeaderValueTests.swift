@@ -72,7 +72,8 @@ struct RESTHeaderValueTests {
         let status = PartnerFrameworkStatus(
             access: .error(code: "7", message: "Service unavailable"),
             metadata: PartnerAccountMetadata(
-                accountProviderIdentifier: "cable-co", authenticationExpirationDate: Date(timeIntervalSince1970: 1_735_689_600)))
+                accountProviderIdentifier: "cable-co",
+                authenticationExpirationDate: Date(timeIntervalSince1970: 1_735_689_600)))
         let object = try #require(RESTFixtures.base64JSON(status.headerValue))
         let permission = try #require(object["frameworkPermissionInfo"] as? [String: Any])
         let provider = try #require(object["frameworkProviderInfo"] as? [String: Any])
@@ -95,17 +96,24 @@ struct RESTHeaderValueTests {
     }
 
     @Test func formEncodingEscapesReservedCharacters() {
-        let encoded = FormEncoding.encode([("redirectUrl", "https://a.example/p?q=1&r=2#f"), ("SAMLResponse", "ab+/=="), ("sp ace", "é")])
-        #expect(encoded == "redirectUrl=https%3A%2F%2Fa.example%2Fp%3Fq%3D1%26r%3D2%23f&SAMLResponse=ab%2B%2F%3D%3D&sp%20ace=%C3%A9")
+        let encoded = FormEncoding.encode([
+            ("redirectUrl", "https://a.example/p?q=1&r=2#f"), ("SAMLResponse", "ab+/=="), ("sp ace", "é"),
+        ])
+        #expect(
+            encoded
+                == "redirectUrl=https%3A%2F%2Fa.example%2Fp%3Fq%3D1%26r%3D2%23f&SAMLResponse=ab%2B%2F%3D%3D&sp%20ace=%C3%A9"
+        )
         let decoded = FormEncoding.decode(encoded + "&plus=a+b")
         #expect(decoded.map(\.value) == ["https://a.example/p?q=1&r=2#f", "ab+/==", "é", "a b"])
     }
 
     @Test func enhancedErrorDecodingIsLenient() throws {
-        let stringStatus = try JSONDecoder().decode(EnhancedError.self, from: Data(#"{"status":"403","code":"c","message":{"text":"m"}}"#.utf8))
+        let stringStatus = try JSONDecoder().decode(
+            EnhancedError.self, from: Data(#"{"status":"403","code":"c","message":{"text":"m"}}"#.utf8))
         #expect(stringStatus.status == 403)
         #expect(stringStatus.message == #"{"text":"m"}"#)
-        let oauth = try JSONDecoder().decode(EnhancedError.self, from: Data(#"{"error":"invalid_client","error_description":"unknown client"}"#.utf8))
+        let oauth = try JSONDecoder().decode(
+            EnhancedError.self, from: Data(#"{"error":"invalid_client","error_description":"unknown client"}"#.utf8))
         #expect(oauth == EnhancedError(code: "invalid_client", message: "unknown client"))
         #expect(RESTResponseClassifier.enhancedError(in: Data("<html/>".utf8)) == nil)
         #expect(RESTResponseClassifier.enhancedError(in: Data(#"{"unrelated":true}"#.utf8)) == nil)
@@ -113,10 +121,14 @@ struct RESTHeaderValueTests {
 
     @Test func relativeURLsResolveAgainstTheBase() {
         let builder = RESTURLBuilder(baseURL: URL(string: "http://127.0.0.1:8080/")!)
-        #expect(builder.resolve("/api/v2/authenticate/SPX/C1")?.absoluteString == "http://127.0.0.1:8080/api/v2/authenticate/SPX/C1")
+        #expect(
+            builder.resolve("/api/v2/authenticate/SPX/C1")?.absoluteString
+                == "http://127.0.0.1:8080/api/v2/authenticate/SPX/C1")
         #expect(builder.resolve("https://mvpd.example/login")?.absoluteString == "https://mvpd.example/login")
         let prefixed = RESTURLBuilder(baseURL: URL(string: "https://host.example/pass")!)
-        #expect(prefixed.url(["api", "v2", "SPX", "profiles"])?.absoluteString == "https://host.example/pass/api/v2/SPX/profiles")
+        #expect(
+            prefixed.url(["api", "v2", "SPX", "profiles"])?.absoluteString
+                == "https://host.example/pass/api/v2/SPX/profiles")
         #expect(prefixed.resolve("/api/v2/x")?.absoluteString == "https://host.example/pass/api/v2/x")
     }
 }

@@ -23,7 +23,8 @@ struct RESTKeepAliveTests {
     }
 
     private func get(_ transport: any HTTPTransport, _ server: ClosingServer) async throws -> HTTPResponseMessage {
-        let request = HTTPRequestMessage(method: "GET", url: URL(string: "http://127.0.0.1:\(server.port)/api/v2/SPX/configuration")!)
+        let request = HTTPRequestMessage(
+            method: "GET", url: URL(string: "http://127.0.0.1:\(server.port)/api/v2/SPX/configuration")!)
         return try await transport.send(request, timeout: 60)
     }
 
@@ -111,7 +112,9 @@ private final class ClosingServer: @unchecked Sendable {
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
         var length = socklen_t(MemoryLayout<sockaddr_in>.size)
         let bound = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0 }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0
+            }
         }
         guard bound, listen(fd, 8) == 0 else {
             close(fd)

@@ -9,7 +9,8 @@ import Testing
 @Suite("REST middleware chain", .timeLimit(.minutes(20)))
 struct RESTMiddlewareChainTests {
     private let path = MiddlewareFixtures.profilesPath
-    private static let retryBody = #"{"status":403,"code":"network_connection_timeout","message":"Try again.","action":"retry"}"#
+    private static let retryBody =
+        #"{"status":403,"code":"network_connection_timeout","message":"Try again.","action":"retry"}"#
 
     @Test func aRenewedTokenStartsTheRequestsRetriesAfresh() async throws {
         let clock = ManualTimeSource()
@@ -37,7 +38,8 @@ struct RESTMiddlewareChainTests {
     @Test func unauthorizedRenewsTheTokenAndRetriesOnce() async throws {
         let clock = ManualTimeSource()
         let transport = ScriptedTransport(clock: clock)
-        transport.script(path, .json(401, #"{"status":401,"code":"invalid_access_token_client_application","action":"retry"}"#))
+        transport.script(
+            path, .json(401, #"{"status":401,"code":"invalid_access_token_client_application","action":"retry"}"#))
         let client = MiddlewareFixtures.client(transport, clock: clock)
         _ = try await client.profiles(serviceProvider: "SPX", context: RESTFixtures.context())
         #expect(transport.api.map { $0.request.header("Authorization") } == ["Bearer token-1", "Bearer token-2"])
@@ -50,11 +52,19 @@ struct RESTMiddlewareChainTests {
     @Test func applicationRegistrationOnA401RenewsTheTokenButKeepsTheClient() async throws {
         let clock = ManualTimeSource()
         let transport = ScriptedTransport(clock: clock)
-        transport.script(path, .json(401, #"{"status":401,"code":"invalid_access_token_client_application","action":"application-registration"}"#))
+        transport.script(
+            path,
+            .json(
+                401,
+                #"{"status":401,"code":"invalid_access_token_client_application","action":"application-registration"}"#)
+        )
         let client = MiddlewareFixtures.client(transport, clock: clock)
         _ = try await client.profiles(serviceProvider: "SPX", context: RESTFixtures.context())
         #expect(transport.arrivals(at: "/o/client/register").count == 1)
-        #expect(transport.all.map(\.request.url.path) == ["/o/client/register", "/o/client/token", path, "/o/client/token", path])
+        #expect(
+            transport.all.map(\.request.url.path) == [
+                "/o/client/register", "/o/client/token", path, "/o/client/token", path,
+            ])
     }
 
     @Test func retryActionIsRetriedAfterOneThenTwoSecondsNotThreeTimes() async throws {
@@ -124,8 +134,12 @@ struct RESTMiddlewareChainTests {
         let client = MiddlewareFixtures.client(transport, clock: clock)
         _ = try? await client.configuration(serviceProvider: "SPX", context: RESTFixtures.context())
         _ = try await client.profiles(serviceProvider: "SPX", context: RESTFixtures.context())
-        _ = try? await client.authorize(serviceProvider: "SPX", mvpd: "CableCo", resources: ["r"], context: RESTFixtures.context())
-        #expect(transport.all.map(\.request.operationName) == ["dcrRegister", "dcrToken", "configuration", "profiles", "authorize"])
+        _ = try? await client.authorize(
+            serviceProvider: "SPX", mvpd: "CableCo", resources: ["r"], context: RESTFixtures.context())
+        #expect(
+            transport.all.map(\.request.operationName) == [
+                "dcrRegister", "dcrToken", "configuration", "profiles", "authorize",
+            ])
         // A label, not wire content.
         var relabelled = transport.all[2].request
         relabelled.operationName = "other"

@@ -36,7 +36,9 @@ final class ScriptedTransport: HTTPTransport, @unchecked Sendable {
     /// The requests to `path`.
     func arrivals(at path: String) -> [Arrival] { all.filter { $0.request.url.path == path } }
 
-    func send(_ request: HTTPRequestMessage, timeout: TimeInterval) async throws(TransportFailure) -> HTTPResponseMessage {
+    func send(_ request: HTTPRequestMessage, timeout: TimeInterval) async throws(TransportFailure)
+        -> HTTPResponseMessage
+    {
         let path = request.url.path
         return lock.withLock {
             arrivals.append(Arrival(request: request, at: clock.now))
@@ -63,7 +65,9 @@ extension HTTPResponseMessage {
     static func throttled(_ headers: [(name: String, value: String)] = []) -> HTTPResponseMessage {
         HTTPResponseMessage(
             status: 429, headers: [("Content-Type", "text/html")] + headers,
-            body: Data("<html><head><title>429 Too Many Requests</title></head><body><center><h1>429 Too Many Requests</h1></center></body></html>".utf8))
+            body: Data(
+                "<html><head><title>429 Too Many Requests</title></head><body><center><h1>429 Too Many Requests</h1></center></body></html>"
+                    .utf8))
     }
 }
 
@@ -113,7 +117,8 @@ func restFailure<T>(
 }
 
 /// Starts `body` in a task whose value is the typed error it threw, or `nil` on success.
-func failingTask(_ body: @escaping @Sendable () async throws(RESTClientError) -> Void) -> Task<RESTClientError?, Never> {
+func failingTask(_ body: @escaping @Sendable () async throws(RESTClientError) -> Void) -> Task<RESTClientError?, Never>
+{
     Task {
         do throws(RESTClientError) {
             try await body()

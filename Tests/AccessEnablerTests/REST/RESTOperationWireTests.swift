@@ -24,7 +24,8 @@ struct RESTOperationWireTests {
         let client = RESTFixtures.client(server)
 
         let configuration = try await client.configuration(
-            serviceProvider: "SPX", context: RESTFixtures.context(visitorID: "ecid-1", applicationProfile: "appProfileA"))
+            serviceProvider: "SPX",
+            context: RESTFixtures.context(visitorID: "ecid-1", applicationProfile: "appProfileA"))
 
         let request = try #require(server.apiRequests.first)
         #expect(request.method == "GET")
@@ -70,7 +71,10 @@ struct RESTOperationWireTests {
         #expect(request.method == "POST")
         #expect(request.url.absoluteString == "https://pass.example.test/api/v2/SPX/sessions")
         #expect(request.header("Content-Type") == "application/x-www-form-urlencoded")
-        #expect(request.bodyText == "mvpd=CableCo&domainName=example.com&redirectUrl=adobepass%3A%2F%2Fios.app%2Fdone%3Fx%3D1%26y%3Da%20b%23frag")
+        #expect(
+            request.bodyText
+                == "mvpd=CableCo&domainName=example.com&redirectUrl=adobepass%3A%2F%2Fios.app%2Fdone%3Fx%3D1%26y%3Da%20b%23frag"
+        )
         #expect(request.formFields["redirectUrl"] == redirect)
         expectCommonHeaders(request, deviceHeaders: true)
         #expect(request.header("AP-Visitor-Identifier") == "ecid-1")
@@ -86,7 +90,9 @@ struct RESTOperationWireTests {
         #expect(action.sessionId == "s-1")
         #expect(action.notBefore == Date(timeIntervalSince1970: 1_767_225_600))
         #expect(action.notAfter == Date(timeIntervalSince1970: 1_767_227_400))
-        #expect(client.absoluteURL(for: action.url ?? "")?.absoluteString == "https://pass.example.test/api/v2/authenticate/SPX/ABC1234")
+        #expect(
+            client.absoluteURL(for: action.url ?? "")?.absoluteString
+                == "https://pass.example.test/api/v2/authenticate/SPX/ABC1234")
     }
 
     @Test func createSessionDecodesResumeAndAuthorizeActions() async throws {
@@ -99,7 +105,8 @@ struct RESTOperationWireTests {
                 """)
         let client = RESTFixtures.client(server)
         let resume = try await client.createSession(
-            serviceProvider: "SPX", mvpd: "CableCo", domainName: "example.com", redirectURL: URL(string: "adobepass://ios.app")!,
+            serviceProvider: "SPX", mvpd: "CableCo", domainName: "example.com",
+            redirectURL: URL(string: "adobepass://ios.app")!,
             context: RESTFixtures.context())
         #expect(resume.actionName == .resume)
         #expect(resume.missingParameters == ["mvpd", "domainName"])
@@ -152,7 +159,8 @@ struct RESTOperationWireTests {
                 """)
         let client = RESTFixtures.client(server)
 
-        let status = try await client.sessionInformation(serviceProvider: "SPX", code: "ABC1234", context: RESTFixtures.context())
+        let status = try await client.sessionInformation(
+            serviceProvider: "SPX", code: "ABC1234", context: RESTFixtures.context())
 
         let request = try #require(server.apiRequests.first)
         #expect(request.method == "GET")
@@ -192,9 +200,11 @@ struct RESTOperationWireTests {
         let server = FakeAdobePass()
         server.answer(json: Self.profilesBody)
         let client = RESTFixtures.client(server)
-        let status = PartnerFrameworkStatus(accessStatus: "granted", providerID: "cable-co", expirationDate: Date(timeIntervalSince1970: 1_767_300_000))
+        let status = PartnerFrameworkStatus(
+            accessStatus: "granted", providerID: "cable-co", expirationDate: Date(timeIntervalSince1970: 1_767_300_000))
 
-        let profiles = try await client.profiles(serviceProvider: "SPX", context: RESTFixtures.context(partnerStatus: status))
+        let profiles = try await client.profiles(
+            serviceProvider: "SPX", context: RESTFixtures.context(partnerStatus: status))
 
         let request = try #require(server.apiRequests.first)
         #expect(request.method == "GET")
@@ -223,7 +233,8 @@ struct RESTOperationWireTests {
         let client = RESTFixtures.client(server)
 
         let byMVPD = try await client.profile(serviceProvider: "SPX", mvpd: "CableCo", context: RESTFixtures.context())
-        let byCode = try await client.profile(serviceProvider: "SPX", code: "ABC1234", context: RESTFixtures.context(visitorID: "ecid-3"))
+        let byCode = try await client.profile(
+            serviceProvider: "SPX", code: "ABC1234", context: RESTFixtures.context(visitorID: "ecid-3"))
 
         let requests = server.apiRequests
         try #require(requests.count == 2)
@@ -241,7 +252,8 @@ struct RESTOperationWireTests {
     @Test func emptyProfilesMapIsNoProfile() async throws {
         let server = FakeAdobePass()
         server.answer(json: #"{"profiles":{}}"#)
-        let profiles = try await RESTFixtures.client(server).profiles(serviceProvider: "SPX", context: RESTFixtures.context())
+        let profiles = try await RESTFixtures.client(server).profiles(
+            serviceProvider: "SPX", context: RESTFixtures.context())
         #expect(profiles.isEmpty)
     }
 
@@ -277,7 +289,9 @@ struct RESTOperationWireTests {
         #expect(action.actionName == .partnerProfile)
         #expect(action.actionType == .direct)
         #expect(action.mvpd == "CableCo")
-        #expect(action.authenticationRequest == PartnerAuthenticationRequest(type: "saml", request: "PHNhbWw+", attributesNames: ["uid", "NameID"]))
+        #expect(
+            action.authenticationRequest
+                == PartnerAuthenticationRequest(type: "saml", request: "PHNhbWw+", attributesNames: ["uid", "NameID"]))
     }
 
     @Test func partnerSessionDecodesFallbacks() async throws {
@@ -316,10 +330,12 @@ struct RESTOperationWireTests {
                 """)
         let client = RESTFixtures.client(server)
         let samlBase64 = Data("<samlp:Response ID=\"r+1/2\"/>".utf8).base64EncodedString()
-        let status = PartnerFrameworkStatus(accessStatus: "granted", providerID: "cable-co", expirationDate: Date(timeIntervalSince1970: 1_767_300_000))
+        let status = PartnerFrameworkStatus(
+            accessStatus: "granted", providerID: "cable-co", expirationDate: Date(timeIntervalSince1970: 1_767_300_000))
 
         let profiles = try await client.partnerProfile(
-            serviceProvider: "SPX", partner: "Apple", samlResponse: samlBase64, context: RESTFixtures.context(partnerStatus: status))
+            serviceProvider: "SPX", partner: "Apple", samlResponse: samlBase64,
+            context: RESTFixtures.context(partnerStatus: status))
 
         let request = try #require(server.apiRequests.first)
         #expect(request.method == "POST")
@@ -355,7 +371,8 @@ struct RESTOperationWireTests {
         let server = FakeAdobePass()
         server.answer(json: Self.decisionsBody)
         let client = RESTFixtures.client(server)
-        let status = PartnerFrameworkStatus(accessStatus: "granted", providerID: "cable-co", expirationDate: Date(timeIntervalSince1970: 1_767_300_000))
+        let status = PartnerFrameworkStatus(
+            accessStatus: "granted", providerID: "cable-co", expirationDate: Date(timeIntervalSince1970: 1_767_300_000))
 
         let decisions = try await client.authorize(
             serviceProvider: "SPX", mvpd: "CableCo", resources: ["channel-1", "channel-2"],
@@ -386,7 +403,8 @@ struct RESTOperationWireTests {
             deny.error
                 == EnhancedError(
                     status: 403, code: "authorization_denied_by_mvpd", message: "Denied by the MVPD.",
-                    details: "Package lacks this channel", helpUrl: "https://help.example/errors", trace: "trace-7", action: "none"))
+                    details: "Package lacks this channel", helpUrl: "https://help.example/errors", trace: "trace-7",
+                    action: "none"))
     }
 
     @Test func preauthorizeUsesItsPath() async throws {
@@ -429,14 +447,18 @@ struct RESTOperationWireTests {
 
         let request = try #require(server.apiRequests.first)
         #expect(request.method == "GET")
-        #expect(request.url.absoluteString == "https://pass.example.test/api/v2/SPX/logout/CableCo?redirectUrl=adobepass%3A%2F%2Fios.app%2Flogout%3Fdone%3D1")
+        #expect(
+            request.url.absoluteString
+                == "https://pass.example.test/api/v2/SPX/logout/CableCo?redirectUrl=adobepass%3A%2F%2Fios.app%2Flogout%3Fdone%3D1"
+        )
         #expect(request.body == nil)
         expectCommonHeaders(request, deviceHeaders: true)
         #expect(request.header("AP-Partner-Framework-Status") == nil)
         #expect(request.header("AP-Visitor-Identifier") == "ecid-5")
         #expect(actions.map(\.mvpd) == ["Apple-Co", "CableCo", "DishLike"])
         try #require(actions.count == 3)
-        #expect(actions[0] == LogoutAction(mvpd: "Apple-Co", actionName: .partnerLogout, actionType: .partnerInteractive))
+        #expect(
+            actions[0] == LogoutAction(mvpd: "Apple-Co", actionName: .partnerLogout, actionType: .partnerInteractive))
         #expect(actions[1].url == "https://pass.example.test/adobe-services/logout?mso_id=CableCo&redirect_url=x")
         #expect(actions[2].actionName == .complete && actions[2].url == nil)
     }
@@ -444,8 +466,11 @@ struct RESTOperationWireTests {
     @Test func pathParametersArePercentEncoded() async throws {
         let server = FakeAdobePass()
         server.answer(json: #"{"profiles":{}}"#)
-        _ = try await RESTFixtures.client(server).profile(serviceProvider: "SP X", mvpd: "a/b?c", context: RESTFixtures.context())
-        #expect(server.apiRequests.first?.url.absoluteString == "https://pass.example.test/api/v2/SP%20X/profiles/a%2Fb%3Fc")
+        _ = try await RESTFixtures.client(server).profile(
+            serviceProvider: "SP X", mvpd: "a/b?c", context: RESTFixtures.context())
+        #expect(
+            server.apiRequests.first?.url.absoluteString == "https://pass.example.test/api/v2/SP%20X/profiles/a%2Fb%3Fc"
+        )
     }
 
     @Test func dcrRequestsFollowTheDocumentedShape() async throws {
@@ -463,14 +488,18 @@ struct RESTOperationWireTests {
         #expect(register.header("User-Agent") == "ClientDefaultAgent/1.0")
         #expect(register.header("Authorization") == nil)
         #expect(register.header("X-Device-Info").flatMap(DeviceInfo.init(headerValue:)) == RESTFixtures.deviceInfo)
-        let registerBody = try #require(try JSONSerialization.jsonObject(with: register.body ?? Data()) as? [String: Any])
+        let registerBody = try #require(
+            try JSONSerialization.jsonObject(with: register.body ?? Data()) as? [String: Any])
         #expect(registerBody["software_statement"] as? String == "software.statement.jwt")
 
         let token = requests[1]
         #expect(token.method == "POST")
         #expect(token.url.absoluteString == "https://pass.example.test/o/client/token")
         #expect(token.header("Content-Type") == "application/x-www-form-urlencoded")
-        #expect(token.formFields == ["client_id": "client-1", "client_secret": "secret-1", "grant_type": "client_credentials"])
+        #expect(
+            token.formFields == [
+                "client_id": "client-1", "client_secret": "secret-1", "grant_type": "client_credentials",
+            ])
         #expect(token.header("X-Device-Info") != nil)
         #expect(token.header("Authorization") == nil)
     }

@@ -6,7 +6,8 @@ import Testing
 /// The REST exchange's own deadline: a transport that ignores its timeout cannot hold a
 /// flow, and any timeout value is accepted.
 @Suite(.serialized) struct RESTRequestTimeoutTests {
-    static let request = HTTPRequestMessage(method: "GET", url: URL(string: "http://sandbox.invalid/api/v2/REF30/configuration")!, headers: [], body: nil)
+    static let request = HTTPRequestMessage(
+        method: "GET", url: URL(string: "http://sandbox.invalid/api/v2/REF30/configuration")!, headers: [], body: nil)
 
     /// Answers after `delay` seconds, whatever the timeout says (as an in-process server does).
     static func slow(_ delay: TimeInterval) -> InProcessTransport {
@@ -27,13 +28,15 @@ import Testing
     }
 
     @Test func aQuickAnswerComesBack() async throws {
-        let response = try await RESTExchange(transport: Self.slow(0), timeout: 60).send(Self.request, operation: .configuration)
+        let response = try await RESTExchange(transport: Self.slow(0), timeout: 60).send(
+            Self.request, operation: .configuration)
         #expect(response.status == 200)
     }
 
     @Test(arguments: [0, -1, .infinity, .greatestFiniteMagnitude, 1e12] as [TimeInterval])
     func anyTimeoutValueIsAccepted(timeout: TimeInterval) async throws {
-        let response = try await RESTExchange(transport: Self.slow(0), timeout: timeout).send(Self.request, operation: .configuration)
+        let response = try await RESTExchange(transport: Self.slow(0), timeout: timeout).send(
+            Self.request, operation: .configuration)
         #expect(response.status == 200)
     }
 
@@ -179,7 +182,9 @@ private struct CountingInProcessTransport: HTTPTransport {
     let keepsItsDeadline: Bool
     let sent: Counter
 
-    func send(_ request: HTTPRequestMessage, timeout: TimeInterval) async throws(TransportFailure) -> HTTPResponseMessage {
+    func send(_ request: HTTPRequestMessage, timeout: TimeInterval) async throws(TransportFailure)
+        -> HTTPResponseMessage
+    {
         sent.increment()
         return HTTPResponseMessage(status: 200, headers: [], body: Data())
     }

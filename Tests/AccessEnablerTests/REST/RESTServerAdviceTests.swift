@@ -11,33 +11,44 @@ struct RESTServerAdviceTests {
         (
             "none",
             [
-                "invalid_parameter_service_provider", "invalid_parameter_mvpd", "invalid_parameter_code", "invalid_parameter_resources",
-                "invalid_parameter_redirect_url", "invalid_parameter_partner", "invalid_parameter_saml_response", "invalid_header_device_info",
+                "invalid_parameter_service_provider", "invalid_parameter_mvpd", "invalid_parameter_code",
+                "invalid_parameter_resources",
+                "invalid_parameter_redirect_url", "invalid_parameter_partner", "invalid_parameter_saml_response",
+                "invalid_header_device_info",
                 "invalid_header_device_identifier", "invalid_header_identity_for_temporary_access",
-                "invalid_header_pfs_permission_access_not_present", "invalid_header_pfs_permission_access_not_determined",
+                "invalid_header_pfs_permission_access_not_present",
+                "invalid_header_pfs_permission_access_not_determined",
                 "invalid_header_pfs_permission_access_not_granted", "invalid_header_pfs_provider_id_not_determined",
-                "invalid_header_pfs_provider_id_mismatch", "invalid_header_pfs_provider_info_expired", "invalid_integration",
+                "invalid_header_pfs_provider_id_mismatch", "invalid_header_pfs_provider_info_expired",
+                "invalid_integration",
                 "invalid_authentication_session", "preauthorization_denied_by_mvpd", "authorization_denied_by_mvpd",
-                "authorization_denied_by_parental_controls", "authorization_denied_by_degradation_rule", "internal_server_error",
+                "authorization_denied_by_parental_controls", "authorization_denied_by_degradation_rule",
+                "internal_server_error",
             ]
         ),
         (
             "configuration",
             [
-                "too_many_resources", "invalid_configuration_user_metadata_certificate", "invalid_configuration_temporary_access",
-                "invalid_configuration_platform", "invalid_configuration_platform_id", "invalid_configuration_platform_trait",
+                "too_many_resources", "invalid_configuration_user_metadata_certificate",
+                "invalid_configuration_temporary_access",
+                "invalid_configuration_platform", "invalid_configuration_platform_id",
+                "invalid_configuration_platform_trait",
                 "invalid_configuration_platform_category_trait", "invalid_configuration_platform_services",
                 "invalid_configuration_mvpd_platform", "invalid_configuration_mvpd_platform_boarding_status",
                 "invalid_configuration_mvpd_platform_profile_exchange",
             ]
         ),
-        ("application-registration", ["invalid_access_token_service_provider", "invalid_access_token_client_application"]),
+        (
+            "application-registration",
+            ["invalid_access_token_service_provider", "invalid_access_token_client_application"]
+        ),
         (
             "authentication",
             [
                 "authenticated_profile_missing", "authenticated_profile_expired", "authenticated_profile_invalidated",
                 "temporary_access_duration_limit_exceeded", "temporary_access_resources_limit_exceeded",
-                "authorization_denied_by_hba_policies", "authorization_denied_by_session_invalidated", "identity_not_recognized_by_mvpd",
+                "authorization_denied_by_hba_policies", "authorization_denied_by_session_invalidated",
+                "identity_not_recognized_by_mvpd",
             ]
         ),
         ("retry", ["network_received_error", "network_connection_timeout", "maximum_execution_time_exceeded"]),
@@ -48,7 +59,8 @@ struct RESTServerAdviceTests {
         switch action {
         case "none":
             [
-                "requestRefused", "invalidResource", "integrationUnavailable", "authenticationSessionGone", "deniedByMVPD",
+                "requestRefused", "invalidResource", "integrationUnavailable", "authenticationSessionGone",
+                "deniedByMVPD",
                 "deniedByDegradationRule", "serverFailure",
             ]
         case "configuration": ["configurationChanged", "tooManyResources"]
@@ -80,7 +92,9 @@ struct RESTServerAdviceTests {
 
     @Test func theTokenEndpointsInvalidClientMeansTheClientIsUnknown() {
         #expect(EnhancedError(code: "invalid_client").advice == .clientUnknown)
-        #expect(RESTClientError.server(operation: .dcrToken, httpStatus: 400, error: EnhancedError(code: "invalid_client")).advice == .clientUnknown)
+        #expect(
+            RESTClientError.server(operation: .dcrToken, httpStatus: 400, error: EnhancedError(code: "invalid_client"))
+                .advice == .clientUnknown)
         #expect(RESTClientError.transport(operation: .dcrToken, .timedOut).advice == nil)
     }
 
@@ -114,7 +128,8 @@ struct RESTServerAdviceTests {
         #expect(StatusID.n000.authorizationErrorCode == USER_NOT_AUTHENTICATED_ERROR)
         #expect(StatusID.cfg400.authorizationErrorCode == GENERIC_AUTHORIZATION_ERROR)
         // A throttled authorization is Z100, so it is "not authorized".
-        let throttled = ErrorClassification.authorizationStatus(.throttled(operation: .authorize, retryAfter: nil), resource: "news")
+        let throttled = ErrorClassification.authorizationStatus(
+            .throttled(operation: .authorize, retryAfter: nil), resource: "news")
         #expect(throttled.errorId == .z100)
         #expect(throttled.errorId.authorizationErrorCode == USER_NOT_AUTHORIZED_ERROR)
     }

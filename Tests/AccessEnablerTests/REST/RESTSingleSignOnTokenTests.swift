@@ -16,11 +16,14 @@ import Testing
     }
 
     @Test func theTokensGoExactlyOnTheOperationsWhosePagesListThem() throws {
-        let listing: Set<RESTOperation> = [.createSession, .profiles, .profileForMVPD, .authorize, .preauthorize, .logout]
+        let listing: Set<RESTOperation> = [
+            .createSession, .profiles, .profileForMVPD, .authorize, .preauthorize, .logout,
+        ]
         for operation in RESTOperation.allCases {
             let context: RequestContext? = [.dcrRegister, .dcrToken].contains(operation) ? nil : RESTFixtures.context()
             let headers = try RESTHeaders.build(
-                operation: operation, accessToken: nil, body: .none, context: context, deviceInfo: RESTFixtures.context().deviceInfo, userAgent: "UA",
+                operation: operation, accessToken: nil, body: .none, context: context,
+                deviceInfo: RESTFixtures.context().deviceInfo, userAgent: "UA",
                 tokens: Self.tokens)
             let names = headers.map(\.name)
             #expect(names.contains("AD-Service-Token") == listing.contains(operation), "\(operation)")
@@ -30,12 +33,15 @@ import Testing
                 #expect(headers.first { $0.name == "Adobe-Subject-Token" }?.value == "platform.jws.value")
             }
         }
-        let without = try RESTHeaders.build(operation: .profiles, accessToken: nil, body: .none, context: RESTFixtures.context(), userAgent: "UA")
+        let without = try RESTHeaders.build(
+            operation: .profiles, accessToken: nil, body: .none, context: RESTFixtures.context(), userAgent: "UA")
         #expect(!without.contains { $0.name == "AD-Service-Token" || $0.name == "Adobe-Subject-Token" })
     }
 
     @Test func aSharedProfileIsNamedAfterTheIssuerOfTheTokenItCameThrough() {
-        let tokens = SingleSignOnTokens(serviceToken: Self.jws(#"{"iss":"my-identity","sub":"jane"}"#), platformIdentity: Self.jws(#"{"iss":"my-platform"}"#))
+        let tokens = SingleSignOnTokens(
+            serviceToken: Self.jws(#"{"iss":"my-identity","sub":"jane"}"#),
+            platformIdentity: Self.jws(#"{"iss":"my-platform"}"#))
         #expect(tokens.issuer(forProfileType: "serviceTokenSSO") == "my-identity")
         #expect(tokens.issuer(forProfileType: "platformSSO") == "my-platform")
         #expect(tokens.issuer(forProfileType: "regular") == nil)
@@ -61,7 +67,8 @@ import Testing
         ] {
             let error = #expect(throws: RESTClientError.self) {
                 try RESTHeaders.build(
-                    operation: .authorize, accessToken: nil, body: .none, context: RESTFixtures.context(), userAgent: "UA", tokens: tokens)
+                    operation: .authorize, accessToken: nil, body: .none, context: RESTFixtures.context(),
+                    userAgent: "UA", tokens: tokens)
             }
             guard let error, case .unsendableToken(.authorize, header, _) = error else {
                 Issue.record("expected the header \(header) refused, got \(String(describing: error))")
@@ -81,7 +88,10 @@ import Testing
     }
 
     @Test func aRefusedTokenIsN500NamingItsHeaderAndZ500InAnAuthorization() throws {
-        for (code, header) in [("invalid_header_service_token", "AD-Service-Token"), ("invalid_header_subject_token", "Adobe-Subject-Token")] {
+        for (code, header) in [
+            ("invalid_header_service_token", "AD-Service-Token"),
+            ("invalid_header_subject_token", "Adobe-Subject-Token"),
+        ] {
             let enhanced = EnhancedError(status: 400, code: code, details: "The token expired.", action: "none")
             let error = RESTClientError.server(operation: .createSession, httpStatus: 400, error: enhanced)
             let status = try #require(ErrorClassification.refusedSingleSignOnToken(error))
@@ -91,7 +101,9 @@ import Testing
             #expect(ErrorClassification.authenticationStatus(error).message == status.message)
             #expect(ErrorClassification.authorizationStatus(error, resource: "news").errorId == .z500)
         }
-        let other = RESTClientError.server(operation: .createSession, httpStatus: 400, error: EnhancedError(status: 400, code: "invalid_parameter_mvpd"))
+        let other = RESTClientError.server(
+            operation: .createSession, httpStatus: 400,
+            error: EnhancedError(status: 400, code: "invalid_parameter_mvpd"))
         #expect(ErrorClassification.refusedSingleSignOnToken(other) == nil)
     }
 }

@@ -82,7 +82,8 @@ final class FakeAdobePass: @unchecked Sendable {
                 {"id":"tracking-1","access_token":"\(token)","created_at":1767225600000,"expires_in":\(tokenLifetime),"token_type":"bearer"}
                 """)
         default:
-            let (accepted, handler) = lock.withLock { () -> (Bool, @Sendable (HTTPRequestMessage) -> HTTPResponseMessage) in
+            let (accepted, handler) = lock.withLock {
+                () -> (Bool, @Sendable (HTTPRequestMessage) -> HTTPResponseMessage) in
                 let bearer = request.header("Authorization")?.replacingOccurrences(of: "Bearer ", with: "") ?? ""
                 return (acceptedTokens.contains(bearer), self.handler)
             }
@@ -100,7 +101,8 @@ final class FakeAdobePass: @unchecked Sendable {
 
 extension HTTPResponseMessage {
     static func json(_ status: Int, _ body: String) -> HTTPResponseMessage {
-        HTTPResponseMessage(status: status, headers: [("Content-Type", "application/json;charset=UTF-8")], body: Data(body.utf8))
+        HTTPResponseMessage(
+            status: status, headers: [("Content-Type", "application/json;charset=UTF-8")], body: Data(body.utf8))
     }
 }
 
@@ -120,7 +122,9 @@ enum RESTFixtures {
         primaryHardwareType: "SetTopBox", osFamily: "tvOS", osVendor: "Apple")
     static let userAgent = "AccessEnablerTests/1.0"
 
-    static func context(visitorID: String? = nil, partnerStatus: PartnerFrameworkStatus? = nil, applicationProfile: String? = nil) -> RequestContext {
+    static func context(
+        visitorID: String? = nil, partnerStatus: PartnerFrameworkStatus? = nil, applicationProfile: String? = nil
+    ) -> RequestContext {
         RequestContext(
             deviceIdentifier: deviceIdentifier, deviceInfo: deviceInfo, visitorID: visitorID, userAgent: userAgent,
             partnerStatus: partnerStatus, applicationProfile: applicationProfile)

@@ -65,7 +65,8 @@ struct RESTThrottleGateTests {
         transport.script(
             path,
             HTTPResponseMessage(
-                status: 429, headers: [("Content-Type", "application/json"), ("Retry-After", "Thu, 01 Jan 2026 00:00:02 GMT")],
+                status: 429,
+                headers: [("Content-Type", "application/json"), ("Retry-After", "Thu, 01 Jan 2026 00:00:02 GMT")],
                 body: Data(#"{"status":429,"code":"too_many_requests"}"#.utf8)))
         let client = MiddlewareFixtures.client(transport, clock: clock)
         let error = await restFailure { () async throws(RESTClientError) in
@@ -86,7 +87,9 @@ struct RESTThrottleGateTests {
         }
 
         let first = Task { try await client.profiles(serviceProvider: "SPX", context: RESTFixtures.context()) }
-        let second = Task { try await client.profile(serviceProvider: "SPX", mvpd: "CableCo", context: RESTFixtures.context()) }
+        let second = Task {
+            try await client.profile(serviceProvider: "SPX", mvpd: "CableCo", context: RESTFixtures.context())
+        }
         let alarms = ClockAlarmsProbe(clock: clock)
         await eventually { alarms.count == 2 }
         #expect(alarms.count == 2, "both wait on the clock, neither polls")
@@ -133,7 +136,8 @@ struct RESTThrottleGateTests {
             try await first.profiles(serviceProvider: "SPX", context: RESTFixtures.context())
         }
         let other = ScriptedTransport(clock: clock)
-        let elsewhere = MiddlewareFixtures.client(other, clock: clock, gate: gate, baseURL: URL(string: "https://sp.example.test")!)
+        let elsewhere = MiddlewareFixtures.client(
+            other, clock: clock, gate: gate, baseURL: URL(string: "https://sp.example.test")!)
         _ = try await elsewhere.profiles(serviceProvider: "SPX", context: RESTFixtures.context())
         #expect(other.api.count == 1, "another host is not held back")
         #expect(ThrottleGate.key(for: URL(string: "http://127.0.0.1:8080/x")!) == "127.0.0.1:8080")

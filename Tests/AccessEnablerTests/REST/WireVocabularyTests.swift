@@ -25,7 +25,8 @@ import Testing
     /// vocabulary but forgotten in `known` (which would then decode as `unknown`) fails here,
     /// and so does a vocabulary file this table does not list.
     @Test func knownListsEveryCaseTheRawValueSwitchNames() throws {
-        let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().deletingLastPathComponent()
             .appendingPathComponent("Sources/AccessEnabler/REST/Models/Vocabulary")
         func spellings<V: WireVocabulary>(_: V.Type) -> [String] { V.known.map(\.rawValue) }
         let vocabularies: [String: [String]] = [
@@ -34,8 +35,12 @@ import Testing
             "ErrorAction": spellings(ErrorAction.self), "LogoutActionName": spellings(LogoutActionName.self),
             "ReasonType": spellings(ReasonType.self),
         ]
-        let files = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".swift") && $0 != "WireVocabulary.swift" }
-        #expect(Set(files.map { String($0.dropLast(".swift".count)) }) == Set(vocabularies.keys), "every vocabulary is checked")
+        let files = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter {
+            $0.hasSuffix(".swift") && $0 != "WireVocabulary.swift"
+        }
+        #expect(
+            Set(files.map { String($0.dropLast(".swift".count)) }) == Set(vocabularies.keys),
+            "every vocabulary is checked")
         for (type, known) in vocabularies {
             let source = try String(contentsOf: folder.appendingPathComponent("\(type).swift"), encoding: .utf8)
             let switched = source.matches(of: /case \.\w+: "([^"]*)"/).map { String($0.1) }
@@ -69,7 +74,8 @@ import Testing
     }
 
     @Test func anEnhancedErrorKeepsItsActionAsTextAndOffersItTyped() throws {
-        let json = Data(#"{"status":401,"code":"invalid_access_token_service_provider","action":"application-registration"}"#.utf8)
+        let json = Data(
+            #"{"status":401,"code":"invalid_access_token_service_provider","action":"application-registration"}"#.utf8)
         let error = try JSONDecoder().decode(EnhancedError.self, from: json)
         #expect(error.action == "application-registration")
         #expect(error.remedy == .applicationRegistration)

@@ -21,7 +21,9 @@ import Testing
             let code = ArchitectureFolderDirectionTests.code(file.source)
             let range = NSRange(code.startIndex..., in: code)
             for match in access.matches(in: code, range: range) {
-                guard let member = Range(match.range(at: 1), in: code).map({ String(code[$0]) }), member != "awaitsServer" else { continue }
+                guard let member = Range(match.range(at: 1), in: code).map({ String(code[$0]) }),
+                    member != "awaitsServer"
+                else { continue }
                 reads.append("\(file.path): authentication.\(member)")
             }
         }

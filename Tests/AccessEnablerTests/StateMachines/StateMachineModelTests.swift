@@ -31,7 +31,9 @@ struct StateMachineModelTests {
             visited.formUnion(world.visited)
             let problems = world.problems()
             if !problems.isEmpty {
-                failures.append("seed \(seed): " + problems.joined(separator: "; ") + (failures.isEmpty ? "\n  played: " + world.log.joined(separator: " | ") : ""))
+                failures.append(
+                    "seed \(seed): " + problems.joined(separator: "; ")
+                        + (failures.isEmpty ? "\n  played: " + world.log.joined(separator: " | ") : ""))
             }
             if failures.count >= 5 { break }
         }
@@ -53,7 +55,9 @@ struct StateMachineModelTests {
             world.release()
             let problems = world.problems()
             if !problems.isEmpty {
-                failures.append("seed \(seed): " + problems.joined(separator: "; ") + (failures.isEmpty ? "\n  played: " + world.log.joined(separator: " | ") : ""))
+                failures.append(
+                    "seed \(seed): " + problems.joined(separator: "; ")
+                        + (failures.isEmpty ? "\n  played: " + world.log.joined(separator: " | ") : ""))
             }
             if failures.count >= 5 { break }
         }
@@ -90,17 +94,23 @@ struct SeededGenerator: RandomNumberGenerator {
 struct RandomWorld {
     /// Every state the machine can be in, as ``state(of:)`` names them.
     static let allStates: Set<String> = [
-        "auth.idle", "auth.awaitingConfiguration.providerChoice", "auth.awaitingConfiguration.selectedProvider", "auth.choosingProvider",
-        "auth.signingInThroughPartner", "auth.openingSession.creating", "auth.openingSession.fetchingProfile", "auth.awaitingRedirect",
+        "auth.idle", "auth.awaitingConfiguration.providerChoice", "auth.awaitingConfiguration.selectedProvider",
+        "auth.choosingProvider",
+        "auth.signingInThroughPartner", "auth.openingSession.creating", "auth.openingSession.fetchingProfile",
+        "auth.awaitingRedirect",
         "auth.polling", "auth.loggingOut", "auth.awaitingLogoutRedirect", "auth.awaitingLogoutRedirect.more",
-        "foreground.none", "foreground.requestor.loading", "foreground.requestor.loadingConfiguration", "foreground.requestor.checkingPartner",
+        "foreground.none", "foreground.requestor.loading", "foreground.requestor.loadingConfiguration",
+        "foreground.requestor.checkingPartner",
         "foreground.requestor.checkingPartnerFirst", "foreground.requestor.signingInSilently",
         "foreground.awaitingPartner", "foreground.authorizing.gathering", "foreground.authorizing.asking",
         "foreground.preauthorizing.gathering", "foreground.preauthorizing.asking", "queue.waiting",
     ]
 
     /// What kind of call a call id is, to know its terminal callback.
-    enum CallKind { case setRequestor, checkAuthentication, interactive, authorization, preauthorized, preauthorize, selectedProvider, metadata, options }
+    enum CallKind {
+        case setRequestor, checkAuthentication, interactive, authorization, preauthorized, preauthorize,
+            selectedProvider, metadata, options
+    }
 
     var harness: MachineHarness
     var random: SeededGenerator
@@ -115,15 +125,18 @@ struct RandomWorld {
     init(seed: UInt64) {
         random = SeededGenerator(seed: seed)
         let partner = Bool.random(using: &random)
-        let screen: AuthenticationStateMachine.LoginScreen = Bool.random(using: &random) ? .thisDevice : .secondScreen(pollInterval: 5)
-        var settings = MachineHarness.settings(partner: partner, loginScreen: screen, limit: [nil, 2, 5].randomElement(using: &random)!)
+        let screen: AuthenticationStateMachine.LoginScreen =
+            Bool.random(using: &random) ? .thisDevice : .secondScreen(pollInterval: 5)
+        var settings = MachineHarness.settings(
+            partner: partner, loginScreen: screen, limit: [nil, 2, 5].randomElement(using: &random)!)
         // With a second screen, half the worlds let the person choose the provider there.
         if case .secondScreen = screen { settings.providerOnSecondScreen = Bool.random(using: &random) }
         settings.platform = Bool.random(using: &random) ? .iOS : .tvOS
         harness = MachineHarness(settings: settings)
         // Half the worlds start with the user signed in (a relaunch).
         if Bool.random(using: &random) {
-            harness.profiles["REF30"] = RequestorProfiles(chosen: Bool.random(using: &random) ? harness.stored("Plain1") : partnerProfile())
+            harness.profiles["REF30"] = RequestorProfiles(
+                chosen: Bool.random(using: &random) ? harness.stored("Plain1") : partnerProfile())
         }
         record()
     }
@@ -181,21 +194,43 @@ struct RandomWorld {
     private mutating func command() {
         let resource = Self.resources.randomElement(using: &random)!
         switch Int.random(in: 0..<17, using: &random) {
-        case 0, 1: call(.setRequestor(["REF30", "REF30", "REF30", "OTHER", " "].randomElement(using: &random)!, serviceProviders: nil), .setRequestor)
+        case 0, 1:
+            call(
+                .setRequestor(
+                    ["REF30", "REF30", "REF30", "OTHER", " "].randomElement(using: &random)!, serviceProviders: nil),
+                .setRequestor)
         case 2: call(.checkAuthentication, .checkAuthentication)
-        case 3, 4: call(.getAuthentication(forceAuthn: Bool.random(using: &random), data: nil, filter: nil), .interactive)
-        case 5, 6: call(.setSelectedProvider(["Plain1", "TempPass", "AppleBoarded", "Unknown", nil].randomElement(using: &random)!), .interactive)
-        case 7: call(.handleExternalURL(Bool.random(using: &random) ? "adobepass://ios.app/done" : "https://elsewhere.example/"), .interactive)
+        case 3, 4:
+            call(.getAuthentication(forceAuthn: Bool.random(using: &random), data: nil, filter: nil), .interactive)
+        case 5, 6:
+            call(
+                .setSelectedProvider(
+                    ["Plain1", "TempPass", "AppleBoarded", "Unknown", nil].randomElement(using: &random)!), .interactive
+            )
+        case 7:
+            call(
+                .handleExternalURL(
+                    Bool.random(using: &random) ? "adobepass://ios.app/done" : "https://elsewhere.example/"),
+                .interactive)
         case 8, 9: call(.checkAuthorization(resource, data: nil), .authorization)
         case 10: call(.getAuthorization(resource, data: nil), .authorization)
-        case 11: call(.checkPreauthorizedResources(Array(Self.resources.shuffled(using: &random).prefix(3)), cache: Bool.random(using: &random)), .preauthorized)
-        case 12: call(.preauthorize(PreauthorizeRequest(resources: [resource, "kids"]), AccessEnablerCallback(onResponse: { _ in }, onFailure: { _ in })), .preauthorize)
+        case 11:
+            call(
+                .checkPreauthorizedResources(
+                    Array(Self.resources.shuffled(using: &random).prefix(3)), cache: Bool.random(using: &random)),
+                .preauthorized)
+        case 12:
+            call(
+                .preauthorize(
+                    PreauthorizeRequest(resources: [resource, "kids"]),
+                    AccessEnablerCallback(onResponse: { _ in }, onFailure: { _ in })), .preauthorize)
         case 13: call(.logout, .interactive)
         case 14: call(.getSelectedProvider, .selectedProvider)
         case 15:
             call(
                 .getMetadata(
-                    [.authentication, .deviceID, .userMeta(name: "zip"), .authorization(resource: resource)].randomElement(using: &random)!,
+                    [.authentication, .deviceID, .userMeta(name: "zip"), .authorization(resource: resource)]
+                        .randomElement(using: &random)!,
                     arguments: MetadataArguments(dictionary: [:])), .metadata)
         default: call(.setOptions(SDKOptions()), .options)
         }
@@ -209,7 +244,11 @@ struct RandomWorld {
         let before = harness.delivered.count
         switch Int.random(in: 0..<7, using: &random) {
         case 0: harness.send(.decisionsAnswered(ticket, .success([MachineHarness.decision("news", permitted: true)])))
-        case 1: harness.send(.sessionAnswered(flow, .success(SessionAction(actionName: .authenticate, actionType: .interactive, code: "X", url: "/x"))))
+        case 1:
+            harness.send(
+                .sessionAnswered(
+                    flow,
+                    .success(SessionAction(actionName: .authenticate, actionType: .interactive, code: "X", url: "/x"))))
         case 2: harness.send(.pollAnswered(flow, .success([harness.profile("Plain1")])))
         case 3: harness.send(.flowConfigurationFetched(flow, .success(MachineHarness.catalog)))
         case 4: harness.send(.logoutPageTimedOut(ticket))
@@ -221,7 +260,11 @@ struct RandomWorld {
 
     /// The system picker of an interactive partner sign-in opens or closes.
     private mutating func picker() {
-        guard case .partnerSignIn(let flow)? = harness.children.first(where: { if case .partnerSignIn = $0 { true } else { false } }) else { return }
+        guard
+            case .partnerSignIn(let flow)? = harness.children.first(where: {
+                if case .partnerSignIn = $0 { true } else { false }
+            })
+        else { return }
         let dialog = TVProviderDialog(providers: ["AppleBoarded"], featured: [])
         harness.send(Bool.random(using: &random) ? .pickerPresented(flow, dialog) : .pickerDismissed(flow, dialog))
     }
@@ -235,21 +278,34 @@ struct RandomWorld {
         switch child {
         case .loadRequestor(let ticket):
             let profileAnswers: [Result<[StoredProfile], RESTClientError>?] = [
-                nil, .success([]), .success([]), .success([harness.stored("Plain1")]), .success([harness.stored("Plain1")]),
-                .success([partnerProfile(), harness.stored("Plain1")]), .failure(.transport(operation: .profiles, .timedOut)),
+                nil, .success([]), .success([]), .success([harness.stored("Plain1")]),
+                .success([harness.stored("Plain1")]),
+                .success([partnerProfile(), harness.stored("Plain1")]),
+                .failure(.transport(operation: .profiles, .timedOut)),
                 .failure(.throttled(operation: .profiles, retryAfter: nil)),
-                .failure(.server(operation: .profiles, httpStatus: 400, error: EnhancedError(status: 400, code: "invalid_parameter_service_provider"))),
+                .failure(
+                    .server(
+                        operation: .profiles, httpStatus: 400,
+                        error: EnhancedError(status: 400, code: "invalid_parameter_service_provider"))),
             ]
             // The pending logouts went first; Adobe Pass confirms each, or not.
             let sent = harness.profiles[harness.requestor ?? "REF30"]?.pendingLogouts ?? []
             let load = RequestorLoad(
-                profiles: profileAnswers.randomElement(using: &random)!, logoutsSent: sent, logoutsConfirmed: sent.filter { _ in chance(0.7) })
+                profiles: profileAnswers.randomElement(using: &random)!, logoutsSent: sent,
+                logoutsConfirmed: sent.filter { _ in chance(0.7) })
             harness.send(.requestorLoaded(ticket, load))
         case .refetch(let ticket):
-            harness.send(.configurationFetched(ticket, chance(0.7) ? .success(catalog()) : .failure(.server(operation: .configuration, httpStatus: 503, error: nil))))
+            harness.send(
+                .configurationFetched(
+                    ticket,
+                    chance(0.7)
+                        ? .success(catalog())
+                        : .failure(.server(operation: .configuration, httpStatus: 503, error: nil))))
         case .flowConfiguration(let flow):
             harness.send(
-                .flowConfigurationFetched(flow, chance(0.8) ? .success(catalog()) : .failure(.transport(operation: .configuration, .timedOut))))
+                .flowConfigurationFetched(
+                    flow, chance(0.8) ? .success(catalog()) : .failure(.transport(operation: .configuration, .timedOut))
+                ))
         case .logoutPageTimer(let ticket, let until):
             guard allowTimers else { return harness.children.append(child) }
             if harness.now < until { harness.now = until }
@@ -262,21 +318,35 @@ struct RandomWorld {
             let outcomes: [AuthenticationStateMachine.PartnerSignInOutcome] = [
                 .showProviderDialog(nil), .showProviderDialog(StatusCatalog.status(.n005, message: "cancelled")),
                 .regularLogin(mvpd: "Plain1", opened: nil),
-                .regularLogin(mvpd: "Plain1", opened: SessionAction(actionName: .authenticate, actionType: .interactive, code: "P", url: "/p", mvpd: "Plain1")),
+                .regularLogin(
+                    mvpd: "Plain1",
+                    opened: SessionAction(
+                        actionName: .authenticate, actionType: .interactive, code: "P", url: "/p", mvpd: "Plain1")),
                 .signedIn(partnerProfile(), status: nil), .failed(StatusCatalog.status(.n500, message: "failed")),
             ]
             harness.send(.partnerSignInFinished(flow, outcomes.randomElement(using: &random)!))
         case .session(let flow):
             let answers: [Result<SessionAction, RESTClientError>] = [
-                .success(SessionAction(actionName: .authenticate, actionType: .interactive, code: "C\(flow.value)", url: "/authenticate", notAfter: now.addingTimeInterval(120))),
+                .success(
+                    SessionAction(
+                        actionName: .authenticate, actionType: .interactive, code: "C\(flow.value)",
+                        url: "/authenticate", notAfter: now.addingTimeInterval(120))),
                 .success(SessionAction(actionName: .authorize, actionType: .direct, reasonType: .temporary)),
                 .success(SessionAction(actionName: .resume, actionType: .interactive)),
                 // A session opened without an MVPD: the code for the second screen.
-                .success(SessionAction(actionName: .resume, actionType: .direct, code: "R\(flow.value)", missingParameters: ["mvpd"], notAfter: now.addingTimeInterval(120))),
-                .failure(.server(operation: .createSession, httpStatus: 500, error: EnhancedError(status: 500, code: "internal_server_error"))),
+                .success(
+                    SessionAction(
+                        actionName: .resume, actionType: .direct, code: "R\(flow.value)", missingParameters: ["mvpd"],
+                        notAfter: now.addingTimeInterval(120))),
                 .failure(
                     .server(
-                        operation: .createSession, httpStatus: 403, error: EnhancedError(status: 403, code: "temporary_access_duration_limit_exceeded", action: "authentication"))),
+                        operation: .createSession, httpStatus: 500,
+                        error: EnhancedError(status: 500, code: "internal_server_error"))),
+                .failure(
+                    .server(
+                        operation: .createSession, httpStatus: 403,
+                        error: EnhancedError(
+                            status: 403, code: "temporary_access_duration_limit_exceeded", action: "authentication"))),
                 .failure(.transport(operation: .createSession, .timedOut)),
             ]
             harness.send(.sessionAnswered(flow, answers.randomElement(using: &random)!))
@@ -285,7 +355,9 @@ struct RandomWorld {
                 .sessionProfileAnswered(
                     flow,
                     chance(0.7)
-                        ? .success([harness.profile(["TempPass", "Plain1"].randomElement(using: &random)!, type: .temporary)])
+                        ? .success([
+                            harness.profile(["TempPass", "Plain1"].randomElement(using: &random)!, type: .temporary)
+                        ])
                         : chance(0.5) ? .success([]) : .failure(.transport(operation: .profileForMVPD, .timedOut))))
         case .pollTimer(let flow, let until):
             guard allowTimers else { return harness.children.append(child) }
@@ -298,7 +370,8 @@ struct RandomWorld {
                 .failure(.server(operation: .profileForCode, httpStatus: 404, error: nil)),
                 .failure(.server(operation: .profileForCode, httpStatus: 500, error: nil)),
             ]
-            harness.send(.pollAnswered(flow, settling && chance(0.5) ? answers[0] : answers.randomElement(using: &random)!))
+            harness.send(
+                .pollAnswered(flow, settling && chance(0.5) ? answers[0] : answers.randomElement(using: &random)!))
         case .decisions(let ticket, _, let resources):
             harness.send(.decisionsAnswered(ticket, decisions(resources)))
         case .logout(let ticket):
@@ -307,22 +380,42 @@ struct RandomWorld {
                 // A single logout: two MVPDs' pages in one answer, opened one after another.
                 .success([
                     LogoutAction(mvpd: "Plain1", actionName: .logout, actionType: .interactive, url: "/logout"),
-                    LogoutAction(mvpd: "TempPass", actionName: .logout, actionType: .interactive, url: "/logout-temppass"),
+                    LogoutAction(
+                        mvpd: "TempPass", actionName: .logout, actionType: .interactive, url: "/logout-temppass"),
                 ]),
-                .success([LogoutAction(mvpd: "AppleBoarded", actionName: .partnerLogout, actionType: .partnerInteractive)]),
+                .success([
+                    LogoutAction(mvpd: "AppleBoarded", actionName: .partnerLogout, actionType: .partnerInteractive)
+                ]),
                 .success([]), .failure(.transport(operation: .logout, .timedOut)),
             ]
-            harness.send(.logoutAnswered(ticket, LogoutAnswers(byMVPD: [:], lead: answers.randomElement(using: &random)!)))
+            harness.send(
+                .logoutAnswered(ticket, LogoutAnswers(byMVPD: [:], lead: answers.randomElement(using: &random)!)))
         }
     }
 
     private mutating func decisions(_ resources: [String]) -> Result<[Decision], RESTClientError> {
         switch Int.random(in: 0..<10, using: &random) {
-        case 0: return .failure(.server(operation: .authorize, httpStatus: 500, error: EnhancedError(status: 500, code: "internal_server_error")))
+        case 0:
+            return .failure(
+                .server(
+                    operation: .authorize, httpStatus: 500,
+                    error: EnhancedError(status: 500, code: "internal_server_error")))
         case 1: return .failure(.throttled(operation: .authorize, retryAfter: nil))
-        case 2: return .failure(.server(operation: .authorize, httpStatus: 403, error: EnhancedError(status: 403, code: "authenticated_profile_expired", action: "authentication")))
-        case 3: return .failure(.server(operation: .authorize, httpStatus: 403, error: EnhancedError(status: 403, code: "too_many_resources", action: "configuration")))
-        case 4: return .failure(.server(operation: .authorize, httpStatus: 500, error: EnhancedError(status: 500, code: "invalid_configuration_platform", action: "configuration")))
+        case 2:
+            return .failure(
+                .server(
+                    operation: .authorize, httpStatus: 403,
+                    error: EnhancedError(status: 403, code: "authenticated_profile_expired", action: "authentication")))
+        case 3:
+            return .failure(
+                .server(
+                    operation: .authorize, httpStatus: 403,
+                    error: EnhancedError(status: 403, code: "too_many_resources", action: "configuration")))
+        case 4:
+            return .failure(
+                .server(
+                    operation: .authorize, httpStatus: 500,
+                    error: EnhancedError(status: 500, code: "invalid_configuration_platform", action: "configuration")))
         default:
             var answered: [Decision] = []
             for resource in resources {
@@ -331,7 +424,10 @@ struct RandomWorld {
                 case 1:
                     answered.append(
                         Decision(
-                            resource: resource, authorized: false, error: EnhancedError(status: 403, code: "authorization_denied_by_session_invalidated", action: "authentication"))
+                            resource: resource, authorized: false,
+                            error: EnhancedError(
+                                status: 403, code: "authorization_denied_by_session_invalidated",
+                                action: "authentication"))
                     )
                 case 2: answered.append(MachineHarness.decision(resource, permitted: false))
                 default: answered.append(MachineHarness.decision(resource, permitted: true))
@@ -342,7 +438,9 @@ struct RandomWorld {
     }
 
     private mutating func snapshot() -> PartnerSnapshot {
-        let account = PartnerAccountMetadata(accountProviderIdentifier: "AppleBoarded", authenticationExpirationDate: harness.now.addingTimeInterval(3_600), samlResponse: nil)
+        let account = PartnerAccountMetadata(
+            accountProviderIdentifier: "AppleBoarded",
+            authenticationExpirationDate: harness.now.addingTimeInterval(3_600), samlResponse: nil)
         let snapshots = [
             PartnerSnapshot(access: .granted, account: account, metadataError: nil),
             PartnerSnapshot(access: .granted, account: nil, metadataError: nil),
@@ -366,7 +464,9 @@ struct RandomWorld {
         return RequestorCatalog(requestor: id, merging: [])
     }
 
-    private mutating func chance(_ probability: Double) -> Bool { Double.random(in: 0..<1, using: &random) < probability }
+    private mutating func chance(_ probability: Double) -> Bool {
+        Double.random(in: 0..<1, using: &random) < probability
+    }
 
     // MARK: Invariants
 
@@ -398,7 +498,8 @@ struct RandomWorld {
         case .awaitingRedirect: "auth.awaitingRedirect"
         case .polling: "auth.polling"
         case .loggingOut: "auth.loggingOut"
-        case .awaitingLogoutRedirect(_, _, let remaining): remaining.isEmpty ? "auth.awaitingLogoutRedirect" : "auth.awaitingLogoutRedirect.more"
+        case .awaitingLogoutRedirect(_, _, let remaining):
+            remaining.isEmpty ? "auth.awaitingLogoutRedirect" : "auth.awaitingLogoutRedirect.more"
         }
     }
 
@@ -411,8 +512,10 @@ struct RandomWorld {
         case .requestor(.checkingPartnerFirst)?: "foreground.requestor.checkingPartnerFirst"
         case .requestor(.signingInSilently)?: "foreground.requestor.signingInSilently"
         case .awaitingPartner?: "foreground.awaitingPartner"
-        case .authorizing(let round)?: round.isGathering ? "foreground.authorizing.gathering" : "foreground.authorizing.asking"
-        case .preauthorizing(let round)?: round.isGathering ? "foreground.preauthorizing.gathering" : "foreground.preauthorizing.asking"
+        case .authorizing(let round)?:
+            round.isGathering ? "foreground.authorizing.gathering" : "foreground.authorizing.asking"
+        case .preauthorizing(let round)?:
+            round.isGathering ? "foreground.preauthorizing.gathering" : "foreground.preauthorizing.asking"
         }
     }
 
@@ -452,7 +555,8 @@ struct RandomWorld {
             return authenticationStatuses + handOvers >= 1 ? nil : "no end"
         case .setRequestor: terminal = { if case .setRequestorComplete = $0 { true } else { false } }
         case .checkAuthentication: terminal = { if case .setAuthenticationStatus = $0 { true } else { false } }
-        case .authorization: terminal = { if case .setToken = $0 { true } else if case .tokenRequestFailed = $0 { true } else { false } }
+        case .authorization:
+            terminal = { if case .setToken = $0 { true } else if case .tokenRequestFailed = $0 { true } else { false } }
         case .preauthorized: terminal = { if case .preauthorizedResources = $0 { true } else { false } }
         case .preauthorize: terminal = { if case .preauthorizeResult = $0 { true } else { false } }
         case .selectedProvider: terminal = { if case .selectedProvider = $0 { true } else { false } }

@@ -6,7 +6,9 @@ import Testing
 /// Parsing the legacy dictionaries: setOptions and getMetadata.
 @Suite struct StateMachineOptionsAndMetadataQueryTests {
     @Test func optionsAreReadAndMergedOverThePreviousOnes() {
-        let first = SDKOptions(dictionary: ["applicationProfile": "p", "visitorID": "v", "handleSVC": true, "device_info": "abc", "unknown": 1])
+        let first = SDKOptions(dictionary: [
+            "applicationProfile": "p", "visitorID": "v", "handleSVC": true, "device_info": "abc", "unknown": 1,
+        ])
         #expect(first.applicationProfile == "p")
         #expect(first.visitorID == "v")
         #expect(first.handleSVC)
@@ -24,7 +26,9 @@ import Testing
         #expect(SDKOptions(dictionary: ["handleSVC": "true"]).handleSVC)
         #expect(!SDKOptions(dictionary: ["handleSVC": false]).handleSVC)
         #expect(!SDKOptions(dictionary: ["handleSVC": "no"]).handleSVC)
-        #expect(!SDKOptions(dictionary: ["handleSVC": false], previous: SDKOptions(dictionary: ["handleSVC": true])).handleSVC)
+        #expect(
+            !SDKOptions(dictionary: ["handleSVC": false], previous: SDKOptions(dictionary: ["handleSVC": true]))
+                .handleSVC)
         #expect(!SDKOptions(dictionary: [:]).handleSVC)
     }
 
@@ -39,9 +43,13 @@ import Testing
             #expect(MetadataQuery(dictionary: [METADATA_OPCODE_KEY: form]) == .authentication, "\(type(of: form))")
         }
         #expect(MetadataQuery(dictionary: [METADATA_OPCODE_KEY: NSNumber(value: METADATA_DEVICE_ID)]) == .deviceID)
-        #expect(MetadataQuery(dictionary: [METADATA_OPCODE_KEY: 1, METADATA_RESOURCE_ID_KEY: "news"]) == .authorization(resource: "news"))
+        #expect(
+            MetadataQuery(dictionary: [METADATA_OPCODE_KEY: 1, METADATA_RESOURCE_ID_KEY: "news"])
+                == .authorization(resource: "news"))
         #expect(MetadataQuery(dictionary: [METADATA_OPCODE_KEY: 1]) == .authorization(resource: nil))
-        #expect(MetadataQuery(dictionary: [METADATA_OPCODE_KEY: Int32(3), METADATA_USER_META_KEY: "zip"]) == .userMeta(name: "zip"))
+        #expect(
+            MetadataQuery(dictionary: [METADATA_OPCODE_KEY: Int32(3), METADATA_USER_META_KEY: "zip"])
+                == .userMeta(name: "zip"))
     }
 
     @Test func unknownOrMissingOpcodes() {
@@ -49,7 +57,8 @@ import Testing
         #expect(MetadataQuery(dictionary: [:]).key == -1)
         #expect(MetadataQuery(dictionary: [METADATA_OPCODE_KEY: 9]) == .unknown(opcode: 9))
         #expect(MetadataQuery(dictionary: [METADATA_OPCODE_KEY: 9]).key == 9)
-        #expect(MetadataQuery(dictionary: [METADATA_OPCODE_KEY: Int.max]) == .unknown(opcode: nil), "out of Int32 range")
+        #expect(
+            MetadataQuery(dictionary: [METADATA_OPCODE_KEY: Int.max]) == .unknown(opcode: nil), "out of Int32 range")
         #expect(MetadataQuery(dictionary: [METADATA_OPCODE_KEY: "auth"]) == .unknown(opcode: nil))
     }
 

@@ -30,11 +30,14 @@ import Testing
 
     @Test func aTimerAsksOnceAndALateOrEarlyTimerChangesNothingItShouldNot() {
         var polling = ProfilePolling(session: session(), origin: .secondScreen, interval: 5, now: start)
-        #expect(polling.timerFired(now: start.addingTimeInterval(4)) == .wait(until: start.addingTimeInterval(5)), "early: wait for the rest")
+        #expect(
+            polling.timerFired(now: start.addingTimeInterval(4)) == .wait(until: start.addingTimeInterval(5)),
+            "early: wait for the rest")
         #expect(polling.timerFired(now: start.addingTimeInterval(5)) == .ask)
         #expect(polling.timerFired(now: start.addingTimeInterval(6)) == nil, "a poll is in flight")
         #expect(polling.pollNow() == nil)
-        #expect(polling.answered(.notYet, now: start.addingTimeInterval(6)) == .wait(until: start.addingTimeInterval(11)))
+        #expect(
+            polling.answered(.notYet, now: start.addingTimeInterval(6)) == .wait(until: start.addingTimeInterval(11)))
         #expect(polling.pollNow() == .ask, "a redirect means: look now")
         #expect(polling.polls == 2)
     }
@@ -42,9 +45,13 @@ import Testing
     @Test func aThrottledPollWaitsAtLeastASecondLongerOrWhatRetryAfterSays() {
         var polling = ProfilePolling(session: session(), origin: .secondScreen, interval: 5, now: start)
         _ = polling.timerFired(now: start.addingTimeInterval(5))
-        #expect(polling.answered(.throttled(retryAfter: nil), now: start.addingTimeInterval(5)) == .wait(until: start.addingTimeInterval(11)))
+        #expect(
+            polling.answered(.throttled(retryAfter: nil), now: start.addingTimeInterval(5))
+                == .wait(until: start.addingTimeInterval(11)))
         _ = polling.timerFired(now: start.addingTimeInterval(11))
-        #expect(polling.answered(.throttled(retryAfter: 7), now: start.addingTimeInterval(11)) == .wait(until: start.addingTimeInterval(23)))
+        #expect(
+            polling.answered(.throttled(retryAfter: 7), now: start.addingTimeInterval(11))
+                == .wait(until: start.addingTimeInterval(23)))
     }
 
     @Test func theWaitEndsAtTheProfileTheSessionsEndOrTheServersWord() {
@@ -52,14 +59,18 @@ import Testing
         #expect(screen.timerFired(now: start.addingTimeInterval(10)) == .expired)
         var answered = ProfilePolling(session: session(), origin: .secondScreen, interval: 5, now: start)
         _ = answered.timerFired(now: start.addingTimeInterval(5))
-        #expect(answered.answered(.transientFailure, now: start.addingTimeInterval(5)) == .wait(until: start.addingTimeInterval(10)), "a second screen asks again")
+        #expect(
+            answered.answered(.transientFailure, now: start.addingTimeInterval(5))
+                == .wait(until: start.addingTimeInterval(10)), "a second screen asks again")
         _ = answered.timerFired(now: start.addingTimeInterval(10))
         #expect(answered.answered(.sessionGone, now: start.addingTimeInterval(10)) == .sessionGone)
         var late = ProfilePolling(session: session(lasting: 10), origin: .secondScreen, interval: 5, now: start)
         _ = late.timerFired(now: start.addingTimeInterval(5))
         #expect(late.answered(.notYet, now: start.addingTimeInterval(10)) == .expired)
         var redirect = ProfilePolling(session: session(), origin: .redirect, interval: 5, now: start)
-        #expect(redirect.answered(.transientFailure, now: start) == .failed, "after a redirect a failed answer ends the login")
+        #expect(
+            redirect.answered(.transientFailure, now: start) == .failed,
+            "after a redirect a failed answer ends the login")
         var found = ProfilePolling(session: session(), origin: .redirect, interval: 5, now: start)
         #expect(found.answered(.profile, now: start) == .signedIn)
     }
@@ -71,7 +82,8 @@ import Testing
         #expect(polling.reachability(after: .transientFailure, now: at(34)) == nil, "29 s since the last answer")
         #expect(polling.reachability(after: .transientFailure, now: at(35)) == .lost(since: at(5)))
         #expect(polling.reachability(after: .transientFailure, now: at(40)) == nil, "said once")
-        #expect(polling.reachability(after: .throttled(retryAfter: nil), now: at(45)) == .restored, "a 429 is an answer")
+        #expect(
+            polling.reachability(after: .throttled(retryAfter: nil), now: at(45)) == .restored, "a 429 is an answer")
         #expect(polling.reachability(after: .notYet, now: at(50)) == nil)
         #expect(polling.reachability(after: .transientFailure, now: at(79)) == nil)
         #expect(polling.reachability(after: .transientFailure, now: at(80)) == .lost(since: at(50)))

@@ -117,7 +117,8 @@ struct StorageIntegrityTests {
         #expect(error.contains("discarded corrupt storage file store.json"), "\(damage.name): \(error)")
         #expect(error.contains(damage.expected), "\(damage.name): \(error)")
         StorageSamples.fill(store)
-        #expect(StorageSamples.isFilled(scratch.open(.INTEGRITY_CHECK_ALL)), "the next write replaces it with a sound one")
+        #expect(
+            StorageSamples.isFilled(scratch.open(.INTEGRITY_CHECK_ALL)), "the next write replaces it with a sound one")
     }
 
     @Test("NONE discards only a record it cannot read and keeps the rest; ALL clears everything for it")
@@ -132,8 +133,12 @@ struct StorageIntegrityTests {
         #expect(store.clientCredentials == StorageSamples.credentials)
         #expect(store.accessToken == StorageSamples.token)
         #expect(store.deviceIdentifier == deviceIdentifier)
-        #expect(store.lastError?.contains("discarded the sign-in of REF30 in store.json: payload is not a valid record") == true)
-        #expect(try !scratch.text(of: scratch.storeFile).contains(#""requestor":42"#), "the record is removed from the file at once")
+        #expect(
+            store.lastError?.contains("discarded the sign-in of REF30 in store.json: payload is not a valid record")
+                == true)
+        #expect(
+            try !scratch.text(of: scratch.storeFile).contains(#""requestor":42"#),
+            "the record is removed from the file at once")
 
         try scratch.editStore(replacing: #""clientID":"client-1""#, with: #""clientID":1"#)
         let checked = scratch.open(.INTEGRITY_CHECK_ALL)
@@ -244,9 +249,12 @@ struct StorageIntegrityTests {
         defer { scratch.remove() }
         let problems = NSLockedValue<[StorageProblem]>([])
         var system = StorageSystem.posix
-        system.writeTemporary = { (_, url) throws(StorageIOError) in throw StorageIOError(operation: "write", path: url.path, code: code) }
+        system.writeTemporary = { (_, url) throws(StorageIOError) in
+            throw StorageIOError(operation: "write", path: url.path, code: code)
+        }
         let checked = TokenStore(
-            directory: scratch.root, softwareStatement: scratch.statement, integrityCheck: .INTEGRITY_CHECK_ALL, system: system,
+            directory: scratch.root, softwareStatement: scratch.statement, integrityCheck: .INTEGRITY_CHECK_ALL,
+            system: system,
             onProblem: { problem in problems.withLock { $0.append(problem) } }, now: { StorageScratch.start })
         #expect(StorageSamples.isFilled(checked), "the session is there")
         #expect(checked.deviceIdentifier == deviceIdentifier)

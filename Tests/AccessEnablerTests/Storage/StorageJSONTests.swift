@@ -21,15 +21,18 @@ struct StorageJSONTests {
 
     @Test("Foundation values keep Booleans apart from the numbers 0 and 1")
     func fromFoundation() throws {
-        let parsed = try JSONSerialization.jsonObject(with: Data(#"{"t":true,"one":1,"zero":0,"f":false,"d":2.5,"n":null}"#.utf8))
+        let parsed = try JSONSerialization.jsonObject(
+            with: Data(#"{"t":true,"one":1,"zero":0,"f":false,"d":2.5,"n":null}"#.utf8))
         #expect(
             JSONValue(any: parsed)
                 == .object([
-                    "t": .bool(true), "one": .number(1), "zero": .number(0), "f": .bool(false), "d": .number(2.5), "n": .null,
+                    "t": .bool(true), "one": .number(1), "zero": .number(0), "f": .bool(false), "d": .number(2.5),
+                    "n": .null,
                 ]))
         #expect(JSONValue(any: true) == .bool(true))
         #expect(JSONValue(any: 1) == .number(1))
-        #expect(JSONValue(any: ["a": [1, "x"]] as [String: Any]) == .object(["a": .array([.number(1), .string("x")])]))
+        #expect(
+            JSONValue(any: ["a": [1, "x"]] as [String: Any]) == .object(["a": .array([.number(1), .string("x")])]))
         #expect(JSONValue(any: Date()) == nil)
     }
 

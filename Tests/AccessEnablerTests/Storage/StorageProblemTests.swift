@@ -16,7 +16,9 @@ struct StorageProblemTests {
     final class Reports: @unchecked Sendable {
         private let lock = NSLock()
         private var problems: [StorageProblem] = []
-        var handler: @Sendable (StorageProblem) -> Void { { [self] problem in lock.withLock { problems.append(problem) } } }
+        var handler: @Sendable (StorageProblem) -> Void {
+            { [self] problem in lock.withLock { problems.append(problem) } }
+        }
         var all: [StorageProblem] { lock.withLock { problems } }
     }
 
@@ -24,13 +26,17 @@ struct StorageProblemTests {
     /// `code`, and a new file's obstacle is `code` too.
     static func failing(_ code: Int32, machineID: String = "machine-1") -> StorageSystem {
         var system = StorageSystem.posix
-        system.writeTemporary = { (_, url) throws(StorageIOError) in throw StorageIOError(operation: "write", path: url.path, code: code) }
+        system.writeTemporary = { (_, url) throws(StorageIOError) in
+            throw StorageIOError(operation: "write", path: url.path, code: code)
+        }
         system.creationObstacle = { url in StorageIOError(operation: "create", path: url.path, code: code) }
         system.machineID = { machineID }
         return system
     }
 
-    private func open(_ scratch: StorageScratch, _ system: StorageSystem = .posix, reports: Reports, writeBehind: Bool = false) -> TokenStore {
+    private func open(
+        _ scratch: StorageScratch, _ system: StorageSystem = .posix, reports: Reports, writeBehind: Bool = false
+    ) -> TokenStore {
         TokenStore(
             directory: scratch.root, softwareStatement: scratch.statement, integrityCheck: .INTEGRITY_CHECK_NONE,
             writeBehind: writeBehind, system: system, onProblem: reports.handler, now: { StorageScratch.start })
@@ -55,7 +61,9 @@ struct StorageProblemTests {
         #expect(problem.message.contains("Remove or rename it"))
         #expect(!problem.message.contains(StorageSamples.credentials.clientSecret), "no secret in the sentence")
         #expect(store.lastError?.contains("could not save store.json") == true)
-        #expect(scratch.fileNames() == [StorageLayout.identityFile, StorageLayout.storeFile], "no temporary file left behind")
+        #expect(
+            scratch.fileNames() == [StorageLayout.identityFile, StorageLayout.storeFile],
+            "no temporary file left behind")
     }
 
     @Test("A read-only directory is reported as such")
@@ -99,8 +107,12 @@ struct StorageProblemTests {
         try #require(problems.count == 2)
         #expect(problems.allSatisfy { $0.cause == .diskFull })
         #expect(problems.map(\.operation) == [.save, .delete])
-        #expect(problems[0].message.hasPrefix("Could not save the access token (\(scratch.storeFile.path)): the disk is full. Free some space"))
-        #expect(problems[1].message.hasPrefix("Could not delete the sign-in of REF30 (\(scratch.storeFile.path)): the disk is full"))
+        #expect(
+            problems[0].message.hasPrefix(
+                "Could not save the access token (\(scratch.storeFile.path)): the disk is full. Free some space"))
+        #expect(
+            problems[1].message.hasPrefix(
+                "Could not delete the sign-in of REF30 (\(scratch.storeFile.path)): the disk is full"))
         #expect(store.profile(requestor: "REF30") == nil, "memory follows the change")
         // Nothing on disk was lost: a later launch still finds what was stored.
         #expect(StorageSamples.isFilled(open(scratch, reports: Reports())))
@@ -161,10 +173,18 @@ struct StorageProblemTests {
 
     @Test("Each cause has its own advice")
     func messages() {
-        let causes: [StorageProblem.Cause] = [.diskFull, .readOnly, .permissionDenied, .directoryInTheWay, .fileInTheWay, .other("I/O error")]
-        let messages = causes.map { StorageProblem(subject: "the access token", path: "/data/x.json", operation: .save, cause: $0).message }
+        let causes: [StorageProblem.Cause] = [
+            .diskFull, .readOnly, .permissionDenied, .directoryInTheWay, .fileInTheWay, .other("I/O error"),
+        ]
+        let messages = causes.map {
+            StorageProblem(subject: "the access token", path: "/data/x.json", operation: .save, cause: $0).message
+        }
         #expect(Set(messages).count == causes.count)
-        #expect(messages.allSatisfy { $0.hasPrefix("Could not save the access token (/data/x.json): ") && $0.hasSuffix("lost when the app quits.") })
+        #expect(
+            messages.allSatisfy {
+                $0.hasPrefix("Could not save the access token (/data/x.json): ")
+                    && $0.hasSuffix("lost when the app quits.")
+            })
         #expect(StorageProblem.Cause(errno: EDQUOT) == .diskFull)
         #expect(StorageProblem.Cause(errno: EACCES) == .permissionDenied)
         #expect(StorageProblem.Cause(errno: EIO) == .other(String(cString: strerror(EIO))))

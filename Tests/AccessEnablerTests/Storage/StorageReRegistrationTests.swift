@@ -13,7 +13,8 @@ struct StorageReRegistrationTests {
     private func client(_ store: TokenStore, transport: any HTTPTransport) -> RESTClient {
         RESTClient(
             baseURL: FakeAdobePass.baseURL, softwareStatement: "statement", transport: transport, timeout: 30,
-            credentials: StoredCredentialsCache(store: store), timeSource: ManualTimeSource(start: StorageScratch.start), userAgent: "UA")
+            credentials: StoredCredentialsCache(store: store),
+            timeSource: ManualTimeSource(start: StorageScratch.start), userAgent: "UA")
     }
 
     @Test("A single 401 with application-registration renews the token and keeps the client and the sign-in")
@@ -32,7 +33,10 @@ struct StorageReRegistrationTests {
         let answered = Counter()
         server.answer { _ in
             answered.increment() == 1
-                ? .json(401, #"{"status":401,"code":"invalid_access_token_client_application","action":"application-registration"}"#)
+                ? .json(
+                    401,
+                    #"{"status":401,"code":"invalid_access_token_client_application","action":"application-registration"}"#
+                )
                 : .json(200, #"{"profiles":{}}"#)
         }
         _ = try await rest.profiles(serviceProvider: "SPX", context: RESTFixtures.context())
@@ -52,7 +56,10 @@ struct StorageReRegistrationTests {
         store.setAuthorization(StorageSamples.authorization())
         store.setPreauthorizations(requestor: "REF30", StorageSamples.preauthorizations)
         store.setProfile(StorageSamples.profile("OTHER"))
-        #expect(store.setClientCredentials(StoredClientCredentials(clientID: "client-2", clientSecret: "s")) == ["OTHER", "REF30"])
+        #expect(
+            store.setClientCredentials(StoredClientCredentials(clientID: "client-2", clientSecret: "s")) == [
+                "OTHER", "REF30",
+            ])
         #expect(store.profile(requestor: "REF30") == nil && store.profile(requestor: "OTHER") == nil)
         #expect(store.authorization(requestor: "REF30", resource: "res1") == nil)
         #expect(store.preauthorizations(requestor: "REF30").isEmpty)
@@ -61,7 +68,8 @@ struct StorageReRegistrationTests {
         #expect(relaunched.profile(requestor: "REF30") == nil)
         #expect(relaunched.clientCredentials?.clientID == "client-2")
         // The same client again drops nothing.
-        #expect(relaunched.setClientCredentials(StoredClientCredentials(clientID: "client-2", clientSecret: "t")).isEmpty)
+        #expect(
+            relaunched.setClientCredentials(StoredClientCredentials(clientID: "client-2", clientSecret: "t")).isEmpty)
     }
 
     @Test("invalid_client at the token endpoint: the new registration drops the stored profiles")
@@ -76,11 +84,13 @@ struct StorageReRegistrationTests {
             case "/o/client/register": return .json(201, #"{"client_id":"fresh","client_secret":"s"}"#)
             case "/o/client/token":
                 return request.formFields["client_id"] == "stale"
-                    ? .json(400, #"{"error":"invalid_client"}"#) : .json(201, #"{"access_token":"good","expires_in":60}"#)
+                    ? .json(400, #"{"error":"invalid_client"}"#)
+                    : .json(201, #"{"access_token":"good","expires_in":60}"#)
             default: return .json(200, #"{"profiles":{}}"#)
             }
         }
-        _ = try await client(store, transport: transport).profiles(serviceProvider: "SPX", context: RESTFixtures.context())
+        _ = try await client(store, transport: transport).profiles(
+            serviceProvider: "SPX", context: RESTFixtures.context())
         #expect(store.clientCredentials?.clientID == "fresh")
         #expect(store.profile(requestor: "REF30") == nil)
     }
@@ -97,7 +107,8 @@ struct StorageReRegistrationTests {
         #expect(store.profile(requestor: "REF30") != nil, "still there until a new client is registered")
         let server = FakeAdobePass()
         server.answer(json: emptyProfiles)
-        _ = try await client(store, transport: server.transport).profiles(serviceProvider: "SPX", context: RESTFixtures.context())
+        _ = try await client(store, transport: server.transport).profiles(
+            serviceProvider: "SPX", context: RESTFixtures.context())
         #expect(server.registrationCount == 1)
         #expect(store.profile(requestor: "REF30") == nil)
     }
@@ -109,10 +120,13 @@ struct StorageReRegistrationTests {
         let store = scratch.open()
         StorageSamples.fill(store)
         store.setClientCredentials(StorageSamples.credentials)
-        store.setClientCredentials(StoredClientCredentials(clientID: StorageSamples.credentials.clientID, clientSecret: "rotated"))
+        store.setClientCredentials(
+            StoredClientCredentials(clientID: StorageSamples.credentials.clientID, clientSecret: "rotated"))
         #expect(store.profile(requestor: "REF30") == StorageSamples.profile())
         store.setClientCredentials(nil)
-        #expect(store.profile(requestor: "REF30") == StorageSamples.profile(), "removing the client alone is not a new registration")
+        #expect(
+            store.profile(requestor: "REF30") == StorageSamples.profile(),
+            "removing the client alone is not a new registration")
     }
 
     @Test("A lost identity file under INTEGRITY_CHECK_NONE: a new device identifier, no profiles, the client kept")
@@ -163,6 +177,8 @@ struct StorageReRegistrationTests {
         #expect(open("  ").deviceIdentifier == configured.deviceIdentifier, "a blank identifier is not one")
 
         let context = RequestContext(deviceIdentifier: again.deviceIdentifier, deviceInfo: RESTFixtures.deviceInfo)
-        #expect(context.deviceIdentifierHeaderValue == "fingerprint " + Data(DeviceIdentifier.hashed("ba23d141-d715-561c-94f4-e9e4c966b1eb").utf8).base64EncodedString())
+        #expect(
+            context.deviceIdentifierHeaderValue == "fingerprint "
+                + Data(DeviceIdentifier.hashed("ba23d141-d715-561c-94f4-e9e4c966b1eb").utf8).base64EncodedString())
     }
 }

@@ -17,8 +17,12 @@ struct StorageSharedDirectoryTests {
 
         var allDiscards: [StorageDiscard] { lock.withLock { discards } }
         var allProblems: [StorageProblem] { lock.withLock { problems } }
-        var onDiscard: @Sendable (StorageDiscard) -> Void { { [self] discard in lock.withLock { discards.append(discard) } } }
-        var onProblem: @Sendable (StorageProblem) -> Void { { [self] problem in lock.withLock { problems.append(problem) } } }
+        var onDiscard: @Sendable (StorageDiscard) -> Void {
+            { [self] discard in lock.withLock { discards.append(discard) } }
+        }
+        var onProblem: @Sendable (StorageProblem) -> Void {
+            { [self] problem in lock.withLock { problems.append(problem) } }
+        }
     }
 
     /// Runs `work` on a thread of its own and waits for it without holding one of Swift's
@@ -34,14 +38,18 @@ struct StorageSharedDirectoryTests {
     }
 
     private func open(
-        _ scratch: StorageScratch, _ check: IntegrityCheckType = .INTEGRITY_CHECK_NONE, writeBehind: Bool = true, reports: Reports = Reports()
+        _ scratch: StorageScratch, _ check: IntegrityCheckType = .INTEGRITY_CHECK_NONE, writeBehind: Bool = true,
+        reports: Reports = Reports()
     ) -> TokenStore {
         TokenStore(
-            directory: scratch.root, softwareStatement: scratch.statement, integrityCheck: check, writeBehind: writeBehind,
+            directory: scratch.root, softwareStatement: scratch.statement, integrityCheck: check,
+            writeBehind: writeBehind,
             onProblem: reports.onProblem, onDiscard: reports.onDiscard, now: { StorageScratch.start })
     }
 
-    @Test("A lock a stuck holder never lets go delays a write by its patience at most; the change stays, is said, and lands once the lock is free")
+    @Test(
+        "A lock a stuck holder never lets go delays a write by its patience at most; the change stays, is said, and lands once the lock is free"
+    )
     func aStuckHolderOfTheLockDelaysAWriteByItsPatienceAtMost() async throws {
         let scratch = StorageScratch()
         defer { scratch.remove() }
@@ -58,7 +66,8 @@ struct StorageSharedDirectoryTests {
 
         let notices = NSLockedValue<[String]>([])
         let second = TokenStore(
-            directory: scratch.root, softwareStatement: scratch.statement, integrityCheck: .INTEGRITY_CHECK_NONE, writeBehind: true,
+            directory: scratch.root, softwareStatement: scratch.statement, integrityCheck: .INTEGRITY_CHECK_NONE,
+            writeBehind: true,
             onNotice: { notice in notices.withLock { $0.append(notice) } }, now: { StorageScratch.start })
         #expect(second.accessToken == StorageSamples.token, "reading takes no lock")
         second.setProfile(StorageSamples.profile())
@@ -73,7 +82,10 @@ struct StorageSharedDirectoryTests {
         // The storage thread takes the write over; the caller has already waited its
         // patience, so nobody (a flush, a store opening the directory) waits for it again.
         let key = TokenStore.key(for: second.statementDirectory)
-        #expect(await offThePoolWait(seconds: 60) { while !StorageSyncThread.shared.hasWriteSetAside(key) { usleep(1_000) } })
+        #expect(
+            await offThePoolWait(seconds: 60) {
+                while !StorageSyncThread.shared.hasWriteSetAside(key) { usleep(1_000) }
+            })
         #expect(!StorageSyncThread.shared.hasUnwritten(key), "a flush does not wait for the write a second time")
         #expect(second.profile(requestor: "REF30") == StorageSamples.profile(), "the change is kept in memory")
         #expect(scratch.open().profile(requestor: "REF30") == nil, "and not written behind the holder's back")
@@ -91,13 +103,16 @@ struct StorageSharedDirectoryTests {
         #expect(scratch.open().accessToken == StorageSamples.token, "nothing the first store wrote was lost")
     }
 
-    @Test("A flush waits for a write another holder of the lock holds up for less than its patience: the change is on disk when it returns")
+    @Test(
+        "A flush waits for a write another holder of the lock holds up for less than its patience: the change is on disk when it returns"
+    )
     func aFlushWaitsForAWriteABriefHoldHoldsUp() async throws {
         let scratch = StorageScratch()
         defer { scratch.remove() }
         // A patience longer than any machine's pause: the hold below is brief against it.
         let store = TokenStore(
-            directory: scratch.root, softwareStatement: scratch.statement, integrityCheck: .INTEGRITY_CHECK_NONE, writeBehind: true,
+            directory: scratch.root, softwareStatement: scratch.statement, integrityCheck: .INTEGRITY_CHECK_NONE,
+            writeBehind: true,
             lockPatience: 600, now: { StorageScratch.start })
         store.setAccessToken(StorageSamples.token)
         store.flush()
@@ -111,7 +126,10 @@ struct StorageSharedDirectoryTests {
         store.setProfile(StorageSamples.profile())
         store.commitPendingWrites()
         let key = TokenStore.key(for: store.statementDirectory)
-        #expect(await offThePoolWait(seconds: 60) { while !StorageSyncThread.shared.hasWriteSetAside(key) { usleep(1_000) } })
+        #expect(
+            await offThePoolWait(seconds: 60) {
+                while !StorageSyncThread.shared.hasWriteSetAside(key) { usleep(1_000) }
+            })
         // Whether the profile was on disk when the flush returned (nil: not returned yet).
         let onDiskWhenFlushed = NSLockedValue<Bool?>(nil)
         let flushed = DispatchSemaphore(value: 0)
@@ -248,7 +266,8 @@ struct StorageSharedDirectoryTests {
         defer { scratch.remove() }
         let reports = Reports()
         let overtaken = NSLockedValue(false)
-        var loader = StorageLoader(directory: scratch.statementDirectory, integrityCheck: .INTEGRITY_CHECK_ALL, now: StorageScratch.start)
+        var loader = StorageLoader(
+            directory: scratch.statementDirectory, integrityCheck: .INTEGRITY_CHECK_ALL, now: StorageScratch.start)
         // It finds no identity; before it reads store.json, another first launch creates the
         // identity and signs store.json with its key.
         loader.afterReadingIdentity = {
@@ -296,7 +315,9 @@ struct StorageSharedDirectoryTests {
         let checked = open(scratch, .INTEGRITY_CHECK_ALL, reports: reports)
         for writer in 0..<4 {
             for round in 0..<6 {
-                #expect(checked.profile(requestor: "REF-\(writer)-\(round)") != nil, "the sign-in of writer \(writer), round \(round)")
+                #expect(
+                    checked.profile(requestor: "REF-\(writer)-\(round)") != nil,
+                    "the sign-in of writer \(writer), round \(round)")
             }
         }
         #expect(reports.allDiscards.isEmpty, "\(reports.allDiscards)")
@@ -421,9 +442,12 @@ struct StorageDiscardReportTests {
         #expect(
             discards == [
                 StorageDiscard(
-                    scope: .file, path: scratch.storeFile.path, subject: "the sign-in of REF30", reason: StorageFileProblem.malformedPayload.description)
+                    scope: .file, path: scratch.storeFile.path, subject: "the sign-in of REF30",
+                    reason: StorageFileProblem.malformedPayload.description)
             ])
-        #expect(discards.first?.message.hasPrefix("Discarded the sign-in of REF30 (\(scratch.storeFile.path)): payload is not a valid record") == true)
+        #expect(
+            discards.first?.message.hasPrefix(
+                "Discarded the sign-in of REF30 (\(scratch.storeFile.path)): payload is not a valid record") == true)
     }
 
     @Test func aCorruptFileUnderNONEIsReportedWithItsPathAndReason() throws {

@@ -8,7 +8,8 @@ import Testing
 /// writer until it is renamed, so no sweep removes a write in progress.
 @Suite struct StorageTemporaryFileTests {
     @Test func theTemporaryFileSitsBesideItsFileHiddenPrivateAndLockedByItsWriter() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("tmpfile-\(UUID().uuidString)", isDirectory: true)
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "tmpfile-\(UUID().uuidString)", isDirectory: true)
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let record = directory.appendingPathComponent("store.json")
@@ -20,7 +21,8 @@ import Testing
         #expect(temporary.url.lastPathComponent.hasPrefix(".store.json."))
         #expect(temporary.url.lastPathComponent.hasSuffix(StorageFileSystem.temporarySuffix))
         #expect(try Data(contentsOf: temporary.url) == Data("{}".utf8))
-        let mode = try #require(try FileManager.default.attributesOfItem(atPath: temporary.url.path)[.posixPermissions] as? NSNumber)
+        let mode = try #require(
+            try FileManager.default.attributesOfItem(atPath: temporary.url.path)[.posixPermissions] as? NSNumber)
         #expect(mode.intValue & 0o777 == 0o600)
         let another = try StorageFileSystem.writeTemporary(Data(), beside: record)
         defer { another.close() }

@@ -18,8 +18,11 @@ struct StorageScratch {
             .appendingPathComponent("storage-tests-\(UUID().uuidString)", isDirectory: true)
     }
 
-    func open(_ check: IntegrityCheckType = .INTEGRITY_CHECK_NONE, statement: String? = nil, at date: Date = start) -> TokenStore {
-        TokenStore(directory: root, softwareStatement: statement ?? self.statement, integrityCheck: check, now: { date })
+    func open(_ check: IntegrityCheckType = .INTEGRITY_CHECK_NONE, statement: String? = nil, at date: Date = start)
+        -> TokenStore
+    {
+        TokenStore(
+            directory: root, softwareStatement: statement ?? self.statement, integrityCheck: check, now: { date })
     }
 
     var statementDirectory: URL {
@@ -71,25 +74,32 @@ enum StorageSamples {
             attributes: [
                 "zip": StoredAttribute(value: .array([.string("10001")]), encrypted: false),
                 "householdID": StoredAttribute(value: .string("base64=="), encrypted: true),
-                "maxRating": StoredAttribute(value: .object(["MPAA": .string("PG-13"), "VCHIP": .number(4)]), encrypted: false),
+                "maxRating": StoredAttribute(
+                    value: .object(["MPAA": .string("PG-13"), "VCHIP": .number(4)]), encrypted: false),
             ],
-            tokenSource: "Apple", partnerProviderID: "mapping-1", serviceProviderURL: "https://sp.auth.adobe.com", provider: provider(mvpd))
+            tokenSource: "Apple", partnerProviderID: "mapping-1", serviceProviderURL: "https://sp.auth.adobe.com",
+            provider: provider(mvpd))
     }
 
     /// A configuration fetched a minute before ``StorageScratch/start``, with two providers.
     static let configuration = StoredConfiguration(
-        serviceProviders: ["https://sp.auth.adobe.com"], fetchedAt: StorageScratch.start - 60, providers: [provider("MVPD1"), provider("MVPD2")])
+        serviceProviders: ["https://sp.auth.adobe.com"], fetchedAt: StorageScratch.start - 60,
+        providers: [provider("MVPD1"), provider("MVPD2")])
 
     /// What the SDK keeps of the provider `mvpd` (stored with its profiles, and remembered
     /// of the last sign-in).
     static func provider(_ mvpd: String = "MVPD1") -> StoredProvider {
         StoredProvider(
-            id: mvpd, displayName: "Provider \(mvpd)", logoURL: "https://logos.example/\(mvpd).png", serviceProviderURL: "https://sp.auth.adobe.com",
-            enablePlatformServices: true, boardingStatus: "SUPPORTED", displayInPlatformPicker: true, platformMappingId: "mapping-1",
+            id: mvpd, displayName: "Provider \(mvpd)", logoURL: "https://logos.example/\(mvpd).png",
+            serviceProviderURL: "https://sp.auth.adobe.com",
+            enablePlatformServices: true, boardingStatus: "SUPPORTED", displayInPlatformPicker: true,
+            platformMappingId: "mapping-1",
             isTempPass: false, isProxy: false, requiresSVC: true)
     }
 
-    static func authorization(_ requestor: String = "REF30", mvpd: String = "MVPD1", resource: String = "res1") -> StoredAuthorization {
+    static func authorization(_ requestor: String = "REF30", mvpd: String = "MVPD1", resource: String = "res1")
+        -> StoredAuthorization
+    {
         StoredAuthorization(
             requestor: requestor, mvpd: mvpd, resource: resource, serializedToken: "PHNhbWw+token-\(resource)",
             notBefore: StorageScratch.start, notAfter: StorageScratch.start + 420)

@@ -100,13 +100,15 @@ struct StorageTokenStoreTests {
         #expect(identity.hasPrefix(#"{"formatVersion":1,"kind":"identity","payload":{"#))
     }
 
-    @Test("A temporary file nobody holds is swept by the next write; one its writer holds stays, whatever its name says")
+    @Test(
+        "A temporary file nobody holds is swept by the next write; one its writer holds stays, whatever its name says")
     func leftoverTemporaryFile() throws {
         let scratch = StorageScratch()
         defer { scratch.remove() }
         StorageSamples.fill(scratch.open())
         // A writer that died mid-write: nobody holds its file.
-        let orphan = scratch.file(StorageLayout.temporaryFileName(for: StorageLayout.storeFile, token: "0123456789abcdef"))
+        let orphan = scratch.file(
+            StorageLayout.temporaryFileName(for: StorageLayout.storeFile, token: "0123456789abcdef"))
         try scratch.overwrite(orphan, with: "{\"formatVers")
         // An older build's name, with a process id that does not exist: judged by its lock, not its name.
         let older = scratch.file(".access-token.json.\(Int32.max).00112233aabb.tmp")
@@ -195,7 +197,9 @@ struct StorageTokenStoreTests {
         #expect(try !scratch.text(of: scratch.storeFile).contains("REF30"), "a record left empty is not kept")
 
         store.setPreauthorizations(requestor: "REF30", StorageSamples.preauthorizations)
-        store.setPreauthorizations(requestor: "REF30", ["res3": StoredPreauthorization(resource: "res3", authorized: true, expiresAt: StorageScratch.start + 60)])
+        store.setPreauthorizations(
+            requestor: "REF30",
+            ["res3": StoredPreauthorization(resource: "res3", authorized: true, expiresAt: StorageScratch.start + 60)])
         #expect(Array(store.preauthorizations(requestor: "REF30").keys) == ["res3"])
     }
 
@@ -247,7 +251,8 @@ struct StorageTokenStoreTests {
                     let requestor = requestors[task % requestors.count]
                     store.setProfile(StorageSamples.profile(requestor))
                     store.setAuthorization(StorageSamples.authorization(requestor, resource: "res\(task)"))
-                    store.setAccessToken(StoredAccessToken(value: "token-\(task)", expiresAt: StorageScratch.start + 60))
+                    store.setAccessToken(
+                        StoredAccessToken(value: "token-\(task)", expiresAt: StorageScratch.start + 60))
                     _ = store.profile(requestor: requestor)
                     _ = store.authorization(requestor: requestor, resource: "res\(task)")
                     _ = store.lastError

@@ -25,7 +25,9 @@ struct StorageWriteTests {
 
         /// The real file system, logging each step; `blockingSync`: the first data sync says
         /// it has begun, then waits until it may go on.
-        func system(tag: Int = 0, blockingSync gate: (entered: DispatchSemaphore, mayGoOn: DispatchSemaphore)? = nil) -> StorageSystem {
+        func system(tag: Int = 0, blockingSync gate: (entered: DispatchSemaphore, mayGoOn: DispatchSemaphore)? = nil)
+            -> StorageSystem
+        {
             var system = StorageSystem.posix
             let posix = StorageSystem.posix
             let blocked = NSLockedValue(gate.map { [$0.entered, $0.mayGoOn] } ?? [])
@@ -103,13 +105,17 @@ struct StorageWriteTests {
         try #require(returned, "opening the store waited for the disk")
         let store = try #require(opened.withLock { $0 })
         let identifier = store.deviceIdentifier
-        #expect(identifier.count == 64 && Hex.decode(identifier)?.count == 32, "the identifier is there before anything is written")
+        #expect(
+            identifier.count == 64 && Hex.decode(identifier)?.count == 32,
+            "the identifier is there before anything is written")
         store.flush()
         #expect(scratch.fileNames() == [StorageLayout.identityFile])
         #expect(scratch.open().deviceIdentifier == identifier, "the identity claimed is the one the store handed out")
     }
 
-    @Test("Changes wait for a commit point; a sign-in is one temporary file and one rename, its data sync the storage thread's")
+    @Test(
+        "Changes wait for a commit point; a sign-in is one temporary file and one rename, its data sync the storage thread's"
+    )
     func aSignInIsOneWrite() throws {
         let scratch = StorageScratch()
         defer { scratch.remove() }
@@ -120,7 +126,8 @@ struct StorageWriteTests {
         store.setClientCredentials(StorageSamples.credentials)
         store.setAccessToken(StorageSamples.token)
         store.setProfile(StorageSamples.profile())
-        #expect(!FileManager.default.fileExists(atPath: scratch.storeFile.path), "nothing is written before a commit point")
+        #expect(
+            !FileManager.default.fileExists(atPath: scratch.storeFile.path), "nothing is written before a commit point")
         #expect(log.steps.isEmpty)
 
         store.writeUrgentChanges()
@@ -131,8 +138,11 @@ struct StorageWriteTests {
         #expect(scratch.open().profile(requestor: "REF30") == StorageSamples.profile())
         store.flush()
         let syncs = log.steps.filter { $0.step.hasPrefix("sync") }
-        #expect(syncs.map(\.step) == ["syncFiles store.json", "syncDirectory"], "one data sync; the directory once, as the file was created")
-        #expect(syncs.allSatisfy { $0.thread == StorageSyncThread.threadName }, "synced on the storage thread: \(syncs)")
+        #expect(
+            syncs.map(\.step) == ["syncFiles store.json", "syncDirectory"],
+            "one data sync; the directory once, as the file was created")
+        #expect(
+            syncs.allSatisfy { $0.thread == StorageSyncThread.threadName }, "synced on the storage thread: \(syncs)")
 
         // The next sign-in replaces the file: one data sync, no directory sync.
         log.reset()
@@ -170,7 +180,10 @@ struct StorageWriteTests {
     /// each step with its store's index.
     private func storesBehindABlockedDisk(
         count: Int
-    ) -> (scratches: [StorageScratch], log: StepLog, gate: (entered: DispatchSemaphore, mayGoOn: DispatchSemaphore), stores: [TokenStore]) {
+    ) -> (
+        scratches: [StorageScratch], log: StepLog, gate: (entered: DispatchSemaphore, mayGoOn: DispatchSemaphore),
+        stores: [TokenStore]
+    ) {
         let scratches = (0..<count).map { _ in StorageScratch() }
         let log = StepLog()
         let gate = (entered: DispatchSemaphore(value: 0), mayGoOn: DispatchSemaphore(value: 0))
@@ -244,7 +257,8 @@ struct StorageWriteTests {
         defer { scratch.remove() }
         StorageSamples.fill(scratch.open())
         let newToken = StoredAccessToken(value: "renewed-access-token", expiresAt: StorageScratch.start + 7200)
-        let newCredentials = StoredClientCredentials(clientID: StorageSamples.credentials.clientID, clientSecret: "rotated-secret")
+        let newCredentials = StoredClientCredentials(
+            clientID: StorageSamples.credentials.clientID, clientSecret: "rotated-secret")
         var newProfile = StorageSamples.profile()
         newProfile.notAfter = StorageScratch.start + 9 * 86_400
 
@@ -254,7 +268,9 @@ struct StorageWriteTests {
         store.setProfile(newProfile)
         store.writeUrgentChanges()
         store.flush()
-        #expect(scratch.fileNames().contains { StorageLayout.isTemporaryFile($0) } != renamed, "the crash left its temporary file")
+        #expect(
+            scratch.fileNames().contains { StorageLayout.isTemporaryFile($0) } != renamed,
+            "the crash left its temporary file")
 
         let relaunched = scratch.open(.INTEGRITY_CHECK_ALL)
         #expect(relaunched.lastError == nil, "\(relaunched.lastError ?? "")")
@@ -263,6 +279,7 @@ struct StorageWriteTests {
         #expect(relaunched.profile(requestor: "REF30") == (renamed ? newProfile : StorageSamples.profile()))
         #expect(relaunched.authorization(requestor: "REF30", resource: "res1") == StorageSamples.authorization())
         relaunched.setAccessToken(StorageSamples.token)
-        #expect(scratch.fileNames().allSatisfy { !StorageLayout.isTemporaryFile($0) }, "the next write sweeps the leftover")
+        #expect(
+            scratch.fileNames().allSatisfy { !StorageLayout.isTemporaryFile($0) }, "the next write sweeps the leftover")
     }
 }

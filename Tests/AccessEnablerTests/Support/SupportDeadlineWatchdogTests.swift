@@ -62,7 +62,8 @@ import Testing
         let lateTicket = watchdog.schedule(after: 30, late)
         _ = watchdog.schedule(after: 0.03, soon)
         #expect(early.wait(timeout: .now() + 60) == .success)
-        #expect(soon.times.first.map { $0.timeIntervalSince(start) < 5 } == true, "the timer moved to the earlier deadline")
+        #expect(
+            soon.times.first.map { $0.timeIntervalSince(start) < 5 } == true, "the timer moved to the earlier deadline")
         #expect(late.times.isEmpty)
         #expect(watchdog.count == 1)
         watchdog.cancel(lateTicket)

@@ -25,7 +25,9 @@ import Testing
             components = calendar.dateComponents([.year, .month, .day], from: date)
             let (year, month, day) = (components.year!, components.month!, components.day!)
             let text = String(format: "Mon, %02d %@ %04d 13:07:59 GMT", day, Self.months[month - 1], year)
-            if HTTPDate.parse(text) != date { Issue.record("\(text) read as \(String(describing: HTTPDate.parse(text))), not \(date)"); return }
+            if HTTPDate.parse(text) != date {
+                Issue.record("\(text) read as \(String(describing: HTTPDate.parse(text))), not \(date)"); return
+            }
             date = date.addingTimeInterval(86_400 * 7)
             checked += 1
         }

@@ -14,7 +14,8 @@ import Testing
     }
 
     @Test func messagesFindTheirHeadersByAnyCase() {
-        let response = HTTPResponseMessage(status: 429, headers: [(name: "retry-after", value: "3"), (name: "Date", value: "x")])
+        let response = HTTPResponseMessage(
+            status: 429, headers: [(name: "retry-after", value: "3"), (name: "Date", value: "x")])
         #expect(response.header("Retry-After") == "3")
         #expect(response.header("DATE") == "x")
         #expect(response.header("Content-Type") == nil)

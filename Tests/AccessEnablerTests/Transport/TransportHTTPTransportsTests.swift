@@ -53,7 +53,8 @@ struct TransportHTTPTransportsTests {
     func redirectIsReturnedAsIs(kind: TransportUnderTest) async throws {
         let listener = try RawListener()
         listener.answerOnce(
-            "HTTP/1.1 302 Found\r\nLocation: http://127.0.0.1:9/elsewhere\r\nContent-Length: 0\r\nConnection: close\r\n\r\n")
+            "HTTP/1.1 302 Found\r\nLocation: http://127.0.0.1:9/elsewhere\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"
+        )
         let result = await send(kind, URL(string: "http://127.0.0.1:\(listener.port)/api/v2/authenticate/SPX/C1")!)
         let response = try result.get()
         #expect(response.status == 302)
@@ -63,7 +64,8 @@ struct TransportHTTPTransportsTests {
     @Test(arguments: TransportUnderTest.allCases)
     func truncatedBodyIsConnectionLost(kind: TransportUnderTest) async throws {
         let listener = try RawListener()
-        listener.answerOnce("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 500\r\n\r\n{\"profiles\":")
+        listener.answerOnce(
+            "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 500\r\n\r\n{\"profiles\":")
         let result = await send(kind, URL(string: "http://127.0.0.1:\(listener.port)/api/v2/SPX/profiles")!)
         guard case .failure(.connectionLost) = result else {
             Issue.record("expected connectionLost, got \(result)")
@@ -80,7 +82,9 @@ struct TransportHTTPTransportsTests {
     func aBodyGrowingPastTheLimitIsNotReadPastIt(kind: TransportUnderTest) async throws {
         let listener = try RawListener()
         // No Content-Length: the body runs until the server closes.
-        listener.streamOnce(head: "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nConnection: close\r\n\r\n", bodyBytes: Self.huge)
+        listener.streamOnce(
+            head: "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nConnection: close\r\n\r\n", bodyBytes: Self.huge
+        )
         let result = await send(
             kind, URL(string: "http://127.0.0.1:\(listener.port)/api/v2/SPX/configuration")!, limit: 256 << 10)
         guard case .failure(.responseTooLarge(let limit)) = result else {
@@ -95,7 +99,9 @@ struct TransportHTTPTransportsTests {
     @Test(arguments: TransportUnderTest.allCases)
     func aContentLengthOverTheLimitIsRefusedBeforeTheBody(kind: TransportUnderTest) async throws {
         let listener = try RawListener()
-        listener.streamOnce(head: "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: \(Self.huge)\r\n\r\n", bodyBytes: Self.huge)
+        listener.streamOnce(
+            head: "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: \(Self.huge)\r\n\r\n",
+            bodyBytes: Self.huge)
         let result = await send(
             kind, URL(string: "http://127.0.0.1:\(listener.port)/api/v2/SPX/configuration")!, limit: 1 << 20)
         guard case .failure(.responseTooLarge(1 << 20)) = result else {
@@ -108,7 +114,9 @@ struct TransportHTTPTransportsTests {
     @Test(arguments: TransportUnderTest.allCases)
     func aBodyAtTheLimitIsRead(kind: TransportUnderTest) async throws {
         let listener = try RawListener()
-        listener.streamOnce(head: "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 300000\r\n\r\n", bodyBytes: 300_000)
+        listener.streamOnce(
+            head: "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 300000\r\n\r\n",
+            bodyBytes: 300_000)
         let response = try await send(
             kind, URL(string: "http://127.0.0.1:\(listener.port)/api/v2/SPX/configuration")!, limit: 300_000
         ).get()
@@ -120,7 +128,8 @@ struct TransportHTTPTransportsTests {
         let listener = try RawListener()
         let body = #"{"profiles":{}}"#
         listener.answerOnce(
-            "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: \(body.utf8.count)\r\nConnection: close\r\n\r\n\(body)")
+            "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: \(body.utf8.count)\r\nConnection: close\r\n\r\n\(body)"
+        )
         let result = await send(
             kind, URL(string: "http://127.0.0.1:\(listener.port)/api/v2/SPX/profiles")!, body: Data("a=1".utf8))
         let response = try result.get()
@@ -178,7 +187,9 @@ private final class RawListener: @unchecked Sendable {
         address.sin_port = 0
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
         let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
         }
         guard bound == 0 else {
             close(fd)
@@ -260,7 +271,9 @@ private final class RawListener: @unchecked Sendable {
                     waitedForTheClient = true
                     Self.waitUntilClosedByThePeer(connection, seconds: 60)
                 }
-                let count = piece.withUnsafeBytes { send(connection, $0.baseAddress, min($0.count, bodyBytes - sent), Int32(MSG_NOSIGNAL)) }
+                let count = piece.withUnsafeBytes {
+                    send(connection, $0.baseAddress, min($0.count, bodyBytes - sent), Int32(MSG_NOSIGNAL))
+                }
                 if count <= 0 { break }
                 sent += count
                 usleep(500)

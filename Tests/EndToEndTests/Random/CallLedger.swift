@@ -110,7 +110,8 @@ final class CallLedger: @unchecked Sendable {
                     var isLogout = false
                     if case .logout = command { isLogout = true }
                     entries[key] = Entry(
-                        kind: Kind(command), description: Self.describe(command), isLogout: isLogout, instance: instance,
+                        kind: Kind(command), description: Self.describe(command), isLogout: isLogout,
+                        instance: instance,
                         action: currentAction, sequence: events.count)
                     order.append(key)
                     events.append("A\(instance) #\(call.value) call \(Self.describe(command))")
@@ -132,7 +133,11 @@ final class CallLedger: @unchecked Sendable {
         events.append("A\(instance) #\(owner.map { "\($0.value)" } ?? "-") ← \(Self.describe(callback))")
         let key = owner.map { Key(instance: instance, call: $0) }
         guard let key, var entry = entries[key] else {
-            if Self.isAnyTerminal(callback) { strays.append("\(Self.describe(callback)) (AccessEnabler \(instance), call \(owner.map { "\($0.value)" } ?? "none"))") }
+            if Self.isAnyTerminal(callback) {
+                strays.append(
+                    "\(Self.describe(callback)) (AccessEnabler \(instance), call \(owner.map { "\($0.value)" } ?? "none"))"
+                )
+            }
             return
         }
         defer { entries[key] = entry }
@@ -157,7 +162,9 @@ final class CallLedger: @unchecked Sendable {
                 entry.notItsOwn += 1
                 return
             }
-            if entry.statuses.isEmpty, entry.handOvers.isEmpty, status == ACCESS_ENABLER_STATUS_ERROR, code == USER_NOT_AUTHENTICATED_ERROR {
+            if entry.statuses.isEmpty, entry.handOvers.isEmpty, status == ACCESS_ENABLER_STATUS_ERROR,
+                code == USER_NOT_AUTHENTICATED_ERROR
+            {
                 entry.firstStatusEvent = events.count - 1
             }
             entry.statuses.append(text)
@@ -190,10 +197,15 @@ final class CallLedger: @unchecked Sendable {
             var found = strays.map { "a terminal callback belonging to no call: \($0)" }
             for key in order {
                 guard let entry = entries[key] else { continue }
-                guard let problem = problem(of: entry, key: key, abandoned: abandoned.contains(entry.instance)) else { continue }
+                guard let problem = problem(of: entry, key: key, abandoned: abandoned.contains(entry.instance)) else {
+                    continue
+                }
                 // What happened from the call on, to see why.
-                let label = "call \(key.call.value) \(entry.description) (action \(entry.action), AccessEnabler \(entry.instance))"
-                found.append("\(label) \(problem) — then: " + events[entry.sequence..<min(events.count, entry.sequence + 40)].joined(separator: " | "))
+                let label =
+                    "call \(key.call.value) \(entry.description) (action \(entry.action), AccessEnabler \(entry.instance))"
+                found.append(
+                    "\(label) \(problem) — then: "
+                        + events[entry.sequence..<min(events.count, entry.sequence + 40)].joined(separator: " | "))
             }
             return found
         }
@@ -207,7 +219,9 @@ final class CallLedger: @unchecked Sendable {
         case .authentication:
             var endings = entry.handOvers.count + entry.statuses.count - entry.notItsOwn
             // The end of a logout page the call abandoned comes first, with the call.
-            if endings > 1, let first = entry.firstStatusEvent, logoutPages[key.instance, default: []].contains(where: { $0 < first }) {
+            if endings > 1, let first = entry.firstStatusEvent,
+                logoutPages[key.instance, default: []].contains(where: { $0 < first })
+            {
                 endings -= 1
             }
             if entry.handOvers.count > 1 || endings > 1 {
@@ -255,12 +269,14 @@ final class CallLedger: @unchecked Sendable {
         case .selectProfile(let mvpd): "selectProfile(\(mvpd))"
         case .setRequestor(let id, _): "setRequestor(\(id))"
         case .checkAuthentication: "checkAuthentication"
-        case .getAuthentication(let force, _, let filter): "getAuthentication(force: \(force), filter: \(filter?.providers ?? []))"
+        case .getAuthentication(let force, _, let filter):
+            "getAuthentication(force: \(force), filter: \(filter?.providers ?? []))"
         case .setSelectedProvider(let id): "setSelectedProvider(\(id ?? "nil"))"
         case .handleExternalURL(let url): "handleExternalURL(\(url.prefix(40)))"
         case .checkAuthorization(let resource, _): "checkAuthorization(\(resource))"
         case .getAuthorization(let resource, _): "getAuthorization(\(resource))"
-        case .checkPreauthorizedResources(let resources, let cache): "checkPreauthorizedResources(\(resources), cache: \(cache))"
+        case .checkPreauthorizedResources(let resources, let cache):
+            "checkPreauthorizedResources(\(resources), cache: \(cache))"
         case .logout: "logout"
         case .getSelectedProvider: "getSelectedProvider"
         case .getMetadata(let query, _): "getMetadata(\(query))"

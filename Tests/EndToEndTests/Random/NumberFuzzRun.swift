@@ -52,11 +52,14 @@ final class NumberFuzzRun: @unchecked Sendable {
             self.server = server
             baseURL = url
         }
-        storage = FileManager.default.temporaryDirectory.appendingPathComponent("accessenabler-numbers-\(settings.seed)-\(UUID().uuidString)")
+        storage = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "accessenabler-numbers-\(settings.seed)-\(UUID().uuidString)")
         loginScreen = random.chance(0.5) ? .secondScreen : .thisDevice
         if random.chance(0.4) {
             let device = SimulatedPartnerFramework(sandbox: sandbox)
-            device.picker = [.select(provider: "AppleBoarded", user: "alice"), .select(provider: "AppleBoarded", user: "alice")]
+            device.picker = [
+                .select(provider: "AppleBoarded", user: "alice"), .select(provider: "AppleBoarded", user: "alice"),
+            ]
             self.device = device
         } else {
             device = nil
@@ -112,7 +115,9 @@ final class NumberFuzzRun: @unchecked Sendable {
             $0.getAuthorization("sports")
             $0.checkPreauthorizedResources(["news", "sports", "premium"], cache: false)
             $0.preauthorize(
-                PreauthorizeRequest.Builder().setResources(resources: ["news", "premium"]).disableFeatures(features: [.LOCAL_CACHE]).build(),
+                PreauthorizeRequest.Builder().setResources(resources: ["news", "premium"]).disableFeatures(features: [
+                    .LOCAL_CACHE
+                ]).build(),
                 didCompleteWith: AccessEnablerCallback(onResponse: { _ in }, onFailure: { _ in }))
         }
         await calls("media token metadata") {
@@ -138,14 +143,18 @@ final class NumberFuzzRun: @unchecked Sendable {
     /// A sign-in the way the run's device signs in: the partner framework, the MVPD page,
     /// or a code for a second screen.
     private func signIn() async {
-        let mvpd = device != nil && random.chance(0.7) ? "AppleBoarded" : random.pick(["NotBoarded", "TempPass", "Degraded"])
+        let mvpd =
+            device != nil && random.chance(0.7) ? "AppleBoarded" : random.pick(["NotBoarded", "TempPass", "Degraded"])
         await calls("getAuthentication") { $0.getAuthentication() }
         await calls("setSelectedProvider(\(mvpd))") { $0.setSelectedProvider(mvpd) }
-        let agent = settings.wire == .inProcess ? SimulatedUserAgent(sandbox: sandbox) : SimulatedUserAgent(httpBase: baseURL)
+        let agent =
+            settings.wire == .inProcess ? SimulatedUserAgent(sandbox: sandbox) : SimulatedUserAgent(httpBase: baseURL)
         switch recorder.lastHandOver {
         case .page(let url):
             steps.append("login(page)")
-            if let landing = try? await agent.login(startingAt: url, username: "alice", password: "alice123", redirectPrefix: "adobepass://ios.app") {
+            if let landing = try? await agent.login(
+                startingAt: url, username: "alice", password: "alice123", redirectPrefix: "adobepass://ios.app")
+            {
                 await calls("handleExternalURL") { $0.handleExternalURL(landing) }
             }
         case .registrationCode(let code):
@@ -178,7 +187,8 @@ final class NumberFuzzRun: @unchecked Sendable {
     private func relaunch(extremeConfiguration: Bool) {
         instance += 1
         var configuration = AccessEnablerConfiguration(
-            environment: .custom(baseURL), platform: .tvOS, storageDirectory: storage, partnerFramework: device, callbackQueue: callbackQueue)
+            environment: .custom(baseURL), platform: .tvOS, storageDirectory: storage, partnerFramework: device,
+            callbackQueue: callbackQueue)
         configuration.loginScreen = loginScreen
         configuration.clock = SandboxTimeSource(sandbox.clock)
         configuration.transport = fuzzer.over(settings.wire == .inProcess ? sandbox.transport : CurlTransport())
@@ -220,7 +230,9 @@ final class NumberFuzzRun: @unchecked Sendable {
     /// the machine is slow.
     private func settle() async {
         if await !settleWhileProgressing(accessEnabler, movingClock: sandbox.clock) {
-            problems.append("the SDK made no progress for \(Int(stallBound)) s before it settled after step \(steps.count): \(steps.last ?? "")")
+            problems.append(
+                "the SDK made no progress for \(Int(stallBound)) s before it settled after step \(steps.count): \(steps.last ?? "")"
+            )
         }
     }
 }

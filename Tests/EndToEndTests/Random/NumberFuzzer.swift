@@ -13,16 +13,20 @@ import Foundation
 final class NumberFuzzer: @unchecked Sendable {
     /// Extremes written as JSON numbers.
     static let numbers = [
-        "1e19", "-1e19", "1e300", "-1e300", "-1", "0", "99999999999999999999999", "-99999999999999999999999", "9223372036854775807",
+        "1e19", "-1e19", "1e300", "-1e300", "-1", "0", "99999999999999999999999", "-99999999999999999999999",
+        "9223372036854775807",
         "9223372036854775808", "-9223372036854775809", "18446744073709551616", "1.5", "4e-324", "-0",
     ]
     /// Extremes written as JSON strings.
-    static let strings = [#""1e19""#, #""99999999999999999999999""#, #""NaN""#, #""Infinity""#, #""-1""#, #""""#, #""1e300""#]
+    static let strings = [
+        #""1e19""#, #""99999999999999999999999""#, #""NaN""#, #""Infinity""#, #""-1""#, #""""#, #""1e300""#,
+    ]
     /// Not JSON at all: a body carrying one is unreadable.
     static let bare = ["NaN", "Infinity", "-Infinity"]
     /// `Retry-After` values.
     static let retryAfters = [
-        "1e19", "-1", "NaN", "inf", "99999999999999999999999", "86400", "1e300", "0", "1.5", "Fri, 31 Dec 9999 23:59:59 GMT",
+        "1e19", "-1", "NaN", "inf", "99999999999999999999999", "86400", "1e300", "0", "1.5",
+        "Fri, 31 Dec 9999 23:59:59 GMT",
         "Sat, 01 Jan 99999999999 00:00:00 GMT", "Mon, 01 Jan 0001 00:00:00 GMT",
     ]
     /// `Date` header values.
@@ -55,7 +59,8 @@ final class NumberFuzzer: @unchecked Sendable {
             defer { answered[operation, default: 0] += 1 }
             return answered[operation, default: 0]
         }
-        var random = SeededGenerator(seed: seed &* 0x9E37_79B9_7F4A_7C15 ^ Self.stableHash(operation) ^ UInt64(index) &* 0xBF58_476D_1CE4_E5B9)
+        var random = SeededGenerator(
+            seed: seed &* 0x9E37_79B9_7F4A_7C15 ^ Self.stableHash(operation) ^ UInt64(index) &* 0xBF58_476D_1CE4_E5B9)
         guard random.chance(chance) else { return response }
         lock.withLock { changed[operation, default: 0] += 1 }
         var fuzzed = response
@@ -67,7 +72,8 @@ final class NumberFuzzer: @unchecked Sendable {
             fuzzed.headers = Self.setting("Date", to: random.pick(Self.dates), in: response.headers)
         case 7:
             fuzzed = HTTPResponseMessage(
-                status: 429, headers: Self.setting("Retry-After", to: random.pick(Self.retryAfters), in: response.headers),
+                status: 429,
+                headers: Self.setting("Retry-After", to: random.pick(Self.retryAfters), in: response.headers),
                 body: Data("<html><body>429 Too Many Requests</body></html>".utf8))
         case 8:
             fuzzed.headers = Self.setting("Retry-After", to: random.pick(Self.retryAfters), in: response.headers)
@@ -88,7 +94,9 @@ final class NumberFuzzer: @unchecked Sendable {
         let chosen = Int.random(in: 0..<count, using: &random)
         var position = 0
         let marked = mark(value, chosen: all ? nil : chosen, position: &position, literals: &literals, &random)
-        guard let data = try? JSONEncoder().encode(marked), var text = String(data: data, encoding: .utf8) else { return body }
+        guard let data = try? JSONEncoder().encode(marked), var text = String(data: data, encoding: .utf8) else {
+            return body
+        }
         for (index, literal) in literals.enumerated() {
             text = text.replacingOccurrences(of: "\"\(placeholder(index))\"", with: literal)
         }
@@ -112,7 +120,9 @@ final class NumberFuzzer: @unchecked Sendable {
         }
     }
 
-    private static func mark(_ value: JSONValue, chosen: Int?, position: inout Int, literals: inout [String], _ random: inout SeededGenerator) -> JSONValue {
+    private static func mark(
+        _ value: JSONValue, chosen: Int?, position: inout Int, literals: inout [String], _ random: inout SeededGenerator
+    ) -> JSONValue {
         switch value {
         case .array(let items):
             return .array(items.map { mark($0, chosen: chosen, position: &position, literals: &literals, &random) })
@@ -139,7 +149,9 @@ final class NumberFuzzer: @unchecked Sendable {
 
     private static func placeholder(_ index: Int) -> String { "__number_fuzzer_\(index)__" }
 
-    private static func setting(_ name: String, to value: String, in headers: [(name: String, value: String)]) -> [(name: String, value: String)] {
+    private static func setting(_ name: String, to value: String, in headers: [(name: String, value: String)]) -> [(
+        name: String, value: String
+    )] {
         headers.filter { $0.name.lowercased() != name.lowercased() } + [(name, value)]
     }
 
@@ -152,7 +164,9 @@ final class NumberFuzzer: @unchecked Sendable {
         let inner: any HTTPTransport
         let fuzzer: NumberFuzzer
 
-        func send(_ request: HTTPRequestMessage, timeout: TimeInterval) async throws(TransportFailure) -> HTTPResponseMessage {
+        func send(_ request: HTTPRequestMessage, timeout: TimeInterval) async throws(TransportFailure)
+            -> HTTPResponseMessage
+        {
             fuzzer.answer(request, try await inner.send(request, timeout: timeout))
         }
     }

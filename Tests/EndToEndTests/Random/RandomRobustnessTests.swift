@@ -30,7 +30,9 @@ struct RandomRobustnessTests {
         let started = Date()
         let problems = await run.run()
         if RandomRunSeeds.report {
-            print("random run: \(run.label): \(run.callCount) calls in \(String(format: "%.2f", Date().timeIntervalSince(started))) s")
+            print(
+                "random run: \(run.label): \(run.callCount) calls in \(String(format: "%.2f", Date().timeIntervalSince(started))) s"
+            )
         }
         #expect(problems.isEmpty, "\(problems.joined(separator: "\n"))")
         #expect(run.callCount > settings.actions / 2, "the run made calls")
@@ -41,11 +43,17 @@ struct RandomRobustnessTests {
 enum RandomRunSeeds {
     /// `ACCESSENABLER_RANDOM_SEEDS`: `1-500`, or a list `3,17,40`; `nil` when unset.
     static let fromEnvironment: [UInt64]? = {
-        guard let text = ProcessInfo.processInfo.environment["ACCESSENABLER_RANDOM_SEEDS"], !text.isEmpty else { return nil }
+        guard let text = ProcessInfo.processInfo.environment["ACCESSENABLER_RANDOM_SEEDS"], !text.isEmpty else {
+            return nil
+        }
         var seeds: [UInt64] = []
         for part in text.split(separator: ",") {
             let bounds = part.split(separator: "-").compactMap { UInt64($0.trimmingCharacters(in: .whitespaces)) }
-            if bounds.count == 2, bounds[0] <= bounds[1] { seeds += Array(bounds[0]...bounds[1]) } else if bounds.count == 1 { seeds.append(bounds[0]) }
+            if bounds.count == 2, bounds[0] <= bounds[1] {
+                seeds += Array(bounds[0]...bounds[1])
+            } else if bounds.count == 1 {
+                seeds.append(bounds[0])
+            }
         }
         return seeds.isEmpty ? nil : seeds
     }()

@@ -65,7 +65,8 @@ final class RandomRun: @unchecked Sendable {
             self.server = server
             baseURL = url
         }
-        storage = FileManager.default.temporaryDirectory.appendingPathComponent("accessenabler-random-\(settings.seed)-\(UUID().uuidString)")
+        storage = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "accessenabler-random-\(settings.seed)-\(UUID().uuidString)")
         platform = random.chance(0.5) ? .tvOS : .iOS
         loginScreen = random.chance(0.5) ? .secondScreen : .thisDevice
         slowFaultsLeft = settings.clock == .manual ? 6 : 1
@@ -108,12 +109,17 @@ final class RandomRun: @unchecked Sendable {
         await settle(after: "the final setSelectedProvider(nil)")
         for task in asyncCalls {
             let ended = await whileProgressing(accessEnabler, quiescenceIsProgress: false) { await task.value }
-            if !ended { problems.append("an async call had not returned when the SDK had made no progress for \(Int(stallBound)) s") }
+            if !ended {
+                problems.append(
+                    "an async call had not returned when the SDK had made no progress for \(Int(stallBound)) s")
+            }
         }
         await settle(after: "the async calls")
         let found = problems + ledger.problems(abandoned: abandoned)
         guard !found.isEmpty else { return [] }
-        return found.map { "\(label): \($0)" } + ["\(label): actions: " + actions.enumerated().map { "\($0.offset): \($0.element)" }.joined(separator: "; ")]
+        return found.map { "\(label): \($0)" } + [
+            "\(label): actions: " + actions.enumerated().map { "\($0.offset): \($0.element)" }.joined(separator: "; ")
+        ]
     }
 
     // MARK: Actions
@@ -146,7 +152,9 @@ final class RandomRun: @unchecked Sendable {
 
     /// One facade call, drawn at random.
     private func oneCall() {
-        let mvpds = ["AppleBoarded", "PickerOnly", "NotBoarded", "SSODisabled", "Degraded", "TempPass", "SVCProvider", "Unknown"]
+        let mvpds = [
+            "AppleBoarded", "PickerOnly", "NotBoarded", "SSODisabled", "Degraded", "TempPass", "SVCProvider", "Unknown",
+        ]
         let resources = ["news", "sports", "premium", "unknown"]
         switch Int.random(in: 0..<22, using: &random) {
         case 0: call("setRequestor(REF30)") { $0.setRequestor("REF30") }
@@ -156,7 +164,9 @@ final class RandomRun: @unchecked Sendable {
             let force = random.chance(0.3)
             if random.chance(0.3) {
                 let filter = Array(mvpds.shuffled(using: &random).prefix(3))
-                call("getAuthentication(force: \(force), filter: \(filter))") { $0.getAuthentication(force, withData: nil, andFilter: filter) }
+                call("getAuthentication(force: \(force), filter: \(filter))") {
+                    $0.getAuthentication(force, withData: nil, andFilter: filter)
+                }
             } else {
                 call("getAuthentication(force: \(force))") { $0.getAuthentication(force, withData: nil) }
             }
@@ -165,7 +175,9 @@ final class RandomRun: @unchecked Sendable {
             call("setSelectedProvider(\(mvpd))") { $0.setSelectedProvider(mvpd) }
         case 8: call("setSelectedProvider(nil)") { $0.setSelectedProvider(nil) }
         case 9:
-            let url = random.pick(["adobepass://ios.app", "adobepass://ios.app?code=BOGUS", "https://elsewhere.example/", "not a url"])
+            let url = random.pick([
+                "adobepass://ios.app", "adobepass://ios.app?code=BOGUS", "https://elsewhere.example/", "not a url",
+            ])
             call("handleExternalURL(\(url))") { $0.handleExternalURL(url) }
         case 10, 11:
             let resource = random.pick(resources)
@@ -176,11 +188,16 @@ final class RandomRun: @unchecked Sendable {
         case 13:
             let asked = Array(resources.shuffled(using: &random).prefix(Int.random(in: 0...4, using: &random)))
             let cache = random.chance(0.5)
-            call("checkPreauthorizedResources(\(asked), cache: \(cache))") { $0.checkPreauthorizedResources(asked, cache: cache) }
+            call("checkPreauthorizedResources(\(asked), cache: \(cache))") {
+                $0.checkPreauthorizedResources(asked, cache: cache)
+            }
         case 14:
             let asked = Array(resources.shuffled(using: &random).prefix(2))
             let request = PreauthorizeRequest.Builder().setResources(resources: asked).build()
-            call("preauthorize(\(asked))") { $0.preauthorize(request, didCompleteWith: AccessEnablerCallback(onResponse: { _ in }, onFailure: { _ in })) }
+            call("preauthorize(\(asked))") {
+                $0.preauthorize(
+                    request, didCompleteWith: AccessEnablerCallback(onResponse: { _ in }, onFailure: { _ in }))
+            }
         case 15, 16: call("logout") { $0.logout() }
         case 17: call("getSelectedProvider") { $0.getSelectedProvider() }
         case 18, 19:
@@ -208,12 +225,15 @@ final class RandomRun: @unchecked Sendable {
     /// The person completes the last hand-over: the login page of the last `navigateToUrl`,
     /// or the second-screen page with the last registration code.
     private func logIn() async {
-        let agent = settings.clock == .manual ? SimulatedUserAgent(sandbox: sandbox) : SimulatedUserAgent(httpBase: baseURL)
+        let agent =
+            settings.clock == .manual ? SimulatedUserAgent(sandbox: sandbox) : SimulatedUserAgent(httpBase: baseURL)
         switch recorder.lastHandOver {
         case .page(let url):
             actions.append("login(page)")
             // A page of an abandoned flow, a fault on the login endpoints: the redirect may not come.
-            if let landing = try? await agent.login(startingAt: url, username: "alice", password: "alice123", redirectPrefix: "adobepass://ios.app") {
+            if let landing = try? await agent.login(
+                startingAt: url, username: "alice", password: "alice123", redirectPrefix: "adobepass://ios.app")
+            {
                 call("handleExternalURL(landing)") { $0.handleExternalURL(landing) }
             }
         case .registrationCode(let code):
@@ -233,7 +253,8 @@ final class RandomRun: @unchecked Sendable {
 
     private func injectFault() {
         let endpoints: [SandboxEndpoint] = [
-            .dcrRegister, .dcrToken, .configuration, .createSession, .profiles, .profileForCode, .partnerSession, .partnerProfile,
+            .dcrRegister, .dcrToken, .configuration, .createSession, .profiles, .profileForCode, .partnerSession,
+            .partnerProfile,
             .authorize, .preauthorize, .logout, .authenticate, .login,
         ]
         let endpoint = random.pick(endpoints)
@@ -328,8 +349,13 @@ final class RandomRun: @unchecked Sendable {
     /// Waits until the SDK has nothing left to run or deliver, unless it makes no progress
     /// for ``stallBound``; with the manual clock, moving it through each back-off.
     private func settle(after what: String) async {
-        let settled = await settleWhileProgressing(accessEnabler, movingClock: settings.clock == .manual ? sandbox.clock : nil)
-        if !settled { problems.append("the SDK made no progress for \(Int(stallBound)) s before it settled after \(what) (action \(actions.count))") }
+        let settled = await settleWhileProgressing(
+            accessEnabler, movingClock: settings.clock == .manual ? sandbox.clock : nil)
+        if !settled {
+            problems.append(
+                "the SDK made no progress for \(Int(stallBound)) s before it settled after \(what) (action \(actions.count))"
+            )
+        }
     }
 
     private static func pickerChoice(_ random: inout SeededGenerator) -> PickerChoice {

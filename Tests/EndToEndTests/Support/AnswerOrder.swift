@@ -24,7 +24,9 @@ final class AnswerOrder: @unchecked Sendable {
 
     /// From now on, the next request to `later` ending with `pathSuffix` waits for one to `first`.
     func keep(first: URL, before later: URL, pathSuffix: String) {
-        lock.withLock { armed = Armed(first: first.absoluteString, later: later.absoluteString, pathSuffix: pathSuffix) }
+        lock.withLock {
+            armed = Armed(first: first.absoluteString, later: later.absoluteString, pathSuffix: pathSuffix)
+        }
     }
 
     private static func matches(_ request: HTTPRequestMessage, _ base: String, _ pathSuffix: String) -> Bool {
@@ -34,7 +36,9 @@ final class AnswerOrder: @unchecked Sendable {
     /// Waits, for the later server's first matching request, until the first server answered.
     fileprivate func before(_ request: HTTPRequestMessage) async {
         let holds: Bool = lock.withLock {
-            guard var order = armed, !order.laterHeld, Self.matches(request, order.later, order.pathSuffix) else { return false }
+            guard var order = armed, !order.laterHeld, Self.matches(request, order.later, order.pathSuffix) else {
+                return false
+            }
             order.laterHeld = true
             armed = order
             return true
@@ -53,7 +57,9 @@ final class AnswerOrder: @unchecked Sendable {
         let inner: any HTTPTransport
         let order: AnswerOrder
 
-        func send(_ request: HTTPRequestMessage, timeout: TimeInterval) async throws(TransportFailure) -> HTTPResponseMessage {
+        func send(_ request: HTTPRequestMessage, timeout: TimeInterval) async throws(TransportFailure)
+            -> HTTPResponseMessage
+        {
             await order.before(request)
             defer { order.after(request) }
             return try await inner.send(request, timeout: timeout)

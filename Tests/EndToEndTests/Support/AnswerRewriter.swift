@@ -57,7 +57,9 @@ final class AnswerRewriter: @unchecked Sendable {
         let inner: any HTTPTransport
         let rewriter: AnswerRewriter
 
-        func send(_ request: HTTPRequestMessage, timeout: TimeInterval) async throws(TransportFailure) -> HTTPResponseMessage {
+        func send(_ request: HTTPRequestMessage, timeout: TimeInterval) async throws(TransportFailure)
+            -> HTTPResponseMessage
+        {
             rewriter.answer(request, try await inner.send(request, timeout: timeout))
         }
     }
@@ -98,7 +100,9 @@ extension HTTPResponseMessage {
         switch value {
         case let object as [String: Any]:
             var copy: [String: Any] = [:]
-            for (name, member) in object { copy[name] = name == key ? placeholder : replacing(key, in: member, with: placeholder) }
+            for (name, member) in object {
+                copy[name] = name == key ? placeholder : replacing(key, in: member, with: placeholder)
+            }
             return copy
         case let array as [Any]:
             return array.map { replacing(key, in: $0, with: placeholder) }

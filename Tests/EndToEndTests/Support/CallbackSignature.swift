@@ -41,7 +41,8 @@ enum CallbackSignature {
             let head = data.prefix(string("event") == "2" ? 1 : 2).map { $0.stringValue ?? $0.compactText }
             return "sendTrackingData(\(string("event")),\(head.joined(separator: ",")))"
         case "setMetadataStatus":
-            return "setMetadataStatus(\(string("key")),\(string("encrypted")),\(line["metadata"]?.compactJSON ?? "null"))"
+            return
+                "setMetadataStatus(\(string("key")),\(string("encrypted")),\(line["metadata"]?.compactJSON ?? "null"))"
         case "preauthorizedResources": return "preauthorizedResources(\(list("resources")))"
         case "selectedProvider": return "selectedProvider(\(string("mvpd")))"
         case "preauthorize": return "preauthorize"

@@ -40,7 +40,9 @@ final class RequestBarrier: @unchecked Sendable {
         let inner: any HTTPTransport
         let barrier: RequestBarrier
 
-        func send(_ request: HTTPRequestMessage, timeout: TimeInterval) async throws(TransportFailure) -> HTTPResponseMessage {
+        func send(_ request: HTTPRequestMessage, timeout: TimeInterval) async throws(TransportFailure)
+            -> HTTPResponseMessage
+        {
             await barrier.arrive(request)
             return try await inner.send(request, timeout: timeout)
         }

@@ -1,3 +1,4 @@
+// swift-format-ignore-file
 // The port to Linux of Docs/examples/LegacyIntegration/EntitlementController.swift, the
 // small iOS integration written from Adobe's legacy documentation. Below the imports it is
 // that file with three lines changed: `import UIKit` became `import Foundation`, and the

@@ -48,10 +48,14 @@ final class SimulatedScreen: Screen, @unchecked Sendable {
 
     func present(_ picker: UIViewController) { show("presentSystemPicker(\(picker.providers.count) providers)") }
     func dismiss(_ picker: UIViewController) { show("dismissSystemPicker") }
-    func play(_ resource: String, mediaToken: String) { show("play(\(resource),\(mediaToken.isEmpty ? "no token" : "token"))") }
+    func play(_ resource: String, mediaToken: String) {
+        show("play(\(resource),\(mediaToken.isEmpty ? "no token" : "token"))")
+    }
     func showLocked(_ resource: String, reason: String) { show("locked(\(resource))") }
     func unlock(_ resources: [String]) { show("unlock(\(resources.joined(separator: ",")))") }
-    func showAccount(provider: String?, logo: URL?, userID: String?) { show("account(\(provider ?? "-"),\(userID ?? "-"))") }
+    func showAccount(provider: String?, logo: URL?, userID: String?) {
+        show("account(\(provider ?? "-"),\(userID ?? "-"))")
+    }
     func showMessage(_ text: String) { show("message(\(text))") }
     func track(_ event: Int32, _ data: [String]) { show("track(\(event))") }
 }

@@ -56,7 +56,8 @@ final class BothSpellingsDelegate: EntitlementDelegate, EntitlementStatus, @unch
         log.record("selectedProvider", mvpd?.id ?? "nil", .current)
     }
 
-    func setMetadataStatus(_ metadata: Any?, encrypted: Bool, forKey key: Int32, andArguments arguments: [String: Any]) {
+    func setMetadataStatus(_ metadata: Any?, encrypted: Bool, forKey key: Int32, andArguments arguments: [String: Any])
+    {
         let asked = arguments[METADATA_USER_META_KEY] as? String ?? ""
         log.record("setMetadataStatus", "\(key),\(encrypted),\(asked)=\(metadata.map { "\($0)" } ?? "nil")", .current)
     }
@@ -107,7 +108,9 @@ final class BothSpellingsDelegate: EntitlementDelegate, EntitlementStatus, @unch
         log.record("tokenRequestFailed", "\(resource!),\(code!)", .legacy)
     }
 
-    func setMetadataStatus(_ metadata: Any!, encrypted: Bool, forKey key: Int32, andArguments arguments: [AnyHashable: Any]!) {
+    func setMetadataStatus(
+        _ metadata: Any!, encrypted: Bool, forKey key: Int32, andArguments arguments: [AnyHashable: Any]!
+    ) {
         log.record("setMetadataStatus", "\(key)", .legacy)
     }
 

@@ -46,7 +46,8 @@ final class CurrentSpellingDelegate: EntitlementDelegate, EntitlementStatus, @un
         log.record("selectedProvider", mvpd?.id ?? "nil", .current)
     }
 
-    func setMetadataStatus(_ metadata: Any?, encrypted: Bool, forKey key: Int32, andArguments arguments: [String: Any]) {
+    func setMetadataStatus(_ metadata: Any?, encrypted: Bool, forKey key: Int32, andArguments arguments: [String: Any])
+    {
         let asked = arguments[METADATA_USER_META_KEY] as? String ?? ""
         log.record("setMetadataStatus", "\(key),\(encrypted),\(asked)=\(metadata.map { "\($0)" } ?? "nil")", .current)
     }

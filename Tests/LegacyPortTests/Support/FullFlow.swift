@@ -40,7 +40,13 @@ struct FullFlow {
         ("setSelectedProvider(NotBoarded)", ["sendTrackingData(2,NotBoarded)", "navigateToUrl(page)"]),
         ("login, handleExternalURL", ["sendTrackingData(0,true)", authenticated]),
         ("checkAuthorization(news)", ["sendTrackingData(1,true)", "setToken(token,news)"]),
-        ("checkAuthorization(sports)", ["status(Z100,error)", "sendTrackingData(1,false)", "tokenRequestFailed(sports,\(USER_NOT_AUTHORIZED_ERROR))"]),
+        (
+            "checkAuthorization(sports)",
+            [
+                "status(Z100,error)", "sendTrackingData(1,false)",
+                "tokenRequestFailed(sports,\(USER_NOT_AUTHORIZED_ERROR))",
+            ]
+        ),
         ("checkPreauthorizedResources", ["preauthorizedResources(news)"]),
         ("getMetadata(userID)", ["setMetadataStatus(3,false,userID=u-bob)"]),
         ("getSelectedProvider", ["selectedProvider(NotBoarded)"]),
@@ -53,12 +59,17 @@ struct FullFlow {
                 "status(N005,info)", "displayProviderDialog(\(allProviders))",
             ]
         ),
-        ("setSelectedProvider(SVCProvider), handleSVC", ["sendTrackingData(2,SVCProvider)", "navigateToUrl:useSVC:(page,true)"]),
+        (
+            "setSelectedProvider(SVCProvider), handleSVC",
+            ["sendTrackingData(2,SVCProvider)", "navigateToUrl:useSVC:(page,true)"]
+        ),
         ("login in the Safari View Controller, handleExternalURL", ["sendTrackingData(0,true)", authenticated]),
     ]
 
     /// Runs the flow; returns each step's callbacks.
-    static func run(delegate: EntitlementDelegate & EntitlementStatus, log: CallbackLog) async throws -> [(step: String, callbacks: [String])] {
+    static func run(delegate: EntitlementDelegate & EntitlementStatus, log: CallbackLog) async throws -> [(
+        step: String, callbacks: [String]
+    )] {
         let rig = try LegacyPortRig(picker: [.other, .cancel], delegate: delegate, statusDelegate: delegate)
         var steps: [(step: String, callbacks: [String])] = []
         func step(_ name: String, _ call: (AccessEnabler) -> Void) async {
@@ -75,7 +86,9 @@ struct FullFlow {
         await step("checkAuthorization(news)") { $0.checkAuthorization("news") }
         await step("checkAuthorization(sports)") { $0.checkAuthorization("sports") }
         await step("checkPreauthorizedResources") { $0.checkPreauthorizedResources(["news", "sports"]) }
-        await step("getMetadata(userID)") { $0.getMetadata([METADATA_OPCODE_KEY: Int(METADATA_USER_META), METADATA_USER_META_KEY: "userID"]) }
+        await step("getMetadata(userID)") {
+            $0.getMetadata([METADATA_OPCODE_KEY: Int(METADATA_USER_META), METADATA_USER_META_KEY: "userID"])
+        }
         await step("getSelectedProvider") { $0.getSelectedProvider() }
         await step("logout") { $0.logout() }
         let loggedOut = try await rig.followLogout(try #require(log.lastPage))
@@ -89,7 +102,9 @@ struct FullFlow {
     }
 
     /// Checks `steps` against ``expected``, step by step.
-    static func expectEveryStep(_ steps: [(step: String, callbacks: [String])], sourceLocation: SourceLocation = #_sourceLocation) {
+    static func expectEveryStep(
+        _ steps: [(step: String, callbacks: [String])], sourceLocation: SourceLocation = #_sourceLocation
+    ) {
         #expect(steps.map(\.step) == expected.map(\.step), sourceLocation: sourceLocation)
         for (actual, wanted) in zip(steps, expected) {
             #expect(actual.callbacks == wanted.callbacks, "\(actual.step)", sourceLocation: sourceLocation)

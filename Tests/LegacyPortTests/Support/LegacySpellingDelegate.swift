@@ -50,7 +50,9 @@ final class LegacySpellingDelegate: NSObject, EntitlementDelegate, EntitlementSt
         log.record("selectedProvider", mvpd?.ID ?? "nil", .legacy)
     }
 
-    func setMetadataStatus(_ metadata: Any!, encrypted: Bool, forKey key: Int32, andArguments arguments: [AnyHashable: Any]!) {
+    func setMetadataStatus(
+        _ metadata: Any!, encrypted: Bool, forKey key: Int32, andArguments arguments: [AnyHashable: Any]!
+    ) {
         let asked = arguments[METADATA_USER_META_KEY] as? String ?? ""
         log.record("setMetadataStatus", "\(key),\(encrypted),\(asked)=\(metadata.map { "\($0)" } ?? "nil")", .legacy)
     }
@@ -65,6 +67,7 @@ final class LegacySpellingDelegate: NSObject, EntitlementDelegate, EntitlementSt
 
     func status(_ statusDictionary: [AnyHashable: Any]!) {
         log.keepStatusDictionary(statusDictionary)
-        log.record("status", "\(statusDictionary["errorId"] as! String),\(statusDictionary["level"] as! String)", .legacy)
+        log.record(
+            "status", "\(statusDictionary["errorId"] as! String),\(statusDictionary["level"] as! String)", .legacy)
     }
 }

@@ -18,8 +18,12 @@ final class NeitherSpellingDelegate: EntitlementDelegate, @unchecked Sendable {
     func displayProviderDialog(_ mvpds: [MVPD]!) { called() }
     func navigateToURL(_ url: String) { called() }
     func setToken(_ token: String, forResource resource: String?) { called() }
-    func tokenRequestFailed(_ resource: String, errorCode code: String, errorDescription description: String?) { called() }
+    func tokenRequestFailed(_ resource: String, errorCode code: String, errorDescription description: String?) {
+        called()
+    }
     func selectedProvider(_ mvpd: MVPD) { called() }
-    func setMetadataStatus(_ metadata: Any?, encrypted: Bool, forKey key: Int, andArguments arguments: [String: Any]) { called() }
+    func setMetadataStatus(_ metadata: Any?, encrypted: Bool, forKey key: Int, andArguments arguments: [String: Any]) {
+        called()
+    }
     func preauthorizedResources(_ resources: [String]?) { called() }
 }

@@ -41,7 +41,8 @@ final class SandboxFixture: @unchecked Sendable {
 
     /// The user signs in on the MVPD page at `url`; returns where the browser was sent back to.
     func logIn(at url: String, username: String = "bob", password: String = "bob123") async throws -> String {
-        try await SimulatedUserAgent(httpBase: baseURL).login(startingAt: url, username: username, password: password, redirectPrefix: ADOBEPASS_REDIRECT_URL)
+        try await SimulatedUserAgent(httpBase: baseURL).login(
+            startingAt: url, username: username, password: password, redirectPrefix: ADOBEPASS_REDIRECT_URL)
     }
 
     /// The hidden browser follows the MVPD logout page at `url`; returns where it ends.

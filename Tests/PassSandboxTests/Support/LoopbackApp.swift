@@ -93,6 +93,7 @@ struct LoopbackApp: Sendable {
 
     /// `GET logout/{mvpd}`.
     func logout(mvpd: String) async throws -> LoopbackAnswer {
-        try await rig.send("GET", "/api/v2/\(requestor)/logout/\(mvpd)?redirectUrl=adobepass%3A%2F%2Fapp%2Flogout", headers: headers)
+        try await rig.send(
+            "GET", "/api/v2/\(requestor)/logout/\(mvpd)?redirectUrl=adobepass%3A%2F%2Fapp%2Flogout", headers: headers)
     }
 }

@@ -23,8 +23,11 @@ final class LoopbackRig: Sendable {
     func shutdown() { server.shutdown() }
 
     /// One HTTP exchange with the sandbox: `target` is a path (with query) or an absolute URL.
-    func send(_ method: String, _ target: String, headers: [String: String] = [:], body: String? = nil) async throws -> LoopbackAnswer {
-        let url = try #require(target.hasPrefix("http") ? URL(string: target) : URL(string: baseURL.absoluteString + target))
+    func send(_ method: String, _ target: String, headers: [String: String] = [:], body: String? = nil) async throws
+        -> LoopbackAnswer
+    {
+        let url = try #require(
+            target.hasPrefix("http") ? URL(string: target) : URL(string: baseURL.absoluteString + target))
         var request = URLRequest(url: url, timeoutInterval: 10)
         request.httpMethod = method
         for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
@@ -34,7 +37,9 @@ final class LoopbackRig: Sendable {
         let outcome: Result<LoopbackAnswer, TestFailure> = await withCheckedContinuation { continuation in
             session.dataTask(with: request) { data, response, error in
                 guard let http = response as? HTTPURLResponse else {
-                    continuation.resume(returning: .failure(TestFailure("\(method) \(url): \(error.map { "\($0)" } ?? "no HTTP response")")))
+                    continuation.resume(
+                        returning: .failure(
+                            TestFailure("\(method) \(url): \(error.map { "\($0)" } ?? "no HTTP response")")))
                     return
                 }
                 continuation.resume(
@@ -49,7 +54,8 @@ final class LoopbackRig: Sendable {
 
     /// A browser's form POST: `Accept: text/html`, a form body.
     func postPage(_ path: String, _ fields: [(String, String)]) async throws -> LoopbackAnswer {
-        let body = fields.map { "\(SandboxEngine.formEncode($0.0))=\(SandboxEngine.formEncode($0.1))" }.joined(separator: "&")
+        let body = fields.map { "\(SandboxEngine.formEncode($0.0))=\(SandboxEngine.formEncode($0.1))" }.joined(
+            separator: "&")
         return try await send(
             "POST", path,
             headers: [
@@ -72,7 +78,8 @@ final class LoopbackRig: Sendable {
         let clientID = try #require(registered["client_id"] as? String)
         let secret = try #require(registered["client_secret"] as? String)
         let token = try await send(
-            "POST", "/o/client/token", headers: ["Content-Type": "application/x-www-form-urlencoded", "X-Device-Info": info],
+            "POST", "/o/client/token",
+            headers: ["Content-Type": "application/x-www-form-urlencoded", "X-Device-Info": info],
             body: "client_id=\(clientID)&client_secret=\(secret)&grant_type=client_credentials"
         ).object()
         return LoopbackTV(rig: self, bearer: try #require(token["access_token"] as? String), deviceID: deviceID)
@@ -111,13 +118,16 @@ struct LoopbackTV: Sendable {
 
     /// `GET /api/v2/REF30/logout/{mvpd}`: the MVPD logout page's URL from the answer.
     func logoutURL(mvpd: String, requestor: String = "REF30") async throws -> String {
-        let answer = try await rig.send("GET", "/api/v2/\(requestor)/logout/\(mvpd)?redirectUrl=adobepass%3A%2F%2Ftv.app%2Flogout", headers: headers).object()
+        let answer = try await rig.send(
+            "GET", "/api/v2/\(requestor)/logout/\(mvpd)?redirectUrl=adobepass%3A%2F%2Ftv.app%2Flogout", headers: headers
+        ).object()
         return try #require(answer.object("logouts").object(mvpd).string("url"))
     }
 
     /// `GET /api/v2/REF30/profiles/code/{code}`: the `profiles` map.
     func profiles(forCode code: String, requestor: String = "REF30") async throws -> [String: Any] {
-        try await rig.send("GET", "/api/v2/\(requestor)/profiles/code/\(code)", headers: headers).object().object("profiles")
+        try await rig.send("GET", "/api/v2/\(requestor)/profiles/code/\(code)", headers: headers).object().object(
+            "profiles")
     }
 }
 

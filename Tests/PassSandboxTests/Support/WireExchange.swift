@@ -35,12 +35,17 @@ final class WireExchange: Sendable {
 
     /// The bytes of an HTTP/1.1 request with `Host`; the body is framed by `Content-Length`,
     /// or sent in `chunks` with `Transfer-Encoding: chunked`.
-    func requestBytes(_ method: String, _ target: String, headers: [(String, String)] = [], body: String? = nil, chunks: [String]? = nil) -> String {
+    func requestBytes(
+        _ method: String, _ target: String, headers: [(String, String)] = [], body: String? = nil,
+        chunks: [String]? = nil
+    ) -> String {
         var head = "\(method) \(target) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\n"
         for (name, value) in headers { head += "\(name): \(value)\r\n" }
         if let chunks {
             head += "Transfer-Encoding: chunked\r\n\r\n"
-            for chunk in chunks where !chunk.isEmpty { head += String(chunk.utf8.count, radix: 16) + "\r\n" + chunk + "\r\n" }
+            for chunk in chunks where !chunk.isEmpty {
+                head += String(chunk.utf8.count, radix: 16) + "\r\n" + chunk + "\r\n"
+            }
             return head + "0\r\n\r\n"
         }
         if let body { return head + "Content-Length: \(body.utf8.count)\r\n\r\n" + body }
@@ -48,7 +53,10 @@ final class WireExchange: Sendable {
     }
 
     /// One request on a new connection, and its response (for HEAD: its head only).
-    func send(_ method: String, _ target: String, headers: [(String, String)] = [], body: String? = nil, chunks: [String]? = nil) async throws -> HTTPTestResponse {
+    func send(
+        _ method: String, _ target: String, headers: [(String, String)] = [], body: String? = nil,
+        chunks: [String]? = nil
+    ) async throws -> HTTPTestResponse {
         let client = try HTTPTestClient(port: port)
         client.send(requestBytes(method, target, headers: headers, body: body, chunks: chunks))
         let response = method == "HEAD" ? await client.readResponseHead() : await client.readResponse()
@@ -57,14 +65,17 @@ final class WireExchange: Sendable {
 
     /// The JSON object of a response body.
     static func object(_ response: HTTPTestResponse) throws -> [String: Any] {
-        guard let object = try JSONSerialization.jsonObject(with: Data(response.body), options: []) as? [String: Any] else {
+        guard let object = try JSONSerialization.jsonObject(with: Data(response.body), options: []) as? [String: Any]
+        else {
             throw TestFailure("not a JSON object: \(response.text)")
         }
         return object
     }
 
     /// Opens a session for `mvpd` over HTTP and returns its code.
-    func openSession(mvpd: String = "NotBoarded", deviceInfo: String = SandboxTestClient.deviceInfo) async throws -> String {
+    func openSession(mvpd: String = "NotBoarded", deviceInfo: String = SandboxTestClient.deviceInfo) async throws
+        -> String
+    {
         let response = try await send(
             "POST", "/api/v2/REF30/sessions",
             headers: deviceHeaders(deviceInfo: deviceInfo) + [("Content-Type", "application/x-www-form-urlencoded")],

@@ -52,7 +52,9 @@ package enum PreauthorizeFailure: String, Sendable, CaseIterable {
         switch self {
         case .requestorNotConfigured: "retry"
         case .authenticationSessionExpired, .authenticationSessionMissing: "authentication"
-        case .accessTokenUnavailable, .serverResponseFormatUnknown, .networkError, .unsendableSingleSignOnToken, .accessEnablerReleased: "none"
+        case .accessTokenUnavailable, .serverResponseFormatUnknown, .networkError, .unsendableSingleSignOnToken,
+            .accessEnablerReleased:
+            "none"
         }
     }
 

@@ -42,7 +42,8 @@ package enum PreauthorizeOutcome: Sendable, Equatable {
             PreauthorizeResponse(
                 status: nil,
                 decisions: decisions.map {
-                    PreauthorizeDecision(id: $0.resource, authorized: $0.authorized, error: $0.error.map { PreauthorizeStatus($0) })
+                    PreauthorizeDecision(
+                        id: $0.resource, authorized: $0.authorized, error: $0.error.map { PreauthorizeStatus($0) })
                 })
         case .serverError(let httpStatus, let error):
             PreauthorizeResponse(status: PreauthorizeStatus(error, httpStatus: httpStatus), decisions: [])

@@ -23,7 +23,10 @@ public struct PreauthorizeStatus: Sendable, Equatable {
     public var action: String?
 
     /// Creates a status.
-    public init(status: Int, code: String? = nil, message: String? = nil, details: String? = nil, helpUrl: String? = nil, trace: String? = nil, action: String? = nil) {
+    public init(
+        status: Int, code: String? = nil, message: String? = nil, details: String? = nil, helpUrl: String? = nil,
+        trace: String? = nil, action: String? = nil
+    ) {
         self.status = status
         self.code = code
         self.message = message

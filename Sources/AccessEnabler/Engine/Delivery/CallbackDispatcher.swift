@@ -44,7 +44,9 @@ final class CallbackDispatcher: @unchecked Sendable {
     func setObserver(_ observer: any CallbackObserver) { lock.withLock { self.observer = observer } }
 
     /// Installs `observer` as a closure that always listens (test rigs).
-    func setObserver(_ observer: @escaping @Sendable (DelegateCall, [CallID]) -> Void) { setObserver(ClosureCallbackObserver(observer)) }
+    func setObserver(_ observer: @escaping @Sendable (DelegateCall, [CallID]) -> Void) {
+        setObserver(ClosureCallbackObserver(observer))
+    }
 
     /// Queues `call` for delivery after every call queued before it; `owner` is the facade
     /// call it belongs to, and `others` the calls it also ends (the delegate receives it once).
@@ -73,7 +75,9 @@ final class CallbackDispatcher: @unchecked Sendable {
     /// that uses its delegate only has none).
     private var receivers: Receivers {
         let (delegate, statusDelegate, observer) = lock.withLock { (self.delegate, self.statusDelegate, self.observer) }
-        return Receivers(delegate: delegate, statusDelegate: statusDelegate, observer: observer.flatMap { $0.isListening ? $0 : nil })
+        return Receivers(
+            delegate: delegate, statusDelegate: statusDelegate, observer: observer.flatMap { $0.isListening ? $0 : nil }
+        )
     }
 
     private struct Receivers {
@@ -125,5 +129,7 @@ private final class ClosureCallbackObserver: CallbackObserver {
 
     var isListening: Bool { true }
 
-    func delivered(_ call: DelegateCall, owner: CallID?, others: [CallID]) { observe(call, (owner.map { [$0] } ?? []) + others) }
+    func delivered(_ call: DelegateCall, owner: CallID?, others: [CallID]) {
+        observe(call, (owner.map { [$0] } ?? []) + others)
+    }
 }

@@ -145,7 +145,8 @@ final class ReplyRouter: Sendable {
         let resumed: (CheckedContinuation<Reply, Never>, Reply)? = changing { state in
             // The open stage of the call: the highest one not done yet.
             var open: Key?
-            for (key, pending) in state.pending where key.call == call && !pending.done && key.stage >= (open?.stage ?? 0) { open = key }
+            for (key, pending) in state.pending
+            where key.call == call && !pending.done && key.stage >= (open?.stage ?? 0) { open = key }
             guard let owner = open, var entry = state.pending[owner] else { return nil }
             entry.reply.callbacks.append(callback)
             switch entry.isTerminal(callback) {

@@ -55,14 +55,15 @@ final class StorageProblemRelay: @unchecked Sendable {
 
     /// Reports at once when connected and the app has made a call, otherwise as described above.
     private func report(_ report: Report) {
-        let route: (target: CallbackDispatcher, diagnostics: (@Sendable (Diagnostic) -> Void)?, statusNow: Bool)? = lock.withLock {
-            guard let connected = dispatcher else {
-                unconnected.append(report)
-                return nil
+        let route: (target: CallbackDispatcher, diagnostics: (@Sendable (Diagnostic) -> Void)?, statusNow: Bool)? =
+            lock.withLock {
+                guard let connected = dispatcher else {
+                    unconnected.append(report)
+                    return nil
+                }
+                if !firstCallMade { waitingForFirstCall.append(report) }
+                return (connected, diagnostics, firstCallMade)
             }
-            if !firstCallMade { waitingForFirstCall.append(report) }
-            return (connected, diagnostics, firstCallMade)
-        }
         guard let route else { return }
         route.diagnostics?(.storageProblem(message: report.message))
         if route.statusNow { Self.dispatchStatus(of: report, to: route.target) }

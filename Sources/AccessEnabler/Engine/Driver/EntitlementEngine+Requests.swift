@@ -7,7 +7,8 @@ extension EntitlementEngine {
     func client(atBaseURL url: URL) -> RESTClient {
         let key = url.absoluteString
         if let existing = clientsByBaseURL[key] { return existing }
-        let client = clientFactory.client(baseURL: url, credentials: ServiceProviderCredentialsCache(store: store, baseURL: key))
+        let client = clientFactory.client(
+            baseURL: url, credentials: ServiceProviderCredentialsCache(store: store, baseURL: key))
         clientsByBaseURL[key] = client
         return client
     }
@@ -21,8 +22,10 @@ extension EntitlementEngine {
     /// options, and what the target adds (the partner status, the TempPass identity).
     func context(for target: RESTTarget? = nil) -> RequestContext {
         var context = RequestContext(
-            deviceIdentity: store.deviceIdentity, deviceInfo: optionDeviceInfo ?? defaultDeviceInfo, visitorID: options.visitorID,
-            userAgent: configuration.userAgent, partnerStatus: target?.partnerStatus, applicationProfile: options.applicationProfile)
+            deviceIdentity: store.deviceIdentity, deviceInfo: optionDeviceInfo ?? defaultDeviceInfo,
+            visitorID: options.visitorID,
+            userAgent: configuration.userAgent, partnerStatus: target?.partnerStatus,
+            applicationProfile: options.applicationProfile)
         if target?.tempPassIdentity == true { context.tempPassIdentity = tempPassIdentity }
         return context
     }
@@ -41,13 +44,16 @@ extension EntitlementEngine {
 
     /// The configuration of every service provider, merged in the order they answered
     /// ("first responder wins" per MVPD); fails only when none answered.
-    static func loadCatalog(requestor: String, from clients: [RESTClient], context: RequestContext) async -> Result<RequestorCatalog, RESTClientError> {
+    static func loadCatalog(requestor: String, from clients: [RESTClient], context: RequestContext) async -> Result<
+        RequestorCatalog, RESTClientError
+    > {
         let outcomes = await fetchConfigurations(requestor: requestor, from: clients, context: context)
         var sources: [RequestorCatalog.Source] = []
         var firstError: RESTClientError?
         for (client, result) in outcomes {
             switch result {
-            case .success(let configuration): sources.append(RequestorCatalog.Source(serviceProvider: client.baseURL, configuration: configuration))
+            case .success(let configuration):
+                sources.append(RequestorCatalog.Source(serviceProvider: client.baseURL, configuration: configuration))
             case .failure(let error): if firstError == nil { firstError = error }
             }
         }
@@ -59,7 +65,8 @@ extension EntitlementEngine {
     private static func fetchConfigurations(
         requestor: String, from clients: [RESTClient], context: RequestContext
     ) async -> [(RESTClient, Result<ServiceConfiguration, RESTClientError>)] {
-        @Sendable func fetch(_ client: RESTClient) async -> (RESTClient, Result<ServiceConfiguration, RESTClientError>) {
+        @Sendable func fetch(_ client: RESTClient) async -> (RESTClient, Result<ServiceConfiguration, RESTClientError>)
+        {
             do throws(RESTClientError) {
                 return (client, .success(try await client.configuration(serviceProvider: requestor, context: context)))
             } catch {

@@ -59,7 +59,8 @@ actor EntitlementEngine {
     let defaultDeviceInfo: DeviceInfo
 
     init(
-        softwareStatement: String, configuration: AccessEnablerConfiguration, store: TokenStore, dispatcher: CallbackDispatcher,
+        softwareStatement: String, configuration: AccessEnablerConfiguration, store: TokenStore,
+        dispatcher: CallbackDispatcher,
         mailbox: EngineMailbox, published: PublishedRequestorState, tracking: TrackingFields, serverClock: ServerClock,
         configurationProblems: [String] = []
     ) {
@@ -74,19 +75,25 @@ actor EntitlementEngine {
         self.defaultDeviceInfo =
             configuration.deviceInfo
             ?? DeviceInfo.linuxDefault(
-                platform: configuration.platform == .tvOS ? .tvOS : .iOS, partnerSingleSignOn: configuration.partnerFramework != nil)
-        let gate = ThrottleGate(clock: configuration.clock, sleeper: BackOffSleeper(inner: configuration.effectiveSleeper, activity: mailbox.activity))
+                platform: configuration.platform == .tvOS ? .tvOS : .iOS,
+                partnerSingleSignOn: configuration.partnerFramework != nil)
+        let gate = ThrottleGate(
+            clock: configuration.clock,
+            sleeper: BackOffSleeper(inner: configuration.effectiveSleeper, activity: mailbox.activity))
         let clientFactory = RESTClientFactory(
-            softwareStatement: softwareStatement, configuration: configuration, throttleGate: gate, serverClock: serverClock, activity: mailbox.activity)
+            softwareStatement: softwareStatement, configuration: configuration, throttleGate: gate,
+            serverClock: serverClock, activity: mailbox.activity)
         self.clientFactory = clientFactory
         self.primaryClient = clientFactory.client(
             baseURL: configuration.environment.baseURL,
-            credentials: StoredCredentialsCache(store: store, signedOut: { mailbox.post(.signedOutByNewRegistration($0)) }))
+            credentials: StoredCredentialsCache(
+                store: store, signedOut: { mailbox.post(.signedOutByNewRegistration($0)) }))
         self.clientsByBaseURL[configuration.environment.baseURL.absoluteString] = primaryClient
         machine = EngineStateMachine(
             settings: EngineSettings(
                 platform: configuration.platform, loginScreen: Self.loginScreen(configuration),
-                providerOnSecondScreen: configuration.loginScreen == .secondScreen && configuration.providerChoice == .onSecondScreen,
+                providerOnSecondScreen: configuration.loginScreen == .secondScreen
+                    && configuration.providerChoice == .onSecondScreen,
                 pollInterval: configuration.secondScreenPollInterval, logoutPageTimeout: configuration.requestTimeout,
                 redirectURL: configuration.redirectURL, primaryServiceProvider: configuration.environment.baseURL,
                 transportSecurity: TransportSecurityPolicy(allowsInsecureHTTP: configuration.allowsInsecureHTTP),
@@ -96,7 +103,9 @@ actor EntitlementEngine {
     }
 
     /// Where the MVPD login happens for `configuration`.
-    private static func loginScreen(_ configuration: AccessEnablerConfiguration) -> AuthenticationStateMachine.LoginScreen {
+    private static func loginScreen(_ configuration: AccessEnablerConfiguration)
+        -> AuthenticationStateMachine.LoginScreen
+    {
         switch configuration.loginScreen {
         case .thisDevice: .thisDevice
         case .secondScreen: .secondScreen(pollInterval: configuration.secondScreenPollInterval)
@@ -230,23 +239,31 @@ actor EntitlementEngine {
             let clients = serviceProviders.map(client(atBaseURL:))
             let context = context().with(partnerStatus: partnerStatus)
             let logouts = pendingLogouts.map { target in
-                let pending = PendingLogout(mvpd: target.mvpd ?? "", serviceProviderURL: target.serviceProvider?.absoluteString)
+                let pending = PendingLogout(
+                    mvpd: target.mvpd ?? "", serviceProviderURL: target.serviceProvider?.absoluteString)
                 return (pending, logoutRequest(for: target))
             }
             let redirectURL = configuration.redirectURL
             startRequest(ticket) {
                 let load = await ProfileRequests.load(
-                    requestor: requestor, clients: clients, context: context, pendingLogouts: logouts, redirectURL: redirectURL)
+                    requestor: requestor, clients: clients, context: context, pendingLogouts: logouts,
+                    redirectURL: redirectURL)
                 return .requestorLoaded(ticket, load)
             }
         case .fetchConfiguration(let ticket, let requestor, let serviceProviders):
             let clients = serviceProviders.map(client(atBaseURL:))
             let context = context()
-            startRequest(ticket) { .configurationFetched(ticket, await Self.loadCatalog(requestor: requestor, from: clients, context: context)) }
+            startRequest(ticket) {
+                .configurationFetched(
+                    ticket, await Self.loadCatalog(requestor: requestor, from: clients, context: context))
+            }
         case .fetchConfigurationForFlow(let flow, let requestor, let serviceProviders):
             let clients = serviceProviders.map(client(atBaseURL:))
             let context = context()
-            startChild(.configuration(flow)) { .flowConfigurationFetched(flow, await Self.loadCatalog(requestor: requestor, from: clients, context: context)) }
+            startChild(.configuration(flow)) {
+                .flowConfigurationFetched(
+                    flow, await Self.loadCatalog(requestor: requestor, from: clients, context: context))
+            }
         case .cancelConfigurationFetch(let flow):
             children.cancel(.configuration(flow), activity: mailbox.activity)
         case .askPartner(let ticket, let catalog):
@@ -255,7 +272,10 @@ actor EntitlementEngine {
         case .signInSilently(let ticket, let mvpd, let partnerStatus, let catalog):
             guard let signIn = partnerSignIn(catalog) else { return mailbox.post(.silentSignInFinished(ticket, nil)) }
             startRequest(ticket) {
-                guard case .authenticated(let profile, _) = await signIn.exchange(mvpd: mvpd, partnerStatus: partnerStatus, interactive: false) else {
+                guard
+                    case .authenticated(let profile, _) = await signIn.exchange(
+                        mvpd: mvpd, partnerStatus: partnerStatus, interactive: false)
+                else {
                     return .silentSignInFinished(ticket, nil)
                 }
                 return .silentSignInFinished(ticket, profile)
@@ -273,7 +293,9 @@ actor EntitlementEngine {
                 return .sessionAnswered(
                     flow,
                     await Self.result { () async throws(RESTClientError) in
-                        try await client.createSession(serviceProvider: target.requestor, mvpd: target.mvpd, domainName: domainName, redirectURL: redirectURL, context: context)
+                        try await client.createSession(
+                            serviceProvider: target.requestor, mvpd: target.mvpd, domainName: domainName,
+                            redirectURL: redirectURL, context: context)
                     })
             }
         case .fetchSessionProfile(let flow, let target):
@@ -282,7 +304,8 @@ actor EntitlementEngine {
                 .sessionProfileAnswered(
                     flow,
                     await Self.result { () async throws(RESTClientError) in
-                        try await client.profile(serviceProvider: target.requestor, mvpd: target.mvpd ?? "", context: context)
+                        try await client.profile(
+                            serviceProvider: target.requestor, mvpd: target.mvpd ?? "", context: context)
                     })
             }
         case .cancelSession(let flow):
@@ -293,7 +316,10 @@ actor EntitlementEngine {
             let (client, context) = (client(for: target), context(for: target))
             startChild(.pollFetch(flow)) {
                 .pollAnswered(
-                    flow, await Self.result { () async throws(RESTClientError) in try await client.profile(serviceProvider: target.requestor, code: code, context: context) })
+                    flow,
+                    await Self.result { () async throws(RESTClientError) in
+                        try await client.profile(serviceProvider: target.requestor, code: code, context: context)
+                    })
             }
         case .stopPolling(let flow):
             children.cancel(.pollTimer(flow), activity: mailbox.activity)
@@ -310,8 +336,14 @@ actor EntitlementEngine {
                     ticket,
                     await Self.result { () async throws(RESTClientError) in
                         switch kind {
-                        case .authorize: try await client.authorize(serviceProvider: target.requestor, mvpd: target.mvpd ?? "", resources: resources, context: context)
-                        case .preauthorize: try await client.preauthorize(serviceProvider: target.requestor, mvpd: target.mvpd ?? "", resources: resources, context: context)
+                        case .authorize:
+                            try await client.authorize(
+                                serviceProvider: target.requestor, mvpd: target.mvpd ?? "", resources: resources,
+                                context: context)
+                        case .preauthorize:
+                            try await client.preauthorize(
+                                serviceProvider: target.requestor, mvpd: target.mvpd ?? "", resources: resources,
+                                context: context)
                         }
                     })
             }
@@ -345,11 +377,15 @@ actor EntitlementEngine {
 
     /// The `GET logout/{mvpd}` of `target`, with its client and request context.
     private func logoutRequest(for target: RESTTarget) -> ProfileRequests.Logout {
-        ProfileRequests.Logout(mvpd: target.mvpd ?? "", requestor: target.requestor, client: client(for: target), context: context(for: target))
+        ProfileRequests.Logout(
+            mvpd: target.mvpd ?? "", requestor: target.requestor, client: client(for: target),
+            context: context(for: target))
     }
 
     /// A REST call's outcome as a value.
-    private static func result<T: Sendable>(_ body: () async throws(RESTClientError) -> T) async -> Result<T, RESTClientError> {
+    private static func result<T: Sendable>(_ body: () async throws(RESTClientError) -> T) async -> Result<
+        T, RESTClientError
+    > {
         do throws(RESTClientError) { return .success(try await body()) } catch { return .failure(error) }
     }
 }

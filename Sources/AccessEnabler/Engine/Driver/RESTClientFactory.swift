@@ -17,13 +17,17 @@ struct RESTClientFactory: Sendable {
     /// jump of the device's date.
     let tokenClock: SteadyTimeSource
 
-    init(softwareStatement: String, configuration: AccessEnablerConfiguration, throttleGate: ThrottleGate, serverClock: ServerClock, activity: ActivityTracker) {
+    init(
+        softwareStatement: String, configuration: AccessEnablerConfiguration, throttleGate: ThrottleGate,
+        serverClock: ServerClock, activity: ActivityTracker
+    ) {
         self.softwareStatement = softwareStatement
         self.configuration = configuration
         self.throttleGate = throttleGate
         let counted = ProgressTransport(inner: configuration.transport, activity: activity)
         let bounded = ResponseSizeLimit(inner: counted, limit: max(1, configuration.maximumResponseBodySize))
-        let reported: any HTTPTransport = configuration.diagnostics.map { DiagnosticTransport(inner: bounded, report: $0) } ?? bounded
+        let reported: any HTTPTransport =
+            configuration.diagnostics.map { DiagnosticTransport(inner: bounded, report: $0) } ?? bounded
         transport = ServerDateTransport(inner: reported, clock: configuration.clock, serverClock: serverClock)
         tokenClock = SteadyTimeSource(configuration.clock)
     }
@@ -34,7 +38,8 @@ struct RESTClientFactory: Sendable {
             baseURL: baseURL, softwareStatement: softwareStatement, transport: transport,
             timeout: configuration.requestTimeout, credentials: credentials, timeSource: tokenClock,
             userAgent: configuration.userAgent, throttleGate: throttleGate)
-        client.singleSignOn = SingleSignOnTokenSource(serviceToken: configuration.serviceToken, platformIdentity: configuration.platformIdentity)
+        client.singleSignOn = SingleSignOnTokenSource(
+            serviceToken: configuration.serviceToken, platformIdentity: configuration.platformIdentity)
         return client
     }
 }

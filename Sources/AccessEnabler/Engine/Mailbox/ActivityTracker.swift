@@ -147,7 +147,8 @@ final class ActivityTracker: Sendable {
     /// Returns once the SDK is quiescent, reading the time from `clock`.
     func waitUntilQuiescent(clock: any TimeSource) async -> Quiescence {
         while true {
-            let outcome: Quiescence? = await withCheckedContinuation { (continuation: CheckedContinuation<Quiescence?, Never>) in
+            let outcome: Quiescence? = await withCheckedContinuation {
+                (continuation: CheckedContinuation<Quiescence?, Never>) in
                 let now = clock.now
                 let answer: Quiescence?? = state.withLock { state in
                     if let quiescence = state.evaluate(now: now) { return .some(quiescence) }

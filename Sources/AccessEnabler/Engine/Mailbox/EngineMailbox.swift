@@ -86,7 +86,8 @@ final class EngineMailbox: Sendable {
     /// calls ``finishedEvent()`` after handling each event.
     func next(isolation: isolated (any Actor)? = #isolation) async -> EngineEvent? {
         if let ready = state.withLock({ $0.takeIfReady() }) { return ready }
-        return await withCheckedContinuation(isolation: isolation) { (continuation: CheckedContinuation<EngineEvent?, Never>) in
+        return await withCheckedContinuation(isolation: isolation) {
+            (continuation: CheckedContinuation<EngineEvent?, Never>) in
             let ready: EngineEvent?? = state.withLock { state in
                 if let ready = state.takeIfReady() { return ready }
                 state.parked = continuation
@@ -117,7 +118,9 @@ final class EngineMailbox: Sendable {
     /// `false` otherwise: then post the call instead.
     func claimIfIdle() -> Bool {
         let claimedNow: Bool = state.withLock { state in
-            guard !state.handling, !state.claimed, !state.held, !state.closed, state.head == state.queue.count else { return false }
+            guard !state.handling, !state.claimed, !state.held, !state.closed, state.head == state.queue.count else {
+                return false
+            }
             state.claimed = true
             return true
         }

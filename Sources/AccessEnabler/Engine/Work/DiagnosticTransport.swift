@@ -8,7 +8,9 @@ struct DiagnosticTransport: HTTPTransport {
 
     var keepsItsDeadline: Bool { inner.keepsItsDeadline }
 
-    func send(_ request: HTTPRequestMessage, timeout: TimeInterval) async throws(TransportFailure) -> HTTPResponseMessage {
+    func send(_ request: HTTPRequestMessage, timeout: TimeInterval) async throws(TransportFailure)
+        -> HTTPResponseMessage
+    {
         let started = DispatchTime.now().uptimeNanoseconds
         func record(status: Int?, failure: String?) {
             let seconds = TimeInterval(DispatchTime.now().uptimeNanoseconds - started) / 1_000_000_000

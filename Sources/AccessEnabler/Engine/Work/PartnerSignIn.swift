@@ -49,12 +49,15 @@ struct PartnerSignIn: Sendable {
 
     /// The two silent questions, asked in the caller's task with no deadline of their own
     /// (the caller sets one): the permission and, when granted, the signed-in account.
-    static func silentSnapshot(of partner: any PartnerFramework, supportedProviders: [String]) async -> PartnerSnapshot {
+    static func silentSnapshot(of partner: any PartnerFramework, supportedProviders: [String]) async -> PartnerSnapshot
+    {
         let access = await partner.accessStatus(prompt: false)
         guard access == .granted else { return PartnerSnapshot(access: access, account: nil, metadataError: nil) }
         do throws(PartnerFrameworkError) {
-            let request = PartnerMetadataRequest(isInterruptionAllowed: false, supportedAccountProviderIdentifiers: supportedProviders)
-            return PartnerSnapshot(access: access, account: try await partner.accountMetadata(request), metadataError: nil)
+            let request = PartnerMetadataRequest(
+                isInterruptionAllowed: false, supportedAccountProviderIdentifiers: supportedProviders)
+            return PartnerSnapshot(
+                access: access, account: try await partner.accountMetadata(request), metadataError: nil)
         } catch {
             return PartnerSnapshot(access: access, account: nil, metadataError: error)
         }
@@ -66,17 +69,21 @@ struct PartnerSignIn: Sendable {
     /// system level, then the cookbook's getAuthentication table. `presented` and
     /// `dismissed` report the picker opening and closing, and return once the app has heard.
     func interactive(
-        filter: PickerFilter?, presented: @Sendable (TVProviderDialog) async -> Void, dismissed: @Sendable (TVProviderDialog) async -> Void
+        filter: PickerFilter?, presented: @Sendable (TVProviderDialog) async -> Void,
+        dismissed: @Sendable (TVProviderDialog) async -> Void
     ) async -> AuthenticationStateMachine.PartnerSignInOutcome {
         let partner = partner
         let access = await withDeadline(
             seconds: interactionTimeout,
-            fallback: PartnerAccessResult.error(code: "timeout", message: "The permission prompt was not answered in time.")
+            fallback: PartnerAccessResult.error(
+                code: "timeout", message: "The permission prompt was not answered in time.")
         ) { await partner.accessStatus(prompt: true) }
         switch access {
         case .granted: break
         case .error(let code, let message):
-            return .showProviderDialog(StatusCatalog.status(.vsa503, message: "The TV provider permission query failed: \(message)", details: code))
+            return .showProviderDialog(
+                StatusCatalog.status(
+                    .vsa503, message: "The TV provider permission query failed: \(message)", details: code))
         default:
             return .showProviderDialog(PartnerPermission.status(access, errorID: .vsa503))
         }
@@ -90,17 +97,24 @@ struct PartnerSignIn: Sendable {
             account = current.account
             outcome = PickerOutcome.classify(providerID: providerID, mvpds: catalog.mvpds)
         } else {
-            let dialog = TVProviderDialog(providers: pickerMVPDs.map(\.id), featured: catalog.featuredProviders(filter: filter, shown: pickerMVPDs))
+            let dialog = TVProviderDialog(
+                providers: pickerMVPDs.map(\.id),
+                featured: catalog.featuredProviders(filter: filter, shown: pickerMVPDs))
             let request = PartnerMetadataRequest(
                 isInterruptionAllowed: true,
                 supportedAccountProviderIdentifiers: pickerMVPDs.map { $0.platformMappingId ?? $0.id },
-                featuredAccountProviderIdentifiers: dialog.featured.compactMap { id in catalog.mvpdsByID[id].map { $0.platformMappingId ?? $0.id } })
+                featuredAccountProviderIdentifiers: dialog.featured.compactMap { id in
+                    catalog.mvpdsByID[id].map { $0.platformMappingId ?? $0.id }
+                })
             await presented(dialog)
             let result = await withDeadline(
                 seconds: interactionTimeout,
-                fallback: Result<PartnerAccountMetadata, PartnerFrameworkError>.failure(.other(code: "timeout", message: "The TV provider picker did not answer in time."))
+                fallback: Result<PartnerAccountMetadata, PartnerFrameworkError>.failure(
+                    .other(code: "timeout", message: "The TV provider picker did not answer in time."))
             ) {
-                do throws(PartnerFrameworkError) { return .success(try await partner.accountMetadata(request)) } catch { return .failure(error) }
+                do throws(PartnerFrameworkError) { return .success(try await partner.accountMetadata(request)) } catch {
+                    return .failure(error)
+                }
             }
             await dismissed(dialog)
             account = try? result.get()
@@ -113,20 +127,35 @@ struct PartnerSignIn: Sendable {
         case .regularLogin(let mvpd):
             return .regularLogin(mvpd: mvpd.id, opened: nil)
         case .partnerExchange(let mvpd, _):
-            guard let status = PartnerStatusValidation.validatedStatus(access: .granted, account: account, knownMappingIDs: catalog.knownMappingIDs, now: now) else {
+            guard
+                let status = PartnerStatusValidation.validatedStatus(
+                    access: .granted, account: account, knownMappingIDs: catalog.knownMappingIDs, now: now)
+            else {
                 return .showProviderDialog(
-                    StatusCatalog.status(.vsa503, message: "The TV provider account service did not confirm the sign-in (no provider, or its sign-in has expired)."))
+                    StatusCatalog.status(
+                        .vsa503,
+                        message:
+                            "The TV provider account service did not confirm the sign-in (no provider, or its sign-in has expired)."
+                    ))
             }
             switch await exchange(mvpd: mvpd, partnerStatus: status, interactive: true) {
             case .authenticated(let profile, let degraded):
-                let note = degraded ? StatusCatalog.status(.n010, message: "\(mvpd.displayName) is degraded: the user is authenticated by a degradation rule.") : nil
+                let note =
+                    degraded
+                    ? StatusCatalog.status(
+                        .n010,
+                        message: "\(mvpd.displayName) is degraded: the user is authenticated by a degradation rule.")
+                    : nil
                 return .signedIn(profile, status: note)
             case .fallback(let loginSession):
                 // Adobe Pass declined single sign-on for this provider: continue with its
                 // regular login, in the session the fallback opened when it opened one.
                 return .regularLogin(mvpd: mvpd.id, opened: loginSession)
             case .partnerFailed(let error):
-                return .showProviderDialog(StatusCatalog.status(.vsa503, message: "The TV provider account metadata request failed: \(error.message)", details: error.code))
+                return .showProviderDialog(
+                    StatusCatalog.status(
+                        .vsa503, message: "The TV provider account metadata request failed: \(error.message)",
+                        details: error.code))
             case .failed(let error):
                 return .failed(ErrorClassification.authenticationStatus(error))
             }
@@ -147,7 +176,8 @@ struct PartnerSignIn: Sendable {
         let action: PartnerSessionAction
         do {
             action = try await client.partnerSession(
-                serviceProvider: requestor, partner: "Apple", domainName: domainName, redirectURL: redirectURL, context: context)
+                serviceProvider: requestor, partner: "Apple", domainName: domainName, redirectURL: redirectURL,
+                context: context)
         } catch {
             return .failed(error)
         }
@@ -178,14 +208,17 @@ struct PartnerSignIn: Sendable {
             guard let authenticationRequest = action.authenticationRequest else {
                 return .fallback()
             }
-            return await signIn(mvpd: mvpd, partnerStatus: partnerStatus, request: authenticationRequest, interactive: interactive, client: client, context: context)
+            return await signIn(
+                mvpd: mvpd, partnerStatus: partnerStatus, request: authenticationRequest, interactive: interactive,
+                client: client, context: context)
         case .authenticate:
             // A fallback may already carry a basic authentication session: keep it, so the
             // regular login needs no second session request.
             let login =
                 action.code != nil && action.url != nil
                 ? SessionAction(
-                    actionName: action.actionName, actionType: action.actionType, reasonType: action.reasonType, code: action.code, url: action.url, mvpd: action.mvpd ?? mvpd.id)
+                    actionName: action.actionName, actionType: action.actionType, reasonType: action.reasonType,
+                    code: action.code, url: action.url, mvpd: action.mvpd ?? mvpd.id)
                 : nil
             return .fallback(loginSession: login)
         case .resume, .retry, .unknown:
@@ -201,31 +234,41 @@ struct PartnerSignIn: Sendable {
     ) async -> PartnerExchangeResult {
         let requestor = catalog.requestor
         let request = PartnerMetadataRequest(
-            isInterruptionAllowed: interactive, supportedAccountProviderIdentifiers: partnerStatus.providerID.map { [$0] } ?? [],
+            isInterruptionAllowed: interactive,
+            supportedAccountProviderIdentifiers: partnerStatus.providerID.map { [$0] } ?? [],
             samlRequest: authenticationRequest.request, attributeNames: authenticationRequest.attributesNames)
         let partner = partner
         let answer = await withDeadline(
             seconds: interactive ? interactionTimeout : silentTimeout,
             fallback: Result<PartnerAccountMetadata, PartnerFrameworkError>.failure(
-                .other(code: "timeout", message: "The TV provider account service did not answer the SAML request in time."))
+                .other(
+                    code: "timeout", message: "The TV provider account service did not answer the SAML request in time."
+                ))
         ) {
-            do throws(PartnerFrameworkError) { return .success(try await partner.accountMetadata(request)) } catch { return .failure(error) }
+            do throws(PartnerFrameworkError) { return .success(try await partner.accountMetadata(request)) } catch {
+                return .failure(error)
+            }
         }
         let samlResponse: String
         switch answer {
         case .success(let account):
-            guard let response = account.samlResponse, !response.isEmpty else { return .partnerFailed(.invalidVerificationToken) }
+            guard let response = account.samlResponse, !response.isEmpty else {
+                return .partnerFailed(.invalidVerificationToken)
+            }
             samlResponse = response
         case .failure(let error):
             return .partnerFailed(error)
         }
         do {
-            let profiles = try await client.partnerProfile(serviceProvider: requestor, partner: "Apple", samlResponse: samlResponse, context: context)
+            let profiles = try await client.partnerProfile(
+                serviceProvider: requestor, partner: "Apple", samlResponse: samlResponse, context: context)
             guard let profile = profiles.first(where: { $0.mvpd == mvpd.id }) ?? profiles.first else {
                 return .fallback()
             }
             return .authenticated(
-                StoredProfile(profile, requestor: requestor, tokenSource: "Apple", partnerProviderID: partnerStatus.providerID, serviceProvider: client.baseURL),
+                StoredProfile(
+                    profile, requestor: requestor, tokenSource: "Apple", partnerProviderID: partnerStatus.providerID,
+                    serviceProvider: client.baseURL),
                 degraded: false)
         } catch {
             return .failed(error)
@@ -244,9 +287,11 @@ extension StoredProfile {
     ) {
         let type = StoredProfileType(rawValue: profile.type) ?? (tokenSource == "Apple" ? .appleSSO : .regular)
         self.init(
-            requestor: requestor, mvpd: profile.mvpd, type: type, notBefore: profile.notBefore, notAfter: profile.notAfter,
+            requestor: requestor, mvpd: profile.mvpd, type: type, notBefore: profile.notBefore,
+            notAfter: profile.notAfter,
             attributes: profile.attributes.mapValues { StoredAttribute(value: $0.value, encrypted: $0.state == "enc") },
-            tokenSource: tokenSource ?? profile.tokenIssuer ?? (type.isSharedThroughToken ? profile.issuer : nil), partnerProviderID: partnerProviderID,
+            tokenSource: tokenSource ?? profile.tokenIssuer ?? (type.isSharedThroughToken ? profile.issuer : nil),
+            partnerProviderID: partnerProviderID,
             serviceProviderURL: serviceProvider?.absoluteString)
     }
 }

@@ -14,7 +14,8 @@ enum ProfileRequests {
     /// setRequestor's requests: the pending logouts first (all at once), then the profiles
     /// — so a warm launch is one request, a cold one register, token, profiles.
     static func load(
-        requestor: String, clients: [RESTClient], context: RequestContext, pendingLogouts: [(PendingLogout, Logout)], redirectURL: String
+        requestor: String, clients: [RESTClient], context: RequestContext, pendingLogouts: [(PendingLogout, Logout)],
+        redirectURL: String
     ) async -> RequestorLoad {
         let answers = await logOut(pendingLogouts.map(\.1), redirectURL: redirectURL)
         // Confirmed: ended at Adobe Pass, or refused because the integration is gone (nothing left to end).
@@ -30,14 +31,17 @@ enum ProfileRequests {
     }
 
     /// Every logout at once; each MVPD's answer.
-    static func logOut(_ logouts: [Logout], redirectURL: String) async -> [String: Result<[LogoutAction], RESTClientError>] {
+    static func logOut(_ logouts: [Logout], redirectURL: String) async -> [String: Result<
+        [LogoutAction], RESTClientError
+    >] {
         @Sendable func send(_ logout: Logout) async -> (String, Result<[LogoutAction], RESTClientError>) {
             do throws(RESTClientError) {
                 return (
                     logout.mvpd,
                     .success(
                         try await logout.client.logout(
-                            serviceProvider: logout.requestor, mvpd: logout.mvpd, redirectURL: redirectURL, context: logout.context))
+                            serviceProvider: logout.requestor, mvpd: logout.mvpd, redirectURL: redirectURL,
+                            context: logout.context))
                 )
             } catch {
                 return (logout.mvpd, .failure(error))
@@ -59,15 +63,21 @@ enum ProfileRequests {
     /// `GET profiles` of every service provider at once, as stored profiles (each names the
     /// service provider that answered it; the first to list an MVPD wins). Fails when any
     /// service provider failed — a 429 first — since the profiles it holds are then unknown.
-    static func profiles(requestor: String, from clients: [RESTClient], context: RequestContext) async -> Result<[StoredProfile], RESTClientError> {
-        @Sendable func fetch(_ index: Int, _ client: RESTClient) async -> (Int, Result<[StoredProfile], RESTClientError>) {
+    static func profiles(requestor: String, from clients: [RESTClient], context: RequestContext) async -> Result<
+        [StoredProfile], RESTClientError
+    > {
+        @Sendable func fetch(_ index: Int, _ client: RESTClient) async -> (
+            Int, Result<[StoredProfile], RESTClientError>
+        ) {
             do throws(RESTClientError) {
                 let profiles = try await client.profiles(serviceProvider: requestor, context: context)
                 return (
                     index,
                     .success(
                         profiles.map {
-                            StoredProfile($0, requestor: requestor, tokenSource: nil, partnerProviderID: nil, serviceProvider: client.baseURL)
+                            StoredProfile(
+                                $0, requestor: requestor, tokenSource: nil, partnerProviderID: nil,
+                                serviceProvider: client.baseURL)
                         })
                 )
             } catch {
@@ -96,7 +106,9 @@ enum ProfileRequests {
                 errors.append(error)
             }
         }
-        if let throttled = errors.first(where: { if case .throttled = $0 { true } else { false } }) { return .failure(throttled) }
+        if let throttled = errors.first(where: { if case .throttled = $0 { true } else { false } }) {
+            return .failure(throttled)
+        }
         if let first = errors.first { return .failure(first) }
         return .success(merged)
     }

@@ -9,7 +9,9 @@ struct ProgressTransport: HTTPTransport {
 
     var keepsItsDeadline: Bool { inner.keepsItsDeadline }
 
-    func send(_ request: HTTPRequestMessage, timeout: TimeInterval) async throws(TransportFailure) -> HTTPResponseMessage {
+    func send(_ request: HTTPRequestMessage, timeout: TimeInterval) async throws(TransportFailure)
+        -> HTTPResponseMessage
+    {
         activity.progressed()
         defer { activity.progressed() }
         return try await inner.send(request, timeout: timeout)

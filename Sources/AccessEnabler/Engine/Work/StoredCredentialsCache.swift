@@ -13,7 +13,8 @@ struct StoredCredentialsCache: ClientCredentialsCache {
     }
 
     func saveClientCredentials(_ credentials: DCRClientCredentials) {
-        let dropped = store.setClientCredentials(StoredClientCredentials(clientID: credentials.clientID, clientSecret: credentials.clientSecret))
+        let dropped = store.setClientCredentials(
+            StoredClientCredentials(clientID: credentials.clientID, clientSecret: credentials.clientSecret))
         if !dropped.isEmpty { signedOut(dropped) }
     }
 
@@ -33,20 +34,27 @@ struct ServiceProviderCredentialsCache: ClientCredentialsCache {
     let baseURL: String
 
     func loadClientCredentials() -> DCRClientCredentials? {
-        store.serviceProviderClient(baseURL: baseURL)?.credentials.map { DCRClientCredentials(clientID: $0.clientID, clientSecret: $0.clientSecret) }
+        store.serviceProviderClient(baseURL: baseURL)?.credentials.map {
+            DCRClientCredentials(clientID: $0.clientID, clientSecret: $0.clientSecret)
+        }
     }
 
     func saveClientCredentials(_ credentials: DCRClientCredentials) {
         store.updateServiceProviderClient(baseURL: baseURL) {
-            $0.credentials = StoredClientCredentials(clientID: credentials.clientID, clientSecret: credentials.clientSecret)
+            $0.credentials = StoredClientCredentials(
+                clientID: credentials.clientID, clientSecret: credentials.clientSecret)
         }
     }
 
     func loadAccessToken() -> DCRAccessToken? {
-        store.serviceProviderClient(baseURL: baseURL)?.accessToken.map { DCRAccessToken(value: $0.value, expiresAt: $0.expiresAt) }
+        store.serviceProviderClient(baseURL: baseURL)?.accessToken.map {
+            DCRAccessToken(value: $0.value, expiresAt: $0.expiresAt)
+        }
     }
 
     func saveAccessToken(_ token: DCRAccessToken) {
-        store.updateServiceProviderClient(baseURL: baseURL) { $0.accessToken = StoredAccessToken(value: token.value, expiresAt: token.expiresAt) }
+        store.updateServiceProviderClient(baseURL: baseURL) {
+            $0.accessToken = StoredAccessToken(value: token.value, expiresAt: token.expiresAt)
+        }
     }
 }

@@ -62,7 +62,8 @@ extension AccessEnabler {
     /// legacy `withData:` dictionary: the identity of a promotional TempPass (for example
     /// `["email": "…"]`), sent as `AP-TempPass-Identity` with the TempPass requests.
     public func authenticate(
-        forceAuthn: Bool = false, filter: [String]? = nil, featured: [String] = [], withData data: [String: String]? = nil
+        forceAuthn: Bool = false, filter: [String]? = nil, featured: [String] = [],
+        withData data: [String: String]? = nil
     ) async throws -> AuthenticationStep {
         let picker = filter.map { PickerFilter(providers: $0, featured: featured) }
         return try await step(.getAuthentication(forceAuthn: forceAuthn, data: data, filter: picker))
@@ -79,7 +80,9 @@ extension AccessEnabler {
     /// flow ended another way. Cancelling the task backs out of the sign-in.
     public func secondScreenSignIn() async throws -> AuthenticationStep {
         guard let call = asyncState.withLock({ $0.secondScreenCall }), replies.hasStage(1, of: call) else {
-            throw AccessEnablerError(errorCode: GENERIC_AUTHENTICATION_ERROR, message: "No second-screen sign-in is waiting: call authenticate() or selectProvider(_:) first.")
+            throw AccessEnablerError(
+                errorCode: GENERIC_AUTHENTICATION_ERROR,
+                message: "No second-screen sign-in is waiting: call authenticate() or selectProvider(_:) first.")
         }
         let reply = await replies.reply(for: call, stage: 1)
         if reply.cancelled {
@@ -132,7 +135,9 @@ extension AccessEnabler {
     /// a response; throws ``AccessEnablerError`` (`errorCode` = the failure's code) when the
     /// SDK could not ask.
     public func preauthorize(_ request: PreauthorizeRequest) async throws -> PreauthorizeResponse {
-        let reply = try await ask(.preauthorize(request, AccessEnablerCallback(onResponse: { _ in }, onFailure: { _ in }))) {
+        let reply = try await ask(
+            .preauthorize(request, AccessEnablerCallback(onResponse: { _ in }, onFailure: { _ in }))
+        ) {
             if case .preauthorizeResult = $0 { .terminal } else { .more }
         }
         guard case .preauthorizeResult(let outcome, _) = reply.terminal else { return PreauthorizeResponse() }
@@ -145,7 +150,9 @@ extension AccessEnabler {
         }
         if outcome.isFailure {
             let status = outcome.response.status
-            throw AccessEnablerError(errorCode: status?.code ?? "preauthorization_failed", message: status?.message ?? "The preauthorization could not be requested.")
+            throw AccessEnablerError(
+                errorCode: status?.code ?? "preauthorization_failed",
+                message: status?.message ?? "The preauthorization could not be requested.")
         }
         return outcome.response
     }
@@ -190,7 +197,8 @@ extension AccessEnabler {
 
     /// `getMetadata`: the value for the legacy keys dictionary (`METADATA_OPCODE_KEY`, …).
     public func metadata(_ keys: [String: Any]) async throws -> MetadataResult {
-        let command = Command.getMetadata(MetadataQuery(dictionary: keys), arguments: MetadataArguments(dictionary: keys))
+        let command = Command.getMetadata(
+            MetadataQuery(dictionary: keys), arguments: MetadataArguments(dictionary: keys))
         let reply = try await ask(command) { if case .setMetadataStatus = $0 { .terminal } else { .more } }
         guard case .setMetadataStatus(let value, let encrypted, let key, _) = reply.terminal else {
             return MetadataResult(value: nil, encrypted: false, key: -1)
@@ -205,7 +213,9 @@ extension AccessEnabler {
     package var callsAwaitingReply: Int { replies.waitingCount }
 
     /// Submits `command` as a call of its own and waits for its terminal callback.
-    func ask(_ command: Command, until disposition: @escaping @Sendable (DelegateCall) -> ReplyRouter.Disposition) async throws -> ReplyRouter.Reply {
+    func ask(_ command: Command, until disposition: @escaping @Sendable (DelegateCall) -> ReplyRouter.Disposition)
+        async throws -> ReplyRouter.Reply
+    {
         try Task.checkCancellation()
         let call = replies.newCall()
         replies.expect(call, until: disposition)
@@ -265,16 +275,21 @@ extension AccessEnabler {
         case .displayProviderDialog(let mvpds): return .chooseProvider(mvpds)
         case .navigateToUrl(let url): return .openLoginPage(url: url, useSVC: false)
         case .navigateToUrlUsingSVC(let url, let svc): return .openLoginPage(url: url, useSVC: svc)
-        case .status(let status) where status.errorId == .regcode: return .enterCodeOnSecondScreen(code: status.details ?? "")
-        default: throw AccessEnablerError(errorCode: GENERIC_AUTHENTICATION_ERROR, message: "The authentication ended without an answer.")
+        case .status(let status) where status.errorId == .regcode:
+            return .enterCodeOnSecondScreen(code: status.details ?? "")
+        default:
+            throw AccessEnablerError(
+                errorCode: GENERIC_AUTHENTICATION_ERROR, message: "The authentication ended without an answer.")
         }
     }
 
     private static func authenticationStatus(_ reply: ReplyRouter.Reply) throws -> AuthenticationStatus {
         guard case .setAuthenticationStatus(let status, let code) = reply.terminal else {
-            throw AccessEnablerError(errorCode: GENERIC_AUTHENTICATION_ERROR, message: "The call ended without an authentication status.")
+            throw AccessEnablerError(
+                errorCode: GENERIC_AUTHENTICATION_ERROR, message: "The call ended without an authentication status.")
         }
-        return AuthenticationStatus(isAuthenticated: status == ACCESS_ENABLER_STATUS_SUCCESS, errorCode: code, status: reply.statuses.last)
+        return AuthenticationStatus(
+            isAuthenticated: status == ACCESS_ENABLER_STATUS_SUCCESS, errorCode: code, status: reply.statuses.last)
     }
 
     private static func token(_ reply: ReplyRouter.Reply) throws -> MediaToken {
@@ -286,7 +301,8 @@ extension AccessEnabler {
             throw AccessEnablerThrottledError.failure(
                 errorCode: code, status: status, message: description.isEmpty ? (status?.message ?? code) : description)
         default:
-            throw AccessEnablerError(errorCode: GENERIC_AUTHORIZATION_ERROR, message: "The authorization ended without an answer.")
+            throw AccessEnablerError(
+                errorCode: GENERIC_AUTHORIZATION_ERROR, message: "The authorization ended without an answer.")
         }
     }
 }

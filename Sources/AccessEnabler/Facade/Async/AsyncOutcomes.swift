@@ -105,6 +105,7 @@ public struct AccessEnablerError: Error, Sendable, Equatable, CustomStringConver
 
     /// The error code, the status id and the message.
     public var description: String {
-        [errorCode, status?.errorId.description, message].compactMap { $0 }.filter { !$0.isEmpty }.joined(separator: " — ")
+        [errorCode, status?.errorId.description, message].compactMap { $0 }.filter { !$0.isEmpty }.joined(
+            separator: " — ")
     }
 }

@@ -63,7 +63,8 @@ extension AccessEnablerEvent {
     init(_ call: DelegateCall) {
         switch call {
         case .setRequestorComplete(let status): self = .requestorComplete(status: status)
-        case .setAuthenticationStatus(let status, let code): self = .authenticationStatus(status: status, errorCode: code)
+        case .setAuthenticationStatus(let status, let code):
+            self = .authenticationStatus(status: status, errorCode: code)
         case .displayProviderDialog(let mvpds): self = .providerDialog(mvpds)
         case .navigateToUrl(let url): self = .navigate(url: url, useSVC: nil)
         case .navigateToUrlUsingSVC(let url, let svc): self = .navigate(url: url, useSVC: svc)
@@ -78,7 +79,8 @@ extension AccessEnablerEvent {
         case .preauthorizedResources(let resources): self = .preauthorizedResources(resources)
         case .sendTrackingData(let data, let event): self = .trackingData(data, event: event)
         case .status(let status): self = .status(status)
-        case .preauthorizeResult(let outcome, _): self = .preauthorizeResult(outcome.response, failure: outcome.isFailure)
+        case .preauthorizeResult(let outcome, _):
+            self = .preauthorizeResult(outcome.response, failure: outcome.isFailure)
         }
     }
 }

@@ -45,11 +45,13 @@ enum ServerAdvice: Sendable, Equatable {
     /// What `error` advises, by its code, else its action, else its status.
     init(_ error: EnhancedError) {
         switch error.codeWord {
-        case .invalidParameterServiceProvider, .invalidParameterMVPD, .invalidParameterRedirectURL, .invalidParameterPartner,
+        case .invalidParameterServiceProvider, .invalidParameterMVPD, .invalidParameterRedirectURL,
+            .invalidParameterPartner,
             .invalidParameterSAMLResponse, .invalidHeaderDeviceInfo, .invalidHeaderDeviceIdentifier,
             .invalidHeaderIdentityForTemporaryAccess, .invalidHeaderPFSPermissionAccessNotPresent,
             .invalidHeaderPFSPermissionAccessNotDetermined, .invalidHeaderPFSPermissionAccessNotGranted,
-            .invalidHeaderPFSProviderIDNotDetermined, .invalidHeaderPFSProviderIDMismatch, .invalidHeaderPFSProviderInfoExpired:
+            .invalidHeaderPFSProviderIDNotDetermined, .invalidHeaderPFSProviderIDMismatch,
+            .invalidHeaderPFSProviderInfoExpired:
             self = .requestRefused
         case .invalidHeaderServiceToken, .invalidHeaderSubjectToken:
             self = .requestRefused
@@ -57,7 +59,8 @@ enum ServerAdvice: Sendable, Equatable {
             self = .invalidResource
         case .invalidIntegration:
             self = .integrationUnavailable
-        case .invalidParameterCode, .invalidAuthenticationSession, .authenticationSessionMissing, .authenticationSessionExpired,
+        case .invalidParameterCode, .invalidAuthenticationSession, .authenticationSessionMissing,
+            .authenticationSessionExpired,
             .authenticationSessionInvalidated:
             self = .authenticationSessionGone
         case .authenticatedProfileMissing, .authenticatedProfileExpired, .authenticatedProfileInvalidated,
@@ -71,8 +74,10 @@ enum ServerAdvice: Sendable, Equatable {
             self = .deniedByDegradationRule
         case .tooManyResources:
             self = .tooManyResources
-        case .invalidConfigurationUserMetadataCertificate, .invalidConfigurationTemporaryAccess, .invalidConfigurationPlatform,
-            .invalidConfigurationPlatformID, .invalidConfigurationPlatformTrait, .invalidConfigurationPlatformCategoryTrait,
+        case .invalidConfigurationUserMetadataCertificate, .invalidConfigurationTemporaryAccess,
+            .invalidConfigurationPlatform,
+            .invalidConfigurationPlatformID, .invalidConfigurationPlatformTrait,
+            .invalidConfigurationPlatformCategoryTrait,
             .invalidConfigurationPlatformServices, .invalidConfigurationMVPDPlatform,
             .invalidConfigurationMVPDPlatformBoardingStatus, .invalidConfigurationMVPDPlatformProfileExchange:
             self = .configurationChanged
@@ -108,7 +113,8 @@ enum ServerAdvice: Sendable, Equatable {
     var isTransient: Bool {
         switch self {
         case .transient: true
-        case .requestRefused, .invalidResource, .integrationUnavailable, .authenticationSessionGone, .signInEnded, .tempPassUsedUp,
+        case .requestRefused, .invalidResource, .integrationUnavailable, .authenticationSessionGone, .signInEnded,
+            .tempPassUsedUp,
             .deniedByMVPD, .deniedByDegradationRule, .tooManyResources, .configurationChanged, .clientUnknown,
             .authorizationNeeded, .serverFailure:
             false
@@ -121,7 +127,8 @@ enum ServerAdvice: Sendable, Equatable {
     var asksForConfiguration: Bool {
         switch self {
         case .configurationChanged, .tooManyResources: true
-        case .requestRefused, .invalidResource, .integrationUnavailable, .authenticationSessionGone, .signInEnded, .tempPassUsedUp,
+        case .requestRefused, .invalidResource, .integrationUnavailable, .authenticationSessionGone, .signInEnded,
+            .tempPassUsedUp,
             .deniedByMVPD, .deniedByDegradationRule, .clientUnknown, .authorizationNeeded, .transient, .serverFailure:
             false
         }
@@ -132,7 +139,8 @@ enum ServerAdvice: Sendable, Equatable {
     var isServerTrouble: Bool {
         switch self {
         case .transient, .serverFailure: true
-        case .requestRefused, .invalidResource, .integrationUnavailable, .authenticationSessionGone, .signInEnded, .tempPassUsedUp,
+        case .requestRefused, .invalidResource, .integrationUnavailable, .authenticationSessionGone, .signInEnded,
+            .tempPassUsedUp,
             .deniedByMVPD, .deniedByDegradationRule, .tooManyResources, .configurationChanged, .clientUnknown,
             .authorizationNeeded:
             false

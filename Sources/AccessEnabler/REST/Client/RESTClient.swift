@@ -49,7 +49,9 @@ struct RESTClient: Sendable {
         let provider = AccessTokenProvider(
             dcr: dcr, softwareStatement: softwareStatement, cache: credentials, timeSource: timeSource,
             redirectURI: redirectURI)
-        self.init(baseURL: baseURL, tokenProvider: provider, transport: transport, timeout: timeout, userAgent: userAgent, throttleGate: gate)
+        self.init(
+            baseURL: baseURL, tokenProvider: provider, transport: transport, timeout: timeout, userAgent: userAgent,
+            throttleGate: gate)
     }
 
     /// Creates a client sharing an existing token provider (several service provider URLs
@@ -58,7 +60,8 @@ struct RESTClient: Sendable {
     /// - Parameter throttleGate: the throttling state shared by every client of one
     ///   AccessEnabler; `nil` gives this client a gate of its own on the wall clock.
     init(
-        baseURL: URL, tokenProvider: AccessTokenProvider, transport: any HTTPTransport, timeout: TimeInterval, userAgent: String,
+        baseURL: URL, tokenProvider: AccessTokenProvider, transport: any HTTPTransport, timeout: TimeInterval,
+        userAgent: String,
         throttleGate: ThrottleGate? = nil
     ) {
         self.baseURL = baseURL
@@ -72,7 +75,9 @@ struct RESTClient: Sendable {
 
     /// `GET /api/v2/{serviceProvider}/configuration` (with `?profile=` when the context has
     /// an application profile).
-    func configuration(serviceProvider: String, context: RequestContext) async throws(RESTClientError) -> ServiceConfiguration {
+    func configuration(serviceProvider: String, context: RequestContext) async throws(RESTClientError)
+        -> ServiceConfiguration
+    {
         let query = context.applicationProfile.flatMap { $0.isEmpty ? nil : [("profile", $0)] } ?? []
         return try await perform(
             .configuration, "GET", [serviceProvider, "configuration"], query: query, context: context,
@@ -99,7 +104,8 @@ struct RESTClient: Sendable {
         serviceProvider: String, mvpd: String?, domainName: String, redirectURL: URL, context: RequestContext
     ) async throws(RESTClientError) -> SessionAction {
         try await createSession(
-            serviceProvider: serviceProvider, mvpd: mvpd, domainName: domainName, redirectURL: redirectURL.absoluteString,
+            serviceProvider: serviceProvider, mvpd: mvpd, domainName: domainName,
+            redirectURL: redirectURL.absoluteString,
             context: context)
     }
 
@@ -125,9 +131,12 @@ struct RESTClient: Sendable {
     }
 
     /// `GET /api/v2/{serviceProvider}/sessions/{code}`.
-    func sessionInformation(serviceProvider: String, code: String, context: RequestContext) async throws(RESTClientError) -> SessionStatus {
+    func sessionInformation(serviceProvider: String, code: String, context: RequestContext)
+        async throws(RESTClientError) -> SessionStatus
+    {
         try await perform(
-            .sessionInformation, "GET", [serviceProvider, "sessions", code], context: context, decoding: SessionStatus.self)
+            .sessionInformation, "GET", [serviceProvider, "sessions", code], context: context,
+            decoding: SessionStatus.self)
     }
 
     /// The absolute `/api/v2/authenticate/{serviceProvider}/{code}` URL a user agent opens
@@ -157,7 +166,8 @@ struct RESTClient: Sendable {
         serviceProvider: String, mvpd: String, context: RequestContext
     ) async throws(RESTClientError) -> [ProfileAnswer] {
         let (answer, tokens) = try await performPresentingTokens(
-            .profileForMVPD, "GET", [serviceProvider, "profiles", mvpd], context: context, decoding: ProfilesResponse.self)
+            .profileForMVPD, "GET", [serviceProvider, "profiles", mvpd], context: context,
+            decoding: ProfilesResponse.self)
         return Self.naming(answer.profiles, issuersOf: tokens)
     }
 
@@ -218,9 +228,11 @@ struct RESTClient: Sendable {
         guard !samlResponse.isEmpty else {
             throw .invalidRequest(operation: .partnerProfile, reason: "the SAML response is empty")
         }
-        let encoded = Data(base64Encoded: samlResponse) != nil ? samlResponse : Data(samlResponse.utf8).base64EncodedString()
+        let encoded =
+            Data(base64Encoded: samlResponse) != nil ? samlResponse : Data(samlResponse.utf8).base64EncodedString()
         return try await perform(
-            .partnerProfile, "POST", [serviceProvider, "profiles", "sso", partner], body: .form([("SAMLResponse", encoded)]),
+            .partnerProfile, "POST", [serviceProvider, "profiles", "sso", partner],
+            body: .form([("SAMLResponse", encoded)]),
             context: context, decoding: ProfilesResponse.self
         ).profiles
     }
@@ -228,13 +240,21 @@ struct RESTClient: Sendable {
     // MARK: Decisions
 
     /// `POST /api/v2/{serviceProvider}/decisions/authorize/{mvpd}`, JSON `{"resources": [...]}`.
-    func authorize(serviceProvider: String, mvpd: String, resources: [String], context: RequestContext) async throws(RESTClientError) -> [Decision] {
-        try await decisions(.authorize, "authorize", serviceProvider: serviceProvider, mvpd: mvpd, resources: resources, context: context)
+    func authorize(serviceProvider: String, mvpd: String, resources: [String], context: RequestContext)
+        async throws(RESTClientError) -> [Decision]
+    {
+        try await decisions(
+            .authorize, "authorize", serviceProvider: serviceProvider, mvpd: mvpd, resources: resources,
+            context: context)
     }
 
     /// `POST /api/v2/{serviceProvider}/decisions/preauthorize/{mvpd}`, JSON `{"resources": [...]}`.
-    func preauthorize(serviceProvider: String, mvpd: String, resources: [String], context: RequestContext) async throws(RESTClientError) -> [Decision] {
-        try await decisions(.preauthorize, "preauthorize", serviceProvider: serviceProvider, mvpd: mvpd, resources: resources, context: context)
+    func preauthorize(serviceProvider: String, mvpd: String, resources: [String], context: RequestContext)
+        async throws(RESTClientError) -> [Decision]
+    {
+        try await decisions(
+            .preauthorize, "preauthorize", serviceProvider: serviceProvider, mvpd: mvpd, resources: resources,
+            context: context)
     }
 
     private func decisions(
@@ -259,7 +279,9 @@ struct RESTClient: Sendable {
     // MARK: Logout
 
     /// `GET /api/v2/{serviceProvider}/logout/{mvpd}?redirectUrl=…`.
-    func logout(serviceProvider: String, mvpd: String, redirectURL: String, context: RequestContext) async throws(RESTClientError) -> [LogoutAction] {
+    func logout(serviceProvider: String, mvpd: String, redirectURL: String, context: RequestContext)
+        async throws(RESTClientError) -> [LogoutAction]
+    {
         try await perform(
             .logout, "GET", [serviceProvider, "logout", mvpd], query: [("redirectUrl", redirectURL)], context: context,
             decoding: LogoutResponse.self
@@ -267,8 +289,11 @@ struct RESTClient: Sendable {
     }
 
     /// ``logout(serviceProvider:mvpd:redirectURL:context:)`` with a URL.
-    func logout(serviceProvider: String, mvpd: String, redirectURL: URL, context: RequestContext) async throws(RESTClientError) -> [LogoutAction] {
-        try await logout(serviceProvider: serviceProvider, mvpd: mvpd, redirectURL: redirectURL.absoluteString, context: context)
+    func logout(serviceProvider: String, mvpd: String, redirectURL: URL, context: RequestContext)
+        async throws(RESTClientError) -> [LogoutAction]
+    {
+        try await logout(
+            serviceProvider: serviceProvider, mvpd: mvpd, redirectURL: redirectURL.absoluteString, context: context)
     }
 
     // MARK: Exchange
@@ -280,7 +305,9 @@ struct RESTClient: Sendable {
         query: [(name: String, value: String)] = [], body: RESTRequestBody = .none, context: RequestContext,
         decoding: Response.Type
     ) async throws(RESTClientError) -> Response {
-        try await performPresentingTokens(operation, method, segments, query: query, body: body, context: context, decoding: decoding).0
+        try await performPresentingTokens(
+            operation, method, segments, query: query, body: body, context: context, decoding: decoding
+        ).0
     }
 
     /// ``perform(_:_:_:query:body:context:decoding:)``, also answering the single sign-on
@@ -300,7 +327,8 @@ struct RESTClient: Sendable {
         let tokens = operation.acceptsSingleSignOnTokens ? await singleSignOn.current() : .none
         let headers = try RESTHeaders.build(
             operation: operation, accessToken: nil, body: body, context: context, userAgent: userAgent, tokens: tokens)
-        let request = HTTPRequestMessage(method: method, url: url, headers: headers, body: body.data, operationName: operation.rawValue)
+        let request = HTTPRequestMessage(
+            method: method, url: url, headers: headers, body: body.data, operationName: operation.rawValue)
         let response = try await exchange.send(
             request, operation: operation,
             signedBy: AccessTokenSigning(provider: tokenProvider, deviceInfo: context.deviceInfo))

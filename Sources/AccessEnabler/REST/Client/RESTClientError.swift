@@ -79,11 +79,14 @@ enum RESTClientError: Error, Sendable, Equatable {
             }
             return text + "."
         case .throttled(_, let retryAfter):
-            let wait = retryAfter.map { "in \(WholeNumber.clamped($0, rounding: .up) as Int) s (Retry-After)" } ?? "in at least 1 s"
+            let wait =
+                retryAfter.map { "in \(WholeNumber.clamped($0, rounding: .up) as Int) s (Retry-After)" }
+                ?? "in at least 1 s"
             return
                 "Adobe Pass \(request) was throttled (HTTP 429 Too Many Requests): this device sent more than Adobe allows (1 request per second after a burst of 10). Adobe Pass takes its next request \(wait); reduce how often the app calls the SDK."
         case .undocumentedStatus(_, let status):
-            return "Adobe Pass \(request) answered HTTP \(status), a status its documentation does not describe; check the service URL and any proxy in between."
+            return
+                "Adobe Pass \(request) answered HTTP \(status), a status its documentation does not describe; check the service URL and any proxy in between."
         case .malformedBody(_, let reason):
             return "Adobe Pass \(request) returned a body that is not the documented JSON: \(reason)."
         case .transport(_, let failure):
@@ -105,8 +108,10 @@ extension TransportFailure {
     var sentence: String {
         switch self {
         case .timedOut: "no answer arrived before the request timeout; check the network or raise the timeout."
-        case .cannotConnect(let detail): "could not connect to the server (\(detail)); check the service URL and the network."
-        case .connectionLost(let detail): "the connection closed before the whole response arrived (\(detail)); try again."
+        case .cannotConnect(let detail):
+            "could not connect to the server (\(detail)); check the service URL and the network."
+        case .connectionLost(let detail):
+            "the connection closed before the whole response arrived (\(detail)); try again."
         case .cancelled: "the request was cancelled."
         case .responseTooLarge(let limit):
             "the response body was larger than \(ResponseSizeLimit.describe(limit)), the most the SDK accepts (AccessEnablerConfiguration.maximumResponseBodySize); the rest was not read."

@@ -79,7 +79,8 @@ enum RESTOperation: String, Sendable, CaseIterable {
     var sendsDeviceHeaders: Bool {
         switch self {
         case .dcrRegister, .dcrToken: false
-        case .configuration, .createSession, .resumeSession, .sessionInformation, .profiles, .profileForMVPD, .profileForCode, .partnerSession,
+        case .configuration, .createSession, .resumeSession, .sessionInformation, .profiles, .profileForMVPD,
+            .profileForCode, .partnerSession,
             .partnerProfile, .authorize, .preauthorize, .logout:
             true
         }

@@ -36,7 +36,9 @@ enum RESTResponseClassifier {
         if operation.documentedErrorStatuses.contains(status) || (500...599).contains(status) {
             return .failure(.server(operation: operation, httpStatus: status, error: enhancedError(in: response.body)))
         }
-        if (400...499).contains(status), let explained = enhancedError(in: response.body), explained.advice.isServerTrouble {
+        if (400...499).contains(status), let explained = enhancedError(in: response.body),
+            explained.advice.isServerTrouble
+        {
             return .failure(.server(operation: operation, httpStatus: status, error: explained))
         }
         return .failure(.undocumentedStatus(operation: operation, httpStatus: status))
@@ -51,7 +53,9 @@ enum RESTResponseClassifier {
 
     /// Decodes a success body as `type`, reporting a body that is not the documented JSON
     /// as ``RESTClientError/malformedBody(operation:reason:)`` without quoting its content.
-    static func decode<T: Decodable>(_ type: T.Type, from body: Data, operation: RESTOperation) throws(RESTClientError) -> T {
+    static func decode<T: Decodable>(_ type: T.Type, from body: Data, operation: RESTOperation) throws(RESTClientError)
+        -> T
+    {
         if body.isEmpty {
             throw .malformedBody(operation: operation, reason: "the body is empty")
         }

@@ -27,7 +27,8 @@ struct RequestContext: Sendable, Equatable {
         partnerStatus: PartnerFrameworkStatus? = nil, applicationProfile: String? = nil
     ) {
         self.init(
-            deviceIdentity: DeviceIdentity(fixed: deviceIdentifier), deviceInfo: deviceInfo, visitorID: visitorID, userAgent: userAgent,
+            deviceIdentity: DeviceIdentity(fixed: deviceIdentifier), deviceInfo: deviceInfo, visitorID: visitorID,
+            userAgent: userAgent,
             partnerStatus: partnerStatus, applicationProfile: applicationProfile)
     }
 

@@ -129,18 +129,22 @@ actor AccessTokenProvider {
         do throws(RESTClientError) {
             var registeredNow = false
             if credentials == nil {
-                let registered = try await dcr.register(softwareStatement: softwareStatement, redirectURI: redirectURI, deviceInfo: deviceInfo)
+                let registered = try await dcr.register(
+                    softwareStatement: softwareStatement, redirectURI: redirectURI, deviceInfo: deviceInfo)
                 cache.saveClientCredentials(registered)
                 credentials = registered
                 registeredNow = true
             }
-            guard let current = credentials else { throw .invalidRequest(operation: .dcrRegister, reason: "no client credentials") }
+            guard let current = credentials else {
+                throw .invalidRequest(operation: .dcrRegister, reason: "no client credentials")
+            }
             let token: DCRAccessToken
             do throws(RESTClientError) {
                 token = try await dcr.accessToken(credentials: current, deviceInfo: deviceInfo)
             } catch {
                 guard !registeredNow, error.advice == .clientUnknown else { throw error }
-                let registered = try await dcr.register(softwareStatement: softwareStatement, redirectURI: redirectURI, deviceInfo: deviceInfo)
+                let registered = try await dcr.register(
+                    softwareStatement: softwareStatement, redirectURI: redirectURI, deviceInfo: deviceInfo)
                 cache.saveClientCredentials(registered)
                 credentials = registered
                 token = try await dcr.accessToken(credentials: registered, deviceInfo: deviceInfo)

@@ -12,7 +12,9 @@ struct DCRClient: Sendable {
     let timeSource: any TimeSource
 
     /// `POST {base}/o/client/register` with a JSON body holding the software statement.
-    func register(softwareStatement: String, redirectURI: String?, deviceInfo: DeviceInfo) async throws(RESTClientError) -> DCRClientCredentials {
+    func register(softwareStatement: String, redirectURI: String?, deviceInfo: DeviceInfo) async throws(RESTClientError)
+        -> DCRClientCredentials
+    {
         let operation = RESTOperation.dcrRegister
         guard !softwareStatement.isEmpty else {
             throw .invalidRequest(operation: operation, reason: "the software statement is empty")
@@ -29,13 +31,17 @@ struct DCRClient: Sendable {
         }
         let body = RESTRequestBody.json(bodyData)
         let headers = try RESTHeaders.build(
-            operation: operation, accessToken: nil, body: body, context: nil, deviceInfo: deviceInfo, userAgent: userAgent)
+            operation: operation, accessToken: nil, body: body, context: nil, deviceInfo: deviceInfo,
+            userAgent: userAgent)
         let response = try await exchange.send(
-            HTTPRequestMessage(method: "POST", url: url, headers: headers, body: body.data, operationName: operation.rawValue),
+            HTTPRequestMessage(
+                method: "POST", url: url, headers: headers, body: body.data, operationName: operation.rawValue),
             operation: operation)
         let wire = try successBody(RegistrationResponse.self, response, operation)
         if let issued = wire.clientIDIssuedAt, !PlausibleDate.contains(secondsSince1970: TimeInterval(issued)) {
-            throw .malformedBody(operation: operation, reason: "the field 'client_id_issued_at' is not a date from 1970 to the year 9999")
+            throw .malformedBody(
+                operation: operation, reason: "the field 'client_id_issued_at' is not a date from 1970 to the year 9999"
+            )
         }
         return DCRClientCredentials(
             clientID: wire.clientID, clientSecret: wire.clientSecret,
@@ -45,7 +51,9 @@ struct DCRClient: Sendable {
 
     /// `POST {base}/o/client/token`, form body `client_id`, `client_secret`,
     /// `grant_type=client_credentials`. The token expires `expires_in` seconds after now.
-    func accessToken(credentials: DCRClientCredentials, deviceInfo: DeviceInfo) async throws(RESTClientError) -> DCRAccessToken {
+    func accessToken(credentials: DCRClientCredentials, deviceInfo: DeviceInfo) async throws(RESTClientError)
+        -> DCRAccessToken
+    {
         let operation = RESTOperation.dcrToken
         guard let url = urls.url(["o", "client", "token"]) else {
             throw .invalidRequest(operation: operation, reason: "the base URL cannot form the token URL")
@@ -56,16 +64,21 @@ struct DCRClient: Sendable {
             ("grant_type", "client_credentials"),
         ])
         let headers = try RESTHeaders.build(
-            operation: operation, accessToken: nil, body: body, context: nil, deviceInfo: deviceInfo, userAgent: userAgent)
+            operation: operation, accessToken: nil, body: body, context: nil, deviceInfo: deviceInfo,
+            userAgent: userAgent)
         let response = try await exchange.send(
-            HTTPRequestMessage(method: "POST", url: url, headers: headers, body: body.data, operationName: operation.rawValue),
+            HTTPRequestMessage(
+                method: "POST", url: url, headers: headers, body: body.data, operationName: operation.rawValue),
             operation: operation)
         let wire = try successBody(TokenResponse.self, response, operation)
-        return DCRAccessToken(value: wire.accessToken, expiresAt: timeSource.now.addingTimeInterval(TimeInterval(wire.expiresIn)))
+        return DCRAccessToken(
+            value: wire.accessToken, expiresAt: timeSource.now.addingTimeInterval(TimeInterval(wire.expiresIn)))
     }
 
     /// The decoded success body, or the typed error (a DCR 401 is a plain server error).
-    private func successBody<T: Decodable>(_ type: T.Type, _ response: HTTPResponseMessage, _ operation: RESTOperation) throws(RESTClientError) -> T {
+    private func successBody<T: Decodable>(_ type: T.Type, _ response: HTTPResponseMessage, _ operation: RESTOperation)
+        throws(RESTClientError) -> T
+    {
         switch RESTResponseClassifier.classify(response, operation: operation, now: timeSource.now) {
         case .success(let body):
             return try RESTResponseClassifier.decode(T.self, from: body, operation: operation)
@@ -134,7 +147,8 @@ struct DCRClient: Sendable {
             }
             guard Self.lifetimes.contains(expiresIn) else {
                 throw DecodingError.dataCorruptedError(
-                    forKey: .expiresIn, in: container, debugDescription: "expires_in is not a lifetime from 1 second to 10 years.")
+                    forKey: .expiresIn, in: container,
+                    debugDescription: "expires_in is not a lifetime from 1 second to 10 years.")
             }
             tokenType = try container.decodeIfPresent(String.self, forKey: .tokenType)
         }

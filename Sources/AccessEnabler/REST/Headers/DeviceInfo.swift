@@ -247,7 +247,8 @@ public struct DeviceInfo: Sendable, Codable, Equatable {
         ]
         for (key, value, allowed) in restricted {
             if let value, !allowed.contains(value) {
-                return "\(key) \"\(value)\" is not one of the documented values (\(allowed.sorted().joined(separator: ", ")))"
+                return
+                    "\(key) \"\(value)\" is not one of the documented values (\(allowed.sorted().joined(separator: ", ")))"
             }
         }
         return nil

@@ -22,13 +22,20 @@ enum DeviceInfoOption {
         guard let given = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else {
             return .failure(Problem(reason: "its Base64 text does not hold a JSON object"))
         }
-        guard let base = (try? JSONEncoder().encode(fallback)).flatMap({ try? JSONSerialization.jsonObject(with: $0) as? [String: Any] }),
+        guard
+            let base = (try? JSONEncoder().encode(fallback)).flatMap({
+                try? JSONSerialization.jsonObject(with: $0) as? [String: Any]
+            }),
             let merged = try? JSONSerialization.data(withJSONObject: base.merging(given) { $1 })
-        else { return .failure(Problem(reason: "its JSON object could not be combined with the default device information")) }
+        else {
+            return .failure(
+                Problem(reason: "its JSON object could not be combined with the default device information"))
+        }
         do {
             return .success(try JSONDecoder().decode(DeviceInfo.self, from: merged))
         } catch {
-            return .failure(Problem(reason: "a key of its JSON object has a value of the wrong type (\(Self.key(of: error)))"))
+            return .failure(
+                Problem(reason: "a key of its JSON object has a value of the wrong type (\(Self.key(of: error)))"))
         }
     }
 

@@ -78,7 +78,8 @@ extension KeyedDecodingContainer {
         guard let timestamp else {
             throw DecodingError.dataCorruptedError(
                 forKey: key, in: self,
-                debugDescription: "\(key.stringValue) is not a timestamp between 1970 and the year 9999 in epoch milliseconds.")
+                debugDescription:
+                    "\(key.stringValue) is not a timestamp between 1970 and the year 9999 in epoch milliseconds.")
         }
         return timestamp.date
     }

@@ -42,11 +42,16 @@ struct LinuxMachineFacts: Sendable, Equatable {
 
     /// Reads the facts from the file system under `root` (the real `/` by default; tests
     /// point it at a directory laid out the same way) and the kernel's `uname`.
-    static func read(root: URL = URL(fileURLWithPath: "/", isDirectory: true), uname: (release: String, machine: String)? = nil) -> LinuxMachineFacts {
+    static func read(
+        root: URL = URL(fileURLWithPath: "/", isDirectory: true), uname: (release: String, machine: String)? = nil
+    ) -> LinuxMachineFacts {
         func text(_ path: String) -> String? {
-            guard let data = FileManager.default.contents(atPath: root.appendingPathComponent(path).path) else { return nil }
+            guard let data = FileManager.default.contents(atPath: root.appendingPathComponent(path).path) else {
+                return nil
+            }
             // Device tree strings end with NUL; firmware strings with a newline.
-            return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines.union(CharacterSet(charactersIn: "\0")))
+            return String(decoding: data, as: UTF8.self).trimmingCharacters(
+                in: .whitespacesAndNewlines.union(CharacterSet(charactersIn: "\0")))
         }
         let dmi = "sys/class/dmi/id/"
         let osRelease = (text("etc/os-release") ?? text("usr/lib/os-release")).map(parseOSRelease) ?? [:]
@@ -56,7 +61,10 @@ struct LinuxMachineFacts: Sendable, Equatable {
             ?? text("proc/net/ipv6_route").flatMap(defaultRouteInterface(ipv6Routes:))
         let wireless =
             routeInterface.map { interface in
-                ["wireless", "phy80211"].contains { FileManager.default.fileExists(atPath: root.appendingPathComponent("sys/class/net/\(interface)/\($0)").path) }
+                ["wireless", "phy80211"].contains {
+                    FileManager.default.fileExists(
+                        atPath: root.appendingPathComponent("sys/class/net/\(interface)/\($0)").path)
+                }
             } ?? false
         return LinuxMachineFacts(
             productName: text(dmi + "product_name"), productVersion: text(dmi + "product_version"),
@@ -86,7 +94,8 @@ struct LinuxMachineFacts: Sendable, Equatable {
     static func defaultRouteInterface(ipv4Routes text: String) -> String? {
         for line in text.split(whereSeparator: \.isNewline).dropFirst() {
             let fields = line.split(whereSeparator: \.isWhitespace)
-            guard fields.count > 3, fields[1] == "00000000", let flags = Int(fields[3], radix: 16), flags & 0x1 != 0 else { continue }
+            guard fields.count > 3, fields[1] == "00000000", let flags = Int(fields[3], radix: 16), flags & 0x1 != 0
+            else { continue }
             return String(fields[0])
         }
         return nil

@@ -51,7 +51,8 @@ struct PartnerFrameworkStatus: Sendable, Equatable {
     /// What breaks the header's rules, or `nil` when the values are valid.
     var validationProblem: String? {
         if !Self.allowedAccessStatuses.contains(accessStatus) {
-            return "accessStatus \"\(accessStatus)\" is not one of \(Self.allowedAccessStatuses.sorted().joined(separator: ", "))"
+            return
+                "accessStatus \"\(accessStatus)\" is not one of \(Self.allowedAccessStatuses.sorted().joined(separator: ", "))"
         }
         if let providerID, providerID.trimmingCharacters(in: .whitespaces).isEmpty {
             return "the provider id is empty"

@@ -79,7 +79,8 @@ enum RESTHeaders {
         }
         if let status = context?.partnerStatus, operation.acceptsPartnerFrameworkStatus {
             if let problem = status.validationProblem {
-                throw .invalidRequest(operation: operation, reason: "the partner framework status is invalid: \(problem)")
+                throw .invalidRequest(
+                    operation: operation, reason: "the partner framework status is invalid: \(problem)")
             }
             headers.append((RESTHeaderName.partnerFrameworkStatus, status.cachedHeaderValue))
         }
@@ -90,7 +91,10 @@ enum RESTHeaders {
             headers.append((RESTHeaderName.tempPassIdentity, identity))
         }
         if operation.acceptsSingleSignOnTokens {
-            for (name, token) in [(RESTHeaderName.serviceToken, tokens.serviceToken), (RESTHeaderName.subjectToken, tokens.platformIdentity)] {
+            for (name, token) in [
+                (RESTHeaderName.serviceToken, tokens.serviceToken),
+                (RESTHeaderName.subjectToken, tokens.platformIdentity),
+            ] {
                 guard let token else { continue }
                 // Never dropped silently: a value no header can carry ends the call, said.
                 if let problem = HeaderFieldValue.problem(token) {

@@ -8,7 +8,8 @@ enum TempPassIdentity {
     /// same identity always gives the same value.
     static func headerValue(_ identity: [String: String]) -> String? {
         guard !identity.isEmpty,
-            let json = try? JSONSerialization.data(withJSONObject: identity, options: [.sortedKeys, .withoutEscapingSlashes])
+            let json = try? JSONSerialization.data(
+                withJSONObject: identity, options: [.sortedKeys, .withoutEscapingSlashes])
         else { return nil }
         return json.base64EncodedString()
     }

@@ -46,7 +46,9 @@ enum RetryAfter {
         // RFC 850's two-digit years: 70–99 are the 1900s, the rest this century.
         let fullYear = year < 100 ? (year < 70 ? 2000 + year : 1900 + year) : year
         // A year beyond 9999 is no HTTP-date (and would overflow the day count).
-        guard (1...9999).contains(fullYear), (1...31).contains(day), (0...23).contains(hour), (0...59).contains(minute), (0...60).contains(second) else {
+        guard (1...9999).contains(fullYear), (1...31).contains(day), (0...23).contains(hour), (0...59).contains(minute),
+            (0...60).contains(second)
+        else {
             return nil
         }
         let days = HTTPDate.daysSince1970(year: fullYear, month: month + 1, day: day)

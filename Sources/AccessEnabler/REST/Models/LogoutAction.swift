@@ -38,7 +38,8 @@ struct LogoutResponse: Decodable, Sendable {
         let map = try container.decodeObject(of: WireLogout.self, forKey: .logouts) ?? [:]
         logouts = map.keys.sorted().compactMap { key in
             guard let wire = map[key] else { return nil }
-            return LogoutAction(mvpd: wire.mvpd ?? key, actionName: wire.actionName, actionType: wire.actionType, url: wire.url)
+            return LogoutAction(
+                mvpd: wire.mvpd ?? key, actionName: wire.actionName, actionType: wire.actionType, url: wire.url)
         }
     }
 }

@@ -40,7 +40,8 @@ struct PartnerSessionAction: Decodable, Sendable, Equatable {
         reasonType = try container.decodeIfPresent(ReasonType.self, forKey: .reasonType)
         mvpd = try container.decodeIfPresent(String.self, forKey: .mvpd)
         serviceProvider = try container.decodeIfPresent(String.self, forKey: .serviceProvider)
-        authenticationRequest = try container.decodeIfPresent(PartnerAuthenticationRequest.self, forKey: .authenticationRequest)
+        authenticationRequest = try container.decodeIfPresent(
+            PartnerAuthenticationRequest.self, forKey: .authenticationRequest)
         missingParameters = try container.decodeIfPresent([String].self, forKey: .missingParameters) ?? []
         code = try container.decodeIfPresent(String.self, forKey: .code)
         url = try container.decodeIfPresent(String.self, forKey: .url)

@@ -92,7 +92,8 @@ struct ProfilesResponse: Decodable, Sendable {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         guard let map = try container.decodeObject(of: WireProfile.self, forKey: .profiles) else {
             throw DecodingError.keyNotFound(
-                CodingKeys.profiles, DecodingError.Context(codingPath: container.codingPath, debugDescription: "Missing profiles."))
+                CodingKeys.profiles,
+                DecodingError.Context(codingPath: container.codingPath, debugDescription: "Missing profiles."))
         }
         profiles = map.keys.sorted().compactMap { key in
             guard let wire = map[key] else { return nil }

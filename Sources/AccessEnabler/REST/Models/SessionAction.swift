@@ -26,7 +26,8 @@ struct SessionAction: Decodable, Sendable, Equatable {
     var sessionId: String?
 
     init(
-        actionName: ActionName, actionType: ActionType, reasonType: ReasonType? = nil, code: String? = nil, url: String? = nil,
+        actionName: ActionName, actionType: ActionType, reasonType: ReasonType? = nil, code: String? = nil,
+        url: String? = nil,
         mvpd: String? = nil, serviceProvider: String? = nil, missingParameters: [String] = [],
         notBefore: Date? = nil, notAfter: Date? = nil, sessionId: String? = nil
     ) {
@@ -77,7 +78,9 @@ struct SessionStatus: Decodable, Sendable, Equatable {
     /// When the code stops being valid.
     var notAfter: Date?
 
-    private enum CodingKeys: String, CodingKey { case existingParameters, missingParameters, device, notBefore, notAfter }
+    private enum CodingKeys: String, CodingKey {
+        case existingParameters, missingParameters, device, notBefore, notAfter
+    }
 
     init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)

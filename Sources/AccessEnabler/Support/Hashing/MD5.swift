@@ -10,7 +10,9 @@ enum MD5 {
         6, 10, 15, 21, 6, 10, 15, 21, 6, 10, 15, 21, 6, 10, 15, 21,
     ]
     private static let constants: [UInt32] = (0..<64).map {
-        UInt32(truncatingIfNeeded: WholeNumber.clamped(abs(sin(Double($0 + 1))) * 4_294_967_296, rounding: .towardZero, as: Int64.self))
+        UInt32(
+            truncatingIfNeeded: WholeNumber.clamped(
+                abs(sin(Double($0 + 1))) * 4_294_967_296, rounding: .towardZero, as: Int64.self))
     }
 
     /// The digest of `bytes`, as 32 lower-case hex digits.
@@ -32,7 +34,9 @@ enum MD5 {
             var words = [UInt32](repeating: 0, count: 16)
             for i in 0..<16 {
                 let base = chunk + i * 4
-                words[i] = UInt32(message[base]) | UInt32(message[base + 1]) << 8 | UInt32(message[base + 2]) << 16 | UInt32(message[base + 3]) << 24
+                words[i] =
+                    UInt32(message[base]) | UInt32(message[base + 1]) << 8 | UInt32(message[base + 2]) << 16 | UInt32(
+                        message[base + 3]) << 24
             }
             var a = a0, b = b0, c = c0, d = d0
             for i in 0..<64 {

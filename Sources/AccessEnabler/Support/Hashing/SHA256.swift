@@ -94,8 +94,12 @@ struct SHA256: Sendable {
                 | UInt32(block[offset + 2]) << 8 | UInt32(block[offset + 3])
         }
         for index in 16..<64 {
-            let s0 = schedule[index - 15].rotatedRight(7) ^ schedule[index - 15].rotatedRight(18) ^ (schedule[index - 15] >> 3)
-            let s1 = schedule[index - 2].rotatedRight(17) ^ schedule[index - 2].rotatedRight(19) ^ (schedule[index - 2] >> 10)
+            let s0 =
+                schedule[index - 15].rotatedRight(7) ^ schedule[index - 15].rotatedRight(18)
+                ^ (schedule[index - 15] >> 3)
+            let s1 =
+                schedule[index - 2].rotatedRight(17) ^ schedule[index - 2].rotatedRight(19)
+                ^ (schedule[index - 2] >> 10)
             schedule[index] = schedule[index - 16] &+ s0 &+ schedule[index - 7] &+ s1
         }
 
