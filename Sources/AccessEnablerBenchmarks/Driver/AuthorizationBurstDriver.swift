@@ -1,7 +1,5 @@
 import AccessEnabler
-import AccessEnablerScenarios
 import Foundation
-import PassSandbox
 
 /// The authorization burst of measurement 1, `count` times: a device signed in through
 /// partner SSO calls checkAuthorization for 20 new resources in a plain loop — no help to
@@ -16,24 +14,10 @@ public enum AuthorizationBurstDriver {
     /// hears how many requests each burst cost, counted.
     public static func run(count: Int, report: @Sendable (String) -> Void) async -> Int {
         let size = RoundTripMeasurement.burstSize
-        let limit = 5
-        let minimum = (size + limit - 1) / limit
-        let sandbox = PassSandbox(world: .default, clock: SandboxClock())
-        let transport = CountingTransport(sandbox.inProcessTransport)
-        let factory = BenchmarkClientFactory(
-            baseURL: sandbox.baseURLForLinks, clock: SandboxTimeSource(sandbox.clock), requestTimeout: 10)
-        let scratch = BenchmarkScratch("burst-driver")
-        defer { scratch.remove() }
-        let device = SimulatedPartnerFramework(
-            sandbox: sandbox,
-            signedIn: SystemSignIn(
-                provider: "AppleBoarded", username: "alice", expiresAt: sandbox.clock.now.addingTimeInterval(86_400)))
-        let observer = BenchmarkObserver()
-        let client = factory.make(
-            storage: scratch.storage("device"), partner: device, transport: transport, observer: observer)
-        client.setRequestor("REF30")
-        await client.waitUntilIdle()
-        guard observer.snapshot.requestorStatus == 1 else {
+        let minimum = BurstDevice.minimumRequests(for: size)
+        let device = await BurstDevice(scratchName: "burst-driver")
+        defer { device.remove() }
+        guard device.signedIn else {
             report("\(flow): the device did not sign in")
             return 0
         }
@@ -41,13 +25,10 @@ public enum AuthorizationBurstDriver {
         var costs: [Int: Int] = [:]
         var answeredAll = true
         for round in 0..<count {
-            observer.reset()
-            transport.reset()
             // New resources each time: a media token already held would answer without a request.
-            for index in 1...size { client.checkAuthorization("burst\(round)-resource\(index)") }
-            await client.waitUntilIdle()
-            costs[transport.count, default: 0] += 1
-            answeredAll = answeredAll && observer.snapshot.tokens + observer.snapshot.tokenFailures == size
+            let (requests, answered) = await device.burst((1...size).map { "burst\(round)-resource\($0)" })
+            costs[requests, default: 0] += 1
+            answeredAll = answeredAll && answered == size
         }
         let counted = costs.keys.sorted().map { "\($0) requests: \(costs[$0] ?? 0)" }.joined(separator: ", ")
         let atMinimum = costs[minimum] ?? 0

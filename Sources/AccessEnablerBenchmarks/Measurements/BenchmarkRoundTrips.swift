@@ -222,30 +222,12 @@ enum RoundTripMeasurement {
     /// \(burstSize) checkAuthorization calls issued together by one device signed in through
     /// partner SSO (in-process): the decisions requests they cost, against ⌈burst / limit⌉.
     private static func authorizationBurst() async -> (row: Benchmark.Row, expected: Int, limit: Int) {
-        let limit = 5
-        let expected = (burstSize + limit - 1) / limit
-        let sandbox = PassSandbox(world: .default, clock: SandboxClock())
-        let transport = CountingTransport(sandbox.inProcessTransport)
-        let factory = BenchmarkClientFactory(
-            baseURL: sandbox.baseURLForLinks, clock: SandboxTimeSource(sandbox.clock), requestTimeout: 10)
-        let scratch = BenchmarkScratch("burst")
-        defer { scratch.remove() }
-        let device = SimulatedPartnerFramework(
-            sandbox: sandbox,
-            signedIn: SystemSignIn(
-                provider: "AppleBoarded", username: "alice", expiresAt: sandbox.clock.now.addingTimeInterval(86_400)))
-        let observer = BenchmarkObserver()
-        let client = factory.make(
-            storage: scratch.storage("device"), partner: device, transport: transport, observer: observer)
-        client.setRequestor("REF30")
-        await client.waitUntilIdle()
-        let signedIn = observer.snapshot.requestorStatus == 1
-        observer.reset()
-        transport.reset()
-        for index in 1...burstSize { client.checkAuthorization("resource-\(index)") }
-        await client.waitUntilIdle()
-        let requests = transport.count
-        let answered = observer.snapshot.tokens + observer.snapshot.tokenFailures
+        let limit = BurstDevice.limit
+        let expected = BurstDevice.minimumRequests(for: burstSize)
+        let device = await BurstDevice(scratchName: "burst")
+        defer { device.remove() }
+        let signedIn = device.signedIn
+        let (requests, answered) = await device.burst((1...burstSize).map { "resource-\($0)" })
         var notes: [String] = []
         if !signedIn { notes.append("the device did not sign in") }
         if answered != burstSize { notes.append("\(answered) of \(burstSize) calls ended in their callback") }
