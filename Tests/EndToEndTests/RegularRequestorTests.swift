@@ -195,7 +195,7 @@ import Testing
         #expect(
             dialog == [
                 "displayProviderDialog(AppleBoarded,PickerOnly,NotBoarded,SSODisabled,Degraded,TempPass,SVCProvider,FarCable,NearCable)"
-            ])
+            ], "\(harness.wireStory)")
         #expect(primary.requestLog.map(\.path).contains("/api/v2/REF30/configuration"))
         #expect(secondary.requestLog.map(\.path).contains("/api/v2/REF30/configuration"))
 
@@ -310,10 +310,11 @@ import Testing
                     "REF30", serviceProviders: [harness.baseURLs[0].absoluteString, harness.baseURLs[1].absoluteString])
             } == ["setRequestorComplete(1)"])
         // The secondary answered first: its NotBoarded leads the list and serves NotBoarded.
+        let dialog = await harness.call { $0.getAuthentication() }
         #expect(
-            await harness.call { $0.getAuthentication() } == [
+            dialog == [
                 "displayProviderDialog(NotBoarded,AppleBoarded,PickerOnly,SSODisabled,Degraded,TempPass,SVCProvider)"
-            ])
+            ], "\(harness.wireStory)")
         harness.sandboxes[1].clearRequestLog()
         #expect(
             await harness.call { $0.setSelectedProvider("NotBoarded") } == [

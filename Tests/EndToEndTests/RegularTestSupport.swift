@@ -97,7 +97,8 @@ final class RequestCapture: HTTPTransport, @unchecked Sendable {
 
     var requests: [SentRequest] { lock.withLock { sent } }
     var lines: [String] { requests.map(\.line) }
-    /// `start HOST PATH` when a request leaves, `end HOST PATH` when its answer (or failure) is back.
+    /// `start HOST PATH` when a request leaves, `end HOST PATH STATUS` when its answer is back
+    /// (`end HOST PATH failed: WHY` when the transport failed): what a failing test prints.
     var events: [String] { lock.withLock { timeline } }
     func reset() {
         lock.withLock {
@@ -115,8 +116,14 @@ final class RequestCapture: HTTPTransport, @unchecked Sendable {
                     method: request.method, url: request.url, headers: request.headers.map { ($0.name, $0.value) }))
             timeline.append("start " + name)
         }
-        defer { lock.withLock { timeline.append("end " + name) } }
-        return try await inner.send(request, timeout: timeout)
+        do {
+            let response = try await inner.send(request, timeout: timeout)
+            lock.withLock { timeline.append("end \(name) \(response.status)") }
+            return response
+        } catch {
+            lock.withLock { timeline.append("end \(name) failed: \(error)") }
+            throw error
+        }
     }
 }
 
@@ -275,10 +282,19 @@ final class RegularHarness: @unchecked Sendable {
     /// The REST/DCR calls of the last `call` (`METHOD /path`).
     var restCalls: [String] { capture.lines }
 
+    /// What went over the wire during the last `call` and what each sandbox received since
+    /// its log was last cleared: what a failing expectation prints to explain itself.
+    var wireStory: String {
+        let received = sandboxes.enumerated().map { index, sandbox in
+            "sandbox \(index) received: " + sandbox.requestLog.map(\.path).joined(separator: ", ")
+        }
+        return (["the SDK's requests:"] + capture.events + received).joined(separator: "\n")
+    }
+
     /// Logs `username` in to `mvpd` through the login page of the sandbox serving it.
     func logIn(mvpd: String, username: String = "alice", expectDialog: [String]? = nil) async throws {
         let dialog = await call { $0.getAuthentication() }
-        if let expectDialog { #expect(dialog == expectDialog) }
+        if let expectDialog { #expect(dialog == expectDialog, "\(wireStory)") }
         #expect(
             await call { $0.setSelectedProvider(mvpd) } == [
                 "sendTrackingData(2,\(mvpd))", "navigateToUrl(authenticate)",

@@ -59,6 +59,9 @@ public struct HTTPResponseMessage: Sendable {
     public var headers: [(name: String, value: String)]
     /// The body, possibly empty.
     public var body: Data
+    /// When the SDK got this answer from its transport (set by the SDK, `nil` before). Answers
+    /// asked for together are ranked by it, not by how soon the SDK got round to reading them.
+    var arrival: ContinuousClock.Instant?
 
     /// Creates a response message.
     public init(status: Int, headers: [(name: String, value: String)] = [], body: Data = Data()) {

@@ -4,9 +4,9 @@ import Foundation
 /// Makes one server answer a request before another, whatever the machine's load. Once
 /// ``keep(first:before:pathSuffix:)`` has armed it, the next request to `later` whose path
 /// ends with `pathSuffix` leaves only once one to `first` has been answered, and a second
-/// after that, so the first answer has reached the SDK before the later one leaves. (The
-/// second is a margin for the SDK's few steps after an answer, not a wait for a server;
-/// ``stallBound`` bounds the hold should `first` never be asked.)
+/// after that. The SDK ranks answers by when its transport returned them, which this
+/// wrapper's return precedes by a few steps with no wait between them; the second covers
+/// those steps on a thread the system has descheduled, and is not a wait for a server.
 final class AnswerOrder: @unchecked Sendable {
     private struct Armed {
         var first: String

@@ -61,26 +61,47 @@ extension EntitlementEngine {
         return .success(RequestorCatalog(requestor: requestor, merging: sources))
     }
 
-    /// Queries every service provider at once; results come back in the order they answered.
+    /// Queries every service provider at once; results come back in the order their answers
+    /// arrived (a failure after every answer). Ranked by arrival, not by when each child task
+    /// finished reading its answer: on a busy machine a later answer can be decoded first.
     private static func fetchConfigurations(
         requestor: String, from clients: [RESTClient], context: RequestContext
     ) async -> [(RESTClient, Result<ServiceConfiguration, RESTClientError>)] {
-        @Sendable func fetch(_ client: RESTClient) async -> (RESTClient, Result<ServiceConfiguration, RESTClientError>)
-        {
+        typealias Outcome = (RESTClient, Result<ServiceConfiguration, RESTClientError>, ContinuousClock.Instant?)
+        @Sendable func fetch(_ client: RESTClient) async -> Outcome {
             do throws(RESTClientError) {
-                return (client, .success(try await client.configuration(serviceProvider: requestor, context: context)))
+                let answer = try await client.configurationAnswer(serviceProvider: requestor, context: context)
+                return (client, .success(answer.configuration), answer.arrival)
             } catch {
-                return (client, .failure(error))
+                return (client, .failure(error), nil)
             }
         }
         // One service provider (the usual case) needs no task group.
-        if clients.count == 1, let client = clients.first { return [await fetch(client)] }
-        return await withTaskGroup(of: (RESTClient, Result<ServiceConfiguration, RESTClientError>).self) { group in
-            for client in clients { group.addTask { await fetch(client) } }
-            var outcomes: [(RESTClient, Result<ServiceConfiguration, RESTClientError>)] = []
-            for await outcome in group { outcomes.append(outcome) }
-            return outcomes
+        if clients.count == 1, let client = clients.first {
+            let (client, result, _) = await fetch(client)
+            return [(client, result)]
         }
+        return await withTaskGroup(of: Outcome.self) { group in
+            for client in clients { group.addTask { await fetch(client) } }
+            var outcomes: [Outcome] = []
+            for await outcome in group { outcomes.append(outcome) }
+            return Self.byArrival(outcomes).map { ($0.0, $0.1) }
+        }
+    }
+
+    /// `outcomes` (in the order their tasks finished) ranked by when their answers arrived;
+    /// those with no arrival keep their order, after the others.
+    static func byArrival<Value>(_ outcomes: [(RESTClient, Value, ContinuousClock.Instant?)]) -> [(
+        RESTClient, Value, ContinuousClock.Instant?
+    )] {
+        outcomes.enumerated().sorted { left, right in
+            switch (left.element.2, right.element.2) {
+            case (let l?, let r?) where l != r: l < r
+            case (.some, nil): true
+            case (nil, .some): false
+            default: left.offset < right.offset
+            }
+        }.map(\.element)
     }
 
     /// The legacy `device_info` option laid over `fallback` (``DeviceInfoOption``); `nil`

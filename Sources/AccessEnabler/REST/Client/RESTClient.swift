@@ -78,10 +78,20 @@ struct RESTClient: Sendable {
     func configuration(serviceProvider: String, context: RequestContext) async throws(RESTClientError)
         -> ServiceConfiguration
     {
+        try await configurationAnswer(serviceProvider: serviceProvider, context: context).configuration
+    }
+
+    /// ``configuration(serviceProvider:context:)``, with when its answer arrived (`nil` when the
+    /// exchange did not note it): configurations asked of several service providers together
+    /// are merged in that order.
+    func configurationAnswer(serviceProvider: String, context: RequestContext) async throws(RESTClientError)
+        -> (configuration: ServiceConfiguration, arrival: ContinuousClock.Instant?)
+    {
         let query = context.applicationProfile.flatMap { $0.isEmpty ? nil : [("profile", $0)] } ?? []
-        return try await perform(
+        let answer = try await performPresentingTokens(
             .configuration, "GET", [serviceProvider, "configuration"], query: query, context: context,
             decoding: ServiceConfiguration.self)
+        return (answer.value, answer.arrival)
     }
 
     // MARK: Sessions
@@ -156,7 +166,7 @@ struct RESTClient: Sendable {
 
     /// `GET /api/v2/{serviceProvider}/profiles`: every valid profile, ordered by MVPD id.
     func profiles(serviceProvider: String, context: RequestContext) async throws(RESTClientError) -> [ProfileAnswer] {
-        let (answer, tokens) = try await performPresentingTokens(
+        let (answer, tokens, _) = try await performPresentingTokens(
             .profiles, "GET", [serviceProvider, "profiles"], context: context, decoding: ProfilesResponse.self)
         return Self.naming(answer.profiles, issuersOf: tokens)
     }
@@ -165,7 +175,7 @@ struct RESTClient: Sendable {
     func profile(
         serviceProvider: String, mvpd: String, context: RequestContext
     ) async throws(RESTClientError) -> [ProfileAnswer] {
-        let (answer, tokens) = try await performPresentingTokens(
+        let (answer, tokens, _) = try await performPresentingTokens(
             .profileForMVPD, "GET", [serviceProvider, "profiles", mvpd], context: context,
             decoding: ProfilesResponse.self)
         return Self.naming(answer.profiles, issuersOf: tokens)
@@ -307,16 +317,17 @@ struct RESTClient: Sendable {
     ) async throws(RESTClientError) -> Response {
         try await performPresentingTokens(
             operation, method, segments, query: query, body: body, context: context, decoding: decoding
-        ).0
+        ).value
     }
 
     /// ``perform(_:_:_:query:body:context:decoding:)``, also answering the single sign-on
-    /// tokens the request presented (asked of their providers just before it is built).
+    /// tokens the request presented (asked of their providers just before it is built) and
+    /// when the answer arrived.
     private func performPresentingTokens<Response: Decodable>(
         _ operation: RESTOperation, _ method: String, _ segments: [String],
         query: [(name: String, value: String)] = [], body: RESTRequestBody = .none, context: RequestContext,
         decoding: Response.Type
-    ) async throws(RESTClientError) -> (Response, SingleSignOnTokens) {
+    ) async throws(RESTClientError) -> (value: Response, tokens: SingleSignOnTokens, arrival: ContinuousClock.Instant?) {
         if segments.contains(where: \.isEmpty) {
             throw .invalidRequest(operation: operation, reason: "a path parameter is empty")
         }
@@ -334,7 +345,10 @@ struct RESTClient: Sendable {
             signedBy: AccessTokenSigning(provider: tokenProvider, deviceInfo: context.deviceInfo))
         switch RESTResponseClassifier.classify(response, operation: operation, now: exchange.gate.clock.now) {
         case .success(let data):
-            return (try RESTResponseClassifier.decode(Response.self, from: data, operation: operation), tokens)
+            return (
+                try RESTResponseClassifier.decode(Response.self, from: data, operation: operation), tokens,
+                response.arrival
+            )
         case .unauthorized(let error):
             throw .server(operation: operation, httpStatus: 401, error: error)
         case .failure(let error):

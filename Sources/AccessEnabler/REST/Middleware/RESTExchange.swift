@@ -125,7 +125,9 @@ struct RESTExchange: Sendable {
         // it first ran gets this far without any wait noticing.
         guard !Task.isCancelled else { throw .transport(operation: operation, .cancelled) }
         do {
-            return try await transport.send(request, timeout: timeout)
+            var response = try await transport.send(request, timeout: timeout)
+            response.arrival = .now
+            return response
         } catch .responseTooLarge(let limit) {
             // An answer, but not one the SDK will read: reported as a body that is not the documented JSON.
             let reason = TransportFailure.responseTooLarge(limit: limit).sentence.dropLast().description
