@@ -327,7 +327,8 @@ struct RESTClient: Sendable {
         _ operation: RESTOperation, _ method: String, _ segments: [String],
         query: [(name: String, value: String)] = [], body: RESTRequestBody = .none, context: RequestContext,
         decoding: Response.Type
-    ) async throws(RESTClientError) -> (value: Response, tokens: SingleSignOnTokens, arrival: ContinuousClock.Instant?) {
+    ) async throws(RESTClientError) -> (value: Response, tokens: SingleSignOnTokens, arrival: ContinuousClock.Instant?)
+    {
         if segments.contains(where: \.isEmpty) {
             throw .invalidRequest(operation: operation, reason: "a path parameter is empty")
         }
