@@ -1,26 +1,79 @@
 import Foundation
 
 /// The per-device values every REST API V2 request carries in its headers.
+///
+/// The values live in one immutable box that copies share: a context is held by every frame
+/// of a request's async call chain, and a device waiting for an answer keeps those frames.
+/// Inline, the values took 496 bytes in each of them; boxed, a context is one reference.
 struct RequestContext: Sendable, Equatable {
+    /// The values themselves.
+    private struct Values: Sendable, Equatable {
+        var deviceIdentity: DeviceIdentity
+        var deviceInfo: DeviceInfo
+        var visitorID: String?
+        var userAgent: String
+        var partnerStatus: PartnerFrameworkStatus?
+        var applicationProfile: String?
+        var tempPassIdentity: String?
+    }
+
+    /// The box copies share; a change makes a new one.
+    private final class Box: Sendable {
+        let values: Values
+        init(_ values: Values) { self.values = values }
+    }
+
+    private var box: Box
+
+    private var values: Values {
+        get { box.values }
+        set { box = Box(newValue) }
+    }
+
+    static func == (left: RequestContext, right: RequestContext) -> Bool {
+        left.box === right.box || left.box.values == right.box.values
+    }
+
     /// The device identifier, stable for the installation (the stored one, or the hash of
     /// the one the application configured), read when a request is built. The header sends
     /// `fingerprint <Base64 of this value>`, see ``DeviceIdentifier``.
-    var deviceIdentity: DeviceIdentity
+    var deviceIdentity: DeviceIdentity {
+        get { box.values.deviceIdentity }
+        set { values.deviceIdentity = newValue }
+    }
     /// The `X-Device-Info` values.
-    var deviceInfo: DeviceInfo
+    var deviceInfo: DeviceInfo {
+        get { box.values.deviceInfo }
+        set { values.deviceInfo = newValue }
+    }
     /// The Experience Cloud visitor id sent as `AP-Visitor-Identifier`, when set.
-    var visitorID: String?
+    var visitorID: String? {
+        get { box.values.visitorID }
+        set { values.visitorID = newValue }
+    }
     /// The `User-Agent` header; when empty the client's own user agent is sent.
-    var userAgent: String
+    var userAgent: String {
+        get { box.values.userAgent }
+        set { values.userAgent = newValue }
+    }
     /// The partner framework status sent as `AP-Partner-Framework-Status` on operations
     /// that accept it, when set.
-    var partnerStatus: PartnerFrameworkStatus?
+    var partnerStatus: PartnerFrameworkStatus? {
+        get { box.values.partnerStatus }
+        set { values.partnerStatus = newValue }
+    }
     /// The legacy `applicationProfile` option, sent as the configuration request's
     /// `profile` query parameter, when set.
-    var applicationProfile: String?
+    var applicationProfile: String? {
+        get { box.values.applicationProfile }
+        set { values.applicationProfile = newValue }
+    }
     /// The user identity for promotional TempPass, already encoded for `AP-TempPass-Identity`
     /// (Base64 of its JSON), when the app gave one and the MVPD is a TempPass MVPD.
-    var tempPassIdentity: String?
+    var tempPassIdentity: String? {
+        get { box.values.tempPassIdentity }
+        set { values.tempPassIdentity = newValue }
+    }
 
     init(
         deviceIdentifier: String, deviceInfo: DeviceInfo, visitorID: String? = nil, userAgent: String = "",
@@ -36,12 +89,10 @@ struct RequestContext: Sendable, Equatable {
         deviceIdentity: DeviceIdentity, deviceInfo: DeviceInfo, visitorID: String? = nil, userAgent: String = "",
         partnerStatus: PartnerFrameworkStatus? = nil, applicationProfile: String? = nil
     ) {
-        self.deviceIdentity = deviceIdentity
-        self.deviceInfo = deviceInfo
-        self.visitorID = visitorID
-        self.userAgent = userAgent
-        self.partnerStatus = partnerStatus
-        self.applicationProfile = applicationProfile
+        box = Box(
+            Values(
+                deviceIdentity: deviceIdentity, deviceInfo: deviceInfo, visitorID: visitorID, userAgent: userAgent,
+                partnerStatus: partnerStatus, applicationProfile: applicationProfile))
     }
 
     /// The same context with a different partner framework status.
