@@ -3,7 +3,12 @@ import Foundation
 /// What reaches the engine's state machine, one at a time in arrival order: the facade's
 /// calls, and what the child tasks found out — every answer of the network, the partner
 /// framework and the clock comes back as one of these; nothing is awaited inside a step.
-enum EngineEvent: Sendable {
+///
+/// Indirect: an event's payload lives in a box of its own, so an event is one reference
+/// wherever it is held. Inline it took 449 bytes, and the async frame of the engine's loop,
+/// which every AccessEnabler keeps for its whole life, held several: 7.2 KiB per
+/// AccessEnabler (heaptrack); boxed, the frame fits in its task's first allocation.
+indirect enum EngineEvent: Sendable {
     /// A facade call; `call` identifies it for the callbacks it ends in.
     case command(Command, call: CallID?)
 

@@ -1,7 +1,11 @@
 import Foundation
 
 /// Why a REST API V2 or DCR operation did not produce its documented result.
-enum RESTClientError: Error, Sendable, Equatable {
+///
+/// Indirect, so an error is one reference: every `try await` of a request reserves room for
+/// the error it may throw in the async frame of its caller, and a device waiting for an
+/// answer keeps those frames (inline, an error took 129 bytes at each).
+indirect enum RESTClientError: Error, Sendable, Equatable {
     /// The server answered with a documented error status (4xx/5xx); `error` is the
     /// enhanced error decoded from the body, when the body held one.
     case server(operation: RESTOperation, httpStatus: Int, error: EnhancedError?)
