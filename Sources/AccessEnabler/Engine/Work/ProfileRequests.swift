@@ -17,20 +17,30 @@ enum ProfileRequests {
         requestor: String, clients: [RESTClient], context: RequestContext, pendingLogouts: [(PendingLogout, Logout)],
         redirectURL: String
     ) async -> RequestorLoad {
-        let answers = await logOut(pendingLogouts.map(\.1), redirectURL: redirectURL)
-        // Confirmed: ended at Adobe Pass, or refused because the integration is gone (nothing left to end).
-        let confirmed = pendingLogouts.map(\.0).filter { logout in
+        let confirmed = confirmedLogouts(
+            pendingLogouts.map(\.0), answers: await logOut(pendingLogouts.map(\.1), redirectURL: redirectURL))
+        let profiles = await profiles(requestor: requestor, from: clients, context: context)
+        return RequestorLoad(profiles: profiles, logoutsSent: pendingLogouts.map(\.0), logoutsConfirmed: confirmed)
+    }
+
+    /// The logouts confirmed: ended at Adobe Pass, or refused because the integration is
+    /// gone (nothing left to end). Never inlined into ``load``, like ``logOut(_:redirectURL:)``:
+    /// their temporaries would otherwise sit in its async frame while it waits for the profiles.
+    @inline(never)
+    private static func confirmedLogouts(
+        _ logouts: [PendingLogout], answers: [String: Result<[LogoutAction], RESTClientError>]
+    ) -> [PendingLogout] {
+        logouts.filter { logout in
             switch answers[logout.mvpd] {
             case .success?: true
             case .failure(let error)?: IntegrationEnded.applies(to: error.enhancedError)
             case nil: false
             }
         }
-        let profiles = await profiles(requestor: requestor, from: clients, context: context)
-        return RequestorLoad(profiles: profiles, logoutsSent: pendingLogouts.map(\.0), logoutsConfirmed: confirmed)
     }
 
     /// Every logout at once; each MVPD's answer.
+    @inline(never)
     static func logOut(_ logouts: [Logout], redirectURL: String) async -> [String: Result<
         [LogoutAction], RESTClientError
     >] {
@@ -95,7 +105,17 @@ enum ProfileRequests {
                 return all
             }
         }
-        outcomes.sort { $0.0 < $1.0 }
+        return merged(outcomes)
+    }
+
+    /// The profiles of every service provider in the order they were named (the first to
+    /// list an MVPD wins), or the failure that decides (a 429 first). Not inlined into
+    /// ``profiles(requestor:from:context:)``, to keep its async frame small.
+    @inline(never)
+    private static func merged(_ answers: [(Int, Result<[StoredProfile], RESTClientError>)]) -> Result<
+        [StoredProfile], RESTClientError
+    > {
+        let outcomes = answers.sorted { $0.0 < $1.0 }
         var errors: [RESTClientError] = []
         var merged: [StoredProfile] = []
         for (_, result) in outcomes {

@@ -335,21 +335,38 @@ struct RESTClient: Sendable {
         guard let url = urls.url(["api", "v2"] + segments, query: query) else {
             throw .invalidRequest(operation: operation, reason: "the base URL cannot form the request URL")
         }
-        // The Authorization header is added by the exchange (``AccessTokenSigning``).
         let tokens = operation.acceptsSingleSignOnTokens ? await singleSignOn.current() : .none
+        let request = try request(operation, method, url, body: body, context: context, tokens: tokens)
+        let response = try await exchange.send(
+            request, operation: operation, signedBy: AccessTokenSigning(provider: tokenProvider, context: context))
+        return (try read(Response.self, from: response, operation), tokens, response.arrival)
+    }
+
+    // Building a request and reading its answer are never inlined into the call above: their
+    // temporaries then stay on the thread's stack instead of in the async frame a device
+    // keeps while it waits for the answer.
+
+    /// The request, with every header but `Authorization` (the exchange signs it:
+    /// ``AccessTokenSigning``).
+    @inline(never)
+    private func request(
+        _ operation: RESTOperation, _ method: String, _ url: URL, body: RESTRequestBody, context: RequestContext,
+        tokens: SingleSignOnTokens
+    ) throws(RESTClientError) -> HTTPRequestMessage {
         let headers = try RESTHeaders.build(
             operation: operation, accessToken: nil, body: body, context: context, userAgent: userAgent, tokens: tokens)
-        let request = HTTPRequestMessage(
+        return HTTPRequestMessage(
             method: method, url: url, headers: headers, body: body.data, operationName: operation.rawValue)
-        let response = try await exchange.send(
-            request, operation: operation,
-            signedBy: AccessTokenSigning(provider: tokenProvider, deviceInfo: context.deviceInfo))
+    }
+
+    /// The decoded success body of `response`, or the error it means.
+    @inline(never)
+    private func read<Response: Decodable>(
+        _ type: Response.Type, from response: HTTPResponseMessage, _ operation: RESTOperation
+    ) throws(RESTClientError) -> Response {
         switch RESTResponseClassifier.classify(response, operation: operation, now: exchange.gate.clock.now) {
         case .success(let data):
-            return (
-                try RESTResponseClassifier.decode(Response.self, from: data, operation: operation), tokens,
-                response.arrival
-            )
+            return try RESTResponseClassifier.decode(Response.self, from: data, operation: operation)
         case .unauthorized(let error):
             throw .server(operation: operation, httpStatus: 401, error: error)
         case .failure(let error):

@@ -15,6 +15,29 @@ struct DCRClient: Sendable {
     func register(softwareStatement: String, redirectURI: String?, deviceInfo: DeviceInfo) async throws(RESTClientError)
         -> DCRClientCredentials
     {
+        let request = try registrationRequest(
+            softwareStatement: softwareStatement, redirectURI: redirectURI, deviceInfo: deviceInfo)
+        return try credentials(from: try await exchange.send(request, operation: .dcrRegister))
+    }
+
+    /// `POST {base}/o/client/token`, form body `client_id`, `client_secret`,
+    /// `grant_type=client_credentials`. The token expires `expires_in` seconds after now.
+    func accessToken(credentials: DCRClientCredentials, deviceInfo: DeviceInfo) async throws(RESTClientError)
+        -> DCRAccessToken
+    {
+        let request = try tokenRequest(credentials: credentials, deviceInfo: deviceInfo)
+        return try accessToken(from: try await exchange.send(request, operation: .dcrToken))
+    }
+
+    // Building a request and reading its answer are never inlined into the two calls above:
+    // their temporaries then stay on the thread's stack instead of in the async frame a
+    // device keeps while it waits for the answer.
+
+    /// The registration request.
+    @inline(never)
+    private func registrationRequest(softwareStatement: String, redirectURI: String?, deviceInfo: DeviceInfo)
+        throws(RESTClientError) -> HTTPRequestMessage
+    {
         let operation = RESTOperation.dcrRegister
         guard !softwareStatement.isEmpty else {
             throw .invalidRequest(operation: operation, reason: "the software statement is empty")
@@ -33,10 +56,14 @@ struct DCRClient: Sendable {
         let headers = try RESTHeaders.build(
             operation: operation, accessToken: nil, body: body, context: nil, deviceInfo: deviceInfo,
             userAgent: userAgent)
-        let response = try await exchange.send(
-            HTTPRequestMessage(
-                method: "POST", url: url, headers: headers, body: body.data, operationName: operation.rawValue),
-            operation: operation)
+        return HTTPRequestMessage(
+            method: "POST", url: url, headers: headers, body: body.data, operationName: operation.rawValue)
+    }
+
+    /// The client credentials the registration's answer holds.
+    @inline(never)
+    private func credentials(from response: HTTPResponseMessage) throws(RESTClientError) -> DCRClientCredentials {
+        let operation = RESTOperation.dcrRegister
         let wire = try successBody(RegistrationResponse.self, response, operation)
         if let issued = wire.clientIDIssuedAt, !PlausibleDate.contains(secondsSince1970: TimeInterval(issued)) {
             throw .malformedBody(
@@ -49,10 +76,10 @@ struct DCRClient: Sendable {
             grantTypes: wire.grantTypes ?? [], scopes: wire.scopes ?? [], redirectURIs: wire.redirectURIs ?? [])
     }
 
-    /// `POST {base}/o/client/token`, form body `client_id`, `client_secret`,
-    /// `grant_type=client_credentials`. The token expires `expires_in` seconds after now.
-    func accessToken(credentials: DCRClientCredentials, deviceInfo: DeviceInfo) async throws(RESTClientError)
-        -> DCRAccessToken
+    /// The token request.
+    @inline(never)
+    private func tokenRequest(credentials: DCRClientCredentials, deviceInfo: DeviceInfo) throws(RESTClientError)
+        -> HTTPRequestMessage
     {
         let operation = RESTOperation.dcrToken
         guard let url = urls.url(["o", "client", "token"]) else {
@@ -66,11 +93,14 @@ struct DCRClient: Sendable {
         let headers = try RESTHeaders.build(
             operation: operation, accessToken: nil, body: body, context: nil, deviceInfo: deviceInfo,
             userAgent: userAgent)
-        let response = try await exchange.send(
-            HTTPRequestMessage(
-                method: "POST", url: url, headers: headers, body: body.data, operationName: operation.rawValue),
-            operation: operation)
-        let wire = try successBody(TokenResponse.self, response, operation)
+        return HTTPRequestMessage(
+            method: "POST", url: url, headers: headers, body: body.data, operationName: operation.rawValue)
+    }
+
+    /// The access token the token request's answer holds.
+    @inline(never)
+    private func accessToken(from response: HTTPResponseMessage) throws(RESTClientError) -> DCRAccessToken {
+        let wire = try successBody(TokenResponse.self, response, .dcrToken)
         return DCRAccessToken(
             value: wire.accessToken, expiresAt: timeSource.now.addingTimeInterval(TimeInterval(wire.expiresIn)))
     }
