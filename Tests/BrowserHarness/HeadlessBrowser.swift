@@ -55,7 +55,21 @@ public final class HeadlessBrowser: @unchecked Sendable {
 
     /// Starts a headless Chromium with a fresh temporary profile and one blank page of
     /// `width` × `height` CSS pixels.
+    ///
+    /// A browser that exits before its first page exists (once, in a full suite run beside
+    /// other browsers, Chromium closed its pipe at start without a word of output) is started
+    /// once more, as a new process with a new profile; a second such exit is the error.
     public static func launch(width: Int = 1280, height: Int = 800, timeout: TimeInterval = 180)
+        async throws(BrowserError) -> HeadlessBrowser
+    {
+        do {
+            return try await launchOnce(width: width, height: height, timeout: timeout)
+        } catch .launchFailed(let reason) where reason.hasPrefix("\(BrowserError.disconnected(""))") {
+            return try await launchOnce(width: width, height: height, timeout: timeout)
+        }
+    }
+
+    private static func launchOnce(width: Int, height: Int, timeout: TimeInterval)
         async throws(BrowserError) -> HeadlessBrowser
     {
         guard let executable = ChromiumProcess.executable else { throw .notInstalled }
