@@ -91,8 +91,8 @@ extension EntitlementEngine {
 
     /// `outcomes` (in the order their tasks finished) ranked by when their answers arrived;
     /// those with no arrival keep their order, after the others.
-    static func byArrival<Value>(_ outcomes: [(RESTClient, Value, ContinuousClock.Instant?)]) -> [(
-        RESTClient, Value, ContinuousClock.Instant?
+    static func byArrival<Source, Value>(_ outcomes: [(Source, Value, ContinuousClock.Instant?)]) -> [(
+        Source, Value, ContinuousClock.Instant?
     )] {
         outcomes.enumerated().sorted { left, right in
             switch (left.element.2, right.element.2) {
