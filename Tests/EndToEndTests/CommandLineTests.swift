@@ -272,6 +272,42 @@ import Glibc
     }
 
     @Test(.enabled(if: SandboxExecutable.url != nil, SandboxExecutable.notBuilt))
+    func theBenchRunsOneMeasurementOrOneDriverFlowAndRefusesBadNumbers() async throws {
+        let measured = try await run(["bench", "--quick", "--only", "roundTrips", "--json"])
+        #expect(measured.status == 0, "\(measured.errors)")
+        let report = try JSONDecoder().decode([String: JSONValue].self, from: Data(measured.output.utf8))
+        guard case .array(let sections)? = report["sections"] else {
+            Issue.record("no sections in \(measured.output)")
+            return
+        }
+        #expect(sections.compactMap { $0["key"]?.stringValue } == ["roundTrips"])
+        #expect(measured.errors.isEmpty, "--json keeps the progress lines off standard error too")
+
+        let table = try await run(["bench", "--quick", "--only", "waiting", "--devices", "3", "--repeat", "1"])
+        #expect(table.status == 0, "\(table.errors)")
+        #expect(table.output.hasPrefix("AccessEnabler benchmark"))
+        #expect(table.output.contains("CPU while one request waits"))
+
+        let driven = try await run(["bench", "--driver", "checkAuthentication", "--count", "2"])
+        #expect(driven.status == 0, "\(driven.errors)")
+        #expect(driven.errors.contains("checkAuthentication: 2 of 2 as expected"))
+
+        let refusals: [([String], String)] = [
+            (["--devices", "0"], "--devices needs a whole number of devices, 1 or more; '0' is not one."),
+            (["--repeat", "x"], "--repeat needs a whole number of runs, 1 or more; 'x' is not one."),
+            (["--only", "nope"], "unknown measurement 'nope'; expected one of roundTrips, "),
+            (["--driver", "nope"], "unknown driver flow 'nope'; expected one of checkAuthentication, "),
+            (["--driver", "signIn", "--count", "-1"], "--count needs a whole number of rounds, 0 or more; '-1'"),
+        ]
+        for (arguments, sentence) in refusals {
+            let refused = try await run(["bench"] + arguments)
+            #expect(refused.status == 2, "\(arguments)")
+            #expect(refused.output.isEmpty, "\(arguments)")
+            #expect(refused.errors.hasPrefix("accessenabler bench: " + sentence), "\(arguments): \(refused.errors)")
+        }
+    }
+
+    @Test(.enabled(if: SandboxExecutable.url != nil, SandboxExecutable.notBuilt))
     func aSoakRunsForTheMinutesGivenAndSumsUpResidentMemory() async throws {
         let (status, output, errors) = try await run(["bench", "--soak", "0.02"])
         #expect(status == 0, "\(errors)")
