@@ -33,16 +33,8 @@ extension SimulatedUserAgent {
         var page = try await load(.init(method: "GET", url: start), redirectPrefix: nil)
         var done: Set<SandboxPageKind> = []
         while true {
-            guard case .page(let url, let status, let html) = page else { throw .unexpectedPage(url: "a redirect") }
-            guard status == 200 else {
-                throw .pageRefused(
-                    status: status, message: Self.errorMessage(in: html) ?? "HTTP \(status) from \(url.absoluteString)")
-            }
-            let kind = SandboxPageKind(html: html)
-            if let kind, done.contains(kind) {
-                let message = Self.errorMessage(in: html) ?? "\(url.absoluteString) showed the same page again."
-                throw kind == .householdLogin ? .loginRejected(message) : .activationRejected(message)
-            }
+            let (url, html, kind) = try Self.nextStep(
+                of: page, done: done, loginPage: .householdLogin, redirect: "a redirect")
             let forms = HTMLForm.forms(in: html)
             switch kind {
             case .householdCode?:

@@ -131,18 +131,8 @@ public struct SimulatedUserAgent: Sendable {
             .init(method: "GET", url: try resolve(SandboxRoute.activatePath, against: nil)), redirectPrefix: nil)
         var done: Set<SandboxPageKind> = []
         while true {
-            guard case .page(let url, let status, let html) = page else {
-                throw .unexpectedPage(url: "a redirect into the application")
-            }
-            guard status == 200 else {
-                throw .pageRefused(
-                    status: status, message: Self.errorMessage(in: html) ?? "HTTP \(status) from \(url.absoluteString)")
-            }
-            let kind = SandboxPageKind(html: html)
-            if let kind, done.contains(kind) {
-                let message = Self.errorMessage(in: html) ?? "\(url.absoluteString) showed the same page again."
-                throw kind == .login ? .loginRejected(message) : .activationRejected(message)
-            }
+            let (url, html, kind) = try Self.nextStep(
+                of: page, done: done, loginPage: .login, redirect: "a redirect into the application")
             let forms = HTMLForm.forms(in: html)
             switch kind {
             case .activate?:
@@ -177,6 +167,26 @@ public struct SimulatedUserAgent: Sendable {
     }
 
     // MARK: Navigation
+
+    /// One step of a walk through several pages (the activation page, the household
+    /// sign-in): the page's address, HTML and kind, once it is a page (not `redirect`), it
+    /// answered 200, and it is not one `done` already — the page coming back means the site
+    /// refused what was typed on it (`loginPage`: the credentials, else the code or choice).
+    static func nextStep(
+        of page: Page, done: Set<SandboxPageKind>, loginPage: SandboxPageKind, redirect: String
+    ) throws(SimulatedUserAgentError) -> (url: URL, html: String, kind: SandboxPageKind?) {
+        guard case .page(let url, let status, let html) = page else { throw .unexpectedPage(url: redirect) }
+        guard status == 200 else {
+            throw .pageRefused(
+                status: status, message: errorMessage(in: html) ?? "HTTP \(status) from \(url.absoluteString)")
+        }
+        let kind = SandboxPageKind(html: html)
+        if let kind, done.contains(kind) {
+            let message = errorMessage(in: html) ?? "\(url.absoluteString) showed the same page again."
+            throw kind == loginPage ? .loginRejected(message) : .activationRejected(message)
+        }
+        return (url, html, kind)
+    }
 
     struct PageRequest {
         var method: String
