@@ -26,7 +26,7 @@ struct DCRClient: Sendable {
         -> DCRAccessToken
     {
         let request = try tokenRequest(credentials: credentials, deviceInfo: deviceInfo)
-        return try accessToken(from: try await exchange.send(request, operation: .dcrToken))
+        return try token(from: try await exchange.send(request, operation: .dcrToken))
     }
 
     // Building a request and reading its answer are never inlined into the two calls above:
@@ -99,7 +99,7 @@ struct DCRClient: Sendable {
 
     /// The access token the token request's answer holds.
     @inline(never)
-    private func accessToken(from response: HTTPResponseMessage) throws(RESTClientError) -> DCRAccessToken {
+    private func token(from response: HTTPResponseMessage) throws(RESTClientError) -> DCRAccessToken {
         let wire = try successBody(TokenResponse.self, response, .dcrToken)
         return DCRAccessToken(
             value: wire.accessToken, expiresAt: timeSource.now.addingTimeInterval(TimeInterval(wire.expiresIn)))
