@@ -66,7 +66,9 @@ public final class AccessEnabler: Sendable {
     /// held inside its range. A configuration with a number outside (a timeout that is not
     /// a number of seconds, a poll interval of an hour) is refused by `setRequestor`: status
     /// CFG400 naming the field, then `setRequestorComplete(0)`.
-    public let configuration: AccessEnablerConfiguration
+    public var configuration: AccessEnablerConfiguration { sharedConfiguration.value }
+    /// The configuration, held once for the facade, the engine and the REST clients.
+    private let sharedConfiguration: Shared<AccessEnablerConfiguration>
 
     /// Creates an AccessEnabler for production, iOS flavour.
     ///
@@ -91,7 +93,8 @@ public final class AccessEnabler: Sendable {
         // Numbers out of range never reach the SDK's parts; setRequestor refuses them.
         let configurationProblems = ConfigurationRanges.problems(in: given)
         let configuration = ConfigurationRanges.bounded(given)
-        self.configuration = configuration
+        let sharedConfiguration = Shared(configuration)
+        self.sharedConfiguration = sharedConfiguration
         setupAdvice = SetupAdvice(configuration: configuration)
         let dispatcher = CallbackDispatcher(queue: configuration.callbackQueue, diagnostics: configuration.diagnostics)
         tracking = TrackingFields(platform: configuration.platform)
@@ -108,8 +111,8 @@ public final class AccessEnabler: Sendable {
             now: { serverClock.adobeNow(clock) })
         let mailbox = EngineMailbox(activity: ActivityTracker())
         let engine = EntitlementEngine(
-            softwareStatement: softwareStatement, configuration: configuration, store: store, dispatcher: dispatcher,
-            mailbox: mailbox, published: published, tracking: tracking, serverClock: serverClock,
+            softwareStatement: softwareStatement, configuration: sharedConfiguration, store: store,
+            dispatcher: dispatcher, mailbox: mailbox, published: published, tracking: tracking, serverClock: serverClock,
             configurationProblems: configurationProblems)
         self.dispatcher = dispatcher
         self.engine = engine
@@ -238,14 +241,15 @@ public final class AccessEnabler: Sendable {
                 profile: stored, platformServices: platformServices, mvpds: mvpds, partnerConfigured: true, now: now)
         {
             // The providers the partner framework is asked about: the configuration's,
-            // else the ones the device remembers.
-            let known = RequestorCatalog.known(
-                configuration: picture.standing.catalog, requestor: requestor,
-                profiles: store.profiles(requestor: requestor))
+            // else the ones the device remembers (only then are the stored profiles read).
+            let supported =
+                picture.standing.catalog?.sortedMappingIDs
+                ?? RequestorCatalog.known(
+                    configuration: nil, requestor: requestor, profiles: store.profiles(requestor: requestor)
+                ).sortedMappingIDs
             return .askPartner(
                 PartnerAuthenticationCheck(
-                    partnerCheck, profile: stored, supportedProviders: known.sortedMappingIDs, requestor: picture,
-                    call: call))
+                    partnerCheck, profile: stored, supportedProviders: supported, requestor: picture, call: call))
         }
         let verdict = AuthenticationCheck.verdict(profile: stored, mvpds: mvpds, snapshot: nil, now: now)
         return .answered(

@@ -48,7 +48,9 @@ struct EngineStateMachine: Sendable {
     }
 
     /// The work of an earlier call that later calls wait for.
-    enum Foreground: Sendable {
+    /// `indirect`: every engine holds its machine for its whole life, and this is the
+    /// largest of its parts (over 500 bytes inline), needed only while a call is under way.
+    indirect enum Foreground: Sendable {
         /// setRequestor: configuration, then the partner framework's silent checks.
         case requestor(RequestorStep)
         /// A call waiting for the partner framework's silent answers to judge the user's

@@ -22,7 +22,7 @@ extension EntitlementEngine {
     /// options, and what the target adds (the partner status, the TempPass identity).
     func context(for target: RESTTarget? = nil) -> RequestContext {
         var context = RequestContext(
-            deviceIdentity: store.deviceIdentity, deviceInfo: optionDeviceInfo ?? defaultDeviceInfo,
+            deviceIdentity: store.deviceIdentity, deviceInfo: (optionDeviceInfo ?? defaultDeviceInfo).value,
             visitorID: options.visitorID,
             userAgent: configuration.userAgent, partnerStatus: target?.partnerStatus,
             applicationProfile: options.applicationProfile)

@@ -16,7 +16,9 @@ import Foundation
 /// authentication; it keeps only what carrying out actions needs — the REST clients, the
 /// child tasks, and what requests carry (options, the TempPass identity).
 actor EntitlementEngine {
-    let configuration: AccessEnablerConfiguration
+    /// The AccessEnabler's configuration, held once for the facade, the engine and the clients.
+    let sharedConfiguration: Shared<AccessEnablerConfiguration>
+    var configuration: AccessEnablerConfiguration { sharedConfiguration.value }
     let store: TokenStore
     let dispatcher: CallbackDispatcher
     let mailbox: EngineMailbox
@@ -53,35 +55,36 @@ actor EntitlementEngine {
     /// `AP-TempPass-Identity` (sent for TempPass MVPDs only: promotional TempPass).
     var tempPassIdentity: String?
     /// The `device_info` option decoded (once, when set) over the default device information.
-    var optionDeviceInfo: DeviceInfo?
+    var optionDeviceInfo: Shared<DeviceInfo>?
     /// The configuration's device information, else a description of this Linux device
     /// (worked out once: it cannot change while the engine lives).
-    let defaultDeviceInfo: DeviceInfo
+    let defaultDeviceInfo: Shared<DeviceInfo>
 
     init(
-        softwareStatement: String, configuration: AccessEnablerConfiguration, store: TokenStore,
-        dispatcher: CallbackDispatcher,
+        softwareStatement: String, configuration sharedConfiguration: Shared<AccessEnablerConfiguration>,
+        store: TokenStore, dispatcher: CallbackDispatcher,
         mailbox: EngineMailbox, published: PublishedRequestorState, tracking: TrackingFields, serverClock: ServerClock,
         configurationProblems: [String] = []
     ) {
         self.serverClock = serverClock
         self.published = published
         self.softwareStatement = softwareStatement
-        self.configuration = configuration
+        self.sharedConfiguration = sharedConfiguration
+        let configuration = sharedConfiguration.value
         self.store = store
         self.dispatcher = dispatcher
         self.mailbox = mailbox
         self.sleeper = configuration.effectiveSleeper
-        self.defaultDeviceInfo =
+        self.defaultDeviceInfo = Shared(
             configuration.deviceInfo
-            ?? DeviceInfo.linuxDefault(
-                platform: configuration.platform == .tvOS ? .tvOS : .iOS,
-                partnerSingleSignOn: configuration.partnerFramework != nil)
+                ?? DeviceInfo.linuxDefault(
+                    platform: configuration.platform == .tvOS ? .tvOS : .iOS,
+                    partnerSingleSignOn: configuration.partnerFramework != nil))
         let gate = ThrottleGate(
             clock: configuration.clock,
             sleeper: BackOffSleeper(inner: configuration.effectiveSleeper, activity: mailbox.activity))
         let clientFactory = RESTClientFactory(
-            softwareStatement: softwareStatement, configuration: configuration, throttleGate: gate,
+            softwareStatement: softwareStatement, configuration: sharedConfiguration, throttleGate: gate,
             serverClock: serverClock, activity: mailbox.activity)
         self.clientFactory = clientFactory
         self.primaryClient = clientFactory.client(
@@ -218,7 +221,7 @@ actor EntitlementEngine {
             mailbox.holdTurn(held)
         case .applyOptions(let options):
             self.options = options
-            optionDeviceInfo = options.deviceInfo.flatMap { Self.deviceInfo($0, over: defaultDeviceInfo) }
+            optionDeviceInfo = options.deviceInfo.flatMap { Self.deviceInfo($0, over: defaultDeviceInfo.value) }.map(Shared.init)
         case .rememberTempPassIdentity(let value):
             tempPassIdentity = value
         case .storeProfiles(let change, let requestor):

@@ -8,7 +8,9 @@ import Foundation
 /// body refused) and ``ServerDateTransport`` (Adobe's time from every answer's `Date`).
 struct RESTClientFactory: Sendable {
     let softwareStatement: String
-    let configuration: AccessEnablerConfiguration
+    /// The AccessEnabler's configuration, held once for the facade, the engine and the clients.
+    let sharedConfiguration: Shared<AccessEnablerConfiguration>
+    var configuration: AccessEnablerConfiguration { sharedConfiguration.value }
     /// Adobe's throttling, as seen by this AccessEnabler: shared by every client.
     let throttleGate: ThrottleGate
     /// The decorated transport every client sends through.
@@ -18,11 +20,12 @@ struct RESTClientFactory: Sendable {
     let tokenClock: SteadyTimeSource
 
     init(
-        softwareStatement: String, configuration: AccessEnablerConfiguration, throttleGate: ThrottleGate,
-        serverClock: ServerClock, activity: ActivityTracker
+        softwareStatement: String, configuration sharedConfiguration: Shared<AccessEnablerConfiguration>,
+        throttleGate: ThrottleGate, serverClock: ServerClock, activity: ActivityTracker
     ) {
         self.softwareStatement = softwareStatement
-        self.configuration = configuration
+        self.sharedConfiguration = sharedConfiguration
+        let configuration = sharedConfiguration.value
         self.throttleGate = throttleGate
         let counted = ProgressTransport(inner: configuration.transport, activity: activity)
         let bounded = ResponseSizeLimit(inner: counted, limit: max(1, configuration.maximumResponseBodySize))
