@@ -93,6 +93,29 @@ struct RESTAccessTokenTests {
         #expect(server.registrationCount == 1)
     }
 
+    /// The renewal runs in the first caller's task. When that caller is cancelled, a caller
+    /// that was waiting for the same renewal, and is not cancelled itself, renews in turn:
+    /// it gets a token, not a cancellation that was not its own.
+    @Test func aWaitingCallerRenewsWhenTheRenewingCallerIsCancelled() async throws {
+        let server = FakeAdobePass(tokenLifetime: 3600, tokenDelay: .milliseconds(300))
+        let client = RESTFixtures.client(server)
+        let renewing = Task { try await client.tokenProvider.token() }
+        // The first caller's token request is at the server (which holds its answer).
+        while !server.requests.contains(where: { $0.url.path == "/o/client/token" }) {
+            try await Task.sleep(for: .milliseconds(5))
+        }
+        let waiting = Task { try await client.tokenProvider.token() }
+        try await Task.sleep(for: .milliseconds(20))
+        renewing.cancel()
+
+        await #expect(throws: RESTClientError.self) { _ = try await renewing.value }
+        let token = try await waiting.value
+        // The cancelled caller's request ended without a token; the waiting one asked again.
+        #expect(token == "token-1")
+        #expect(server.requests.filter { $0.url.path == "/o/client/token" }.count == 2)
+        #expect(server.registrationCount == 1)
+    }
+
     @Test func unauthorizedRenewsOnceAndRetriesOnce() async throws {
         let server = FakeAdobePass()
         server.answer(json: emptyProfiles)

@@ -20,7 +20,8 @@ final class FakeAdobePass: @unchecked Sendable {
 
     /// `expires_in` of the tokens issued.
     let tokenLifetime: Int
-    /// How long each DCR token answer takes (lets concurrent callers pile up).
+    /// How long each DCR token answer takes (lets concurrent callers pile up); a request
+    /// cancelled meanwhile ends as a real transport's would, in `TransportFailure.cancelled`.
     let tokenDelay: Duration
 
     init(tokenLifetime: Int = 3600, tokenDelay: Duration = .zero) {
@@ -50,11 +51,11 @@ final class FakeAdobePass: @unchecked Sendable {
 
     var transport: InProcessTransport {
         InProcessTransport { request async throws(TransportFailure) -> HTTPResponseMessage in
-            await self.handle(request)
+            try await self.handle(request)
         }
     }
 
-    private func handle(_ request: HTTPRequestMessage) async -> HTTPResponseMessage {
+    private func handle(_ request: HTTPRequestMessage) async throws(TransportFailure) -> HTTPResponseMessage {
         lock.withLock { recorded.append(request) }
         switch request.url.path {
         case "/o/client/register":
@@ -69,7 +70,9 @@ final class FakeAdobePass: @unchecked Sendable {
                  "redirect_uris":["adobepass://ios.app"],"grant_types":["client_credentials"],"scopes":["api:client:v2"]}
                 """)
         case "/o/client/token":
-            if tokenDelay > .zero { try? await Task.sleep(for: tokenDelay) }
+            if tokenDelay > .zero {
+                do { try await Task.sleep(for: tokenDelay) } catch { throw .cancelled }
+            }
             let token = lock.withLock { () -> String in
                 tokensIssued += 1
                 let token = "token-\(tokensIssued)"

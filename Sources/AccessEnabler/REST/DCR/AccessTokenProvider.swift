@@ -6,7 +6,8 @@ import Foundation
 ///   for good (a new provider over the same cache reuses them).
 /// - Reuses the access token until shortly before it expires (``expirySkew``), from memory
 ///   or from the cache.
-/// - Renews at most once at a time: concurrent callers share one in-flight renewal.
+/// - Renews at most once at a time: concurrent callers share one in-flight renewal, made
+///   in the task of the first of them.
 /// - ``invalidate(rejectedToken:)`` drops a token the server refused (after a 401), so the
 ///   next call renews it.
 /// - Registers again only when the token endpoint says the client itself is unknown
@@ -22,17 +23,28 @@ actor AccessTokenProvider {
     private let cache: any ClientCredentialsCache
     private let timeSource: any TimeSource
 
-    private var deviceInfo: DeviceInfo
+    /// Held by reference: 344 bytes inline in every AccessEnabler's provider otherwise.
+    private var deviceInfo: Shared<DeviceInfo>
     private var credentials: DCRClientCredentials?
     private var accessToken: DCRAccessToken?
     private var loadedFromCache = false
-    private var renewal: Task<Renewal, Never>?
+    /// Whether a caller is renewing now.
+    private var renewing = false
+    /// The callers waiting for the renewal under way.
+    private var waiting: [CheckedContinuation<Renewal, Never>] = []
 
     /// The outcome of one renewal: the credentials in force afterwards (kept even when the
     /// token request failed after a successful registration) and the token or the error.
-    private struct Renewal: Sendable {
-        var credentials: DCRClientCredentials?
-        var token: Result<DCRAccessToken, RESTClientError>
+    /// A class, so the frames that wait for it hold one reference, not the credentials and
+    /// the token inline.
+    private final class Renewal: Sendable {
+        let credentials: DCRClientCredentials?
+        let token: Result<DCRAccessToken, RESTClientError>
+
+        init(credentials: DCRClientCredentials?, token: Result<DCRAccessToken, RESTClientError>) {
+            self.credentials = credentials
+            self.token = token
+        }
     }
 
     /// Creates a provider.
@@ -48,33 +60,65 @@ actor AccessTokenProvider {
         self.softwareStatement = softwareStatement
         self.cache = cache
         self.timeSource = timeSource
-        self.deviceInfo = deviceInfo
+        self.deviceInfo = Shared(deviceInfo)
         self.redirectURI = redirectURI
     }
 
     /// A valid access token, registering and/or renewing when needed.
     ///
+    /// The first caller that finds no fresh token renews in its own task; callers that come
+    /// meanwhile wait for that renewal's outcome instead of starting another. A waiting
+    /// device thus keeps the frames of one task, not two. Should the renewing caller be
+    /// cancelled (its call was replaced or its AccessEnabler released), a caller that was
+    /// waiting and is not cancelled renews in turn rather than inherit a cancellation that
+    /// was not its own.
+    ///
     /// - Parameter deviceInfo: the device information to send to DCR from now on, if any.
     func token(deviceInfo newDeviceInfo: DeviceInfo? = nil) async throws(RESTClientError) -> String {
-        if let newDeviceInfo { deviceInfo = newDeviceInfo }
+        if let newDeviceInfo, newDeviceInfo != deviceInfo.value { deviceInfo = Shared(newDeviceInfo) }
         loadCacheOnce()
-        if let accessToken, isFresh(accessToken) {
-            return accessToken.value
+        while true {
+            if let accessToken, isFresh(accessToken) {
+                return accessToken.value
+            }
+            let outcome: Renewal
+            if renewing {
+                outcome = await withCheckedContinuation { waiting.append($0) }
+                if Self.wasCancelled(outcome), !Task.isCancelled { continue }
+            } else {
+                outcome = await renewHere()
+            }
+            switch outcome.token {
+            case .success(let token):
+                return token.value
+            case .failure(let error):
+                throw error
+            }
         }
-        let task = renewal ?? startRenewal()
-        let outcome = await task.value
-        // The first caller to resume stores the outcome; later ones find it already stored.
-        if renewal == task {
-            renewal = nil
-            credentials = outcome.credentials
-            if case .success(let token) = outcome.token { accessToken = token }
-        }
-        switch outcome.token {
-        case .success(let token):
-            return token.value
-        case .failure(let error):
-            throw error
-        }
+    }
+
+    /// Renews in the calling task, then hands the outcome to every caller that waited. Not
+    /// inlined: its frame (and the renewal's) is on the renewing caller's stack only, not on
+    /// every waiting caller's.
+    @inline(never)
+    private func renewHere() async -> Renewal {
+        renewing = true
+        let outcome = await Self.renew(
+            known: credentials, dcr: dcr, cache: cache, softwareStatement: softwareStatement,
+            redirectURI: redirectURI, deviceInfo: deviceInfo.value)
+        renewing = false
+        credentials = outcome.credentials
+        if case .success(let token) = outcome.token { accessToken = token }
+        let waiters = waiting
+        waiting = []
+        for waiter in waiters { waiter.resume(returning: outcome) }
+        return outcome
+    }
+
+    /// Whether `outcome` ended because the renewing task was cancelled.
+    private static func wasCancelled(_ outcome: Renewal) -> Bool {
+        if case .failure(.transport(_, .cancelled)) = outcome.token { return true }
+        return false
     }
 
     /// Forgets the current access token; the next ``token(deviceInfo:)`` renews it.
@@ -103,24 +147,9 @@ actor AccessTokenProvider {
         accessToken = cache.loadAccessToken()
     }
 
-    private func startRenewal() -> Task<Renewal, Never> {
-        let known = credentials
-        let dcr = dcr
-        let cache = cache
-        let statement = softwareStatement
-        let redirectURI = redirectURI
-        let deviceInfo = deviceInfo
-        let task = Task {
-            await Self.renew(
-                known: known, dcr: dcr, cache: cache, softwareStatement: statement, redirectURI: redirectURI,
-                deviceInfo: deviceInfo)
-        }
-        renewal = task
-        return task
-    }
-
     /// Registers when there are no credentials, then asks for a token. Credentials that the
     /// token endpoint refuses as `invalid_client` are replaced by a new registration once.
+    @inline(never)
     private static func renew(
         known: DCRClientCredentials?, dcr: DCRClient, cache: any ClientCredentialsCache, softwareStatement: String,
         redirectURI: String?, deviceInfo: DeviceInfo
