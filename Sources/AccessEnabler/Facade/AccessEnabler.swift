@@ -223,7 +223,7 @@ public final class AccessEnabler: Sendable {
 
     private func quickAuthenticationCheck(_ call: CallID) -> QuickAuthenticationCheck {
         let picture = published.picture
-        if let problem = picture.standing.problem {
+        if let problem = picture.problem {
             return .answered(AuthenticationCheck.callbacks(requestorProblem: problem))
         }
         let now = serverClock.adobeNow(clock)
@@ -247,15 +247,31 @@ public final class AccessEnabler: Sendable {
                 ?? RequestorCatalog.known(
                     configuration: nil, requestor: requestor, profiles: store.profiles(requestor: requestor)
                 ).sortedMappingIDs
-            return .askPartner(
-                PartnerAuthenticationCheck(
-                    partnerCheck, profile: stored, supportedProviders: supported, requestor: picture, call: call))
+            // A partner framework with both answers at hand is answered here and now.
+            let atHand = PartnerSignIn.silentAnswersAtHand(of: partnerCheck.partner, supportedProviders: supported)
+            guard case .complete(let snapshot) = atHand else {
+                return .askPartner(
+                    PartnerAuthenticationCheck(
+                        partnerCheck, profile: stored, supportedProviders: supported, requestor: picture, call: call,
+                        knownAccess: atHand.access))
+            }
+            return .answered(authenticationCallbacks(profile: stored, mvpds: mvpds, snapshot: snapshot, now: now))
         }
-        let verdict = AuthenticationCheck.verdict(profile: stored, mvpds: mvpds, snapshot: nil, now: now)
-        return .answered(
-            AuthenticationCheck.callbacks(
-                profile: verdict.profile, status: verdict.status,
-                tracking: dispatcher.wantsTrackingData ? tracking : nil))
+        return .answered(authenticationCallbacks(profile: stored, mvpds: mvpds, snapshot: nil, now: now))
+    }
+
+    /// The callbacks of a check of `profile` at `now`, given the partner framework's answers.
+    private func authenticationCallbacks(
+        profile stored: StoredProfile?, mvpds: [String: MVPD]?, snapshot: PartnerSnapshot?, now: Date
+    ) -> [DelegateCall] {
+        let tracking = dispatcher.wantsTrackingData ? tracking : nil
+        // The common answer, a valid profile, judged in place (the verdict's first case,
+        // without copying the profile into and out of it).
+        if let stored, ProfileValidity.evaluate(stored, configuredMVPDs: mvpds, partner: snapshot, now: now) == .valid {
+            return AuthenticationCheck.callbacks(profile: stored, status: nil, tracking: tracking)
+        }
+        let verdict = AuthenticationCheck.verdict(profile: stored, mvpds: mvpds, snapshot: snapshot, now: now)
+        return AuthenticationCheck.callbacks(profile: verdict.profile, status: verdict.status, tracking: tracking)
     }
 
     /// Starts authentication unless the user is already authenticated.
@@ -503,11 +519,11 @@ public final class AccessEnabler: Sendable {
     /// a delegate that adopts `EntitlementStatus` with no `statusDelegate`.
     private func checkDelegates(for command: Command) {
         guard let answer = command.delegateAnswer else { return }
-        let delegate = dispatcher.currentDelegate
+        let (delegate, hasStatusDelegate) = dispatcher.currentDelegates
         let missing: MissingDelegateDiagnostics.Receiver
         if delegate == nil {
             missing = .delegate
-        } else if let delegate, delegate is EntitlementStatus, dispatcher.currentStatusDelegate == nil {
+        } else if !hasStatusDelegate, let delegate, delegate is EntitlementStatus {
             missing = .statusDelegate
         } else {
             return

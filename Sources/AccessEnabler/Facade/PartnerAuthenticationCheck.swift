@@ -7,9 +7,11 @@ import Synchronization
 /// sign-out must show at the very next check, so nothing is cached), or no valid regular
 /// profile while partner single sign-on applies.
 ///
-/// The questions are asked at once, on the calling thread, by a task that starts there
-/// (`Task.immediate`). A partner framework that answers without suspending (the common
-/// case: the answers are at hand) has answered by the time ``start()`` returns: the
+/// A partner framework that has both answers at hand (``PartnerFramework/accessStatusAtHand()``,
+/// ``PartnerFramework/accountMetadataAtHand(_:)``) needs no such check: the facade answers
+/// at once. Otherwise the questions left (the permission may be known already) are asked at
+/// once, on the calling thread, by a task that starts there (`Task.immediate`). A partner
+/// framework that answers without suspending has answered by the time ``start()`` returns: the
 /// callbacks go to the callback queue in one trip and no deadline is ever set. Only a
 /// partner that suspends gets a deadline, an entry on the process's ``DeadlineWatchdog``.
 /// Whichever comes first answers — the partner's snapshot, or at the deadline
@@ -62,15 +64,19 @@ final class PartnerAuthenticationCheck: DeadlineExpiring, Sendable {
     private let requestor: PublishedRequestorState.Picture
     /// The checkAuthentication call this answers; its callbacks carry it.
     private let call: CallID
+    /// The permission, when the partner framework had it at hand (it is not asked again).
+    private let knownAccess: PartnerAccessResult?
     /// Whether an answer was delivered, and the deadline set meanwhile.
     private let state = Mutex<(answered: Bool, deadline: DeadlineWatchdog.Ticket?)>((false, nil))
 
     /// A check of `profile` for `call`, in `context`, asking the partner framework about
-    /// `supportedProviders`; `requestor` is the published picture.
+    /// `supportedProviders`; `requestor` is the published picture; `knownAccess` the
+    /// permission the partner framework had at hand, if any.
     init(
         _ context: Context, profile: StoredProfile?, supportedProviders: [String],
-        requestor: PublishedRequestorState.Picture, call: CallID
+        requestor: PublishedRequestorState.Picture, call: CallID, knownAccess: PartnerAccessResult? = nil
     ) {
+        self.knownAccess = knownAccess
         self.context = context
         self.profile = profile
         self.supportedProviders = supportedProviders
@@ -81,9 +87,10 @@ final class PartnerAuthenticationCheck: DeadlineExpiring, Sendable {
     /// Asks the partner framework; the caller holds the engine's turn, which this check
     /// gives back once it has answered.
     func start() {
+        let known = knownAccess
         Task.immediate { [self] in
             let snapshot = await PartnerSignIn.silentSnapshot(
-                of: context.partner, supportedProviders: supportedProviders)
+                of: context.partner, supportedProviders: supportedProviders, knownAccess: known)
             answer(with: snapshot)
         }
         // Here the task has either answered or suspended inside the partner framework.

@@ -115,7 +115,8 @@ struct ReplayingTransport: HTTPTransport {
 }
 
 /// A partner framework that answers from a ``ReplayTape`` while it replays, else asks
-/// the simulated device.
+/// the simulated device. Its answers are at hand exactly when the device's are, so the SDK
+/// takes the same path live and replayed.
 final class ReplayingPartnerFramework: PartnerFramework, @unchecked Sendable {
     let live: SimulatedPartnerFramework
     let tape: ReplayTape
@@ -130,6 +131,26 @@ final class ReplayingPartnerFramework: PartnerFramework, @unchecked Sendable {
             return tape.nextAccess() ?? .error(code: "replayMiss", message: "no recorded answer")
         }
         let answer = await live.accessStatus(prompt: prompt)
+        tape.keep(answer)
+        return answer
+    }
+
+    func accessStatusAtHand() -> PartnerAccessResult? {
+        if tape.currentMode == .replaying {
+            return tape.nextAccess() ?? .error(code: "replayMiss", message: "no recorded answer")
+        }
+        guard let answer = live.accessStatusAtHand() else { return nil }
+        tape.keep(answer)
+        return answer
+    }
+
+    func accountMetadataAtHand(_ request: PartnerMetadataRequest) -> Result<
+        PartnerAccountMetadata, PartnerFrameworkError
+    >? {
+        if tape.currentMode == .replaying {
+            return tape.nextMetadata() ?? .failure(.serviceTemporarilyUnavailable)
+        }
+        guard let answer = live.accountMetadataAtHand(request) else { return nil }
         tape.keep(answer)
         return answer
     }

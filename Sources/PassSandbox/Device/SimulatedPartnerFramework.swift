@@ -19,6 +19,7 @@ public final class SimulatedPartnerFramework: PartnerFramework, @unchecked Senda
         var picker: [PickerChoice]
         var failure: PartnerFrameworkError?
         var calls: [PartnerCall] = []
+        var answersAtHand = true
     }
 
     /// Creates a device.
@@ -83,6 +84,39 @@ public final class SimulatedPartnerFramework: PartnerFramework, @unchecked Senda
     /// The permission state; when `notDetermined` and `prompt` is `true`, the user answers
     /// ``promptAnswer`` and that answer is remembered.
     public func accessStatus(prompt: Bool) async -> PartnerAccessResult {
+        answerAccessStatus(prompt: prompt)
+    }
+
+    /// Whether the device answers the silent questions at hand
+    /// (``accessStatusAtHand()``, ``accountMetadataAtHand(_:)``), as a device that keeps
+    /// them in memory does; `false` makes the SDK ask them through the `async` methods, as it
+    /// asks a framework that must wait for its answers. `true` by default.
+    public var answersAtHand: Bool {
+        get { lock.withLock { state.answersAtHand } }
+        set { lock.withLock { state.answersAtHand = newValue } }
+    }
+
+    /// ``accessStatus(prompt:)`` without a prompt, answered at once (recorded as that call),
+    /// unless ``answersAtHand`` is `false`.
+    public func accessStatusAtHand() -> PartnerAccessResult? {
+        guard answersAtHand else { return nil }
+        return answerAccessStatus(prompt: false)
+    }
+
+    /// ``accountMetadata(_:)`` for a request that allows no interruption, answered at once
+    /// (recorded as that call), unless ``answersAtHand`` is `false`.
+    public func accountMetadataAtHand(_ request: PartnerMetadataRequest) -> Result<
+        PartnerAccountMetadata, PartnerFrameworkError
+    >? {
+        guard answersAtHand, !request.isInterruptionAllowed else { return nil }
+        do throws(PartnerFrameworkError) {
+            return .success(try answerAccountMetadata(request))
+        } catch {
+            return .failure(error)
+        }
+    }
+
+    private func answerAccessStatus(prompt: Bool) -> PartnerAccessResult {
         lock.withLock {
             state.calls.append(.accessStatus(prompt: prompt))
             if prompt, state.accessStatus == .notDetermined { state.accessStatus = state.promptAnswer }
@@ -106,6 +140,12 @@ public final class SimulatedPartnerFramework: PartnerFramework, @unchecked Senda
     /// without a lasting system-level sign-in, as the real picker hands such a choice back
     /// to the application.
     public func accountMetadata(_ request: PartnerMetadataRequest) async throws(PartnerFrameworkError)
+        -> PartnerAccountMetadata
+    {
+        try answerAccountMetadata(request)
+    }
+
+    private func answerAccountMetadata(_ request: PartnerMetadataRequest) throws(PartnerFrameworkError)
         -> PartnerAccountMetadata
     {
         let now = sandbox.clock.now

@@ -6,7 +6,8 @@ import Testing
 /// checkAuthentication answered outside the engine when the partner framework must be asked:
 /// a partner that answers at once leaves no deadline behind, one that suspends gets a
 /// deadline and its answer is used, one that never answers is answered at the deadline (its
-/// late answer dropped). Each check gives the engine's turn back.
+/// late answer dropped), a permission the partner had at hand is not asked again. Each
+/// check gives the engine's turn back.
 @Suite struct FacadePartnerCheckTests {
     /// Records the callbacks; resumes a waiter at `setAuthenticationStatus`.
     final class Recorder: EntitlementDelegate, EntitlementStatus, @unchecked Sendable {
@@ -70,6 +71,47 @@ import Testing
         }
     }
 
+    /// Has the permission, and the account when `accountAtHand`, at hand; counts each call.
+    final class AtHandPartner: PartnerFramework, @unchecked Sendable {
+        private let lock = NSLock()
+        private let accountAtHand: Bool
+        private var log: [String] = []
+
+        init(accountAtHand: Bool) { self.accountAtHand = accountAtHand }
+
+        var calls: [String] { lock.withLock { log } }
+
+        private var account: PartnerAccountMetadata {
+            PartnerAccountMetadata(
+                accountProviderIdentifier: "AppleBoarded",
+                authenticationExpirationDate: MachineHarness.start.addingTimeInterval(86_400))
+        }
+
+        func accessStatus(prompt: Bool) async -> PartnerAccessResult {
+            lock.withLock { log.append("accessStatus") }
+            return .granted
+        }
+
+        func accountMetadata(_ request: PartnerMetadataRequest) async throws(PartnerFrameworkError)
+            -> PartnerAccountMetadata
+        {
+            lock.withLock { log.append("accountMetadata") }
+            return account
+        }
+
+        func accessStatusAtHand() -> PartnerAccessResult? {
+            lock.withLock { log.append("accessStatusAtHand") }
+            return .granted
+        }
+
+        func accountMetadataAtHand(_ request: PartnerMetadataRequest) -> Result<
+            PartnerAccountMetadata, PartnerFrameworkError
+        >? {
+            lock.withLock { log.append("accountMetadataAtHand(\(request.isInterruptionAllowed))") }
+            return accountAtHand ? .success(account) : nil
+        }
+    }
+
     struct FixedClock: TimeSource {
         var now: Date { MachineHarness.start }
     }
@@ -81,7 +123,7 @@ import Testing
         let watchdog = DeadlineWatchdog(queue: DispatchQueue(label: "partner-check-watchdog"))
         let context: PartnerAuthenticationCheck.Context
 
-        init(_ partner: Partner, timeout: TimeInterval = 600) {
+        init(_ partner: any PartnerFramework, timeout: TimeInterval = 600) {
             dispatcher.setDelegate(recorder)
             dispatcher.setStatusDelegate(recorder)
             context = PartnerAuthenticationCheck.Context(
@@ -91,14 +133,14 @@ import Testing
         }
 
         /// Claims the engine's turn and starts a check of an appleSSO profile of AppleBoarded.
-        func check() {
+        func check(knownAccess: PartnerAccessResult? = nil) {
             #expect(mailbox.claimIfIdle())
             let profile = MachineHarness().stored("AppleBoarded", type: .appleSSO)
             let requestor = PublishedRequestorState.Picture(
                 RequestorStanding(requestorID: "REF30", state: .ready, catalog: MachineHarness.catalog))
             PartnerAuthenticationCheck(
                 context, profile: profile, supportedProviders: MachineHarness.catalog.sortedMappingIDs,
-                requestor: requestor, call: CallID(value: 1)
+                requestor: requestor, call: CallID(value: 1), knownAccess: knownAccess
             ).start()
         }
 
@@ -116,6 +158,39 @@ import Testing
         await rig.dispatcher.flush()
         #expect(rig.recorder.callbacks == Self.signedIn)
         #expect(rig.mailbox.claimIfIdle(), "the engine's turn was given back")
+    }
+
+    /// What a partner framework has at hand decides what is left to ask, and nothing is
+    /// asked twice.
+    @Test func theAnswersAtHandSayWhatIsLeftToAsk() {
+        let both = AtHandPartner(accountAtHand: true)
+        guard case .complete(let snapshot) = PartnerSignIn.silentAnswersAtHand(of: both, supportedProviders: ["AppleBoarded"])
+        else {
+            Issue.record("both answers were at hand")
+            return
+        }
+        #expect(snapshot.access == .granted && snapshot.account?.accountProviderIdentifier == "AppleBoarded")
+        #expect(both.calls == ["accessStatusAtHand", "accountMetadataAtHand(false)"])
+
+        let accessOnly = AtHandPartner(accountAtHand: false)
+        let partial = PartnerSignIn.silentAnswersAtHand(of: accessOnly, supportedProviders: ["AppleBoarded"])
+        #expect(partial.access == .granted)
+        if case .complete = partial { Issue.record("the account was not at hand") }
+
+        let awaited = Partner(.atOnce)
+        let none = PartnerSignIn.silentAnswersAtHand(of: awaited, supportedProviders: ["AppleBoarded"])
+        #expect(none.access == nil)
+    }
+
+    @Test func aPermissionAtHandIsNotAskedAgainWhenTheAccountMustBeAwaited() async {
+        let partner = AtHandPartner(accountAtHand: false)
+        let rig = Rig(partner)
+        rig.check(knownAccess: .granted)
+        #expect(rig.waitForAnswer())
+        await rig.dispatcher.flush()
+        #expect(rig.recorder.callbacks == Self.signedIn)
+        #expect(partner.calls == ["accountMetadata"])
+        #expect(rig.mailbox.claimIfIdle())
     }
 
     @Test func aPartnerThatSuspendsGetsADeadlineAndItsAnswerIsUsed() async {

@@ -42,16 +42,58 @@ struct PartnerSignIn: Sendable {
     /// questions share one deadline: a framework that never answers counts as an error.
     func snapshot() async -> PartnerSnapshot {
         let (partner, supported) = (partner, catalog.sortedMappingIDs)
+        let atHand = Self.silentAnswersAtHand(of: partner, supportedProviders: supported)
+        if case .complete(let snapshot) = atHand { return snapshot }
         return await withDeadline(seconds: silentTimeout, fallback: PartnerSnapshot.timedOut) {
-            await Self.silentSnapshot(of: partner, supportedProviders: supported)
+            await Self.silentSnapshot(of: partner, supportedProviders: supported, knownAccess: atHand.access)
+        }
+    }
+
+    /// What a partner framework can answer of the two silent questions without waiting.
+    enum AnswersAtHand: Sendable {
+        /// Both answers (or a permission not granted, which ends the questions).
+        case complete(PartnerSnapshot)
+        /// The permission, granted; the account is to be asked.
+        case access(PartnerAccessResult)
+        /// Nothing: both are to be asked.
+        case none
+
+        /// The permission, when it is known.
+        var access: PartnerAccessResult? {
+            switch self {
+            case .complete(let snapshot): snapshot.access
+            case .access(let access): access
+            case .none: nil
+            }
+        }
+    }
+
+    /// The two silent questions, asked of what `partner` has at hand
+    /// (``PartnerFramework/accessStatusAtHand()``, ``PartnerFramework/accountMetadataAtHand(_:)``):
+    /// no task, no suspension, no deadline.
+    static func silentAnswersAtHand(of partner: any PartnerFramework, supportedProviders: [String]) -> AnswersAtHand {
+        guard let access = partner.accessStatusAtHand() else { return .none }
+        guard access == .granted else { return .complete(PartnerSnapshot(access: access, account: nil, metadataError: nil)) }
+        let request = PartnerMetadataRequest(
+            isInterruptionAllowed: false, supportedAccountProviderIdentifiers: supportedProviders)
+        switch partner.accountMetadataAtHand(request) {
+        case .success(let account)?: return .complete(PartnerSnapshot(access: access, account: account, metadataError: nil))
+        case .failure(let error)?: return .complete(PartnerSnapshot(access: access, account: nil, metadataError: error))
+        case nil: return .access(access)
         }
     }
 
     /// The two silent questions, asked in the caller's task with no deadline of their own
     /// (the caller sets one): the permission and, when granted, the signed-in account.
-    static func silentSnapshot(of partner: any PartnerFramework, supportedProviders: [String]) async -> PartnerSnapshot
-    {
-        let access = await partner.accessStatus(prompt: false)
+    static func silentSnapshot(
+        of partner: any PartnerFramework, supportedProviders: [String], knownAccess: PartnerAccessResult? = nil
+    ) async -> PartnerSnapshot {
+        let access: PartnerAccessResult
+        if let knownAccess {
+            access = knownAccess
+        } else {
+            access = await partner.accessStatus(prompt: false)
+        }
         guard access == .granted else { return PartnerSnapshot(access: access, account: nil, metadataError: nil) }
         do throws(PartnerFrameworkError) {
             let request = PartnerMetadataRequest(
