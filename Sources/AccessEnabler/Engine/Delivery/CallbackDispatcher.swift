@@ -28,6 +28,10 @@ final class CallbackDispatcher: @unchecked Sendable {
     func setStatusDelegate(_ delegate: EntitlementStatus?) { lock.withLock { self.statusDelegate = delegate } }
     var currentDelegate: EntitlementDelegate? { lock.withLock { delegate } }
     var currentStatusDelegate: EntitlementStatus? { lock.withLock { statusDelegate } }
+    /// The delegate, and whether there is a status delegate, read together.
+    var currentDelegates: (delegate: EntitlementDelegate?, hasStatusDelegate: Bool) {
+        lock.withLock { (delegate, statusDelegate != nil) }
+    }
 
     /// Whether a tracking event would reach anyone: the observer listens, or the delegate's
     /// type was not found to implement `sendTrackingData` in neither spelling. A check

@@ -10,8 +10,14 @@ final class PublishedRequestorState: Sendable {
     /// retain instead of copying the catalog's collections one by one.
     final class Picture: Sendable {
         let standing: RequestorStanding
+        /// `standing.problem`, worked out once when the picture is published rather than at
+        /// every checkAuthentication that reads it.
+        let problem: AdvancedStatus?
 
-        init(_ standing: RequestorStanding) { self.standing = standing }
+        init(_ standing: RequestorStanding) {
+            self.standing = standing
+            problem = standing.problem
+        }
     }
 
     private let current = Mutex(Picture(RequestorStanding()))

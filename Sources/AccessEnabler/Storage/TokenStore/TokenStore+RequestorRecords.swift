@@ -25,7 +25,7 @@ extension TokenStore {
 
     /// The profile of `requestor` chosen last, expired or not.
     func profile(requestor: String) -> StoredProfile? {
-        stateLock.withLock { snapshot.requestors[requestor]?.profile }
+        stateLock.withLock { chosenProfiles[requestor] ?? nil }
     }
 
     /// Stores what ``ProfileSelection`` decided for `requestor`: its profiles, and the media

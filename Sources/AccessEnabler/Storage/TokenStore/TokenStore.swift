@@ -97,7 +97,13 @@ final class TokenStore: @unchecked Sendable {
     let ioLock = NSLock()
     /// Guards everything below; held only for moments, never across a system call that waits.
     let stateLock = NSLock()
-    var snapshot: StorageSnapshot
+    var snapshot: StorageSnapshot {
+        didSet { chosenProfiles = snapshot.requestors.mapValues(\.profile) }
+    }
+    /// Each requestor's chosen profile, kept beside ``snapshot`` as it changes: every
+    /// checkAuthentication reads one, and reading it from the snapshot copies the whole record
+    /// of its requestor. Guarded by `stateLock`.
+    var chosenProfiles: [String: StoredProfile?] = [:]
     var problem: String?
     /// The version of `store.json` memory reflects (read or written by this store); `nil`
     /// when there was none.
@@ -213,6 +219,7 @@ final class TokenStore: @unchecked Sendable {
         locationVerified = location == .trusted
         deviceIdentity = DeviceIdentity(fixed: result.snapshot.identity.deviceIdentifier)
         snapshot = result.snapshot
+        chosenProfiles = snapshot.requestors.mapValues(\.profile)
         problem = result.notes
         seen = result.storeSignature
         identityWrite = result.identityWrite
