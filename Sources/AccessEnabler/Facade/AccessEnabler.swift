@@ -112,7 +112,8 @@ public final class AccessEnabler: Sendable {
         let mailbox = EngineMailbox(activity: ActivityTracker())
         let engine = EntitlementEngine(
             softwareStatement: softwareStatement, configuration: sharedConfiguration, store: store,
-            dispatcher: dispatcher, mailbox: mailbox, published: published, tracking: tracking, serverClock: serverClock,
+            dispatcher: dispatcher, mailbox: mailbox, published: published, tracking: tracking,
+            serverClock: serverClock,
             configurationProblems: configurationProblems)
         self.dispatcher = dispatcher
         self.engine = engine

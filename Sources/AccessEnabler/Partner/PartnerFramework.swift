@@ -42,7 +42,9 @@ public protocol PartnerFramework: Sendable {
     /// `.failure`), as a call of it: the SDK does not ask that method as well. The SDK asks
     /// here only for requests with ``PartnerMetadataRequest/isInterruptionAllowed`` `false`
     /// and no SAML request. The default implementation returns `nil`.
-    func accountMetadataAtHand(_ request: PartnerMetadataRequest) -> Result<PartnerAccountMetadata, PartnerFrameworkError>?
+    func accountMetadataAtHand(_ request: PartnerMetadataRequest) -> Result<
+        PartnerAccountMetadata, PartnerFrameworkError
+    >?
 }
 
 extension PartnerFramework {

@@ -50,7 +50,8 @@ final class CheckAuthenticationFloor: Sendable {
             var signedIn = false
             if access == .granted,
                 case .success(let account)? = partner.accountMetadataAtHand(
-                    PartnerMetadataRequest(isInterruptionAllowed: false, supportedAccountProviderIdentifiers: supported))
+                    PartnerMetadataRequest(isInterruptionAllowed: false, supportedAccountProviderIdentifiers: supported)
+                )
             {
                 signedIn = account.accountProviderIdentifier == profile.provider && clock() < profile.expiresAt
             }

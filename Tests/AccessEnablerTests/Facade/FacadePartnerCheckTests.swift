@@ -173,7 +173,9 @@ import Testing
     /// asked twice.
     @Test func theAnswersAtHandSayWhatIsLeftToAsk() {
         let both = AtHandPartner(accountAtHand: true)
-        guard case .complete(let snapshot) = PartnerSignIn.silentAnswersAtHand(of: both, supportedProviders: ["AppleBoarded"])
+        guard
+            case .complete(let snapshot) = PartnerSignIn.silentAnswersAtHand(
+                of: both, supportedProviders: ["AppleBoarded"])
         else {
             Issue.record("both answers were at hand")
             return

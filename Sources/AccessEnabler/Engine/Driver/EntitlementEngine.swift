@@ -221,7 +221,8 @@ actor EntitlementEngine {
             mailbox.holdTurn(held)
         case .applyOptions(let options):
             self.options = options
-            optionDeviceInfo = options.deviceInfo.flatMap { Self.deviceInfo($0, over: defaultDeviceInfo.value) }.map(Shared.init)
+            optionDeviceInfo = options.deviceInfo.flatMap { Self.deviceInfo($0, over: defaultDeviceInfo.value) }.map(
+                Shared.init)
         case .rememberTempPassIdentity(let value):
             tempPassIdentity = value
         case .storeProfiles(let change, let requestor):

@@ -73,11 +73,14 @@ struct PartnerSignIn: Sendable {
     /// no task, no suspension, no deadline.
     static func silentAnswersAtHand(of partner: any PartnerFramework, supportedProviders: [String]) -> AnswersAtHand {
         guard let access = partner.accessStatusAtHand() else { return .none }
-        guard access == .granted else { return .complete(PartnerSnapshot(access: access, account: nil, metadataError: nil)) }
+        guard access == .granted else {
+            return .complete(PartnerSnapshot(access: access, account: nil, metadataError: nil))
+        }
         let request = PartnerMetadataRequest(
             isInterruptionAllowed: false, supportedAccountProviderIdentifiers: supportedProviders)
         switch partner.accountMetadataAtHand(request) {
-        case .success(let account)?: return .complete(PartnerSnapshot(access: access, account: account, metadataError: nil))
+        case .success(let account)?:
+            return .complete(PartnerSnapshot(access: access, account: account, metadataError: nil))
         case .failure(let error)?: return .complete(PartnerSnapshot(access: access, account: nil, metadataError: error))
         case nil: return .access(access)
         }
