@@ -57,6 +57,21 @@ enum AuthenticationCheck {
         return (nil, status)
     }
 
+    /// The callbacks of a check of `stored` at `now`: ``verdict(profile:mvpds:snapshot:now:)``,
+    /// then ``callbacks(profile:status:tracking:)``. A valid profile, the common answer, is
+    /// judged in place, without copying it into the verdict and out again (checkAuthentication
+    /// answered outside the engine runs this at every call).
+    static func callbacks(
+        profile stored: StoredProfile?, mvpds: [String: MVPD]?, snapshot: PartnerSnapshot?, now: Date,
+        tracking: TrackingFields?
+    ) -> [DelegateCall] {
+        if let stored, ProfileValidity.evaluate(stored, configuredMVPDs: mvpds, partner: snapshot, now: now) == .valid {
+            return callbacks(profile: stored, status: nil, tracking: tracking)
+        }
+        let verdict = verdict(profile: stored, mvpds: mvpds, snapshot: snapshot, now: now)
+        return callbacks(profile: verdict.profile, status: verdict.status, tracking: tracking)
+    }
+
     /// The callbacks: tracking then `setAuthenticationStatus(1, "")`, or the explaining
     /// status, tracking and `setAuthenticationStatus(0, USER_NOT_AUTHENTICATED_ERROR)`.
     /// Without `tracking` (nobody listens to tracking events: see

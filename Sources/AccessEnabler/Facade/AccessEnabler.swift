@@ -265,14 +265,9 @@ public final class AccessEnabler: Sendable {
     private func authenticationCallbacks(
         profile stored: StoredProfile?, mvpds: [String: MVPD]?, snapshot: PartnerSnapshot?, now: Date
     ) -> [DelegateCall] {
-        let tracking = dispatcher.wantsTrackingData ? tracking : nil
-        // The common answer, a valid profile, judged in place (the verdict's first case,
-        // without copying the profile into and out of it).
-        if let stored, ProfileValidity.evaluate(stored, configuredMVPDs: mvpds, partner: snapshot, now: now) == .valid {
-            return AuthenticationCheck.callbacks(profile: stored, status: nil, tracking: tracking)
-        }
-        let verdict = AuthenticationCheck.verdict(profile: stored, mvpds: mvpds, snapshot: snapshot, now: now)
-        return AuthenticationCheck.callbacks(profile: verdict.profile, status: verdict.status, tracking: tracking)
+        AuthenticationCheck.callbacks(
+            profile: stored, mvpds: mvpds, snapshot: snapshot, now: now,
+            tracking: dispatcher.wantsTrackingData ? tracking : nil)
     }
 
     /// Starts authentication unless the user is already authenticated.

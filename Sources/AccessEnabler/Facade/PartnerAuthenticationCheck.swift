@@ -119,11 +119,9 @@ final class PartnerAuthenticationCheck: DeadlineExpiring, Sendable {
         }
         guard first else { return }
         if let ticket { context.watchdog.cancel(ticket) }
-        let verdict = AuthenticationCheck.verdict(
-            profile: profile, mvpds: requestor.standing.catalog?.mvpdsByID, snapshot: snapshot, now: context.adobeNow)
-        let tracking = context.dispatcher.wantsTrackingData ? context.tracking : nil
         let callbacks = AuthenticationCheck.callbacks(
-            profile: verdict.profile, status: verdict.status, tracking: tracking)
+            profile: profile, mvpds: requestor.standing.catalog?.mvpdsByID, snapshot: snapshot, now: context.adobeNow,
+            tracking: context.dispatcher.wantsTrackingData ? context.tracking : nil)
         // Queued under the mailbox's lock as the turn is given back: a later call's
         // callbacks cannot come first.
         let (call, dispatcher) = (call, context.dispatcher)
