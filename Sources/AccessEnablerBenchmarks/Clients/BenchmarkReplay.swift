@@ -136,6 +136,7 @@ final class ReplayingPartnerFramework: PartnerFramework, @unchecked Sendable {
     }
 
     func accessStatusAtHand() -> PartnerAccessResult? {
+        guard live.answersAtHand else { return nil }
         if tape.currentMode == .replaying {
             return tape.nextAccess() ?? .error(code: "replayMiss", message: "no recorded answer")
         }
@@ -147,6 +148,7 @@ final class ReplayingPartnerFramework: PartnerFramework, @unchecked Sendable {
     func accountMetadataAtHand(_ request: PartnerMetadataRequest) -> Result<
         PartnerAccountMetadata, PartnerFrameworkError
     >? {
+        guard live.answersAtHand, !request.isInterruptionAllowed else { return nil }
         if tape.currentMode == .replaying {
             return tape.nextMetadata() ?? .failure(.serviceTemporarilyUnavailable)
         }
