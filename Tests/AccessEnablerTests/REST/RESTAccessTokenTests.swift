@@ -97,15 +97,21 @@ struct RESTAccessTokenTests {
     /// that was waiting for the same renewal, and is not cancelled itself, renews in turn:
     /// it gets a token, not a cancellation that was not its own.
     @Test func aWaitingCallerRenewsWhenTheRenewingCallerIsCancelled() async throws {
-        let server = FakeAdobePass(tokenLifetime: 3600, tokenDelay: .milliseconds(300))
+        // The first token request is held until it is cancelled; the next one answers at once.
+        let server = FakeAdobePass(tokenLifetime: 3600, tokenDelay: .seconds(3600), delayedTokenRequests: 1)
         let client = RESTFixtures.client(server)
         let renewing = Task { try await client.tokenProvider.token() }
-        // The first caller's token request is at the server (which holds its answer).
-        while !server.requests.contains(where: { $0.url.path == "/o/client/token" }) {
+        // The first caller's token request is at the server, and the second caller waits
+        // for that renewal: each step is awaited, however slow the machine.
+        let bound = ContinuousClock.now + .seconds(60)
+        while !server.requests.contains(where: { $0.url.path == "/o/client/token" }), ContinuousClock.now < bound {
             try await Task.sleep(for: .milliseconds(5))
         }
         let waiting = Task { try await client.tokenProvider.token() }
-        try await Task.sleep(for: .milliseconds(20))
+        while await client.tokenProvider.waitingCallers == 0, ContinuousClock.now < bound {
+            try await Task.sleep(for: .milliseconds(5))
+        }
+        try #require(await client.tokenProvider.waitingCallers == 1, "the second caller waits for the renewal")
         renewing.cancel()
 
         await #expect(throws: RESTClientError.self) { _ = try await renewing.value }

@@ -24,9 +24,14 @@ final class FakeAdobePass: @unchecked Sendable {
     /// cancelled meanwhile ends as a real transport's would, in `TransportFailure.cancelled`.
     let tokenDelay: Duration
 
-    init(tokenLifetime: Int = 3600, tokenDelay: Duration = .zero) {
+    /// How many token requests, from the first, take ``tokenDelay`` (the later ones answer at once).
+    let delayedTokenRequests: Int
+    private var tokenRequestsSeen = 0
+
+    init(tokenLifetime: Int = 3600, tokenDelay: Duration = .zero, delayedTokenRequests: Int = .max) {
         self.tokenLifetime = tokenLifetime
         self.tokenDelay = tokenDelay
+        self.delayedTokenRequests = delayedTokenRequests
     }
 
     var requests: [HTTPRequestMessage] { lock.withLock { recorded } }
@@ -70,7 +75,11 @@ final class FakeAdobePass: @unchecked Sendable {
                  "redirect_uris":["adobepass://ios.app"],"grant_types":["client_credentials"],"scopes":["api:client:v2"]}
                 """)
         case "/o/client/token":
-            if tokenDelay > .zero {
+            let delayed = lock.withLock { () -> Bool in
+                tokenRequestsSeen += 1
+                return tokenRequestsSeen <= delayedTokenRequests
+            }
+            if delayed, tokenDelay > .zero {
                 do { try await Task.sleep(for: tokenDelay) } catch { throw .cancelled }
             }
             let token = lock.withLock { () -> String in

@@ -32,6 +32,8 @@ actor AccessTokenProvider {
     private var renewing = false
     /// The callers waiting for the renewal under way.
     private var waiting: [CheckedContinuation<Renewal, Never>] = []
+    /// How many callers wait for the renewal under way (a test waits for one to).
+    var waitingCallers: Int { waiting.count }
 
     /// The outcome of one renewal: the credentials in force afterwards (kept even when the
     /// token request failed after a successful registration) and the token or the error.
