@@ -27,16 +27,25 @@ final class FakeAdobePass: @unchecked Sendable {
     /// How many token requests, from the first, take ``tokenDelay`` (the later ones answer at once).
     let delayedTokenRequests: Int
     private var tokenRequestsSeen = 0
+    /// How many registrations, from the first, fail with a `503` (the later ones succeed).
+    let failedRegistrations: Int
+    private var registrationAttempts = 0
 
-    init(tokenLifetime: Int = 3600, tokenDelay: Duration = .zero, delayedTokenRequests: Int = .max) {
+    init(
+        tokenLifetime: Int = 3600, tokenDelay: Duration = .zero, delayedTokenRequests: Int = .max,
+        failedRegistrations: Int = 0
+    ) {
         self.tokenLifetime = tokenLifetime
         self.tokenDelay = tokenDelay
         self.delayedTokenRequests = delayedTokenRequests
+        self.failedRegistrations = failedRegistrations
     }
 
     var requests: [HTTPRequestMessage] { lock.withLock { recorded } }
     var apiRequests: [HTTPRequestMessage] { requests.filter { $0.url.path.hasPrefix("/api/v2") } }
     var registrationCount: Int { lock.withLock { registrations } }
+    /// Registration requests received, those that failed included.
+    var registrationRequestCount: Int { lock.withLock { registrationAttempts } }
     var tokenCount: Int { lock.withLock { tokensIssued } }
 
     /// Answers every `/api/v2` request that carries an accepted token.
@@ -64,9 +73,16 @@ final class FakeAdobePass: @unchecked Sendable {
         lock.withLock { recorded.append(request) }
         switch request.url.path {
         case "/o/client/register":
-            let number = lock.withLock { () -> Int in
+            let number = lock.withLock { () -> Int? in
+                registrationAttempts += 1
+                guard registrationAttempts > failedRegistrations else { return nil }
                 registrations += 1
                 return registrations
+            }
+            guard let number else {
+                return .json(
+                    503,
+                    #"{"status":503,"code":"service_unavailable","message":"Try again later.","action":"none"}"#)
             }
             return .json(
                 201,

@@ -7,6 +7,22 @@ extension EntitlementEngine {
         startChild(.request(ticket), work)
     }
 
+    /// Runs `work` as the child task of request `ticket`, once the access token of the one
+    /// client it talks to is ready (``PreparedAccessToken``): a cold device then waits for its
+    /// registration in a shallow task. Work that talks to several clients starts at once.
+    func startSignedRequest(
+        _ ticket: RequestTicket, to clients: [RESTClient], context: RequestContext,
+        _ work: @escaping @Sendable () async -> EngineEvent
+    ) {
+        guard clients.count == 1, let provider = clients.first?.tokenProvider else {
+            return startRequest(ticket, work)
+        }
+        startRequest(ticket) {
+            let prepared = await PreparedAccessToken.prepare(provider, for: context)
+            return await PreparedAccessToken.$current.withValue(prepared) { await work() }
+        }
+    }
+
     /// Runs `work` as a child task under `key`; unless the child is cancelled meanwhile,
     /// the event it returns is posted to the mailbox. A child already under `key` is
     /// cancelled.

@@ -248,7 +248,7 @@ actor EntitlementEngine {
                 return (pending, logoutRequest(for: target))
             }
             let redirectURL = configuration.redirectURL
-            startRequest(ticket) {
+            startSignedRequest(ticket, to: clients, context: context) {
                 let load = await ProfileRequests.load(
                     requestor: requestor, clients: clients, context: context, pendingLogouts: logouts,
                     redirectURL: redirectURL)
@@ -257,7 +257,7 @@ actor EntitlementEngine {
         case .fetchConfiguration(let ticket, let requestor, let serviceProviders):
             let clients = serviceProviders.map(client(atBaseURL:))
             let context = context()
-            startRequest(ticket) {
+            startSignedRequest(ticket, to: clients, context: context) {
                 .configurationFetched(
                     ticket, await Self.loadCatalog(requestor: requestor, from: clients, context: context))
             }

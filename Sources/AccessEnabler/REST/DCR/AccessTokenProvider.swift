@@ -23,8 +23,6 @@ actor AccessTokenProvider {
     private let cache: any ClientCredentialsCache
     private let timeSource: any TimeSource
 
-    /// Held by reference: 344 bytes inline in every AccessEnabler's provider otherwise.
-    private var deviceInfo: Shared<DeviceInfo>
     private var credentials: DCRClientCredentials?
     private var accessToken: DCRAccessToken?
     private var loadedFromCache = false
@@ -52,17 +50,15 @@ actor AccessTokenProvider {
     /// Creates a provider.
     ///
     /// - Parameters:
-    ///   - deviceInfo: the `X-Device-Info` sent to DCR until a caller passes another.
     ///   - redirectURI: the optional `redirect_uri` of the registration.
     init(
         dcr: DCRClient, softwareStatement: String, cache: any ClientCredentialsCache, timeSource: any TimeSource,
-        deviceInfo: DeviceInfo = .linuxMachine, redirectURI: String? = nil
+        redirectURI: String? = nil
     ) {
         self.dcr = dcr
         self.softwareStatement = softwareStatement
         self.cache = cache
         self.timeSource = timeSource
-        self.deviceInfo = Shared(deviceInfo)
         self.redirectURI = redirectURI
     }
 
@@ -75,9 +71,10 @@ actor AccessTokenProvider {
     /// waiting and is not cancelled renews in turn rather than inherit a cancellation that
     /// was not its own.
     ///
-    /// - Parameter deviceInfo: the device information to send to DCR from now on, if any.
-    func token(deviceInfo newDeviceInfo: DeviceInfo? = nil) async throws(RESTClientError) -> String {
-        if let newDeviceInfo, newDeviceInfo != deviceInfo.value { deviceInfo = Shared(newDeviceInfo) }
+    /// - Parameter context: the calling request's context: its `X-Device-Info` is what DCR
+    ///   is sent should this caller renew (the Linux machine's own when there is none). The
+    ///   provider keeps no device information of its own.
+    func token(for context: RequestContext? = nil) async throws(RESTClientError) -> String {
         loadCacheOnce()
         while true {
             if let accessToken, isFresh(accessToken) {
@@ -88,7 +85,7 @@ actor AccessTokenProvider {
                 outcome = await withCheckedContinuation { waiting.append($0) }
                 if Self.wasCancelled(outcome), !Task.isCancelled { continue }
             } else {
-                outcome = await renewHere()
+                outcome = await renewHere(for: context)
             }
             switch outcome.token {
             case .success(let token):
@@ -103,11 +100,11 @@ actor AccessTokenProvider {
     /// inlined: its frame (and the renewal's) is on the renewing caller's stack only, not on
     /// every waiting caller's.
     @inline(never)
-    private func renewHere() async -> Renewal {
+    private func renewHere(for context: RequestContext?) async -> Renewal {
         renewing = true
         let outcome = await Self.renew(
             known: credentials, dcr: dcr, cache: cache, softwareStatement: softwareStatement,
-            redirectURI: redirectURI, deviceInfo: deviceInfo.value)
+            redirectURI: redirectURI, deviceInfo: context?.deviceInfo ?? .linuxMachine)
         renewing = false
         credentials = outcome.credentials
         if case .success(let token) = outcome.token { accessToken = token }
@@ -123,7 +120,7 @@ actor AccessTokenProvider {
         return false
     }
 
-    /// Forgets the current access token; the next ``token(deviceInfo:)`` renews it.
+    /// Forgets the current access token; the next ``token(for:)`` renews it.
     func invalidate() {
         loadCacheOnce()
         accessToken = nil

@@ -21,15 +21,17 @@ struct AccessTokenSigning: Sendable {
     /// information itself, 344 bytes: every waiting request's frames hold this value.)
     let context: RequestContext
 
-    /// The token to sign with.
+    /// The token to sign with. A renewal that failed at the top of the task
+    /// (``PreparedAccessToken``) is this request's failure, not renewed again.
     func token() async throws(RESTClientError) -> String {
-        try await provider.token(deviceInfo: context.deviceInfo)
+        if let failure = PreparedAccessToken.current?.takeFailure(of: provider) { throw failure }
+        return try await provider.token(for: context)
     }
 
     /// `rejected` was refused with a `401`: a renewed token.
     func renewed(after rejected: String) async throws(RESTClientError) -> String {
         await provider.invalidate(rejectedToken: rejected)
-        return try await provider.token(deviceInfo: context.deviceInfo)
+        return try await provider.token(for: context)
     }
 
     /// `request` with `Authorization: Bearer <token>` as its first header (replacing any).
