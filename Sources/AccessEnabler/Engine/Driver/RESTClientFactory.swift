@@ -1,11 +1,9 @@
 import Foundation
 
 /// Makes an engine's REST clients (one per service provider) over one transport, assembled
-/// here once: the configured transport (URLSession's by default) wrapped, innermost first,
-/// by ``ProgressTransport`` (every request sent and answered is the SDK's progress),
-/// ``ResponseSizeLimit`` (no body past `maximumResponseBodySize`), ``DiagnosticTransport``
-/// (when the app asked for diagnostics: each exchange as the client sees it, an oversized
-/// body refused) and ``ServerDateTransport`` (Adobe's time from every answer's `Date`).
+/// here once: the configured transport (libcurl's by default) inside an
+/// ``ObservedTransport`` (progress, the response size limit, diagnostics when the app asked
+/// for them, Adobe's time from every answer's `Date`).
 struct RESTClientFactory: Sendable {
     let softwareStatement: String
     /// The AccessEnabler's configuration, held once for the facade, the engine and the clients.
@@ -27,11 +25,9 @@ struct RESTClientFactory: Sendable {
         self.sharedConfiguration = sharedConfiguration
         let configuration = sharedConfiguration.value
         self.throttleGate = throttleGate
-        let counted = ProgressTransport(inner: configuration.transport, activity: activity)
-        let bounded = ResponseSizeLimit(inner: counted, limit: max(1, configuration.maximumResponseBodySize))
-        let reported: any HTTPTransport =
-            configuration.diagnostics.map { DiagnosticTransport(inner: bounded, report: $0) } ?? bounded
-        transport = ServerDateTransport(inner: reported, clock: configuration.clock, serverClock: serverClock)
+        transport = ObservedTransport(
+            inner: configuration.transport, activity: activity, limit: max(1, configuration.maximumResponseBodySize),
+            diagnostics: configuration.diagnostics, clock: configuration.clock, serverClock: serverClock)
         tokenClock = SteadyTimeSource(configuration.clock)
     }
 
