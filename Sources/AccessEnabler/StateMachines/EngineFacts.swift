@@ -119,7 +119,8 @@ struct RequestorStanding: Sendable {
     enum State: Sendable, Equatable {
         case notSet
         case ready
-        case failed(AdvancedStatus)
+        /// (Boxed: the status is large and rarely there, the standing is held for life.)
+        indirect case failed(AdvancedStatus)
     }
 
     var requestorID: String?

@@ -38,7 +38,9 @@ struct AuthenticationStateMachine: Sendable {
     typealias Step = EngineStateMachine.Step
 
     /// The states between events.
-    enum State: Sendable, Equatable {
+    // Indirect: every AccessEnabler holds one for its life, inline in its engine, and the
+    // state is idle almost all of that time.
+    indirect enum State: Sendable, Equatable {
         /// Nothing is waiting.
         case idle
         /// The requestor's configuration is being fetched for this flow (a provider list to
