@@ -42,8 +42,8 @@ enum StorageEnvelope {
 
     /// The envelope file for `payload`.
     static func encode<Payload: Encodable>(_ payload: Payload, kind: String, protection: Protection) throws -> Data {
-        let payloadBytes = try canonicalEncoder().encode(payload)
-        let kindBytes = try JSONEncoder().encode(kind)
+        let payloadBytes = try CanonicalJSONEncoder.encode(payload)
+        let kindBytes = try CanonicalJSONEncoder.encode(kind)
         let integrity = Hex.encode(protection.code(for: Array(payloadBytes)))
         var file = Data(#"{"formatVersion":\#(currentFormatVersion),"kind":"#.utf8)
         file.append(kindBytes)
@@ -81,21 +81,13 @@ enum StorageEnvelope {
         }
         if verifyIntegrity {
             guard let stored = header.integrity.flatMap(Hex.decode),
-                let canonical = try? canonicalEncoder().encode(payload),
+                let canonical = try? CanonicalJSONEncoder.encode(payload),
                 HMACSHA256.constantTimeEquals(protection.code(for: Array(canonical)), stored)
             else {
                 throw .integrityMismatch
             }
         }
         return payload
-    }
-
-    /// The encoder whose output is integrity-protected; it must stay deterministic.
-    static func canonicalEncoder() -> JSONEncoder {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        encoder.dateEncodingStrategy = .secondsSince1970
-        return encoder
     }
 
     /// Dates are read as the encoder wrote them, and only plausible ones

@@ -47,7 +47,7 @@ enum StorageStoreFile {
             clientCredentials: snapshot.clientCredentials, accessToken: snapshot.accessToken,
             requestors: snapshot.requestors.isEmpty ? nil : snapshot.requestors,
             serviceProviders: snapshot.serviceProviderClients.isEmpty ? nil : snapshot.serviceProviderClients)
-        let payloadBytes = try StorageEnvelope.canonicalEncoder().encode(payload)
+        let payloadBytes = try CanonicalJSONEncoder.encode(payload)
         let integrity = Hex.encode(HMACSHA256.authenticationCode(for: Array(payloadBytes), key: key))
         var file = Data(capacity: prefix.count + integrity.utf8.count + payloadSeparator.count + payloadBytes.count + 1)
         file.append(contentsOf: prefix)
@@ -135,7 +135,7 @@ enum StorageStoreFile {
             return true
         }
         guard let values = try? makeDecoder().decode(Canonical.self, from: data).payload,
-            let canonical = try? StorageEnvelope.canonicalEncoder().encode(values)
+            let canonical = try? CanonicalJSONEncoder.encode(values)
         else { return false }
         return HMACSHA256.constantTimeEquals(HMACSHA256.authenticationCode(for: Array(canonical), key: key), code)
     }
