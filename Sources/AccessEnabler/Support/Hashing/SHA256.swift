@@ -48,14 +48,38 @@ struct SHA256: Sendable {
 
     /// Adds `bytes` to the message.
     mutating func update<Bytes: Sequence>(_ bytes: Bytes) where Bytes.Element == UInt8 {
+        let taken: Void? = bytes.withContiguousStorageIfAvailable { buffer in
+            update(contiguous: UnsafeRawBufferPointer(buffer))
+        }
+        guard taken == nil else { return }
         for byte in bytes {
             pending.append(byte)
             messageLength &+= 1
             if pending.count == Self.blockSize {
-                compress(pending)
+                pending.withUnsafeBytes { compress($0) }
                 pending.removeAll(keepingCapacity: true)
             }
         }
+    }
+
+    /// Adds the bytes of `buffer`: whole blocks are compressed where they lie, only the
+    /// bytes of an unfinished block are copied.
+    private mutating func update(contiguous buffer: UnsafeRawBufferPointer) {
+        messageLength &+= UInt64(buffer.count)
+        var rest = buffer[...]
+        if !pending.isEmpty {
+            let taken = min(Self.blockSize - pending.count, rest.count)
+            pending.append(contentsOf: rest.prefix(taken))
+            rest = rest.dropFirst(taken)
+            guard pending.count == Self.blockSize else { return }
+            pending.withUnsafeBytes { compress($0) }
+            pending.removeAll(keepingCapacity: true)
+        }
+        while rest.count >= Self.blockSize {
+            compress(UnsafeRawBufferPointer(rebasing: rest.prefix(Self.blockSize)))
+            rest = rest.dropFirst(Self.blockSize)
+        }
+        pending.append(contentsOf: rest)
     }
 
     /// Pads the message and returns its 32-byte digest.
@@ -69,8 +93,10 @@ struct SHA256: Sendable {
         for shift in stride(from: 56, through: 0, by: -8) {
             tail.append(UInt8(truncatingIfNeeded: bitLength >> UInt64(shift)))
         }
-        for start in stride(from: 0, to: tail.count, by: Self.blockSize) {
-            compress(tail[start..<start + Self.blockSize])
+        tail.withUnsafeBytes { bytes in
+            for start in stride(from: 0, to: bytes.count, by: Self.blockSize) {
+                compress(UnsafeRawBufferPointer(rebasing: bytes[start..<start + Self.blockSize]))
+            }
         }
         var output: [UInt8] = []
         output.reserveCapacity(Self.digestSize)
@@ -83,40 +109,44 @@ struct SHA256: Sendable {
         return output
     }
 
-    /// Runs the compression function over one 64-byte block.
-    private mutating func compress<Block: Collection>(_ block: Block) where Block.Element == UInt8, Block.Index == Int {
-        var schedule = [UInt32](repeating: 0, count: 64)
-        let base = block.startIndex
-        for index in 0..<16 {
-            let offset = base + index * 4
-            schedule[index] =
-                UInt32(block[offset]) << 24 | UInt32(block[offset + 1]) << 16
-                | UInt32(block[offset + 2]) << 8 | UInt32(block[offset + 3])
+    /// Runs the compression function over one 64-byte block. The message schedule lives on
+    /// the stack and nothing is bounds-checked twice: this runs about 60 times for each
+    /// stored file written.
+    private mutating func compress(_ block: UnsafeRawBufferPointer) {
+        precondition(block.count == Self.blockSize)
+        withUnsafeTemporaryAllocation(of: UInt32.self, capacity: 64) { schedule in
+            for index in 0..<16 {
+                let offset = index * 4
+                schedule[index] =
+                    UInt32(block[offset]) << 24 | UInt32(block[offset + 1]) << 16
+                    | UInt32(block[offset + 2]) << 8 | UInt32(block[offset + 3])
+            }
+            for index in 16..<64 {
+                let s0 =
+                    schedule[index - 15].rotatedRight(7) ^ schedule[index - 15].rotatedRight(18)
+                    ^ (schedule[index - 15] >> 3)
+                let s1 =
+                    schedule[index - 2].rotatedRight(17) ^ schedule[index - 2].rotatedRight(19)
+                    ^ (schedule[index - 2] >> 10)
+                schedule[index] = schedule[index - 16] &+ s0 &+ schedule[index - 7] &+ s1
+            }
+            Self.roundConstants.withUnsafeBufferPointer { constants in
+                var a = state[0], b = state[1], c = state[2], d = state[3]
+                var e = state[4], f = state[5], g = state[6], h = state[7]
+                for index in 0..<64 {
+                    let bigSigma1 = e.rotatedRight(6) ^ e.rotatedRight(11) ^ e.rotatedRight(25)
+                    let choose = (e & f) ^ (~e & g)
+                    let temp1 = h &+ bigSigma1 &+ choose &+ constants[index] &+ schedule[index]
+                    let bigSigma0 = a.rotatedRight(2) ^ a.rotatedRight(13) ^ a.rotatedRight(22)
+                    let majority = (a & b) ^ (a & c) ^ (b & c)
+                    let temp2 = bigSigma0 &+ majority
+                    h = g; g = f; f = e; e = d &+ temp1
+                    d = c; c = b; b = a; a = temp1 &+ temp2
+                }
+                state[0] &+= a; state[1] &+= b; state[2] &+= c; state[3] &+= d
+                state[4] &+= e; state[5] &+= f; state[6] &+= g; state[7] &+= h
+            }
         }
-        for index in 16..<64 {
-            let s0 =
-                schedule[index - 15].rotatedRight(7) ^ schedule[index - 15].rotatedRight(18)
-                ^ (schedule[index - 15] >> 3)
-            let s1 =
-                schedule[index - 2].rotatedRight(17) ^ schedule[index - 2].rotatedRight(19)
-                ^ (schedule[index - 2] >> 10)
-            schedule[index] = schedule[index - 16] &+ s0 &+ schedule[index - 7] &+ s1
-        }
-
-        var a = state[0], b = state[1], c = state[2], d = state[3]
-        var e = state[4], f = state[5], g = state[6], h = state[7]
-        for index in 0..<64 {
-            let bigSigma1 = e.rotatedRight(6) ^ e.rotatedRight(11) ^ e.rotatedRight(25)
-            let choose = (e & f) ^ (~e & g)
-            let temp1 = h &+ bigSigma1 &+ choose &+ Self.roundConstants[index] &+ schedule[index]
-            let bigSigma0 = a.rotatedRight(2) ^ a.rotatedRight(13) ^ a.rotatedRight(22)
-            let majority = (a & b) ^ (a & c) ^ (b & c)
-            let temp2 = bigSigma0 &+ majority
-            h = g; g = f; f = e; e = d &+ temp1
-            d = c; c = b; b = a; a = temp1 &+ temp2
-        }
-        state[0] &+= a; state[1] &+= b; state[2] &+= c; state[3] &+= d
-        state[4] &+= e; state[5] &+= f; state[6] &+= g; state[7] &+= h
     }
 }
 
