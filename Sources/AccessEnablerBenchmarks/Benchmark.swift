@@ -129,12 +129,17 @@ public struct Benchmark: Sendable {
                 { try await WaitingMeasurement.run(wait: settings.waitSeconds) }
             ),
         ]
-        let chosen = steps.filter { only == nil || $0.key == only }
-        var sections: [Section] = []
+        // The idle measurement runs first, in a process nothing has run in yet: it counts the
+        // CPU of the whole process, and the other measurements leave work behind them for a
+        // while (thousands of stores syncing, connections and sandboxes closing) that is not
+        // the waiting request's. The report keeps the order above.
+        let chosen = steps.enumerated().filter { only == nil || $0.element.key == only }
+            .sorted { ($0.element.key == "waiting" ? -1 : $0.offset) < ($1.element.key == "waiting" ? -1 : $1.offset) }
+        var sections: [(offset: Int, section: Section)] = []
         for (index, step) in chosen.enumerated() {
-            progress("\(index + 1)/\(chosen.count) \(step.announcement)")
-            sections.append(try await step.measure())
+            progress("\(index + 1)/\(chosen.count) \(step.element.announcement)")
+            sections.append((step.offset, try await step.element.measure()))
         }
-        return Report(machine: machine, sections: sections)
+        return Report(machine: machine, sections: sections.sorted { $0.offset < $1.offset }.map(\.section))
     }
 }
