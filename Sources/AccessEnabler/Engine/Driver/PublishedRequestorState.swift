@@ -10,13 +10,14 @@ final class PublishedRequestorState: Sendable {
     /// retain instead of copying the catalog's collections one by one.
     final class Picture: Sendable {
         let standing: RequestorStanding
-        /// `standing.problem`, worked out once when the picture is published rather than at
-        /// every checkAuthentication that reads it.
-        let problem: AdvancedStatus?
+
+        /// `standing.problem`. Read, not kept: a ready requestor's is `nil` at once (the
+        /// failed state is boxed), and every AccessEnabler would otherwise hold 209 bytes of
+        /// an absent status in its picture.
+        var problem: AdvancedStatus? { standing.problem }
 
         init(_ standing: RequestorStanding) {
             self.standing = standing
-            problem = standing.problem
         }
     }
 
